@@ -1,0 +1,36 @@
+import { ApiError } from './errors';
+import { CopyJobsApi } from './copyJobs';
+import { FilesApi } from './files';
+import { ProjectsApi } from './projects';
+import { TasksApi } from './tasks';
+import { Transport, type TransportOptions } from './transport';
+import type { RateLimitInfo, User } from './types';
+
+/** The platform API v2, one object per resource over one transport. */
+export class SbClient {
+  readonly transport: Transport;
+  readonly tasks: TasksApi;
+  readonly files: FilesApi;
+  readonly projects: ProjectsApi;
+  readonly copyJobs: CopyJobsApi;
+
+  constructor(options: TransportOptions) {
+    this.transport = new Transport(options);
+    this.tasks = new TasksApi(this.transport);
+    this.files = new FilesApi(this.transport);
+    this.projects = new ProjectsApi(this.transport);
+    this.copyJobs = new CopyJobsApi(this.transport);
+  }
+
+  /** The caller: the cheap way to check a token. */
+  async user(signal?: AbortSignal): Promise<User> {
+    const user = (await this.transport.get<User>('user', { signal })).body;
+    if (!user || typeof user.username !== 'string') throw new ApiError({ kind: 'malformed', message: 'the user record has no username' });
+    return user;
+  }
+
+  /** The caller's rate-limit state; does not count against the limit. */
+  async rateLimit(signal?: AbortSignal): Promise<RateLimitInfo> {
+    return (await this.transport.get<RateLimitInfo>('rate_limit', { signal })).body;
+  }
+}

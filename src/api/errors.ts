@@ -1,0 +1,131 @@
+import type { ApiErrorBody } from './types';
+
+/**
+ * What went wrong with a call, in one type:
+ * - `http`: the platform answered with an error status (its code and message, when the body had them);
+ * - `network`: no answer (connection refused, reset, DNS), `timeout`: no answer in time;
+ * - `cancelled`: the caller aborted; `malformed`: an answer we cannot read;
+ * - `signedOut`: no token for the endpoint; `config`: the endpoint itself is not acceptable;
+ * - `invalid`: refused before sending, because the platform would reject it.
+ */
+export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'cancelled' | 'malformed' | 'signedOut' | 'config' | 'invalid';
+
+export interface ApiErrorInit {
+  kind: ApiErrorKind;
+  message: string;
+  status?: number;
+  code?: number;
+  moreInfo?: string;
+  requestId?: string;
+  method?: string;
+  path?: string;
+  /** For a POST: whether the request may have reached the server (so it may have taken effect). */
+  maybeDelivered?: boolean;
+  /** Unix seconds at which a rate limit resets, when known. */
+  resetAt?: number;
+  cause?: unknown;
+}
+
+export class ApiError extends Error {
+  readonly kind: ApiErrorKind;
+  readonly status: number | undefined;
+  readonly code: number | undefined;
+  readonly moreInfo: string | undefined;
+  readonly requestId: string | undefined;
+  readonly method: string | undefined;
+  readonly path: string | undefined;
+  readonly maybeDelivered: boolean;
+  readonly resetAt: number | undefined;
+
+  constructor(init: ApiErrorInit) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = 'ApiError';
+    this.kind = init.kind;
+    this.status = init.status;
+    this.code = init.code;
+    this.moreInfo = init.moreInfo;
+    this.requestId = init.requestId;
+    this.method = init.method;
+    this.path = init.path;
+    this.maybeDelivered = init.maybeDelivered ?? false;
+    this.resetAt = init.resetAt;
+  }
+
+  get isUnauthorized(): boolean {
+    return this.kind === 'signedOut' || this.status === 401 || this.code === 90001;
+  }
+  get isRateLimited(): boolean {
+    return this.status === 429 || this.code === 1000;
+  }
+  get isMaintenance(): boolean {
+    return this.status === 503 && this.code === 0;
+  }
+  get isCancelled(): boolean {
+    return this.kind === 'cancelled';
+  }
+  /** A fault worth trying again later, as opposed to a request the platform will keep refusing. */
+  get isTransient(): boolean {
+    return (
+      this.kind === 'network' ||
+      this.kind === 'timeout' ||
+      this.isRateLimited ||
+      (this.status !== undefined && this.status >= 500)
+    );
+  }
+}
+
+/** Builds the error for an HTTP error answer from its status and (possibly non-JSON) body text. */
+export function errorFromResponse(
+  status: number,
+  text: string,
+  context: { method: string; path: string; requestId?: string; resetAt?: number; maybeDelivered?: boolean },
+): ApiError {
+  let body: ApiErrorBody | undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed && typeof parsed === 'object') body = parsed as ApiErrorBody;
+  } catch {
+    body = undefined;
+  }
+  const code = typeof body?.code === 'number' ? body.code : undefined;
+  const platformMessage = typeof body?.message === 'string' && body.message ? body.message : undefined;
+  const snippet = text.trim().replace(/\s+/g, ' ').slice(0, 200);
+  const message = platformMessage ?? `HTTP ${status}${snippet ? `: ${snippet}` : ''}`;
+  return new ApiError({
+    kind: 'http',
+    message,
+    status,
+    code,
+    moreInfo: typeof body?.more_info === 'string' ? body.more_info : undefined,
+    ...context,
+  });
+}
+
+/** Words for a person: what happened and what to do. Never contains the token. */
+export function describeError(error: unknown): string {
+  if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error);
+  if (error.kind === 'signedOut') return 'You are not signed in. Set an authentication token to continue.';
+  if (error.isUnauthorized) return 'The platform rejected the authentication token. Set a new token to continue.';
+  if (error.isRateLimited) {
+    const when = error.resetAt ? ` It resets at ${new Date(error.resetAt * 1000).toLocaleTimeString()}.` : '';
+    return `The platform's rate limit (1,000 requests per 5 minutes) is used up.${when} Try again then.`;
+  }
+  if (error.isMaintenance) return 'The platform is under maintenance. Try again later.';
+  switch (error.kind) {
+    case 'network':
+      return `Cannot reach the platform (${error.message}). Check your connection and the API endpoint.`;
+    case 'timeout':
+      return 'The platform did not answer in time. Try again.';
+    case 'cancelled':
+      return 'Cancelled.';
+    case 'malformed':
+      return `The platform sent an answer that cannot be read (${error.message}).`;
+    case 'config':
+    case 'invalid':
+      return error.message;
+    default: {
+      const code = error.code !== undefined ? `, code ${error.code}` : '';
+      return `${error.message} (HTTP ${error.status ?? '?'}${code}).`;
+    }
+  }
+}

@@ -1,0 +1,36 @@
+import { ApiError } from './errors';
+import { isFileId, isProjectId } from './ids';
+import type { PageRequest } from './tasks';
+import type { Transport } from './transport';
+import type { FileRecord, Page } from './types';
+
+/** Where to list: a project's root, or a folder. */
+export type FileLocation = { project: string } | { parent: string };
+
+export const FILE_FIELDS = 'href,id,name,type,size,project,parent,created_on,modified_on';
+
+export class FilesApi {
+  constructor(private readonly transport: Transport) {}
+
+  list(location: FileLocation, page: PageRequest & { name?: string; fields?: string } = {}): Promise<Page<FileRecord>> {
+    if ('project' in location && !isProjectId(location.project)) throw invalid(`"${location.project}" is not a project ID (owner/project).`);
+    if ('parent' in location && !isFileId(location.parent)) throw invalid(`"${location.parent}" is not a folder ID (24 hex digits).`);
+    return this.transport.page<FileRecord>('files', {
+      query: { ...location, name: page.name, fields: page.fields ?? FILE_FIELDS, offset: page.offset, limit: page.limit },
+      signal: page.signal,
+    });
+  }
+
+  async get(id: string, signal?: AbortSignal): Promise<FileRecord> {
+    if (!isFileId(id)) throw invalid(`"${id}" is not a file ID (24 hex digits).`);
+    return (await this.transport.get<FileRecord>(`files/${id}`, { signal })).body;
+  }
+
+  next(url: string, signal?: AbortSignal): Promise<Page<FileRecord>> {
+    return this.transport.page<FileRecord>(url, { signal });
+  }
+}
+
+function invalid(message: string): ApiError {
+  return new ApiError({ kind: 'invalid', message });
+}

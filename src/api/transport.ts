@@ -1,0 +1,313 @@
+import nodeFetch from 'node-fetch';
+import { ApiError, errorFromResponse } from './errors';
+import { checkEndpoint, sameOrigin } from './endpoint';
+import { Clock, systemClock } from './clock';
+import type { Page } from './types';
+
+export interface Credentials {
+  endpoint: string;
+  token: string;
+}
+
+/** The part of a fetch response the transport reads (node-fetch's, or a test double). */
+export interface ResponseLike {
+  status: number;
+  headers: { get(name: string): string | null };
+  text(): Promise<string>;
+}
+export type FetchLike = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal },
+) => Promise<ResponseLike>;
+
+/** One line of the request log. Never carries the token. */
+export interface RequestLogEntry {
+  method: string;
+  path: string;
+  status: number | undefined;
+  durationMs: number;
+  requestId: string | undefined;
+  attempt: number;
+  error?: string;
+}
+
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  /** Unix seconds. */
+  reset: number;
+}
+
+export interface TransportOptions {
+  /** Where to send requests and with which token; read on every request, so a sign-in takes effect at once. */
+  credentials: () => Promise<Credentials | undefined>;
+  fetch?: FetchLike;
+  clock?: Clock;
+  onRequest?: (entry: RequestLogEntry) => void;
+  /** Per attempt. */
+  timeoutMs?: number;
+  /** Longest wait for a rate-limit reset before giving up with the 429. */
+  maxRateLimitWaitMs?: number;
+  /** Repeats of an idempotent request after a transient fault (5xx, network, maintenance, unreadable body). */
+  maxRetries?: number;
+  /** First back-off delay; doubles each repeat. */
+  backoffMs?: number;
+  userAgent?: string;
+}
+
+export interface RequestOptions {
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+export interface Response<T> {
+  body: T;
+  status: number;
+  headers: ResponseLike['headers'];
+}
+
+const RATE_LIMIT_SLACK_MS = 1_000;
+
+/**
+ * Speaks HTTP to the platform: the auth header, JSON, timeouts and cancellation, error mapping, the
+ * rate-limit headers, and repeats of idempotent requests. Only GET is ever repeated: a POST that may have
+ * reached the server is reported with `maybeDelivered` instead, since repeating it could copy twice.
+ */
+export class Transport {
+  private readonly fetch: FetchLike;
+  private readonly clock: Clock;
+  private readonly timeoutMs: number;
+  private readonly maxRateLimitWaitMs: number;
+  private readonly maxRetries: number;
+  private readonly backoffMs: number;
+  private rate: { endpoint: string; state: RateLimitState } | undefined;
+  /** Requests sent and repeated, for the benchmark and the fault suite. */
+  readonly stats = { requests: 0, retries: 0, rateLimitWaits: 0 };
+
+  constructor(private readonly options: TransportOptions) {
+    this.fetch = options.fetch ?? (nodeFetch as unknown as FetchLike);
+    this.clock = options.clock ?? systemClock;
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 5 * 60_000 + RATE_LIMIT_SLACK_MS;
+    this.maxRetries = options.maxRetries ?? 4;
+    this.backoffMs = options.backoffMs ?? 1_000;
+  }
+
+  /** The last rate-limit headers seen from the current endpoint. */
+  get rateLimit(): RateLimitState | undefined {
+    return this.rate?.state;
+  }
+
+  async get<T>(pathOrUrl: string, options: RequestOptions = {}): Promise<Response<T>> {
+    return this.request<T>('GET', pathOrUrl, options);
+  }
+
+  async post<T>(path: string, body: unknown, options: Omit<RequestOptions, 'body'> = {}): Promise<Response<T>> {
+    return this.request<T>('POST', path, { ...options, body });
+  }
+
+  /** One page of a list endpoint, by path and query or by a `next` link. */
+  async page<T>(pathOrUrl: string, options: RequestOptions = {}): Promise<Page<T>> {
+    const response = await this.get<unknown>(pathOrUrl, options);
+    return readPage<T>(response, pathOrUrl);
+  }
+
+  /** Every item of a list, 100 at a time, following `next` links. */
+  async *all<T>(path: string, options: RequestOptions = {}): AsyncGenerator<Page<T>> {
+    let page = await this.page<T>(path, { ...options, query: { ...options.query, limit: 100 } });
+    yield page;
+    const seen = new Set<string>();
+    while (page.next && !seen.has(page.next)) {
+      seen.add(page.next);
+      page = await this.page<T>(page.next, { signal: options.signal });
+      yield page;
+    }
+  }
+
+  async request<T>(method: string, pathOrUrl: string, options: RequestOptions = {}): Promise<Response<T>> {
+    const credentials = await this.options.credentials();
+    if (!credentials) throw new ApiError({ kind: 'signedOut', message: 'Not signed in: no authentication token is set.' });
+    const checked = checkEndpoint(credentials.endpoint);
+    if (!checked.ok) throw new ApiError({ kind: 'config', message: checked.reason });
+    const endpoint = checked.endpoint;
+    const url = buildUrl(endpoint, pathOrUrl, options.query);
+    const path = displayPath(url);
+    const idempotent = method === 'GET';
+
+    for (let attempt = 1; ; attempt++) {
+      await this.waitForRateLimit(endpoint, method, path, options.signal);
+      try {
+        return await this.attempt<T>(method, url, path, attempt, credentials.token, endpoint, options);
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        const delay = idempotent ? this.retryDelay(error, attempt) : undefined;
+        if (delay === undefined) throw error;
+        this.stats.retries++;
+        await this.clock.sleep(delay, options.signal);
+      }
+    }
+  }
+
+  private async attempt<T>(
+    method: string,
+    url: string,
+    path: string,
+    attempt: number,
+    token: string,
+    endpoint: string,
+    options: RequestOptions,
+  ): Promise<Response<T>> {
+    const started = this.clock.now();
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), this.timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
+    const headers: Record<string, string> = {
+      'X-SBG-Auth-Token': token,
+      Accept: 'application/json',
+      'User-Agent': this.options.userAgent ?? 'sevenbridges-vscode',
+    };
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const log = (status: number | undefined, requestId: string | undefined, error?: string) =>
+      this.options.onRequest?.({ method, path, status, durationMs: this.clock.now() - started, requestId, attempt, error });
+
+    this.stats.requests++;
+    let response: ResponseLike;
+    let text: string;
+    try {
+      response = await this.fetch(url, { method, headers, body, signal });
+      text = await response.text();
+    } catch (cause) {
+      const error = transportFailure(cause, { method, path, cancelled: options.signal?.aborted === true, timedOut: timeout.signal.aborted });
+      log(undefined, undefined, error.message);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+
+    const requestId = response.headers.get('x-request-id') ?? undefined;
+    this.rememberRateLimit(endpoint, response.headers);
+    log(response.status, requestId);
+
+    if (response.status >= 400) {
+      // A 5xx other than maintenance may come after the server acted on a POST; a 4xx, 429 or 503/0 did not.
+      const maybeDelivered = method !== 'GET' && response.status >= 500 && response.status !== 503;
+      throw errorFromResponse(response.status, text, { method, path, requestId, resetAt: this.rate?.state.reset, maybeDelivered });
+    }
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      throw new ApiError({
+        kind: 'malformed',
+        message: `the answer to ${method} ${path} is not JSON`,
+        status: response.status,
+        requestId,
+        method,
+        path,
+        maybeDelivered: method !== 'GET',
+      });
+    }
+    return { body: parsed as T, status: response.status, headers: response.headers };
+  }
+
+  /** How long to wait before repeating an idempotent request, or undefined to give up. */
+  private retryDelay(error: ApiError, attempt: number): number | undefined {
+    if (error.isRateLimited) {
+      const wait = (error.resetAt ?? 0) * 1000 - this.clock.now() + RATE_LIMIT_SLACK_MS;
+      if (attempt > this.maxRetries + 1 || wait > this.maxRateLimitWaitMs) return undefined;
+      this.stats.rateLimitWaits++;
+      return Math.max(wait, this.backoffMs);
+    }
+    const transient =
+      error.isMaintenance ||
+      error.kind === 'network' ||
+      error.kind === 'timeout' ||
+      error.kind === 'malformed' ||
+      (error.status !== undefined && error.status >= 500);
+    if (!transient || attempt > this.maxRetries) return undefined;
+    const base = this.backoffMs * 2 ** (attempt - 1) * (error.isMaintenance ? 4 : 1);
+    return base + Math.floor(Math.random() * this.backoffMs * 0.25);
+  }
+
+  /** When the last answer said nothing is left, wait for the reset instead of spending a request on a 429. */
+  private async waitForRateLimit(endpoint: string, method: string, path: string, signal?: AbortSignal): Promise<void> {
+    const state = this.rate?.endpoint === endpoint ? this.rate.state : undefined;
+    if (!state || state.remaining > 0) return;
+    const wait = state.reset * 1000 - this.clock.now() + RATE_LIMIT_SLACK_MS;
+    if (wait <= 0) return;
+    if (wait > this.maxRateLimitWaitMs) {
+      throw new ApiError({ kind: 'http', status: 429, code: 1000, message: 'Rate limit exceeded', method, path, resetAt: state.reset });
+    }
+    this.stats.rateLimitWaits++;
+    await this.clock.sleep(wait, signal);
+    state.remaining = Math.max(state.remaining, 1);
+  }
+
+  private rememberRateLimit(endpoint: string, headers: ResponseLike['headers']): void {
+    const limit = Number(headers.get('x-ratelimit-limit'));
+    const remaining = Number(headers.get('x-ratelimit-remaining'));
+    const reset = Number(headers.get('x-ratelimit-reset'));
+    if (![limit, remaining, reset].every((n) => Number.isFinite(n)) || headers.get('x-ratelimit-reset') === null) return;
+    this.rate = { endpoint, state: { limit, remaining, reset } };
+  }
+}
+
+/** The absolute URL for a path under the endpoint, or a `next` link checked to stay on the endpoint's origin. */
+export function buildUrl(endpoint: string, pathOrUrl: string, query?: RequestOptions['query']): string {
+  let url: URL;
+  if (/^https?:\/\//i.test(pathOrUrl)) {
+    if (!sameOrigin(pathOrUrl, endpoint)) {
+      throw new ApiError({ kind: 'malformed', message: `refused to follow a link to another host (${safeHost(pathOrUrl)})` });
+    }
+    url = new URL(pathOrUrl);
+  } else {
+    url = new URL(endpoint.replace(/\/+$/, '') + '/' + pathOrUrl.replace(/^\/+/, ''));
+  }
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== '') url.searchParams.set(key, String(value));
+  }
+  return url.toString();
+}
+
+function readPage<T>(response: Response<unknown>, source: string): Page<T> {
+  const body = response.body as { items?: unknown; links?: unknown } | undefined;
+  if (!body || typeof body !== 'object' || !Array.isArray(body.items)) {
+    throw new ApiError({ kind: 'malformed', message: `the list at ${displayPath(source)} has no items array` });
+  }
+  const totalHeader = response.headers.get('x-total-matching-query');
+  const total = totalHeader !== null && /^\d+$/.test(totalHeader.trim()) ? Number(totalHeader) : undefined;
+  const links = Array.isArray(body.links) ? (body.links as { rel?: unknown; href?: unknown }[]) : [];
+  const next = links.find((link) => link && link.rel === 'next' && typeof link.href === 'string')?.href as string | undefined;
+  const items = (body.items as unknown[]).filter((item): item is T => item !== null && typeof item === 'object');
+  return { items, total, next };
+}
+
+function transportFailure(cause: unknown, context: { method: string; path: string; cancelled: boolean; timedOut: boolean }): ApiError {
+  const { method, path } = context;
+  if (context.cancelled) return new ApiError({ kind: 'cancelled', message: 'Cancelled', method, path, maybeDelivered: method !== 'GET', cause });
+  if (context.timedOut) return new ApiError({ kind: 'timeout', message: `${method} ${path} timed out`, method, path, maybeDelivered: method !== 'GET', cause });
+  const code = (cause as { code?: string })?.code;
+  // A refused connection or an unknown host never reached the server; anything later may have.
+  const neverSent = code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
+  const detail = code ?? (cause instanceof Error ? cause.message : String(cause));
+  return new ApiError({ kind: 'network', message: `${detail}`, method, path, maybeDelivered: method !== 'GET' && !neverSent, cause });
+}
+
+function displayPath(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return parsed.pathname + parsed.search;
+  } catch {
+    return url;
+  }
+}
+
+function safeHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'an unreadable address';
+  }
+}

@@ -1,0 +1,142 @@
+// Record shapes of the platform API v2 (see shared/API_CONTRACT.md). Fields the platform may omit are optional.
+
+export const TASK_STATUSES = ['RUNNING', 'QUEUED', 'DRAFT', 'COMPLETED', 'FAILED', 'ABORTED'] as const;
+/** The six values the `status` filter accepts. */
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+/** What a task record may show: the six, the transitional CREATING / ABORTING, or a value unknown to us. */
+export type TaskRecordStatus = TaskStatus | 'CREATING' | 'ABORTING' | (string & {});
+
+export const TERMINAL_TASK_STATUSES: readonly string[] = ['COMPLETED', 'FAILED', 'ABORTED'];
+
+export interface User {
+  href: string;
+  username: string;
+  email?: string;
+  first_name?: string;
+  last_name?: string;
+  affiliation?: string;
+}
+
+export interface ProjectPermissions {
+  write?: boolean;
+  read?: boolean;
+  copy?: boolean;
+  execute?: boolean;
+  admin?: boolean;
+}
+
+export interface Project {
+  href: string;
+  id: string;
+  name: string;
+  type?: string;
+  description?: string;
+  root_folder?: string;
+  created_by?: string;
+  created_on?: string;
+  modified_on?: string;
+  category?: string;
+  permissions?: ProjectPermissions;
+}
+
+export interface FileRecord {
+  href: string;
+  id: string;
+  name: string;
+  type?: 'file' | 'folder' | (string & {});
+  size?: number;
+  project?: string;
+  parent?: string;
+  created_on?: string;
+  modified_on?: string;
+  origin?: { task?: string };
+  tags?: string[];
+  metadata?: Record<string, unknown>;
+}
+
+export interface ApiErrorBody {
+  status?: number;
+  code?: number;
+  message?: string;
+  more_info?: string;
+}
+
+export interface ExecutionStatus {
+  message?: string;
+  steps_completed?: number;
+  steps_total?: number;
+  queued?: number;
+  running?: number;
+  completed?: number;
+  failed?: number;
+  aborted?: number;
+  system_limit?: boolean;
+  account_limit?: boolean;
+  duration?: number;
+}
+
+export interface TaskIoValue {
+  class?: 'File' | 'Directory' | (string & {});
+  path?: string;
+  name?: string;
+}
+
+export interface Task {
+  href: string;
+  id: string;
+  name: string;
+  status?: TaskRecordStatus;
+  project?: string;
+  app?: string;
+  type?: string;
+  created_by?: string;
+  executed_by?: string;
+  created_time?: string;
+  start_time?: string;
+  end_time?: string;
+  batch?: boolean;
+  parent?: string | null;
+  batch_group?: unknown;
+  execution_status?: ExecutionStatus;
+  price?: { currency?: string; amount?: number };
+  errors?: unknown[];
+  warnings?: unknown[];
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+}
+
+export type CopyJobState = 'SUBMITTED' | 'RESOLVING' | 'RUNNING' | 'FINISHED' | (string & {});
+
+export interface CopyItem {
+  file: string;
+  parent?: string;
+  project?: string;
+  name?: string;
+}
+
+export type CopyItemResult = { resource: FileRecord; error?: undefined } | { error: ApiErrorBody; resource?: undefined };
+
+export interface AsyncJob {
+  href: string;
+  id: string;
+  type?: 'COPY' | 'MOVE' | 'DELETE' | (string & {});
+  state: CopyJobState;
+  result?: CopyItemResult[];
+  total_files?: number;
+  failed_files?: number;
+  completed_files?: number;
+  started_on?: string;
+  finished_on?: string;
+}
+
+export interface RateLimitInfo {
+  rate: { limit: number; remaining: number; reset: number };
+  instance_limit?: { limit: number; remaining: number };
+}
+
+/** A page of a list: its items, the total matching count and the next page's absolute URL, if any. */
+export interface Page<T> {
+  items: T[];
+  total: number | undefined;
+  next: string | undefined;
+}

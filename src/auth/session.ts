@@ -1,0 +1,111 @@
+import * as vscode from 'vscode';
+import { checkEndpoint, DEFAULT_ENDPOINT } from '../api/endpoint';
+import type { Credentials } from '../api/transport';
+
+const TOKEN_KEY_PREFIX = 'sevenbridges.token:';
+export const ENDPOINT_SETTING = 'apiEndpoint';
+
+export type SignInState = 'signedOut' | 'signedIn';
+
+/**
+ * Who is signed in where: the endpoint (setting, else SB_API_ENDPOINT, else the default) and its token
+ * (SecretStorage, one per endpoint, else SB_AUTH_TOKEN when it belongs to that endpoint).
+ * The token stays inside this object and the transport's header; it is never logged or shown.
+ */
+export class Session implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+  private cachedToken: { endpoint: string; token: string | undefined } | undefined;
+  private userName: string | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {
+    this.disposables.push(
+      this.changed,
+      secrets.onDidChange((e) => {
+        if (e.key.startsWith(TOKEN_KEY_PREFIX)) void this.reload();
+      }),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(`sevenbridges.${ENDPOINT_SETTING}`)) void this.reload();
+      }),
+    );
+  }
+
+  /** The endpoint in use, normalised; the raw value when it is not acceptable (requests then fail with why). */
+  get endpoint(): string {
+    const inspected = vscode.workspace.getConfiguration('sevenbridges').inspect<string>(ENDPOINT_SETTING);
+    const configured = inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? inspected?.globalValue;
+    const raw = configured ?? this.env.SB_API_ENDPOINT ?? DEFAULT_ENDPOINT;
+    const checked = checkEndpoint(raw);
+    return checked.ok ? checked.endpoint : raw;
+  }
+
+  /** Whether a token is known for the endpoint in use (stored, or from the environment). */
+  get state(): SignInState {
+    return this.cachedToken?.endpoint === this.endpoint && this.cachedToken.token ? 'signedIn' : 'signedOut';
+  }
+
+  /** The username once a token has been checked with GET /v2/user. */
+  get username(): string | undefined {
+    return this.userName;
+  }
+
+  set username(name: string | undefined) {
+    if (name === this.userName) return;
+    this.userName = name;
+    this.changed.fire();
+  }
+
+  /** Whether the token in use came from SB_AUTH_TOKEN rather than SecretStorage. */
+  async tokenFromEnvironment(): Promise<boolean> {
+    return !(await this.secrets.get(this.keyFor(this.endpoint))) && this.environmentToken(this.endpoint) !== undefined;
+  }
+
+  async credentials(): Promise<Credentials | undefined> {
+    const endpoint = this.endpoint;
+    if (this.cachedToken?.endpoint !== endpoint) await this.reload(false);
+    const token = this.cachedToken?.token;
+    return token ? { endpoint, token } : undefined;
+  }
+
+  async storeToken(endpoint: string, token: string): Promise<void> {
+    await this.secrets.store(this.keyFor(endpoint), token);
+    await this.reload();
+  }
+
+  async deleteToken(endpoint: string): Promise<void> {
+    await this.secrets.delete(this.keyFor(endpoint));
+    await this.reload();
+  }
+
+  /** Re-reads the token for the endpoint in use and tells listeners. */
+  async reload(fire = true): Promise<void> {
+    const endpoint = this.endpoint;
+    const stored = await this.secrets.get(this.keyFor(endpoint));
+    const token = stored || this.environmentToken(endpoint);
+    const changed = this.cachedToken?.endpoint !== endpoint || this.cachedToken.token !== token;
+    this.cachedToken = { endpoint, token };
+    if (changed) this.userName = undefined;
+    await vscode.commands.executeCommand('setContext', 'sevenbridges.signedIn', !!token);
+    if (fire && changed) this.changed.fire();
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+
+  private keyFor(endpoint: string): string {
+    return TOKEN_KEY_PREFIX + endpoint.replace(/\/+$/, '');
+  }
+
+  /** SB_AUTH_TOKEN, only for the endpoint it was given with (SB_API_ENDPOINT, else the default). */
+  private environmentToken(endpoint: string): string | undefined {
+    const token = this.env.SB_AUTH_TOKEN?.trim();
+    if (!token) return undefined;
+    const envEndpoint = checkEndpoint(this.env.SB_API_ENDPOINT ?? DEFAULT_ENDPOINT);
+    return envEndpoint.ok && envEndpoint.endpoint === endpoint ? token : undefined;
+  }
+}

@@ -1,0 +1,31 @@
+import * as vscode from 'vscode';
+import { SbClient } from './api/client';
+import { Session } from './auth/session';
+import { registerAuth } from './auth/register';
+import { registerTasks } from './tasks/register';
+import { registerCopy } from './copy/register';
+import type { Services } from './services';
+
+export function activate(context: vscode.ExtensionContext): void {
+  const started = Date.now();
+  const log = vscode.window.createOutputChannel('Seven Bridges', { log: true });
+  const session = new Session(context.secrets);
+  const client = new SbClient({
+    credentials: () => session.credentials(),
+    userAgent: `sevenbridges-vscode/${context.extension.packageJSON.version}`,
+    onRequest: (r) => {
+      const line = `${r.method} ${r.path} → ${r.status ?? r.error} in ${r.durationMs} ms${r.requestId ? ` (request ${r.requestId})` : ''}${r.attempt > 1 ? ` [attempt ${r.attempt}]` : ''}`;
+      if (r.status !== undefined && r.status < 400) log.info(line);
+      else log.warn(line);
+    },
+  });
+  context.subscriptions.push(log, session);
+
+  const services: Services = { context, client, session, log };
+  registerAuth(services);
+  registerTasks(services);
+  registerCopy(services);
+  log.info(`Activated in ${Date.now() - started} ms`);
+}
+
+export function deactivate(): void {}
