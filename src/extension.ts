@@ -5,6 +5,7 @@ import { registerAuth } from './auth/register';
 import { registerTasks } from './tasks/register';
 import { registerCopy } from './copy/register';
 import type { Services } from './services';
+import { requestLogger } from './ui/requestLog';
 
 export function activate(context: vscode.ExtensionContext): void {
   const started = Date.now();
@@ -13,11 +14,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const client = new SbClient({
     credentials: () => session.credentials(),
     userAgent: `sevenbridges-vscode/${context.extension.packageJSON.version}`,
-    onRequest: (r) => {
-      const line = `${r.method} ${r.path} → ${r.status ?? r.error} in ${r.durationMs} ms${r.requestId ? ` (request ${r.requestId})` : ''}${r.attempt > 1 ? ` [attempt ${r.attempt}]` : ''}`;
-      if (r.status !== undefined && r.status < 400) log.info(line);
-      else log.warn(line);
-    },
+    onRequest: requestLogger(log),
   });
   context.subscriptions.push(log, session);
 

@@ -1,6 +1,8 @@
 // Which API endpoints the client accepts, and the platforms it knows.
 
 export interface Platform {
+  /** Stable short name, used in context keys. */
+  readonly id: string;
   readonly label: string;
   readonly apiBase: string;
   /** Where a person makes a developer token on that platform. */
@@ -10,12 +12,12 @@ export interface Platform {
 }
 
 export const PLATFORMS: readonly Platform[] = [
-  { label: 'Seven Bridges (AWS US)', apiBase: 'https://api.sbgenomics.com/v2', webBase: 'https://igor.sbgenomics.com', tokenPage: 'https://igor.sbgenomics.com/developer/token' },
-  { label: 'Seven Bridges (AWS EU)', apiBase: 'https://eu-api.sbgenomics.com/v2', webBase: 'https://eu.sbgenomics.com', tokenPage: 'https://eu.sbgenomics.com/developer/token' },
-  { label: 'Seven Bridges (GCP)', apiBase: 'https://gcp-api.sbgenomics.com/v2', webBase: 'https://gcp.sbgenomics.com', tokenPage: 'https://gcp.sbgenomics.com/developer/token' },
-  { label: 'Cancer Genomics Cloud', apiBase: 'https://cgc-api.sbgenomics.com/v2', webBase: 'https://cgc.sbgenomics.com', tokenPage: 'https://cgc.sbgenomics.com/developer/token' },
-  { label: 'Cavatica', apiBase: 'https://cavatica-api.sbgenomics.com/v2', webBase: 'https://cavatica.sbgenomics.com', tokenPage: 'https://cavatica.sbgenomics.com/developer/token' },
-  { label: 'BioData Catalyst', apiBase: 'https://api.sb.biodatacatalyst.nhlbi.nih.gov/v2', webBase: 'https://platform.sb.biodatacatalyst.nhlbi.nih.gov', tokenPage: 'https://platform.sb.biodatacatalyst.nhlbi.nih.gov/developer/token' },
+  { id: 'sbg-us', label: 'Seven Bridges (AWS US)', apiBase: 'https://api.sbgenomics.com/v2', webBase: 'https://igor.sbgenomics.com', tokenPage: 'https://igor.sbgenomics.com/developer/token' },
+  { id: 'sbg-eu', label: 'Seven Bridges (AWS EU)', apiBase: 'https://eu-api.sbgenomics.com/v2', webBase: 'https://eu.sbgenomics.com', tokenPage: 'https://eu.sbgenomics.com/developer/token' },
+  { id: 'sbg-gcp', label: 'Seven Bridges (GCP)', apiBase: 'https://gcp-api.sbgenomics.com/v2', webBase: 'https://gcp.sbgenomics.com', tokenPage: 'https://gcp.sbgenomics.com/developer/token' },
+  { id: 'cgc', label: 'Cancer Genomics Cloud', apiBase: 'https://cgc-api.sbgenomics.com/v2', webBase: 'https://cgc.sbgenomics.com', tokenPage: 'https://cgc.sbgenomics.com/developer/token' },
+  { id: 'cavatica', label: 'Cavatica', apiBase: 'https://cavatica-api.sbgenomics.com/v2', webBase: 'https://cavatica.sbgenomics.com', tokenPage: 'https://cavatica.sbgenomics.com/developer/token' },
+  { id: 'bdc', label: 'BioData Catalyst', apiBase: 'https://api.sb.biodatacatalyst.nhlbi.nih.gov/v2', webBase: 'https://platform.sb.biodatacatalyst.nhlbi.nih.gov', tokenPage: 'https://platform.sb.biodatacatalyst.nhlbi.nih.gov/developer/token' },
 ];
 
 export const DEFAULT_ENDPOINT = PLATFORMS[0].apiBase;

@@ -1,6 +1,22 @@
+import * as vscode from 'vscode';
 import type { Services } from '../services';
+import { accountMenu, AccountStatus } from './accountStatus';
+import { importCredentials, openTokenPage, selectPlatform, setToken, signOut } from './commands';
 
 /** Sign-in: token, platform, credentials file, the signed-in indicator. */
 export function registerAuth(services: Services): void {
-  void services.session.reload();
+  const { context, session, log } = services;
+  const status = new AccountStatus(services);
+  context.subscriptions.push(
+    status,
+    session.onDidChange(() => void status.update()),
+    vscode.commands.registerCommand('sevenbridges.setToken', () => setToken(services)),
+    vscode.commands.registerCommand('sevenbridges.signOut', () => signOut(services)),
+    vscode.commands.registerCommand('sevenbridges.selectPlatform', () => selectPlatform(services)),
+    vscode.commands.registerCommand('sevenbridges.importCredentials', () => importCredentials(services)),
+    vscode.commands.registerCommand('sevenbridges.openTokenPage', () => openTokenPage(services)),
+    vscode.commands.registerCommand('sevenbridges.showLog', () => log.show()),
+    vscode.commands.registerCommand('sevenbridges.accountMenu', accountMenu),
+  );
+  void session.reload(false).then(() => status.update());
 }

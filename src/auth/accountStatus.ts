@@ -1,0 +1,79 @@
+import * as vscode from 'vscode';
+import { ApiError, describeError } from '../api/errors';
+import { endpointLabel, platformFor } from '../api/endpoint';
+import type { Services } from '../services';
+
+/**
+ * The status-bar indication of who is signed in where. When the sign-in changes it checks the token once
+ * (GET /v2/user) to learn the username, and says so when the platform rejects it.
+ */
+export class AccountStatus implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('sevenbridges.account', vscode.StatusBarAlignment.Left, -100);
+  private checking: AbortController | undefined;
+
+  constructor(private readonly services: Services) {
+    this.item.name = 'Seven Bridges Account';
+    this.item.command = 'sevenbridges.accountMenu';
+  }
+
+  /** Re-renders, and checks the token when signed in and the username is not known yet. */
+  async update(): Promise<void> {
+    const { session } = this.services;
+    const endpoint = session.endpoint;
+    await vscode.commands.executeCommand('setContext', 'sevenbridges.platform', platformFor(endpoint)?.id ?? 'custom');
+    const label = endpointLabel(endpoint);
+    if (session.state === 'signedOut') {
+      this.checking?.abort();
+      this.item.hide();
+      return;
+    }
+    if (session.username) {
+      this.render('$(account)', `${session.username} · ${shortLabel(label)}`, `Signed in to ${label} (${endpoint}) as **${session.username}**.`);
+      return;
+    }
+    this.render('$(account)', shortLabel(label), `Signed in to ${label} (${endpoint}); checking the token…`);
+    this.checking?.abort();
+    const checking = (this.checking = new AbortController());
+    try {
+      const user = await this.services.client.user(checking.signal);
+      if (checking.signal.aborted) return;
+      session.username = user.username;
+    } catch (error) {
+      if (checking.signal.aborted || (error instanceof ApiError && error.isCancelled)) return;
+      if (error instanceof ApiError && error.isUnauthorized) {
+        this.render('$(warning)', 'Seven Bridges: token rejected', `${label} rejected the stored token. Click to set a new one.`, true);
+      } else {
+        this.render('$(account)', shortLabel(label), `Signed in to ${label} (${endpoint}), but the token could not be checked: ${describeError(error)}`);
+      }
+    }
+  }
+
+  private render(icon: string, text: string, tooltip: string, warning = false): void {
+    this.item.text = `${icon} ${text}`;
+    this.item.tooltip = new vscode.MarkdownString(`${tooltip}\n\nClick for account actions.`);
+    this.item.backgroundColor = warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.show();
+  }
+
+  dispose(): void {
+    this.checking?.abort();
+    this.item.dispose();
+  }
+}
+
+function shortLabel(label: string): string {
+  return label.replace(/^Seven Bridges \((.*)\)$/, 'SB $1').replace('Cancer Genomics Cloud', 'CGC').replace('BioData Catalyst', 'BDC');
+}
+
+/** The account menu behind the status-bar item. */
+export async function accountMenu(): Promise<void> {
+  const actions = [
+    { label: '$(key) Set Authentication Token', command: 'sevenbridges.setToken' },
+    { label: '$(globe) Select Platform', command: 'sevenbridges.selectPlatform' },
+    { label: '$(file) Import Token from Credentials File', command: 'sevenbridges.importCredentials' },
+    { label: '$(output) Show Log', command: 'sevenbridges.showLog' },
+    { label: '$(sign-out) Sign Out', command: 'sevenbridges.signOut' },
+  ];
+  const pick = await vscode.window.showQuickPick(actions, { title: 'Seven Bridges' });
+  if (pick) await vscode.commands.executeCommand(pick.command);
+}

@@ -1,0 +1,183 @@
+import * as fs from 'fs/promises';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { checkEndpoint, endpointLabel, PLATFORMS, platformFor } from '../api/endpoint';
+import type { Services } from '../services';
+import { requestLogger } from '../ui/requestLog';
+import { parseCredentialsFile, usableProfiles } from './credentialsFile';
+import { ENDPOINT_SETTING } from './session';
+import { checkToken, checkTokenShape } from './tokenCheck';
+
+export const CREDENTIALS_FILE = path.join(os.homedir(), '.sevenbridges', 'credentials');
+
+/** "Set Authentication Token": a password box; the token is checked with GET /v2/user before it is stored. */
+export async function setToken(services: Services): Promise<boolean> {
+  const { session, log } = services;
+  const endpoint = session.endpoint;
+  const label = endpointLabel(endpoint);
+  const box = vscode.window.createInputBox();
+  box.title = `Seven Bridges: Authentication Token for ${label}`;
+  box.prompt = `Paste a developer token for ${endpoint}. It is kept in VS Code's secret storage, never in settings.`;
+  box.placeholder = 'Authentication token';
+  box.password = true;
+  box.ignoreFocusOut = true;
+  box.buttons = [{ iconPath: new vscode.ThemeIcon('link-external'), tooltip: 'Open the developer page to make a token' }];
+
+  return new Promise<boolean>((resolve) => {
+    let done = false;
+    const finish = (ok: boolean) => {
+      if (done) return;
+      done = true;
+      resolve(ok);
+      box.dispose();
+    };
+    box.onDidTriggerButton(() => void vscode.commands.executeCommand('sevenbridges.openTokenPage'));
+    box.onDidChangeValue((value) => {
+      box.validationMessage = value ? checkTokenShape(value.trim()) : undefined;
+    });
+    box.onDidAccept(async () => {
+      const token = box.value.trim();
+      const shape = checkTokenShape(token);
+      if (shape) {
+        box.validationMessage = shape;
+        return;
+      }
+      box.busy = true;
+      box.enabled = false;
+      box.validationMessage = undefined;
+      const check = await checkToken(endpoint, token, requestLogger(log));
+      box.busy = false;
+      box.enabled = true;
+      if (!check.ok) {
+        box.validationMessage = check.reason;
+        log.warn(`Token not stored: ${check.reason}`);
+        return;
+      }
+      await session.storeToken(endpoint, token);
+      session.username = check.user.username;
+      log.info(`Signed in as ${check.user.username} on ${endpoint}`);
+      finish(true);
+      void vscode.window.showInformationMessage(`Signed in as ${check.user.username} on ${label}.`);
+    });
+    box.onDidHide(() => finish(false));
+    box.show();
+  });
+}
+
+export async function signOut(services: Services): Promise<void> {
+  const { session, log } = services;
+  const endpoint = session.endpoint;
+  await session.deleteToken(endpoint);
+  log.info(`Signed out of ${endpoint}`);
+  if (session.state === 'signedIn') {
+    void vscode.window.showWarningMessage(
+      `The stored token for ${endpointLabel(endpoint)} is deleted, but SB_AUTH_TOKEN is set in VS Code's environment and is still used. Unset it and restart VS Code to sign out completely.`,
+    );
+  } else {
+    void vscode.window.showInformationMessage(`Signed out of ${endpointLabel(endpoint)}.`);
+  }
+}
+
+interface PlatformPick extends vscode.QuickPickItem {
+  apiBase?: string;
+}
+
+/** "Select Platform": the known platforms, or a custom endpoint checked as it is typed. */
+export async function selectPlatform(services: Services): Promise<void> {
+  const current = services.session.endpoint;
+  const items: PlatformPick[] = PLATFORMS.map((p) => ({
+    label: p.label,
+    description: p.apiBase,
+    detail: p.apiBase === current ? '$(check) In use' : undefined,
+    apiBase: p.apiBase,
+  }));
+  const custom = !platformFor(current);
+  items.push({ label: 'Custom endpoint…', description: custom ? current : undefined, detail: custom ? '$(check) In use' : 'Any other API base URL (https; http only for loopback)' });
+  const pick = await vscode.window.showQuickPick(items, { title: 'Seven Bridges: Select Platform', placeHolder: `In use: ${endpointLabel(current)}`, matchOnDescription: true });
+  if (!pick) return;
+  let endpoint = pick.apiBase;
+  if (!endpoint) {
+    const typed = await vscode.window.showInputBox({
+      title: 'Seven Bridges: Custom API Endpoint',
+      prompt: 'The API base URL, e.g. https://api.sbgenomics.com/v2',
+      value: custom ? current : 'https://',
+      ignoreFocusOut: true,
+      validateInput: (value) => {
+        const check = checkEndpoint(value);
+        return check.ok ? undefined : check.reason;
+      },
+    });
+    if (typed === undefined) return;
+    const check = checkEndpoint(typed);
+    if (!check.ok) return;
+    endpoint = check.endpoint;
+  }
+  await useEndpoint(services, endpoint);
+}
+
+async function useEndpoint(services: Services, endpoint: string): Promise<void> {
+  await vscode.workspace.getConfiguration('sevenbridges').update(ENDPOINT_SETTING, endpoint, vscode.ConfigurationTarget.Global);
+  await services.session.reload();
+  services.log.info(`Platform: ${endpoint}`);
+  if (services.session.state === 'signedOut') {
+    const choice = await vscode.window.showInformationMessage(`Using ${endpointLabel(endpoint)}. Set a token for it to sign in.`, 'Set Authentication Token');
+    if (choice) await setToken(services);
+  } else {
+    void vscode.window.showInformationMessage(`Using ${endpointLabel(endpoint)}.`);
+  }
+}
+
+/** "Import Token from Credentials File": a profile of ~/.sevenbridges/credentials sets both endpoint and token. */
+export async function importCredentials(services: Services, file = CREDENTIALS_FILE): Promise<void> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch {
+    void vscode.window.showWarningMessage(
+      `No credentials file at ${file}. The official clients keep one [profile] section per platform there, with api_endpoint and auth_token.`,
+    );
+    return;
+  }
+  const parsed = parseCredentialsFile(text);
+  for (const problem of parsed.problems) services.log.warn(`${file}:${problem.line}: ${problem.message}`);
+  const profiles = usableProfiles(parsed);
+  if (!profiles.length) {
+    void vscode.window.showWarningMessage(`${file} has no profile with both api_endpoint and auth_token.`, 'Show Log').then((c) => c && services.log.show());
+    return;
+  }
+  const pick = await vscode.window.showQuickPick(
+    profiles.map((p) => ({ label: p.name, description: endpointLabel(p.endpoint), detail: p.endpoint, profile: p })),
+    { title: 'Seven Bridges: Import Token from Credentials File', placeHolder: 'Choose a profile' },
+  );
+  if (!pick) return;
+  const endpointCheck = checkEndpoint(pick.profile.endpoint);
+  if (!endpointCheck.ok) {
+    void vscode.window.showErrorMessage(`Profile "${pick.label}": ${endpointCheck.reason}`);
+    return;
+  }
+  const endpoint = endpointCheck.endpoint;
+  const tokenCheck = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Checking the token of profile "${pick.label}"…` },
+    () => checkToken(endpoint, pick.profile.token, requestLogger(services.log)),
+  );
+  if (!tokenCheck.ok) {
+    void vscode.window.showErrorMessage(`Profile "${pick.label}" was not imported: ${tokenCheck.reason}`);
+    return;
+  }
+  await services.session.storeToken(endpoint, pick.profile.token);
+  await vscode.workspace.getConfiguration('sevenbridges').update(ENDPOINT_SETTING, endpoint, vscode.ConfigurationTarget.Global);
+  await services.session.reload();
+  services.session.username = tokenCheck.user.username;
+  void vscode.window.showInformationMessage(`Signed in as ${tokenCheck.user.username} on ${endpointLabel(endpoint)} (profile "${pick.label}").`);
+}
+
+export async function openTokenPage(services: Services): Promise<void> {
+  const endpoint = services.session.endpoint;
+  const platform = platformFor(endpoint);
+  if (platform) {
+    await vscode.env.openExternal(vscode.Uri.parse(platform.tokenPage));
+    return;
+  }
+  void vscode.window.showInformationMessage(`${endpointLabel(endpoint)} is a custom endpoint: open its web front end and look for the developer token page.`);
+}

@@ -1,0 +1,26 @@
+import { SbClient } from '../api/client';
+import { ApiError, describeError } from '../api/errors';
+import type { RequestLogEntry } from '../api/transport';
+import type { User } from '../api/types';
+
+export type TokenCheck = { ok: true; user: User } | { ok: false; reason: string; rejected: boolean };
+
+/** The token's shape as far as we can tell without asking: no whitespace, a plausible length. */
+export function checkTokenShape(token: string): string | undefined {
+  if (!token) return 'Paste the authentication token from the platform\'s developer page.';
+  if (/\s/.test(token)) return 'A token has no spaces or line breaks.';
+  if (token.length < 16 || token.length > 256) return `A token is usually 32 characters; this one has ${token.length}.`;
+  return undefined;
+}
+
+/** Asks the platform who the token belongs to (GET /v2/user), without storing it anywhere. */
+export async function checkToken(endpoint: string, token: string, onRequest?: (entry: RequestLogEntry) => void): Promise<TokenCheck> {
+  const client = new SbClient({ credentials: async () => ({ endpoint, token }), onRequest, maxRetries: 1, timeoutMs: 20_000 });
+  try {
+    return { ok: true, user: await client.user() };
+  } catch (error) {
+    const rejected = error instanceof ApiError && error.isUnauthorized;
+    const reason = rejected ? `The platform rejected this token (${endpoint}). Check that it belongs to this platform and has not been revoked.` : describeError(error);
+    return { ok: false, reason, rejected };
+  }
+}
