@@ -7,7 +7,12 @@ import { registerCopy } from './copy/register';
 import type { Services } from './services';
 import { requestLogger } from './ui/requestLog';
 
-export function activate(context: vscode.ExtensionContext): void {
+/** What `activate` returns: the running parts, for the integration tests and for other extensions. */
+export interface ExtensionApi {
+  readonly services: Services;
+}
+
+export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const started = Date.now();
   const log = vscode.window.createOutputChannel('Seven Bridges', { log: true });
   const session = new Session(context.secrets);
@@ -23,6 +28,7 @@ export function activate(context: vscode.ExtensionContext): void {
   registerTasks(services);
   registerCopy(services);
   log.info(`Activated in ${Date.now() - started} ms`);
+  return { services };
 }
 
 export function deactivate(): void {}
