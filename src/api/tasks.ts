@@ -57,14 +57,17 @@ export function checkTaskQuery(query: TaskListQuery): Record<string, string | un
   }
   if (query.parent !== undefined && !isTaskId(query.parent)) throw invalid(`"${query.parent}" is not a task ID (a UUID).`);
   if (query.project !== undefined && !isProjectId(query.project)) throw invalid(`"${query.project}" is not a project ID (owner/project).`);
+  const sent: Record<string, string | undefined> = { ...query };
   for (const bound of TIME_BOUNDS) {
     const value = query[bound];
     if (value === undefined) continue;
     const check = parseFilterTimestamp(value);
     if (!check.ok) throw invalid(`${bound}: ${check.reason}`);
+    // Send the value that was checked: parseFilterTimestamp ignores surrounding blanks, the platform does not.
+    sent[bound] = value.trim();
   }
   if (query.order !== undefined && query.order_by === undefined) throw invalid('order needs order_by.');
-  return { ...query };
+  return sent;
 }
 
 function invalid(message: string): ApiError {

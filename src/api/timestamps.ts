@@ -14,9 +14,9 @@ export function parseFilterTimestamp(input: string): TimestampCheck {
   if (!m) return { ok: false, reason: explainShape(text) };
   const [year, month, day] = [m[1], m[2], m[3]].map(Number);
   if (month < 1 || month > 12) return { ok: false, reason: `Month ${m[2]} does not exist (01–12).` };
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const daysInMonth = new Date(utcMs(year, month, 0)).getUTCDate();
   if (day < 1 || day > daysInMonth) return { ok: false, reason: `Day ${m[3]} does not exist in ${year}-${m[2]} (01–${daysInMonth}).` };
-  if (m[4] === undefined) return { ok: true, date: new Date(Date.UTC(year, month - 1, day)) };
+  if (m[4] === undefined) return { ok: true, date: new Date(utcMs(year, month - 1, day)) };
   const [hour, minute, second] = [m[4], m[5], m[6]].map(Number);
   if (hour > 23) return { ok: false, reason: `Hour ${m[4]} does not exist (00–23).` };
   if (minute > 59) return { ok: false, reason: `Minute ${m[5]} does not exist (00–59).` };
@@ -27,8 +27,16 @@ export function parseFilterTimestamp(input: string): TimestampCheck {
     if (offH > 14 || offM > 59 || (offH === 14 && offM > 0)) return { ok: false, reason: `Offset ${m[7]}${m[8]}:${m[9]} is not a time-zone offset (−14:00 to +14:00).` };
     offsetMinutes = (m[7] === '-' ? -1 : 1) * (offH * 60 + offM);
   }
-  const utc = Date.UTC(year, month - 1, day, hour, minute, second) - offsetMinutes * 60_000;
+  const utc = utcMs(year, month - 1, day, hour, minute, second) - offsetMinutes * 60_000;
   return { ok: true, date: new Date(utc) };
+}
+
+/** Date.UTC, but years 0–99 stay those years (Date.UTC reads them as 1900–1999). */
+function utcMs(year: number, monthIndex: number, day: number, hour = 0, minute = 0, second = 0): number {
+  const date = new Date(0);
+  date.setUTCFullYear(year, monthIndex, day);
+  date.setUTCHours(hour, minute, second, 0);
+  return date.getTime();
 }
 
 function explainShape(text: string): string {
