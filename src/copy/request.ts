@@ -1,0 +1,160 @@
+// Building copy requests (API contract §4). Pure: no `vscode`, no network.
+import { isFileId, isProjectId } from '../api/ids';
+import type { CopyItem } from '../api/types';
+
+export const MAX_ITEMS_PER_CALL = 100;
+
+/**
+ * Where the copies go. The three kinds of the contract: a folder in the sources' own project, the root
+ * of another project, a folder in another project. A folder is sent as `parent`, a project root as `project`.
+ */
+export type CopyDestination =
+  | { kind: 'sameProjectFolder' | 'otherProjectFolder'; project: string; folder: string; path: string[] }
+  | { kind: 'projectRoot'; project: string; rootFolder?: string };
+
+export interface SourceCheck {
+  /** The IDs to copy, lower case, first occurrence order. */
+  ids: string[];
+  /** Entries that are not file or folder IDs, as given. */
+  malformed: string[];
+  /** How many repeats were dropped. */
+  duplicates: number;
+  /** IDs that are a project's root folder: never copyable. */
+  roots: string[];
+}
+
+/** Sorts what the user gave into copyable IDs and the reasons the rest cannot be copied. */
+export function checkSources(raw: readonly string[], rootFolders: ReadonlySet<string> = new Set()): SourceCheck {
+  const ids: string[] = [];
+  const malformed: string[] = [];
+  const roots: string[] = [];
+  const seen = new Set<string>();
+  let duplicates = 0;
+  for (const entry of raw) {
+    const value = entry.trim();
+    if (!value) continue;
+    if (!isFileId(value)) {
+      if (!malformed.includes(value)) malformed.push(value);
+      continue;
+    }
+    const id = value.toLowerCase();
+    if (seen.has(id)) {
+      duplicates++;
+      continue;
+    }
+    seen.add(id);
+    if (rootFolders.has(id)) roots.push(id);
+    else ids.push(id);
+  }
+  return { ids, malformed, duplicates, roots };
+}
+
+/** A reason the copy cannot be sent as asked, for a person to read. */
+export function destinationProblem(destination: CopyDestination, ids: readonly string[]): string | undefined {
+  if (!isProjectId(destination.project)) return `"${destination.project}" is not a project ID (owner/project).`;
+  if (destination.kind === 'projectRoot') return undefined;
+  if (!isFileId(destination.folder)) return `"${destination.folder}" is not a folder ID (24 hex digits).`;
+  if (ids.includes(destination.folder.toLowerCase())) return 'A folder cannot be copied into itself.';
+  return undefined;
+}
+
+/** Why a new name cannot be used, or undefined when it can. An empty name keeps the original. */
+export function nameProblem(name: string): string | undefined {
+  const trimmed = name.trim();
+  if (!trimmed) return undefined;
+  if (/[/\\]/.test(trimmed)) return 'A name cannot contain "/" or "\\".';
+  if (trimmed === '.' || trimmed === '..') return `"${trimmed}" is not a usable name.`;
+  if (trimmed.length > 255) return 'A name can have at most 255 characters.';
+  return undefined;
+}
+
+/**
+ * The items of the request body: `file`, exactly one of `parent` or `project`, and `name` only when a
+ * single item is renamed (a rename of several items is refused: they would collide).
+ */
+export function buildCopyItems(ids: readonly string[], destination: CopyDestination, newName?: string): CopyItem[] {
+  const name = newName?.trim() || undefined;
+  if (name !== undefined && ids.length !== 1) throw new Error('Only a single item can be given a new name.');
+  const problem = destinationProblem(destination, ids) ?? (name !== undefined ? nameProblem(name) : undefined);
+  if (problem) throw new Error(problem);
+  return ids.map((file) => {
+    const item: CopyItem =
+      destination.kind === 'projectRoot' ? { file, project: destination.project } : { file, parent: destination.folder.toLowerCase() };
+    if (name !== undefined) item.name = name;
+    return item;
+  });
+}
+
+/** Splits items into calls of at most `max` items (itself clamped to 1…100), keeping their order. */
+export function splitItems<T>(items: readonly T[], max: number = MAX_ITEMS_PER_CALL): T[][] {
+  const size = clampBatchSize(max);
+  const batches: T[][] = [];
+  for (let i = 0; i < items.length; i += size) batches.push(items.slice(i, i + size));
+  return batches;
+}
+
+export function clampBatchSize(max: number | undefined): number {
+  if (max === undefined || !Number.isFinite(max)) return MAX_ITEMS_PER_CALL;
+  return Math.min(MAX_ITEMS_PER_CALL, Math.max(1, Math.floor(max)));
+}
+
+export interface CopyPlanInput {
+  sources: readonly string[];
+  destination: CopyDestination;
+  newName?: string;
+  rootFolders?: ReadonlySet<string>;
+  maxItemsPerRequest?: number;
+}
+
+export type CopyPlan =
+  | { ok: true; items: CopyItem[]; batches: CopyItem[][]; duplicates: number }
+  | { ok: false; problems: string[]; check: SourceCheck };
+
+/** Everything between "these IDs, there" and the request bodies, refusing the whole copy if any part is wrong. */
+export function planCopy(input: CopyPlanInput): CopyPlan {
+  const check = checkSources(input.sources, input.rootFolders);
+  const problems = sourceProblems(check);
+  if (!problems.length && !check.ids.length) problems.push('There is nothing to copy.');
+  const name = input.newName?.trim() || undefined;
+  if (name !== undefined && check.ids.length > 1) problems.push('Only a single item can be given a new name.');
+  if (name !== undefined) {
+    const bad = nameProblem(name);
+    if (bad) problems.push(bad);
+  }
+  const bad = destinationProblem(input.destination, check.ids);
+  if (bad) problems.push(bad);
+  if (problems.length) return { ok: false, problems, check };
+  const items = buildCopyItems(check.ids, input.destination, name);
+  return { ok: true, items, batches: splitItems(items, input.maxItemsPerRequest), duplicates: check.duplicates };
+}
+
+/** Sentences naming what is wrong with the sources (malformed IDs and root folders), empty when nothing is. */
+export function sourceProblems(check: SourceCheck): string[] {
+  const problems: string[] = [];
+  if (check.malformed.length) {
+    const shown = check.malformed.slice(0, 5).map((m) => `"${m.length > 40 ? m.slice(0, 40) + '…' : m}"`);
+    const more = check.malformed.length > 5 ? ` and ${check.malformed.length - 5} more` : '';
+    problems.push(`${check.malformed.length === 1 ? 'This is not a file or folder ID' : 'These are not file or folder IDs'} (24 hex digits): ${shown.join(', ')}${more}.`);
+  }
+  if (check.roots.length) {
+    problems.push(`A project's root folder cannot be copied (${check.roots.join(', ')}); copy the files and folders inside it instead.`);
+  }
+  return problems;
+}
+
+/** "rfranklin/dest › results/2026", or "rfranklin/dest" for a project's root. */
+export function describeDestination(destination: CopyDestination): string {
+  if (destination.kind === 'projectRoot' || !destination.path.length) return destination.project;
+  return `${destination.project} › ${destination.path.join('/')}`;
+}
+
+/** The confirmation question: "Copy 12 items to rfranklin/dest › results/2026?" */
+export function confirmationText(count: number, destination: CopyDestination, options: { singleName?: string; newName?: string; batches?: number } = {}): string {
+  const what = count === 1 && options.singleName ? `"${options.singleName}"` : `${count} ${count === 1 ? 'item' : 'items'}`;
+  const rename = options.newName?.trim() ? ` as "${options.newName.trim()}"` : '';
+  return `Copy ${what} to ${describeDestination(destination)}${rename}?`;
+}
+
+export function plural(n: number, word: string, words = `${word}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? word : words}`;
+}

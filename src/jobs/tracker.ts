@@ -1,0 +1,382 @@
+import { ApiError, describeError } from '../api/errors';
+import type { CopyJobsApi } from '../api/copyJobs';
+import type { AsyncJob, CopyItem, CopyItemResult, CopyJobState } from '../api/types';
+import { Emitter } from '../util/emitter';
+import { StateStore, systemTimers, Timers } from './store';
+
+/** Where a job copies to, as shown to a person and as sent. */
+export interface JobDestination {
+  label: string;
+  project: string;
+  parent?: string;
+}
+
+/** A copy job as the extension remembers it (global state). */
+export interface TrackedJob {
+  id: string;
+  submittedAt: number;
+  items: CopyItem[];
+  destination: JobDestination;
+  /** Names of the sources by ID, when known (from the files view or a task's outputs). */
+  sourceNames?: Record<string, string>;
+  /** `UNKNOWN` once the platform no longer knows the job (details expire about a month after it finishes). */
+  state: CopyJobState | 'UNKNOWN';
+  total?: number;
+  completed?: number;
+  failed?: number;
+  result?: CopyItemResult[];
+  startedOn?: string;
+  finishedOn?: string;
+  finishedAt?: number;
+  /** The job was found on the platform after a submission whose answer was lost. */
+  adopted?: boolean;
+  /** The user has seen the outcome (opened the jobs list): the status bar no longer shows it. */
+  acknowledged?: boolean;
+  /** A GET was made after it finished (so its per-item results are as complete as the platform has them). */
+  detailsTried?: boolean;
+  /** The finish was announced (onDidFinish). */
+  notified?: boolean;
+  lastError?: string;
+}
+
+export interface NewJobInfo {
+  items: CopyItem[];
+  destination: JobDestination;
+  sourceNames?: Record<string, string>;
+  adopted?: boolean;
+  submittedAt?: number;
+}
+
+export interface TrackerOptions {
+  /** First look at a new job. */
+  firstDelayMs?: number;
+  /** Interval while something changes. */
+  intervalMs?: number;
+  /** Longest interval, reached by doubling while nothing changes. */
+  maxIntervalMs?: number;
+  /** From this many unfinished jobs on, one list call refreshes them all. */
+  listThreshold?: number;
+  /** Finished jobs kept at most (the newest), and for at most this long. */
+  maxJobs?: number;
+  retentionMs?: number;
+}
+
+export type JobsSource = Pick<CopyJobsApi, 'get' | 'list'>;
+
+const STORE_KEY = 'sevenbridges.copyJobs';
+const LIST_LIMIT = 100;
+const NOT_FOUND = 10211;
+
+export const isFinished = (job: TrackedJob): boolean => job.state === 'FINISHED' || job.state === 'UNKNOWN';
+
+/**
+ * Remembers every submitted copy job and follows unfinished ones until FINISHED: a short first wait,
+ * then an interval that doubles while nothing changes. With several unfinished jobs one
+ * `GET /v2/async/files` refreshes them all; a job that finishes without its per-item results in the
+ * list is fetched once with `GET /v2/async/files/copy/{id}`. No UI: views listen to the events.
+ */
+export class JobTracker {
+  private jobs = new Map<string, TrackedJob>();
+  private readonly changed = new Emitter<void>();
+  private readonly finished = new Emitter<TrackedJob>();
+  readonly onDidChange = this.changed.event;
+  /** A job followed in this session reached FINISHED (its results fetched when possible). */
+  readonly onDidFinish = this.finished.event;
+
+  private timer: unknown;
+  private dueAt: number | undefined;
+  private interval: number;
+  private polling: Promise<void> | undefined;
+  private paused = false;
+  private focused = true;
+  private disposed = false;
+  private readonly opts: Required<TrackerOptions>;
+  /** Requests spent following jobs, for the figures in the report. */
+  readonly stats = { polls: 0, listCalls: 0, getCalls: 0, errors: 0 };
+
+  constructor(
+    private readonly api: JobsSource,
+    private readonly store: StateStore,
+    private readonly timers: Timers = systemTimers,
+    options: TrackerOptions = {},
+  ) {
+    this.opts = {
+      firstDelayMs: options.firstDelayMs ?? 2_000,
+      intervalMs: options.intervalMs ?? 5_000,
+      maxIntervalMs: options.maxIntervalMs ?? 60_000,
+      listThreshold: options.listThreshold ?? 2,
+      maxJobs: options.maxJobs ?? 200,
+      retentionMs: options.retentionMs ?? 30 * 24 * 3600_000,
+    };
+    this.interval = this.opts.intervalMs;
+    this.load();
+    if (this.active().length) this.schedule(this.opts.firstDelayMs);
+  }
+
+  /** Every job, newest first. */
+  all(): TrackedJob[] {
+    return [...this.jobs.values()].sort((a, b) => b.submittedAt - a.submittedAt);
+  }
+
+  get(id: string): TrackedJob | undefined {
+    return this.jobs.get(id);
+  }
+
+  has(id: string): boolean {
+    return this.jobs.has(id);
+  }
+
+  /** Jobs not yet FINISHED. */
+  active(): TrackedJob[] {
+    return this.all().filter((job) => !isFinished(job));
+  }
+
+  /** The time of the next poll, if one is scheduled (for tests and the tooltip). */
+  get nextPollAt(): number | undefined {
+    return this.dueAt;
+  }
+
+  /** Starts following a job just submitted (or found after a lost answer). */
+  add(job: AsyncJob, info: NewJobInfo): TrackedJob {
+    const existing = this.jobs.get(job.id);
+    const tracked: TrackedJob = {
+      id: job.id,
+      submittedAt: info.submittedAt ?? existing?.submittedAt ?? this.timers.now(),
+      items: info.items,
+      destination: info.destination,
+      sourceNames: info.sourceNames,
+      state: job.state,
+      adopted: info.adopted || undefined,
+    };
+    this.jobs.set(job.id, tracked);
+    const wasFinished = this.apply(tracked, job);
+    this.prune();
+    this.save();
+    this.changed.fire();
+    if (wasFinished) {
+      if (!tracked.result?.length) this.schedule(this.opts.firstDelayMs);
+      else {
+        tracked.notified = true;
+        this.finished.fire(tracked);
+      }
+    } else {
+      this.interval = this.opts.intervalMs;
+      this.schedule(this.opts.firstDelayMs);
+    }
+    return tracked;
+  }
+
+  /** Forgets a job (the user dismissed it). */
+  dismiss(id: string): void {
+    if (!this.jobs.delete(id)) return;
+    this.save();
+    this.changed.fire();
+  }
+
+  /** Marks finished jobs as seen, so the status bar stops showing their outcome. */
+  acknowledge(ids?: readonly string[]): void {
+    let any = false;
+    for (const job of this.jobs.values()) {
+      if (isFinished(job) && !job.acknowledged && (!ids || ids.includes(job.id))) {
+        job.acknowledged = true;
+        any = true;
+      }
+    }
+    if (!any) return;
+    this.save();
+    this.changed.fire();
+  }
+
+  /** Stops polling (signed out, or the token was rejected) until `resume`. */
+  pause(): void {
+    this.paused = true;
+    this.cancelTimer();
+  }
+
+  resume(): void {
+    if (this.disposed) return;
+    this.paused = false;
+    this.interval = this.opts.intervalMs;
+    if (this.followed().length) this.schedule(this.opts.firstDelayMs);
+  }
+
+  /** While the window is unfocused polls are spaced at the longest interval; on return one comes soon. */
+  setFocused(focused: boolean): void {
+    if (focused === this.focused) return;
+    this.focused = focused;
+    if (focused && this.followed().length) {
+      this.interval = this.opts.intervalMs;
+      this.schedule(this.opts.firstDelayMs + Math.floor(Math.random() * 1_000));
+    }
+  }
+
+  /** Polls now (the user asked), unless a poll is under way; resolves when it is done. */
+  refreshNow(): Promise<void> {
+    this.interval = this.opts.intervalMs;
+    return this.poll();
+  }
+
+  /** The job's per-item results, fetched when the tracker does not have them yet. */
+  async details(id: string, signal?: AbortSignal): Promise<TrackedJob | undefined> {
+    const job = this.jobs.get(id);
+    if (!job || (job.result?.length && isFinished(job)) || job.state === 'UNKNOWN') return job;
+    await this.fetchOne(job, signal);
+    this.save();
+    this.changed.fire();
+    return this.jobs.get(id);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.cancelTimer();
+    this.changed.dispose();
+    this.finished.dispose();
+  }
+
+  /** Jobs the tracker still asks about: unfinished ones, and finished ones whose results are missing. */
+  private followed(): TrackedJob[] {
+    return this.all().filter((job) => !isFinished(job) || (job.state === 'FINISHED' && !job.result?.length && needsResults(job)));
+  }
+
+  private schedule(delay: number): void {
+    if (this.paused || this.disposed) return;
+    const due = this.timers.now() + delay;
+    if (this.dueAt !== undefined && this.dueAt <= due) return;
+    this.cancelTimer();
+    this.dueAt = due;
+    this.timer = this.timers.setTimeout(() => {
+      this.timer = undefined;
+      this.dueAt = undefined;
+      void this.poll();
+    }, delay);
+  }
+
+  private cancelTimer(): void {
+    if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
+    this.timer = undefined;
+    this.dueAt = undefined;
+  }
+
+  private poll(): Promise<void> {
+    if (this.polling) return this.polling;
+    this.polling = this.pollOnce().finally(() => {
+      this.polling = undefined;
+      if (this.disposed || this.paused) return;
+      if (this.followed().length) this.schedule(this.focused ? this.interval : this.opts.maxIntervalMs);
+    });
+    return this.polling;
+  }
+
+  private async pollOnce(): Promise<void> {
+    const followed = this.followed();
+    if (!followed.length) return;
+    this.stats.polls++;
+    let changed = false;
+    try {
+      const pending = new Set(followed.map((job) => job.id));
+      const unfinished = followed.filter((job) => !isFinished(job));
+      if (unfinished.length >= this.opts.listThreshold) {
+        this.stats.listCalls++;
+        const page = await this.api.list({ offset: 0, limit: LIST_LIMIT });
+        for (const listed of page.items) {
+          const job = this.jobs.get(listed.id);
+          if (!job || !pending.has(job.id) || isFinished(job)) continue;
+          pending.delete(job.id);
+          const before = snapshot(job);
+          this.apply(job, listed);
+          if (snapshot(job) !== before) changed = true;
+          // Finished without results in the list: one GET for the per-item results.
+          if (job.state === 'FINISHED' && !job.result?.length && needsResults(job)) pending.add(job.id);
+        }
+      }
+      // The rest (fewer than the threshold, older than the list's first page, or missing results): one GET each.
+      for (const id of pending) {
+        const job = this.jobs.get(id);
+        if (!job) continue;
+        const before = snapshot(job);
+        await this.fetchOne(job);
+        if (snapshot(job) !== before) changed = true;
+      }
+    } catch (error) {
+      this.stats.errors++;
+      if (error instanceof ApiError && error.isUnauthorized) this.pause();
+      changed = false;
+    }
+    this.interval = changed ? this.opts.intervalMs : Math.min(this.opts.maxIntervalMs, this.interval * 2);
+    const newlyFinished = followed.filter((job) => isFinished(job) && !job.notified && this.jobs.has(job.id));
+    for (const job of newlyFinished) job.notified = true;
+    if (changed || newlyFinished.length) {
+      this.save();
+      this.changed.fire();
+    }
+    for (const job of newlyFinished) this.finished.fire(job);
+  }
+
+  /** GET one job; a job the platform no longer knows becomes UNKNOWN. Other errors propagate. */
+  private async fetchOne(job: TrackedJob, signal?: AbortSignal): Promise<void> {
+    try {
+      this.stats.getCalls++;
+      const fresh = await this.api.get(job.id, signal);
+      this.apply(job, fresh);
+      if (job.state === 'FINISHED') job.detailsTried = true;
+      job.lastError = undefined;
+    } catch (error) {
+      if (error instanceof ApiError && (error.code === NOT_FOUND || (error.status === 404 && error.code === undefined))) {
+        job.state = 'UNKNOWN';
+        job.lastError = 'The platform no longer knows this job.';
+        job.finishedAt ??= this.timers.now();
+        job.detailsTried = true;
+        return;
+      }
+      job.lastError = describeError(error);
+      throw error;
+    }
+  }
+
+  /** Copies what the platform says into the record; true when this made the job FINISHED. */
+  private apply(job: TrackedJob, fresh: AsyncJob): boolean {
+    const wasFinished = isFinished(job) && job.state !== 'UNKNOWN';
+    job.state = fresh.state;
+    if (typeof fresh.total_files === 'number') job.total = fresh.total_files;
+    if (typeof fresh.completed_files === 'number') job.completed = fresh.completed_files;
+    if (typeof fresh.failed_files === 'number') job.failed = fresh.failed_files;
+    if (Array.isArray(fresh.result) && fresh.result.length) job.result = fresh.result;
+    if (fresh.started_on) job.startedOn = fresh.started_on;
+    if (fresh.finished_on) job.finishedOn = fresh.finished_on;
+    if (fresh.state === 'FINISHED' && !wasFinished) {
+      job.finishedAt = this.timers.now();
+      return true;
+    }
+    return false;
+  }
+
+  private load(): void {
+    const saved = this.store.get<{ version?: number; jobs?: TrackedJob[] }>(STORE_KEY);
+    for (const job of saved?.jobs ?? []) {
+      if (job && typeof job.id === 'string' && typeof job.state === 'string' && Array.isArray(job.items)) this.jobs.set(job.id, job);
+    }
+    this.prune();
+  }
+
+  private prune(): void {
+    const now = this.timers.now();
+    const done = this.all().filter(isFinished);
+    done.forEach((job, index) => {
+      const old = job.finishedAt !== undefined && now - job.finishedAt > this.opts.retentionMs;
+      if (old || index >= this.opts.maxJobs) this.jobs.delete(job.id);
+    });
+  }
+
+  private save(): void {
+    void Promise.resolve(this.store.update(STORE_KEY, { version: 1, jobs: this.all() })).catch(() => undefined);
+  }
+}
+
+/** Whether a FINISHED job should have per-item results worth one GET (it had items to report on). */
+function needsResults(job: TrackedJob): boolean {
+  return job.items.length > 0 && job.detailsTried !== true;
+}
+
+function snapshot(job: TrackedJob): string {
+  return `${job.state}|${job.total}|${job.completed}|${job.failed}|${job.result?.length ?? 0}`;
+}
