@@ -12,7 +12,8 @@ export const FILE_FIELDS = 'href,id,name,type,size,project,parent,created_on,mod
 export class FilesApi {
   constructor(private readonly transport: Transport) {}
 
-  list(location: FileLocation, page: PageRequest & { name?: string; fields?: string } = {}): Promise<Page<FileRecord>> {
+  // async: a refused location arrives as a rejected promise, like every other failure.
+  async list(location: FileLocation, page: PageRequest & { name?: string; fields?: string } = {}): Promise<Page<FileRecord>> {
     if ('project' in location && !isProjectId(location.project)) throw invalid(`"${location.project}" is not a project ID (owner/project).`);
     if ('parent' in location && !isFileId(location.parent)) throw invalid(`"${location.parent}" is not a folder ID (24 hex digits).`);
     return this.transport.page<FileRecord>('files', {

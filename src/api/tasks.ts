@@ -28,7 +28,8 @@ export interface PageRequest {
 export class TasksApi {
   constructor(private readonly transport: Transport) {}
 
-  list(query: TaskListQuery, page: PageRequest = {}): Promise<Page<Task>> {
+  // async: a refused filter value arrives as a rejected promise, like every other failure.
+  async list(query: TaskListQuery, page: PageRequest = {}): Promise<Page<Task>> {
     return this.transport.page<Task>('tasks', { query: { ...checkTaskQuery(query), offset: page.offset, limit: page.limit }, signal: page.signal });
   }
 
@@ -66,6 +67,10 @@ export function checkTaskQuery(query: TaskListQuery): Record<string, string | un
     // Send the value that was checked: parseFilterTimestamp ignores surrounding blanks, the platform does not.
     sent[bound] = value.trim();
   }
+  if (query.order_by !== undefined && !(TASK_ORDER_COLUMNS as readonly string[]).includes(query.order_by)) {
+    throw invalid(`order_by: "${query.order_by}" is not a column to order by (one of ${TASK_ORDER_COLUMNS.join(', ')}).`);
+  }
+  if (query.order !== undefined && query.order !== 'asc' && query.order !== 'desc') throw invalid(`order is asc or desc, not "${query.order}".`);
   if (query.order !== undefined && query.order_by === undefined) throw invalid('order needs order_by.');
   return sent;
 }
