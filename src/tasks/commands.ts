@@ -1,0 +1,146 @@
+// The task view's commands: thin, each asks the filter model, the tree model or the platform.
+
+import * as vscode from 'vscode';
+import { isTaskId } from '../api/ids';
+import { endpointLabel, platformFor } from '../api/endpoint';
+import { TASK_STATUSES, type Task, type TaskStatus } from '../api/types';
+import type { Services } from '../services';
+import { showApiError } from '../ui/errors';
+import { TaskDetailsProvider } from './details';
+import type { FilterModel } from './filterModel';
+import { pickFilter } from './filterPicks';
+import type { Refresher } from './refresher';
+import { type ContainerNode, type LoadMoreNode, type TaskTreeModel } from './taskTree';
+import { withViewProgress } from './treeProvider';
+
+export interface TaskCommandParts {
+  services: Services;
+  filters: FilterModel;
+  tree: TaskTreeModel;
+  refresher: Refresher;
+  details: TaskDetailsProvider;
+}
+
+/** The task a command was given: a tree node (`{task}`), a task record, or a task ID. */
+export function taskArgument(arg: unknown): Pick<Task, 'id'> & Partial<Task> | undefined {
+  if (typeof arg === 'string') return isTaskId(arg) ? { id: arg } : undefined;
+  if (!arg || typeof arg !== 'object') return undefined;
+  const node = arg as { task?: unknown; id?: unknown };
+  if (node.task && typeof node.task === 'object' && typeof (node.task as Task).id === 'string') return node.task as Task;
+  if (typeof node.id === 'string' && isTaskId(node.id)) return arg as Task;
+  return undefined;
+}
+
+function statusArgument(arg: unknown): TaskStatus | undefined {
+  const status = typeof arg === 'string' ? arg : (arg as { status?: unknown } | undefined)?.status;
+  return typeof status === 'string' && (TASK_STATUSES as readonly string[]).includes(status) ? (status as TaskStatus) : undefined;
+}
+
+function noTask(command: string): void {
+  void vscode.window.showInformationMessage(`${command}: right-click a task in the Tasks view.`);
+}
+
+export function taskWebUrl(endpoint: string, task: Pick<Task, 'id' | 'project'>): string | undefined {
+  const platform = platformFor(endpoint);
+  if (!platform || !task.project) return undefined;
+  return `${platform.webBase}/u/${task.project}/tasks/${task.id}/`;
+}
+
+export function registerTaskCommands(parts: TaskCommandParts): vscode.Disposable[] {
+  const { services, filters, tree, refresher, details } = parts;
+  const { client, session } = services;
+
+  /** A node's full record when the node came from a list with fewer fields. */
+  const fullTask = async (task: Pick<Task, 'id'> & Partial<Task>): Promise<Task> =>
+    task.project && task.name ? (task as Task) : await client.tasks.get(task.id);
+
+  return [
+    vscode.commands.registerCommand('sevenbridges.tasks.refresh', () => withViewProgress(refresher.refreshNow())),
+
+    vscode.commands.registerCommand('sevenbridges.tasks.filter', () => pickFilter(services, filters, tree)),
+
+    vscode.commands.registerCommand('sevenbridges.tasks.clearFilter', () => filters.clear()),
+
+    vscode.commands.registerCommand('sevenbridges.tasks.showOnlyStatus', (arg: unknown) => {
+      const status = statusArgument(arg);
+      if (!status) return noTask('Show Only This Status');
+      return filters.update({ statuses: [status] });
+    }),
+
+    vscode.commands.registerCommand('sevenbridges.tasks.filterByProject', async (arg: unknown) => {
+      const task = taskArgument(arg);
+      if (!task) return noTask('Filter by This Project');
+      try {
+        const full = await fullTask(task);
+        if (full.project) await filters.update({ project: full.project });
+      } catch (error) {
+        await showApiError('Could not read the task', error);
+      }
+    }),
+
+    vscode.commands.registerCommand('sevenbridges.tasks.showChildren', async (arg: unknown) => {
+      const task = taskArgument(arg);
+      if (!task) return noTask('Show Child Tasks');
+      await filters.update({ parent: { id: task.id, ...(task.name ? { name: task.name } : {}) } });
+    }),
+
+    vscode.commands.registerCommand('sevenbridges.tasks.copyId', async (arg: unknown) => {
+      const task = taskArgument(arg);
+      if (!task) return noTask('Copy Task ID');
+      await vscode.env.clipboard.writeText(task.id);
+      vscode.window.setStatusBarMessage(`$(check) Copied task ID ${task.id}`, 3000);
+    }),
+
+    vscode.commands.registerCommand('sevenbridges.tasks.openDetails', async (arg: unknown) => {
+      const task = taskArgument(arg);
+      if (!task) return noTask('Open Task Details');
+      try {
+        const record = await vscode.window.withProgress(
+          { location: { viewId: 'sevenbridges.tasks' } },
+          () => details.load(task.id),
+        );
+        const doc = await vscode.workspace.openTextDocument(TaskDetailsProvider.uriFor(record));
+        await vscode.languages.setTextDocumentLanguage(doc, 'json');
+        await vscode.window.showTextDocument(doc, { preview: true });
+      } catch (error) {
+        await showApiError('Could not open the task details', error, { title: 'Retry', run: () => vscode.commands.executeCommand('sevenbridges.tasks.openDetails', arg) });
+      }
+    }),
+
+    vscode.commands.registerCommand('sevenbridges.tasks.openInBrowser', async (arg: unknown) => {
+      const task = taskArgument(arg);
+      if (!task) return noTask('Open in Browser');
+      let full: Pick<Task, 'id' | 'project'> = task;
+      if (!task.project) {
+        try {
+          full = await client.tasks.get(task.id);
+        } catch (error) {
+          return showApiError('Could not read the task', error);
+        }
+      }
+      const url = taskWebUrl(session.endpoint, full);
+      if (!url) {
+        const choice = await vscode.window.showInformationMessage(
+          `The web page of ${endpointLabel(session.endpoint)} is not known (a custom endpoint). The task ID is ${task.id}.`,
+          'Copy Task ID',
+        );
+        if (choice) await vscode.env.clipboard.writeText(task.id);
+        return;
+      }
+      await vscode.env.openExternal(vscode.Uri.parse(url));
+    }),
+
+    vscode.commands.registerCommand('sevenbridges.tasks.loadMore', async (arg: unknown) => {
+      const node = arg as LoadMoreNode | ContainerNode | undefined;
+      if (!node || (node.kind !== 'loadMore' && node.kind !== 'group' && node.kind !== 'task')) return;
+      await withViewProgress(tree.loadMore(node));
+    }),
+
+    // Not contributed: the "Retry" of a message node in place of a listing that failed.
+    vscode.commands.registerCommand('sevenbridges.tasks.retry', async (arg: unknown) => {
+      const node = arg as ContainerNode | undefined;
+      if (!node || (node.kind !== 'group' && node.kind !== 'task')) return refresher.refreshNow();
+      await withViewProgress(tree.retry(node));
+    }),
+  ];
+}

@@ -1,0 +1,217 @@
+// The task filter: what the user chose, the query it makes per status group, and its description in words.
+// No `vscode` import: persisted through a Memento-like store, changes announced with an Emitter.
+
+import { isProjectId, isTaskId } from '../api/ids';
+import type { TaskListQuery, TimeBound } from '../api/tasks';
+import { formatFilterTimestamp, parseFilterTimestamp } from '../api/timestamps';
+import { TASK_STATUSES, type TaskStatus } from '../api/types';
+import { Emitter } from '../util/emitter';
+
+export const TIME_FIELDS = ['created', 'started', 'ended'] as const;
+export type TimeField = (typeof TIME_FIELDS)[number];
+
+export const TIME_PRESETS = {
+  hour: { label: 'Last hour', words: 'in the last hour', ms: 3600_000 },
+  day: { label: 'Last 24 hours', words: 'in the last 24 hours', ms: 24 * 3600_000 },
+  week: { label: 'Last 7 days', words: 'in the last 7 days', ms: 7 * 24 * 3600_000 },
+  month: { label: 'Last 30 days', words: 'in the last 30 days', ms: 30 * 24 * 3600_000 },
+} as const;
+export type TimePreset = keyof typeof TIME_PRESETS;
+
+/** A time filter: a preset relative to now (re-evaluated at each request), or fixed bounds in one of the API's three forms. */
+export type TimeRange = { preset: TimePreset } | { from?: string; to?: string };
+
+export interface TaskFilter {
+  /** Statuses to show; absent or empty shows every group. */
+  statuses?: TaskStatus[];
+  project?: string;
+  /** A batch parent: its children only. The name is kept for the description. */
+  parent?: { id: string; name?: string };
+  created?: TimeRange;
+  started?: TimeRange;
+  ended?: TimeRange;
+}
+
+/** The part of vscode.Memento the model needs. */
+export interface MementoLike {
+  get<T>(key: string): T | undefined;
+  update(key: string, value: unknown): Thenable<void> | Promise<void>;
+}
+
+export const FILTER_STATE_KEY = 'sevenbridges.tasks.filter';
+
+export const STATUS_LABELS: Record<TaskStatus, string> = {
+  RUNNING: 'Running',
+  QUEUED: 'Queued',
+  DRAFT: 'Draft',
+  COMPLETED: 'Completed',
+  FAILED: 'Failed',
+  ABORTED: 'Aborted',
+};
+
+const TIME_LABELS: Record<TimeField, string> = { created: 'Created', started: 'Started', ended: 'Ended' };
+
+/** Checks a custom range: each bound in one of the three forms, `from` not after `to`. Returns the problem, or undefined. */
+export function checkRange(from: string | undefined, to: string | undefined): string | undefined {
+  const f = from?.trim() ? parseFilterTimestamp(from) : undefined;
+  const t = to?.trim() ? parseFilterTimestamp(to) : undefined;
+  if (f && !f.ok) return `From: ${f.reason}`;
+  if (t && !t.ok) return `To: ${t.reason}`;
+  if (!f && !t) return 'Give a start, an end, or both.';
+  if (f?.ok && t?.ok && f.date.getTime() > t.date.getTime()) return `"From" (${from!.trim()}) is after "to" (${to!.trim()}).`;
+  return undefined;
+}
+
+/** The `*_from` / `*_to` values of a time range at a given moment. */
+export function rangeBounds(range: TimeRange, now: number): { from?: string; to?: string } {
+  if ('preset' in range) return { from: formatFilterTimestamp(new Date(now - TIME_PRESETS[range.preset].ms)) };
+  return { from: range.from?.trim() || undefined, to: range.to?.trim() || undefined };
+}
+
+/** Drops whatever is not a valid filter (a stored value from an older version, a hand-edited state). */
+export function sanitizeFilter(value: unknown): TaskFilter {
+  const out: TaskFilter = {};
+  if (!value || typeof value !== 'object') return out;
+  const v = value as Record<string, unknown>;
+  if (Array.isArray(v.statuses)) {
+    const statuses = TASK_STATUSES.filter((s) => (v.statuses as unknown[]).includes(s));
+    if (statuses.length && statuses.length < TASK_STATUSES.length) out.statuses = statuses;
+  }
+  if (typeof v.project === 'string' && isProjectId(v.project)) out.project = v.project;
+  const parent = v.parent as { id?: unknown; name?: unknown } | undefined;
+  if (parent && typeof parent.id === 'string' && isTaskId(parent.id)) {
+    out.parent = { id: parent.id, ...(typeof parent.name === 'string' && parent.name ? { name: parent.name } : {}) };
+  }
+  for (const field of TIME_FIELDS) {
+    const range = v[field] as Record<string, unknown> | undefined;
+    if (!range || typeof range !== 'object') continue;
+    if (typeof range.preset === 'string' && range.preset in TIME_PRESETS) {
+      out[field] = { preset: range.preset as TimePreset };
+    } else {
+      const from = typeof range.from === 'string' && range.from.trim() ? range.from.trim() : undefined;
+      const to = typeof range.to === 'string' && range.to.trim() ? range.to.trim() : undefined;
+      if (!checkRange(from, to)) out[field] = { ...(from ? { from } : {}), ...(to ? { to } : {}) };
+    }
+  }
+  return out;
+}
+
+export function isFilterActive(filter: TaskFilter): boolean {
+  return Object.keys(sanitizeFilter(filter)).length > 0;
+}
+
+/** The statuses whose groups show: the filter's, in the view's order, or all six. */
+export function visibleStatuses(filter: TaskFilter): TaskStatus[] {
+  const chosen = filter.statuses?.length ? filter.statuses : TASK_STATUSES;
+  return TASK_STATUSES.filter((s) => chosen.includes(s));
+}
+
+/** The query for one status group (or, with no status, for every status), newest first. */
+export function buildQuery(filter: TaskFilter, status: TaskStatus | undefined, now: number): TaskListQuery {
+  const query: TaskListQuery = { order_by: 'created_time', order: 'desc' };
+  if (status) query.status = status;
+  if (filter.project) query.project = filter.project;
+  if (filter.parent) query.parent = filter.parent.id;
+  for (const field of TIME_FIELDS) {
+    const range = filter[field];
+    if (!range) continue;
+    const { from, to } = rangeBounds(range, now);
+    if (from) query[`${field}_from` as TimeBound] = from;
+    if (to) query[`${field}_to` as TimeBound] = to;
+  }
+  return query;
+}
+
+/** "in the last 24 hours", "from 2026-03-01 to 2026-03-07", "since 2026-03-01", "until 2026-03-07". */
+export function describeRange(range: TimeRange): string {
+  if ('preset' in range) return TIME_PRESETS[range.preset].words;
+  if (range.from && range.to) return `from ${range.from} to ${range.to}`;
+  if (range.from) return `since ${range.from}`;
+  if (range.to) return `until ${range.to}`;
+  return 'at any time';
+}
+
+export function describeStatuses(statuses: readonly TaskStatus[] | undefined): string {
+  if (!statuses?.length || statuses.length === TASK_STATUSES.length) return 'All statuses';
+  return statuses.map((s) => STATUS_LABELS[s]).join(', ');
+}
+
+export function describeParent(parent: { id: string; name?: string }): string {
+  return parent.name ? `children of "${parent.name}"` : `children of ${parent.id.slice(0, 8)}…`;
+}
+
+/** Each active filter in words, in a fixed order; empty when nothing filters. */
+export function filterParts(filter: TaskFilter): string[] {
+  const parts: string[] = [];
+  if (filter.statuses?.length && filter.statuses.length < TASK_STATUSES.length) parts.push(describeStatuses(filter.statuses));
+  if (filter.project) parts.push(`project ${filter.project}`);
+  if (filter.parent) parts.push(describeParent(filter.parent));
+  for (const field of TIME_FIELDS) {
+    const range = filter[field];
+    if (range) parts.push(`${TIME_LABELS[field].toLowerCase()} ${describeRange(range)}`);
+  }
+  return parts;
+}
+
+/** The view's description: "Filtered: Running, Failed · project a/b · created in the last 24 hours". */
+export function describeFilter(filter: TaskFilter): string | undefined {
+  const parts = filterParts(filter);
+  if (!parts.length) return undefined;
+  const text = parts.join(' · ');
+  return `Filtered: ${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+}
+
+export function timeFieldLabel(field: TimeField): string {
+  return TIME_LABELS[field];
+}
+
+/** The filter in use, persisted per workspace; fires on every change. */
+export class FilterModel {
+  private value: TaskFilter;
+  private readonly changed = new Emitter<TaskFilter>();
+  readonly onDidChange = this.changed.event;
+
+  constructor(private readonly store: MementoLike) {
+    this.value = sanitizeFilter(store.get(FILTER_STATE_KEY));
+  }
+
+  get filter(): TaskFilter {
+    return this.value;
+  }
+
+  get active(): boolean {
+    return isFilterActive(this.value);
+  }
+
+  get description(): string | undefined {
+    return describeFilter(this.value);
+  }
+
+  /** Replaces the whole filter. */
+  async set(filter: TaskFilter): Promise<void> {
+    const next = sanitizeFilter(filter);
+    if (JSON.stringify(next) === JSON.stringify(this.value)) return;
+    this.value = next;
+    this.changed.fire(next);
+    await this.store.update(FILTER_STATE_KEY, Object.keys(next).length ? next : undefined);
+  }
+
+  /** Changes some kinds of filter and keeps the others; an `undefined` value clears that kind. */
+  update(patch: Partial<TaskFilter>): Promise<void> {
+    const next: TaskFilter = { ...this.value, ...patch };
+    for (const key of Object.keys(patch) as (keyof TaskFilter)[]) if (patch[key] === undefined) delete next[key];
+    return this.set(next);
+  }
+
+  clear(): Promise<void> {
+    return this.set({});
+  }
+
+  query(status: TaskStatus | undefined, now: number): TaskListQuery {
+    return buildQuery(this.value, status, now);
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}

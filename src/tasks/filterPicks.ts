@@ -1,0 +1,342 @@
+// The quick picks of "Filter Tasks…": one per kind of filter, each showing the current value.
+
+import * as vscode from 'vscode';
+import { describeError } from '../api/errors';
+import { isProjectId, isTaskId } from '../api/ids';
+import { TIMESTAMP_FORMS, parseFilterTimestamp } from '../api/timestamps';
+import { TASK_STATUSES, type Project, type Task, type TaskStatus } from '../api/types';
+import type { Services } from '../services';
+import {
+  checkRange,
+  describeParent,
+  describeRange,
+  describeStatuses,
+  FilterModel,
+  STATUS_LABELS,
+  TIME_FIELDS,
+  TIME_PRESETS,
+  timeFieldLabel,
+  type TimeField,
+  type TimePreset,
+  type TimeRange,
+} from './filterModel';
+import { batchSummary, groupIcon, statusLook } from './nodes';
+import type { TaskTreeModel } from './taskTree';
+
+type Kind = 'status' | 'project' | 'parent' | TimeField | 'clear';
+
+interface KindPick extends vscode.QuickPickItem {
+  filterKind: Kind;
+}
+
+/** "Filter Tasks…": the kinds of filter with their values; picking one opens its own pick. */
+export async function pickFilter(services: Services, filters: FilterModel, tree: TaskTreeModel): Promise<void> {
+  const f = filters.filter;
+  const any = (active: boolean) => (active ? '$(filter-filled) ' : '');
+  const items: KindPick[] = [
+    { filterKind: 'status', label: `${any(!!f.statuses)}Status`, description: describeStatuses(f.statuses) },
+    { filterKind: 'project', label: `${any(!!f.project)}Project`, description: f.project ?? 'All projects' },
+    { filterKind: 'parent', label: `${any(!!f.parent)}Parent task`, description: f.parent ? describeParent(f.parent) : 'Any (top-level and child tasks)' },
+    ...TIME_FIELDS.map((field) => ({
+      filterKind: field,
+      label: `${any(!!f[field])}${timeFieldLabel(field)}`,
+      description: f[field] ? describeRange(f[field]!) : 'Any time',
+    })),
+  ];
+  if (filters.active) items.push({ filterKind: 'clear', label: '$(clear-all) Clear Task Filters', description: filters.description });
+  const pick = await vscode.window.showQuickPick(items, {
+    title: 'Seven Bridges: Filter Tasks',
+    placeHolder: filters.description ?? 'Choose what to filter by; all filters combine',
+    matchOnDescription: true,
+  });
+  if (!pick) return;
+  switch (pick.filterKind) {
+    case 'status':
+      return pickStatuses(filters, tree);
+    case 'project':
+      return pickProject(services, filters);
+    case 'parent':
+      return pickParent(services, filters);
+    case 'clear':
+      return filters.clear();
+    default:
+      return pickTimeRange(filters, pick.filterKind);
+  }
+}
+
+interface StatusPick extends vscode.QuickPickItem {
+  status: TaskStatus;
+}
+
+/** Status: a multi-select of the six; none or all selected means every status. */
+export async function pickStatuses(filters: FilterModel, tree: TaskTreeModel): Promise<void> {
+  const current = filters.filter.statuses;
+  const qp = vscode.window.createQuickPick<StatusPick>();
+  qp.title = 'Seven Bridges: Filter Tasks by Status';
+  qp.placeholder = 'Statuses to show (a status filter hides the other groups); none selected shows all';
+  qp.canSelectMany = true;
+  qp.items = TASK_STATUSES.map((status) => {
+    const count = tree.group(status).count;
+    return {
+      status,
+      label: STATUS_LABELS[status],
+      description: count !== undefined ? `${count.toLocaleString('en-US')} task${count === 1 ? '' : 's'}` : undefined,
+      iconPath: new vscode.ThemeIcon(groupIcon(status).id),
+    };
+  });
+  qp.selectedItems = qp.items.filter((i) => current?.includes(i.status));
+  const chosen = await new Promise<TaskStatus[] | undefined>((resolve) => {
+    qp.onDidAccept(() => {
+      resolve(qp.selectedItems.map((i) => i.status));
+      qp.hide();
+    });
+    qp.onDidHide(() => resolve(undefined));
+    qp.show();
+  });
+  qp.dispose();
+  if (chosen === undefined) return;
+  await filters.update({ statuses: chosen.length ? chosen : undefined });
+}
+
+interface ProjectPick extends vscode.QuickPickItem {
+  project?: string;
+  typed?: boolean;
+}
+
+/** Project: the caller's projects (type to search), or an `owner/project` typed in and checked with the platform. */
+export async function pickProject(services: Services, filters: FilterModel): Promise<void> {
+  const current = filters.filter.project;
+  const qp = vscode.window.createQuickPick<ProjectPick>();
+  qp.title = 'Seven Bridges: Filter Tasks by Project';
+  qp.placeholder = 'Type to search your projects, or type owner/project';
+  qp.matchOnDescription = true;
+  qp.busy = true;
+  const fixed: ProjectPick[] = [{ label: '$(close) All projects', description: current ? 'remove the project filter' : 'in use' }];
+  let projects: ProjectPick[] = [];
+  const render = () => {
+    const typed = qp.value.trim();
+    const extra: ProjectPick[] = [];
+    if (typed && !projects.some((p) => p.project === typed)) {
+      extra.push(
+        isProjectId(typed)
+          ? { label: `$(edit) ${typed}`, description: 'use this project ID', project: typed, typed: true, alwaysShow: true }
+          : { label: `$(info) "${typed}" matches no project`, description: 'a project ID is owner/project', alwaysShow: true },
+      );
+    }
+    qp.items = [...extra, ...fixed, { label: 'Your projects', kind: vscode.QuickPickItemKind.Separator }, ...projects];
+  };
+  qp.onDidChangeValue(render);
+  render();
+  const controller = new AbortController();
+  void services.client.projects.all(controller.signal).then(
+    (list: Project[]) => {
+      projects = list
+        .sort((a, b) => a.id.localeCompare(b.id))
+        .map((p) => ({ label: p.name, description: p.id, detail: p.id === current ? '$(check) in use' : undefined, project: p.id }));
+      qp.busy = false;
+      render();
+    },
+    (error: unknown) => {
+      qp.busy = false;
+      if (controller.signal.aborted) return;
+      projects = [];
+      fixed.push({ label: `$(warning) Could not list your projects`, description: describeError(error), alwaysShow: true });
+      render();
+    },
+  );
+  const chosen = await new Promise<ProjectPick | undefined>((resolve) => {
+    qp.onDidAccept(async () => {
+      const pick = qp.selectedItems[0];
+      if (!pick) return;
+      if (pick.label.startsWith('$(info)') || pick.label.startsWith('$(warning)')) return;
+      if (pick.typed && pick.project) {
+        // Checked with the platform so a typo does not silently show an empty view.
+        qp.busy = true;
+        qp.enabled = false;
+        try {
+          const project = await services.client.projects.get(pick.project);
+          pick.project = project.id ?? pick.project;
+        } catch (error) {
+          qp.busy = false;
+          qp.enabled = true;
+          qp.items = [{ label: `$(error) ${pick.project}`, description: describeError(error), alwaysShow: true }, ...qp.items.filter((i) => i !== pick)];
+          return;
+        }
+      }
+      resolve(pick);
+      qp.hide();
+    });
+    qp.onDidHide(() => resolve(undefined));
+    qp.show();
+  });
+  controller.abort();
+  qp.dispose();
+  if (!chosen) return;
+  await filters.update({ project: chosen.project });
+}
+
+interface ParentPick extends vscode.QuickPickItem {
+  task?: Pick<Task, 'id' | 'name'>;
+  typed?: boolean;
+}
+
+/** How many pages of recent tasks are scanned for batch parents. */
+const PARENT_SCAN_PAGES = 2;
+
+/** Parent task: the batch tasks among the newest (two pages), or a task ID typed in and checked. */
+export async function pickParent(services: Services, filters: FilterModel): Promise<void> {
+  const current = filters.filter.parent;
+  const qp = vscode.window.createQuickPick<ParentPick>();
+  qp.title = 'Seven Bridges: Show the Children of a Batch Task';
+  qp.placeholder = 'Pick a batch task, or paste a task ID';
+  qp.matchOnDescription = true;
+  qp.matchOnDetail = true;
+  qp.busy = true;
+  const fixed: ParentPick[] = [{ label: '$(close) Any parent', description: current ? 'remove the parent filter' : 'in use' }];
+  let batches: ParentPick[] = [];
+  let note: ParentPick | undefined;
+  const render = () => {
+    const typed = qp.value.trim();
+    const extra: ParentPick[] = [];
+    if (typed && isTaskId(typed) && !batches.some((b) => b.task?.id === typed.toLowerCase())) {
+      extra.push({ label: `$(edit) ${typed}`, description: 'use this task ID', task: { id: typed.toLowerCase(), name: '' }, typed: true, alwaysShow: true });
+    }
+    qp.items = [...extra, ...fixed, { label: 'Batch tasks', kind: vscode.QuickPickItemKind.Separator }, ...batches, ...(note ? [note] : [])];
+  };
+  qp.onDidChangeValue(render);
+  render();
+  const controller = new AbortController();
+  void (async () => {
+    const found: Task[] = [];
+    const query = { order_by: 'created_time' as const, order: 'desc' as const, project: filters.filter.project, fields: 'id,name,status,project,batch,created_time,execution_status' };
+    let page = await services.client.tasks.list(query, { limit: 100, signal: controller.signal });
+    found.push(...page.items.filter((t) => t.batch === true));
+    for (let i = 1; i < PARENT_SCAN_PAGES && page.next; i++) {
+      page = await services.client.tasks.next(page.next, controller.signal);
+      found.push(...page.items.filter((t) => t.batch === true));
+    }
+    return { found, more: page.next !== undefined };
+  })().then(
+    ({ found, more }) => {
+      batches = found.map((t) => ({
+        label: t.name || t.id,
+        description: [statusLook(t.status).label, t.project].filter(Boolean).join(' · '),
+        detail: [batchSummary(t), t.id, t.id === current?.id ? '$(check) in use' : undefined].filter(Boolean).join(' · '),
+        task: { id: t.id, name: t.name },
+      }));
+      note = !found.length
+        ? { label: '$(info) No batch task among the newest tasks', description: 'paste a task ID instead', alwaysShow: true }
+        : more
+          ? { label: `$(info) Batch tasks among the newest ${PARENT_SCAN_PAGES * 100} tasks`, description: 'paste a task ID for an older one', alwaysShow: true }
+          : undefined;
+      qp.busy = false;
+      render();
+    },
+    (error: unknown) => {
+      qp.busy = false;
+      if (controller.signal.aborted) return;
+      note = { label: '$(warning) Could not list the batch tasks', description: describeError(error), alwaysShow: true };
+      render();
+    },
+  );
+  const chosen = await new Promise<ParentPick | undefined>((resolve) => {
+    qp.onDidAccept(async () => {
+      const pick = qp.selectedItems[0];
+      if (!pick || pick.label.startsWith('$(info)') || pick.label.startsWith('$(warning)') || pick.label.startsWith('$(error)')) return;
+      if (pick.typed && pick.task) {
+        qp.busy = true;
+        qp.enabled = false;
+        let problem: string | undefined;
+        try {
+          const task = await services.client.tasks.get(pick.task.id);
+          if (!task.batch) problem = `"${task.name}" is not a batch task: it has no children.`;
+          else pick.task = { id: task.id, name: task.name };
+        } catch (error) {
+          problem = describeError(error);
+        }
+        qp.busy = false;
+        qp.enabled = true;
+        if (problem) {
+          qp.items = [{ label: `$(error) ${pick.task.id}`, description: problem, alwaysShow: true }, ...qp.items.filter((i) => i !== pick)];
+          return;
+        }
+      }
+      resolve(pick);
+      qp.hide();
+    });
+    qp.onDidHide(() => resolve(undefined));
+    qp.show();
+  });
+  controller.abort();
+  qp.dispose();
+  if (!chosen) return;
+  await filters.update({ parent: chosen.task ? { id: chosen.task.id, ...(chosen.task.name ? { name: chosen.task.name } : {}) } : undefined });
+}
+
+interface TimePick extends vscode.QuickPickItem {
+  range?: TimeRange;
+  custom?: boolean;
+}
+
+/** Created / Started / Ended: presets, or a custom range whose bounds are checked as they are typed. */
+export async function pickTimeRange(filters: FilterModel, field: TimeField): Promise<void> {
+  const label = timeFieldLabel(field);
+  const current = filters.filter[field];
+  const inUse = (r: TimeRange | undefined) => JSON.stringify(r) === JSON.stringify(current);
+  const items: TimePick[] = [
+    { label: '$(close) Any time', description: inUse(undefined) ? 'in use' : undefined },
+    ...(Object.keys(TIME_PRESETS) as TimePreset[]).map((preset) => ({
+      label: TIME_PRESETS[preset].label,
+      description: inUse({ preset }) ? 'in use' : undefined,
+      range: { preset },
+    })),
+    {
+      label: 'Custom range…',
+      description: current && !('preset' in current) ? `in use: ${describeRange(current)}` : undefined,
+      detail: `Dates in UTC: ${TIMESTAMP_FORMS}`,
+      custom: true,
+    },
+  ];
+  const pick = await vscode.window.showQuickPick(items, { title: `Seven Bridges: Filter Tasks by ${label} Time`, placeHolder: `${label} when?` });
+  if (!pick) return;
+  if (!pick.custom) return filters.update({ [field]: pick.range });
+  const range = await askCustomRange(label, current && !('preset' in current) ? current : undefined);
+  if (range) await filters.update({ [field]: range });
+}
+
+/** Two input boxes, each validated live: the three accepted forms, and `from` not after `to`. */
+export async function askCustomRange(label: string, current?: { from?: string; to?: string }): Promise<TimeRange | undefined> {
+  const from = await vscode.window.showInputBox({
+    title: `${label} from (1/2)`,
+    prompt: `On or after (UTC unless an offset is given). ${TIMESTAMP_FORMS}. Leave empty for no start.`,
+    placeHolder: 'e.g. 2026-03-01 or 2026-03-01T09:30:00 or 2026-03-01T09:30:00+01:00',
+    value: current?.from ?? '',
+    ignoreFocusOut: true,
+    validateInput: (value) => validateBound(value),
+  });
+  if (from === undefined) return undefined;
+  const to = await vscode.window.showInputBox({
+    title: `${label} to (2/2)`,
+    prompt: `Up to (inclusive). ${TIMESTAMP_FORMS}.${from.trim() ? ` After ${from.trim()}.` : ''} Leave empty for no end.`,
+    placeHolder: 'e.g. 2026-03-07 or 2026-03-07T18:00:00',
+    value: current?.to ?? '',
+    ignoreFocusOut: true,
+    validateInput: (value) => {
+      const own = validateBound(value);
+      if (own) return own;
+      if (!from.trim() && !value.trim()) return { message: 'Give an end, or go back and give a start.', severity: vscode.InputBoxValidationSeverity.Error };
+      const problem = checkRange(from, value);
+      return problem ? { message: problem, severity: vscode.InputBoxValidationSeverity.Error } : undefined;
+    },
+  });
+  if (to === undefined) return undefined;
+  if (checkRange(from, to)) return undefined;
+  return { ...(from.trim() ? { from: from.trim() } : {}), ...(to.trim() ? { to: to.trim() } : {}) };
+}
+
+function validateBound(value: string): vscode.InputBoxValidationMessage | undefined {
+  if (!value.trim()) return undefined;
+  const check = parseFilterTimestamp(value);
+  if (check.ok) return { message: `= ${check.date.toISOString().slice(0, 19).replace('T', ' ')} UTC`, severity: vscode.InputBoxValidationSeverity.Info };
+  return { message: check.reason, severity: vscode.InputBoxValidationSeverity.Error };
+}

@@ -1,0 +1,386 @@
+// The task tree's data: status groups with counts, their paged tasks, batch children, and the messages shown
+// in place of a blank view. No `vscode` import; the tree provider renders these nodes.
+
+import { ApiError, describeError } from '../api/errors';
+import type { TaskListQuery } from '../api/tasks';
+import type { Task, TaskStatus } from '../api/types';
+import { Emitter } from '../util/emitter';
+import { FilterModel, STATUS_LABELS, visibleStatuses, type MementoLike } from './filterModel';
+import { TASK_LIST_FIELDS } from './nodes';
+import { PagedList, type TaskSource } from './pagedList';
+
+export interface TaskCountSource extends TaskSource {
+  count(query: TaskListQuery, signal?: AbortSignal): Promise<number>;
+}
+
+export interface MessageAction {
+  title: string;
+  command: string;
+  args?: unknown[];
+}
+
+export const EXPANDED_STATE_KEY = 'sevenbridges.tasks.expanded';
+/** At most this many pages are fetched again per open listing on a refresh. */
+export const MAX_REFRESH_PAGES = 3;
+const ACTIVE_STATUSES = ['RUNNING', 'QUEUED', 'CREATING', 'ABORTING'];
+
+export class GroupNode {
+  readonly kind = 'group';
+  readonly parent = undefined;
+  readonly id: string;
+  count: number | undefined;
+  countError: string | undefined;
+  readonly list: PagedList;
+  readonly taskNodes = new Map<string, TaskNode>();
+  readonly more: LoadMoreNode;
+
+  constructor(
+    readonly status: TaskStatus,
+    list: PagedList,
+  ) {
+    this.id = `group:${status}`;
+    this.list = list;
+    this.more = new LoadMoreNode(this);
+  }
+}
+
+export class TaskNode {
+  readonly kind = 'task';
+  readonly id: string;
+  /** A batch parent's children, created when it is first opened. */
+  list: PagedList | undefined;
+  readonly taskNodes = new Map<string, TaskNode>();
+  readonly more: LoadMoreNode;
+
+  constructor(
+    public task: Task,
+    readonly parent: GroupNode | TaskNode,
+  ) {
+    this.id = `${parent.id}/${task.id}`;
+    this.more = new LoadMoreNode(this);
+  }
+}
+
+export type ContainerNode = GroupNode | TaskNode;
+
+export class LoadMoreNode {
+  readonly kind = 'loadMore';
+  readonly id: string;
+  constructor(readonly parent: ContainerNode) {
+    this.id = `${parent.id}/more`;
+  }
+}
+
+export class MessageNode {
+  readonly kind = 'message';
+  constructor(
+    readonly id: string,
+    readonly parent: ContainerNode | undefined,
+    readonly text: string,
+    readonly severity: 'info' | 'warning' | 'error',
+    readonly detail?: string,
+    readonly action?: MessageAction,
+  ) {}
+}
+
+export type TaskTreeNode = GroupNode | TaskNode | LoadMoreNode | MessageNode;
+
+export interface TaskTreeOptions {
+  source: TaskCountSource;
+  filter: FilterModel;
+  /** Where the expanded groups and batch parents are remembered (workspace state). */
+  store: MementoLike;
+  signedIn: () => boolean;
+  now?: () => number;
+}
+
+/** The actions offered for an error: a new token when it was refused, else a retry (and the log when it helps). */
+export function errorActions(error: unknown, retry: MessageAction): MessageAction[] {
+  if (error instanceof ApiError && error.isUnauthorized) return [{ title: 'Set Authentication Token', command: 'sevenbridges.setToken' }];
+  const actions = [retry];
+  if (error instanceof ApiError && (error.kind === 'network' || error.kind === 'malformed' || error.kind === 'config')) {
+    actions.push({ title: 'Show Log', command: 'sevenbridges.showLog' });
+  }
+  return actions;
+}
+
+export class TaskTreeModel {
+  private readonly groups: Map<TaskStatus, GroupNode>;
+  private countsPromise: Promise<void> | undefined;
+  private countsLoaded = false;
+  private rootError: unknown;
+  private countsController = new AbortController();
+  private readonly expanded: Set<string>;
+  private readonly changed = new Emitter<TaskTreeNode | undefined>();
+  /** Fires with the node whose children changed, or undefined for the whole tree. */
+  readonly onDidChange = this.changed.event;
+  readonly now: () => number;
+  /** Requests sent by the last refresh, for the log and the tests. */
+  lastRefreshRequests = 0;
+
+  constructor(private readonly options: TaskTreeOptions) {
+    this.now = options.now ?? Date.now;
+    this.expanded = new Set(options.store.get<string[]>(EXPANDED_STATE_KEY) ?? []);
+    this.groups = new Map();
+    for (const status of Object.keys(STATUS_LABELS) as TaskStatus[]) {
+      this.groups.set(status, new GroupNode(status, this.listFor({ status })));
+    }
+  }
+
+  get filter(): FilterModel {
+    return this.options.filter;
+  }
+
+  group(status: TaskStatus): GroupNode {
+    return this.groups.get(status)!;
+  }
+
+  /** The groups the filter lets through, in the view's order. */
+  visibleGroups(): GroupNode[] {
+    return visibleStatuses(this.filter.filter).map((s) => this.group(s));
+  }
+
+  isExpanded(node: ContainerNode): boolean {
+    return this.expanded.has(node.id);
+  }
+
+  setExpanded(node: ContainerNode, open: boolean): void {
+    const had = this.expanded.has(node.id);
+    if (had === open) return;
+    if (open) this.expanded.add(node.id);
+    else this.expanded.delete(node.id);
+    void this.options.store.update(EXPANDED_STATE_KEY, [...this.expanded]);
+  }
+
+  async getChildren(node?: TaskTreeNode): Promise<TaskTreeNode[]> {
+    if (!node) return this.rootChildren();
+    if (node.kind === 'group') return this.containerChildren(node);
+    if (node.kind === 'task' && node.task.batch) return this.containerChildren(node);
+    return [];
+  }
+
+  getParent(node: TaskTreeNode): TaskTreeNode | undefined {
+    return node.parent;
+  }
+
+  /** The next page of a listing; a second call while it loads waits for the first. */
+  async loadMore(node: LoadMoreNode | ContainerNode): Promise<void> {
+    const owner = node.kind === 'loadMore' ? node.parent : node;
+    const list = this.listOf(owner);
+    const loading = list.loadMore();
+    this.changed.fire(owner);
+    await loading;
+    this.changed.fire(owner);
+  }
+
+  /** Loads a listing again from its start (the "Retry" of a listing that failed). */
+  async retry(node: ContainerNode): Promise<void> {
+    const loading = this.listOf(node).reload(MAX_REFRESH_PAGES);
+    this.changed.fire(node);
+    await loading;
+    this.changed.fire(node);
+  }
+
+  /** Forgets every count and listing (a new filter, a new sign-in) and redraws. */
+  reset(): void {
+    this.countsController.abort();
+    this.countsController = new AbortController();
+    this.countsPromise = undefined;
+    this.countsLoaded = false;
+    this.rootError = undefined;
+    for (const group of this.groups.values()) {
+      group.count = undefined;
+      group.countError = undefined;
+      group.list.reset();
+      group.taskNodes.clear();
+    }
+    this.changed.fire(undefined);
+  }
+
+  /**
+   * Counts again and reloads every open listing (the first pages, as many as were shown up to
+   * MAX_REFRESH_PAGES), then redraws once. Resolves to whether anything visible changed.
+   */
+  async refresh(): Promise<boolean> {
+    if (!this.options.signedIn()) {
+      this.reset();
+      return false;
+    }
+    const before = this.signature();
+    const startRequests = this.requestCounter;
+    const open = this.openLists();
+    await Promise.all([this.loadCounts(true), ...open.map((list) => list.reload(MAX_REFRESH_PAGES))]);
+    this.lastRefreshRequests = this.requestCounter - startRequests;
+    this.changed.fire(undefined);
+    return this.signature() !== before;
+  }
+
+  /** Whether anything shown is queued or running (worth refreshing on its own). */
+  hasActiveTasks(): boolean {
+    for (const group of this.visibleGroups()) {
+      if ((group.status === 'RUNNING' || group.status === 'QUEUED') && (group.count ?? 0) > 0) return true;
+    }
+    return this.openLists().some((list) => list.items.some((t) => t.status !== undefined && ACTIVE_STATUSES.includes(t.status)));
+  }
+
+  /** Every task node currently built, for tests and for finding a node by task id. */
+  findTaskNodes(taskId: string): TaskNode[] {
+    const found: TaskNode[] = [];
+    const visit = (nodes: Map<string, TaskNode>) => {
+      for (const node of nodes.values()) {
+        if (node.task.id === taskId) found.push(node);
+        visit(node.taskNodes);
+      }
+    };
+    for (const group of this.groups.values()) visit(group.taskNodes);
+    return found;
+  }
+
+  dispose(): void {
+    this.countsController.abort();
+    for (const group of this.groups.values()) group.list.reset();
+    this.changed.dispose();
+  }
+
+  private requestCounter = 0;
+
+  private async rootChildren(): Promise<TaskTreeNode[]> {
+    if (!this.options.signedIn()) return [];
+    await this.loadCounts(false);
+    if (this.rootError !== undefined) {
+      const error = this.rootError;
+      const retry = { title: 'Retry', command: 'sevenbridges.tasks.refresh' };
+      return [
+        new MessageNode('root/error', undefined, describeError(error), error instanceof ApiError && error.isTransient ? 'warning' : 'error', describeError(error)),
+        ...errorActions(error, retry).map((a, i) => new MessageNode(`root/action/${i}`, undefined, a.title, 'info', undefined, a)),
+      ];
+    }
+    const groups = this.visibleGroups();
+    const nodes: TaskTreeNode[] = [];
+    if (groups.every((g) => g.count === 0)) {
+      if (this.filter.active) {
+        nodes.push(new MessageNode('root/empty', undefined, 'No tasks match the filters.', 'info', this.filter.description, {
+          title: 'Clear Task Filters',
+          command: 'sevenbridges.tasks.clearFilter',
+        }));
+      } else {
+        nodes.push(new MessageNode('root/empty', undefined, 'No tasks yet.', 'info', 'Tasks you run on the platform appear here.'));
+      }
+    }
+    nodes.push(...groups);
+    return nodes;
+  }
+
+  private async containerChildren(node: ContainerNode): Promise<TaskTreeNode[]> {
+    const list = this.listOf(node);
+    await list.ensureLoaded();
+    const items = list.items;
+    if (list.error !== undefined && !items.length) {
+      const error = list.error;
+      const retry = { title: 'Retry', command: 'sevenbridges.tasks.retry', args: [node] };
+      return [
+        new MessageNode(`${node.id}/error`, node, describeError(error), 'error', describeError(error)),
+        ...errorActions(error, retry).map((a, i) => new MessageNode(`${node.id}/action/${i}`, node, a.title, 'info', undefined, a)),
+      ];
+    }
+    if (!items.length) {
+      const what = node.kind === 'group' ? `No ${STATUS_LABELS[node.status].toLowerCase()} tasks` : 'No child tasks';
+      return [new MessageNode(`${node.id}/empty`, node, this.filter.active && node.kind === 'group' ? `${what} match the filters.` : `${what}.`, 'info')];
+    }
+    if (node.kind === 'group' && list.total !== undefined && list.error === undefined) node.count = list.total;
+    const seen = new Set<string>();
+    const children: TaskTreeNode[] = items.map((task) => {
+      seen.add(task.id);
+      let child = node.taskNodes.get(task.id);
+      if (child) child.task = task;
+      else {
+        child = new TaskNode(task, node);
+        node.taskNodes.set(task.id, child);
+      }
+      return child;
+    });
+    for (const id of [...node.taskNodes.keys()]) if (!seen.has(id)) node.taskNodes.delete(id);
+    if (list.hasMore || list.error !== undefined) children.push(node.more);
+    return children;
+  }
+
+  /** The listing behind a group or a batch parent (created on first use for a batch parent). */
+  listOf(node: ContainerNode): PagedList {
+    if (node.kind === 'group') return node.list;
+    if (!node.list) node.list = this.listFor({ parent: node.task.id }, false);
+    return node.list;
+  }
+
+  private listFor(scope: { status?: TaskStatus; parent?: string }, filtered = true): PagedList {
+    const query = (): TaskListQuery => {
+      const base: TaskListQuery = filtered
+        ? this.filter.query(scope.status, this.now())
+        : { parent: scope.parent, order_by: 'created_time', order: 'desc' };
+      return { ...base, fields: TASK_LIST_FIELDS };
+    };
+    return new PagedList(this.counting(this.options.source), query);
+  }
+
+  /** Counts requests, so a refresh can report what it cost. */
+  private counting(source: TaskCountSource): TaskSource {
+    return {
+      list: (query, page) => {
+        this.requestCounter++;
+        return source.list(query, page);
+      },
+      next: (url, signal) => {
+        this.requestCounter++;
+        return source.next(url, signal);
+      },
+    };
+  }
+
+  private loadCounts(force: boolean): Promise<void> {
+    if (this.countsPromise && (!force || !this.countsLoaded)) return this.countsPromise;
+    this.countsController.abort();
+    const controller = new AbortController();
+    this.countsController = controller;
+    const groups = this.visibleGroups();
+    const promise = (async () => {
+      const results = await Promise.allSettled(
+        groups.map((group) => {
+          this.requestCounter++;
+          return this.options.source.count(this.filter.query(group.status, this.now()), controller.signal);
+        }),
+      );
+      if (controller.signal.aborted) return;
+      const failures = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+      // One failure for all (no token, platform unreachable, rate limit): say it once, in place of the groups.
+      this.rootError = failures.length === results.length && results.length ? failures[0].reason : undefined;
+      results.forEach((result, i) => {
+        const group = groups[i];
+        if (result.status === 'fulfilled') {
+          group.count = result.value;
+          group.countError = undefined;
+        } else {
+          group.countError = describeError(result.reason);
+        }
+      });
+      this.countsLoaded = true;
+    })();
+    this.countsPromise = promise;
+    return promise;
+  }
+
+  private openLists(): PagedList[] {
+    const lists: PagedList[] = [];
+    const visit = (node: ContainerNode) => {
+      const list = node.kind === 'group' ? node.list : node.list;
+      if (!list || !list.loaded || !this.isExpanded(node)) return;
+      lists.push(list);
+      for (const child of node.taskNodes.values()) if (child.task.batch) visit(child);
+    };
+    for (const group of this.visibleGroups()) visit(group);
+    return lists;
+  }
+
+  private signature(): string {
+    const counts = this.visibleGroups().map((g) => `${g.status}=${g.count ?? '?'}${g.countError ? '!' : ''}`);
+    return [counts.join(','), ...this.openLists().map((l) => l.signature()), String(this.rootError !== undefined)].join('\n');
+  }
+}

@@ -1,0 +1,118 @@
+import * as vscode from 'vscode';
+import { groupView, loadMoreLabel, taskView, type IconSpec } from './nodes';
+import type { TaskTreeModel, TaskTreeNode } from './taskTree';
+
+export const TASKS_VIEW_ID = 'sevenbridges.tasks';
+
+function themeIcon(spec: IconSpec): vscode.ThemeIcon {
+  return new vscode.ThemeIcon(spec.id, spec.color ? new vscode.ThemeColor(spec.color) : undefined);
+}
+
+/** Renders the task tree model; shows a progress bar in the view while anything loads. */
+export class TaskTreeProvider implements vscode.TreeDataProvider<TaskTreeNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<TaskTreeNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly subscription: { dispose(): void };
+
+  constructor(private readonly model: TaskTreeModel) {
+    this.subscription = model.onDidChange((node) => this.changed.fire(node));
+  }
+
+  getTreeItem(node: TaskTreeNode): vscode.TreeItem {
+    const model = this.model;
+    switch (node.kind) {
+      case 'group': {
+        const view = groupView(node.status, node.count, node.countError);
+        const state = !view.expandable
+          ? vscode.TreeItemCollapsibleState.None
+          : model.isExpanded(node)
+            ? vscode.TreeItemCollapsibleState.Expanded
+            : vscode.TreeItemCollapsibleState.Collapsed;
+        const item = new vscode.TreeItem(view.label, state);
+        item.id = node.id;
+        item.description = view.description;
+        item.tooltip = view.tooltip;
+        item.iconPath = themeIcon(view.icon);
+        item.contextValue = view.contextValue;
+        return item;
+      }
+      case 'task': {
+        const view = taskView(node.task, { now: model.now(), hideProject: !!model.filter.filter.project });
+        const state = !view.expandable
+          ? vscode.TreeItemCollapsibleState.None
+          : model.isExpanded(node)
+            ? vscode.TreeItemCollapsibleState.Expanded
+            : vscode.TreeItemCollapsibleState.Collapsed;
+        const item = new vscode.TreeItem(view.label, state);
+        item.id = node.id;
+        item.description = view.description;
+        const tooltip = new vscode.MarkdownString(view.tooltip, true);
+        tooltip.isTrusted = false;
+        item.tooltip = tooltip;
+        item.iconPath = themeIcon(view.icon);
+        item.contextValue = view.contextValue;
+        item.accessibilityInformation = { label: `${view.label}, ${node.task.status ?? 'unknown status'}, ${view.description}` };
+        return item;
+      }
+      case 'loadMore': {
+        const list = model.listOf(node.parent);
+        const failed = list.error !== undefined && !list.loading;
+        const item = new vscode.TreeItem(failed ? 'Could not load more: click to retry' : loadMoreLabel(list.left, list.loading));
+        item.id = node.id;
+        item.iconPath = new vscode.ThemeIcon(list.loading ? 'loading~spin' : failed ? 'warning' : 'ellipsis');
+        if (failed) item.tooltip = String((list.error as Error)?.message ?? list.error);
+        item.contextValue = 'loadMore';
+        item.command = { command: 'sevenbridges.tasks.loadMore', title: 'Load More Tasks', arguments: [node] };
+        return item;
+      }
+      case 'message': {
+        const item = new vscode.TreeItem(node.text);
+        item.id = node.id;
+        item.tooltip = node.detail;
+        if (node.action) {
+          item.command = { command: node.action.command, title: node.action.title, arguments: node.action.args ?? [] };
+          item.iconPath = new vscode.ThemeIcon(actionIcon(node.action.command));
+        } else {
+          item.iconPath = new vscode.ThemeIcon(node.severity === 'error' ? 'error' : node.severity === 'warning' ? 'warning' : 'info');
+        }
+        item.contextValue = 'message';
+        return item;
+      }
+    }
+  }
+
+  getChildren(node?: TaskTreeNode): Thenable<TaskTreeNode[]> {
+    const work = this.model.getChildren(node);
+    return withViewProgress(work);
+  }
+
+  getParent(node: TaskTreeNode): TaskTreeNode | undefined {
+    return this.model.getParent(node);
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}
+
+function actionIcon(command: string): string {
+  if (command === 'sevenbridges.setToken') return 'key';
+  if (command === 'sevenbridges.tasks.clearFilter') return 'clear-all';
+  if (command === 'sevenbridges.showLog') return 'output';
+  return 'refresh';
+}
+
+/** Shows the view's progress bar until the work settles (only when it does not settle at once). */
+export function withViewProgress<T>(work: Promise<T>): Promise<T> {
+  let settled = false;
+  void work.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  void Promise.resolve().then(() => {
+    if (settled) return;
+    void vscode.window.withProgress({ location: { viewId: TASKS_VIEW_ID } }, () => work.catch(() => undefined));
+  });
+  return work;
+}
