@@ -1,0 +1,13 @@
+import * as path from 'path';
+
+/** The repository root (this file compiles to out/test/harness/paths.js). */
+export const repoRoot = path.resolve(__dirname, '..', '..', '..');
+/** Git-ignored cache of VS Code hosts, as @vscode/test-electron keeps its downloads. */
+export const cacheRoot = path.join(repoRoot, '.vscode-test');
+/** Screenshots and logs a test run keeps (git-ignored). */
+export const artifactsRoot = path.join(repoRoot, 'test-artifacts');
+export const screenshotsDir = path.join(artifactsRoot, 'screenshots');
+export const logsDir = path.join(artifactsRoot, 'logs');
+
+/** The product as a user installs it: `npm run package` writes it here. */
+export const vsixPath = path.join(repoRoot, 'sevenbridges.vsix');
