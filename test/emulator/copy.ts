@@ -1,0 +1,265 @@
+/** Bulk asynchronous copy: POST /v2/async/files/copy, job lifecycle, GET job, GET /v2/async/files. */
+import { ApiError, badRequest, errorBody } from './errors';
+import { Ctx, Result, listResult, paging } from './common';
+import { CopyItem, FileRec, JobRec, JobResult, Store } from './data';
+import { fileRecord } from './files';
+import { isoZ } from './prng';
+
+export interface ReceivedCopyRequest {
+  /** epoch ms when received */
+  at: number;
+  /** the parsed `items`, or undefined when the body was not usable */
+  items: unknown;
+  /** the created job's id when the POST created one */
+  jobId?: string;
+  /** HTTP status the emulator decided on */
+  status: number;
+  /** the error body when the request was refused as a whole */
+  error?: unknown;
+  /** true when the response was deliberately lost (socket destroyed after processing) */
+  responseLost?: boolean;
+}
+
+type Outcome =
+  | { ok: true; source: FileRec; destFolder: FileRec; name: string | null; files: number }
+  | { ok: false; error: ReturnType<typeof errorBody> };
+
+interface Plan {
+  job: JobRec;
+  items: CopyItem[];
+  submittedAt: number;
+  finishAt: number;
+  outcomes: Outcome[];
+  okFiles: number;
+  failFiles: number;
+}
+
+const present = (v: unknown): boolean => v !== undefined && v !== null && v !== '';
+
+export class CopyEngine {
+  readonly requests: ReceivedCopyRequest[] = [];
+  private readonly plans = new Map<string, Plan>();
+  private nextId = 70711174378900000n;
+
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number,
+    private readonly stepMs: number,
+  ) {}
+
+  submit(ctx: Ctx): { result: Result; record: ReceivedCopyRequest } {
+    const at = this.now();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(ctx.rawBody);
+    } catch {
+      const e = badRequest('The request body is not valid JSON.');
+      return this.refuse(at, undefined, e);
+    }
+    const items = (parsed as { items?: unknown } | null)?.items;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || !Array.isArray(items)) {
+      return this.refuse(at, items, badRequest("The request body must be an object with an 'items' array."));
+    }
+    if (items.length === 0) {
+      return this.refuse(at, items, new ApiError(400, 10230, 'The list of sources is empty.'));
+    }
+    if (items.length > 100) {
+      return this.refuse(at, items, badRequest('At most 100 items can be copied in one call.'));
+    }
+    if (items.some((i) => typeof i !== 'object' || i === null || Array.isArray(i))) {
+      return this.refuse(at, items, badRequest('Every item must be an object.'));
+    }
+    this.nextId += BigInt(1 + (this.requests.length * 7919) % 97);
+    const job: JobRec = {
+      id: this.nextId.toString(),
+      type: 'COPY',
+      state: 'SUBMITTED',
+      result: [],
+      total_files: 0,
+      failed_files: 0,
+      completed_files: 0,
+      started_on: isoZ(at),
+    };
+    this.store.jobs.push(job);
+    this.plans.set(job.id, {
+      job, items: JSON.parse(JSON.stringify(items)) as CopyItem[], submittedAt: at, finishAt: Infinity, outcomes: [], okFiles: 0, failFiles: 0,
+    });
+    const record: ReceivedCopyRequest = { at, items, jobId: job.id, status: 200 };
+    this.requests.push(record);
+    return { result: { status: 200, body: this.jobRecord(ctx.base, job, false) }, record };
+  }
+
+  private refuse(at: number, items: unknown, e: ApiError): { result: Result; record: ReceivedCopyRequest } {
+    const record: ReceivedCopyRequest = { at, items, status: e.status, error: e.body() };
+    this.requests.push(record);
+    throw Object.assign(e, { copyRecord: record });
+  }
+
+  jobRecord(base: string, job: JobRec, details = true): Record<string, unknown> {
+    const { started_on, finished_on, ...rest } = job;
+    const out: Record<string, unknown> = { href: `${base}/async/files/${job.type.toLowerCase()}/${job.id}`, ...rest };
+    if (details) {
+      out.started_on = started_on;
+      if (finished_on) {
+        out.finished_on = finished_on;
+      }
+    }
+    return out;
+  }
+
+  getJob(ctx: Ctx, id: string): Result {
+    this.advance(ctx.base);
+    const job = this.store.jobs.find((j) => j.id === id && j.type === 'COPY');
+    if (!job) {
+      throw new ApiError(404, 10211, `Async job '${id}' does not exist.`);
+    }
+    return { status: 200, body: this.jobRecord(ctx.base, job) };
+  }
+
+  listJobs(ctx: Ctx): Result {
+    this.advance(ctx.base);
+    const page = paging(ctx.query);
+    const newestFirst = [...this.store.jobs].reverse();
+    return listResult(ctx, newestFirst, page, (j: JobRec) => this.jobRecord(ctx.base, j));
+  }
+
+  /** Move every job along its timeline up to now; copies are created when a job finishes. */
+  advance(base: string): void {
+    const now = this.now();
+    for (const plan of this.plans.values()) {
+      const job = plan.job;
+      if (job.state === 'FINISHED') {
+        continue;
+      }
+      const s = this.stepMs;
+      if (job.state === 'SUBMITTED' && now >= plan.submittedAt + s) {
+        job.state = 'RESOLVING';
+      }
+      if (job.state === 'RESOLVING' && now >= plan.submittedAt + 2 * s) {
+        this.resolve(plan);
+        job.state = 'RUNNING';
+        const runSteps = Math.max(1, Math.ceil(job.total_files / 25));
+        plan.finishAt = plan.submittedAt + (2 + runSteps) * s;
+      }
+      if (job.state === 'RUNNING') {
+        if (now >= plan.finishAt) {
+          this.execute(plan, base);
+          job.completed_files = plan.okFiles;
+          job.failed_files = plan.failFiles;
+          job.state = 'FINISHED';
+          job.finished_on = isoZ(plan.finishAt);
+        } else {
+          const runStart = plan.submittedAt + 2 * s;
+          const frac = Math.min(1, Math.max(0, (now - runStart) / (plan.finishAt - runStart)));
+          job.completed_files = Math.floor(frac * plan.okFiles);
+          job.failed_files = Math.floor(frac * plan.failFiles);
+        }
+      }
+    }
+  }
+
+  private itemError(status: number, code: number, message: string): Outcome {
+    return { ok: false, error: errorBody(status, code, message) };
+  }
+
+  private resolve(plan: Plan): void {
+    const store = this.store;
+    const seen = new Set<string>();
+    const countFiles = (f: FileRec): number =>
+      f.type === 'file' ? 1 : store.children(f.id).reduce((n, c) => n + countFiles(c), 0);
+    plan.outcomes = plan.items.map((item): Outcome => {
+      const { file, parent, project, name } = item;
+      if (!present(file) || typeof file !== 'string') {
+        return this.itemError(400, 90000, "The item's 'file' is required.");
+      }
+      if (present(parent) && present(project)) {
+        return this.itemError(400, 5031, "Give either 'parent' or 'project', not both.");
+      }
+      if (!present(parent) && !present(project)) {
+        return this.itemError(400, 5029, "Give either 'parent' or 'project'.");
+      }
+      if (present(name) && (typeof name !== 'string' || name.includes('/') || name.trim() === '')) {
+        return this.itemError(400, 90000, `Invalid name '${String(name)}'.`);
+      }
+      const source = store.fileById.get(file);
+      if (!source) {
+        return this.itemError(404, 10225, `Source '${file}' does not exist.`);
+      }
+      if (source.parent === null) {
+        return this.itemError(400, 90000, 'The root folder of a project cannot be copied.');
+      }
+      if (seen.has(file)) {
+        return this.itemError(400, 10231, `Source '${file}' is listed more than once.`);
+      }
+      seen.add(file);
+      let dest: FileRec | undefined;
+      if (present(parent)) {
+        dest = typeof parent === 'string' ? store.fileById.get(parent) : undefined;
+        if (!dest) {
+          return this.itemError(400, 10228, `Destination folder '${String(parent)}' does not exist.`);
+        }
+        if (dest.type !== 'folder') {
+          return this.itemError(400, 10227, 'The destination must be a folder.');
+        }
+      } else {
+        const p = typeof project === 'string' ? store.projectById.get(project) : undefined;
+        if (!p) {
+          return this.itemError(400, 10228, `Destination project '${String(project)}' does not exist.`);
+        }
+        dest = store.fileById.get(p.root_folder)!;
+      }
+      if (!store.projectById.get(dest.project)?.permissions.write) {
+        return this.itemError(403, 90002, `No write permission in project '${dest.project}'.`);
+      }
+      if (source.type === 'folder' && store.isWithin(dest.id, source.id)) {
+        return this.itemError(400, 10229, 'A folder cannot be copied into itself or its own subfolders.');
+      }
+      return { ok: true, source, destFolder: dest, name: present(name) ? (name as string) : null, files: countFiles(source) };
+    });
+    plan.okFiles = plan.outcomes.reduce((n, o) => n + (o.ok ? o.files : 0), 0);
+    plan.failFiles = plan.outcomes.filter((o) => !o.ok).length;
+    plan.job.total_files = plan.okFiles + plan.failFiles;
+  }
+
+  private execute(plan: Plan, base: string): void {
+    const at = isoZ(plan.finishAt);
+    const results: JobResult[] = plan.outcomes.map((o) => {
+      if (!o.ok) {
+        return { error: o.error };
+      }
+      const copy = this.copyNode(o.source, o.destFolder, o.name ?? o.source.name, at);
+      return { resource: fileRecord(base, copy) };
+    });
+    plan.job.result = results;
+  }
+
+  private copyNode(src: FileRec, dest: FileRec, name: string, at: string): FileRec {
+    const siblings = this.store.children(dest.id);
+    const existing = siblings.find((s) => s.name === name);
+    if (src.type === 'folder' && existing?.type === 'folder') {
+      const kids = [...this.store.children(src.id)];
+      for (const k of kids) {
+        this.copyNode(k, existing, k.name, at);
+      }
+      return existing;
+    }
+    let finalName = name;
+    for (let i = 1; siblings.some((s) => s.name === finalName); i++) {
+      finalName = `${i}_${name}`;
+    }
+    const kids = src.type === 'folder' ? [...this.store.children(src.id)] : [];
+    const copy = this.store.addFile({
+      ...JSON.parse(JSON.stringify(src)) as FileRec,
+      id: this.store.newFileId(),
+      name: finalName,
+      project: dest.project,
+      parent: dest.id,
+      created_on: at,
+      modified_on: at,
+    });
+    for (const k of kids) {
+      this.copyNode(k, copy, k.name, at);
+    }
+    return copy;
+  }
+}

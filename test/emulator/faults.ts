@@ -1,0 +1,84 @@
+/** Fault injection: latency, 500s, dropped connections, malformed bodies, 429 bursts, maintenance, lost copy responses. */
+import { Prng } from './prng';
+
+export interface FaultSettings {
+  latencyMs: number;
+  error500Rate: number;
+  dropRate: number;
+  malformedRate: number;
+}
+
+export type FaultDecision =
+  | { kind: 'none' }
+  | { kind: 'maintenance' }
+  | { kind: 'burst429'; reset: number }
+  | { kind: 'drop' }
+  | { kind: 'error500' };
+
+export class Faults {
+  readonly settings: FaultSettings;
+  private burstLeft = 0;
+  private burstReset = 0;
+  private maintenanceUntil = 0;
+  private loseCopy = 0;
+  private readonly rng: Prng;
+
+  constructor(
+    seed: number,
+    initial: Partial<FaultSettings> | undefined,
+    private readonly now: () => number,
+  ) {
+    this.rng = new Prng(seed * 7919 + 17);
+    this.settings = { latencyMs: 0, error500Rate: 0, dropRate: 0, malformedRate: 0, ...initial };
+  }
+
+  burst429(count: number, resetInSeconds = 3): void {
+    this.burstLeft = Math.max(0, Math.floor(count));
+    this.burstReset = Math.ceil(this.now() / 1000) + resetInSeconds;
+  }
+
+  maintenance(durationMs: number): void {
+    this.maintenanceUntil = this.now() + durationMs;
+  }
+
+  loseNextCopyResponse(): void {
+    this.loseCopy++;
+  }
+
+  /** Consume one pending "lose the copy response" order. */
+  takeLoseCopy(): boolean {
+    if (this.loseCopy > 0) {
+      this.loseCopy--;
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * Decide what happens to a request before it is processed. Random draws are made for every request
+   * in arrival order, so a run is reproducible from the seed.
+   */
+  before(): FaultDecision {
+    const dropDraw = this.rng.next();
+    const errDraw = this.rng.next();
+    if (this.now() < this.maintenanceUntil) {
+      return { kind: 'maintenance' };
+    }
+    if (this.burstLeft > 0) {
+      this.burstLeft--;
+      return { kind: 'burst429', reset: this.burstReset };
+    }
+    if (dropDraw < this.settings.dropRate) {
+      return { kind: 'drop' };
+    }
+    if (errDraw < this.settings.error500Rate) {
+      return { kind: 'error500' };
+    }
+    return { kind: 'none' };
+  }
+
+  /** Whether to garble this JSON response body. */
+  malformed(): boolean {
+    return this.rng.next() < this.settings.malformedRate;
+  }
+}

@@ -1,0 +1,89 @@
+/** GET /v2/user, /v2/projects, /v2/projects/{owner}/{name}, /v2/files, /v2/files/{id}. */
+import { applyFields } from './fields';
+import { ApiError, badRequest, notFound } from './errors';
+import { Ctx, Result, listResult, one, paging } from './common';
+import type { FileRec, ProjectRec } from './data';
+
+const DEFAULTS = ['href', 'id', 'name'];
+
+export function fileRecord(base: string, f: FileRec): Record<string, unknown> {
+  return { href: `${base}/files/${f.id}`, ...f };
+}
+
+export function projectRecord(base: string, p: ProjectRec): Record<string, unknown> {
+  return { href: `${base}/projects/${p.id}`, ...p };
+}
+
+export function getUser(ctx: Ctx): Result {
+  const u = ctx.store.user;
+  return { status: 200, body: applyFields({ href: `${ctx.base}/users/${u.username}`, ...u }, one(ctx.query, 'fields'), null) };
+}
+
+export function listProjects(ctx: Ctx): Result {
+  const page = paging(ctx.query);
+  const fields = one(ctx.query, 'fields');
+  const name = one(ctx.query, 'name');
+  const needle = name?.toLowerCase() ?? '';
+  const items = ctx.store.projects.filter((p) => p.name.toLowerCase().includes(needle));
+  return listResult(ctx, items, page, (p: ProjectRec) => applyFields(projectRecord(ctx.base, p), fields, DEFAULTS));
+}
+
+export function getProject(ctx: Ctx, id: string): Result {
+  const p = ctx.store.projectById.get(id);
+  if (!p) {
+    throw notFound(`Project '${id}' does not exist.`);
+  }
+  return { status: 200, body: applyFields(projectRecord(ctx.base, p), one(ctx.query, 'fields'), null) };
+}
+
+export function listFiles(ctx: Ctx): Result {
+  const q = ctx.query;
+  const page = paging(q);
+  const fields = one(q, 'fields');
+  const project = one(q, 'project');
+  const parent = one(q, 'parent');
+  if ((project === null) === (parent === null)) {
+    throw badRequest("Give exactly one of the parameters 'project' and 'parent'.");
+  }
+  let folderId: string;
+  if (project !== null) {
+    const p = ctx.store.projectById.get(project);
+    if (!p) {
+      throw notFound(`Project '${project}' does not exist.`);
+    }
+    folderId = p.root_folder;
+  } else {
+    const f = ctx.store.fileById.get(parent!);
+    if (!f) {
+      throw new ApiError(404, 5002, 'Requested file does not exist.');
+    }
+    if (f.type !== 'folder') {
+      throw new ApiError(400, 5022, 'The parent is not a folder.');
+    }
+    folderId = f.id;
+  }
+  let items = ctx.store.children(folderId);
+  const name = one(q, 'name');
+  if (name !== null) {
+    items = items.filter((f) => f.name === name);
+  }
+  const tags = q.getAll('tag');
+  if (tags.length > 0) {
+    items = items.filter((f) => tags.some((t) => f.tags.includes(t)));
+  }
+  for (const [k, v] of q) {
+    if (k.startsWith('metadata.')) {
+      const key = k.slice('metadata.'.length);
+      items = items.filter((f) => f.metadata[key] === v);
+    }
+  }
+  return listResult(ctx, items, page, (f: FileRec) => applyFields(fileRecord(ctx.base, f), fields, DEFAULTS));
+}
+
+export function getFile(ctx: Ctx, id: string): Result {
+  const f = ctx.store.fileById.get(id);
+  if (!f) {
+    throw new ApiError(404, 5002, 'Requested file does not exist.');
+  }
+  return { status: 200, body: applyFields(fileRecord(ctx.base, f), one(ctx.query, 'fields'), null) };
+}
