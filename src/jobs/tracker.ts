@@ -86,6 +86,8 @@ export class JobTracker {
   private timer: unknown;
   private dueAt: number | undefined;
   private interval: number;
+  /** The next poll is the first look after a job was added or polling resumed: it says nothing about progress. */
+  private firstLook = true;
   private polling: Promise<void> | undefined;
   private paused = false;
   private focused = true;
@@ -115,7 +117,7 @@ export class JobTracker {
 
   /** Every job, newest first. */
   all(): TrackedJob[] {
-    return [...this.jobs.values()].sort((a, b) => b.submittedAt - a.submittedAt);
+    return [...this.jobs.values()].sort((a, b) => b.submittedAt - a.submittedAt || compareIds(b.id, a.id));
   }
 
   get(id: string): TrackedJob | undefined {
@@ -161,6 +163,7 @@ export class JobTracker {
       }
     } else {
       this.interval = this.opts.intervalMs;
+      this.firstLook = true;
       this.schedule(this.opts.firstDelayMs);
     }
     return tracked;
@@ -197,6 +200,7 @@ export class JobTracker {
     if (this.disposed) return;
     this.paused = false;
     this.interval = this.opts.intervalMs;
+    this.firstLook = true;
     if (this.followed().length) this.schedule(this.opts.firstDelayMs);
   }
 
@@ -271,7 +275,10 @@ export class JobTracker {
     const followed = this.followed();
     if (!followed.length) return;
     this.stats.polls++;
+    const firstLook = this.firstLook;
+    this.firstLook = false;
     let changed = false;
+    let failed = false;
     try {
       const pending = new Set(followed.map((job) => job.id));
       const unfinished = followed.filter((job) => !isFinished(job));
@@ -299,10 +306,11 @@ export class JobTracker {
       }
     } catch (error) {
       this.stats.errors++;
+      failed = true;
       if (error instanceof ApiError && error.isUnauthorized) this.pause();
       changed = false;
     }
-    this.interval = changed ? this.opts.intervalMs : Math.min(this.opts.maxIntervalMs, this.interval * 2);
+    this.interval = changed || (firstLook && !failed) ? this.opts.intervalMs : Math.min(this.opts.maxIntervalMs, this.interval * 2);
     const newlyFinished = followed.filter((job) => isFinished(job) && !job.notified && this.jobs.has(job.id));
     for (const job of newlyFinished) job.notified = true;
     if (changed || newlyFinished.length) {
@@ -375,6 +383,10 @@ export class JobTracker {
 /** Whether a FINISHED job should have per-item results worth one GET (it had items to report on). */
 function needsResults(job: TrackedJob): boolean {
   return job.items.length > 0 && job.detailsTried !== true;
+}
+
+function compareIds(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
 
 function snapshot(job: TrackedJob): string {

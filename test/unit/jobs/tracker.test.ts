@@ -1,0 +1,279 @@
+import * as assert from 'assert';
+import * as FakeTimers from '@sinonjs/fake-timers';
+import { ApiError } from '../../../src/api/errors';
+import type { AsyncJob, Page } from '../../../src/api/types';
+import { MemoryStore } from '../../../src/jobs/store';
+import { JobsSource, JobTracker, TrackedJob } from '../../../src/jobs/tracker';
+
+/** A platform in memory: jobs whose state the test moves on; counts the calls the tracker makes. */
+class FakeJobs implements JobsSource {
+  jobs = new Map<string, AsyncJob>();
+  order: string[] = [];
+  calls: string[] = [];
+  listHasResults = false;
+  failNext: ApiError | undefined;
+  extraNewer = 0;
+
+  create(id: string, items = 2): AsyncJob {
+    const job: AsyncJob = { href: `x/${id}`, id, type: 'COPY', state: 'SUBMITTED', result: [], total_files: 0, completed_files: 0, failed_files: 0 };
+    this.jobs.set(id, job);
+    this.order.unshift(id);
+    (job as AsyncJob & { items: number }).items = items;
+    return { ...job };
+  }
+  progress(id: string, completed: number, total: number): void {
+    Object.assign(this.jobs.get(id)!, { state: 'RUNNING', completed_files: completed, total_files: total });
+  }
+  finish(id: string, failed = 0): void {
+    const job = this.jobs.get(id)!;
+    const n = (job as AsyncJob & { items: number }).items;
+    job.state = 'FINISHED';
+    job.total_files = n;
+    job.failed_files = failed;
+    job.completed_files = n - failed;
+    job.result = Array.from({ length: n }, (_, i) =>
+      i < failed
+        ? { error: { status: 409, code: 10223, message: 'File already exists.' } }
+        : { resource: { href: 'h', id: `c${i}`.padEnd(24, '0'), name: `f${i}` } },
+    );
+  }
+  async get(id: string): Promise<AsyncJob> {
+    this.calls.push(`get ${id}`);
+    this.throwIfFailing();
+    const job = this.jobs.get(id);
+    if (!job) throw new ApiError({ kind: 'http', status: 404, code: 10211, message: 'Async job not found.' });
+    return structuredClone(job);
+  }
+  async list(page: { offset?: number; limit?: number } = {}): Promise<Page<AsyncJob>> {
+    this.calls.push(`list ${page.offset ?? 0} ${page.limit ?? 25}`);
+    this.throwIfFailing();
+    const others = Array.from({ length: this.extraNewer }, (_, i) => ({ href: 'h', id: `9${i}`, type: 'DELETE', state: 'FINISHED' }) as AsyncJob);
+    const all = [...others, ...this.order.map((id) => this.jobs.get(id)!)];
+    const items = all.slice(page.offset ?? 0, (page.offset ?? 0) + (page.limit ?? 25)).map((job) => {
+      const copy = structuredClone(job);
+      if (!this.listHasResults) delete copy.result;
+      return copy;
+    });
+    return { items, total: all.length, next: undefined };
+  }
+  private throwIfFailing(): void {
+    const error = this.failNext;
+    this.failNext = undefined;
+    if (error) throw error;
+  }
+}
+
+const info = (n = 2) => ({
+  items: Array.from({ length: n }, (_, i) => ({ file: i.toString(16).padStart(24, 'a'), project: 'rfranklin/dest' })),
+  destination: { label: 'rfranklin/dest', project: 'rfranklin/dest' },
+});
+
+describe('JobTracker', () => {
+  let clock: ReturnType<typeof FakeTimers.createClock>;
+  const timers = () => ({
+    now: () => clock.now,
+    setTimeout: (fn: () => void, ms: number) => clock.setTimeout(fn, ms),
+    clearTimeout: (handle: unknown) => clock.clearTimeout(handle as never),
+  });
+  let api: FakeJobs;
+  let store: MemoryStore;
+  const trackers: JobTracker[] = [];
+  const make = (options = {}) => {
+    const tracker = new JobTracker(api, store, timers(), { firstDelayMs: 2_000, intervalMs: 5_000, maxIntervalMs: 60_000, ...options });
+    trackers.push(tracker);
+    return tracker;
+  };
+
+  beforeEach(() => {
+    clock = FakeTimers.createClock(Date.UTC(2026, 0, 1));
+    api = new FakeJobs();
+    store = new MemoryStore();
+  });
+  afterEach(() => {
+    trackers.splice(0).forEach((t) => t.dispose());
+  });
+
+  it('waits briefly before the first look, then follows the job to FINISHED and fetches nothing more', async () => {
+    const tracker = make();
+    tracker.add(api.create('1'), info());
+    await clock.tickAsync(1_999);
+    assert.deepStrictEqual(api.calls, []);
+    await clock.tickAsync(1);
+    assert.deepStrictEqual(api.calls, ['get 1']);
+    api.finish('1');
+    await clock.tickAsync(5_000);
+    assert.deepStrictEqual(api.calls, ['get 1', 'get 1']);
+    assert.strictEqual(tracker.get('1')!.state, 'FINISHED');
+    assert.strictEqual(tracker.get('1')!.result!.length, 2);
+    await clock.tickAsync(10 * 60_000);
+    assert.strictEqual(api.calls.length, 2, 'no polling once nothing is unfinished');
+    assert.strictEqual(tracker.nextPollAt, undefined);
+  });
+
+  it('doubles the interval while nothing changes, up to the maximum, and returns to the base on progress', async () => {
+    const tracker = make();
+    tracker.add(api.create('1'), info());
+    const times: number[] = [];
+    const start = clock.now;
+    const origGet = api.get.bind(api);
+    api.get = async (id: string) => {
+      times.push(clock.now - start);
+      return origGet(id);
+    };
+    await clock.tickAsync(2_000 + 5_000 + 10_000 + 20_000 + 40_000 + 60_000 + 60_000);
+    // first look at 2 s; then 5 s after it (unchanged → ×2), 10, 20, 40, capped at 60.
+    assert.deepStrictEqual(times, [2_000, 7_000, 17_000, 37_000, 77_000, 137_000, 197_000]);
+    api.progress('1', 1, 2);
+    await clock.tickAsync(60_000);
+    const changedAt = times[times.length - 1];
+    await clock.tickAsync(5_000);
+    assert.strictEqual(times[times.length - 1], changedAt + 5_000, 'back to the base interval after a change');
+    assert.strictEqual(tracker.get('1')!.completed, 1);
+  });
+
+  it('refreshes several unfinished jobs with one list call, then fetches results once for each finished job', async () => {
+    const tracker = make();
+    for (const id of ['1', '2', '3']) tracker.add(api.create(id), info());
+    await clock.tickAsync(2_000);
+    assert.deepStrictEqual(api.calls, ['list 0 100']);
+    api.progress('1', 1, 2);
+    api.finish('2');
+    api.calls = [];
+    await clock.tickAsync(5_000);
+    // One list refreshes all three; job 2 finished without results in the list → one GET for them.
+    assert.deepStrictEqual(api.calls, ['list 0 100', 'get 2']);
+    assert.strictEqual(tracker.get('2')!.result!.length, 2);
+    assert.strictEqual(tracker.get('1')!.completed, 1);
+    api.finish('1');
+    api.finish('3', 1);
+    api.calls = [];
+    await clock.tickAsync(5_000);
+    assert.deepStrictEqual(api.calls.sort(), ['get 1', 'get 3', 'list 0 100']);
+    assert.strictEqual(tracker.active().length, 0);
+    assert.strictEqual(tracker.get('3')!.failed, 1);
+  });
+
+  it('uses the list results directly when the list carries them', async () => {
+    api.listHasResults = true;
+    const tracker = make();
+    for (const id of ['1', '2']) tracker.add(api.create(id), info());
+    api.finish('1');
+    api.finish('2');
+    await clock.tickAsync(2_000);
+    assert.deepStrictEqual(api.calls, ['list 0 100']);
+    assert.strictEqual(tracker.active().length, 0);
+  });
+
+  it('falls back to a GET for a job beyond the first page of the list', async () => {
+    const tracker = make();
+    tracker.add(api.create('1'), info());
+    tracker.add(api.create('2'), info());
+    api.extraNewer = 100; // 100 newer jobs of other types push ours off the first page
+    await clock.tickAsync(2_000);
+    assert.deepStrictEqual(api.calls, ['list 0 100', 'get 2', 'get 1']);
+  });
+
+  it('announces each finish once, with its results', async () => {
+    const tracker = make();
+    const finished: TrackedJob[] = [];
+    tracker.onDidFinish((job) => finished.push(job));
+    tracker.add(api.create('1'), info());
+    api.finish('1', 1);
+    await clock.tickAsync(2_000);
+    await clock.tickAsync(60_000);
+    assert.strictEqual(finished.length, 1);
+    assert.strictEqual(finished[0].failed, 1);
+    assert.strictEqual(finished[0].result!.length, 2);
+  });
+
+  it('keeps jobs in global state and resumes following them after a reload', async () => {
+    const first = make();
+    first.add(api.create('1'), info());
+    first.add(api.create('2'), info());
+    api.finish('2');
+    await clock.tickAsync(2_000);
+    first.dispose();
+    assert.strictEqual(store.get<{ jobs: TrackedJob[] }>('sevenbridges.copyJobs')!.jobs.length, 2);
+
+    api.calls = [];
+    const second = make();
+    assert.deepStrictEqual(second.all().map((j) => [j.id, j.state]), [['2', 'FINISHED'], ['1', 'SUBMITTED']]);
+    assert.deepStrictEqual(second.get('1')!.items, info().items);
+    api.finish('1');
+    await clock.tickAsync(2_000);
+    assert.deepStrictEqual(api.calls, ['get 1']);
+    assert.strictEqual(second.get('1')!.state, 'FINISHED');
+  });
+
+  it('marks a job the platform no longer knows as UNKNOWN and stops asking', async () => {
+    const tracker = make();
+    tracker.add({ href: 'h', id: '77', state: 'RUNNING' }, info());
+    await clock.tickAsync(2_000);
+    assert.strictEqual(tracker.get('77')!.state, 'UNKNOWN');
+    await clock.tickAsync(120_000);
+    assert.deepStrictEqual(api.calls, ['get 77']);
+  });
+
+  it('backs off on a transient error and pauses on a rejected token until resumed', async () => {
+    const tracker = make();
+    tracker.add(api.create('1'), info());
+    api.failNext = new ApiError({ kind: 'network', message: 'ECONNRESET' });
+    await clock.tickAsync(2_000);
+    assert.strictEqual(api.calls.length, 1);
+    await clock.tickAsync(9_999);
+    assert.strictEqual(api.calls.length, 1, 'interval doubled after the error');
+    await clock.tickAsync(1);
+    assert.strictEqual(api.calls.length, 2);
+    api.failNext = new ApiError({ kind: 'http', status: 401, message: 'Unauthorized' });
+    await clock.tickAsync(20_000);
+    assert.strictEqual(api.calls.length, 3);
+    await clock.tickAsync(10 * 60_000);
+    assert.strictEqual(api.calls.length, 3, 'paused after a 401');
+    tracker.resume();
+    await clock.tickAsync(2_000);
+    assert.strictEqual(api.calls.length, 4);
+  });
+
+  it('spaces polls at the maximum while the window is unfocused', async () => {
+    const tracker = make();
+    tracker.add(api.create('1'), info());
+    tracker.setFocused(false);
+    await clock.tickAsync(2_000);
+    assert.strictEqual(api.calls.length, 1);
+    await clock.tickAsync(59_999);
+    assert.strictEqual(api.calls.length, 1);
+    await clock.tickAsync(1);
+    assert.strictEqual(api.calls.length, 2);
+  });
+
+  it('dismisses and acknowledges jobs, and prunes old finished ones', async () => {
+    const tracker = make({ maxJobs: 2 });
+    for (const id of ['1', '2', '3']) {
+      api.create(id);
+      api.finish(id);
+      tracker.add((await api.get(id)), info());
+      await clock.tickAsync(1_000);
+    }
+    assert.deepStrictEqual(tracker.all().map((j) => j.id), ['3', '2']);
+    tracker.acknowledge();
+    assert.ok(tracker.all().every((j) => j.acknowledged));
+    tracker.dismiss('3');
+    assert.deepStrictEqual(tracker.all().map((j) => j.id), ['2']);
+  });
+
+  it('follows 10 jobs for a minute with few requests (batch refresh)', async () => {
+    const tracker = make();
+    for (let i = 0; i < 10; i++) tracker.add(api.create(String(i + 1)), info());
+    api.calls = [];
+    for (let s = 0; s < 60; s += 5) {
+      for (let i = 0; i < 10; i++) api.progress(String(i + 1), Math.min(2, 1 + (s % 2)), 2);
+      await clock.tickAsync(5_000);
+    }
+    const lists = api.calls.filter((c) => c.startsWith('list')).length;
+    const gets = api.calls.filter((c) => c.startsWith('get')).length;
+    console.log(`      following 10 jobs for 60 s: ${lists} list calls, ${gets} get calls`);
+    assert.ok(lists + gets <= 14, `spent ${lists + gets} requests`);
+    assert.strictEqual(gets, 0);
+    assert.strictEqual(tracker.active().length, 10);
+  });
+});
