@@ -177,7 +177,7 @@ export function taskView(task: Task, options: TaskViewOptions): TaskView {
 
 /** Escapes text for a Markdown tooltip (names come from users and may hold any character). */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, (c) => `\\${c}`);
+  return text.replace(/[\\`*_{}[\]()#+!|<>~]/g, (c) => `\\${c}`);
 }
 
 function when(value: string | undefined, now: number): string | undefined {

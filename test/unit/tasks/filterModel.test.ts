@@ -1,0 +1,158 @@
+import * as assert from 'assert';
+import {
+  buildQuery,
+  checkRange,
+  describeFilter,
+  FILTER_STATE_KEY,
+  FilterModel,
+  isFilterActive,
+  sanitizeFilter,
+  visibleStatuses,
+  type MementoLike,
+} from '../../../src/tasks/filterModel';
+import { checkTaskQuery } from '../../../src/api/tasks';
+
+const NOW = Date.UTC(2026, 2, 7, 12, 0, 0);
+const PARENT = '0f0e0d0c-1111-4222-8333-444455556666';
+
+class MemoryMemento implements MementoLike {
+  readonly values = new Map<string, unknown>();
+  get<T>(key: string): T | undefined {
+    return this.values.get(key) as T | undefined;
+  }
+  async update(key: string, value: unknown): Promise<void> {
+    if (value === undefined) this.values.delete(key);
+    else this.values.set(key, JSON.parse(JSON.stringify(value)));
+  }
+}
+
+describe('task filter model', () => {
+  describe('query per status group', () => {
+    it('asks for the newest first and nothing else when no filter is set', () => {
+      assert.deepStrictEqual(buildQuery({}, 'RUNNING', NOW), { order_by: 'created_time', order: 'desc', status: 'RUNNING' });
+      assert.deepStrictEqual(buildQuery({}, undefined, NOW), { order_by: 'created_time', order: 'desc' });
+    });
+
+    it('combines every kind of filter with AND, each as its API parameter', () => {
+      const query = buildQuery(
+        {
+          statuses: ['FAILED'],
+          project: 'rfranklin/my-project',
+          parent: { id: PARENT, name: 'batch' },
+          created: { preset: 'day' },
+          started: { from: '2026-03-01', to: '2026-03-05T10:00:00+01:00' },
+          ended: { to: '2026-03-06T23:59:59' },
+        },
+        'FAILED',
+        NOW,
+      );
+      assert.deepStrictEqual(query, {
+        order_by: 'created_time',
+        order: 'desc',
+        status: 'FAILED',
+        project: 'rfranklin/my-project',
+        parent: PARENT,
+        created_from: '2026-03-06T12:00:00',
+        started_from: '2026-03-01',
+        started_to: '2026-03-05T10:00:00+01:00',
+        ended_to: '2026-03-06T23:59:59',
+      });
+      assert.doesNotThrow(() => checkTaskQuery(query), 'the client accepts what the model builds');
+    });
+
+    it('evaluates presets against the time of the request, in the UTC form without Z', () => {
+      assert.strictEqual(buildQuery({ ended: { preset: 'hour' } }, 'COMPLETED', NOW).ended_from, '2026-03-07T11:00:00');
+      assert.strictEqual(buildQuery({ ended: { preset: 'week' } }, 'COMPLETED', NOW).ended_from, '2026-02-28T12:00:00');
+      assert.strictEqual(buildQuery({ ended: { preset: 'month' } }, 'COMPLETED', NOW + 3600_000).ended_from, '2026-02-05T13:00:00');
+    });
+
+    it('a status filter hides the other groups, keeping the view order', () => {
+      assert.deepStrictEqual(visibleStatuses({ statuses: ['FAILED', 'RUNNING'] }), ['RUNNING', 'FAILED']);
+      assert.deepStrictEqual(visibleStatuses({}), ['RUNNING', 'QUEUED', 'DRAFT', 'COMPLETED', 'FAILED', 'ABORTED']);
+    });
+  });
+
+  describe('labels in words', () => {
+    it('says nothing when nothing filters', () => {
+      assert.strictEqual(describeFilter({}), undefined);
+      assert.strictEqual(isFilterActive({}), false);
+    });
+
+    it('names each active filter in a fixed order', () => {
+      assert.strictEqual(
+        describeFilter({ created: { preset: 'day' }, statuses: ['RUNNING', 'FAILED'], project: 'rfranklin/my-project' }),
+        'Filtered: Running, Failed · project rfranklin/my-project · created in the last 24 hours',
+      );
+      assert.strictEqual(describeFilter({ parent: { id: PARENT, name: 'WGS batch' } }), 'Filtered: Children of "WGS batch"');
+      assert.strictEqual(describeFilter({ parent: { id: PARENT } }), 'Filtered: Children of 0f0e0d0c…');
+      assert.strictEqual(
+        describeFilter({ started: { from: '2026-03-01', to: '2026-03-07' }, ended: { from: '2026-03-02' }, created: { to: '2026-03-03' } }),
+        'Filtered: Created until 2026-03-03 · started from 2026-03-01 to 2026-03-07 · ended since 2026-03-02',
+      );
+      assert.strictEqual(describeFilter({ ended: { preset: 'hour' } }), 'Filtered: Ended in the last hour');
+    });
+  });
+
+  describe('validation', () => {
+    it('accepts the three forms and open-ended ranges', () => {
+      assert.strictEqual(checkRange('2026-03-01', '2026-03-07T10:00:00'), undefined);
+      assert.strictEqual(checkRange('2026-03-01T10:00:00+02:00', undefined), undefined);
+      assert.strictEqual(checkRange(undefined, '2026-03-01'), undefined);
+    });
+
+    it('says what is wrong with a bound, and which one', () => {
+      assert.match(checkRange('2026-03-01T10:00:00Z', undefined)!, /^From: A trailing Z/);
+      assert.match(checkRange('2026-03-01', '2026-02-30')!, /^To: Day 30 does not exist/);
+      assert.match(checkRange('', '')!, /start, an end, or both/);
+    });
+
+    it('refuses a from after its to, comparing instants (offsets included)', () => {
+      assert.match(checkRange('2026-03-07', '2026-03-01')!, /"From" \(2026-03-07\) is after "to" \(2026-03-01\)/);
+      // 10:00+02:00 is 08:00 UTC: before 09:00 UTC.
+      assert.strictEqual(checkRange('2026-03-01T10:00:00+02:00', '2026-03-01T09:00:00'), undefined);
+      assert.ok(checkRange('2026-03-01T10:00:00-02:00', '2026-03-01T09:00:00'));
+    });
+
+    it('drops what is not a valid filter when reading stored state', () => {
+      assert.deepStrictEqual(
+        sanitizeFilter({
+          statuses: ['RUNNING', 'CREATING', 'bogus'],
+          project: 'not a project',
+          parent: { id: 'nope' },
+          created: { preset: 'year' },
+          started: { from: '2026-03-07', to: '2026-03-01' },
+          ended: { from: ' 2026-03-01 ' },
+        }),
+        { statuses: ['RUNNING'], ended: { from: '2026-03-01' } },
+      );
+      assert.deepStrictEqual(sanitizeFilter('garbage'), {});
+      assert.deepStrictEqual(sanitizeFilter({ statuses: ['RUNNING', 'QUEUED', 'DRAFT', 'COMPLETED', 'FAILED', 'ABORTED'] }), {}, 'all six is no filter');
+    });
+  });
+
+  describe('state', () => {
+    it('persists through the memento, fires on change, and clears', async () => {
+      const memento = new MemoryMemento();
+      const model = new FilterModel(memento);
+      const seen: unknown[] = [];
+      model.onDidChange((f) => seen.push(f));
+      await model.update({ project: 'rfranklin/my-project' });
+      await model.update({ statuses: ['FAILED'] });
+      assert.deepStrictEqual(memento.get(FILTER_STATE_KEY), { project: 'rfranklin/my-project', statuses: ['FAILED'] });
+      assert.strictEqual(model.active, true);
+
+      const reopened = new FilterModel(memento);
+      assert.deepStrictEqual(reopened.filter, { project: 'rfranklin/my-project', statuses: ['FAILED'] });
+      assert.strictEqual(reopened.description, 'Filtered: Failed · project rfranklin/my-project');
+
+      await model.update({ project: undefined });
+      assert.deepStrictEqual(model.filter, { statuses: ['FAILED'] });
+      await model.update({ statuses: ['FAILED'] });
+      assert.strictEqual(seen.length, 3, 'no event when nothing changes');
+      await model.clear();
+      assert.strictEqual(memento.get(FILTER_STATE_KEY), undefined);
+      assert.strictEqual(model.active, false);
+      assert.strictEqual(seen.length, 4);
+    });
+  });
+});

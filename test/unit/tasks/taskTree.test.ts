@@ -1,0 +1,264 @@
+import * as assert from 'assert';
+import { SbClient } from '../../../src/api/client';
+import type { Task, TaskStatus } from '../../../src/api/types';
+import { FilterModel, type MementoLike } from '../../../src/tasks/filterModel';
+import { PAGE_SIZE } from '../../../src/tasks/pagedList';
+import { GroupNode, LoadMoreNode, MessageNode, TaskNode, TaskTreeModel, type TaskTreeNode } from '../../../src/tasks/taskTree';
+import { startEmulator, type Emulator, type TaskRec } from '../../emulator';
+
+class MemoryMemento implements MementoLike {
+  readonly values = new Map<string, unknown>();
+  get<T>(key: string): T | undefined {
+    return this.values.get(key) as T | undefined;
+  }
+  async update(key: string, value: unknown): Promise<void> {
+    this.values.set(key, value);
+  }
+}
+
+interface Seen {
+  path: string;
+  query: URLSearchParams;
+}
+
+describe('task tree model (against the emulator)', function () {
+  let emu: Emulator;
+  let client: SbClient;
+  let seen: Seen[];
+
+  before(async () => {
+    emu = await startEmulator({ tasks: 400 });
+  });
+  after(() => emu.close());
+
+  function model(options: { memento?: MementoLike; token?: string; signedIn?: boolean } = {}) {
+    seen = [];
+    client = new SbClient({
+      credentials: async () => ({ endpoint: emu.baseUrl, token: options.token ?? emu.token }),
+      maxRetries: 0,
+      onRequest: (entry) => {
+        const url = new URL(entry.path, 'http://x');
+        seen.push({ path: url.pathname, query: url.searchParams });
+      },
+    });
+    const memento = options.memento ?? new MemoryMemento();
+    const filters = new FilterModel(memento);
+    const tree = new TaskTreeModel({ source: client.tasks, filter: filters, store: memento, signedIn: () => options.signedIn ?? true });
+    return { tree, filters, memento };
+  }
+
+  const count = (status: string, pred: (t: TaskRec) => boolean = () => true) =>
+    emu.data.tasks.filter((t) => t.status === status && pred(t)).length;
+
+  it('shows one group per status with its count, from one small request per group', async () => {
+    const { tree } = model();
+    const roots = (await tree.getChildren()) as GroupNode[];
+    assert.deepStrictEqual(
+      roots.map((g) => g.status),
+      ['RUNNING', 'QUEUED', 'DRAFT', 'COMPLETED', 'FAILED', 'ABORTED'],
+    );
+    for (const group of roots) assert.strictEqual(group.count, count(group.status), group.status);
+    assert.strictEqual(seen.length, 6);
+    for (const s of seen) {
+      assert.strictEqual(s.query.get('limit'), '1');
+      assert.strictEqual(s.query.get('fields'), 'id');
+    }
+  });
+
+  it('loads a group when it is opened: 100 newest first, with only the fields the nodes need, then "Load more"', async () => {
+    const { tree } = model();
+    const [, , , completed] = (await tree.getChildren()) as GroupNode[];
+    seen = [];
+    const children = await tree.getChildren(completed);
+    const total = count('COMPLETED');
+    assert.ok(total > PAGE_SIZE, `the emulator has more than a page of completed tasks (${total})`);
+    const tasks = children.filter((c): c is TaskNode => c.kind === 'task');
+    assert.strictEqual(tasks.length, PAGE_SIZE);
+    const created = tasks.map((t) => t.task.created_time!);
+    assert.deepStrictEqual([...created].sort().reverse(), created, 'newest first');
+    assert.strictEqual(seen.length, 1);
+    assert.strictEqual(seen[0].query.get('status'), 'COMPLETED');
+    assert.strictEqual(seen[0].query.get('limit'), '100');
+    assert.strictEqual(seen[0].query.get('order_by'), 'created_time');
+    assert.strictEqual(seen[0].query.get('order'), 'desc');
+    assert.match(seen[0].query.get('fields')!, /^id,name,status,project,.*execution_status.*outputs$/);
+    assert.ok(tasks.every((t) => t.task.inputs === undefined), 'inputs are not fetched');
+
+    const more = children[children.length - 1] as LoadMoreNode;
+    assert.strictEqual(more.kind, 'loadMore');
+    assert.strictEqual(tree.listOf(completed).left, total - PAGE_SIZE);
+    assert.strictEqual(tree.getParent(more), completed);
+    assert.strictEqual(tree.getParent(tasks[0]), completed);
+    assert.strictEqual(tasks[0].id, `group:COMPLETED/${tasks[0].task.id}`);
+  });
+
+  it('"Load more" loads the next page once however often it is clicked, and refreshes only its group', async () => {
+    const { tree } = model();
+    const completed = tree.group('COMPLETED');
+    await tree.getChildren();
+    const first = await tree.getChildren(completed);
+    const more = first[first.length - 1] as LoadMoreNode;
+    const fired: (TaskTreeNode | undefined)[] = [];
+    tree.onDidChange((n) => fired.push(n));
+    seen = [];
+    await Promise.all([tree.loadMore(more), tree.loadMore(more), tree.loadMore(more)]);
+    assert.strictEqual(seen.length, 1, 'one request for three clicks');
+    assert.ok(fired.length > 0 && fired.every((n) => n === completed), 'only the group is redrawn');
+    const second = await tree.getChildren(completed);
+    const ids = second.filter((c): c is TaskNode => c.kind === 'task').map((t) => t.task.id);
+    assert.strictEqual(ids.length, Math.min(2 * PAGE_SIZE, count('COMPLETED')));
+    assert.strictEqual(new Set(ids).size, ids.length, 'no task twice');
+    const expected = emu.data.tasks
+      .filter((t) => t.status === 'COMPLETED')
+      .sort((a, b) => (a.created_time < b.created_time ? 1 : a.created_time > b.created_time ? -1 : 0))
+      .slice(0, ids.length)
+      .map((t) => t.id);
+    assert.deepStrictEqual(new Set(ids), new Set(expected));
+  });
+
+  it('expands a batch parent into its children, each with its own status', async () => {
+    const { tree } = model();
+    const parentRec = emu.data.batchParents.find((p) => p.status === 'RUNNING')!;
+    await tree.getChildren();
+    let node: TaskNode | undefined;
+    const running = tree.group('RUNNING');
+    let children = await tree.getChildren(running);
+    while (!node) {
+      node = children.find((c): c is TaskNode => c.kind === 'task' && c.task.id === parentRec.id);
+      if (node) break;
+      await tree.loadMore(running);
+      children = await tree.getChildren(running);
+    }
+    assert.strictEqual(node.task.batch, true);
+    seen = [];
+    const kids = (await tree.getChildren(node)).filter((c): c is TaskNode => c.kind === 'task');
+    const expected = emu.data.tasks.filter((t) => t.parent === parentRec.id);
+    assert.strictEqual(kids.length, Math.min(expected.length, PAGE_SIZE));
+    assert.strictEqual(seen[0].query.get('parent'), parentRec.id);
+    assert.strictEqual(seen[0].query.get('status'), null);
+    assert.ok(new Set(kids.map((k) => k.task.status)).size >= 1);
+    assert.strictEqual(tree.getParent(kids[0]), node);
+    assert.strictEqual(kids[0].id, `${node.id}/${kids[0].task.id}`);
+  });
+
+  it('applies the filters to every group, and a status filter hides the other groups', async () => {
+    const { tree, filters } = model();
+    const project = 'rfranklin/rna-seq-analysis';
+    await filters.update({ statuses: ['FAILED', 'COMPLETED'], project });
+    const roots = (await tree.getChildren()) as GroupNode[];
+    assert.deepStrictEqual(roots.map((g) => g.status), ['COMPLETED', 'FAILED']);
+    assert.strictEqual(seen.length, 2, 'hidden groups are not counted');
+    for (const g of roots) assert.strictEqual(g.count, count(g.status, (t) => t.project === project));
+    assert.ok(seen.every((s) => s.query.get('project') === project));
+  });
+
+  it('shows the children of a batch parent through the parent filter', async () => {
+    const { tree, filters } = model();
+    const parent = emu.data.batchParents.find((p) => p.status === 'COMPLETED')!;
+    await filters.update({ parent: { id: parent.id, name: parent.name } });
+    const roots = (await tree.getChildren()) as GroupNode[];
+    const total = roots.reduce((n, g) => n + (g.count ?? 0), 0);
+    assert.strictEqual(total, emu.data.tasks.filter((t) => t.parent === parent.id && t.status !== 'CREATING' && t.status !== 'ABORTING').length);
+  });
+
+  it('says so in place when nothing matches, with a way to clear the filters', async () => {
+    const { tree, filters } = model();
+    await filters.update({ created: { to: '2001-01-01' } });
+    const roots = await tree.getChildren();
+    const message = roots[0] as MessageNode;
+    assert.strictEqual(message.kind, 'message');
+    assert.strictEqual(message.text, 'No tasks match the filters.');
+    assert.strictEqual(message.action?.command, 'sevenbridges.tasks.clearFilter');
+    assert.ok(roots.slice(1).every((g) => g.kind === 'group' && g.count === 0));
+  });
+
+  it('a rejected token becomes a message with "Set Authentication Token", not an exception', async () => {
+    const { tree } = model({ token: 'wrong-token' });
+    const roots = (await tree.getChildren()) as MessageNode[];
+    assert.match(roots[0].text, /rejected the authentication token/);
+    assert.deepStrictEqual(roots.slice(1).map((r) => r.action?.command), ['sevenbridges.setToken']);
+  });
+
+  it('an unreachable platform becomes a message with "Retry"', async () => {
+    const { tree } = model();
+    const unreachable = new SbClient({ credentials: async () => ({ endpoint: 'http://127.0.0.1:9/v2', token: 't' }), maxRetries: 0 });
+    const memento = new MemoryMemento();
+    const offline = new TaskTreeModel({ source: unreachable.tasks, filter: new FilterModel(memento), store: memento, signedIn: () => true });
+    const roots = (await offline.getChildren()) as MessageNode[];
+    assert.match(roots[0].text, /Cannot reach the platform/);
+    assert.deepStrictEqual(roots.slice(1).map((r) => r.action?.command), ['sevenbridges.tasks.refresh', 'sevenbridges.showLog']);
+    tree.dispose();
+  });
+
+  it('a rate limit says when it resets and offers "Retry"', async () => {
+    const { tree } = model();
+    emu.burst429(50, 3600);
+    try {
+      const roots = (await tree.getChildren()) as MessageNode[];
+      assert.match(roots[0].text, /rate limit/);
+      assert.strictEqual(roots[1].action?.command, 'sevenbridges.tasks.refresh');
+    } finally {
+      emu.burst429(0);
+    }
+  });
+
+  it('shows nothing when signed out (the welcome view takes over)', async () => {
+    const { tree } = model({ signedIn: false });
+    assert.deepStrictEqual(await tree.getChildren(), []);
+    assert.strictEqual(seen.length, 0);
+  });
+
+  it('a refresh counts again and reloads only the open groups; it reports whether anything changed', async () => {
+    const memento = new MemoryMemento();
+    const { tree } = model({ memento });
+    await tree.getChildren();
+    const running = tree.group('RUNNING');
+    tree.setExpanded(running, true);
+    await tree.getChildren(running);
+    seen = [];
+    assert.strictEqual(await tree.refresh(), false);
+    assert.strictEqual(seen.length, 7, 'six counts and the open group');
+    assert.strictEqual(tree.lastRefreshRequests, 7);
+    assert.strictEqual(tree.hasActiveTasks(), true);
+
+    const rec = emu.data.tasks.find((t) => t.status === 'RUNNING' && !t.batch && !t.parent)!;
+    const saved = { ...rec };
+    (rec as { status: TaskStatus }).status = 'COMPLETED';
+    rec.end_time = new Date().toISOString().slice(0, 19) + 'Z';
+    try {
+      assert.strictEqual(await tree.refresh(), true);
+      assert.strictEqual(running.count, count('RUNNING'));
+    } finally {
+      Object.assign(rec, saved);
+    }
+    assert.deepStrictEqual(memento.get('sevenbridges.tasks.expanded'), ['group:RUNNING'], 'open groups are remembered');
+    const again = model({ memento }).tree;
+    assert.strictEqual(again.isExpanded(again.group('RUNNING')), true);
+  });
+
+  it('keeps the same node objects across a refresh, so the tree keeps its selection and expansion', async () => {
+    const { tree } = model();
+    await tree.getChildren();
+    const failed = tree.group('FAILED');
+    tree.setExpanded(failed, true);
+    const before = (await tree.getChildren(failed)).filter((c): c is TaskNode => c.kind === 'task');
+    await tree.refresh();
+    const after = (await tree.getChildren(failed)).filter((c): c is TaskNode => c.kind === 'task');
+    assert.strictEqual(after[0], before[0]);
+    assert.strictEqual((await tree.getChildren())[0], tree.group('RUNNING'));
+  });
+
+  it('a new filter forgets the counts and listings and cancels what is loading', async () => {
+    const { tree, filters } = model();
+    await tree.getChildren();
+    const loading = tree.getChildren(tree.group('DRAFT'));
+    tree.reset();
+    await filters.update({ statuses: ['DRAFT'], project: 'rfranklin/my-project' });
+    await loading;
+    const roots = (await tree.getChildren()) as GroupNode[];
+    assert.deepStrictEqual(roots.map((g) => g.status), ['DRAFT']);
+    assert.strictEqual(roots[0].count, count('DRAFT', (t) => t.project === 'rfranklin/my-project'));
+    const kids = (await tree.getChildren(roots[0])).filter((c): c is TaskNode => c.kind === 'task');
+    assert.ok(kids.every((k: { task: Task }) => k.task.project === 'rfranklin/my-project' && k.task.status === 'DRAFT'));
+  });
+});
