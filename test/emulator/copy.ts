@@ -18,6 +18,10 @@ export interface ReceivedCopyRequest {
   error?: unknown;
   /** true when the response was deliberately lost (socket destroyed after processing) */
   responseLost?: boolean;
+  /** true when the response body was deliberately garbled (the job exists all the same) */
+  responseMalformed?: boolean;
+  /** set when a fault, the token or the rate limit stopped the POST before it was processed */
+  notProcessed?: string;
 }
 
 type Outcome =
@@ -37,7 +41,10 @@ interface Plan {
 const present = (v: unknown): boolean => v !== undefined && v !== null && v !== '';
 
 export class CopyEngine {
+  /** every copy POST that reached processing (job created or refused as a whole) */
   readonly requests: ReceivedCopyRequest[] = [];
+  /** copy POSTs stopped before processing by a fault, a bad token or the rate limit */
+  readonly unprocessed: ReceivedCopyRequest[] = [];
   private readonly plans = new Map<string, Plan>();
   private nextId = 70711174378900000n;
 
@@ -46,6 +53,17 @@ export class CopyEngine {
     private readonly now: () => number,
     private readonly stepMs: number,
   ) {}
+
+  /** Record a copy POST that never reached processing (fault, bad token, rate limit); status 0 = dropped. */
+  recordUnprocessed(rawBody: string, status: number, reason: string): void {
+    let items: unknown;
+    try {
+      items = (JSON.parse(rawBody) as { items?: unknown }).items;
+    } catch {
+      items = undefined;
+    }
+    this.unprocessed.push({ at: this.now(), items, status, notProcessed: reason });
+  }
 
   submit(ctx: Ctx): { result: Result; record: ReceivedCopyRequest } {
     const at = this.now();

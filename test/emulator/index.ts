@@ -38,7 +38,10 @@ export interface Emulator {
   burst429(count: number, resetInSeconds?: number): void;
   maintenance(durationMs: number): void;
   loseNextCopyResponse(): void;
+  /** every POST /v2/async/files/copy that reached processing: a job created, or the request refused as a whole */
   readonly copyRequests: ReceivedCopyRequest[];
+  /** copy POSTs stopped before processing (fault, bad token, rate limit), with `notProcessed` saying why */
+  readonly unprocessedCopyRequests: ReceivedCopyRequest[];
   readonly stats: { requests: number; byStatus: Record<number, number>; faultsInjected: number };
   readonly data: EmulatorData;
   close(): Promise<void>;
@@ -64,6 +67,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     maintenance: (ms) => faults.maintenance(ms),
     loseNextCopyResponse: () => faults.loseNextCopyResponse(),
     copyRequests: copy.requests,
+    unprocessedCopyRequests: copy.unprocessed,
     stats: server.stats,
     data: store,
     close: () => server.close(),

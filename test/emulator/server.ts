@@ -116,6 +116,24 @@ export class EmulatorServer {
     const tokenHeader = req.headers['x-sbg-auth-token'];
     const token = typeof tokenHeader === 'string' ? tokenHeader : '';
     const decision = faults.before();
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    let path = url.pathname;
+    if (path.length > 1 && path.endsWith('/')) {
+      path = path.slice(0, -1);
+    }
+    const method = req.method ?? 'GET';
+    const isCopyPost = method === 'POST' && path === '/v2/async/files/copy';
+    const unprocessed = (status: number, reason: string): void => {
+      if (isCopyPost) {
+        this.deps.copy.recordUnprocessed(rawBody, status, reason);
+      }
+    };
+    if (decision.kind !== 'none') {
+      unprocessed(
+        { drop: 0, maintenance: 503, burst429: 429, error500: 500 }[decision.kind],
+        `fault: ${decision.kind}`,
+      );
+    }
     if (decision.kind === 'drop') {
       this.stats.faultsInjected++;
       this.count(0);
@@ -140,14 +158,9 @@ export class EmulatorServer {
       return this.send(res, token, { status: 500, body: errorBody(500, 90004, 'An unexpected error occurred.') });
     }
     if (token !== this.deps.token) {
+      unprocessed(401, 'unauthorized');
       return this.send(res, token, { status: 401, body: errorBody(401, 90001, 'Unauthorized: the authentication token is missing or invalid.') });
     }
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    let path = url.pathname;
-    if (path.length > 1 && path.endsWith('/')) {
-      path = path.slice(0, -1);
-    }
-    const method = req.method ?? 'GET';
     if (!path.startsWith('/v2/') && path !== '/v2') {
       return this.send(res, token, { status: 404, body: errorBody(404, 90003, `No such resource: ${url.pathname}`) });
     }
@@ -160,6 +173,7 @@ export class EmulatorServer {
       });
     }
     if (!limiter.take(token)) {
+      unprocessed(429, 'rate limit');
       return this.send(res, token, { status: 429, body: errorBody(429, 1000, 'Rate limit exceeded! Please wait a while before trying again.') });
     }
     const ctx: Ctx = { store: this.deps.store, base: this.base, now, method, path: sub, query: url.searchParams, rawBody };
@@ -188,7 +202,7 @@ export class EmulatorServer {
         req.socket.destroy();
         return;
       }
-      return this.respond(res, token, result);
+      return this.respond(res, token, result, record);
     }
     for (const route of this.routes) {
       const m = route.method === method ? route.re.exec(sub) : null;
@@ -209,10 +223,13 @@ export class EmulatorServer {
     return this.send(res, token, { status: 404, body: errorBody(404, 90003, `No such resource: ${method} ${url.pathname}`) });
   }
 
-  private respond(res: http.ServerResponse, token: string, result: Result): void {
+  private respond(res: http.ServerResponse, token: string, result: Result, copyRecord?: ReceivedCopyRequest): void {
     const garble = result.status < 300 && this.deps.faults.malformed();
     if (garble) {
       this.stats.faultsInjected++;
+      if (copyRecord) {
+        copyRecord.responseMalformed = true;
+      }
     }
     this.send(res, token, result, garble);
   }

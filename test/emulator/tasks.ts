@@ -9,8 +9,26 @@ const TASK_DEFAULTS = ['href', 'id', 'name', 'project'];
 const ORDER_BY = ['created_time', 'start_time', 'end_time', 'name', 'created_by'] as const;
 type OrderBy = (typeof ORDER_BY)[number];
 
+const KEY_ORDER = [
+  'id', 'name', 'status', 'project', 'app', 'type', 'created_by', 'executed_by', 'created_time', 'start_time', 'end_time',
+  'batch', 'parent', 'batch_group', 'batch_by', 'origin', 'execution_status', 'price', 'errors', 'warnings', 'inputs', 'outputs',
+];
+
+/** The API shape of a task: href first, then the documented key order. */
 export function taskRecord(base: string, t: TaskRec): Record<string, unknown> {
-  return { href: `${base}/tasks/${t.id}`, ...t };
+  const src = t as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = { href: `${base}/tasks/${t.id}` };
+  for (const k of KEY_ORDER) {
+    if (src[k] !== undefined) {
+      out[k] = src[k];
+    }
+  }
+  for (const k of Object.keys(src)) {
+    if (!(k in out) && src[k] !== undefined) {
+      out[k] = src[k];
+    }
+  }
+  return out;
 }
 
 export function listTasks(ctx: Ctx): Result {

@@ -518,6 +518,12 @@ describe('platform emulator: rate limit and faults', () => {
       // The next one goes through normally.
       const ok = await api.post('/async/files/copy', { items: [{ file: file.id, project: p.id }] });
       assert.strictEqual(ok.status, 200);
+      // A POST stopped by a fault before processing is recorded without a job.
+      emu.faults.error500Rate = 1;
+      assert.strictEqual((await api.post('/async/files/copy', { items: [{ file: file.id, project: p.id }] })).status, 500);
+      emu.faults.error500Rate = 0;
+      assert.deepStrictEqual(emu.copyRequests.map((c) => [c.status, c.jobId !== undefined]), [[200, true], [200, true]]);
+      assert.deepStrictEqual(emu.unprocessedCopyRequests.map((c) => [c.status, c.notProcessed]), [[500, 'fault: error500']]);
     } finally {
       await emu.close();
     }
