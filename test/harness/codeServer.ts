@@ -29,6 +29,8 @@ export interface CodeServerOptions {
   readonly port?: number;
   /** Host to use; the current engine when omitted. */
   readonly host?: InstalledHost;
+  /** Called with the fresh folders after the .vsix is installed, before the server starts. */
+  readonly beforeStart?: (dirs: { runDir: string; userDataDir: string; extensionsDir: string; workspace: string }) => void;
   /** Keep the run folder after close (the demo prints where it is). */
   readonly keepRunDir?: boolean;
   /** Milliseconds to wait for the server to answer. */
@@ -118,6 +120,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<Runni
   fs.writeFileSync(configFile, 'auth: none\ncert: false\n');
   if (options.vsix) installVsix(host, options.vsix, extensionsDir, userDataDir, configFile);
   for (const folder of options.extensionFolders ?? []) copyDir(folder, path.join(extensionsDir, path.basename(folder)));
+  options.beforeStart?.({ runDir, userDataDir, extensionsDir, workspace });
 
   const port = options.port ?? (await freePort());
   const logFile = path.join(logsDir, `${options.name}-code-server.log`);

@@ -1,0 +1,17 @@
+/** The platform emulator for the harness process (e2e, demo): on a free port unless told otherwise. */
+import { Emulator, EmulatorOptions, startEmulator } from '../emulator';
+import { freePort } from './ports';
+
+export type { Emulator, EmulatorOptions } from '../emulator';
+
+export async function startHarnessEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  return startEmulator({ ...options, port: options.port ?? (await freePort()) });
+}
+
+/** Settings and environment that point the extension at an emulator, signed in or not. */
+export function pointAt(emu: { baseUrl: string; token: string }, signedIn = true): { settings: Record<string, unknown>; env: NodeJS.ProcessEnv } {
+  return {
+    settings: { 'sevenbridges.apiEndpoint': emu.baseUrl },
+    env: signedIn ? { SB_API_ENDPOINT: emu.baseUrl, SB_AUTH_TOKEN: emu.token } : { SB_API_ENDPOINT: emu.baseUrl, SB_AUTH_TOKEN: '' },
+  };
+}

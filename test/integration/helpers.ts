@@ -1,0 +1,95 @@
+/**
+ * Helpers for integration tests (they run inside the real extension host; import `vscode` freely).
+ *
+ *   import { activateProduct, emulator, manifest, waitFor } from '../helpers';
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { Emulator } from '../emulator';
+import type { ExtensionApi } from '../../src/extension';
+import { ENV } from './runner/protocol';
+
+export const EXTENSION_ID = 'sbg-community.sevenbridges';
+
+const KEY = '__sevenbridgesTestEmulator';
+
+/** Called by the runner once it has started the emulator inside the host. */
+export function setTestEmulator(emu: Emulator): void {
+  (globalThis as Record<string, unknown>)[KEY] = emu;
+}
+
+/**
+ * The emulator the product is pointed at (SB_API_ENDPOINT + SB_AUTH_TOKEN, so it starts signed in).
+ * It runs in this process: tests may inject faults (`emulator().burst429(2)`), read
+ * `copyRequests`, `stats` and `data`.
+ */
+export function emulator(): Emulator {
+  const emu = (globalThis as Record<string, unknown>)[KEY] as Emulator | undefined;
+  assert.ok(emu, 'no emulator: the harness starts one in the extension host (SB_TEST_EMULATOR_PORT)');
+  return emu;
+}
+
+/** The installed product extension. */
+export function productExtension(): vscode.Extension<ExtensionApi> {
+  const ext = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID);
+  assert.ok(ext, `${EXTENSION_ID} is not installed in this host`);
+  return ext;
+}
+
+/** Activates the product (if not yet) and returns what `activate()` returned. */
+export async function activateProduct(): Promise<ExtensionApi> {
+  const ext = productExtension();
+  const api = ext.isActive ? ext.exports : await ext.activate();
+  assert.ok(ext.isActive, 'the extension did not activate');
+  return api;
+}
+
+/** The product's package.json as installed (what VS Code read). */
+export function manifest(): ProductManifest {
+  return productExtension().packageJSON as ProductManifest;
+}
+
+/** The repository root, for reading sources or fixtures. */
+export function repoRoot(): string {
+  return process.env[ENV.repoRoot] ?? path.resolve(__dirname, '..', '..', '..');
+}
+
+/** Polls `check` until it returns a truthy value (returned) or throws after `timeoutMs`. */
+export async function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 10_000, intervalMs = 100): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value) return value as NonNullable<T>;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+/** The installed bundle's text (e.g. to look for context keys it sets). */
+export function bundleText(): string {
+  const ext = productExtension();
+  return fs.readFileSync(path.join(ext.extensionPath, manifest().main), 'utf8');
+}
+
+export interface ProductManifest {
+  name: string;
+  publisher: string;
+  main: string;
+  activationEvents?: string[];
+  contributes: {
+    commands?: { command: string; title: string; category?: string; icon?: string }[];
+    viewsContainers?: Record<string, { id: string; title: string; icon: string }[]>;
+    views?: Record<string, { id: string; name: string; when?: string }[]>;
+    viewsWelcome?: { view: string; contents: string; when?: string }[];
+    menus?: Record<string, { command?: string; submenu?: string; when?: string; group?: string }[]>;
+    keybindings?: { command: string; key: string; when?: string }[];
+    configuration?: { properties: Record<string, unknown> };
+  };
+}

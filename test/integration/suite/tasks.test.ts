@@ -1,0 +1,204 @@
+/**
+ * The task explorer in a real VS Code against the emulator: groups and counts, paging with "Load more",
+ * filters through the model and the commands, the context-menu commands, the details document.
+ */
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../../src/extension';
+import type { GroupNode, LoadMoreNode, MessageNode, TaskNode, TaskTreeNode } from '../../../src/tasks/taskTree';
+import type { TaskRec } from '../../emulator';
+import { activateProduct, emulator, waitFor } from '../helpers';
+
+const STATUSES = ['RUNNING', 'QUEUED', 'DRAFT', 'COMPLETED', 'FAILED', 'ABORTED'];
+
+describe('task explorer', function () {
+  this.timeout(60_000);
+  let api: ExtensionApi;
+
+  const tasks = () => api.tasks;
+  const count = (status: string, pred: (t: TaskRec) => boolean = () => true) =>
+    emulator().data.tasks.filter((t) => t.status === status && pred(t)).length;
+  const roots = () => Promise.resolve(tasks().provider.getChildren()) as Promise<TaskTreeNode[]>;
+  const children = (node: TaskTreeNode) => Promise.resolve(tasks().provider.getChildren(node)) as Promise<TaskTreeNode[]>;
+  const item = (node: TaskTreeNode) => tasks().provider.getTreeItem(node);
+  const groups = async () => (await roots()).filter((n): n is GroupNode => n.kind === 'group');
+  const group = async (status: string) => (await groups()).find((g) => g.status === status)!;
+
+  before(async () => {
+    api = await activateProduct();
+    await waitFor(() => api.services.session.state === 'signedIn', 'the product to be signed in to the emulator (SB_AUTH_TOKEN)', 20_000);
+    await vscode.commands.executeCommand('sevenbridges.tasks.clearFilter');
+    await vscode.commands.executeCommand('sevenbridges.tasks.focus');
+  });
+
+  afterEach(async () => {
+    await vscode.commands.executeCommand('sevenbridges.tasks.clearFilter');
+  });
+
+  it('shows one group per status with its count from the platform', async () => {
+    const all = await groups();
+    assert.deepStrictEqual(all.map((g) => g.status), STATUSES);
+    for (const g of all) {
+      const treeItem = item(g);
+      assert.strictEqual(treeItem.description, count(g.status).toLocaleString('en-US'), g.status);
+      assert.strictEqual(treeItem.contextValue, 'taskGroup');
+      assert.strictEqual(treeItem.id, `group:${g.status}`);
+      assert.ok(treeItem.iconPath instanceof vscode.ThemeIcon);
+    }
+    assert.strictEqual(tasks().view.description, undefined, 'no filter, no description');
+  });
+
+  it('opens a group 100 tasks at a time and loads the next page with "Load more"', async () => {
+    const completed = await group('COMPLETED');
+    const total = count('COMPLETED');
+    let kids = await children(completed);
+    assert.strictEqual(kids.filter((k) => k.kind === 'task').length, Math.min(100, total));
+    const more = kids[kids.length - 1] as LoadMoreNode;
+    assert.strictEqual(more.kind, 'loadMore');
+    const moreItem = item(more);
+    assert.strictEqual(moreItem.label, `Load more (${total - 100} left)`);
+    assert.strictEqual(moreItem.command?.command, 'sevenbridges.tasks.loadMore');
+
+    await vscode.commands.executeCommand(moreItem.command!.command, ...(moreItem.command!.arguments ?? []));
+    kids = await children(completed);
+    const loaded = kids.filter((k): k is TaskNode => k.kind === 'task');
+    assert.strictEqual(loaded.length, Math.min(200, total));
+    assert.strictEqual(new Set(loaded.map((k) => k.task.id)).size, loaded.length);
+
+    const first = item(loaded[0]);
+    assert.match(String(first.description), /ended .* ago|started .* ago|created .* ago/);
+    assert.ok(first.tooltip instanceof vscode.MarkdownString);
+    assert.ok((first.tooltip as vscode.MarkdownString).value.includes(loaded[0].task.id));
+    assert.strictEqual(tasks().provider.getParent(loaded[0]), completed);
+  });
+
+  it('expands a batch parent into its children and sums them up in its description', async () => {
+    const parentRec = emulator().data.batchParents.find((p) => p.status === 'COMPLETED')!;
+    const all = await children(await group('COMPLETED'));
+    let node = all.find((k): k is TaskNode => k.kind === 'task' && k.task.id === parentRec.id);
+    if (!node) {
+      await vscode.commands.executeCommand('sevenbridges.tasks.showChildren', { task: parentRec });
+      await vscode.commands.executeCommand('sevenbridges.tasks.clearFilter');
+      node = (await children(await group('COMPLETED'))).find((k): k is TaskNode => k.kind === 'task' && k.task.id === parentRec.id);
+    }
+    assert.ok(node, 'the batch parent is among the newest completed tasks');
+    const parentItem = item(node);
+    assert.strictEqual(parentItem.contextValue?.split(' ').includes('batch'), true);
+    assert.strictEqual(parentItem.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
+    assert.match(String(parentItem.description), /\d+ done/);
+    const kids = (await children(node)).filter((k): k is TaskNode => k.kind === 'task');
+    assert.strictEqual(kids.length, Math.min(100, emulator().data.tasks.filter((t) => t.parent === parentRec.id).length));
+    assert.ok(kids.every((k) => k.task.parent === parentRec.id));
+    await tasks().view.reveal(kids[0], { select: true, expand: false });
+    assert.strictEqual(tasks().view.selection[0], kids[0], 'reveal finds the child through getParent');
+  });
+
+  it('"Show Only This Status" hides the other groups and describes the filter', async () => {
+    await vscode.commands.executeCommand('sevenbridges.tasks.showOnlyStatus', await group('FAILED'));
+    const shown = await groups();
+    assert.deepStrictEqual(shown.map((g) => g.status), ['FAILED']);
+    assert.strictEqual(tasks().view.description, 'Filtered: Failed');
+    assert.deepStrictEqual(tasks().filters.filter, { statuses: ['FAILED'] });
+  });
+
+  it('"Filter by This Project" filters every group to that project', async () => {
+    const failed = await children(await group('FAILED'));
+    const task = failed.find((k): k is TaskNode => k.kind === 'task')!;
+    await vscode.commands.executeCommand('sevenbridges.tasks.filterByProject', task);
+    const project = task.task.project!;
+    assert.strictEqual(tasks().view.description, `Filtered: Project ${project}`);
+    for (const g of await groups()) assert.strictEqual(item(g).description, count(g.status, (t) => t.project === project).toLocaleString('en-US'));
+    const kids = (await children(await group('FAILED'))).filter((k): k is TaskNode => k.kind === 'task');
+    assert.ok(kids.every((k) => k.task.project === project));
+  });
+
+  it('filters combine (status, project, time range) through the filter model', async () => {
+    await tasks().filters.update({ statuses: ['COMPLETED', 'FAILED'], project: 'rfranklin/my-project', ended: { preset: 'month' } });
+    const since = Date.now() - 30 * 24 * 3600_000;
+    const shown = await groups();
+    assert.deepStrictEqual(shown.map((g) => g.status), ['COMPLETED', 'FAILED']);
+    for (const g of shown) {
+      const expected = count(g.status, (t) => t.project === 'rfranklin/my-project' && !!t.end_time && Date.parse(t.end_time) >= since - 1000);
+      assert.ok(Math.abs((g.count ?? -1) - expected) <= 1, `${g.status}: ${g.count} vs ${expected}`);
+    }
+    assert.strictEqual(tasks().view.description, 'Filtered: Completed, Failed · project rfranklin/my-project · ended in the last 30 days');
+  });
+
+  it('"Show Child Tasks" lists a batch parent\'s children by status', async () => {
+    const parentRec = emulator().data.batchParents.find((p) => p.status === 'RUNNING')!;
+    await vscode.commands.executeCommand('sevenbridges.tasks.showChildren', { task: parentRec });
+    assert.match(tasks().view.description ?? '', /^Filtered: Children of /);
+    const shown = await groups();
+    for (const g of shown) assert.strictEqual(g.count, count(g.status, (t) => t.parent === parentRec.id), g.status);
+  });
+
+  it('says so in place when nothing matches, with "Clear Task Filters"', async () => {
+    await tasks().filters.update({ created: { to: '2001-01-01' } });
+    const [first] = await roots();
+    assert.strictEqual(first.kind, 'message');
+    const firstItem = item(first);
+    assert.strictEqual(firstItem.label, 'No tasks match the filters.');
+    assert.strictEqual(firstItem.command?.command, 'sevenbridges.tasks.clearFilter');
+    await vscode.commands.executeCommand('sevenbridges.tasks.clearFilter');
+    assert.strictEqual(tasks().filters.active, false);
+    assert.strictEqual((await groups()).length, 6);
+  });
+
+  it('"Copy Task ID" puts the ID on the clipboard', async () => {
+    const task = (await children(await group('RUNNING'))).find((k): k is TaskNode => k.kind === 'task')!;
+    await vscode.commands.executeCommand('sevenbridges.tasks.copyId', task);
+    assert.strictEqual(await vscode.env.clipboard.readText(), task.task.id);
+  });
+
+  it('"Open Task Details" opens the whole record as read-only JSON', async () => {
+    const task = (await children(await group('FAILED'))).find((k): k is TaskNode => k.kind === 'task')!;
+    await vscode.commands.executeCommand('sevenbridges.tasks.openDetails', task);
+    const editor = await waitFor(
+      () => vscode.window.activeTextEditor?.document.uri.scheme === 'sevenbridges-task' && vscode.window.activeTextEditor,
+      'the task details document',
+    );
+    const record = JSON.parse(editor.document.getText()) as Record<string, unknown>;
+    assert.strictEqual(record.id, task.task.id);
+    assert.ok('inputs' in record && 'outputs' in record, 'the whole record, not the list fields');
+    assert.strictEqual(editor.document.languageId, 'json');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('a refresh costs one request per group plus one per open group', async () => {
+    await groups();
+    const before = emulator().stats.requests;
+    await vscode.commands.executeCommand('sevenbridges.tasks.refresh');
+    const spent = emulator().stats.requests - before;
+    const open = (await groups()).filter((g) => tasks().tree.isExpanded(g) && tasks().tree.listOf(g).loaded).length;
+    assert.strictEqual(spent, 6 + open + countOpenBatchLists(), `requests for one refresh (${open} open groups)`);
+  });
+
+  it('a rate limit shows a message with "Retry" in place of the groups', async () => {
+    emulator().burst429(100, 3600);
+    try {
+      await vscode.commands.executeCommand('sevenbridges.tasks.refresh');
+      const [first, second] = (await roots()) as MessageNode[];
+      assert.match(String(item(first).label), /rate limit/);
+      assert.strictEqual(item(second).command?.command, 'sevenbridges.tasks.refresh');
+    } finally {
+      emulator().burst429(0);
+    }
+    await vscode.commands.executeCommand('sevenbridges.tasks.refresh');
+    assert.strictEqual((await groups()).length, 6);
+  });
+
+  function countOpenBatchLists(): number {
+    let n = 0;
+    const visit = (nodes: Map<string, TaskNode>) => {
+      for (const node of nodes.values()) {
+        if (node.task.batch && node.list?.loaded && tasks().tree.isExpanded(node)) n += 1;
+        visit(node.taskNodes);
+      }
+    };
+    for (const status of STATUSES) {
+      const g = tasks().tree.group(status as 'RUNNING');
+      if (tasks().tree.isExpanded(g) && g.list.loaded) visit(g.taskNodes);
+    }
+    return n;
+  }
+});
