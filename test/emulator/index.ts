@@ -1,4 +1,17 @@
-/** The platform emulator: a loopback stand-in for the Seven Bridges public API v2. */
+/**
+ * The platform emulator: a loopback stand-in for the Seven Bridges public API v2 (see /work/shared/API_CONTRACT.md).
+ *
+ * Its picks where the documentation is silent ([infer] in the contract; clients must not depend on them):
+ * - task list without `order_by`: newest `created_time` first; `order_by` alone sorts ascending;
+ * - a repeated query parameter is refused with 400; an unknown but well-formed `project` filter gives an empty list;
+ * - generic errors use 90000 (400), 90001 (401), 90002 (403), 90003 (404), 90004 (500);
+ * - a copy job's `result` stays [] until FINISHED; a per-item failure counts 1 in `total_files` and `failed_files`;
+ *   refusing to copy a root folder is 400/90000, a destination without write permission 403/90002,
+ *   a missing destination folder or project 400/10228; duplicates are counted among items whose source is valid;
+ * - job timeline: SUBMITTED for one `copyStepMs`, RESOLVING for one, RUNNING for ceil(total_files / 25) steps;
+ *   the copies are created when the job turns FINISHED (jobs advance lazily on every request);
+ * - `files` (option) counts files and folders together, besides each project's root folder (about 1 folder per 12).
+ */
 import { CopyEngine, ReceivedCopyRequest } from './copy';
 import { EmulatorData, generateData } from './data';
 import { FaultSettings, Faults } from './faults';
