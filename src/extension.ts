@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { SbClient } from './api/client';
 import { Session } from './auth/session';
 import { registerAuth } from './auth/register';
-import { registerTasks } from './tasks/register';
+import { registerTasks, type TaskExplorer } from './tasks/register';
 import { registerCopy } from './copy/register';
 import type { Services } from './services';
 import { requestLogger } from './ui/requestLog';
@@ -10,6 +10,8 @@ import { requestLogger } from './ui/requestLog';
 /** What `activate` returns: the running parts, for the integration tests and for other extensions. */
 export interface ExtensionApi {
   readonly services: Services;
+  /** The task explorer's models and view. */
+  readonly tasks: TaskExplorer;
 }
 
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
@@ -25,10 +27,10 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
 
   const services: Services = { context, client, session, log };
   registerAuth(services);
-  registerTasks(services);
+  const tasks = registerTasks(services);
   registerCopy(services);
   log.info(`Activated in ${Date.now() - started} ms`);
-  return { services };
+  return { services, tasks };
 }
 
 export function deactivate(): void {}

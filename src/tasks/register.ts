@@ -10,15 +10,16 @@ import { TASKS_VIEW_ID, TaskTreeProvider } from './treeProvider';
 export const REFRESH_SETTING = 'sevenbridges.tasks.refreshInterval';
 
 /** What the task explorer exposes to the integration tests. */
-export interface TasksApi {
+export interface TaskExplorer {
   readonly filters: FilterModel;
   readonly tree: TaskTreeModel;
   readonly refresher: Refresher;
   readonly view: vscode.TreeView<TaskTreeNode>;
+  readonly provider: TaskTreeProvider;
 }
 
 /** The task explorer: its tree, filters and commands. */
-export function registerTasks(services: Services): TasksApi {
+export function registerTasks(services: Services): TaskExplorer {
   const { context, client, session, log } = services;
   const filters = new FilterModel(context.workspaceState);
   const tree = new TaskTreeModel({
@@ -76,5 +77,5 @@ export function registerTasks(services: Services): TasksApi {
   );
   refresher.setFocused(vscode.window.state.focused);
   refresher.setVisible(view.visible);
-  return { filters, tree, refresher, view };
+  return { filters, tree, refresher, view, provider };
 }
