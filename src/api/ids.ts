@@ -7,7 +7,8 @@ const JOB_ID = /^\d{1,30}$/;
 
 export const isTaskId = (value: string): boolean => TASK_ID.test(value);
 export const isFileId = (value: string): boolean => FILE_ID.test(value);
-export const isProjectId = (value: string): boolean => PROJECT_ID.test(value);
+/** `owner/short-name`; a part made only of dots is refused (`projects/../..` would leave the projects path). */
+export const isProjectId = (value: string): boolean => PROJECT_ID.test(value) && !value.split('/').some((part) => /^\.+$/.test(part));
 export const isJobId = (value: string): boolean => JOB_ID.test(value);
 
 /** Every 24-hex-digit run in a text that stands alone (not part of a longer hex run). */

@@ -246,10 +246,10 @@ export class Transport {
   }
 
   private rememberRateLimit(endpoint: string, headers: ResponseLike['headers']): void {
-    const limit = Number(headers.get('x-ratelimit-limit'));
-    const remaining = Number(headers.get('x-ratelimit-remaining'));
-    const reset = Number(headers.get('x-ratelimit-reset'));
-    if (![limit, remaining, reset].every((n) => Number.isFinite(n)) || headers.get('x-ratelimit-reset') === null) return;
+    // All three must be integers: Number(null) and Number('') are 0, which would read as "nothing left".
+    const read = (name: string) => (/^\s*-?\d+\s*$/.test(headers.get(name) ?? '') ? Number(headers.get(name)) : undefined);
+    const [limit, remaining, reset] = [read('x-ratelimit-limit'), read('x-ratelimit-remaining'), read('x-ratelimit-reset')];
+    if (limit === undefined || remaining === undefined || reset === undefined) return;
     this.rate = { endpoint, state: { limit, remaining, reset } };
   }
 }

@@ -447,6 +447,16 @@ describe('client against the emulator: errors, rate limit, maintenance, cancella
     }
   });
 
+  it('a copy POST to a closed port: network error, ECONNREFUSED, not delivered', async () => {
+    const s = await setup();
+    await s.emu.close();
+    const error = await rejection(s.sb.copyJobs.submit([{ file: '567890abc8a5639cc6722063', project: 'a/b' }]));
+    assert.strictEqual(error.kind, 'network');
+    assert.strictEqual(error.message, 'ECONNREFUSED');
+    assert.strictEqual(error.maybeDelivered, false);
+    assert.strictEqual(s.sent.length, 1);
+  });
+
   it('a 429 burst: the GET waits (fake clock) until X-RateLimit-Reset and succeeds', async () => {
     const s = await setup();
     try {

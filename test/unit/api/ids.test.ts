@@ -35,7 +35,7 @@ table(
   'isProjectId',
   isProjectId,
   ['rfranklin/my-project', 'r.franklin/my_project.2', 'A/B'],
-  ['', 'my-project', 'rfranklin/', '/my-project', 'a/b/c', 'r franklin/p', 'rfranklin/p\n', 'rfranklin/../x?'],
+  ['', 'my-project', 'rfranklin/', '/my-project', 'a/b/c', 'r franklin/p', 'rfranklin/p\n', 'rfranklin/../x?', '../..', '../user', 'rfranklin/..', './p'],
 );
 
 table('isJobId', isJobId, ['70711174378885120', '1'], ['', '-1', '7071117437888512a', '1.5', ' 1', '1234567890123456789012345678901']);

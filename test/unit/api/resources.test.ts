@@ -134,6 +134,7 @@ describe('client calls: bad values refused before sending', () => {
     ['a folder ID that is not 24 hex', (sb) => sb.files.list({ parent: 'root' }), /not a folder ID/],
     ['a files project without owner', (sb) => sb.files.list({ project: 'p' }), /not a project ID/],
     ['a project ID with extra slashes', (sb) => sb.projects.get('a/b/c'), /not a project ID/],
+    ['a project ID that climbs out of /projects', (sb) => sb.projects.get('../..'), /not a project ID/],
     ['a job ID with letters', (sb) => sb.copyJobs.get('abc'), /not an async job ID/],
   ];
   for (const bound of TIME_BOUNDS) {

@@ -213,6 +213,22 @@ describe('transport: rate limit', () => {
     assert.deepStrictEqual(transport.rateLimit, { limit: 1000, remaining: 5, reset: 1_800_000_000 });
   });
 
+  it('a missing or empty X-RateLimit-Remaining is not read as "nothing left"', async () => {
+    const clock = new FakeClock();
+    const reset = String(clock.nowSeconds + 100);
+    const fake = new FakeFetch([
+      response(200, {}, { 'X-RateLimit-Reset': reset }),
+      response(200, {}, { 'X-RateLimit-Limit': '1000', 'X-RateLimit-Remaining': '', 'X-RateLimit-Reset': reset }),
+      OK(),
+    ]);
+    const transport = new Transport({ credentials: async () => ({ endpoint: ENDPOINT, token: TOKEN }), fetch: fake.fetch, clock });
+    await transport.get('a');
+    await transport.get('b');
+    await transport.get('c');
+    assert.deepStrictEqual(clock.sleeps, []);
+    assert.strictEqual(transport.rateLimit, undefined);
+  });
+
   it('a 429 on a GET waits until X-RateLimit-Reset, then repeats and succeeds', async () => {
     const events: string[] = [];
     const clock = new FakeClock(undefined, events);
