@@ -90,6 +90,15 @@ export class Refresher {
     this.schedule();
   }
 
+  /**
+   * Fresh data arrived by other means (the view opened, a group expanded): the next automatic refresh is
+   * due an interval from now, and is scheduled if there is now something active.
+   */
+  markFresh(): void {
+    this.lastRun = this.timers.now();
+    this.poke();
+  }
+
   /** Schedules a refresh if none is scheduled (something new is shown: it may be queued or running). */
   poke(): void {
     if (this.timer === undefined) this.schedule();
@@ -119,7 +128,8 @@ export class Refresher {
   private resume(): void {
     this.factor = 1;
     const interval = intervalMs(this.options.intervalSeconds());
-    if (!this.canRun() || !interval) return;
+    // With nothing loaded yet (or nothing active) there is nothing to catch up on; markFresh() starts the pace.
+    if (!this.canRun() || !interval || !this.options.hasActiveWork()) return;
     this.cancelTimer();
     const since = this.timers.now() - this.lastRun;
     const jitter = Math.floor((this.options.random ?? Math.random)() * (this.options.jitterMs ?? 1000));

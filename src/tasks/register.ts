@@ -61,7 +61,7 @@ export function registerTasks(services: Services): TaskExplorer {
       tree.reset();
     }),
     session.onDidChange(() => tree.reset()),
-    tree.onDidChange(() => refresher.poke()),
+    tree.onDidLoad(() => refresher.markFresh()),
     view.onDidExpandElement((e) => {
       if (e.element.kind === 'group' || e.element.kind === 'task') tree.setExpanded(e.element, true);
     }),

@@ -114,6 +114,9 @@ export class TaskTreeModel {
   private readonly changed = new Emitter<TaskTreeNode | undefined>();
   /** Fires with the node whose children changed, or undefined for the whole tree. */
   readonly onDidChange = this.changed.event;
+  private readonly loadedEmitter = new Emitter<void>();
+  /** Fires when counts or a listing arrive from the platform (not on redraws). */
+  readonly onDidLoad = this.loadedEmitter.event;
   readonly now: () => number;
   /** Requests sent by the last refresh, for the log and the tests. */
   lastRefreshRequests = 0;
@@ -240,6 +243,7 @@ export class TaskTreeModel {
     this.countsController.abort();
     for (const group of this.groups.values()) group.list.reset();
     this.changed.dispose();
+    this.loadedEmitter.dispose();
   }
 
   private requestCounter = 0;
@@ -273,7 +277,10 @@ export class TaskTreeModel {
 
   private async containerChildren(node: ContainerNode): Promise<TaskTreeNode[]> {
     const list = this.listOf(node);
-    await list.ensureLoaded();
+    if (!list.loaded) {
+      await list.ensureLoaded();
+      this.loadedEmitter.fire();
+    }
     const items = list.items;
     if (list.error !== undefined && !items.length) {
       const error = list.error;
@@ -362,6 +369,7 @@ export class TaskTreeModel {
         }
       });
       this.countsLoaded = true;
+      this.loadedEmitter.fire();
     })();
     this.countsPromise = promise;
     return promise;

@@ -158,3 +158,29 @@ describe('task refresher', () => {
     assert.deepStrictEqual(calls, []);
   });
 });
+
+describe('task refresher, fed by the view', () => {
+  it('starts the pace when data arrives, and not before', async () => {
+    const { clock, refresher, calls, state } = setup({ active: false, changed: true });
+    refresher.setVisible(true);
+    await clock.tickAsync(120_000);
+    assert.deepStrictEqual(calls, [], 'nothing loaded, nothing active');
+    state.active = true;
+    refresher.markFresh();
+    assert.strictEqual(refresher.nextDelay, 30_000);
+    await clock.tickAsync(30_000);
+    assert.deepStrictEqual(calls, [150_000]);
+  });
+
+  it('a view shown again soon after its data loaded waits for the rest of the interval', async () => {
+    const { clock, refresher, calls } = setup({ changed: true });
+    refresher.setVisible(true);
+    refresher.markFresh();
+    refresher.setVisible(false);
+    await clock.tickAsync(20_000);
+    refresher.setVisible(true);
+    assert.strictEqual(refresher.nextDelay, 10_000);
+    await clock.tickAsync(10_000);
+    assert.strictEqual(calls.length, 1);
+  });
+});
