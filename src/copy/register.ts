@@ -1,4 +1,179 @@
+import * as vscode from 'vscode';
+import type { Task } from '../api/types';
+import { FilesTreeProvider, FILES_VIEW, isItemNode, ItemNode, LoadMoreNode, MessageNode, ProjectNode, FolderNode, FilesNode } from '../files/tree';
+import { CopySubmitter } from '../jobs/submitter';
+import { JobTracker, TrackedJob } from '../jobs/tracker';
+import { FinishNotifier, JobsStatusBar, SHOW_JOBS, showJobDetails, showJobs } from '../jobs/ui';
 import type { Services } from '../services';
+import { idsInEditorText, outputFileIds, outputNames, splitIdText } from './extract';
+import { CopyCommandArgs, CopyFlow, CopySources } from './flow';
+import { ProjectCache } from './pickers';
+import { checkSources, plural, sourceProblems } from './request';
+
+/** The running copy feature, returned for the integration tests. */
+export interface CopyFeature {
+  readonly tracker: JobTracker;
+  readonly submitter: CopySubmitter;
+  readonly tree: FilesTreeProvider;
+  readonly view: vscode.TreeView<FilesNode>;
+  readonly flow: CopyFlow;
+}
+
+let running: CopyFeature | undefined;
+/** The copy feature of this activation (for tests and other features). */
+export const copyFeature = (): CopyFeature | undefined => running;
 
 /** The files view, the copy commands, the job tracker and its status-bar item. */
-export function registerCopy(_services: Services): void {}
+export function registerCopy(services: Services): CopyFeature {
+  const { context, client, session } = services;
+  const tracker = new JobTracker(client.copyJobs, context.globalState);
+  const submitter = new CopySubmitter(client.copyJobs, tracker, context.globalState);
+  const projects = new ProjectCache(client, () => session.endpoint);
+  const flow = new CopyFlow(services, submitter, projects);
+  const tree = new FilesTreeProvider(services);
+  const view = vscode.window.createTreeView(FILES_VIEW, { treeDataProvider: tree, canSelectMany: true, showCollapseAll: true });
+  const statusBar = new JobsStatusBar(tracker, submitter);
+  const notifier = new FinishNotifier(tracker, flow, submitter);
+
+  const followSession = () => {
+    projects.clear();
+    if (session.state === 'signedIn') tracker.resume();
+    else tracker.pause();
+  };
+  followSession();
+
+  context.subscriptions.push(
+    tree,
+    view,
+    statusBar,
+    notifier,
+    { dispose: () => tracker.dispose() },
+    { dispose: () => submitter.dispose() },
+    session.onDidChange(followSession),
+    vscode.window.onDidChangeWindowState((state) => tracker.setFocused(state.focused)),
+
+    vscode.commands.registerCommand('sevenbridges.files.refresh', (node?: FilesNode) => {
+      projects.clear();
+      tree.refresh(node instanceof ProjectNode || node instanceof FolderNode ? node : undefined);
+    }),
+    vscode.commands.registerCommand('sevenbridges.files.loadMore', (node?: LoadMoreNode | MessageNode) => (node ? tree.loadMore(node) : undefined)),
+    vscode.commands.registerCommand('sevenbridges.files.copyId', async (node?: FilesNode, nodes?: FilesNode[]) => {
+      const chosen = (nodes?.length ? nodes : node ? [node] : [...view.selection]).filter(
+        (n): n is ItemNode | ProjectNode => isItemNode(n) || n instanceof ProjectNode,
+      );
+      if (!chosen.length) return;
+      await vscode.env.clipboard.writeText(chosen.map((n) => n.id).join('\n'));
+      vscode.window.setStatusBarMessage(chosen.length === 1 ? `Copied ${chosen[0].id}` : `Copied ${chosen.length} IDs`, 3_000);
+    }),
+
+    vscode.commands.registerCommand('sevenbridges.copy', (arg?: CopyCommandArgs | FilesNode, nodes?: FilesNode[]) => copyCommand(arg, nodes)),
+    vscode.commands.registerCommand('sevenbridges.copyTo', (arg?: CopyCommandArgs | FilesNode, nodes?: FilesNode[]) => copyCommand(arg, nodes)),
+    vscode.commands.registerCommand('sevenbridges.tasks.copyOutputs', (arg?: { task?: Task } | Task, args?: CopyCommandArgs) => copyOutputs(arg, args)),
+    vscode.commands.registerCommand(SHOW_JOBS, (id?: string) =>
+      typeof id === 'string' ? showJobDetails(tracker, flow, id) : showJobs(tracker, submitter, flow),
+    ),
+  );
+
+  /** Sources in the order of the issue: the command's arguments, the view's selection, the editor's selection, an input box. */
+  async function copyCommand(arg?: CopyCommandArgs | FilesNode, nodes?: FilesNode[]): Promise<TrackedJob[]> {
+    if (session.state !== 'signedIn') {
+      const chosen = await vscode.window.showWarningMessage('Sign in to copy files: set an authentication token first.', 'Set Authentication Token');
+      if (chosen) await vscode.commands.executeCommand('sevenbridges.setToken');
+      return [];
+    }
+    const args: CopyCommandArgs = arg && !isTreeNode(arg) ? arg : {};
+    let sources: CopySources | undefined;
+    if (args.ids) {
+      sources = { ids: args.ids, origin: 'given' };
+    } else if (arg && isTreeNode(arg)) {
+      sources = fromNodes(nodes?.length ? nodes : [arg]);
+    } else if (view.selection.some(isItemNode)) {
+      sources = fromNodes([...view.selection]);
+    } else {
+      sources = editorSources() ?? (await askForIds());
+    }
+    if (!sources) return [];
+    return flow.run(sources, args);
+  }
+
+  async function copyOutputs(arg?: { task?: Task } | Task, args: CopyCommandArgs = {}): Promise<TrackedJob[]> {
+    const task = arg && 'task' in arg && arg.task ? arg.task : (arg as Task | undefined);
+    if (!task || typeof task !== 'object' || typeof task.id !== 'string') {
+      void vscode.window.showInformationMessage('Choose a task with outputs in the Tasks view.');
+      return [];
+    }
+    const ids = outputFileIds(task.outputs);
+    if (!ids.length) {
+      void vscode.window.showInformationMessage(`Task "${task.name}" has no output files to copy.`);
+      return [];
+    }
+    return flow.run(
+      { ids, origin: 'outputs', names: Object.fromEntries(outputNames(task.outputs)), projects: task.project ? [task.project] : undefined, trusted: true },
+      args,
+    );
+  }
+
+  running = { tracker, submitter, tree, view, flow };
+
+  // Requests left unsubmitted when the window closed are not forgotten.
+  const left = submitter.list();
+  if (left.length) {
+    void vscode.window
+      .showWarningMessage(`${plural(left.length, 'copy request was', 'copy requests were')} not submitted before the window closed or after an error.`, 'Review')
+      .then((chosen) => (chosen ? showJobs(tracker, submitter, flow) : undefined));
+  }
+  return running;
+}
+
+function isTreeNode(value: unknown): value is FilesNode {
+  return typeof value === 'object' && value !== null && 'kind' in value && typeof (value as { kind: unknown }).kind === 'string';
+}
+
+function fromNodes(nodes: readonly FilesNode[]): CopySources | undefined {
+  const items = nodes.filter(isItemNode);
+  if (!items.length) return undefined;
+  const names: Record<string, string> = {};
+  const projects = new Set<string>();
+  for (const node of items) {
+    names[node.file.id.toLowerCase()] = node.file.name;
+    const project = node.file.project ?? projectOf(node);
+    if (project) projects.add(project);
+  }
+  return { ids: items.map((n) => n.file.id), origin: 'selected', names, projects: [...projects], trusted: true };
+}
+
+function projectOf(node: ItemNode): string | undefined {
+  let parent: ItemNode['parentNode'] = node.parentNode;
+  while (parent instanceof FolderNode) parent = parent.parentNode;
+  return parent.project.id;
+}
+
+/** File IDs in the active editor's selection (any text around them is ignored). */
+function editorSources(): CopySources | undefined {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) return undefined;
+  const text = editor.selections.filter((s) => !s.isEmpty).map((s) => editor.document.getText(s)).join('\n');
+  if (!text) return undefined;
+  const ids = idsInEditorText(text);
+  return ids.length ? { ids, origin: 'in the editor selection' } : undefined;
+}
+
+/** IDs pasted or typed; malformed ones are named as they are typed and the box cannot be accepted with them. */
+async function askForIds(): Promise<CopySources | undefined> {
+  const text = await vscode.window.showInputBox({
+    title: 'Copy Files and Folders',
+    prompt: 'File and folder IDs to copy, separated by spaces, commas or new lines',
+    placeHolder: '567890abc8a5639cc6722063, 567890abc8a5639cc6722064',
+    ignoreFocusOut: true,
+    validateInput: (value) => {
+      const check = checkSources(splitIdText(value));
+      const problems = sourceProblems(check);
+      if (problems.length) return { message: problems.join(' '), severity: vscode.InputBoxValidationSeverity.Error };
+      if (!check.ids.length) return undefined;
+      const dup = check.duplicates ? `; ${plural(check.duplicates, 'duplicate', 'duplicates')} will be dropped` : '';
+      return { message: `${plural(check.ids.length, 'item')}${dup}`, severity: vscode.InputBoxValidationSeverity.Info };
+    },
+  });
+  if (!text?.trim()) return undefined;
+  return { ids: splitIdText(text), origin: 'given' };
+}

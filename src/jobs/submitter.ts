@@ -126,6 +126,15 @@ export class CopySubmitter {
     await this.save();
   }
 
+  /** The user has looked and says the call did not go through: the next send will not search for it. */
+  async markNotDelivered(key: string): Promise<void> {
+    const entry = this.pending.find((p) => p.key === key);
+    if (!entry) return;
+    entry.maybeDelivered = false;
+    entry.newestJobBefore = undefined;
+    await this.save();
+  }
+
   async discardGroup(group: string): Promise<void> {
     this.pending = this.pending.filter((p) => p.group !== group);
     await this.save();

@@ -1,0 +1,243 @@
+import * as vscode from 'vscode';
+import { describeError } from '../api/errors';
+import type { SbClient } from '../api/client';
+import type { FileRecord, Project } from '../api/types';
+import { CopyDestination, describeDestination, nameProblem } from './request';
+
+const CACHE_MS = 2 * 60_000;
+
+/** The caller's projects, fetched once and kept for a couple of minutes (pickers, root-folder checks, labels). */
+export class ProjectCache {
+  private cached: { at: number; endpoint: string; projects: Promise<Project[]> } | undefined;
+
+  constructor(
+    private readonly client: SbClient,
+    private readonly endpoint: () => string,
+  ) {}
+
+  all(): Promise<Project[]> {
+    const endpoint = this.endpoint();
+    if (!this.cached || this.cached.endpoint !== endpoint || Date.now() - this.cached.at > CACHE_MS) {
+      const projects = this.client.projects.all();
+      this.cached = { at: Date.now(), endpoint, projects };
+      projects.catch(() => {
+        if (this.cached?.projects === projects) this.cached = undefined;
+      });
+    }
+    return this.cached.projects;
+  }
+
+  /** Root folder IDs of the caller's projects (empty when they cannot be listed: the platform refuses them anyway). */
+  async rootFolders(): Promise<Set<string>> {
+    try {
+      return new Set((await this.all()).map((p) => p.root_folder?.toLowerCase()).filter((id): id is string => !!id));
+    } catch {
+      return new Set();
+    }
+  }
+
+  clear(): void {
+    this.cached = undefined;
+  }
+}
+
+type KindPick = vscode.QuickPickItem & { value: CopyDestination['kind'] };
+
+/** The three destination kinds of the contract; "same project" only when the sources' project is known and single. */
+export async function pickDestinationKind(sourceProject: string | undefined, count: number): Promise<CopyDestination['kind'] | undefined> {
+  const items: KindPick[] = [];
+  if (sourceProject) {
+    items.push({ label: '$(folder) A folder in the same project', description: sourceProject, value: 'sameProjectFolder' });
+  }
+  items.push(
+    { label: '$(project) Another project', description: 'its root folder', value: 'projectRoot' },
+    { label: '$(folder-opened) A folder in another project', value: 'otherProjectFolder' },
+  );
+  const chosen = await vscode.window.showQuickPick(items, {
+    title: `Copy ${count === 1 ? '1 item' : `${count} items`}: where to?`,
+    placeHolder: 'Choose the kind of destination',
+    ignoreFocusOut: true,
+  });
+  return chosen?.value;
+}
+
+type ProjectPick = vscode.QuickPickItem & { project?: Project };
+
+/** A project from the caller's projects (type to search); read-only ones are shown but refused. */
+export async function pickProject(cache: ProjectCache, options: { title: string; exclude?: string }): Promise<Project | undefined> {
+  const pick = vscode.window.createQuickPick<ProjectPick>();
+  pick.title = options.title;
+  pick.placeholder = 'Type to search your projects';
+  pick.matchOnDescription = true;
+  pick.ignoreFocusOut = true;
+  pick.busy = true;
+  pick.show();
+  try {
+    const load = cache.all().then(
+      (projects) => {
+        const sorted = projects
+          .filter((p) => p.id !== options.exclude)
+          .sort((a, b) => Number(a.permissions?.write === false) - Number(b.permissions?.write === false) || (a.name || a.id).localeCompare(b.name || b.id));
+        pick.items = sorted.length
+          ? sorted.map((project) => ({
+              label: `$(${project.permissions?.write === false ? 'lock' : 'project'}) ${project.name || project.id}`,
+              description: project.id,
+              detail: project.permissions?.write === false ? 'Read only: you cannot copy into it' : undefined,
+              project,
+            }))
+          : [{ label: 'No other projects', description: 'You have no project to copy into' }];
+      },
+      (error) => {
+        pick.items = [{ label: `$(error) Could not list your projects`, detail: describeError(error) }];
+      },
+    );
+    void load.finally(() => (pick.busy = false));
+    for (;;) {
+      const chosen = await nextChoice(pick);
+      if (!chosen) return undefined;
+      if (!chosen.project) continue;
+      if (chosen.project.permissions?.write === false) {
+        pick.placeholder = `${chosen.project.id} is read only: choose another project`;
+        continue;
+      }
+      return chosen.project;
+    }
+  } finally {
+    pick.dispose();
+  }
+}
+
+type FolderPick = vscode.QuickPickItem & { action: 'here' | 'up' | 'open' | 'more'; folder?: FileRecord };
+
+export interface BrowseResult {
+  destination?: CopyDestination;
+  back?: boolean;
+}
+
+/**
+ * Browses a project's folders level by level (`GET /v2/files?parent=`), 100 entries at a time: "Here"
+ * chooses the current folder, "Up" goes one level back (from the root: back to the previous step).
+ */
+export async function browseFolder(
+  client: SbClient,
+  project: Project,
+  kind: 'sameProjectFolder' | 'otherProjectFolder',
+  options: { count: number; exclude?: ReadonlySet<string> },
+): Promise<BrowseResult> {
+  const stack: FileRecord[] = [];
+  const pick = vscode.window.createQuickPick<FolderPick>();
+  pick.ignoreFocusOut = true;
+  pick.placeholder = 'Open a folder, or choose "Here"';
+  let level = 0;
+  let folders: FileRecord[] = [];
+  let next: string | undefined;
+  let remaining: number | undefined;
+  let loadedEntries = 0;
+  let error: unknown;
+  const destinationHere = (): CopyDestination => {
+    const current = stack[stack.length - 1];
+    return current
+      ? { kind, project: project.id, folder: current.id, path: stack.map((f) => f.name) }
+      : { kind: 'projectRoot', project: project.id, rootFolder: project.root_folder };
+  };
+  const render = () => {
+    const here = destinationHere();
+    pick.title = `Copy ${options.count === 1 ? '1 item' : `${options.count} items`} to ${describeDestination(here)}${stack.length ? '' : ' (root)'}`;
+    const items: FolderPick[] = [
+      { label: '$(check) Here', description: describeDestination(here), action: 'here', alwaysShow: true },
+      { label: '$(arrow-up) Up', description: stack.length ? stack.slice(0, -1).map((f) => f.name).join('/') || project.id : 'back', action: 'up', alwaysShow: true },
+      { label: 'Folders', kind: vscode.QuickPickItemKind.Separator, action: 'open' },
+    ];
+    for (const folder of folders) {
+      const excluded = options.exclude?.has(folder.id.toLowerCase());
+      items.push({
+        label: `$(folder) ${folder.name}`,
+        description: excluded ? 'being copied: cannot copy into it' : undefined,
+        action: 'open',
+        folder,
+      });
+    }
+    if (error) items.push({ label: '$(error) Could not list this folder', detail: describeError(error), action: 'more', alwaysShow: true });
+    else if (next) items.push({ label: `$(ellipsis) Load more${remaining !== undefined ? ` (${remaining.toLocaleString('en-US')} entries left)` : ''}`, action: 'more', alwaysShow: true });
+    else if (!folders.length && !pick.busy) items.push({ label: 'No folders here', action: 'here', description: 'choose to copy here', alwaysShow: true });
+    pick.items = items;
+  };
+  const load = async (more: boolean) => {
+    const myLevel = ++level;
+    pick.busy = true;
+    error = undefined;
+    if (!more) {
+      folders = [];
+      next = undefined;
+      remaining = undefined;
+      loadedEntries = 0;
+    }
+    render();
+    try {
+      const current = stack[stack.length - 1];
+      const page = more && next ? await client.files.next(next) : await client.files.list(current ? { parent: current.id } : { project: project.id }, { limit: 100 });
+      if (myLevel !== level) return;
+      folders = [...folders, ...page.items.filter((f) => f.type === 'folder')];
+      next = page.next;
+      loadedEntries += page.items.length;
+      remaining = page.total !== undefined ? Math.max(0, page.total - loadedEntries) : undefined;
+    } catch (e) {
+      if (myLevel === level) error = e;
+    } finally {
+      if (myLevel === level) {
+        pick.busy = false;
+        render();
+      }
+    }
+  };
+  try {
+    pick.show();
+    void load(false);
+    for (;;) {
+      const chosen = await nextChoice(pick);
+      if (!chosen) return {};
+      if (chosen.action === 'here') return { destination: destinationHere() };
+      if (chosen.action === 'up') {
+        if (!stack.length) return { back: true };
+        stack.pop();
+        pick.value = '';
+        void load(false);
+      } else if (chosen.action === 'more') {
+        void load(true);
+      } else if (chosen.folder) {
+        if (options.exclude?.has(chosen.folder.id.toLowerCase())) continue;
+        stack.push(chosen.folder);
+        pick.value = '';
+        void load(false);
+      }
+    }
+  } finally {
+    pick.dispose();
+  }
+}
+
+/** The next accepted item of a quick pick, or undefined once it is hidden. */
+export function nextChoice<T extends vscode.QuickPickItem>(pick: vscode.QuickPick<T>): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    const disposables: vscode.Disposable[] = [];
+    const done = (value: T | undefined) => {
+      disposables.forEach((d) => d.dispose());
+      resolve(value);
+    };
+    disposables.push(
+      pick.onDidAccept(() => done(pick.selectedItems[0] ?? pick.activeItems[0])),
+      pick.onDidHide(() => done(undefined)),
+    );
+  });
+}
+
+/** An optional new name for a single item: empty keeps the name; Escape cancels the copy. */
+export async function askNewName(currentName: string | undefined): Promise<string | undefined> {
+  return vscode.window.showInputBox({
+    title: 'New name (optional)',
+    prompt: currentName ? `Leave empty to keep "${currentName}".` : 'Leave empty to keep the current name.',
+    placeHolder: currentName ?? 'Keep the current name',
+    ignoreFocusOut: true,
+    validateInput: (value) => nameProblem(value),
+  });
+}

@@ -1,0 +1,228 @@
+import * as vscode from 'vscode';
+import { describeError } from '../api/errors';
+import type { CopyFlow } from '../copy/flow';
+import type { CopySubmitter, PendingCopy } from './submitter';
+import { finishMessage, itemLine, jobLine, statusSummary } from './summary';
+import { isFinished, JobTracker, TrackedJob } from './tracker';
+import { relativeTime } from '../util/time';
+
+export const SHOW_JOBS = 'sevenbridges.jobs.show';
+export const SHOW_DETAILS = 'Show Details';
+export const RETRY_FAILED = 'Retry Failed Items';
+export const DISMISS = 'Dismiss';
+/** A successful outcome stays in the status bar this long unless seen earlier; a failure stays until seen. */
+const DONE_DISPLAY_MS = 5 * 60_000;
+
+/** The status-bar item of the copy jobs. */
+export class JobsStatusBar implements vscode.Disposable {
+  readonly item: vscode.StatusBarItem;
+  private readonly disposables: vscode.Disposable[] = [];
+  private fadeTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly tracker: JobTracker,
+    private readonly submitter: CopySubmitter,
+  ) {
+    this.item = vscode.window.createStatusBarItem('sevenbridges.copyJobs', vscode.StatusBarAlignment.Left, 50);
+    this.item.name = 'Seven Bridges Copy Jobs';
+    this.item.command = SHOW_JOBS;
+    this.disposables.push(this.item, tracker.onDidChange(() => this.update()), submitter.onDidChange(() => this.update()));
+    this.update();
+  }
+
+  update(): void {
+    const summary = statusSummary(this.tracker.all(), this.submitter.list());
+    if (!summary.visible) {
+      this.item.hide();
+      return;
+    }
+    this.item.text = summary.text;
+    this.item.backgroundColor = summary.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.tooltip = summary.tooltip.join('\n');
+    this.item.accessibilityInformation = { label: summary.text.replace(/\$\([^)]+\)\s*/g, '') };
+    this.item.show();
+    this.scheduleFade(summary.text.startsWith('$(check)'));
+  }
+
+  private scheduleFade(allDone: boolean): void {
+    if (this.fadeTimer) clearTimeout(this.fadeTimer);
+    this.fadeTimer = undefined;
+    if (!allDone) return;
+    const ids = this.tracker.all().filter((j) => isFinished(j) && !j.acknowledged).map((j) => j.id);
+    this.fadeTimer = setTimeout(() => this.tracker.acknowledge(ids), DONE_DISPLAY_MS);
+  }
+
+  dispose(): void {
+    if (this.fadeTimer) clearTimeout(this.fadeTimer);
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+type JobPick = vscode.QuickPickItem & { job?: TrackedJob; pending?: PendingCopy[] };
+
+/** "Show Copy Jobs": unsubmitted requests first, then the jobs, newest first. Opening it marks outcomes as seen. */
+export async function showJobs(tracker: JobTracker, submitter: CopySubmitter, flow: CopyFlow): Promise<void> {
+  const pick = vscode.window.createQuickPick<JobPick>();
+  pick.title = 'Copy Jobs';
+  pick.placeholder = 'Choose a job to see its items';
+  pick.matchOnDescription = true;
+  pick.matchOnDetail = true;
+  const render = () => {
+    const now = Date.now();
+    const items: JobPick[] = [];
+    const groups = new Map<string, PendingCopy[]>();
+    for (const p of submitter.list()) groups.set(p.group, [...(groups.get(p.group) ?? []), p]);
+    if (groups.size) items.push({ label: 'Not submitted', kind: vscode.QuickPickItemKind.Separator });
+    for (const group of groups.values()) {
+      const count = group.reduce((sum, p) => sum + p.items.length, 0);
+      const last = group.find((p) => p.lastError);
+      items.push({
+        label: `$(warning) ${group[0].destination.label}`,
+        description: `not submitted · ${count} ${count === 1 ? 'item' : 'items'}${group.some((p) => p.maybeDelivered) ? ' · may have been submitted' : ''}`,
+        detail: `${last?.lastError ?? 'Not sent yet.'} · ${relativeTime(new Date(group[0].createdAt), now)}`,
+        pending: group,
+      });
+    }
+    const jobs = tracker.all();
+    if (jobs.length) items.push({ label: 'Jobs', kind: vscode.QuickPickItemKind.Separator });
+    for (const job of jobs) items.push({ ...jobLine(job, now), job });
+    if (!items.length) items.push({ label: 'No copy jobs yet', description: 'Use "Copy Files and Folders…" to start one' });
+    const active = pick.activeItems[0];
+    pick.items = items;
+    if (active?.job) {
+      const same = items.find((i) => i.job?.id === active.job!.id);
+      if (same) pick.activeItems = [same];
+    }
+  };
+  render();
+  const subscriptions = [tracker.onDidChange(render), submitter.onDidChange(render)];
+  pick.show();
+  tracker.acknowledge();
+  void tracker.refreshNow().catch(() => undefined);
+  const chosen = await new Promise<JobPick | undefined>((resolve) => {
+    subscriptions.push(
+      pick.onDidAccept(() => resolve(pick.selectedItems[0])),
+      pick.onDidHide(() => resolve(undefined)),
+    );
+  });
+  subscriptions.forEach((d) => d.dispose());
+  pick.dispose();
+  if (chosen?.job) await showJobDetails(tracker, flow, chosen.job.id);
+  else if (chosen?.pending) await showPending(submitter, flow, chosen.pending);
+}
+
+async function showPending(submitter: CopySubmitter, flow: CopyFlow, group: PendingCopy[]): Promise<void> {
+  const maybe = group.find((p) => p.maybeDelivered);
+  const count = group.reduce((sum, p) => sum + p.items.length, 0);
+  const actions: (vscode.QuickPickItem & { run: () => Promise<unknown> })[] = [
+    maybe
+      ? {
+          label: '$(search) Check and Submit Again',
+          detail: 'It may have been submitted: the platform is checked first, and its job followed if found.',
+          run: () => flow.checkDelivered(maybe, maybe.group, `The copy to ${maybe.destination.label} may have been submitted.`),
+        }
+      : { label: '$(debug-restart) Submit Again', detail: `The same ${count === 1 ? 'item' : `${count} items`}, to ${group[0].destination.label}.`, run: () => flow.resubmit(group[0].group) },
+    { label: '$(trash) Discard', detail: 'Forget this request without sending it.', run: () => submitter.discardGroup(group[0].group) },
+  ];
+  const chosen = await vscode.window.showQuickPick(actions, { title: `Not submitted: ${count} ${count === 1 ? 'item' : 'items'} to ${group[0].destination.label}` });
+  await chosen?.run();
+}
+
+type DetailPick = vscode.QuickPickItem & { run?: () => unknown };
+
+/** A job's details: one line per item (source, then the new file or the error), with the job's actions. */
+export async function showJobDetails(tracker: JobTracker, flow: CopyFlow, id: string): Promise<void> {
+  let job = tracker.get(id);
+  if (!job) {
+    void vscode.window.showInformationMessage(`Copy job ${id} is no longer in the list.`);
+    return;
+  }
+  if (!job.result?.length && job.state !== 'UNKNOWN') {
+    try {
+      job = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Loading copy job…' }, () => tracker.details(id));
+    } catch (error) {
+      void vscode.window.showWarningMessage(`Could not load the details of copy job ${id}: ${describeError(error)}`);
+      job = tracker.get(id);
+    }
+    if (!job) return;
+  }
+  const current = job;
+  const failed = current.result?.filter((r) => r.error).length ?? 0;
+  const items: DetailPick[] = [];
+  if (failed && isFinished(current)) {
+    items.push({ label: `$(debug-restart) ${RETRY_FAILED}`, description: `${failed} ${failed === 1 ? 'item' : 'items'}, as a new request`, run: () => flow.retryFailed(current), alwaysShow: true });
+  }
+  items.push({
+    label: `$(close) ${DISMISS}`,
+    description: isFinished(current) ? 'remove from the list' : 'stop following it (the copy goes on)',
+    run: () => tracker.dismiss(current.id),
+    alwaysShow: true,
+  });
+  items.push({ label: '$(copy) Copy Job ID', description: current.id, run: () => vscode.env.clipboard.writeText(current.id), alwaysShow: true });
+  items.push({ label: `Items (${current.items.length})`, kind: vscode.QuickPickItemKind.Separator });
+  current.items.forEach((_, index) => {
+    const line = itemLine(current, index);
+    const icon = line.ok === undefined ? '$(circle-outline)' : line.ok ? '$(pass)' : '$(error)';
+    items.push({
+      label: `${icon} ${line.source}`,
+      detail: line.outcome,
+      run: line.newId
+        ? async () => {
+            await vscode.env.clipboard.writeText(line.newId!);
+            vscode.window.setStatusBarMessage(`Copied the new file's ID ${line.newId}`, 3_000);
+          }
+        : undefined,
+    });
+  });
+  const line = jobLine(current, Date.now());
+  const chosen = await vscode.window.showQuickPick(items, {
+    title: `Copy job ${current.id} · ${line.description}`,
+    placeHolder: `To ${current.destination.label}; choose an item to copy the new file's ID`,
+    matchOnDetail: true,
+  });
+  await chosen?.run?.();
+}
+
+/** A notification when jobs finish (several finishing together make one), with a button to the details. */
+export class FinishNotifier implements vscode.Disposable {
+  private batch: TrackedJob[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(
+    private readonly tracker: JobTracker,
+    private readonly flow: CopyFlow,
+    private readonly submitter: CopySubmitter,
+  ) {
+    this.subscription = tracker.onDidFinish((job) => {
+      this.batch.push(job);
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = setTimeout(() => void this.flush(), 750);
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const jobs = this.batch.filter((job) => this.tracker.has(job.id));
+    this.batch = [];
+    this.timer = undefined;
+    if (!jobs.length) return;
+    const message = finishMessage(jobs);
+    const actions = [SHOW_DETAILS];
+    if (message.failed && jobs.length === 1) actions.push(RETRY_FAILED);
+    const show = message.failed ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    const chosen = await show(message.text, ...actions);
+    if (chosen === SHOW_DETAILS) {
+      this.tracker.acknowledge(jobs.map((j) => j.id));
+      if (jobs.length === 1) await showJobDetails(this.tracker, this.flow, jobs[0].id);
+      else await showJobs(this.tracker, this.submitter, this.flow);
+    } else if (chosen === RETRY_FAILED) {
+      this.tracker.acknowledge(jobs.map((j) => j.id));
+      await this.flow.retryFailed(jobs[0]);
+    }
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.subscription.dispose();
+  }
+}
