@@ -11,6 +11,7 @@ import * as path from 'path';
 import { ENV, RunnerRecord } from '../integration/runner/protocol';
 import { openBrowser, RunningBrowser } from './browser';
 import { RunningCodeServer, startCodeServer } from './codeServer';
+import { TEST_TOKEN } from './emulator';
 import { ensureChromium, ensureHost } from './installHost';
 import { artifactsRoot, repoRoot, screenshotsDir, vsixPath } from './paths';
 import { freePort } from './ports';
@@ -66,7 +67,7 @@ async function main(): Promise<number> {
       settings: { 'sevenbridges.apiEndpoint': baseUrl },
       env: {
         SB_API_ENDPOINT: baseUrl,
-        SB_AUTH_TOKEN: 'emulator-token',
+        SB_AUTH_TOKEN: TEST_TOKEN,
         [ENV.results]: resultsFile,
         [ENV.emulatorPort]: String(emulatorPort),
         [ENV.suiteDir]: path.join(repoRoot, 'out', 'test', 'integration', 'suite'),

@@ -16,7 +16,7 @@ export async function activate(_context: vscode.ExtensionContext): Promise<void>
   const emit: (record: RunnerRecord) => void = fileEmitter(resultsFile);
   try {
     const port = Number(process.env[ENV.emulatorPort] ?? '0');
-    if (port > 0) setTestEmulator(await startEmulator({ port }));
+    if (port > 0) setTestEmulator(await startEmulator({ port, token: process.env.SB_AUTH_TOKEN || undefined }));
   } catch (err) {
     emit({ type: 'error', message: `could not start the emulator in the extension host: ${err instanceof Error ? err.stack : String(err)}` });
     return;

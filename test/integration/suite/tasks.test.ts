@@ -62,11 +62,11 @@ describe('task explorer', function () {
     await vscode.commands.executeCommand(moreItem.command!.command, ...(moreItem.command!.arguments ?? []));
     kids = await children(completed);
     const loaded = kids.filter((k): k is TaskNode => k.kind === 'task');
-    assert.strictEqual(loaded.length, Math.min(200, total));
+    assert.strictEqual(loaded.length, Math.min(200, total), `after Load more: ${String(tasks().tree.listOf(completed).error ?? 'no error')}`);
     assert.strictEqual(new Set(loaded.map((k) => k.task.id)).size, loaded.length);
 
     const first = item(loaded[0]);
-    assert.match(String(first.description), /ended .* ago|started .* ago|created .* ago/);
+    assert.match(String(first.description), /(ended|started|created) (.* ago|just now)$/);
     assert.ok(first.tooltip instanceof vscode.MarkdownString);
     assert.ok((first.tooltip as vscode.MarkdownString).value.includes(loaded[0].task.id));
     assert.strictEqual(tasks().provider.getParent(loaded[0]), completed);
@@ -89,8 +89,8 @@ describe('task explorer', function () {
     const kids = (await children(node)).filter((k): k is TaskNode => k.kind === 'task');
     assert.strictEqual(kids.length, Math.min(100, emulator().data.tasks.filter((t) => t.parent === parentRec.id).length));
     assert.ok(kids.every((k) => k.task.parent === parentRec.id));
-    await tasks().view.reveal(kids[0], { select: true, expand: false });
-    assert.strictEqual(tasks().view.selection[0], kids[0], 'reveal finds the child through getParent');
+    await tasks().view.reveal(kids[0], { select: true, focus: true, expand: false });
+    await waitFor(() => tasks().view.selection[0]?.id === kids[0].id, 'reveal to select the child (found through getParent)');
   });
 
   it('"Show Only This Status" hides the other groups and describes the filter', async () => {
