@@ -1,0 +1,47 @@
+import * as assert from 'assert';
+import type { PendingCopy } from '../../../src/jobs/submitter';
+import { finishMessage, itemLine, statusSummary } from '../../../src/jobs/summary';
+import type { TrackedJob } from '../../../src/jobs/tracker';
+
+const job = (id: string, extra: Partial<TrackedJob> = {}): TrackedJob => ({
+  id,
+  submittedAt: 0,
+  items: [{ file: 'a'.repeat(24), project: 'rfranklin/dest' }, { file: 'b'.repeat(24), project: 'rfranklin/dest' }],
+  destination: { label: 'rfranklin/dest › results/2026', project: 'rfranklin/dest' },
+  state: 'RUNNING',
+  ...extra,
+});
+
+describe('copy job words', () => {
+  it('spins with files done out of total while jobs run', () => {
+    const s = statusSummary([job('1', { total: 600, completed: 200, failed: 0 }), job('2', { total: 400, completed: 130, failed: 10 })], []);
+    assert.deepStrictEqual([s.visible, s.text, s.warning], [true, '$(sync~spin) Copying 2 jobs · 340/1,000 files', false]);
+    assert.strictEqual(statusSummary([job('1', { state: 'SUBMITTED' })], []).text, '$(sync~spin) Copying 1 job…');
+  });
+  it('then shows the outcome: all done, or N failed in the warning colour; hidden once seen', () => {
+    const done = statusSummary([job('1', { state: 'FINISHED', total: 2, completed: 2, failed: 0 })], []);
+    assert.deepStrictEqual([done.text, done.warning], ['$(check) Copy done · 2 files', false]);
+    const failed = statusSummary([job('1', { state: 'FINISHED', total: 2, completed: 1, failed: 1 })], []);
+    assert.deepStrictEqual([failed.text, failed.warning], ['$(warning) Copy: 1 failed', true]);
+    assert.strictEqual(statusSummary([job('1', { state: 'FINISHED', acknowledged: true })], []).visible, false);
+    assert.strictEqual(statusSummary([], []).visible, false);
+  });
+  it('shows unsubmitted requests in the warning colour', () => {
+    const pending = [{ key: 'k', group: 'g', items: [], destination: { label: 'x', project: 'a/b' }, createdAt: 0, attempts: 1, maybeDelivered: false }] as PendingCopy[];
+    const s = statusSummary([], pending);
+    assert.deepStrictEqual([s.text, s.warning], ['$(warning) 1 copy not submitted', true]);
+  });
+  it('describes each item: source, new file or error code and message', () => {
+    const j = job('1', {
+      state: 'FINISHED',
+      sourceNames: { ['a'.repeat(24)]: 'a.bam' },
+      result: [
+        { resource: { href: 'h', id: 'c'.repeat(24), name: 'a.bam' } },
+        { error: { status: 409, code: 10223, message: 'File already exists.' } },
+      ],
+    });
+    assert.deepStrictEqual(itemLine(j, 0), { ok: true, source: `a.bam (${'a'.repeat(24)})`, outcome: `→ a.bam (${'c'.repeat(24)})`, newId: 'c'.repeat(24) });
+    assert.deepStrictEqual(itemLine(j, 1), { ok: false, source: 'b'.repeat(24), outcome: 'error 10223: File already exists.' });
+    assert.match(finishMessage([{ ...j, completed: 1, failed: 1 }]).text, /Copy to rfranklin\/dest › results\/2026 finished: 1 file copied, 1 failed\./);
+  });
+});
