@@ -3,7 +3,7 @@ import { SbClient } from './api/client';
 import { Session } from './auth/session';
 import { registerAuth } from './auth/register';
 import { registerTasks, type TaskExplorer } from './tasks/register';
-import { registerCopy } from './copy/register';
+import { registerCopy, type CopyFeature } from './copy/register';
 import type { Services } from './services';
 import { requestLogger } from './ui/requestLog';
 
@@ -12,6 +12,8 @@ export interface ExtensionApi {
   readonly services: Services;
   /** The task explorer's models and view. */
   readonly tasks: TaskExplorer;
+  /** The files view, the copy flow, the job tracker and the unsubmitted requests. */
+  readonly copy: CopyFeature;
 }
 
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
@@ -28,9 +30,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const services: Services = { context, client, session, log };
   registerAuth(services);
   const tasks = registerTasks(services);
-  registerCopy(services);
+  const copy = registerCopy(services);
   log.info(`Activated in ${Date.now() - started} ms`);
-  return { services, tasks };
+  return { services, tasks, copy };
 }
 
 export function deactivate(): void {}
