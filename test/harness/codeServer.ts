@@ -27,12 +27,16 @@ export interface CodeServerOptions {
   readonly workspace?: string;
   /** Fixed port (the demo); a free one when omitted. */
   readonly port?: number;
+  /** Address to bind; 127.0.0.1 when omitted. */
+  readonly bindHost?: string;
   /** Host to use; the current engine when omitted. */
   readonly host?: InstalledHost;
   /** Called with the fresh folders after the .vsix is installed, before the server starts. */
   readonly beforeStart?: (dirs: { runDir: string; userDataDir: string; extensionsDir: string; workspace: string }) => void;
   /** Keep the run folder after close (the demo prints where it is). */
   readonly keepRunDir?: boolean;
+  /** Called when the server dies after it had answered (not on close()). */
+  readonly onUnexpectedExit?: (why: string) => void;
   /** Milliseconds to wait for the server to answer. */
   readonly startTimeoutMs?: number;
 }
@@ -127,7 +131,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<Runni
   const logFd = fs.openSync(logFile, 'w');
   const args = codeServerArgs(host, [
     '--auth', 'none',
-    '--bind-addr', `127.0.0.1:${port}`,
+    '--bind-addr', `${options.bindHost ?? '127.0.0.1'}:${port}`,
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-workspace-trust',
@@ -147,7 +151,9 @@ export async function startCodeServer(options: CodeServerOptions): Promise<Runni
   let exited: string | undefined;
   child.on('exit', (code, signal) => {
     exited = `exited with ${code ?? signal}`;
+    if (!closed && ready) options.onUnexpectedExit?.(exited);
   });
+  let ready = false;
 
   const tail = (lines = 40): string => {
     try {
@@ -188,6 +194,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<Runni
         /* already gone */
       }
     }
+    if (!options.keepRunDir) fs.rmSync(runDir, { recursive: true, force: true });
   });
 
   const base = `http://127.0.0.1:${port}`;
@@ -204,6 +211,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<Runni
     }
     await new Promise((r) => setTimeout(r, 200));
   }
+  ready = true;
   const url = `${base}/?folder=${encodeURIComponent(workspace)}`;
   return { url, port, workspace, runDir, userDataDir, extensionsDir, logFile, host, tail, close };
 }
