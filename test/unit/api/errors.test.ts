@@ -1,0 +1,69 @@
+import * as assert from 'assert';
+import { ApiError, describeError, errorFromResponse } from '../../../src/api/errors';
+
+const ctx = { method: 'GET', path: '/v2/tasks' };
+
+describe('errors: errorFromResponse', () => {
+  it('takes status, code, message and more_info from the platform body', () => {
+    const e = errorFromResponse(409, JSON.stringify({ status: 409, code: 10223, message: 'File already exists.', more_info: 'https://x' }), { ...ctx, requestId: 'r' });
+    assert.deepStrictEqual([e.kind, e.status, e.code, e.message, e.moreInfo, e.requestId, e.method, e.path], ['http', 409, 10223, 'File already exists.', 'https://x', 'r', 'GET', '/v2/tasks']);
+  });
+
+  it('falls back to the status and the text when the body has no usable message', () => {
+    assert.strictEqual(errorFromResponse(500, '{"code": 90004, "message": ""}', ctx).message, 'HTTP 500: {"code": 90004, "message": ""}');
+    assert.strictEqual(errorFromResponse(500, '{"code": 90004, "message": ""}', ctx).code, 90004);
+    assert.strictEqual(errorFromResponse(502, '<html>\n  <b>Bad   Gateway</b>\n</html>', ctx).message, 'HTTP 502: <html> <b>Bad Gateway</b> </html>');
+    assert.strictEqual(errorFromResponse(400, '"just a string"', ctx).message, 'HTTP 400: "just a string"');
+    assert.strictEqual(errorFromResponse(404, '', ctx).message, 'HTTP 404');
+  });
+
+  it('cuts a long text body to 200 characters', () => {
+    const e = errorFromResponse(500, 'x'.repeat(5000), ctx);
+    assert.strictEqual(e.message, `HTTP 500: ${'x'.repeat(200)}`);
+  });
+
+  it('ignores a code or more_info of the wrong type', () => {
+    const e = errorFromResponse(400, JSON.stringify({ code: '7006', message: 'm', more_info: 5 }), ctx);
+    assert.strictEqual(e.code, undefined);
+    assert.strictEqual(e.moreInfo, undefined);
+  });
+});
+
+describe('errors: classification and words', () => {
+  const cases: [string, ApiError, { transient: boolean; unauthorized: boolean; words: RegExp }][] = [
+    ['signed out', new ApiError({ kind: 'signedOut', message: 'x' }), { transient: false, unauthorized: true, words: /not signed in/ }],
+    ['401', new ApiError({ kind: 'http', status: 401, message: 'x' }), { transient: false, unauthorized: true, words: /rejected the authentication token/ }],
+    ['code 90001', new ApiError({ kind: 'http', status: 403, code: 90001, message: 'x' }), { transient: false, unauthorized: true, words: /rejected/ }],
+    ['429', new ApiError({ kind: 'http', status: 429, code: 1000, message: 'x', resetAt: 1_800_000_000 }), { transient: true, unauthorized: false, words: /rate limit.*It resets at/ }],
+    ['maintenance', new ApiError({ kind: 'http', status: 503, code: 0, message: 'x' }), { transient: true, unauthorized: false, words: /under maintenance/ }],
+    ['500', new ApiError({ kind: 'http', status: 500, code: 90004, message: 'Boom' }), { transient: true, unauthorized: false, words: /^Boom \(HTTP 500, code 90004\)\.$/ }],
+    ['404', new ApiError({ kind: 'http', status: 404, message: 'Gone' }), { transient: false, unauthorized: false, words: /^Gone \(HTTP 404\)\.$/ }],
+    ['network', new ApiError({ kind: 'network', message: 'ECONNREFUSED' }), { transient: true, unauthorized: false, words: /Cannot reach the platform \(ECONNREFUSED\)/ }],
+    ['timeout', new ApiError({ kind: 'timeout', message: 'x' }), { transient: true, unauthorized: false, words: /did not answer in time/ }],
+    ['cancelled', new ApiError({ kind: 'cancelled', message: 'x' }), { transient: false, unauthorized: false, words: /^Cancelled\.$/ }],
+    ['malformed', new ApiError({ kind: 'malformed', message: 'not JSON' }), { transient: false, unauthorized: false, words: /cannot be read \(not JSON\)/ }],
+    ['invalid', new ApiError({ kind: 'invalid', message: 'Bad status.' }), { transient: false, unauthorized: false, words: /^Bad status\.$/ }],
+    ['config', new ApiError({ kind: 'config', message: 'Use https.' }), { transient: false, unauthorized: false, words: /^Use https\.$/ }],
+  ];
+  for (const [what, error, expected] of cases) {
+    it(what, () => {
+      assert.strictEqual(error.isTransient, expected.transient, 'isTransient');
+      assert.strictEqual(error.isUnauthorized, expected.unauthorized, 'isUnauthorized');
+      assert.match(describeError(error), expected.words);
+    });
+  }
+
+  it('describes other errors by their message', () => {
+    assert.strictEqual(describeError(new Error('plain')), 'plain');
+    assert.strictEqual(describeError('text'), 'text');
+  });
+
+  it('defaults maybeDelivered to false and keeps the cause', () => {
+    const cause = new Error('root');
+    const e = new ApiError({ kind: 'network', message: 'x', cause });
+    assert.strictEqual(e.maybeDelivered, false);
+    assert.strictEqual(e.cause, cause);
+    assert.ok(e instanceof Error);
+    assert.strictEqual(e.name, 'ApiError');
+  });
+});
