@@ -136,11 +136,5 @@ export function registerTaskCommands(parts: TaskCommandParts): vscode.Disposable
       await withViewProgress(tree.loadMore(node));
     }),
 
-    // Not contributed: the "Retry" of a message node in place of a listing that failed.
-    vscode.commands.registerCommand('sevenbridges.tasks.retry', async (arg: unknown) => {
-      const node = arg as ContainerNode | undefined;
-      if (!node || (node.kind !== 'group' && node.kind !== 'task')) return refresher.refreshNow();
-      await withViewProgress(tree.retry(node));
-    }),
   ];
 }

@@ -176,14 +176,6 @@ export class TaskTreeModel {
     this.changed.fire(owner);
   }
 
-  /** Loads a listing again from its start (the "Retry" of a listing that failed). */
-  async retry(node: ContainerNode): Promise<void> {
-    const loading = this.listOf(node).reload(MAX_REFRESH_PAGES);
-    this.changed.fire(node);
-    await loading;
-    this.changed.fire(node);
-  }
-
   /** Forgets every count and listing (a new filter, a new sign-in) and redraws. */
   reset(): void {
     this.countsController.abort();
@@ -284,7 +276,8 @@ export class TaskTreeModel {
     const items = list.items;
     if (list.error !== undefined && !items.length) {
       const error = list.error;
-      const retry = { title: 'Retry', command: 'sevenbridges.tasks.retry', args: [node] };
+      // "Load More" on a listing that failed before its first page loads it again.
+      const retry = { title: 'Retry', command: 'sevenbridges.tasks.loadMore', args: [node] };
       return [
         new MessageNode(`${node.id}/error`, node, describeError(error), 'error', describeError(error)),
         ...errorActions(error, retry).map((a, i) => new MessageNode(`${node.id}/action/${i}`, node, a.title, 'info', undefined, a)),

@@ -202,6 +202,33 @@ describe('task tree model (against the emulator)', function () {
     }
   });
 
+  it('a group whose listing fails says why in place, and its "Retry" loads it again', async () => {
+    const { tree } = model();
+    await tree.getChildren();
+    let fail = true;
+    const source = {
+      count: client.tasks.count.bind(client.tasks),
+      next: client.tasks.next.bind(client.tasks),
+      list: (...args: Parameters<typeof client.tasks.list>) => {
+        if (fail) return Promise.reject(new Error('socket hang up'));
+        return client.tasks.list(...args);
+      },
+    };
+    const memento = new MemoryMemento();
+    const flaky = new TaskTreeModel({ source, filter: new FilterModel(memento), store: memento, signedIn: () => true });
+    await flaky.getChildren();
+    const queued = flaky.group('QUEUED');
+    const [message, retry] = (await flaky.getChildren(queued)) as MessageNode[];
+    assert.strictEqual(message.text, 'socket hang up');
+    assert.strictEqual(message.severity, 'error');
+    assert.deepStrictEqual([retry.text, retry.action?.command, retry.action?.args?.[0]], ['Retry', 'sevenbridges.tasks.loadMore', queued]);
+    assert.strictEqual((await flaky.getChildren(queued)).length, 2, 'no retry by itself on a redraw');
+    fail = false;
+    await flaky.loadMore(queued);
+    const kids = await flaky.getChildren(queued);
+    assert.strictEqual(kids.filter((k) => k.kind === 'task').length, Math.min(100, count('QUEUED')));
+  });
+
   it('shows nothing when signed out (the welcome view takes over)', async () => {
     const { tree } = model({ signedIn: false });
     assert.deepStrictEqual(await tree.getChildren(), []);
