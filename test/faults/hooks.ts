@@ -1,0 +1,44 @@
+// Root hooks of the fault suite (loaded with mocha's --require): closes what the tests started and prints
+// the summary table, every figure computed from what the emulators, the clients and the tests recorded.
+import { clientTotals, record } from './support';
+
+function table(rows: [string, string][]): string {
+  const width = Math.max(...rows.map(([k]) => k.length));
+  const valueWidth = Math.max(...rows.map(([, v]) => v.length));
+  const line = `+-${'-'.repeat(width)}-+-${'-'.repeat(valueWidth)}-+`;
+  return [line, ...rows.map(([k, v]) => `| ${k.padEnd(width)} | ${v.padStart(valueWidth)} |`), line].join('\n');
+}
+
+export const mochaHooks = {
+  async afterAll(): Promise<void> {
+    await Promise.all(record.emulators.map((e) => e.close().catch(() => undefined)));
+    const emu = record.emulators.reduce(
+      (sum, e) => {
+        sum.requests += e.stats.requests;
+        sum.faults += e.stats.faultsInjected;
+        for (const [status, n] of Object.entries(e.stats.byStatus)) sum.byStatus[Number(status)] = (sum.byStatus[Number(status)] ?? 0) + n;
+        return sum;
+      },
+      { requests: 0, faults: 0, byStatus: {} as Record<number, number> },
+    );
+    const client = clientTotals();
+    const distinct = new Set(record.messages.map((m) => m.text.replace(/\d{1,2}:\d{2}:\d{2}( [AP]M)?/g, 'HH:MM:SS'))).size;
+    const { requested, received, lost, doubled } = record.copies;
+    const rows: [string, string][] = [
+      ['faults injected (emulator: 500, drop, 429, 503, lost)', String(emu.faults)],
+      ['  of which 500 / dropped / 429 / 503', `${emu.byStatus[500] ?? 0} / ${emu.byStatus[0] ?? 0} / ${emu.byStatus[429] ?? 0} / ${emu.byStatus[503] ?? 0}`],
+      ['hostile answers served (own loopback servers)', String(record.hostileFaults)],
+      ['requests made (client attempts)', String(client.requests)],
+      ['requests received (emulators + hostile servers)', String(emu.requests + record.hostileRequests)],
+      ['retries (GET only)', String(client.retries)],
+      ['rate-limit waits', String(client.rateLimitWaits)],
+      ['messages shown (distinct texts)', `${record.messages.length} (${distinct})`],
+      ['request log lines checked for the token', String(record.logLines.length)],
+      ['copies requested (items)', String(requested)],
+      ['copies received by the emulator (items)', String(received)],
+      ['copies lost', String(lost)],
+      ['copies doubled', String(doubled)],
+    ];
+    console.log('\n  Fault suite summary\n' + table(rows).split('\n').map((l) => `  ${l}`).join('\n') + '\n');
+  },
+};

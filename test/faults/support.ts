@@ -1,0 +1,181 @@
+// Shared pieces of the fault suite: the run's token, the clients and emulators it makes (so the summary can add
+// up their figures), the request log as the extension writes it, and the record of every message a person sees.
+import * as assert from 'assert';
+import { randomBytes } from 'crypto';
+import type * as vscode from 'vscode';
+import { SbClient } from '../../src/api/client';
+import { ApiError, describeError } from '../../src/api/errors';
+import type { RequestLogEntry, TransportOptions } from '../../src/api/transport';
+import type { StateStore } from '../../src/jobs/store';
+import { requestLogger } from '../../src/ui/requestLog';
+import { startEmulator, type Emulator, type EmulatorOptions } from '../emulator';
+
+/** A fresh token per run, so a grep for it finds nothing but a real leak. */
+export const TOKEN = `sbfault${randomBytes(16).toString('hex')}`;
+
+/** Everything the summary table and the secrets checks read. */
+export const record = {
+  emulators: [] as Emulator[],
+  clients: [] as SbClient[],
+  /** Faults injected by the suite's own hostile servers (bad bodies, foreign links, redirects). */
+  hostileFaults: 0,
+  /** Requests the hostile servers received. */
+  hostileRequests: 0,
+  /** Every message a person would see: an error text, a message node, a validation message. */
+  messages: [] as { where: string; text: string }[],
+  /** The request log entries (onRequest) and the lines the extension's requestLogger writes from them. */
+  logEntries: [] as RequestLogEntry[],
+  logLines: [] as string[],
+  /** Persisted state (Memento stand-ins) to grep for the token. */
+  stores: [] as StateStore[],
+  /** Copy items the user asked for, and what the emulator received (filled by the copy tests). */
+  copies: { requested: 0, received: 0, lost: 0, doubled: 0 },
+  /** Errors caught anywhere, to grep their text for the token. */
+  errors: [] as unknown[],
+};
+
+const fakeLog = {
+  info: (line: string) => record.logLines.push(line),
+  warn: (line: string) => record.logLines.push(line),
+} as unknown as vscode.LogOutputChannel;
+const writeLog = requestLogger(fakeLog);
+
+/** A client like the extension's: its requests logged through the extension's own requestLogger. Small back-off so the suite is quick. */
+export function makeClient(endpoint: string, options: Partial<TransportOptions> & { token?: string | null } = {}): SbClient {
+  const token = options.token === undefined ? TOKEN : options.token;
+  const client = new SbClient({
+    backoffMs: 20,
+    timeoutMs: 10_000,
+    ...options,
+    credentials: async () => (token === null ? undefined : { endpoint, token }),
+    onRequest: (entry) => {
+      record.logEntries.push(entry);
+      writeLog(entry);
+    },
+  });
+  record.clients.push(client);
+  return client;
+}
+
+export async function makeEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const emu = await startEmulator({ token: TOKEN, ...options });
+  record.emulators.push(emu);
+  return emu;
+}
+
+/** A Memento stand-in (JSON round trip, like VS Code's), kept for the secrets check. */
+export class MemoryMemento implements StateStore {
+  readonly values = new Map<string, unknown>();
+  constructor() {
+    record.stores.push(this);
+  }
+  get<T>(key: string): T | undefined {
+    const value = this.values.get(key);
+    return value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as T);
+  }
+  update(key: string, value: unknown): Promise<void> {
+    if (value === undefined) this.values.delete(key);
+    else this.values.set(key, JSON.parse(JSON.stringify(value)));
+    return Promise.resolve();
+  }
+  /** A copy of what is persisted now: the state a reloaded window finds. */
+  snapshot(): MemoryMemento {
+    const copy = new MemoryMemento();
+    for (const [k, v] of this.values) copy.values.set(k, JSON.parse(JSON.stringify(v)));
+    return copy;
+  }
+}
+
+/** What a person must never see in a message: a stack, a JS value leaking through, the token. */
+export function assertReadable(text: string, where: string): void {
+  assert.ok(typeof text === 'string' && text.trim().length > 0, `${where}: empty message`);
+  assert.ok(!/\n\s+at\s/.test(text) && !/\bat .*\.(js|ts):\d+/.test(text), `${where}: a stack trace in "${text}"`);
+  assert.ok(!/\bundefined\b|\bnull\b|\[object Object\]|\bNaN\b/.test(text), `${where}: a JS value in "${text}"`);
+  assert.ok(!/TypeError|ReferenceError|SyntaxError|Cannot read propert/.test(text), `${where}: a JS error in "${text}"`);
+  assert.ok(!text.includes(TOKEN), `${where}: the token in "${text}"`);
+}
+
+/** Words in a message that tell a person what to do. */
+export const ACTION_WORDS = /try again|set (a new|an authentication) token|check your connection|check (the|that|them)|resets at|use https|expected|paste|give |leave it out|needs|separate|copy the files/i;
+/** Actions offered beside a message (buttons, action nodes). */
+export const ACTION_TITLES = ['Retry', 'Set Authentication Token', 'Show Log', 'Submit Again', 'Check and Submit Again', 'Clear Task Filters'];
+
+/**
+ * Records a message a person sees and checks it: readable, and saying what to do, in its words or by an
+ * action offered with it.
+ */
+export function shown(where: string, text: string, actions: readonly string[] = []): string {
+  assertReadable(text, where);
+  const acts = actions.filter((a) => ACTION_TITLES.includes(a));
+  assert.ok(ACTION_WORDS.test(text) || acts.length > 0, `${where}: "${text}" says nothing to do (actions: ${actions.join(', ') || 'none'})`);
+  record.messages.push({ where, text });
+  return text;
+}
+
+/** describeError of an error, recorded as shown (with the actions the UI offers beside it). */
+export function shownError(where: string, error: unknown, actions: readonly string[] = []): string {
+  record.errors.push(error);
+  if (error instanceof ApiError && error.isUnauthorized) actions = ['Set Authentication Token', ...actions];
+  return shown(where, describeError(error), actions);
+}
+
+/** Waits until `done()` or the deadline; fails with `what` when the deadline passes. */
+export async function waitFor(what: string, done: () => boolean | Promise<boolean>, timeoutMs = 15_000, stepMs = 20): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(stepMs);
+  }
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Totals of the clients made so far. */
+export function clientTotals(): { requests: number; retries: number; rateLimitWaits: number } {
+  return record.clients.reduce(
+    (sum, c) => ({
+      requests: sum.requests + c.transport.stats.requests,
+      retries: sum.retries + c.transport.stats.retries,
+      rateLimitWaits: sum.rateLimitWaits + c.transport.stats.rateLimitWaits,
+    }),
+    { requests: 0, retries: 0, rateLimitWaits: 0 },
+  );
+}
+
+export function note(line: string): void {
+  console.log(`      · ${line}`);
+}
+
+/** The key of a copy item: the same file to the same place under the same name is the same copy. */
+function itemKey(item: unknown): string {
+  const i = (item ?? {}) as Record<string, unknown>;
+  return JSON.stringify([i.file ?? null, i.parent ?? null, i.project ?? null, i.name ?? null]);
+}
+
+/**
+ * Compares what the user asked to copy with what the emulator received and processed (a job created):
+ * each requested item must arrive exactly once. Adds the figures to the summary and returns them.
+ */
+export function accountCopies(emu: Emulator, requested: readonly unknown[], since = 0): { requested: number; received: number; lost: number; doubled: number } {
+  const want = new Map<string, number>();
+  for (const item of requested) want.set(itemKey(item), (want.get(itemKey(item)) ?? 0) + 1);
+  const got = new Map<string, number>();
+  let received = 0;
+  for (const req of emu.copyRequests.slice(since)) {
+    if (req.jobId === undefined || !Array.isArray(req.items)) continue;
+    for (const item of req.items) {
+      received++;
+      got.set(itemKey(item), (got.get(itemKey(item)) ?? 0) + 1);
+    }
+  }
+  let lost = 0;
+  let doubled = 0;
+  for (const [key, n] of want) lost += Math.max(0, n - (got.get(key) ?? 0));
+  for (const [key, n] of got) doubled += Math.max(0, n - (want.get(key) ?? 0));
+  const figures = { requested: requested.length, received, lost, doubled };
+  record.copies.requested += figures.requested;
+  record.copies.received += figures.received;
+  record.copies.lost += figures.lost;
+  record.copies.doubled += figures.doubled;
+  return figures;
+}
