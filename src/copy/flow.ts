@@ -125,18 +125,20 @@ export class CopyFlow {
   }
 
   /** A new request made of a finished job's failed items only, to the same destination. */
-  async retryFailed(job: TrackedJob): Promise<TrackedJob[]> {
+  async retryFailed(job: TrackedJob, options: { confirm?: boolean } = {}): Promise<TrackedJob[]> {
     const failed = failedItems(job);
     if (!failed.length) {
       void vscode.window.showInformationMessage('No item of this job failed.');
       return [];
     }
-    const answer = await vscode.window.showInformationMessage(
-      `Copy the ${plural(failed.length, 'failed item')} again to ${job.destination.label}?`,
-      { modal: true, detail: 'A new request is made of the failed items only.' },
-      'Copy',
-    );
-    if (answer !== 'Copy') return [];
+    if (options.confirm !== false) {
+      const answer = await vscode.window.showInformationMessage(
+        `Copy the ${plural(failed.length, 'failed item')} again to ${job.destination.label}?`,
+        { modal: true, detail: 'A new request is made of the failed items only.' },
+        'Copy',
+      );
+      if (answer !== 'Copy') return [];
+    }
     const max = vscode.workspace.getConfiguration('sevenbridges').get<number>('copy.maxItemsPerRequest');
     const size = clampBatchSize(max);
     const batches: CopyItem[][] = [];

@@ -17,6 +17,7 @@ export interface CopyFeature {
   readonly tree: FilesTreeProvider;
   readonly view: vscode.TreeView<FilesNode>;
   readonly flow: CopyFlow;
+  readonly statusBar: JobsStatusBar;
 }
 
 let running: CopyFeature | undefined;
@@ -66,8 +67,12 @@ export function registerCopy(services: Services): CopyFeature {
       vscode.window.setStatusBarMessage(chosen.length === 1 ? `Copied ${chosen[0].id}` : `Copied ${chosen.length} IDs`, 3_000);
     }),
 
-    vscode.commands.registerCommand('sevenbridges.copy', (arg?: CopyCommandArgs | FilesNode, nodes?: FilesNode[]) => copyCommand(arg, nodes)),
-    vscode.commands.registerCommand('sevenbridges.copyTo', (arg?: CopyCommandArgs | FilesNode, nodes?: FilesNode[]) => copyCommand(arg, nodes)),
+    vscode.commands.registerCommand('sevenbridges.copy', (arg?: CopyCommandArgs | FilesNode, nodes?: FilesNode[], extra?: CopyCommandArgs) =>
+      copyCommand(arg, nodes, extra),
+    ),
+    vscode.commands.registerCommand('sevenbridges.copyTo', (arg?: CopyCommandArgs | FilesNode, nodes?: FilesNode[], extra?: CopyCommandArgs) =>
+      copyCommand(arg, nodes, extra),
+    ),
     vscode.commands.registerCommand('sevenbridges.tasks.copyOutputs', (arg?: { task?: Task } | Task, args?: CopyCommandArgs) => copyOutputs(arg, args)),
     vscode.commands.registerCommand(SHOW_JOBS, (id?: string) =>
       typeof id === 'string' ? showJobDetails(tracker, flow, id) : showJobs(tracker, submitter, flow),
@@ -75,13 +80,13 @@ export function registerCopy(services: Services): CopyFeature {
   );
 
   /** Sources in the order of the issue: the command's arguments, the view's selection, the editor's selection, an input box. */
-  async function copyCommand(arg?: CopyCommandArgs | FilesNode, nodes?: FilesNode[]): Promise<TrackedJob[]> {
+  async function copyCommand(arg?: CopyCommandArgs | FilesNode, nodes?: FilesNode[], extra?: CopyCommandArgs): Promise<TrackedJob[]> {
     if (session.state !== 'signedIn') {
       const chosen = await vscode.window.showWarningMessage('Sign in to copy files: set an authentication token first.', 'Set Authentication Token');
       if (chosen) await vscode.commands.executeCommand('sevenbridges.setToken');
       return [];
     }
-    const args: CopyCommandArgs = arg && !isTreeNode(arg) ? arg : {};
+    const args: CopyCommandArgs = arg && !isTreeNode(arg) ? arg : (extra ?? {});
     let sources: CopySources | undefined;
     if (args.ids) {
       sources = { ids: args.ids, origin: 'given' };
@@ -113,7 +118,7 @@ export function registerCopy(services: Services): CopyFeature {
     );
   }
 
-  running = { tracker, submitter, tree, view, flow };
+  running = { tracker, submitter, tree, view, flow, statusBar };
 
   // Requests left unsubmitted when the window closed are not forgotten.
   const left = submitter.list();

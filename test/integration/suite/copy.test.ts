@@ -1,0 +1,196 @@
+/**
+ * Bulk copy in a real VS Code against the emulator: files chosen in the Projects & Files view, copied to a
+ * folder of another project, the job followed to FINISHED with the status bar, the copies then listed in
+ * the view; a lost answer adopted rather than sent twice; a rate-limited call kept and sent again on request.
+ */
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../../src/extension';
+import type { FilesNode } from '../../../src/files/tree';
+import type { TrackedJob } from '../../../src/jobs/tracker';
+import type { CopyDestination } from '../../../src/copy/request';
+import type { FileRec } from '../../emulator';
+import { activateProduct, emulator, waitFor } from '../helpers';
+
+type AnyNode = FilesNode & { kind: string };
+
+describe('bulk copy', function () {
+  this.timeout(90_000);
+  let api: ExtensionApi;
+
+  const copy = () => api.copy;
+  const children = async (node?: AnyNode) => (await copy().tree.getChildren(node)) as AnyNode[];
+  const data = () => emulator().data;
+  /** A project with files at its root, and another with a folder at its root. */
+  const pickProjects = () => {
+    const rootFiles = (p: { root_folder: string }) => data().children(p.root_folder);
+    const source = data().projects.find((p) => rootFiles(p).filter((f) => f.type === 'file').length >= 3)!;
+    const target = data().projects.find((p) => p.id !== source.id && rootFiles(p).some((f) => f.type === 'folder'))!;
+    const folder = rootFiles(target).find((f) => f.type === 'folder')!;
+    return { source, target, folder };
+  };
+  const projectNode = async (id: string) => {
+    const roots = await children();
+    let node = roots.find((n) => n.kind === 'project' && (n as unknown as { project: { id: string } }).project.id === id);
+    while (!node) {
+      const more = roots.find((n) => n.kind === 'loadMore');
+      assert.ok(more, `project ${id} not in the view`);
+      await vscode.commands.executeCommand('sevenbridges.files.loadMore', more);
+      node = (await children()).find((n) => n.kind === 'project' && (n as unknown as { project: { id: string } }).project.id === id);
+    }
+    return node;
+  };
+  const fileOf = (node: AnyNode) => (node as unknown as { file: FileRec }).file;
+  const finished = (id: string) => waitFor(() => {
+    const job = copy().tracker.get(id);
+    return job && job.state === 'FINISHED' && job.result?.length ? job : undefined;
+  }, `job ${id} to finish`, 40_000);
+
+  before(async () => {
+    api = await activateProduct();
+    await waitFor(() => api.services.session.state === 'signedIn', 'the product to be signed in to the emulator', 20_000);
+    await vscode.commands.executeCommand('sevenbridges.files.focus');
+  });
+
+  it('lists projects, folders and files with IDs in tooltips and context values for the menus', async () => {
+    const { source } = pickProjects();
+    const project = await projectNode(source.id);
+    const projectItem = copy().tree.getTreeItem(project);
+    assert.strictEqual(projectItem.contextValue, 'project');
+    assert.ok((projectItem.tooltip as vscode.MarkdownString).value.includes(source.id));
+    const kids = await children(project);
+    const file = kids.find((k) => k.kind === 'file')!;
+    const item = copy().tree.getTreeItem(file);
+    assert.strictEqual(item.contextValue, 'file');
+    const tip = (item.tooltip as vscode.MarkdownString).value;
+    assert.ok(tip.includes(fileOf(file).id), 'tooltip has the ID');
+    assert.match(tip, /Size: /);
+    assert.match(tip, /Created: \d{4}-\d\d-\d\d/);
+    const rootCount = data().children(source.root_folder).length;
+    assert.strictEqual(kids.filter((k) => k.kind === 'file' || k.kind === 'folder').length, Math.min(100, rootCount));
+  });
+
+  it('copies files chosen in the view to a folder of another project and follows the job to FINISHED', async () => {
+    const { source, target, folder } = pickProjects();
+    const project = await projectNode(source.id);
+    const files = (await children(project)).filter((k) => k.kind === 'file').slice(0, 3);
+    const before = emulator().copyRequests.length;
+    const destination: CopyDestination = { kind: 'otherProjectFolder', project: target.id, folder: folder.id, path: [folder.name] };
+    const jobs = (await vscode.commands.executeCommand('sevenbridges.copyTo', files[0], files, { destination, confirm: false })) as TrackedJob[];
+    assert.strictEqual(jobs.length, 1);
+    assert.strictEqual(emulator().copyRequests.length, before + 1);
+    assert.deepStrictEqual(
+      emulator().copyRequests[before].items,
+      files.map((f) => ({ file: fileOf(f).id, parent: folder.id })),
+      'body: file + parent only',
+    );
+
+    const statusBar = copy().statusBar.item;
+    assert.match(statusBar.text, /^\$\(sync~spin\) Copying 1 job/);
+    const done = await finished(jobs[0].id);
+    assert.strictEqual(done.failed ?? 0, 0);
+    await waitFor(() => statusBar.text.startsWith('$(check) Copy done'), 'the status bar to show the outcome');
+    assert.strictEqual(statusBar.text, '$(check) Copy done · 3 files');
+    assert.ok(!statusBar.backgroundColor);
+
+    // The copies are listed in the destination folder of the view.
+    const targetNode = await projectNode(target.id);
+    await vscode.commands.executeCommand('sevenbridges.files.refresh', targetNode);
+    const folderNode = (await children(targetNode)).find((k) => k.kind === 'folder' && fileOf(k).id === folder.id)!;
+    assert.ok(folderNode, 'destination folder in the view');
+    const listed = new Set<string>();
+    let folderKids = await children(folderNode);
+    for (;;) {
+      folderKids.filter((k) => k.kind === 'file').forEach((k) => listed.add(fileOf(k).id));
+      const more = folderKids.find((k) => k.kind === 'loadMore');
+      if (!more) break;
+      await vscode.commands.executeCommand('sevenbridges.files.loadMore', more);
+      folderKids = await children(folderNode);
+    }
+    for (const r of done.result!) assert.ok(r.resource && listed.has(r.resource.id), `copy ${r.resource?.name} listed`);
+
+    // Kept in global state for the next session; opening the list marks the outcome as seen.
+    const saved = api.services.context.globalState.get<{ jobs: TrackedJob[] }>('sevenbridges.copyJobs');
+    assert.ok(saved?.jobs.some((j) => j.id === done.id && j.state === 'FINISHED'));
+    copy().tracker.acknowledge();
+    await waitFor(() => !statusBar.text || statusBar.text === '' || !copy().tracker.all().some((j) => !j.acknowledged), 'outcome seen');
+  });
+
+  it('reports failed items and retries only them as a new request', async () => {
+    const { target } = pickProjects();
+    const good = data().files.find((f) => f.type === 'file' && f.project !== target.id)!;
+    const missing = 'f'.repeat(23) + '0';
+    const jobs = (await vscode.commands.executeCommand('sevenbridges.copy', {
+      ids: [good.id, missing],
+      destination: { kind: 'projectRoot', project: target.id },
+      confirm: false,
+    })) as TrackedJob[];
+    const done = await finished(jobs[0].id);
+    assert.ok(done.result![1].error, 'the missing source fails');
+    await waitFor(() => copy().statusBar.item.text === '$(warning) Copy: 1 failed', 'the failure in the status bar');
+    assert.ok(copy().statusBar.item.backgroundColor instanceof vscode.ThemeColor);
+
+    const before = emulator().copyRequests.length;
+    const retried = await copy().flow.retryFailed(done, { confirm: false });
+    assert.strictEqual(retried.length, 1);
+    assert.deepStrictEqual(emulator().copyRequests[before].items, [{ file: missing, project: target.id }]);
+    await finished(retried[0].id);
+    copy().tracker.acknowledge();
+  });
+
+  it('after a lost answer, finds the job on the platform and follows it without submitting twice', async () => {
+    const { source, target } = pickProjects();
+    const file = data().children(source.root_folder).find((f) => f.type === 'file')!;
+    const before = emulator().copyRequests.length;
+    emulator().loseNextCopyResponse();
+    const jobs = (await vscode.commands.executeCommand('sevenbridges.copy', {
+      ids: [file.id],
+      destination: { kind: 'projectRoot', project: target.id },
+      newName: 'renamed-after-lost-answer.txt',
+      confirm: false,
+    })) as TrackedJob[];
+    assert.strictEqual(jobs.length, 0, 'the answer was lost');
+    const created = emulator().copyRequests[before].jobId!;
+    const adopted = await waitFor(() => copy().tracker.get(created), 'the job to be found and adopted', 20_000);
+    assert.strictEqual(adopted.adopted, true);
+    assert.deepStrictEqual(copy().submitter.list(), []);
+    await finished(created);
+    assert.strictEqual(emulator().copyRequests.length, before + 1, 'one POST only');
+    copy().tracker.acknowledge();
+  });
+
+  it('keeps a rate-limited call as it was and sends it again only when asked', async () => {
+    const { source, target } = pickProjects();
+    const file = data().children(source.root_folder).find((f) => f.type === 'file')!;
+    const before = emulator().copyRequests.length;
+    const submitter = copy().submitter;
+    // Let the snapshot GET through, then refuse the POST.
+    const unsubscribe = submitter.onDidChange(() => {
+      const entry = submitter.list().find((p) => p.inFlight);
+      if (entry) emulator().burst429(1, 1);
+    });
+    const jobs = (await vscode.commands.executeCommand('sevenbridges.copy', {
+      ids: [file.id],
+      destination: { kind: 'projectRoot', project: target.id },
+      confirm: false,
+    })) as TrackedJob[];
+    unsubscribe.dispose();
+    assert.strictEqual(jobs.length, 0);
+    const pending = submitter.list();
+    assert.strictEqual(pending.length, 1);
+    assert.strictEqual(pending[0].maybeDelivered, false);
+    assert.deepStrictEqual(pending[0].items, [{ file: file.id, project: target.id }]);
+    assert.ok(api.services.context.globalState.get<unknown[]>('sevenbridges.copyPending')?.length === 1, 'kept in global state');
+    await new Promise((r) => setTimeout(r, 500));
+    assert.strictEqual(emulator().copyRequests.length, before, 'nothing sent by itself');
+    await waitFor(() => copy().statusBar.item.text.includes('not submitted'), 'the status bar to show the unsubmitted copy');
+
+    const again = await copy().flow.resubmit(pending[0].group);
+    assert.strictEqual(again.length, 1);
+    assert.strictEqual(emulator().copyRequests.length, before + 1);
+    assert.deepStrictEqual(emulator().copyRequests[before].items, pending[0].items);
+    assert.deepStrictEqual(submitter.list(), []);
+    await finished(again[0].id);
+    copy().tracker.acknowledge();
+  });
+});
