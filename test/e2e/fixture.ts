@@ -45,6 +45,7 @@ export const VIEW = { tasks: 'Tasks', files: 'Projects & Files' } as const;
 export async function signIn(token = e2e().emulator.token): Promise<void> {
   const { wb } = e2e();
   await wb.runCommand(COMMAND.setToken);
+  await wb.waitForQuickInput(/Authentication Token/);
   await wb.typeInQuickInput(token, { submit: true });
   await wb.waitForQuickInputClosed(20_000);
 }

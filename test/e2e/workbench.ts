@@ -157,9 +157,16 @@ export class Workbench {
     return this.page.locator('.quick-input-widget');
   }
 
-  /** Waits for the quick input (palette, quick pick or input box) to be shown. */
-  async waitForQuickInput(): Promise<void> {
-    await this.quickInput().waitFor({ state: 'visible' });
+  /**
+   * Waits for the quick input (palette, quick pick or input box) to be shown; with `title`, for one
+   * whose title matches (a command's own box or pick opens a moment after the palette closes).
+   */
+  async waitForQuickInput(title?: string | RegExp, timeoutMs = this.defaultTimeoutMs): Promise<void> {
+    await this.quickInput().waitFor({ state: 'visible', timeout: timeoutMs });
+    if (title !== undefined) {
+      const re = typeof title === 'string' ? new RegExp(escape(title)) : title;
+      await this.quickInput().locator('.quick-input-title', { hasText: re }).waitFor({ state: 'visible', timeout: timeoutMs });
+    }
   }
 
   /** Opens the command palette (F1), types the command's full label ("Seven Bridges: Refresh Tasks") and runs it. */

@@ -29,6 +29,7 @@ describe('the workbench with Seven Bridges installed', () => {
   it('sets the token from the command palette and shows the task groups', async () => {
     const { wb } = e2e();
     await wb.runCommand(COMMAND.setToken);
+    await wb.waitForQuickInput(/Authentication Token/);
     const box = await wb.quickInputState();
     assert.match(box.title, /Authentication Token/);
     await wb.screenshot('03-token-box');

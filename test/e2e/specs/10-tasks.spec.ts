@@ -1,0 +1,210 @@
+/**
+ * The task explorer as a person uses it: groups with counts, a group opened with "Load more", a status
+ * filter and a time filter picked from the quick picks (the custom range checked as it is typed), a batch
+ * parent expanded into its children. A screenshot at each step.
+ */
+import * as assert from 'assert';
+import type { TaskRec } from '../../emulator';
+import { COMMAND, e2e, ensureSignedIn, VIEW } from '../fixture';
+
+const GROUPS = ['Running', 'Queued', 'Draft', 'Completed', 'Failed', 'Aborted'];
+const STATUS_OF: Record<string, string> = { Running: 'RUNNING', Queued: 'QUEUED', Draft: 'DRAFT', Completed: 'COMPLETED', Failed: 'FAILED', Aborted: 'ABORTED' };
+
+const count = (status: string, pred: (t: TaskRec) => boolean = () => true): number =>
+  e2e().emulator.data.tasks.filter((t) => t.status === status && pred(t)).length;
+
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The view's description (the filter in words) as shown in its pane header. */
+async function viewDescription(): Promise<string> {
+  const { wb } = e2e();
+  return ((await wb.pane(VIEW.tasks).locator('.pane-header .description').first().textContent().catch(() => '')) ?? '').trim();
+}
+
+async function topLevel(): Promise<{ label: string; description: string }[]> {
+  const { wb } = e2e();
+  return (await wb.treeItems(VIEW.tasks)).filter((i) => i.level === 1);
+}
+
+async function waitForGroups(expected: string[], timeoutMs = 20_000): Promise<{ label: string; description: string }[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const items = await topLevel();
+    const labels = items.map((i) => i.label).filter((l) => GROUPS.includes(l));
+    if (JSON.stringify(labels) === JSON.stringify(expected) && items.every((i) => i.description !== '…')) return items;
+    if (Date.now() > deadline) throw new Error(`groups shown: ${labels.join(', ')}; expected ${expected.join(', ')}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function collapseAll(): Promise<void> {
+  const { wb } = e2e();
+  await wb.clickViewAction(VIEW.tasks, 'Collapse All').catch(() => undefined);
+}
+
+describe('the task explorer', () => {
+  before(async () => {
+    await ensureSignedIn();
+    await e2e().wb.expandPane(VIEW.tasks);
+  });
+
+  it('shows one group per status with its count', async () => {
+    const { wb } = e2e();
+    const items = await waitForGroups(GROUPS);
+    await wb.screenshot('10-tasks-groups-with-counts');
+    for (const label of GROUPS) {
+      const item = items.find((i) => i.label === label)!;
+      assert.strictEqual(item.description, count(STATUS_OF[label]).toLocaleString('en-US'), label);
+    }
+  });
+
+  it('opens a group: its newest 100 tasks and "Load more (N left)"', async () => {
+    const { wb } = e2e();
+    await wb.expandTreeItem(VIEW.tasks, /^Completed$/);
+    const total = count('COMPLETED');
+    await wb.waitForTreeItems(VIEW.tasks, /^Load more/, 20_000).catch(() => undefined);
+    const rows = await wb.treeItems(VIEW.tasks);
+    const tasks = rows.filter((r) => r.level === 2);
+    assert.ok(tasks.length > 0, 'tasks under Completed');
+    assert.match(tasks[0].description, /(ended|started|created) (.* ago|just now)$/);
+    await wb.screenshot('11-tasks-completed-open');
+    if (total > 100) {
+      await wb.treeItem(VIEW.tasks, /^Load more/).scrollIntoViewIfNeeded().catch(() => undefined);
+      const more = await wb.treeItem(VIEW.tasks, /^Load more/).textContent();
+      assert.match(more ?? '', new RegExp(`Load more \\(${total - 100} left\\)`));
+    }
+    await collapseAll();
+  });
+
+  it('filters by status through the quick pick: the other groups disappear', async () => {
+    const { wb } = e2e();
+    await wb.runCommand(COMMAND.filterTasks);
+    await wb.waitForQuickInput();
+    await wb.screenshot('12-filter-kinds');
+    await wb.pickQuickItem(/Status$/);
+    await wb.quickItem('Running', true).waitFor();
+    await wb.pickQuickItem('Running', true);
+    await wb.pickQuickItem('Failed', true);
+    await wb.screenshot('13-filter-status-multiselect');
+    await wb.acceptQuickInput();
+    await wb.waitForQuickInputClosed();
+    const items = await waitForGroups(['Running', 'Failed']);
+    assert.strictEqual(items.find((i) => i.label === 'Failed')!.description, count('FAILED').toLocaleString('en-US'));
+    assert.match(await viewDescription(), /Filtered: Running, Failed/);
+    await wb.screenshot('14-filter-status-applied');
+  });
+
+  it('filters by a custom created range, each bound checked as it is typed', async () => {
+    const { wb } = e2e();
+    await wb.runCommand(COMMAND.filterTasks);
+    await wb.pickQuickItem(/Created$/);
+    await wb.pickQuickItem(/^Custom range/);
+    await wb.typeInQuickInput('2026-03-01T10:00:00Z');
+    await waitForQuickInput((q) => /trailing Z/.test(q.message));
+    await wb.screenshot('15-filter-custom-from-invalid');
+    const from = isoDate(Date.now() - 120 * 24 * 3600_000);
+    await wb.typeInQuickInput(from);
+    await waitForQuickInput((q) => /UTC/.test(q.message) && !/Expected/.test(q.message));
+    await wb.typeInQuickInput(from, { submit: true });
+    await waitForQuickInput((q) => /\(2\/2\)/.test(q.title));
+    await wb.typeInQuickInput('2001-01-01');
+    await waitForQuickInput((q) => /is after/.test(q.message));
+    await wb.screenshot('16-filter-custom-to-before-from');
+    await wb.typeInQuickInput('', { submit: true });
+    await wb.waitForQuickInputClosed();
+    const since = Date.parse(`${from}T00:00:00Z`);
+    const items = await waitForGroups(['Running', 'Failed']);
+    for (const item of items) {
+      const expected = count(STATUS_OF[item.label], (t) => Date.parse(t.created_time) >= since);
+      assert.strictEqual(item.description, expected.toLocaleString('en-US'), item.label);
+    }
+    assert.match(await viewDescription(), new RegExp(`Filtered: Running, Failed · created since ${from}`));
+    await wb.screenshot('17-filter-status-and-created');
+  });
+
+  it('filters by a time preset', async () => {
+    const { wb } = e2e();
+    await wb.runCommand(COMMAND.filterTasks);
+    await wb.pickQuickItem(/Ended$/);
+    await wb.pickQuickItem('Last 30 days', true);
+    await wb.waitForQuickInputClosed();
+    await waitForGroups(['Running', 'Failed']);
+    await waitUntil(async () => /ended in the last 30 days/.test(await viewDescription()), 'the view description to show the preset');
+    await wb.screenshot('18-filter-preset-active');
+  });
+
+  it('clears the filters from the view title', async () => {
+    const { wb } = e2e();
+    await wb.clickViewAction(VIEW.tasks, 'Clear Task Filters');
+    await waitForGroups(GROUPS);
+    assert.strictEqual(await viewDescription(), '');
+  });
+
+  it('expands a batch parent into its children, each with its own status', async () => {
+    const { wb, emulator } = e2e();
+    const found = findBatchOnFirstPage(emulator.data.tasks);
+    assert.ok(found, 'a batch parent among the newest 100 tasks of a group');
+    const { group, parent } = found;
+    await wb.expandTreeItem(VIEW.tasks, new RegExp(`^${group}$`));
+    const parentLabel = new RegExp(`^${escape(parent.name)}$`);
+    await wb.waitForTreeItems(VIEW.tasks, parentLabel, 20_000);
+    await wb.treeItem(VIEW.tasks, parentLabel).scrollIntoViewIfNeeded();
+    const row = (await wb.treeItems(VIEW.tasks)).find((r) => r.label === parent.name)!;
+    assert.match(row.description, /\d+ (done|running|queued|failed|aborted)/, 'the parent sums up its children');
+    await wb.expandTreeItem(VIEW.tasks, parentLabel);
+    const children = emulator.data.tasks.filter((t) => t.parent === parent.id);
+    const childRows = await waitForChildren(parent.name, children.length);
+    assert.ok(childRows.length >= Math.min(children.length, 5), `child rows: ${childRows.length}`);
+    await wb.screenshot('19-batch-parent-expanded');
+    await collapseAll();
+  });
+});
+
+async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+type QuickState = Awaited<ReturnType<ReturnType<typeof e2e>['wb']['quickInputState']>>;
+
+async function waitForQuickInput(check: (state: QuickState) => boolean): Promise<void> {
+  let last: QuickState | undefined;
+  await waitUntil(async () => check((last = await e2e().wb.quickInputState())), 'the quick input').catch((err: Error) => {
+    throw new Error(`${err.message}; it shows ${JSON.stringify(last)}`);
+  });
+}
+
+function isoDate(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** A batch parent within the first page (newest 100) of its status group, and that group's label. */
+function findBatchOnFirstPage(tasks: TaskRec[]): { group: string; parent: TaskRec } | undefined {
+  for (const label of ['Running', 'Completed', 'Failed']) {
+    const status = STATUS_OF[label];
+    const page = tasks
+      .filter((t) => t.status === status)
+      .sort((a, b) => (a.created_time < b.created_time ? 1 : a.created_time > b.created_time ? -1 : 0))
+      .slice(0, 100);
+    const unique = page.filter((t) => t.batch && page.filter((o) => o.name === t.name).length === 1);
+    if (unique.length) return { group: label, parent: unique[0] };
+  }
+  return undefined;
+}
+
+async function waitForChildren(parentName: string, expected: number): Promise<{ label: string; level: number }[]> {
+  const { wb } = e2e();
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const rows = await wb.treeItems(VIEW.tasks);
+    const at = rows.findIndex((r) => r.label === parentName);
+    const level = rows[at]?.level ?? 0;
+    const kids: { label: string; level: number }[] = [];
+    for (let i = at + 1; i < rows.length && rows[i].level > level; i++) if (rows[i].level === level + 1) kids.push(rows[i]);
+    if (kids.length >= Math.min(expected, 5) || Date.now() > deadline) return kids;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
