@@ -184,7 +184,19 @@ export async function startCodeServer(options: CodeServerOptions): Promise<Runni
       await done;
       clearTimeout(timer);
     }
+    keepLogs();
     if (!options.keepRunDir) fs.rmSync(runDir, { recursive: true, force: true });
+  };
+  /** VS Code's own logs (server, extension host, output channels such as "Seven Bridges") outlive the run. */
+  const keepLogs = (): void => {
+    const from = path.join(userDataDir, 'logs');
+    const to = path.join(logsDir, `${options.name}-vscode-logs`);
+    try {
+      fs.rmSync(to, { recursive: true, force: true });
+      if (fs.existsSync(from)) fs.cpSync(from, to, { recursive: true });
+    } catch {
+      /* best effort */
+    }
   };
   const unregister = onExit(() => {
     if (child.pid && child.exitCode === null) {
@@ -194,6 +206,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<Runni
         /* already gone */
       }
     }
+    keepLogs();
     if (!options.keepRunDir) fs.rmSync(runDir, { recursive: true, force: true });
   });
 

@@ -2,8 +2,8 @@ import * as path from 'path';
 
 /** The repository root (this file compiles to out/test/harness/paths.js). */
 export const repoRoot = path.resolve(__dirname, '..', '..', '..');
-/** Git-ignored cache of VS Code hosts, as @vscode/test-electron keeps its downloads. */
-export const cacheRoot = path.join(repoRoot, '.vscode-test');
+/** Git-ignored cache of VS Code hosts, as @vscode/test-electron keeps its downloads (SB_HOST_CACHE overrides). */
+export const cacheRoot = process.env.SB_HOST_CACHE ? path.resolve(process.env.SB_HOST_CACHE) : path.join(repoRoot, '.vscode-test');
 /** Screenshots and logs a test run keeps (git-ignored). */
 export const artifactsRoot = path.join(repoRoot, 'test-artifacts');
 export const screenshotsDir = path.join(artifactsRoot, 'screenshots');

@@ -85,7 +85,8 @@ async function main(): Promise<number> {
     let end: Extract<RunnerRecord, { type: 'end' }> | undefined;
     let started = false;
     let failure: string | undefined;
-    let ran = 0;
+    let passed = 0;
+    let failed = 0;
     while (!end && !failure) {
       await new Promise((r) => setTimeout(r, 250));
       if (fs.existsSync(resultsFile)) {
@@ -101,7 +102,8 @@ async function main(): Promise<number> {
             started = true;
             console.log(`integration: suite started ${((Date.now() - t0) / 1000).toFixed(1)} s after launch`);
           }
-          if (record.type === 'test' && record.state !== 'pending') ran++;
+          if (record.type === 'test' && record.state === 'passed') passed++;
+          if (record.type === 'test' && record.state === 'failed') failed++;
           if (record.type === 'end') end = record;
           if (record.type === 'error') failure = record.message;
         }
@@ -113,7 +115,7 @@ async function main(): Promise<number> {
       fs.mkdirSync(screenshotsDir, { recursive: true });
       await browser.page.screenshot({ path: path.join(screenshotsDir, 'integration-failure.png') }).catch(() => undefined);
       console.log(`integration: FAILED: ${failure}\n--- code-server log (${server.logFile}) ---\n${server.tail(60)}`);
-      console.log(`${ran > 0 ? '' : '0 passed, 1 failed\n'}`.trimEnd() || `${ran} ran before the failure`);
+      console.log(`${passed} passed, ${failed + 1} failed`);
       return 1;
     }
     console.log(`integration: finished in ${((Date.now() - t0) / 1000).toFixed(1)} s (suite ${(end.durationMs / 1000).toFixed(1)} s)`);
