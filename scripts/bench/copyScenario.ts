@@ -1,0 +1,138 @@
+// Copying 1,000 items, in real time: from the command to every call submitted, and to every job FINISHED.
+// Extension: planCopy (split into calls of ≤100) → CopySubmitter.submitAll → JobTracker, with its default
+// timings (first look after 2 s, then every 5 s, doubling while nothing changes). Naive: naiveJobs.ts.
+import { planCopy } from '../../src/copy/request';
+import { JobTracker } from '../../src/jobs/tracker';
+import { CopySubmitter } from '../../src/jobs/submitter';
+import { MemoryStore } from '../../src/jobs/store';
+import type { Emulator } from '../../test/emulator';
+import { DESTINATION, pickFiles, platformFinish } from './copySources';
+import { clientFor, freshEmulator, tally } from './env';
+import { type Figure } from './figures';
+import { gcIfExposed } from './heap';
+import { naivePoll, naiveSubmit, NAIVE_INTERVAL_MS } from './naiveJobs';
+
+export const COPY_ITEMS = 1_000;
+/** Per job state step: a 100-file job takes (2 + 4) steps = 3 s, so the run is short; the tracker still polls as on the platform. */
+export const COPY_STEP_MS = 500;
+const FINISH_TIMEOUT_MS = 120_000;
+const TRACKER_INTERVAL_MS = 5_000;
+
+export interface CopyResult {
+  posts: number;
+  submitRequests: number;
+  submitMs: number;
+  finishRequests: number;
+  finishMs: number;
+  /** When the platform itself finished the last job, from the command (ms). */
+  platformMs: number;
+  jobs: number;
+}
+
+function lastPlatformFinish(emulator: Emulator, startWall: number): number {
+  let last = startWall;
+  for (const request of emulator.copyRequests) {
+    const job = emulator.data.jobs.find((j) => j.id === request.jobId);
+    if (job) last = Math.max(last, platformFinish(request.at, job.total_files, COPY_STEP_MS));
+  }
+  return last - startWall;
+}
+
+async function waitFor(condition: () => boolean, timeoutMs: number, pollMs = 10): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
+  return true;
+}
+
+export async function extensionCopy(): Promise<CopyResult> {
+  const emulator = await freshEmulator({ copyStepMs: COPY_STEP_MS });
+  const client = clientFor(emulator);
+  const tracker = new JobTracker(client.copyJobs, new MemoryStore());
+  const submitter = new CopySubmitter(client.copyJobs, tracker, new MemoryStore());
+  try {
+    const sources = pickFiles(emulator, COPY_ITEMS);
+    const finished = new Map<string, number>();
+    tracker.onDidFinish((job) => finished.set(job.id, performance.now()));
+    const stats = client.transport.stats;
+    gcIfExposed();
+    const startWall = Date.now();
+    const t0 = performance.now();
+    const plan = planCopy({ sources, destination: { kind: 'projectRoot', project: DESTINATION } });
+    if (!plan.ok) throw new Error(`planCopy refused the copy: ${plan.problems.join(' ')}`);
+    const report = await submitter.submitAll(plan.batches, { destination: { label: DESTINATION, project: DESTINATION } });
+    const submitMs = performance.now() - t0;
+    const submitRequests = stats.requests;
+    if (report.failed) throw new Error(`a copy call failed: ${String(report.failed.error)}`);
+    const jobs = report.submitted.length;
+    if (!(await waitFor(() => finished.size >= jobs, FINISH_TIMEOUT_MS))) throw new Error(`only ${finished.size} of ${jobs} jobs finished within ${FINISH_TIMEOUT_MS / 1000} s`);
+    const finishMs = Math.max(...finished.values()) - t0;
+    const result: CopyResult = {
+      posts: emulator.copyRequests.length,
+      submitRequests,
+      submitMs,
+      finishRequests: stats.requests,
+      finishMs,
+      platformMs: lastPlatformFinish(emulator, startWall),
+      jobs,
+    };
+    tally('copy 1,000 items', 'extension', emulator, client);
+    return result;
+  } finally {
+    submitter.dispose();
+    tracker.dispose();
+    await emulator.close();
+  }
+}
+
+export async function naiveCopy(): Promise<CopyResult> {
+  const emulator = await freshEmulator({ copyStepMs: COPY_STEP_MS });
+  const client = clientFor(emulator);
+  try {
+    const sources = pickFiles(emulator, COPY_ITEMS);
+    const stats = client.transport.stats;
+    gcIfExposed();
+    const startWall = Date.now();
+    const t0 = performance.now();
+    const ids = await naiveSubmit(client, sources.map((file) => ({ file, project: DESTINATION })));
+    const submitMs = performance.now() - t0;
+    const submitRequests = stats.requests;
+    const unfinished = new Set(ids);
+    let last = t0;
+    for (let i = 0; i < FINISH_TIMEOUT_MS / NAIVE_INTERVAL_MS && unfinished.size; i++) {
+      await new Promise((r) => setTimeout(r, NAIVE_INTERVAL_MS));
+      const poll = await naivePoll(client, unfinished);
+      if (poll.finished.length) last = performance.now();
+    }
+    if (unfinished.size) throw new Error(`naive: ${unfinished.size} jobs unfinished after ${FINISH_TIMEOUT_MS / 1000} s`);
+    const result: CopyResult = {
+      posts: emulator.copyRequests.length,
+      submitRequests,
+      submitMs,
+      finishRequests: stats.requests,
+      finishMs: last - t0,
+      platformMs: lastPlatformFinish(emulator, startWall),
+      jobs: ids.length,
+    };
+    tally('copy 1,000 items', 'naive', emulator, client);
+    return result;
+  } finally {
+    await emulator.close();
+  }
+}
+
+export function copyFigures(e: CopyResult, n: CopyResult): Figure[] {
+  const section = 'Copy 1,000 items';
+  const idealPosts = Math.ceil(COPY_ITEMS / 100);
+  // Following: one list call per poll at the tracker's interval while the platform works, plus the last one.
+  const followAllowance = Math.ceil(e.platformMs / TRACKER_INTERVAL_MS) + 1;
+  return [
+    { section, name: 'copy POSTs', unit: 'req', value: e.posts, ideal: idealPosts, limit: idealPosts, margin: 'ideal + 0', naive: n.posts },
+    { section, name: 'requests from command to submitted', unit: 'req', value: e.submitRequests, ideal: idealPosts, limit: idealPosts + 1, margin: 'ideal + 1 (newest-job look, for lost answers)', naive: n.submitRequests },
+    { section, name: 'time from command to submitted', unit: 'ms', value: e.submitMs, ideal: n.submitMs, limit: n.submitMs * 3 + 500, margin: '3 × ideal + 500 ms; ideal: 10 bare POSTs', naive: n.submitMs },
+    { section, name: `requests from command to every job FINISHED (${e.jobs} jobs)`, unit: 'req', value: e.finishRequests, ideal: idealPosts + 1, limit: idealPosts + 2 + followAllowance, margin: `ideal + 1 + one list per 5 s of copying (${followAllowance})`, naive: n.finishRequests },
+    { section, name: 'time from command to every job FINISHED', unit: 'ms', value: e.finishMs, ideal: e.platformMs, limit: e.platformMs + TRACKER_INTERVAL_MS + 1000, margin: 'ideal + one 5 s interval + 1 s', naive: n.finishMs, note: 'ideal: when the platform finished the last job' },
+  ];
+}

@@ -1,0 +1,68 @@
+// A figure of the benchmark: what was measured, its ideal, the margin it may exceed the ideal by, and the
+// naive strategy's value from the same run. Pure: no I/O.
+
+export interface Figure {
+  /** Section of the table (Task tree, Filtering, Copying, ...). */
+  section: string;
+  name: string;
+  unit: 'req' | 'ms' | 'MB' | 'KB' | 'req/min' | 'count';
+  value: number | undefined;
+  /** The ideal, or undefined when only a bound is declared. */
+  ideal?: number;
+  /** The most the value may be: ideal + margin, or an absolute bound when there is no ideal. */
+  limit: number;
+  /** How the limit is derived, for the table ("ideal + 1", "≤ 3 × ideal + 1000 ms"). */
+  margin: string;
+  naive?: number;
+  /** A note on the naive figure (e.g. "429 ×12"). */
+  naiveNote?: string;
+  note?: string;
+}
+
+export function passes(f: Figure): boolean {
+  return f.value !== undefined && Number.isFinite(f.value) && f.value <= f.limit;
+}
+
+function fmt(value: number | undefined, unit: Figure['unit']): string {
+  if (value === undefined || !Number.isFinite(value)) return '—';
+  if (unit === 'MB') return value.toFixed(1);
+  if (unit === 'KB') return value.toFixed(0);
+  return Math.round(value).toLocaleString('en-US');
+}
+
+const HEADERS = ['Figure', 'Unit', 'Measured', 'Ideal', 'Limit (margin)', 'Naive', 'OK'];
+
+function rows(figures: Figure[]): string[][] {
+  return figures.map((f) => [
+    `${f.section}: ${f.name}`,
+    f.unit,
+    fmt(f.value, f.unit),
+    f.ideal === undefined ? '—' : fmt(f.ideal, f.unit),
+    `${fmt(f.limit, f.unit)} (${f.margin})`,
+    f.naive === undefined ? '—' : `${fmt(f.naive, f.unit)}${f.naiveNote ? ` (${f.naiveNote})` : ''}`,
+    passes(f) ? 'ok' : 'FAIL',
+  ]);
+}
+
+/** A fixed-width table for the terminal. */
+export function textTable(figures: Figure[]): string {
+  const all = [HEADERS, ...rows(figures)];
+  const widths = HEADERS.map((_, i) => Math.max(...all.map((r) => r[i].length)));
+  const line = (r: string[]) => r.map((c, i) => (i >= 2 && i !== 4 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
+  return [line(HEADERS), widths.map((w) => '-'.repeat(w)).join('  '), ...rows(figures).map(line)].join('\n');
+}
+
+/** The same table in Markdown. */
+export function markdownTable(figures: Figure[]): string {
+  const esc = (s: string) => s.replace(/\|/g, '\\|');
+  return [
+    `| ${HEADERS.join(' | ')} |`,
+    `|${HEADERS.map((_, i) => (i >= 2 && i !== 4 && i !== 6 ? '---:' : '---')).join('|')}|`,
+    ...rows(figures).map((r) => `| ${r.map(esc).join(' | ')} |`),
+  ].join('\n');
+}
+
+/** The limit for a time: a multiple of the ideal plus a fixed slack. */
+export function timeLimit(ideal: number, factor: number, slackMs: number): { limit: number; margin: string } {
+  return { limit: ideal * factor + slackMs, margin: `${factor} × ideal + ${slackMs} ms` };
+}

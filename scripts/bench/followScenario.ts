@@ -1,0 +1,113 @@
+// Requests spent following copy jobs for one minute, with 1 and with 20 jobs in flight, on the accelerated
+// clock (virtualClock.ts): the emulator, the client and the tracker share it, so a virtual minute of polling
+// takes well under a second. Jobs stay in flight the whole minute: 100 files each at 30 s per state step
+// (3 minutes per job). Extension: JobTracker with its default timings; naive: one GET per job per second.
+import { JobTracker } from '../../src/jobs/tracker';
+import { CopySubmitter } from '../../src/jobs/submitter';
+import { MemoryStore } from '../../src/jobs/store';
+import { planCopy } from '../../src/copy/request';
+import { DESTINATION, pickFiles } from './copySources';
+import { clientFor, freshEmulator, tally } from './env';
+import type { Figure } from './figures';
+import { naivePoll, naiveSubmit, NAIVE_INTERVAL_MS } from './naiveJobs';
+import { VirtualClock } from './virtualClock';
+
+const STEP_MS = 30_000;
+const ITEMS_PER_JOB = 100;
+const MINUTE = 60_000;
+/** The tracker's interval while jobs progress (TrackerOptions.intervalMs default). */
+const TRACKER_INTERVAL_MS = 5_000;
+
+export interface FollowResult {
+  jobs: number;
+  /** Requests in the first minute after the last job was submitted (no POSTs). */
+  perMinute: number;
+  /** Of those, how many reached the platform (the naive client refuses GETs once the quota is spent). */
+  sent: number;
+  /** Jobs still in flight at the end of the minute (all of them, or the figure means less). */
+  inFlightAtEnd: number;
+  status429: number;
+}
+
+export async function extensionFollow(jobs: number): Promise<FollowResult> {
+  const clock = new VirtualClock();
+  const emulator = await freshEmulator({ copyStepMs: STEP_MS, now: clock.now });
+  const client = clientFor(emulator, { clock });
+  const tracker = new JobTracker(client.copyJobs, new MemoryStore(), clock);
+  const submitter = new CopySubmitter(client.copyJobs, tracker, new MemoryStore(), clock);
+  try {
+    const sources = pickFiles(emulator, jobs * ITEMS_PER_JOB);
+    const plan = planCopy({ sources, destination: { kind: 'projectRoot', project: DESTINATION } });
+    if (!plan.ok || plan.batches.length !== jobs) throw new Error('the copy plan is not one call per job');
+    const report = await submitter.submitAll(plan.batches, { destination: { label: DESTINATION, project: DESTINATION } });
+    if (report.submitted.length !== jobs) throw new Error(`submitted ${report.submitted.length} of ${jobs} jobs`);
+    const before = client.transport.stats.requests;
+    await clock.runUntil(clock.now() + MINUTE, () => clock.timers > 0 || tracker.active().length === 0);
+    const result: FollowResult = {
+      jobs,
+      perMinute: client.transport.stats.requests - before,
+      sent: client.transport.stats.requests - before,
+      inFlightAtEnd: tracker.active().length,
+      status429: emulator.stats.byStatus[429] ?? 0,
+    };
+    tally(`follow ${jobs} job${jobs > 1 ? 's' : ''} for a minute`, 'extension', emulator, client);
+    return result;
+  } finally {
+    submitter.dispose();
+    tracker.dispose();
+    await emulator.close();
+  }
+}
+
+export async function naiveFollow(jobs: number): Promise<FollowResult> {
+  const clock = new VirtualClock();
+  const emulator = await freshEmulator({ copyStepMs: STEP_MS, now: clock.now });
+  // Gives up on a 429 at once (no 5-minute wait): the naive loop just carries on, as a naive loop does.
+  const client = clientFor(emulator, { clock, noRateLimitWait: true });
+  try {
+    const sources = pickFiles(emulator, jobs * ITEMS_PER_JOB);
+    const ids = await naiveSubmit(client, sources.map((file) => ({ file, project: DESTINATION })));
+    const unfinished = new Set(ids);
+    // Counted as attempted: once the quota is spent the transport refuses GETs before sending them.
+    let attempted = 0;
+    const before = emulator.stats.requests;
+    for (let t = NAIVE_INTERVAL_MS; t <= MINUTE; t += NAIVE_INTERVAL_MS) {
+      clock.advance(NAIVE_INTERVAL_MS);
+      attempted += (await naivePoll(client, unfinished)).requests;
+    }
+    const result: FollowResult = {
+      jobs,
+      perMinute: attempted,
+      sent: emulator.stats.requests - before,
+      inFlightAtEnd: unfinished.size,
+      status429: emulator.stats.byStatus[429] ?? 0,
+    };
+    tally(`follow ${jobs} job${jobs > 1 ? 's' : ''} for a minute`, 'naive', emulator, client);
+    return result;
+  } finally {
+    await emulator.close();
+  }
+}
+
+/**
+ * Ideal: one request per poll whatever the number of jobs. For 1 job, at most one per 5 s interval (the
+ * tracker's fastest); for 20 jobs, no more than for 1 job (one list call refreshes them all).
+ */
+export function followFigures(e: FollowResult, n: FollowResult, oneJob?: FollowResult): Figure[] {
+  const ideal = oneJob ? oneJob.perMinute : MINUTE / TRACKER_INTERVAL_MS;
+  const refused = n.perMinute - n.sent;
+  const notes = [n.status429 ? `${n.status429} × 429` : '', refused > 0 ? `${refused} refused: quota spent` : ''].filter(Boolean);
+  return [
+    {
+      section: 'Follow copy jobs',
+      name: `requests per minute, ${e.jobs} job${e.jobs > 1 ? 's' : ''} in flight (accelerated clock)`,
+      unit: 'req/min',
+      value: e.inFlightAtEnd === e.jobs ? e.perMinute : NaN,
+      ideal,
+      limit: ideal + 1,
+      margin: oneJob ? 'ideal + 1; ideal: the 1-job figure' : 'ideal + 1; ideal: one per 5 s',
+      naive: n.perMinute,
+      naiveNote: notes.length ? notes.join(', ') : undefined,
+    },
+  ];
+}

@@ -1,0 +1,72 @@
+// `npm run bench`: the figures of the extension against their ideals and the naive way, on this machine.
+// Flags: --no-host (skip the real-host activation), --no-readme (do not write README.md).
+import type { TaskFilter } from '../../src/tasks/filterModel';
+import { bundleFigure } from './bundle';
+import { copyFigures, extensionCopy, naiveCopy } from './copyScenario';
+import { tallies } from './env';
+import { passes, textTable, type Figure } from './figures';
+import { extensionFollow, followFigures, naiveFollow } from './followScenario';
+import { hostActivationMedian, hostFigures } from './hostActivation';
+import { describeMachine, machine } from './machine';
+import { rateFigures } from './rateFigures';
+import { METHOD_NOTES, performanceSection } from './report';
+import { writeReadme } from './readme';
+import { runTree, treeFigures } from './treeScenario';
+
+export const FILTER: TaskFilter = { statuses: ['COMPLETED', 'FAILED'], project: 'rfranklin/rna-seq-analysis', created: { preset: 'month' } };
+
+function step(what: string): void {
+  console.log(`bench: ${what}…`);
+}
+
+async function main(): Promise<number> {
+  const flags = new Set(process.argv.slice(2));
+  const figures: Figure[] = [];
+
+  step('task tree, 10,000 tasks');
+  figures.push(...treeFigures('Task tree', await runTree('task tree', {}), 6));
+  step('filtering');
+  figures.push(...treeFigures('Filtering', await runTree('filtering', FILTER), FILTER.statuses!.length));
+
+  step('copying 1,000 items (real clock)');
+  const copyExt = await extensionCopy();
+  const copyNaive = await naiveCopy();
+  figures.push(...copyFigures(copyExt, copyNaive));
+
+  step('following 1 job for a minute (accelerated clock)');
+  const oneJob = await extensionFollow(1);
+  figures.push(...followFigures(oneJob, await naiveFollow(1)));
+  step('following 20 jobs for a minute (accelerated clock)');
+  figures.push(...followFigures(await extensionFollow(20), await naiveFollow(20), oneJob));
+  figures.push(...rateFigures(tallies));
+
+  figures.push(bundleFigure());
+  if (!flags.has('--no-host')) {
+    step('activation in the real host (code-server)');
+    figures.push(...hostFigures(await hostActivationMedian(3)));
+  }
+
+  const m = machine();
+  console.log('');
+  console.log(`Machine: ${describeMachine(m)}`);
+  console.log('');
+  console.log(textTable(figures));
+  for (const f of figures.filter((x) => x.note)) console.log(`  note — ${f.section}: ${f.name}: ${f.note}`);
+  const failed = figures.filter((f) => !passes(f));
+  console.log('');
+  console.log(failed.length ? `bench: ${failed.length} figure(s) over the limit` : 'bench: every figure within its limit');
+
+  if (!flags.has('--no-readme')) {
+    writeReadme(performanceSection({ figures, machine: m, date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC', notes: METHOD_NOTES }));
+    console.log('bench: README.md "## Performance" written');
+  }
+  return failed.length ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`bench: FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,69 @@
+// Task tree and filtering: each strategy in its own worker process against its own fresh emulator.
+import { fork } from 'child_process';
+import * as path from 'path';
+import type { TaskFilter } from '../../src/tasks/filterModel';
+import { PAGE_SIZE } from '../../src/tasks/pagedList';
+import { freshEmulator, tally } from './env';
+import { timeLimit, type Figure } from './figures';
+import type { TreeResult } from './treeStrategies';
+import type { TreeJob, TreeMessage } from './treeWorker';
+
+const WORKER_TIMEOUT_MS = 300_000;
+
+export interface TreeRun {
+  extension: TreeResult;
+  naive: TreeResult;
+  /** Latency of one page of 100 tasks, measured by the extension run (ms). */
+  pageMs: number;
+}
+
+async function runWorker(scenario: string, strategy: TreeJob['strategy'], filter: TaskFilter): Promise<TreeResult> {
+  const emulator = await freshEmulator();
+  try {
+    const job: TreeJob = { strategy, baseUrl: emulator.baseUrl, token: emulator.token, filter };
+    const child = fork(path.join(__dirname, 'treeWorker.js'), [JSON.stringify(job)], { execArgv: ['--expose-gc'], stdio: 'inherit' });
+    const message = await new Promise<TreeMessage>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        child.kill();
+        reject(new Error(`${scenario}/${strategy}: the worker did not finish within ${WORKER_TIMEOUT_MS / 1000} s`));
+      }, WORKER_TIMEOUT_MS);
+      child.once('message', (m) => {
+        clearTimeout(timer);
+        resolve(m as TreeMessage);
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`${scenario}/${strategy}: the worker exited (${code}) without an answer`));
+      });
+    });
+    if (!message.ok) throw new Error(`${scenario}/${strategy}: ${message.error}`);
+    const t = tally(scenario, strategy, emulator);
+    t.retries = message.result.transport.retries;
+    t.rateLimitWaits = message.result.transport.rateLimitWaits;
+    return message.result;
+  } finally {
+    await emulator.close();
+  }
+}
+
+export async function runTree(scenario: string, filter: TaskFilter): Promise<TreeRun> {
+  const extension = await runWorker(scenario, 'extension', filter);
+  const naive = await runWorker(scenario, 'naive', filter);
+  return { extension, naive, pageMs: extension.listMs / Math.max(1, extension.listRequests) };
+}
+
+export function treeFigures(section: string, run: TreeRun, groupCount: number): Figure[] {
+  const { extension: e, naive: n } = run;
+  const idealList = Math.ceil(e.largestCount / PAGE_SIZE);
+  // Time ideals: the counts go out together, so one round trip; the pages follow one another.
+  const countTime = timeLimit(run.pageMs, 3, 500);
+  const listTime = timeLimit(idealList * run.pageMs, 2, 500);
+  return [
+    { section, name: `requests until every group has its count (${groupCount} groups)`, unit: 'req', value: e.countRequests, ideal: groupCount, limit: groupCount, margin: 'ideal + 0', naive: n.countRequests },
+    { section, name: 'time until every group has its count', unit: 'ms', value: e.countMs, ideal: run.pageMs, ...countTime, naive: n.countMs, note: 'ideal: one round trip' },
+    { section, name: `requests to list the largest group (${e.largest}, N = ${e.largestCount})`, unit: 'req', value: e.listRequests, ideal: idealList, limit: idealList + 1, margin: 'ideal + 1', naive: n.listRequests },
+    { section, name: 'time to list the largest group', unit: 'ms', value: e.listMs, ideal: idealList * run.pageMs, ...listTime, naive: n.listMs, note: 'ideal: ceil(N/100) × one page' },
+    { section, name: 'peak heap while listing the largest group', unit: 'MB', value: e.peakHeapMb, limit: 8 + (4 * e.largestCount) / 1024, margin: 'bound: 8 MB + 4 KB × N', naive: n.peakHeapMb },
+    { section, name: 'tasks listed = N (and the naive count agrees)', unit: 'count', value: e.listed === e.largestCount && n.largestCount === e.largestCount ? e.listed : NaN, ideal: e.largestCount, limit: e.largestCount, margin: 'exact', naive: n.largestCount },
+  ];
+}
