@@ -5,18 +5,15 @@
  * faults and read what it received), then runs the suite and writes the results file.
  */
 import type * as vscode from 'vscode';
-import { startEmulator } from '../../emulator';
-import { setTestEmulator } from '../helpers';
 import { ENV, RunnerRecord } from './protocol';
-import { fileEmitter, runSuite } from './runSuite';
+import { fileEmitter, runSuite, startInHostEmulator } from './runSuite';
 
 export async function activate(_context: vscode.ExtensionContext): Promise<void> {
   const resultsFile = process.env[ENV.results];
   if (!resultsFile) return; // installed but not under the harness: do nothing
   const emit: (record: RunnerRecord) => void = fileEmitter(resultsFile);
   try {
-    const port = Number(process.env[ENV.emulatorPort] ?? '0');
-    if (port > 0) setTestEmulator(await startEmulator({ port, token: process.env.SB_AUTH_TOKEN || undefined }));
+    await startInHostEmulator();
   } catch (err) {
     emit({ type: 'error', message: `could not start the emulator in the extension host: ${err instanceof Error ? err.stack : String(err)}` });
     return;

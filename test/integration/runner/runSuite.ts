@@ -7,6 +7,8 @@ import * as fs from 'fs';
 import Mocha from 'mocha';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { startEmulator } from '../../emulator';
+import { setTestEmulator } from '../helpers';
 import { ENV, RunnerRecord } from './protocol';
 
 function findTests(dir: string): string[] {
@@ -69,10 +71,17 @@ export function fileEmitter(file: string): (record: RunnerRecord) => void {
   return (record) => fs.appendFileSync(file, `${JSON.stringify(record)}\n`);
 }
 
-/** @vscode/test-electron entry: throws when a test failed or none ran. */
+/** Starts the emulator inside the extension host when the harness asked for one (SB_TEST_EMULATOR_PORT). */
+export async function startInHostEmulator(): Promise<void> {
+  const port = Number(process.env[ENV.emulatorPort] ?? '0');
+  if (port > 0) setTestEmulator(await startEmulator({ port, token: process.env.SB_AUTH_TOKEN || undefined }));
+}
+
+/** @vscode/test-electron entry (`extensionTestsPath`): throws when a test failed or none ran. */
 export async function run(): Promise<void> {
   const file = process.env[ENV.results];
   const emit = file ? fileEmitter(file) : (): void => undefined;
+  await startInHostEmulator();
   const outcome = await runSuite(emit);
   if (outcome.failed > 0) throw new Error(`${outcome.failed} integration test(s) failed`);
   if (outcome.passed === 0) throw new Error('no integration test ran');
