@@ -36,12 +36,12 @@ export function registerCopy(services: Services): CopyFeature {
   const statusBar = new JobsStatusBar(tracker, submitter);
   const notifier = new FinishNotifier(tracker, flow, submitter);
 
+  // The tracker pauses by itself on a rejected or missing token; a sign-in (or out) restarts or stops it.
   const followSession = () => {
     projects.clear();
     if (session.state === 'signedIn') tracker.resume();
     else tracker.pause();
   };
-  followSession();
 
   context.subscriptions.push(
     tree,
@@ -81,7 +81,7 @@ export function registerCopy(services: Services): CopyFeature {
 
   /** Sources in the order of the issue: the command's arguments, the view's selection, the editor's selection, an input box. */
   async function copyCommand(arg?: CopyCommandArgs | FilesNode, nodes?: FilesNode[], extra?: CopyCommandArgs): Promise<TrackedJob[]> {
-    if (session.state !== 'signedIn') {
+    if (!(await session.credentials())) {
       const chosen = await vscode.window.showWarningMessage('Sign in to copy files: set an authentication token first.', 'Set Authentication Token');
       if (chosen) await vscode.commands.executeCommand('sevenbridges.setToken');
       return [];

@@ -156,7 +156,8 @@ export class FilesTreeProvider implements vscode.TreeDataProvider<FilesNode>, vs
   }
 
   async getChildren(node?: FilesNode): Promise<FilesNode[]> {
-    if (this.services.session.state !== 'signedIn') return [];
+    // Reads the token if the session has not yet (the first render may come before it is loaded).
+    if (!(await this.services.session.credentials())) return [];
     if (!node) return this.childrenOf(this.root);
     if (node instanceof ProjectNode || node instanceof FolderNode) return this.childrenOf(node);
     return [];
