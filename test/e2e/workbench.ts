@@ -83,6 +83,25 @@ export class Workbench {
     await pane.locator(`.pane-header .actions .action-label[aria-label^="${title}"]`).first().click();
   }
 
+  /** Collapses every node of a view's tree (its "Collapse All" title action). */
+  async collapseAll(viewName: string): Promise<void> {
+    await this.clickViewAction(viewName, 'Collapse All');
+  }
+
+  /**
+   * Puts the side bar back to a known state between specs (one workbench serves them all): the
+   * container open, both panes expanded, every tree collapsed, no quick input, no toasts.
+   */
+  async resetViews(container = 'Seven Bridges', views: string[] = ['Tasks', 'Projects & Files']): Promise<void> {
+    if (await this.quickInput().isVisible().catch(() => false)) await this.page.keyboard.press('Escape');
+    await this.openViewContainer(container);
+    for (const view of views) {
+      await this.expandPane(view);
+      if ((await this.treeRows(view).count()) > 0) await this.collapseAll(view).catch(() => undefined);
+    }
+    await this.page.locator('.notifications-toasts .notification-toast .codicon-notifications-clear, .notifications-toasts .codicon-close').first().click({ timeout: 500 }).catch(() => undefined);
+  }
+
   // ---------- trees ----------
 
   /** Rows of a view's tree (only those rendered: VS Code virtualises long lists). */

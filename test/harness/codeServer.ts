@@ -122,7 +122,16 @@ export async function startCodeServer(options: CodeServerOptions): Promise<Runni
   // A config file of the run's own, so code-server never writes ~/.config/code-server/config.yaml.
   const configFile = path.join(runDir, 'config.yaml');
   fs.writeFileSync(configFile, 'auth: none\ncert: false\n');
-  if (options.vsix) installVsix(host, options.vsix, extensionsDir, userDataDir, configFile);
+  if (options.vsix) {
+    try {
+      installVsix(host, options.vsix, extensionsDir, userDataDir, configFile);
+    } catch (err) {
+      // A .vsix being rewritten by a concurrent `npm run package` reads as a truncated zip: once more.
+      if (!/central directory|truncated|not a zip/i.test(String(err))) throw err;
+      await new Promise((r) => setTimeout(r, 3000));
+      installVsix(host, options.vsix, extensionsDir, userDataDir, configFile);
+    }
+  }
   for (const folder of options.extensionFolders ?? []) copyDir(folder, path.join(extensionsDir, path.basename(folder)));
   options.beforeStart?.({ runDir, userDataDir, extensionsDir, workspace });
 
