@@ -61,6 +61,8 @@ export class CopySubmitter {
   readonly onDidChange = this.changed.event;
   private counter = 0;
   private readonly busy = new Set<string>();
+  /** Keys this window has held: once gone from `pending` they were sent, found or discarded here. */
+  private readonly seen = new Set<string>();
 
   constructor(
     private readonly api: CopySource,
@@ -70,6 +72,7 @@ export class CopySubmitter {
   ) {
     const saved = store.get<PendingCopy[]>(STORE_KEY) ?? [];
     this.pending = saved.filter((p) => p && typeof p.key === 'string' && Array.isArray(p.items));
+    for (const p of this.pending) this.seen.add(p.key);
     // Sent when the window closed, answer never read: it may have been accepted.
     for (const p of this.pending) {
       if (p.inFlight) {
@@ -297,8 +300,12 @@ export class CopySubmitter {
 
   private async save(): Promise<void> {
     this.changed.fire();
+    // Keeps calls another window stored meanwhile (global state is shared); drops the ones done here.
+    const ours = new Set(this.pending.map((p) => p.key));
+    for (const p of this.pending) this.seen.add(p.key);
+    const theirs = (this.store.get<PendingCopy[]>(STORE_KEY) ?? []).filter((p) => p && typeof p.key === 'string' && !ours.has(p.key) && !this.seen.has(p.key));
     try {
-      await this.store.update(STORE_KEY, this.pending);
+      await this.store.update(STORE_KEY, [...this.pending, ...theirs]);
     } catch {
       // Global state failing to write is not worth failing the copy for.
     }

@@ -77,6 +77,8 @@ export const isFinished = (job: TrackedJob): boolean => job.state === 'FINISHED'
  */
 export class JobTracker {
   private jobs = new Map<string, TrackedJob>();
+  /** Jobs dismissed or pruned here, so that merging with another window's writes does not bring them back. */
+  private readonly removed = new Set<string>();
   private readonly changed = new Emitter<void>();
   private readonly finished = new Emitter<TrackedJob>();
   readonly onDidChange = this.changed.event;
@@ -172,6 +174,7 @@ export class JobTracker {
   /** Forgets a job (the user dismissed it). */
   dismiss(id: string): void {
     if (!this.jobs.delete(id)) return;
+    this.removed.add(id);
     this.save();
     this.changed.fire();
   }
@@ -371,12 +374,25 @@ export class JobTracker {
     const done = this.all().filter(isFinished);
     done.forEach((job, index) => {
       const old = job.finishedAt !== undefined && now - job.finishedAt > this.opts.retentionMs;
-      if (old || index >= this.opts.maxJobs) this.jobs.delete(job.id);
+      if (old || index >= this.opts.maxJobs) {
+        this.jobs.delete(job.id);
+        this.removed.add(job.id);
+      }
     });
   }
 
+  /**
+   * Writes the jobs, keeping those another window stored meanwhile (global state is shared by windows;
+   * that window follows them, this one only keeps them).
+   */
   private save(): void {
-    void Promise.resolve(this.store.update(STORE_KEY, { version: 1, jobs: this.all() })).catch(() => undefined);
+    const ours = this.all();
+    const known = new Set(ours.map((j) => j.id));
+    const theirs = (this.store.get<{ jobs?: TrackedJob[] }>(STORE_KEY)?.jobs ?? []).filter(
+      (j) => j && typeof j.id === 'string' && !known.has(j.id) && !this.removed.has(j.id),
+    );
+    const jobs = [...ours, ...theirs].sort((a, b) => b.submittedAt - a.submittedAt || compareIds(b.id, a.id));
+    void Promise.resolve(this.store.update(STORE_KEY, { version: 1, jobs })).catch(() => undefined);
   }
 }
 

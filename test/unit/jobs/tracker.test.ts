@@ -205,6 +205,19 @@ describe('JobTracker', () => {
     assert.strictEqual(second.get('1')!.state, 'FINISHED');
   });
 
+  it('keeps the jobs another window stored (shared global state), and not the ones dismissed here', async () => {
+    const a = make();
+    const b = make();
+    a.add(api.create('1'), info());
+    b.add(api.create('2'), info());
+    const stored = () => store.get<{ jobs: TrackedJob[] }>('sevenbridges.copyJobs')!.jobs.map((j) => j.id).sort();
+    assert.deepStrictEqual(stored(), ['1', '2']);
+    b.dismiss('2');
+    a.acknowledge();
+    assert.deepStrictEqual(stored(), ['1']);
+    assert.deepStrictEqual(b.all().map((j) => j.id), [], 'the other window only keeps them, it does not follow them');
+  });
+
   it('marks a job the platform no longer knows as UNKNOWN and stops asking', async () => {
     const tracker = make();
     tracker.add({ href: 'h', id: '77', state: 'RUNNING' }, info());
