@@ -24,6 +24,9 @@ export interface TreeResult {
   listMs: number;
   listed: number;
   peakHeapMb: number;
+  /** Reference latencies for the time ideals, measured apart (median of 3): one count request, one page of 100. */
+  roundTripMs?: number;
+  pageMs?: number;
   transport: { requests: number; retries: number; rateLimitWaits: number };
 }
 
@@ -57,6 +60,11 @@ export async function extensionTree(client: SbClient, filterValue: TaskFilter): 
   for (const g of groups) counts[g.status] = g.count;
   const largest = groups.reduce((a: GroupNode, b: GroupNode) => ((b.count ?? 0) > (a.count ?? 0) ? b : a));
 
+  // Reference latencies, taken between the measured parts (not counted in them): the ideals of the times.
+  const query = filter.query(largest.status, Date.now());
+  const roundTripMs = await median3(() => client.tasks.count(query));
+  const pageMs = await median3(() => client.tasks.list({ ...query, fields: TASK_LIST_FIELDS }, { offset: 0, limit: 100 }));
+
   const heap = startHeapProbe();
   const r1 = stats.requests;
   const t1 = performance.now();
@@ -82,8 +90,20 @@ export async function extensionTree(client: SbClient, filterValue: TaskFilter): 
     listMs,
     listed,
     peakHeapMb,
+    roundTripMs,
+    pageMs,
     transport: { ...stats },
   };
+}
+
+async function median3(work: () => Promise<unknown>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const t = performance.now();
+    await work();
+    times.push(performance.now() - t);
+  }
+  return times.sort((a, b) => a - b)[1];
 }
 
 /** Whether a task passes the filter, judged on the client (the naive way): project and time windows. */
