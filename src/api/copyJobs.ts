@@ -2,7 +2,7 @@ import { ApiError } from './errors';
 import { isJobId } from './ids';
 import type { PageRequest } from './tasks';
 import type { Transport } from './transport';
-import type { AsyncJob, CopyItem, Page } from './types';
+import type { AsyncJob, CopyItem, CopyItemResult, FileRecord, Page } from './types';
 
 /** Bulk asynchronous copy (contract §4) and the list of the caller's async jobs. */
 export class CopyJobsApi {
@@ -14,7 +14,8 @@ export class CopyJobsApi {
    */
   async submit(items: CopyItem[], signal?: AbortSignal): Promise<AsyncJob> {
     const response = await this.transport.post<AsyncJob>('async/files/copy', { items }, { signal });
-    return checkJob(response.body);
+    // The platform accepted the call: an answer we cannot read may still stand for a job it created.
+    return checkJob(response.body, true);
   }
 
   async get(id: string, signal?: AbortSignal): Promise<AsyncJob> {
@@ -23,15 +24,49 @@ export class CopyJobsApi {
   }
 
   /** The caller's async jobs of every type (COPY, MOVE, DELETE), newest first. */
-  list(page: PageRequest = {}): Promise<Page<AsyncJob>> {
-    return this.transport.page<AsyncJob>('async/files', { query: { offset: page.offset, limit: page.limit }, signal: page.signal });
+  async list(page: PageRequest = {}): Promise<Page<AsyncJob>> {
+    const listed = await this.transport.page<AsyncJob>('async/files', { query: { offset: page.offset, limit: page.limit }, signal: page.signal });
+    // Like a single job's answer: an entry without a text id and state is not a job we can follow (or show).
+    return { ...listed, items: listed.items.filter((job) => typeof job.id === 'string' && typeof job.state === 'string').map(readableResults) };
   }
 }
 
-function checkJob(body: unknown): AsyncJob {
+function checkJob(body: unknown, maybeDelivered = false): AsyncJob {
   const job = body as AsyncJob | undefined;
   if (!job || typeof job !== 'object' || typeof job.id !== 'string' || typeof job.state !== 'string') {
-    throw new ApiError({ kind: 'malformed', message: 'the copy job in the answer has no id or state' });
+    throw new ApiError({ kind: 'malformed', message: 'the copy job in the answer has no id or state', maybeDelivered });
   }
-  return job;
+  return readableResults(job);
+}
+
+/**
+ * The per-item results as the views read them, still one per item in request order: a copy with a text id
+ * (named by its id when the name is missing), or an error whose fields have their types; anything else
+ * (null, a number, an empty entry) is an error saying the result could not be read.
+ */
+function readableResults(job: AsyncJob): AsyncJob {
+  if (job.result === undefined) return job;
+  if (!Array.isArray(job.result)) {
+    const rest = { ...job };
+    delete rest.result;
+    return rest;
+  }
+  const result = (job.result as unknown[]).map((entry): CopyItemResult => {
+    const { resource, error } = (entry && typeof entry === 'object' ? entry : {}) as { resource?: unknown; error?: unknown };
+    if (resource && typeof resource === 'object' && typeof (resource as FileRecord).id === 'string') {
+      const r = resource as FileRecord;
+      return { resource: typeof r.name === 'string' ? r : { ...r, name: r.id } };
+    }
+    const e = (error && typeof error === 'object' ? error : {}) as Record<string, unknown>;
+    const message = typeof e.message === 'string' ? e.message : typeof error === 'string' ? error : 'The platform gave no readable result for this item.';
+    return {
+      error: {
+        message,
+        ...(typeof e.status === 'number' ? { status: e.status } : {}),
+        ...(typeof e.code === 'number' ? { code: e.code } : {}),
+        ...(typeof e.more_info === 'string' ? { more_info: e.more_info } : {}),
+      },
+    };
+  });
+  return { ...job, result };
 }

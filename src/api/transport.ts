@@ -17,7 +17,7 @@ export interface ResponseLike {
 }
 export type FetchLike = (
   url: string,
-  init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal },
+  init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal; redirect?: 'manual' },
 ) => Promise<ResponseLike>;
 
 /** One line of the request log. Never carries the token. */
@@ -176,7 +176,8 @@ export class Transport {
     let response: ResponseLike;
     let text: string;
     try {
-      response = await this.fetch(url, { method, headers, body, signal });
+      // Redirects are not followed: node-fetch would resend every header, the token included, to wherever they point.
+      response = await this.fetch(url, { method, headers, body, signal, redirect: 'manual' });
       text = await response.text();
     } catch (cause) {
       const error = transportFailure(cause, { method, path, cancelled: options.signal?.aborted === true, timedOut: timeout.signal.aborted });
@@ -190,6 +191,18 @@ export class Transport {
     this.rememberRateLimit(endpoint, response.headers);
     log(response.status, requestId);
 
+    if (response.status >= 300 && response.status < 400) {
+      const location = response.headers.get('location');
+      throw new ApiError({
+        kind: 'http',
+        message: `The platform answered with a redirect${location ? ` to ${safeHost(location)}` : ''}, which is not followed. Check the API endpoint`,
+        status: response.status,
+        requestId,
+        method,
+        path,
+        maybeDelivered: method !== 'GET',
+      });
+    }
     if (response.status >= 400) {
       // A 5xx other than maintenance may come after the server acted on a POST; a 4xx, 429 or 503/0 did not.
       const maybeDelivered = method !== 'GET' && response.status >= 500 && response.status !== 503;

@@ -141,11 +141,32 @@ export class PagedList {
       if (typeof task.id !== 'string') continue;
       // A task can shift to a later page when newer ones arrive between requests; keep its first position.
       if (!this.itemsById.has(task.id)) this.order.push(task.id);
-      this.itemsById.set(task.id, task);
+      this.itemsById.set(task.id, readableTask(task));
     }
     this.nextUrl = page.next;
     if (page.total !== undefined) this.totalCount = page.total;
     else if (!page.next) this.totalCount = this.order.length;
     this.loadedOnce = true;
   }
+}
+
+const TEXT_FIELDS = ['name', 'status', 'project', 'app', 'type', 'created_by', 'executed_by', 'created_time', 'start_time', 'end_time'] as const;
+
+/**
+ * The task as the nodes can show it: a text field that is not a string in the platform's answer (broken or
+ * hostile) is left out rather than crash the view (`status.charAt`, `escapeMarkdown(name)`), and so is an
+ * execution status that is not an object or whose message is not text.
+ */
+export function readableTask(raw: Task): Task {
+  const task: Task = { ...raw };
+  for (const key of TEXT_FIELDS) if (task[key] !== undefined && typeof task[key] !== 'string') delete task[key];
+  if (task.parent != null && typeof task.parent !== 'string') delete task.parent;
+  if (task.batch !== undefined && typeof task.batch !== 'boolean') delete task.batch;
+  const es: unknown = task.execution_status;
+  if (es !== undefined && (es === null || typeof es !== 'object' || Array.isArray(es))) delete task.execution_status;
+  else if (task.execution_status && task.execution_status.message !== undefined && typeof task.execution_status.message !== 'string') {
+    task.execution_status = { ...task.execution_status };
+    delete task.execution_status.message;
+  }
+  return task;
 }
