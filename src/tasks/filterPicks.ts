@@ -323,10 +323,10 @@ export async function askCustomRange(label: string, current?: { from?: string; t
     ignoreFocusOut: true,
     validateInput: (value) => {
       const own = validateBound(value);
-      if (own) return own;
+      if (own?.severity === vscode.InputBoxValidationSeverity.Error) return own;
       if (!from.trim() && !value.trim()) return { message: 'Give an end, or go back and give a start.', severity: vscode.InputBoxValidationSeverity.Error };
       const problem = checkRange(from, value);
-      return problem ? { message: problem, severity: vscode.InputBoxValidationSeverity.Error } : undefined;
+      return problem ? { message: problem, severity: vscode.InputBoxValidationSeverity.Error } : own;
     },
   });
   if (to === undefined) return undefined;
