@@ -180,7 +180,7 @@ export class Transport {
       response = await this.fetch(url, { method, headers, body, signal, redirect: 'manual' });
       text = await response.text();
     } catch (cause) {
-      const error = transportFailure(cause, { method, path, cancelled: options.signal?.aborted === true, timedOut: timeout.signal.aborted });
+      const error = transportFailure(cause, { method, path, cancelled: options.signal?.aborted === true, timedOut: timeout.signal.aborted, token });
       log(undefined, undefined, error.message);
       throw error;
     } finally {
@@ -297,15 +297,17 @@ function readPage<T>(response: Response<unknown>, source: string): Page<T> {
   return { items, total, next };
 }
 
-function transportFailure(cause: unknown, context: { method: string; path: string; cancelled: boolean; timedOut: boolean }): ApiError {
+function transportFailure(cause: unknown, context: { method: string; path: string; cancelled: boolean; timedOut: boolean; token: string }): ApiError {
   const { method, path } = context;
   if (context.cancelled) return new ApiError({ kind: 'cancelled', message: 'Cancelled', method, path, maybeDelivered: method !== 'GET', cause });
   if (context.timedOut) return new ApiError({ kind: 'timeout', message: `${method} ${path} timed out`, method, path, maybeDelivered: method !== 'GET', cause });
   const code = (cause as { code?: string })?.code;
   // A refused connection or an unknown host never reached the server; anything later may have.
   const neverSent = code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
-  const detail = code ?? (cause instanceof Error ? cause.message : String(cause));
-  return new ApiError({ kind: 'network', message: `${detail}`, method, path, maybeDelivered: method !== 'GET' && !neverSent, cause });
+  // A header node-fetch refuses is named with its value ("<token> is not a legal HTTP header value"): never repeat it.
+  const raw = code ?? (cause instanceof Error ? cause.message : String(cause));
+  const detail = context.token ? raw.split(context.token).join('(the token)') : raw;
+  return new ApiError({ kind: 'network', message: `${detail}`, method, path, maybeDelivered: method !== 'GET' && !neverSent, cause: detail === raw ? cause : undefined });
 }
 
 function displayPath(url: string): string {

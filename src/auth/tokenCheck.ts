@@ -9,6 +9,8 @@ export type TokenCheck = { ok: true; user: User } | { ok: false; reason: string;
 export function checkTokenShape(token: string): string | undefined {
   if (!token) return 'Paste the authentication token from the platform\'s developer page.';
   if (/\s/.test(token)) return 'A token has no spaces or line breaks.';
+  // It travels in an HTTP header, which holds visible ASCII only (a typographic quote or dash pasted with it would not).
+  if (/[^\x21-\x7e]/.test(token)) return 'A token has only letters, digits and plain punctuation: this one has other characters (pasted from formatted text?).';
   if (token.length < 16 || token.length > 256) return `A token is usually 32 characters; this one has ${token.length}.`;
   return undefined;
 }
