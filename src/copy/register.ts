@@ -5,6 +5,7 @@ import { CopySubmitter } from '../jobs/submitter';
 import { JobTracker, TrackedJob } from '../jobs/tracker';
 import { FinishNotifier, JobsStatusBar, SHOW_JOBS, showJobDetails, showJobs } from '../jobs/ui';
 import type { Services } from '../services';
+import { showApiError } from '../ui/errors';
 import { idsInEditorText, outputFileIds, outputNames, splitIdText } from './extract';
 import { CopyCommandArgs, CopyFlow, CopySources } from './flow';
 import { ProjectCache } from './pickers';
@@ -102,10 +103,19 @@ export function registerCopy(services: Services): CopyFeature {
   }
 
   async function copyOutputs(arg?: { task?: Task } | Task, args: CopyCommandArgs = {}): Promise<TrackedJob[]> {
-    const task = arg && 'task' in arg && arg.task ? arg.task : (arg as Task | undefined);
+    let task = arg && 'task' in arg && arg.task ? arg.task : (arg as Task | undefined);
     if (!task || typeof task !== 'object' || typeof task.id !== 'string') {
       void vscode.window.showInformationMessage('Choose a task with outputs in the Tasks view.');
       return [];
+    }
+    if (!task.outputs) {
+      // A list item may carry only default fields: the task's record has its outputs.
+      try {
+        task = await client.tasks.get(task.id);
+      } catch (error) {
+        await showApiError(`Could not read the outputs of task "${task.name}"`, error);
+        return [];
+      }
     }
     const ids = outputFileIds(task.outputs);
     if (!ids.length) {

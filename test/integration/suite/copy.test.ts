@@ -138,6 +138,28 @@ describe('bulk copy', function () {
     copy().tracker.acknowledge();
   });
 
+  it("copies a task's outputs (Copy Outputs To…) to another project's root", async () => {
+    const task = data().tasks.find((t) => t.status === 'COMPLETED' && Object.values(t.outputs).flat().filter(Boolean).length >= 2)!;
+    assert.ok(task, 'a completed task with outputs');
+    const target = data().projects.find((p) => p.id !== task.project)!;
+    const before = emulator().copyRequests.length;
+    const jobs = (await vscode.commands.executeCommand(
+      'sevenbridges.tasks.copyOutputs',
+      { task: { id: task.id, name: task.name, href: '' } },
+      { destination: { kind: 'projectRoot', project: target.id }, confirm: false },
+    )) as TrackedJob[];
+    assert.strictEqual(jobs.length, 1);
+    const outputIds = (Object.values(task.outputs).flat() as unknown as ({ path?: unknown } | null)[])
+      .map((v) => v?.path)
+      .filter((path): path is string => typeof path === 'string');
+    assert.deepStrictEqual(
+      (emulator().copyRequests[before].items as { file: string }[]).map((i) => i.file),
+      [...new Set(outputIds)],
+    );
+    await finished(jobs[0].id);
+    copy().tracker.acknowledge();
+  });
+
   it('after a lost answer, finds the job on the platform and follows it without submitting twice', async () => {
     const { source, target } = pickProjects();
     const file = data().children(source.root_folder).find((f) => f.type === 'file')!;
