@@ -11,6 +11,7 @@ import { ensureHost, InstalledHost } from './installHost';
 import { logsDir } from './paths';
 import { freePort } from './ports';
 import { onExit } from './cleanup';
+import { recordRunToken } from './runTokens';
 
 export interface CodeServerOptions {
   /** Name used for the log file and the temp folder (e.g. `integration`, `e2e`, `demo`). */
@@ -112,6 +113,7 @@ function get(url: string): Promise<number> {
 
 export async function startCodeServer(options: CodeServerOptions): Promise<RunningCodeServer> {
   const host = options.host ?? ensureHost();
+  recordRunToken(options.env?.SB_AUTH_TOKEN);
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), `sb-${options.name}-`));
   const userDataDir = path.join(runDir, 'user-data');
   const extensionsDir = path.join(runDir, 'extensions');
