@@ -189,7 +189,7 @@ function messageOf(entry: unknown): string {
   if (typeof entry === 'string') return entry;
   if (entry && typeof entry === 'object') {
     const e = entry as { message?: unknown; code?: unknown };
-    if (typeof e.message === 'string') return typeof e.code === 'number' ? `${e.message} (code ${e.code})` : e.message;
+    if (typeof e.message === 'string') return typeof e.code === 'number' && e.code !== 0 ? `${e.message} (code ${e.code})` : e.message;
     return JSON.stringify(entry);
   }
   return String(entry);

@@ -4,6 +4,8 @@
  * parent expanded into its children. A screenshot at each step.
  */
 import * as assert from 'assert';
+import * as path from 'path';
+import { screenshotsDir } from '../../harness/paths';
 import type { TaskRec } from '../../emulator';
 import { COMMAND, e2e, ensureSignedIn, VIEW } from '../fixture';
 
@@ -49,6 +51,18 @@ async function scrollToRow(label: RegExp, maxSteps = 60): Promise<void> {
     await new Promise((r) => setTimeout(r, 80));
   }
   await row.scrollIntoViewIfNeeded();
+}
+
+/** Right-clicks a row and runs a context-menu entry (hovered, then Enter: a plain click can land while the menu animates). */
+async function contextMenu(label: RegExp, entry: string): Promise<void> {
+  const { wb } = e2e();
+  await wb.treeItem(VIEW.tasks, label).click({ button: 'right' });
+  const menu = wb.page.locator('.monaco-menu-container .monaco-menu, .context-view .monaco-menu').first();
+  await menu.waitFor();
+  const item = menu.locator('.action-item', { has: wb.page.locator('.action-label', { hasText: new RegExp(`^\\s*${escape(entry)}`) }) }).first();
+  await item.hover();
+  await wb.page.keyboard.press('Enter');
+  await menu.waitFor({ state: 'hidden' }).catch(() => undefined);
 }
 
 /** Drags the side bar's edge so names and descriptions show in full in the screenshots. */
@@ -192,6 +206,53 @@ describe('the task explorer', () => {
     await collapseAll();
     await waitForGroups(GROUPS);
     assert.strictEqual(await viewDescription(), '');
+  });
+
+  it('filters by a project picked from the user\'s projects, and shows a task\'s details on hover', async () => {
+    const { wb } = e2e();
+    await wb.runCommand(COMMAND.filterTasks);
+    await wb.pickQuickItem(/Project$/);
+    await wb.quickItem('RNA-seq Analysis', true).waitFor({ timeout: 20_000 });
+    await wb.typeInQuickInput('rna');
+    await wb.screenshot('20-filter-project-search');
+    await wb.pickQuickItem('RNA-seq Analysis', true);
+    await wb.waitForQuickInputClosed();
+    const project = 'rfranklin/rna-seq-analysis';
+    const items = await waitForGroups(GROUPS);
+    for (const item of items) assert.strictEqual(item.description, count(STATUS_OF[item.label], (t) => t.project === project).toLocaleString('en-US'), item.label);
+    assert.strictEqual(await viewDescription(), `Filtered: Project ${project}`);
+    await wb.expandTreeItem(VIEW.tasks, /^Running$/);
+    await waitUntil(async () => (await wb.treeItems(VIEW.tasks)).some((r) => r.level === 2), 'the running tasks', 20_000);
+    const first = wb.treeRows(VIEW.tasks).nth(1);
+    await first.hover();
+    await wb.page.locator('.monaco-hover, .workbench-hover').first().waitFor({ timeout: 10_000 }).catch(() => undefined);
+    await wb.screenshot('21-tasks-view-filtered-with-tooltip');
+    // The README's picture (media/tasks-view.png is copied from it): the side bar and the tooltip only.
+    await wb.page.screenshot({ path: path.join(screenshotsDir, 'readme-tasks-view.png'), clip: { x: 0, y: 0, width: 660, height: 420 } });
+    await wb.page.mouse.move(5, 5);
+    await collapseAll();
+  });
+
+  it('context menus: "Show Only This Status" on a group, "Filter by This Project" on a task', async () => {
+    const { wb } = e2e();
+    await wb.clickViewAction(VIEW.tasks, 'Clear Task Filters');
+    await waitForGroups(GROUPS);
+    await contextMenu(/^Queued$/, 'Show Only This Status');
+    await waitForGroups(['Queued']);
+    assert.strictEqual(await viewDescription(), 'Filtered: Queued');
+    await wb.expandTreeItem(VIEW.tasks, /^Queued$/);
+    await waitUntil(async () => (await wb.treeItems(VIEW.tasks)).some((r) => r.level === 2), 'the queued tasks', 20_000);
+    const row = (await wb.treeItems(VIEW.tasks)).find((r) => r.level === 2)!;
+    const project = /(\S+\/\S+) ·/.exec(row.description)?.[1];
+    assert.ok(project, `a project in "${row.description}"`);
+    await contextMenu(new RegExp(`^${escape(row.label)}$`), 'Filter by This Project');
+    await waitUntil(async () => (await viewDescription()) === `Filtered: Queued · project ${project}`, 'the project filter');
+    const items = await waitForGroups(['Queued']);
+    assert.strictEqual(items[0].description, count('QUEUED', (t) => t.project === project).toLocaleString('en-US'));
+    await wb.screenshot('22-context-menu-filters');
+    await collapseAll();
+    await wb.clickViewAction(VIEW.tasks, 'Clear Task Filters');
+    await waitForGroups(GROUPS);
   });
 
   it('expands a batch parent into its children, each with its own status', async () => {
