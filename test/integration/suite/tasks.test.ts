@@ -176,6 +176,25 @@ describe('task explorer', function () {
     assert.strictEqual(spent, 6 + pages, `requests for one refresh (${pages} pages of open listings)`);
   });
 
+  it('refreshes on its own while the view is visible and a task is running', async function () {
+    this.timeout(60_000);
+    const config = vscode.workspace.getConfiguration('sevenbridges');
+    await config.update('tasks.refreshInterval', 10, vscode.ConfigurationTarget.Global);
+    try {
+      await vscode.commands.executeCommand('sevenbridges.tasks.focus');
+      await groups();
+      assert.ok(tasks().tree.hasActiveTasks(), 'the emulator has running tasks');
+      const runs = tasks().refresher.runs;
+      const before = emulator().stats.requests;
+      await waitFor(() => tasks().refresher.runs > runs, 'an automatic refresh', 25_000);
+      await waitFor(() => !tasks().refresher.running, 'the refresh to finish', 10_000);
+      assert.ok(emulator().stats.requests - before >= 6, 'it counted the groups again');
+      assert.ok((tasks().refresher.nextDelay ?? 0) > 0, 'the next one is scheduled');
+    } finally {
+      await config.update('tasks.refreshInterval', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   /** Pages an open (expanded and loaded) listing reloads on a refresh: as many as shown, at most 3. */
   function openListPages(): number {
     const tree = tasks().tree;
