@@ -8,6 +8,8 @@ export const TASK_DETAILS_SCHEME = 'sevenbridges-task';
 /** The whole task record as a read-only JSON document: `sevenbridges-task:/<id>/<name>.json`. */
 export class TaskDetailsProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly records = new Map<string, Task>();
+  /** The documents shown per task, so a fresh load updates one already open. */
+  private readonly shown = new Map<string, vscode.Uri>();
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
 
@@ -27,12 +29,15 @@ export class TaskDetailsProvider implements vscode.TextDocumentContentProvider, 
   async load(id: string): Promise<Task> {
     const task = await this.client.tasks.get(id);
     this.records.set(id, task);
+    const open = this.shown.get(id);
+    if (open) this.changed.fire(open);
     return task;
   }
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const id = TaskDetailsProvider.idOf(uri);
     if (!id) return `"${uri.path}" does not name a task.`;
+    this.shown.set(id, uri);
     const task = this.records.get(id) ?? (await this.load(id));
     return JSON.stringify(task, null, 2) + '\n';
   }
@@ -48,5 +53,6 @@ export class TaskDetailsProvider implements vscode.TextDocumentContentProvider, 
   dispose(): void {
     this.changed.dispose();
     this.records.clear();
+    this.shown.clear();
   }
 }

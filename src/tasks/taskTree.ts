@@ -212,6 +212,8 @@ export class TaskTreeModel {
 
   /** Whether anything shown is queued or running (worth refreshing on its own). */
   hasActiveTasks(): boolean {
+    // A refused token or request will be refused again: wait for the user rather than poll.
+    if (this.rootError !== undefined && !(this.rootError instanceof ApiError && this.rootError.isTransient)) return false;
     for (const group of this.visibleGroups()) {
       if ((group.status === 'RUNNING' || group.status === 'QUEUED') && (group.count ?? 0) > 0) return true;
     }

@@ -179,6 +179,19 @@ describe('task tree model (against the emulator)', function () {
     assert.deepStrictEqual(roots.slice(1).map((r) => r.action?.command), ['sevenbridges.setToken']);
   });
 
+  it('stops asking to be refreshed once the token is refused', async () => {
+    let token = emu.token;
+    const revocable = new SbClient({ credentials: async () => ({ endpoint: emu.baseUrl, token }), maxRetries: 0 });
+    const memento = new MemoryMemento();
+    const tree = new TaskTreeModel({ source: revocable.tasks, filter: new FilterModel(memento), store: memento, signedIn: () => true });
+    await tree.getChildren();
+    assert.strictEqual(tree.hasActiveTasks(), true, 'tasks are running');
+    token = 'revoked';
+    await tree.refresh();
+    assert.match((await tree.getChildren())[0].kind === 'message' ? ((await tree.getChildren())[0] as MessageNode).text : '', /rejected/);
+    assert.strictEqual(tree.hasActiveTasks(), false, 'no polling with a refused token');
+  });
+
   it('an unreachable platform becomes a message with "Retry"', async () => {
     const { tree } = model();
     const unreachable = new SbClient({ credentials: async () => ({ endpoint: 'http://127.0.0.1:9/v2', token: 't' }), maxRetries: 0 });
