@@ -26,7 +26,7 @@ export const mochaHooks = {
     const { requested, received, lost, doubled } = record.copies;
     const rows: [string, string][] = [
       ['faults injected (emulator: 500, drop, 429, 503, lost)', String(emu.faults)],
-      ['  of which 500 / dropped / 429 / 503', `${emu.byStatus[500] ?? 0} / ${emu.byStatus[0] ?? 0} / ${emu.byStatus[429] ?? 0} / ${emu.byStatus[503] ?? 0}`],
+      ['  of which 500 / dropped (incl. lost answers) / 429 / 503', `${emu.byStatus[500] ?? 0} / ${emu.byStatus[0] ?? 0} / ${emu.byStatus[429] ?? 0} / ${emu.byStatus[503] ?? 0}`],
       ['hostile answers served (own loopback servers)', String(record.hostileFaults)],
       ['requests made (client attempts)', String(client.requests)],
       ['requests received (emulators + hostile servers)', String(emu.requests + record.hostileRequests)],
