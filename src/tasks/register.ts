@@ -8,6 +8,8 @@ import { TaskTreeModel, type TaskTreeNode } from './taskTree';
 import { TASKS_VIEW_ID, TaskTreeProvider } from './treeProvider';
 
 export const REFRESH_SETTING = 'sevenbridges.tasks.refreshInterval';
+/** How often the view redraws from what it has, so "started 5 min ago" stays true between refreshes. */
+const RELATIVE_TIME_TICK_MS = 60_000;
 
 /** What the task explorer exposes to the integration tests. */
 export interface TaskExplorer {
@@ -87,6 +89,10 @@ export function registerTasks(services: Services): TaskExplorer {
     }),
     ...registerTaskCommands({ services, filters, tree, refresher, details }),
   );
+  const clock = setInterval(() => {
+    if (view.visible && vscode.window.state.focused && !refresher.running) provider.redraw();
+  }, RELATIVE_TIME_TICK_MS);
+  context.subscriptions.push({ dispose: () => clearInterval(clock) });
   refresher.setFocused(vscode.window.state.focused);
   refresher.setVisible(view.visible);
   return { filters, tree, refresher, view, provider };

@@ -18,6 +18,11 @@ export class TaskTreeProvider implements vscode.TreeDataProvider<TaskTreeNode>, 
     this.subscription = model.onDidChange((node) => this.changed.fire(node));
   }
 
+  /** Renders again from what is loaded, without a request (relative times such as "5 min ago" move on). */
+  redraw(): void {
+    this.changed.fire(undefined);
+  }
+
   getTreeItem(node: TaskTreeNode): vscode.TreeItem {
     const model = this.model;
     switch (node.kind) {
@@ -103,6 +108,8 @@ function actionIcon(command: string): string {
   return 'refresh';
 }
 
+const PROGRESS_DELAY_MS = 100;
+
 /** Shows the view's progress bar until the work settles (only when it does not settle at once). */
 export function withViewProgress<T>(work: Promise<T>): Promise<T> {
   let settled = false;
@@ -110,9 +117,10 @@ export function withViewProgress<T>(work: Promise<T>): Promise<T> {
     () => (settled = true),
     () => (settled = true),
   );
-  void Promise.resolve().then(() => {
+  // Answers from memory settle within a few ticks; only real waits get the bar, so it does not flicker.
+  setTimeout(() => {
     if (settled) return;
     void vscode.window.withProgress({ location: { viewId: TASKS_VIEW_ID } }, () => work.catch(() => undefined));
-  });
+  }, PROGRESS_DELAY_MS);
   return work;
 }
