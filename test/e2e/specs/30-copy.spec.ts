@@ -1,0 +1,129 @@
+/**
+ * Bulk copy as a person does it: two files selected in "Projects & Files", "Copy To…" from the context
+ * menu, a folder of another project chosen through the pickers, the confirmation, the status bar going
+ * from copying to done, the finish notification and the job's details. A screenshot at each step.
+ */
+import * as assert from 'assert';
+import { e2e, ensureSignedIn, VIEW } from '../fixture';
+
+describe('bulk copy from the Projects & Files view', function () {
+  this.timeout(120_000);
+
+  it('copies two selected files to a folder of another project and shows the job through to its details', async () => {
+    const { wb, emulator } = e2e();
+    // The welcome view or the tree must be drawn before ensureSignedIn can tell whether to sign in.
+    await wb.openViewContainer('Seven Bridges');
+    const files = wb.pane(VIEW.files);
+    await files.locator('.welcome-view .monaco-button, .monaco-list-row[role="treeitem"]').first().waitFor({ timeout: 20_000 });
+    await ensureSignedIn();
+    const data = emulator.data;
+    const rootOf = (p: { root_folder: string }) => data.children(p.root_folder);
+    const unique = (names: string[]) => names.filter((n, i) => names.indexOf(n) === i && names.lastIndexOf(n) === i);
+    const source = data.projects.find((p) => unique(rootOf(p).filter((f) => f.type === 'file').map((f) => f.name)).length >= 2)!;
+    const target = data.projects.find((p) => p.id !== source.id && rootOf(p).some((f) => f.type === 'folder'))!;
+    const folder = rootOf(target).find((f) => f.type === 'folder')!;
+    const [first, second] = unique(rootOf(source).filter((f) => f.type === 'file').map((f) => f.name));
+    const posts = emulator.copyRequests.length;
+
+    await wb.openViewContainer('Seven Bridges');
+    await wb.expandPane(VIEW.files);
+    await wb.waitForTreeItems(VIEW.files, source.name, 20_000);
+    await wb.expandTreeItem(VIEW.files, source.name);
+    await wb.waitForTreeItems(VIEW.files, first, 20_000);
+    await wb.clickTreeItem(VIEW.files, first);
+    await wb.clickTreeItem(VIEW.files, second, ['Control']);
+    const selected = (await wb.treeItems(VIEW.files)).filter((i) => i.selected).map((i) => i.label);
+    assert.deepStrictEqual(selected.sort(), [first, second].sort());
+    await wb.screenshot('copy-01-two-files-selected');
+
+    await wb.treeItemContextMenu(VIEW.files, second, 'Copy To…');
+    // A click landing while the menu still animates open can be lost; the entry is focused, so Enter runs it.
+    await wb.quickItem('A folder in another project').waitFor({ timeout: 5_000 }).catch(async () => {
+      if (await wb.page.locator('.monaco-menu-container .monaco-menu, .context-view .monaco-menu').first().isVisible()) await wb.page.keyboard.press('Enter');
+    });
+    await wb.quickItem('A folder in another project').waitFor();
+    await wb.screenshot('copy-02-destination-kinds');
+    await wb.quickItem('A folder in another project').click();
+
+    await wb.typeInQuickInput(target.name);
+    await wb.quickItem(target.name).waitFor({ timeout: 20_000 });
+    await wb.screenshot('copy-03-project-picker');
+    await wb.quickItem(target.name).click();
+
+    await wb.quickItem(folder.name).waitFor({ timeout: 20_000 });
+    await wb.screenshot('copy-04-folder-browser');
+    await wb.quickItem(folder.name).click();
+    await wb.quickItem('Here').waitFor();
+    const wanted = `${target.id} › ${folder.name}`;
+    let title = '';
+    for (let i = 0; i < 100 && !title.includes(wanted); i++) {
+      title = (await wb.quickInputState()).title;
+      if (!title.includes(wanted)) await wb.page.waitForTimeout(100);
+    }
+    assert.ok(title.includes(wanted), `browser title: ${title}`);
+    await wb.quickItem('Here').click();
+
+    const dialog = wb.page.locator('.monaco-dialog-box');
+    await dialog.waitFor();
+    const question = (await dialog.locator('.dialog-message-text').innerText()).trim();
+    assert.strictEqual(question, `Copy 2 items to ${target.id} › ${folder.name}?`);
+    await wb.screenshot('copy-05-confirmation');
+    await dialog.locator('.monaco-button', { hasText: /^Copy$/ }).click();
+
+    const copying = await wb.waitForStatusBarText(/Copying 1 job/, 20_000);
+    await wb.screenshot('copy-06-status-copying');
+    const done = await wb.waitForStatusBarText(/Copy done · 2 files/, 40_000);
+    await wb.screenshot('copy-07-status-done');
+    assert.strictEqual(emulator.copyRequests.length, posts + 1, 'one copy call');
+    const body = emulator.copyRequests[posts].items as { file: string; parent?: string; project?: string }[];
+    assert.deepStrictEqual(body.map((i) => Object.keys(i).sort()), [['file', 'parent'], ['file', 'parent']]);
+    assert.ok(body.every((i) => i.parent === folder.id));
+
+    await wb.waitForNotification(/finished: 2 files copied/, 20_000);
+    await wb.screenshot('copy-08-finish-notification');
+    await wb.clickNotificationButton(/finished: 2 files copied/, 'Show Details');
+    await wb.quickItem('Dismiss').waitFor();
+    const rows = (await wb.quickItems()).map((i) => i.label);
+    await wb.screenshot('copy-09-job-details');
+    assert.ok(rows.some((r) => r.includes(first)), rows.join(' | '));
+    assert.ok(rows.some((r) => r.includes(second)), rows.join(' | '));
+    await wb.page.keyboard.press('Escape');
+
+    // The copies are in the destination folder of the view (the source project folded away to make room).
+    await wb.treeItem(VIEW.files, source.name).locator('.monaco-tl-twistie').click();
+    await wb.waitForTreeItems(VIEW.files, target.name);
+    await wb.expandTreeItem(VIEW.files, target.name);
+    await wb.waitForTreeItems(VIEW.files, folder.name, 20_000);
+    await wb.expandTreeItem(VIEW.files, folder.name);
+    // The copies come last in the folder: page down through it (loading more if there is more) until the first copy shows.
+    const job = emulator.data.jobs.find((j) => j.id === emulator.copyRequests[posts].jobId)!;
+    const copyName = String((job.result[0] as { resource: { name: string } }).resource.name);
+    const copyRow = wb.treeItem(VIEW.files, new RegExp(`^\\s*${copyName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`));
+    const list = wb.pane(VIEW.files).locator('.monaco-list').first();
+    // Rendered is not enough (the list renders rows beyond its edges, and sticky headers of the project
+    // and the folder cover its top rows): the row must be inside the list's box, below the sticky rows.
+    const place = async (): Promise<'above' | 'in' | 'below' | 'absent'> => {
+      if (!(await copyRow.count())) return 'absent';
+      const row = await copyRow.boundingBox().catch(() => null);
+      const box = await list.boundingBox();
+      if (!row || !box) return 'absent';
+      if (row.y < box.y + 3 * row.height) return 'above';
+      return row.y + row.height <= box.y + box.height ? 'in' : 'below';
+    };
+    const inView = async () => (await place()) === 'in';
+    for (let i = 0; i < 200; i++) {
+      const where = await place();
+      if (where === 'in') break;
+      const more = wb.treeItem(VIEW.files, /^\s*Load more/);
+      if (where === 'absent' && (await more.isVisible().catch(() => false))) {
+        await more.click();
+        await wb.page.waitForTimeout(300);
+      }
+      await wb.page.keyboard.press(where === 'absent' ? 'PageDown' : where === 'below' ? 'ArrowDown' : 'ArrowUp');
+      await wb.page.waitForTimeout(30);
+    }
+    assert.ok(await inView(), `the copy ${copyName} is shown in ${folder.name}`);
+    await wb.screenshot('copy-10-copies-in-view');
+    console.log(`      status bar: "${copying}" → "${done}"`);
+  });
+});
