@@ -68,6 +68,8 @@ export interface Response<T> {
 }
 
 const RATE_LIMIT_SLACK_MS = 1_000;
+/** Pages `all` reads at most (100,000 items). */
+const MAX_LIST_PAGES = 1_000;
 
 /**
  * Speaks HTTP to the platform: the auth header, JSON, timeouts and cancellation, error mapping, the
@@ -118,9 +120,17 @@ export class Transport {
     let page = await this.page<T>(path, { ...options, query: { ...options.query, limit: 100 } });
     yield page;
     const seen = new Set<string>();
-    while (page.next && !seen.has(page.next)) {
+    let read = page.items.length;
+    // A list ends at its last page; a platform gone wrong may link on forever: stop at the announced total or
+    // an empty page, and refuse after MAX_LIST_PAGES rather than read without end.
+    for (let pages = 1; page.next && !seen.has(page.next); pages++) {
+      if (!page.items.length || (page.total !== undefined && read >= page.total)) return;
+      if (pages >= MAX_LIST_PAGES) {
+        throw new ApiError({ kind: 'malformed', message: `the list at ${displayPath(path)} did not end after ${MAX_LIST_PAGES.toLocaleString('en-US')} pages` });
+      }
       seen.add(page.next);
       page = await this.page<T>(page.next, { signal: options.signal });
+      read += page.items.length;
       yield page;
     }
   }

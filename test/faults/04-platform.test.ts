@@ -194,6 +194,37 @@ describe('4. bad input from the platform', function () {
     note(`${links.length + 1} next links to another host refused; the other host (${foreign.host}) received ${foreign.requests.length} requests`);
   });
 
+  it('endless next links on the same host: reading a whole list stops, it does not loop forever', async () => {
+    // Every page says there is another one (a fresh offset each time), with and without a total.
+    let served = 0;
+    const endless = (total: string | null) => (_req: unknown, url: URL): HostileReply => {
+      if (url.pathname !== '/v2/projects') return { status: 404, body: {} };
+      const offset = Number(url.searchParams.get('offset') ?? 0);
+      served++;
+      if (served > 3_000) return listReply([], { total }); // the test's own bound
+      const items = Array.from({ length: 100 }, (_, i) => ({ id: `o/p${offset + i}`, name: `p${offset + i}`, href: 'x' }));
+      return listReply(items, { total, links: [{ rel: 'next', href: `${api.baseUrl}/projects?offset=${offset + 100}&limit=100` }] });
+    };
+    const client = makeClient(api.baseUrl, { maxRetries: 0 });
+    try {
+      api.handler = endless('250');
+      const projects = await client.projects.all();
+      assert.strictEqual(projects.length, 300, 'stops once the announced total is read (the last page may overshoot)');
+      const withTotal = served;
+      served = 0;
+      api.handler = endless(null);
+      await assert.rejects(client.projects.all(), (e: unknown) => {
+        assert.ok(e instanceof ApiError);
+        shownError('endless list', e, ['Retry']);
+        return /did not end after 1,000 pages/.test(e.message);
+      });
+      note(`endless next links: stopped at the total after ${withTotal} pages; without a total, refused after ${served} pages`);
+      assert.ok(served <= 1_000);
+    } finally {
+      api.handler = (_req, url) => (url.pathname.replace(/\/+$/, '') === '/v2/tasks' ? tasks(url.searchParams) : { status: 404, body: {} });
+    }
+  });
+
   it('a redirect to another host is not followed: the other host never sees the token', async () => {
     const statuses = [301, 302, 303, 307, 308];
     for (const status of statuses) {
