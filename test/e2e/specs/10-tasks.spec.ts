@@ -12,6 +12,8 @@ import { COMMAND, e2e, ensureSignedIn, VIEW } from '../fixture';
 const GROUPS = ['Running', 'Queued', 'Draft', 'Completed', 'Failed', 'Aborted'];
 const STATUS_OF: Record<string, string> = { Running: 'RUNNING', Queued: 'QUEUED', Draft: 'DRAFT', Completed: 'COMPLETED', Failed: 'FAILED', Aborted: 'ABORTED' };
 
+const STATUS_OF_VALUES: string[] = Object.values(STATUS_OF);
+
 const count = (status: string, pred: (t: TaskRec) => boolean = () => true): number =>
   e2e().emulator.data.tasks.filter((t) => t.status === status && pred(t)).length;
 
@@ -75,6 +77,12 @@ async function widenSideBar(width: number): Promise<void> {
   await wb.page.mouse.down();
   await wb.page.mouse.move(box.x + width, y, { steps: 8 });
   await wb.page.mouse.up();
+}
+
+async function clearFilters(): Promise<void> {
+  if (!(await viewDescription())) return;
+  await e2e().wb.clickViewAction(VIEW.tasks, 'Clear Task Filters');
+  await waitUntil(async () => !(await viewDescription()), 'the filters to clear');
 }
 
 async function collapseAll(): Promise<void> {
@@ -235,7 +243,8 @@ describe('the task explorer', () => {
 
   it('context menus: "Show Only This Status" on a group, "Filter by This Project" on a task', async () => {
     const { wb } = e2e();
-    await wb.clickViewAction(VIEW.tasks, 'Clear Task Filters');
+    await clearFilters();
+    await collapseAll();
     await waitForGroups(GROUPS);
     await contextMenu(/^Queued$/, 'Show Only This Status');
     await waitForGroups(['Queued']);
@@ -251,6 +260,31 @@ describe('the task explorer', () => {
     assert.strictEqual(items[0].description, count('QUEUED', (t) => t.project === project).toLocaleString('en-US'));
     await wb.screenshot('22-context-menu-filters');
     await collapseAll();
+    await wb.clickViewAction(VIEW.tasks, 'Clear Task Filters');
+    await waitForGroups(GROUPS);
+  });
+
+  it('shows a batch parent\'s children through the parent-task pick', async () => {
+    const { wb, emulator } = e2e();
+    await wb.runCommand(COMMAND.filterTasks);
+    await wb.pickQuickItem(/Parent task$/);
+    await waitForQuickInput((q) => /Children of a Batch Task/.test(q.title));
+    let labels: string[] = [];
+    await waitUntil(async () => {
+      labels = (await wb.quickItems()).map((i) => i.label).filter((l) => l && !/Any parent|Batch tasks|newest/.test(l));
+      return labels.length > 0;
+    }, 'the batch tasks to be listed', 20_000);
+    await wb.screenshot('23-filter-parent-pick');
+    const parent = emulator.data.batchParents.find((p) => p.name === labels[0]);
+    assert.ok(parent, `"${labels[0]}" is a batch parent`);
+    await wb.pickQuickItem(labels[0], true);
+    await wb.waitForQuickInputClosed();
+    await waitUntil(async () => (await viewDescription()).startsWith('Filtered: Children of'), 'the parent filter');
+    const items = await topLevel();
+    const shown = items.reduce((n, i) => n + Number(i.description.replace(/,/g, '') || 0), 0);
+    const expected = emulator.data.tasks.filter((t) => t.parent === parent.id && STATUS_OF_VALUES.includes(t.status)).length;
+    assert.strictEqual(shown, expected, 'the groups count the children');
+    await wb.screenshot('24-filter-parent-applied');
     await wb.clickViewAction(VIEW.tasks, 'Clear Task Filters');
     await waitForGroups(GROUPS);
   });
