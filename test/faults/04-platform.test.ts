@@ -184,7 +184,7 @@ describe('4. bad input from the platform', function () {
       assert.strictEqual(list.items.length, 100, 'the first page stays');
     }
     // Through the all-pages reader too (projects).
-    api.handler = (_req, url) => url.pathname === '/v2/projects' ? listReply([{ id: 'a/b', name: 'b', href: 'x' }], { links: [{ rel: 'next', href: `${foreign.baseUrl}/projects?offset=100` }] }) : { status: 404, body: {} };
+    api.handler = (_req, url) => url.pathname === '/v2/projects' ? listReply([{ id: 'a/b', name: 'b', href: 'x' }], { total: '300', links: [{ rel: 'next', href: `${foreign.baseUrl}/projects?offset=100` }] }) : { status: 404, body: {} };
     try {
       const client = makeClient(api.baseUrl, { maxRetries: 1 });
       await assert.rejects(client.projects.all(), (e: unknown) => e instanceof ApiError && /another host/.test(e.message));
