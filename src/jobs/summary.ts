@@ -56,8 +56,8 @@ export function failedCount(job: TrackedJob): number {
 export function jobProgress(job: TrackedJob): string {
   if (job.state === 'SUBMITTED') return 'submitted, waiting to start';
   if (job.state === 'RESOLVING') return 'resolving folders…';
-  if (job.total) return `${job.state.toLowerCase()}, ${n((job.completed ?? 0) + (job.failed ?? 0))}/${n(job.total)} files${job.failed ? ` (${n(job.failed)} failed)` : ''}`;
-  return job.state.toLowerCase();
+  if (job.total) return `${String(job.state).toLowerCase()}, ${n((job.completed ?? 0) + (job.failed ?? 0))}/${n(job.total)} files${job.failed ? ` (${n(job.failed)} failed)` : ''}`;
+  return String(job.state).toLowerCase();
 }
 
 export function jobOutcome(job: TrackedJob): string {
