@@ -85,8 +85,10 @@ export class PagedList {
       let page = await this.source.list(this.query(), { offset: 0, limit: PAGE_SIZE, signal });
       const fresh = new PagedList(this.source, this.query);
       fresh.append(page);
-      for (let i = 1; i < wanted && page.next; i++) {
-        page = await this.source.next(page.next, signal);
+      for (let i = 1; i < wanted && fresh.hasMore; i++) {
+        page = page.next
+          ? await this.source.next(page.next, signal)
+          : await this.source.list(this.query(), { offset: fresh.order.length, limit: PAGE_SIZE, signal });
         fresh.append(page);
       }
       this.itemsById = fresh.itemsById;
