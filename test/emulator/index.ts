@@ -10,6 +10,8 @@
  *   a missing destination folder or project 400/10228; duplicates are counted among items whose source is valid;
  * - job timeline: SUBMITTED for one `copyStepMs`, RESOLVING for one, RUNNING for ceil(total_files / 25) steps;
  *   the copies are created when the job turns FINISHED (jobs advance lazily on every request);
+ * - the `status` filter lists an ABORTING task under RUNNING and a CREATING batch parent under QUEUED (the
+ *   states they are leaving), so no task falls outside every status;
  * - `files` (option) counts files and folders together, besides each project's root folder (about 1 folder per 12).
  */
 import { CopyEngine, ReceivedCopyRequest } from './copy';
@@ -21,6 +23,7 @@ import { EmulatorServer } from './server';
 export type { ReceivedCopyRequest } from './copy';
 export type { EmulatorData, FileRec, JobRec, ProjectRec, TaskRec, TaskStatus, UserRec } from './data';
 export type { FaultSettings } from './faults';
+export { listedStatus } from './tasks';
 
 export interface EmulatorOptions {
   /** 0 (default) = a free port */
