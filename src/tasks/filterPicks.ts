@@ -116,11 +116,12 @@ export async function pickProject(services: Services, filters: FilterModel): Pro
   const render = () => {
     const typed = qp.value.trim();
     const extra: ProjectPick[] = [];
-    if (typed && !projects.some((p) => p.project === typed)) {
+    // Plain words search the list; something with a slash is taken as a project ID.
+    if (typed.includes('/') && !projects.some((p) => p.project === typed)) {
       extra.push(
         isProjectId(typed)
           ? { label: `$(edit) ${typed}`, description: 'use this project ID', project: typed, typed: true, alwaysShow: true }
-          : { label: `$(info) "${typed}" matches no project`, description: 'a project ID is owner/project', alwaysShow: true },
+          : { label: `$(info) "${typed}" is not a project ID`, description: 'a project ID is owner/project', alwaysShow: true },
       );
     }
     qp.items = [...extra, ...fixed, { label: 'Your projects', kind: vscode.QuickPickItemKind.Separator }, ...projects];
@@ -144,30 +145,15 @@ export async function pickProject(services: Services, filters: FilterModel): Pro
       render();
     },
   );
-  const chosen = await new Promise<ProjectPick | undefined>((resolve) => {
-    qp.onDidAccept(async () => {
-      const pick = qp.selectedItems[0];
-      if (!pick) return;
-      if (pick.label.startsWith('$(info)') || pick.label.startsWith('$(warning)')) return;
-      if (pick.typed && pick.project) {
-        // Checked with the platform so a typo does not silently show an empty view.
-        qp.busy = true;
-        qp.enabled = false;
-        try {
-          const project = await services.client.projects.get(pick.project);
-          pick.project = project.id ?? pick.project;
-        } catch (error) {
-          qp.busy = false;
-          qp.enabled = true;
-          qp.items = [{ label: `$(error) ${pick.project}`, description: describeError(error), alwaysShow: true }, ...qp.items.filter((i) => i !== pick)];
-          return;
-        }
-      }
-      resolve(pick);
-      qp.hide();
-    });
-    qp.onDidHide(() => resolve(undefined));
-    qp.show();
+  const chosen = await acceptChecked(qp, async (pick) => {
+    if (!pick.typed || !pick.project) return undefined;
+    // Checked with the platform so a typo does not silently show an empty view.
+    try {
+      pick.project = (await services.client.projects.get(pick.project)).id ?? pick.project;
+      return undefined;
+    } catch (error) {
+      return describeError(error);
+    }
   });
   controller.abort();
   qp.dispose();
@@ -239,27 +225,41 @@ export async function pickParent(services: Services, filters: FilterModel): Prom
       render();
     },
   );
-  const chosen = await new Promise<ParentPick | undefined>((resolve) => {
+  const chosen = await acceptChecked(qp, async (pick) => {
+    if (!pick.typed || !pick.task) return undefined;
+    try {
+      const task = await services.client.tasks.get(pick.task.id);
+      if (!task.batch) return `"${task.name}" is not a batch task: it has no children.`;
+      pick.task = { id: task.id, name: task.name };
+      return undefined;
+    } catch (error) {
+      return describeError(error);
+    }
+  });
+  controller.abort();
+  qp.dispose();
+  if (!chosen) return;
+  await filters.update({ parent: chosen.task ? { id: chosen.task.id, ...(chosen.task.name ? { name: chosen.task.name } : {}) } : undefined });
+}
+
+/**
+ * Shows the pick and resolves with the accepted item. Notes ($(info), $(warning), $(error)) cannot be accepted;
+ * `check` may refuse an item (say, an ID typed in and unknown to the platform): its reason then stays in the list.
+ */
+function acceptChecked<T extends vscode.QuickPickItem>(qp: vscode.QuickPick<T>, check: (pick: T) => Promise<string | undefined>): Promise<T | undefined> {
+  return new Promise<T | undefined>((resolve) => {
     qp.onDidAccept(async () => {
       const pick = qp.selectedItems[0];
-      if (!pick || pick.label.startsWith('$(info)') || pick.label.startsWith('$(warning)') || pick.label.startsWith('$(error)')) return;
-      if (pick.typed && pick.task) {
-        qp.busy = true;
-        qp.enabled = false;
-        let problem: string | undefined;
-        try {
-          const task = await services.client.tasks.get(pick.task.id);
-          if (!task.batch) problem = `"${task.name}" is not a batch task: it has no children.`;
-          else pick.task = { id: task.id, name: task.name };
-        } catch (error) {
-          problem = describeError(error);
-        }
-        qp.busy = false;
-        qp.enabled = true;
-        if (problem) {
-          qp.items = [{ label: `$(error) ${pick.task.id}`, description: problem, alwaysShow: true }, ...qp.items.filter((i) => i !== pick)];
-          return;
-        }
+      if (!pick || /^\$\((info|warning|error)\)/.test(pick.label)) return;
+      qp.busy = true;
+      qp.enabled = false;
+      const problem = await check(pick);
+      qp.busy = false;
+      qp.enabled = true;
+      if (problem) {
+        const refused = { label: `$(error) ${pick.label.replace(/^\$\([^)]*\)\s*/, '')}`, description: problem, alwaysShow: true } as T;
+        qp.items = [refused, ...qp.items.filter((i) => i !== pick)];
+        return;
       }
       resolve(pick);
       qp.hide();
@@ -267,10 +267,6 @@ export async function pickParent(services: Services, filters: FilterModel): Prom
     qp.onDidHide(() => resolve(undefined));
     qp.show();
   });
-  controller.abort();
-  qp.dispose();
-  if (!chosen) return;
-  await filters.update({ parent: chosen.task ? { id: chosen.task.id, ...(chosen.task.name ? { name: chosen.task.name } : {}) } : undefined });
 }
 
 interface TimePick extends vscode.QuickPickItem {

@@ -28,11 +28,7 @@ export class TaskTreeProvider implements vscode.TreeDataProvider<TaskTreeNode>, 
     switch (node.kind) {
       case 'group': {
         const view = groupView(node.status, node.count, node.countError);
-        const state = !view.expandable
-          ? vscode.TreeItemCollapsibleState.None
-          : model.isExpanded(node)
-            ? vscode.TreeItemCollapsibleState.Expanded
-            : vscode.TreeItemCollapsibleState.Collapsed;
+        const state = collapsibleState(view.expandable, model.isExpanded(node));
         const item = new vscode.TreeItem(view.label, state);
         item.id = node.id;
         item.description = view.description;
@@ -43,11 +39,7 @@ export class TaskTreeProvider implements vscode.TreeDataProvider<TaskTreeNode>, 
       }
       case 'task': {
         const view = taskView(node.task, { now: model.now(), hideProject: !!model.filter.filter.project });
-        const state = !view.expandable
-          ? vscode.TreeItemCollapsibleState.None
-          : model.isExpanded(node)
-            ? vscode.TreeItemCollapsibleState.Expanded
-            : vscode.TreeItemCollapsibleState.Collapsed;
+        const state = collapsibleState(view.expandable, model.isExpanded(node));
         const item = new vscode.TreeItem(view.label, state);
         item.id = node.id;
         item.description = view.description;
@@ -123,4 +115,9 @@ export function withViewProgress<T>(work: Promise<T>): Promise<T> {
     void vscode.window.withProgress({ location: { viewId: TASKS_VIEW_ID } }, () => work.catch(() => undefined));
   }, PROGRESS_DELAY_MS);
   return work;
+}
+
+function collapsibleState(expandable: boolean, expanded: boolean): vscode.TreeItemCollapsibleState {
+  if (!expandable) return vscode.TreeItemCollapsibleState.None;
+  return expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
 }
