@@ -19,7 +19,7 @@ export interface ExtensionApi {
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const started = Date.now();
   const log = vscode.window.createOutputChannel('Seven Bridges', { log: true });
-  const session = new Session(context.secrets);
+  const session = new Session(context.secrets, log);
   const client = new SbClient({
     credentials: () => session.credentials(),
     userAgent: `sevenbridges-vscode/${context.extension.packageJSON.version}`,

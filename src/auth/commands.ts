@@ -54,7 +54,12 @@ export async function setToken(services: Services): Promise<boolean> {
         log.warn(`Token not stored: ${check.reason}`);
         return;
       }
-      await session.storeToken(endpoint, token);
+      try {
+        await session.storeToken(endpoint, token);
+      } catch (error) {
+        box.validationMessage = `The token is valid but could not be saved in VS Code's secret storage (${errorText(error)}). On Linux, check that a keyring is available.`;
+        return;
+      }
       session.username = check.user.username;
       log.info(`Signed in as ${check.user.username} on ${endpoint}`);
       finish(true);
@@ -68,7 +73,12 @@ export async function setToken(services: Services): Promise<boolean> {
 export async function signOut(services: Services): Promise<void> {
   const { session, log } = services;
   const endpoint = session.endpoint;
-  await session.deleteToken(endpoint);
+  try {
+    await session.deleteToken(endpoint);
+  } catch (error) {
+    void vscode.window.showErrorMessage(`Could not delete the token from VS Code's secret storage (${errorText(error)}).`);
+    return;
+  }
   log.info(`Signed out of ${endpoint}`);
   if (session.state === 'signedIn') {
     void vscode.window.showWarningMessage(
@@ -165,7 +175,12 @@ export async function importCredentials(services: Services, file = CREDENTIALS_F
     void vscode.window.showErrorMessage(`Profile "${pick.label}" was not imported: ${tokenCheck.reason}`);
     return;
   }
-  await services.session.storeToken(endpoint, pick.profile.token);
+  try {
+    await services.session.storeToken(endpoint, pick.profile.token);
+  } catch (error) {
+    void vscode.window.showErrorMessage(`Profile "${pick.label}" was not imported: the token could not be saved in VS Code's secret storage (${errorText(error)}).`);
+    return;
+  }
   await vscode.workspace.getConfiguration('sevenbridges').update(ENDPOINT_SETTING, endpoint, vscode.ConfigurationTarget.Global);
   await services.session.reload();
   services.session.username = tokenCheck.user.username;
@@ -180,4 +195,8 @@ export async function openTokenPage(services: Services): Promise<void> {
     return;
   }
   void vscode.window.showInformationMessage(`${endpointLabel(endpoint)} is a custom endpoint: open its web front end and look for the developer token page.`);
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

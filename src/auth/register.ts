@@ -10,10 +10,12 @@ export function registerAuth(services: Services): void {
   context.subscriptions.push(
     status,
     session.onDidChange(() => void status.update()),
+    session.onDidChangeUsername(() => void status.update()),
     vscode.commands.registerCommand('sevenbridges.setToken', () => setToken(services)),
     vscode.commands.registerCommand('sevenbridges.signOut', () => signOut(services)),
     vscode.commands.registerCommand('sevenbridges.selectPlatform', () => selectPlatform(services)),
-    vscode.commands.registerCommand('sevenbridges.importCredentials', () => importCredentials(services)),
+    // An optional path (tests, other extensions); menus and links pass none, so the official file is read.
+    vscode.commands.registerCommand('sevenbridges.importCredentials', (file?: unknown) => importCredentials(services, typeof file === 'string' ? file : undefined)),
     vscode.commands.registerCommand('sevenbridges.openTokenPage', () => openTokenPage(services)),
     vscode.commands.registerCommand('sevenbridges.showLog', () => log.show()),
     vscode.commands.registerCommand('sevenbridges.accountMenu', accountMenu),

@@ -14,17 +14,23 @@ export type SignInState = 'signedOut' | 'signedIn';
  */
 export class Session implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
+  /** Fires when the endpoint or its token changes: what is shown belongs to someone else now. */
   readonly onDidChange = this.changed.event;
+  private readonly usernameChanged = new vscode.EventEmitter<void>();
+  /** Fires when the username is learned after a token check; nothing else about the sign-in changed. */
+  readonly onDidChangeUsername = this.usernameChanged.event;
   private cachedToken: { endpoint: string; token: string | undefined } | undefined;
   private userName: string | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
+    private readonly log: Pick<vscode.LogOutputChannel, 'warn'>,
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {
     this.disposables.push(
       this.changed,
+      this.usernameChanged,
       secrets.onDidChange((e) => {
         if (e.key.startsWith(TOKEN_KEY_PREFIX)) void this.reload();
       }),
@@ -36,8 +42,9 @@ export class Session implements vscode.Disposable {
 
   /** The endpoint in use, normalised; the raw value when it is not acceptable (requests then fail with why). */
   get endpoint(): string {
-    const inspected = vscode.workspace.getConfiguration('sevenbridges').inspect<string>(ENDPOINT_SETTING);
-    const configured = inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? inspected?.globalValue;
+    // Only the user's own setting counts (the setting is application-scoped): a cloned repository's
+    // .vscode/settings.json must not be able to point the token box at a host of its choosing.
+    const configured = vscode.workspace.getConfiguration('sevenbridges').inspect<string>(ENDPOINT_SETTING)?.globalValue;
     const raw = configured ?? this.env.SB_API_ENDPOINT ?? DEFAULT_ENDPOINT;
     const checked = checkEndpoint(raw);
     return checked.ok ? checked.endpoint : raw;
@@ -56,12 +63,12 @@ export class Session implements vscode.Disposable {
   set username(name: string | undefined) {
     if (name === this.userName) return;
     this.userName = name;
-    this.changed.fire();
+    this.usernameChanged.fire();
   }
 
   /** Whether the token in use came from SB_AUTH_TOKEN rather than SecretStorage. */
   async tokenFromEnvironment(): Promise<boolean> {
-    return !(await this.secrets.get(this.keyFor(this.endpoint))) && this.environmentToken(this.endpoint) !== undefined;
+    return !(await this.storedToken(this.endpoint)) && this.environmentToken(this.endpoint) !== undefined;
   }
 
   async credentials(): Promise<Credentials | undefined> {
@@ -84,8 +91,7 @@ export class Session implements vscode.Disposable {
   /** Re-reads the token for the endpoint in use and tells listeners. */
   async reload(fire = true): Promise<void> {
     const endpoint = this.endpoint;
-    const stored = await this.secrets.get(this.keyFor(endpoint));
-    const token = stored || this.environmentToken(endpoint);
+    const token = (await this.storedToken(endpoint)) || this.environmentToken(endpoint);
     const changed = this.cachedToken?.endpoint !== endpoint || this.cachedToken.token !== token;
     this.cachedToken = { endpoint, token };
     if (changed) this.userName = undefined;
@@ -95,6 +101,16 @@ export class Session implements vscode.Disposable {
 
   dispose(): void {
     for (const d of this.disposables) d.dispose();
+  }
+
+  /** The stored token; an unreadable secret store (no OS keychain, say) counts as none, and is logged. */
+  private async storedToken(endpoint: string): Promise<string | undefined> {
+    try {
+      return await this.secrets.get(this.keyFor(endpoint));
+    } catch (error) {
+      this.log.warn(`Cannot read VS Code's secret storage: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }
   }
 
   private keyFor(endpoint: string): string {
