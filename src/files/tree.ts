@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import { describeError } from '../api/errors';
 import type { FileRecord, Project } from '../api/types';
 import type { Services } from '../services';
+import { errorActions, type MessageAction } from '../util/errorActions';
+import { escapeMarkdown } from '../util/markdown';
 import { formatUtc, relativeTime } from '../util/time';
 import { Pager } from './pager';
 
@@ -52,14 +54,7 @@ export class FolderNode implements Parent {
     return this.file.id;
   }
   get name(): string {
-    return this.file.name;
-  }
-  /** Folder names from the project's root to this folder. */
-  get path(): string[] {
-    return this.parentNode instanceof FolderNode ? [...this.parentNode.path, this.file.name] : [this.file.name];
-  }
-  get projectNode(): ProjectNode {
-    return this.parentNode instanceof ProjectNode ? this.parentNode : this.parentNode.projectNode;
+    return this.file.name || this.file.id;
   }
 }
 
@@ -73,7 +68,7 @@ export class FileNode {
     return this.file.id;
   }
   get name(): string {
-    return this.file.name;
+    return this.file.name || this.file.id;
   }
 }
 
@@ -89,6 +84,8 @@ export class MessageNode {
     readonly owner: (Parent & { kind: string }) | undefined,
     readonly detail?: string,
     readonly isError = false,
+    /** What a click does; a retry without `args` gets this node (and loads its owner again). */
+    readonly action?: MessageAction,
   ) {}
 }
 
@@ -190,8 +187,12 @@ export class FilesTreeProvider implements vscode.TreeDataProvider<FilesNode>, vs
     const pager = owner.pager as Pager<unknown>;
     const ownerNode = owner instanceof Root ? undefined : owner;
     if (pager.error) {
-      const message = new MessageNode(`Could not load: ${describeError(pager.error)}`, owner, 'Click to try again', true);
-      nodes.push(message);
+      // A refused token offers a new one (as the task tree does), anything else a retry (and the log when it helps).
+      const retry: MessageAction = { title: 'Try Again', command: 'sevenbridges.files.loadMore' };
+      const [first, ...others] = errorActions(pager.error, retry);
+      const hint = first === retry ? 'Click to try again' : `Click to ${first.title.toLowerCase()}`;
+      nodes.push(new MessageNode(`Could not load: ${describeError(pager.error)}`, owner, hint, true, first));
+      for (const action of others) nodes.push(new MessageNode(action.title, owner, undefined, false, action));
     } else if (pager.hasMore) {
       nodes.push(new LoadMoreNode(owner));
     } else if (!nodes.length) {
@@ -216,7 +217,7 @@ export class FilesTreeProvider implements vscode.TreeDataProvider<FilesNode>, vs
       const item = new vscode.TreeItem(node.name, folder ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
       item.id = `${folder ? 'folder' : 'file'}:${node.file.id}`;
       item.iconPath = folder ? vscode.ThemeIcon.Folder : vscode.ThemeIcon.File;
-      item.resourceUri = vscode.Uri.from({ scheme: 'sevenbridges-file', path: `/${node.file.name}` });
+      item.resourceUri = vscode.Uri.from({ scheme: 'sevenbridges-file', path: `/${node.name}` });
       item.description = folder ? undefined : formatSize(node.file.size);
       item.contextValue = folder ? 'folder' : 'file';
       item.tooltip = fileTooltip(node.file);
@@ -235,16 +236,25 @@ export class FilesTreeProvider implements vscode.TreeDataProvider<FilesNode>, vs
       return item;
     }
     const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
-    item.iconPath = new vscode.ThemeIcon(node.isError ? 'error' : 'info');
+    item.iconPath = new vscode.ThemeIcon(node.isError ? 'error' : node.action ? actionIcon(node.action.command) : 'info');
     item.description = node.detail;
     item.contextValue = node.isError ? 'message error' : 'message';
-    if (node.isError) item.command = { command: 'sevenbridges.files.loadMore', title: 'Try Again', arguments: [node] };
+    if (node.action) {
+      const retry = node.action.command === 'sevenbridges.files.loadMore';
+      item.command = { command: node.action.command, title: node.action.title, arguments: node.action.args ?? (retry ? [node] : []) };
+    }
     return item;
   }
 
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
+}
+
+function actionIcon(command: string): string {
+  if (command === 'sevenbridges.setToken') return 'key';
+  if (command === 'sevenbridges.showLog') return 'output';
+  return 'refresh';
 }
 
 export function formatSize(bytes: number | undefined): string | undefined {
@@ -268,10 +278,10 @@ function dateLine(label: string, value: string | undefined): string {
 
 function fileTooltip(file: FileRecord): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`$(${file.type === 'folder' ? 'folder' : 'file'}) **${escape(file.name)}**\n\n`);
+  md.appendMarkdown(`$(${file.type === 'folder' ? 'folder' : 'file'}) **${escapeMarkdown(file.name || file.id)}**\n\n`);
   md.appendMarkdown(`ID: \`${file.id}\`  \n`);
   if (file.type !== 'folder' && typeof file.size === 'number') md.appendMarkdown(`Size: ${formatSize(file.size)} (${file.size.toLocaleString('en-US')} bytes)  \n`);
-  if (file.project) md.appendMarkdown(`Project: ${escape(file.project)}  \n`);
+  if (file.project) md.appendMarkdown(`Project: ${escapeMarkdown(file.project)}  \n`);
   md.appendMarkdown(dateLine('Created', file.created_on));
   md.appendMarkdown(dateLine('Modified', file.modified_on));
   return md;
@@ -279,16 +289,12 @@ function fileTooltip(file: FileRecord): vscode.MarkdownString {
 
 function projectTooltip(project: Project): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`$(project) **${escape(project.name)}**\n\n`);
+  md.appendMarkdown(`$(project) **${escapeMarkdown(project.name || project.id)}**\n\n`);
   md.appendMarkdown(`ID: \`${project.id}\`  \n`);
   if (project.root_folder) md.appendMarkdown(`Root folder: \`${project.root_folder}\`  \n`);
-  if (project.created_by) md.appendMarkdown(`Created by: ${escape(project.created_by)}  \n`);
+  if (project.created_by) md.appendMarkdown(`Created by: ${escapeMarkdown(project.created_by)}  \n`);
   md.appendMarkdown(dateLine('Created', project.created_on));
   md.appendMarkdown(dateLine('Modified', project.modified_on));
   if (project.permissions && project.permissions.write === false) md.appendMarkdown('Read only: you cannot copy into it.  \n');
   return md;
-}
-
-function escape(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }

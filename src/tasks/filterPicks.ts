@@ -229,7 +229,7 @@ export async function pickParent(services: Services, filters: FilterModel): Prom
     if (!pick.typed || !pick.task) return undefined;
     try {
       const task = await services.client.tasks.get(pick.task.id);
-      if (!task.batch) return `"${task.name}" is not a batch task: it has no children.`;
+      if (!task.batch) return `"${task.name || task.id}" is not a batch task: it has no children.`;
       pick.task = { id: task.id, name: task.name };
       return undefined;
     } catch (error) {

@@ -2,9 +2,14 @@
 // No `vscode` import; the tree provider turns these into TreeItems.
 
 import { parseRecordTimestamp } from '../api/timestamps';
-import { TASK_STATUSES, TERMINAL_TASK_STATUSES, type Task, type TaskStatus } from '../api/types';
+import { TERMINAL_TASK_STATUSES, type Task, type TaskStatus } from '../api/types';
+import { outputFileIds } from '../copy/extract';
+import { escapeMarkdown } from '../util/markdown';
 import { formatDuration, formatUtc, relativeTime } from '../util/time';
 import { STATUS_LABELS } from './filterModel';
+
+/** Escapes text for a Markdown tooltip (names come from users and may hold any character). */
+export { escapeMarkdown } from '../util/markdown';
 
 /** The fields list requests ask for: what the nodes, the tooltips and "Copy Outputs" read, nothing more. */
 export const TASK_LIST_FIELDS =
@@ -134,18 +139,9 @@ export interface TaskViewOptions {
   hideProject?: boolean;
 }
 
-/** Whether a task has at least one File or Directory output ("Copy Outputs To…" needs one). */
+/** Whether a task has at least one output "Copy Outputs To…" can copy (the same rule the copy uses). */
 export function hasFileOutputs(task: Pick<Task, 'outputs'>): boolean {
-  const seen = new Set<unknown>();
-  const visit = (value: unknown, depth: number): boolean => {
-    if (!value || typeof value !== 'object' || depth > 6 || seen.has(value)) return false;
-    seen.add(value);
-    if (Array.isArray(value)) return value.some((v) => visit(v, depth + 1));
-    const record = value as { class?: unknown; path?: unknown };
-    if ((record.class === 'File' || record.class === 'Directory') && typeof record.path === 'string') return true;
-    return Object.values(value).some((v) => visit(v, depth + 1));
-  };
-  return visit(task.outputs, 0);
+  return outputFileIds(task.outputs).length > 0;
 }
 
 export function taskContextValue(task: Task): string {
@@ -173,11 +169,6 @@ export function taskView(task: Task, options: TaskViewOptions): TaskView {
     contextValue: taskContextValue(task),
     expandable: task.batch === true,
   };
-}
-
-/** Escapes text for a Markdown tooltip (names come from users and may hold any character). */
-export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+!|<>~]/g, (c) => `\\${c}`);
 }
 
 function when(value: string | undefined, now: number): string | undefined {
@@ -255,8 +246,4 @@ export function taskTooltip(task: Task, now: number): string {
 export function loadMoreLabel(left: number | undefined, loading: boolean): string {
   if (loading) return 'Loading more…';
   return left !== undefined && left > 0 ? `Load more (${left.toLocaleString('en-US')} left)` : 'Load more';
-}
-
-export function isKnownStatus(status: string | undefined): status is TaskStatus {
-  return status !== undefined && (TASK_STATUSES as readonly string[]).includes(status);
 }

@@ -69,6 +69,7 @@ export class PagedList {
       const page = this.nextUrl
         ? await this.source.next(this.nextUrl, signal)
         : await this.source.list(this.query(), { offset: this.order.length, limit: PAGE_SIZE, signal });
+      if (signal.aborted) return;
       this.append(page);
     });
   }
@@ -91,6 +92,8 @@ export class PagedList {
           : await this.source.list(this.query(), { offset: fresh.order.length, limit: PAGE_SIZE, signal });
         fresh.append(page);
       }
+      // A source that ignores the signal may still answer after a newer reload or a reset: keep its answer out.
+      if (signal.aborted) return;
       this.itemsById = fresh.itemsById;
       this.order = fresh.order;
       this.nextUrl = fresh.nextUrl;

@@ -42,7 +42,7 @@ export function registerTasks(services: Services): TaskExplorer {
     hasActiveWork: () => session.state === 'signedIn' && tree.hasActiveTasks(),
     onError: (error) => log.warn(`Task refresh failed: ${String(error)}`),
   });
-  const details = new TaskDetailsProvider(client);
+  const details = new TaskDetailsProvider(client, session.onDidChange);
 
   // The session also fires when the username arrives after the token check: that must not wipe the tree.
   let identity = { state: session.state, endpoint: session.endpoint, username: session.username };

@@ -5,18 +5,15 @@ import { ApiError, describeError } from '../api/errors';
 import type { TaskListQuery } from '../api/tasks';
 import type { Task, TaskStatus } from '../api/types';
 import { Emitter } from '../util/emitter';
+import { errorActions, type MessageAction } from '../util/errorActions';
 import { FilterModel, STATUS_LABELS, visibleStatuses, type MementoLike } from './filterModel';
 import { TASK_LIST_FIELDS } from './nodes';
 import { PagedList, type TaskSource } from './pagedList';
 
+export { errorActions, type MessageAction } from '../util/errorActions';
+
 export interface TaskCountSource extends TaskSource {
   count(query: TaskListQuery, signal?: AbortSignal): Promise<number>;
-}
-
-export interface MessageAction {
-  title: string;
-  command: string;
-  args?: unknown[];
 }
 
 export const EXPANDED_STATE_KEY = 'sevenbridges.tasks.expanded';
@@ -92,16 +89,6 @@ export interface TaskTreeOptions {
   store: MementoLike;
   signedIn: () => boolean;
   now?: () => number;
-}
-
-/** The actions offered for an error: a new token when it was refused, else a retry (and the log when it helps). */
-export function errorActions(error: unknown, retry: MessageAction): MessageAction[] {
-  if (error instanceof ApiError && error.isUnauthorized) return [{ title: 'Set Authentication Token', command: 'sevenbridges.setToken' }];
-  const actions = [retry];
-  if (error instanceof ApiError && (error.kind === 'network' || error.kind === 'malformed' || error.kind === 'config')) {
-    actions.push({ title: 'Show Log', command: 'sevenbridges.showLog' });
-  }
-  return actions;
 }
 
 export class TaskTreeModel {

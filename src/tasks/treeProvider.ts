@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { describeError } from '../api/errors';
 import { groupView, loadMoreLabel, taskView, type IconSpec } from './nodes';
 import type { TaskTreeModel, TaskTreeNode } from './taskTree';
 
@@ -57,7 +58,7 @@ export class TaskTreeProvider implements vscode.TreeDataProvider<TaskTreeNode>, 
         const item = new vscode.TreeItem(failed ? 'Could not load more: click to retry' : loadMoreLabel(list.left, list.loading));
         item.id = node.id;
         item.iconPath = new vscode.ThemeIcon(list.loading ? 'loading~spin' : failed ? 'warning' : 'ellipsis');
-        if (failed) item.tooltip = String((list.error as Error)?.message ?? list.error);
+        if (failed) item.tooltip = describeError(list.error);
         item.contextValue = 'loadMore';
         item.command = { command: 'sevenbridges.tasks.loadMore', title: 'Load More Tasks', arguments: [node] };
         return item;

@@ -168,6 +168,15 @@ describe('task explorer', function () {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
+  it('a details document whose task cannot be read (restored after a reload) says why instead of failing', async () => {
+    const missing = '00000000-0000-4000-8000-000000000000';
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(`sevenbridges-task:/${missing}/gone.json`));
+    const text = doc.getText();
+    assert.ok(text.startsWith(`Could not load the details of task ${missing}.`), text);
+    assert.match(text, /does not exist/);
+    assert.match(text, /Open Task Details/);
+  });
+
   it('a refresh costs one request per group plus one per open group', async () => {
     await groups();
     const before = emulator().stats.requests;

@@ -1,5 +1,6 @@
 import * as assert from 'assert';
 import type { Task } from '../../../src/api/types';
+import { outputFileIds } from '../../../src/copy/extract';
 import {
   batchSummary,
   escapeMarkdown,
@@ -109,10 +110,18 @@ describe('task nodes', () => {
     });
 
     it('finds outputs nested in lists, and directories', () => {
-      assert.strictEqual(hasFileOutputs({ outputs: { many: [[{ class: 'File', path: 'abc' }]] } }), true);
-      assert.strictEqual(hasFileOutputs({ outputs: { dir: { class: 'Directory', path: 'abc', listing: [] } } }), true);
+      assert.strictEqual(hasFileOutputs({ outputs: { many: [[{ class: 'File', path: '567890abc9b0307bc0414999' }]] } }), true);
+      assert.strictEqual(hasFileOutputs({ outputs: { dir: { class: 'Directory', path: '567890abc9b0307bc0414998', listing: [] } } }), true);
       assert.strictEqual(hasFileOutputs({ outputs: { s: 'text', n: null } as Record<string, unknown> }), false);
       assert.strictEqual(hasFileOutputs({}), false);
+    });
+
+    it('counts only outputs the copy can take: a path that is not a file ID does not (the copy rule)', () => {
+      assert.strictEqual(hasFileOutputs({ outputs: { out: { class: 'File', path: 'abc' } } }), false);
+      assert.strictEqual(hasFileOutputs({ outputs: { out: { class: 'File', path: '/data/out.txt' } } }), false);
+      assert.strictEqual(taskContextValue(task({ outputs: { out: { class: 'File', path: 'out.txt' } } })), 'task');
+      const outputs = { a: { class: 'File', path: '567890abc9b0307bc0414999' }, b: { class: 'File', path: 'nope' } };
+      assert.strictEqual(hasFileOutputs({ outputs }), outputFileIds(outputs).length > 0);
     });
   });
 
@@ -153,6 +162,8 @@ describe('task nodes', () => {
 
     it('escapes Markdown in names', () => {
       assert.strictEqual(escapeMarkdown('a_b [x](y)'), 'a\\_b \\[x\\]\\(y\\)');
+      assert.strictEqual(escapeMarkdown('~~x~~ $(error) a&amp;b'), '\\~\\~x\\~\\~ \\$\\(error\\) a\\&amp;b');
+      assert.strictEqual(escapeMarkdown('one\n- two\r\n# three'), 'one - two \\# three');
       assert.ok(taskTooltip(task({ name: '[click](command:evil)' }), NOW).startsWith('**\\[click\\]\\(command:evil\\)**'));
     });
   });

@@ -91,4 +91,34 @@ describe('paged task listing', () => {
     assert.strictEqual(list.error, undefined);
     assert.deepStrictEqual(list.items.map((t) => t.id), ['a']);
   });
+
+  it('an answer that comes after a newer reload (a source that ignores the abort signal) is not shown', async () => {
+    let filter = 'old';
+    const delays: Record<string, number> = { old: 40, new: 5 };
+    const source: TaskSource = {
+      // Ignores the signal on purpose: answers whatever was asked, however late.
+      list: async (query) => {
+        const asked = query.project ?? '';
+        await new Promise((r) => setTimeout(r, delays[asked]));
+        return { items: [{ href: '', id: `${asked}-task`, name: asked }], total: 1, next: undefined };
+      },
+      next: async () => ({ items: [], total: 0, next: undefined }),
+    };
+    const list = new PagedList(source, () => ({ project: filter }));
+    const stale = list.reload();
+    filter = 'new';
+    list.reset();
+    await list.reload();
+    await stale;
+    assert.deepStrictEqual(list.items.map((t) => t.id), ['new-task']);
+    assert.strictEqual(list.error, undefined);
+
+    // The same for a page asked for just before a filter change.
+    filter = 'old';
+    const staleMore = list.reload();
+    filter = 'new';
+    list.reset();
+    await staleMore;
+    assert.deepStrictEqual(list.items, [], 'the stale answer does not fill a listing that was reset');
+  });
 });

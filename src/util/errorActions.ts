@@ -1,0 +1,19 @@
+// The actions offered beside an error in a tree (tasks, files). No `vscode` import.
+
+import { ApiError } from '../api/errors';
+
+export interface MessageAction {
+  title: string;
+  command: string;
+  args?: unknown[];
+}
+
+/** The actions offered for an error: a new token when it was refused, else a retry (and the log when it helps). */
+export function errorActions(error: unknown, retry: MessageAction): MessageAction[] {
+  if (error instanceof ApiError && error.isUnauthorized) return [{ title: 'Set Authentication Token', command: 'sevenbridges.setToken' }];
+  const actions = [retry];
+  if (error instanceof ApiError && (error.kind === 'network' || error.kind === 'malformed' || error.kind === 'config')) {
+    actions.push({ title: 'Show Log', command: 'sevenbridges.showLog' });
+  }
+  return actions;
+}
