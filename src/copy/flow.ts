@@ -4,9 +4,11 @@ import type { CopyItem } from '../api/types';
 import type { Services } from '../services';
 import { showApiError } from '../ui/errors';
 import type { CopySubmitter, PendingCopy, SubmissionReport } from '../jobs/submitter';
+import { failedItems } from '../jobs/summary';
 import type { JobDestination, TrackedJob } from '../jobs/tracker';
+import { plural } from '../util/words';
 import { askNewName, browseFolder, pickDestinationKind, pickProject, ProjectCache } from './pickers';
-import { clampBatchSize, confirmationText, CopyDestination, describeDestination, planCopy, plural, sourceProblems, checkSources } from './request';
+import { clampBatchSize, confirmationText, CopyDestination, describeDestination, planCopy, sourceProblems, checkSources, splitItems } from './request';
 
 /** What a copy is made of, and what is known about it where it came from. */
 export interface CopySources {
@@ -126,6 +128,10 @@ export class CopyFlow {
 
   /** A new request made of a finished job's failed items only, to the same destination. */
   async retryFailed(job: TrackedJob, options: { confirm?: boolean } = {}): Promise<TrackedJob[]> {
+    if (job.endpoint && job.endpoint !== this.services.session.endpoint) {
+      void vscode.window.showInformationMessage(`Copy job ${job.id} ran on ${job.endpoint}: select that platform to copy its failed items again.`);
+      return [];
+    }
     const failed = failedItems(job);
     if (!failed.length) {
       void vscode.window.showInformationMessage('No item of this job failed.');
@@ -140,10 +146,7 @@ export class CopyFlow {
       if (answer !== 'Copy') return [];
     }
     const max = vscode.workspace.getConfiguration('sevenbridges').get<number>('copy.maxItemsPerRequest');
-    const size = clampBatchSize(max);
-    const batches: CopyItem[][] = [];
-    for (let i = 0; i < failed.length; i += size) batches.push(failed.slice(i, i + size));
-    return this.submit(batches, job.destination, job.sourceNames);
+    return this.submit(splitItems(failed, max), job.destination, job.sourceNames);
   }
 
   private async pickDestination(ids: string[], sources: CopySources): Promise<CopyDestination | undefined> {
@@ -188,6 +191,9 @@ export class CopyFlow {
       vscode.window.setStatusBarMessage(`$(check) ${text}${adopted ? ` (${adopted} found on the platform after a lost answer)` : ''}`, 5_000);
     }
     if (report.failed) void this.explainFailure(report);
+    else if (!report.submitted.length) {
+      void vscode.window.showInformationMessage('Nothing was sent: the copy was already submitted, found or discarded, or is being submitted in another window.');
+    }
     return report.submitted;
   }
 
@@ -235,6 +241,10 @@ export class CopyFlow {
     }
     if (outcome.kind === 'found') {
       const job = await this.submitter.adopt(pending, outcome.job);
+      if (!job) {
+        void vscode.window.showInformationMessage(`The copy to ${pending.destination.label} was already submitted, found or discarded in another window.`);
+        return;
+      }
       const remaining = this.submitter.group(group);
       if (remaining.length) {
         const chosen = await vscode.window.showInformationMessage(
@@ -270,11 +280,6 @@ export class CopyFlow {
     if (chosen === SUBMIT_AGAIN) await this.resubmit(group);
     else if (chosen === DISCARD) await this.submitter.discardGroup(group);
   }
-}
-
-export function failedItems(job: TrackedJob): CopyItem[] {
-  const result = job.result ?? [];
-  return job.items.filter((_, i) => result[i]?.error !== undefined);
 }
 
 function capitalize(text: string): string {

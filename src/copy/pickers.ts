@@ -3,6 +3,7 @@ import { describeError } from '../api/errors';
 import type { SbClient } from '../api/client';
 import type { FileRecord, Project } from '../api/types';
 import { CopyDestination, describeDestination, nameProblem } from './request';
+import { plural } from '../util/words';
 
 const CACHE_MS = 2 * 60_000;
 
@@ -54,7 +55,7 @@ export async function pickDestinationKind(sourceProject: string | undefined, cou
     { label: '$(folder-opened) A folder in another project', value: 'otherProjectFolder' },
   );
   const chosen = await vscode.window.showQuickPick(items, {
-    title: `Copy ${count === 1 ? '1 item' : `${count} items`}: where to?`,
+    title: `Copy ${plural(count, 'item')}: where to?`,
     placeHolder: 'Choose the kind of destination',
     ignoreFocusOut: true,
   });
@@ -142,7 +143,7 @@ export async function browseFolder(
   };
   const render = () => {
     const here = destinationHere();
-    pick.title = `Copy ${options.count === 1 ? '1 item' : `${options.count} items`} to ${describeDestination(here)}${stack.length ? '' : ' (root)'}`;
+    pick.title = `Copy ${plural(options.count, 'item')} to ${describeDestination(here)}${stack.length ? '' : ' (root)'}`;
     const items: FolderPick[] = [
       { label: '$(check) Here', description: describeDestination(here), action: 'here', alwaysShow: true },
       { label: '$(arrow-up) Up', description: stack.length ? stack.slice(0, -1).map((f) => f.name).join('/') || project.id : 'back', action: 'up', alwaysShow: true },

@@ -9,7 +9,8 @@ import { showApiError } from '../ui/errors';
 import { idsInEditorText, outputFileIds, outputNames, splitIdText } from './extract';
 import { CopyCommandArgs, CopyFlow, CopySources } from './flow';
 import { ProjectCache } from './pickers';
-import { checkSources, plural, sourceProblems } from './request';
+import { plural } from '../util/words';
+import { checkSources, sourceProblems } from './request';
 
 /** The running copy feature, returned for the integration tests. */
 export interface CopyFeature {
@@ -21,14 +22,11 @@ export interface CopyFeature {
   readonly statusBar: JobsStatusBar;
 }
 
-let running: CopyFeature | undefined;
-/** The copy feature of this activation (for tests and other features). */
-export const copyFeature = (): CopyFeature | undefined => running;
-
 /** The files view, the copy commands, the job tracker and its status-bar item. */
 export function registerCopy(services: Services): CopyFeature {
   const { context, client, session } = services;
-  const tracker = new JobTracker(client.copyJobs, context.globalState);
+  // Jobs and unsubmitted calls belong to the platform they were made on: only the one in use is followed and shown.
+  const tracker = new JobTracker(client.copyJobs, context.globalState, undefined, { endpoint: () => session.endpoint });
   const submitter = new CopySubmitter(client.copyJobs, tracker, context.globalState);
   const projects = new ProjectCache(client, () => session.endpoint);
   const flow = new CopyFlow(services, submitter, projects);
@@ -42,6 +40,8 @@ export function registerCopy(services: Services): CopyFeature {
     projects.clear();
     if (session.state === 'signedIn') tracker.resume();
     else tracker.pause();
+    // Another platform may have been selected: its jobs and calls are the ones to show.
+    statusBar.update();
   };
 
   context.subscriptions.push(
@@ -113,13 +113,13 @@ export function registerCopy(services: Services): CopyFeature {
       try {
         task = await client.tasks.get(task.id);
       } catch (error) {
-        await showApiError(`Could not read the outputs of task "${task.name}"`, error);
+        await showApiError(`Could not read the outputs of task "${task.name || task.id}"`, error);
         return [];
       }
     }
     const ids = outputFileIds(task.outputs);
     if (!ids.length) {
-      void vscode.window.showInformationMessage(`Task "${task.name}" has no output files to copy.`);
+      void vscode.window.showInformationMessage(`Task "${task.name || task.id}" has no output files to copy.`);
       return [];
     }
     return flow.run(
@@ -128,7 +128,7 @@ export function registerCopy(services: Services): CopyFeature {
     );
   }
 
-  running = { tracker, submitter, tree, view, flow, statusBar };
+  const feature: CopyFeature = { tracker, submitter, tree, view, flow, statusBar };
 
   // Requests left unsubmitted when the window closed are not forgotten.
   const left = submitter.list();
@@ -137,7 +137,7 @@ export function registerCopy(services: Services): CopyFeature {
       .showWarningMessage(`${plural(left.length, 'copy request was', 'copy requests were')} not submitted before the window closed or after an error.`, 'Review')
       .then((chosen) => (chosen ? showJobs(tracker, submitter, flow) : undefined));
   }
-  return running;
+  return feature;
 }
 
 function isTreeNode(value: unknown): value is FilesNode {
@@ -157,6 +157,7 @@ function fromNodes(nodes: readonly FilesNode[]): CopySources | undefined {
   return { ids: items.map((n) => n.file.id), origin: 'selected', names, projects: [...projects], trusted: true };
 }
 
+/** The project a node of the files view is in (the files view's own record of it may be partial). */
 function projectOf(node: ItemNode): string | undefined {
   let parent: ItemNode['parentNode'] = node.parentNode;
   while (parent instanceof FolderNode) parent = parent.parentNode;

@@ -1,6 +1,7 @@
 // Building copy requests (API contract §4). Pure: no `vscode`, no network.
 import { isFileId, isProjectId } from '../api/ids';
 import type { CopyItem } from '../api/types';
+import { plural } from '../util/words';
 
 export const MAX_ITEMS_PER_CALL = 100;
 
@@ -150,11 +151,7 @@ export function describeDestination(destination: CopyDestination): string {
 
 /** The confirmation question: "Copy 12 items to rfranklin/dest › results/2026?" */
 export function confirmationText(count: number, destination: CopyDestination, options: { singleName?: string; newName?: string; batches?: number } = {}): string {
-  const what = count === 1 && options.singleName ? `"${options.singleName}"` : `${count} ${count === 1 ? 'item' : 'items'}`;
+  const what = count === 1 && options.singleName ? `"${options.singleName}"` : plural(count, 'item');
   const rename = options.newName?.trim() ? ` as "${options.newName.trim()}"` : '';
   return `Copy ${what} to ${describeDestination(destination)}${rename}?`;
-}
-
-export function plural(n: number, word: string, words = `${word}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? word : words}`;
 }

@@ -19,13 +19,23 @@ export interface PendingCopy {
   lastError?: string;
   /** The last attempt may have reached the platform: look for its job before sending it again. */
   maybeDelivered: boolean;
-  /** Sent, answer not yet read. Found set after a reload, it means the same as `maybeDelivered`. */
+  /**
+   * Sent, answer not yet read. Another window's entry in flight is left alone; once older than the longest a
+   * call can take (the window closed before the answer came) it means the same as `maybeDelivered`.
+   */
   inFlight?: boolean;
   /**
    * The newest async job on the platform just before the attempt (the list is newest first), so that
    * jobs created since can be told apart. `null`: there were none; absent: unknown.
    */
   newestJobBefore?: string | null;
+  /**
+   * The platform (API endpoint) the call is for. Absent only in records of older versions, which are taken to
+   * belong to the endpoint in use when they are first read.
+   */
+  endpoint?: string;
+  /** The window (submitter) that marked it in flight. */
+  owner?: string;
 }
 
 export type SubmitResult = { ok: true; job: TrackedJob; adopted: boolean } | { ok: false; error: unknown; maybeDelivered: boolean };
@@ -45,51 +55,66 @@ export type DeliveryCheck =
 
 export type CopySource = Pick<CopyJobsApi, 'submit' | 'get' | 'list'>;
 
+export interface SubmitterOptions {
+  /**
+   * How long another window's call counts as on its way: past this (well over the request timeout) its window
+   * is taken to have closed before the answer came, and the call as maybe delivered.
+   */
+  inFlightLeaseMs?: number;
+}
+
 const STORE_KEY = 'sevenbridges.copyPending';
 const CHECK_PAGES = 3;
 const CLOCK_SKEW_MS = 10 * 60_000;
+const IN_FLIGHT_LEASE_MS = 2 * 60_000;
 
 /**
  * Sends copy calls so that none is lost and none is sent twice without the user asking. Every call is
  * stored before it is sent and removed only once its job is known. A call that may have reached the
  * platform is never resent blindly: first the caller's job list is searched for a job created since
  * the attempt that fits the request, and if one is found it is followed instead.
+ *
+ * Global state is shared by every window, and it is the only record: each read goes to it, each change is
+ * read, changed and written back by key, so that a call another window sent, adopted or discarded is never
+ * brought back, and a call another window has in flight is not sent here.
  */
 export class CopySubmitter {
-  private pending: PendingCopy[];
   private readonly changed = new Emitter<void>();
   readonly onDidChange = this.changed.event;
   private counter = 0;
   private readonly busy = new Set<string>();
-  /** Keys this window has held: once gone from `pending` they were sent, found or discarded here. */
-  private readonly seen = new Set<string>();
+  /** This window, as the owner of the calls it has in flight. */
+  private readonly id = Math.random().toString(36).slice(2, 10);
+  private readonly leaseMs: number;
 
   constructor(
     private readonly api: CopySource,
     private readonly tracker: JobTracker,
     private readonly store: StateStore,
     private readonly timers: Timers = systemTimers,
+    options: SubmitterOptions = {},
   ) {
-    const saved = store.get<PendingCopy[]>(STORE_KEY) ?? [];
-    this.pending = saved.filter((p) => p && typeof p.key === 'string' && Array.isArray(p.items));
-    for (const p of this.pending) this.seen.add(p.key);
-    // Sent when the window closed, answer never read: it may have been accepted.
-    for (const p of this.pending) {
-      if (p.inFlight) {
-        p.inFlight = false;
-        p.maybeDelivered = true;
-        p.lastError ??= 'The window closed before the platform answered.';
-      }
-    }
+    this.leaseMs = options.inFlightLeaseMs ?? IN_FLIGHT_LEASE_MS;
+    // Records of older versions have no platform: they are the one in use now, written so once.
+    const raw = store.get<PendingCopy[]>(STORE_KEY) ?? [];
+    if (raw.some((p) => p && typeof p.key === 'string' && typeof p.endpoint !== 'string')) void this.write((entries) => entries);
   }
 
-  /** Calls not submitted, oldest first. */
+  /** The platform in use: only its calls are listed and sent. */
+  private get endpoint(): string {
+    return this.tracker.endpoint();
+  }
+
+  /** Calls of the platform in use not submitted, oldest first. */
   list(): PendingCopy[] {
-    return [...this.pending];
+    const endpoint = this.endpoint;
+    return this.read()
+      .filter((p) => p.endpoint === endpoint)
+      .map((p) => this.view(p));
   }
 
   group(group: string): PendingCopy[] {
-    return this.pending.filter((p) => p.group === group);
+    return this.list().filter((p) => p.group === group);
   }
 
   /** Sends the calls of one copy in order; stops at the first failure, keeping it and the rest pending. */
@@ -100,19 +125,20 @@ export class CopySubmitter {
   ): Promise<SubmissionReport> {
     const group = this.newKey();
     const now = this.timers.now();
+    const endpoint = this.endpoint;
     const entries: PendingCopy[] = batches.map((items) => ({
       key: this.newKey(),
       group,
       items,
       destination: info.destination,
       sourceNames: pick(info.sourceNames, items),
+      endpoint,
       createdAt: now,
       attempts: 0,
       maybeDelivered: false,
     }));
-    this.pending.push(...entries);
-    await this.save();
-    return this.sendGroup(entries, onProgress);
+    await this.write((stored) => [...stored, ...entries]);
+    return this.sendGroup(group, entries.map((p) => p.key), onProgress);
   }
 
   /**
@@ -120,35 +146,29 @@ export class CopySubmitter {
    * for; if its job is found it is adopted, if the search cannot tell, nothing is sent and the report says why.
    */
   async resubmit(group: string, onProgress?: (done: number, total: number) => void): Promise<SubmissionReport> {
-    return this.sendGroup(this.group(group), onProgress);
-  }
-
-  /** Forgets a pending call without sending it. */
-  async discard(key: string): Promise<void> {
-    this.pending = this.pending.filter((p) => p.key !== key);
-    await this.save();
+    return this.sendGroup(group, this.group(group).map((p) => p.key), onProgress);
   }
 
   /** The user has looked and says the call did not go through: the next send will not search for it. */
   async markNotDelivered(key: string): Promise<void> {
-    const entry = this.pending.find((p) => p.key === key);
-    if (!entry) return;
-    entry.maybeDelivered = false;
-    entry.newestJobBefore = undefined;
-    await this.save();
+    const entry = this.current(key);
+    if (!entry || entry.inFlight) return;
+    await this.put({ ...entry, maybeDelivered: false, newestJobBefore: undefined });
   }
 
   async discardGroup(group: string): Promise<void> {
-    this.pending = this.pending.filter((p) => p.group !== group);
-    await this.save();
+    await this.write((stored) => stored.filter((p) => p.group !== group));
   }
 
   /**
-   * Looks for the job of a call that may have been delivered: a COPY job the tracker does not follow,
+   * Looks for the job of a call that may have been delivered: a COPY job no window records (global state),
    * created after the attempt (above the newest job seen before it in the newest-first list, or started
    * since), whose per-item results fit the request (as many items, copies in the destination).
    */
   async findDelivered(pending: PendingCopy, signal?: AbortSignal): Promise<DeliveryCheck> {
+    if (pending.endpoint !== undefined && pending.endpoint !== this.endpoint) {
+      throw new ApiError({ kind: 'invalid', message: `This copy was made on ${pending.endpoint}: select that platform to check it.` });
+    }
     const listed: AsyncJob[] = [];
     let cutoffFound = false;
     let page = await this.api.list({ offset: 0, limit: 100, signal });
@@ -164,7 +184,8 @@ export class CopySubmitter {
       if (cutoffFound || !page.next || n >= CHECK_PAGES) break;
       page = await this.api.list({ offset: n * 100, limit: 100, signal });
     }
-    const taken = new Set(this.tracker.all().map((j) => j.id));
+    // Read after the list: a job any window recorded by then is not this call's.
+    const taken = this.tracker.recordedIds();
     const attemptAt = pending.lastAttemptAt ?? pending.createdAt;
     const exact = pending.newestJobBefore !== undefined;
     const candidates = listed.filter((job) => {
@@ -183,9 +204,11 @@ export class CopySubmitter {
       if (fit === 'yes') strong.push(job);
       else if (fit === 'maybe') weak.push(job);
     }
+    // Another call on its way (this window's or another's) may have made the one new job: without results, it cannot be told apart.
+    const othersInFlight = this.read().some((p) => p.key !== pending.key && p.endpoint === this.endpoint && this.view(p).inFlight);
     // The list is newest first: the oldest fitting job is the one closest after the attempt.
     if (strong.length) return { kind: 'found', job: strong[strong.length - 1] };
-    if (weak.length === 1 && exact) return { kind: 'found', job: weak[0] };
+    if (weak.length === 1 && exact && !othersInFlight) return { kind: 'found', job: weak[0] };
     if (weak.length) return { kind: 'ambiguous', candidates: weak.map((j) => j.id) };
     return { kind: 'none', newestJob };
   }
@@ -194,12 +217,11 @@ export class CopySubmitter {
     this.changed.dispose();
   }
 
-  private async sendGroup(entries: PendingCopy[], onProgress?: (done: number, total: number) => void): Promise<SubmissionReport> {
-    const group = entries[0]?.group ?? '';
+  private async sendGroup(group: string, keys: string[], onProgress?: (done: number, total: number) => void): Promise<SubmissionReport> {
     const report: SubmissionReport = { group, submitted: [], notSent: [] };
     // One look at the newest job before sending, so a lost answer can later be told apart from older jobs.
     let newestBefore: string | null | undefined;
-    const needsSnapshot = entries.some((p) => !p.maybeDelivered);
+    const needsSnapshot = keys.some((key) => this.current(key)?.maybeDelivered === false);
     if (needsSnapshot) {
       try {
         newestBefore = (await this.api.list({ offset: 0, limit: 1 })).items[0]?.id ?? null;
@@ -207,26 +229,39 @@ export class CopySubmitter {
         newestBefore = undefined;
       }
     }
-    for (let i = 0; i < entries.length; i++) {
-      const entry = entries[i];
-      if (!this.pending.includes(entry) || this.busy.has(entry.key)) continue;
-      onProgress?.(i, entries.length);
+    for (let i = 0; i < keys.length; i++) {
+      // Read again before each call: another window may have sent, adopted or discarded it, or be sending it.
+      const entry = this.sendable(keys[i]);
+      if (!entry) continue;
+      onProgress?.(i, keys.length);
       const result = await this.sendOne(entry, newestBefore);
+      if (!result) continue;
       if (result.ok) {
         report.submitted.push(result.job);
         // Our own new job is older than anything created after the next call.
         newestBefore = result.job.id;
         continue;
       }
-      report.failed = { pending: entry, error: result.error, maybeDelivered: result.maybeDelivered };
-      report.notSent = entries.slice(i + 1).filter((p) => this.pending.includes(p));
+      report.failed = { pending: this.current(entry.key) ?? entry, error: result.error, maybeDelivered: result.maybeDelivered };
+      report.notSent = keys
+        .slice(i + 1)
+        .map((key) => this.current(key))
+        .filter((p): p is PendingCopy => p !== undefined);
       break;
     }
-    onProgress?.(entries.length, entries.length);
+    onProgress?.(keys.length, keys.length);
     return report;
   }
 
-  private async sendOne(entry: PendingCopy, newestBefore: string | null | undefined): Promise<SubmitResult> {
+  /** The entry as stored now, if this window may send it: still there, of the platform in use, not on its way. */
+  private sendable(key: string, ownTurn = false): PendingCopy | undefined {
+    const entry = this.current(key);
+    if (!entry || (!ownTurn && this.busy.has(key)) || entry.inFlight || entry.endpoint !== this.endpoint) return undefined;
+    return entry;
+  }
+
+  /** Sends one call; undefined when it turned out not to be this window's to send (see `sendable`). */
+  private async sendOne(entry: PendingCopy, newestBefore: string | null | undefined): Promise<SubmitResult | undefined> {
     this.busy.add(entry.key);
     try {
       if (entry.maybeDelivered) {
@@ -234,45 +269,50 @@ export class CopySubmitter {
         try {
           check = await this.findDelivered(entry);
         } catch (error) {
-          entry.lastError = `Could not check whether it was submitted: ${describeError(error)}`;
-          await this.save();
+          await this.note(entry.key, `Could not check whether it was submitted: ${describeError(error)}`);
           return { ok: false, error, maybeDelivered: true };
         }
-        if (check.kind === 'found') return { ok: true, job: await this.adopt(entry, check.job), adopted: true };
+        if (check.kind === 'found') {
+          const job = await this.adopt(entry, check.job);
+          return job ? { ok: true, job, adopted: true } : undefined;
+        }
         if (check.kind === 'ambiguous') {
           const error = new ApiError({
             kind: 'invalid',
             message: `${check.candidates.length} copy jobs started since the attempt (${check.candidates.join(', ')}) and any may be this one; check them in Show Copy Jobs before submitting again.`,
           });
-          entry.lastError = error.message;
-          await this.save();
+          await this.note(entry.key, error.message);
           return { ok: false, error, maybeDelivered: true };
         }
         newestBefore = check.newestJob;
       }
-      entry.newestJobBefore = newestBefore;
-      entry.inFlight = true;
-      entry.attempts++;
-      entry.lastAttemptAt = this.timers.now();
-      await this.save();
+      // The last look before the POST: the searches above took time.
+      const fresh = this.sendable(entry.key, true);
+      if (!fresh) return undefined;
+      const attemptAt = this.timers.now();
+      const sent: PendingCopy = {
+        ...fresh,
+        newestJobBefore: newestBefore,
+        inFlight: true,
+        owner: this.id,
+        attempts: fresh.attempts + 1,
+        lastAttemptAt: attemptAt,
+      };
+      await this.put(sent);
       try {
-        const job = await this.api.submit(entry.items);
-        entry.inFlight = false;
+        const job = await this.api.submit(sent.items);
         const tracked = this.tracker.add(job, {
-          items: entry.items,
-          destination: entry.destination,
-          sourceNames: entry.sourceNames,
-          submittedAt: entry.lastAttemptAt,
+          items: sent.items,
+          destination: sent.destination,
+          sourceNames: sent.sourceNames,
+          submittedAt: attemptAt,
+          endpoint: sent.endpoint,
         });
-        this.pending = this.pending.filter((p) => p !== entry);
-        await this.save();
+        await this.write((stored) => stored.filter((p) => p.key !== sent.key));
         return { ok: true, job: tracked, adopted: false };
       } catch (error) {
-        entry.inFlight = false;
         const maybe = error instanceof ApiError ? error.maybeDelivered : true;
-        entry.maybeDelivered = maybe;
-        entry.lastError = describeError(error);
-        await this.save();
+        await this.put({ ...sent, inFlight: false, owner: undefined, maybeDelivered: maybe, lastError: describeError(error) });
         return { ok: false, error, maybeDelivered: maybe };
       }
     } finally {
@@ -280,17 +320,22 @@ export class CopySubmitter {
     }
   }
 
-  /** Follows a job found on the platform in place of a call whose answer was lost. */
-  async adopt(entry: PendingCopy, job: AsyncJob): Promise<TrackedJob> {
+  /**
+   * Follows a job found on the platform in place of a call whose answer was lost. Undefined when the call is
+   * no longer pending (another window sent, adopted or discarded it meanwhile): the job is then not its.
+   */
+  async adopt(entry: PendingCopy, job: AsyncJob): Promise<TrackedJob | undefined> {
+    const stored = this.current(entry.key);
+    if (!stored || (stored.inFlight && !this.busy.has(entry.key))) return undefined;
     const tracked = this.tracker.add(job, {
-      items: entry.items,
-      destination: entry.destination,
-      sourceNames: entry.sourceNames,
+      items: stored.items,
+      destination: stored.destination,
+      sourceNames: stored.sourceNames,
       adopted: true,
-      submittedAt: entry.lastAttemptAt ?? entry.createdAt,
+      submittedAt: stored.lastAttemptAt ?? stored.createdAt,
+      endpoint: stored.endpoint,
     });
-    this.pending = this.pending.filter((p) => p.key !== entry.key);
-    await this.save();
+    await this.write((entries) => entries.filter((p) => p.key !== entry.key));
     return tracked;
   }
 
@@ -298,17 +343,47 @@ export class CopySubmitter {
     return `${this.timers.now().toString(36)}-${(this.counter++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   }
 
-  private async save(): Promise<void> {
-    this.changed.fire();
-    // Keeps calls another window stored meanwhile (global state is shared); drops the ones done here.
-    const ours = new Set(this.pending.map((p) => p.key));
-    for (const p of this.pending) this.seen.add(p.key);
-    const theirs = (this.store.get<PendingCopy[]>(STORE_KEY) ?? []).filter((p) => p && typeof p.key === 'string' && !ours.has(p.key) && !this.seen.has(p.key));
+  /** The calls in global state, each with its platform (the one in use for records of older versions). */
+  private read(): PendingCopy[] {
+    const endpoint = this.endpoint;
+    return (this.store.get<PendingCopy[]>(STORE_KEY) ?? [])
+      .filter((p) => p && typeof p.key === 'string' && Array.isArray(p.items))
+      .map((p) => (typeof p.endpoint === 'string' ? p : { ...p, endpoint }));
+  }
+
+  /** One call as stored now (as this window sees it), if it is still pending. */
+  private current(key: string): PendingCopy | undefined {
+    const entry = this.read().find((p) => p.key === key);
+    return entry && this.view(entry);
+  }
+
+  /**
+   * A call as this window should treat it: one another window marked in flight longer ago than a call can take
+   * was left so by a window that closed before the answer came: it may have been delivered.
+   */
+  private view(p: PendingCopy): PendingCopy {
+    if (!p.inFlight || p.owner === this.id) return p;
+    if (this.timers.now() - (p.lastAttemptAt ?? p.createdAt) < this.leaseMs) return p;
+    return { ...p, inFlight: false, owner: undefined, maybeDelivered: true, lastError: p.lastError ?? 'The window closed before the platform answered.' };
+  }
+
+  /** Replaces a call by key, if it is still stored (a removal by another window wins). */
+  private put(entry: PendingCopy): Promise<void> {
+    return this.write((stored) => stored.map((p) => (p.key === entry.key ? entry : p)));
+  }
+
+  private async note(key: string, lastError: string): Promise<void> {
+    await this.write((stored) => stored.map((p) => (p.key === key ? { ...this.view(p), lastError } : p)));
+  }
+
+  /** Reads global state, changes it and writes it back at once, so that other windows' changes are kept. */
+  private async write(change: (stored: PendingCopy[]) => PendingCopy[]): Promise<void> {
     try {
-      await this.store.update(STORE_KEY, [...this.pending, ...theirs]);
+      await this.store.update(STORE_KEY, change(this.read()));
     } catch {
       // Global state failing to write is not worth failing the copy for.
     }
+    this.changed.fire();
   }
 }
 

@@ -1,6 +1,7 @@
 // Words for the copy jobs (status bar, lists, notifications). Pure: no `vscode`.
-import type { CopyItemResult } from '../api/types';
+import type { CopyItem, CopyItemResult } from '../api/types';
 import { relativeTime } from '../util/time';
+import { plural } from '../util/words';
 import type { PendingCopy } from './submitter';
 import { isFinished, TrackedJob } from './tracker';
 
@@ -13,7 +14,6 @@ export interface StatusSummary {
 }
 
 const n = (value: number) => value.toLocaleString('en-US');
-const s = (count: number, word: string, words = `${word}s`) => `${n(count)} ${count === 1 ? word : words}`;
 
 /**
  * The status-bar item: while any job runs, `$(sync~spin) Copying 2 jobs · 340/1000 files`; then the outcome
@@ -23,32 +23,36 @@ export function statusSummary(jobs: readonly TrackedJob[], pending: readonly Pen
   const active = jobs.filter((job) => !isFinished(job));
   const unseen = jobs.filter((job) => isFinished(job) && !job.acknowledged);
   const tooltip: string[] = [];
-  if (pending.length) tooltip.push(`${s(pending.length, 'copy request')} not submitted: click to submit again or discard`);
+  if (pending.length) tooltip.push(`${plural(pending.length, 'copy request')} not submitted: click to submit again or discard`);
 
   if (active.length) {
     const total = active.reduce((sum, job) => sum + (job.total ?? 0), 0);
     const done = active.reduce((sum, job) => sum + (job.completed ?? 0) + (job.failed ?? 0), 0);
     const counts = total > 0 ? ` · ${n(done)}/${n(total)} files` : '…';
     for (const job of active) tooltip.push(`${job.destination.label}: ${jobProgress(job)}`);
-    return { visible: true, text: `$(sync~spin) Copying ${s(active.length, 'job')}${counts}`, warning: pending.length > 0, tooltip };
+    return { visible: true, text: `$(sync~spin) Copying ${plural(active.length, 'job')}${counts}`, warning: pending.length > 0, tooltip };
   }
   if (pending.length) {
-    return { visible: true, text: `$(warning) ${s(pending.length, 'copy', 'copies')} not submitted`, warning: true, tooltip };
+    return { visible: true, text: `$(warning) ${plural(pending.length, 'copy', 'copies')} not submitted`, warning: true, tooltip };
   }
   if (unseen.length) {
     const failed = unseen.reduce((sum, job) => sum + failedCount(job), 0);
     const copied = unseen.reduce((sum, job) => sum + (job.completed ?? 0), 0);
+    const unknown = unseen.filter((job) => job.state === 'UNKNOWN').length;
     for (const job of unseen) tooltip.push(`${job.destination.label}: ${jobOutcome(job)}`);
     tooltip.push('Click to see the copy jobs');
     if (failed > 0) return { visible: true, text: `$(warning) Copy: ${n(failed)} failed`, warning: true, tooltip };
-    return { visible: true, text: `$(check) Copy done · ${s(copied, 'file')}`, warning: false, tooltip };
+    if (unknown > 0) return { visible: true, text: `$(question) Copy: ${unknown === 1 ? 'outcome' : `${n(unknown)} outcomes`} unknown`, warning: true, tooltip };
+    return { visible: true, text: `$(check) Copy done · ${plural(copied, 'file')}`, warning: false, tooltip };
   }
   return { visible: false, text: '', warning: false, tooltip };
 }
 
-/** Failed files of a finished job; a job the platform forgot counts as one failure (its outcome is unknown). */
+/**
+ * Failed files of a job, as far as they are known. A job the platform forgot (UNKNOWN) is not counted as a
+ * failure: its outcome is unknown; only failures seen before it was forgotten count.
+ */
 export function failedCount(job: TrackedJob): number {
-  if (job.state === 'UNKNOWN') return Math.max(1, job.failed ?? 0);
   const fromResults = job.result?.filter((r) => r.error).length ?? 0;
   return Math.max(job.failed ?? 0, fromResults);
 }
@@ -65,8 +69,8 @@ export function jobOutcome(job: TrackedJob): string {
   if (!isFinished(job)) return jobProgress(job);
   const failed = failedCount(job);
   const copied = job.completed ?? job.result?.filter((r) => r.resource).length ?? 0;
-  if (failed) return `${s(copied, 'file')} copied, ${n(failed)} failed`;
-  return `done, ${s(copied, 'file')} copied`;
+  if (failed) return `${plural(copied, 'file')} copied, ${n(failed)} failed`;
+  return `done, ${plural(copied, 'file')} copied`;
 }
 
 export function jobIcon(job: TrackedJob): string {
@@ -75,9 +79,15 @@ export function jobIcon(job: TrackedJob): string {
   return failedCount(job) ? '$(warning)' : '$(pass)';
 }
 
+/** The items of a job whose result is an error (what "Retry Failed Items" sends again). */
+export function failedItems(job: TrackedJob): CopyItem[] {
+  const result = job.result ?? [];
+  return job.items.filter((_, i) => result[i]?.error !== undefined);
+}
+
 /** One line per job for the jobs list: state, counts, destination, age. */
 export function jobLine(job: TrackedJob, now: number): { label: string; description: string; detail: string } {
-  const items = s(job.items.length, 'item');
+  const items = plural(job.items.length, 'item');
   return {
     label: `${jobIcon(job)} ${job.destination.label}`,
     description: `${job.state === 'UNKNOWN' ? 'UNKNOWN' : job.state} · ${isFinished(job) ? jobOutcome(job) : jobProgress(job)}`,
@@ -99,13 +109,29 @@ export function itemLine(job: TrackedJob, index: number): { ok: boolean | undefi
   return { ok: false, source, outcome: `${e.code !== undefined ? `error ${e.code}` : `HTTP ${e.status ?? '?'}`}: ${e.message ?? 'failed'}` };
 }
 
-/** "Copied 12 files to rfranklin/dest › results." / "Copy to …: 10 copied, 2 failed." */
-export function finishMessage(jobs: readonly TrackedJob[]): { text: string; failed: number } {
-  const failed = jobs.reduce((sum, job) => sum + failedCount(job), 0);
-  const copied = jobs.reduce((sum, job) => sum + (job.completed ?? 0), 0);
-  const labels = [...new Set(jobs.map((j) => j.destination.label))];
-  const where = labels.length === 1 ? labels[0] : `${labels.length} destinations`;
-  const what = jobs.length > 1 ? `${jobs.length} copy jobs to ${where} finished` : `Copy to ${where} finished`;
-  if (failed) return { text: `${what}: ${s(copied, 'file')} copied, ${n(failed)} failed.`, failed };
-  return { text: `${what}: ${s(copied, 'file')} copied.`, failed };
+/**
+ * "Copy to rfranklin/dest › results finished: 10 files copied, 2 failed." A job the platform no longer knows
+ * (UNKNOWN) is not counted as copied or failed: the message says its outcome is unknown.
+ */
+export function finishMessage(jobs: readonly TrackedJob[]): { text: string; failed: number; unknown: number } {
+  const known = jobs.filter((job) => job.state !== 'UNKNOWN');
+  const unknown = jobs.length - known.length;
+  const failed = known.reduce((sum, job) => sum + failedCount(job), 0);
+  const copied = known.reduce((sum, job) => sum + (job.completed ?? 0), 0);
+  const where = (list: readonly TrackedJob[]) => {
+    const labels = [...new Set(list.map((j) => j.destination.label))];
+    return labels.length === 1 ? labels[0] : `${labels.length} destinations`;
+  };
+  const lost = (count: number) => (count === 1 ? "the platform no longer has the job's details" : 'the platform no longer has their details');
+  if (!known.length) {
+    const text =
+      unknown === 1
+        ? `The outcome of the copy to ${where(jobs)} is unknown: ${lost(1)}.`
+        : `The outcome of ${unknown} copy jobs to ${where(jobs)} is unknown: ${lost(unknown)}.`;
+    return { text, failed, unknown };
+  }
+  const what = known.length > 1 ? `${known.length} copy jobs to ${where(known)} finished` : `Copy to ${where(known)} finished`;
+  const counts = failed ? `${plural(copied, 'file')} copied, ${n(failed)} failed.` : `${plural(copied, 'file')} copied.`;
+  const rest = unknown ? ` The outcome of ${plural(unknown, 'other job')} is unknown: ${lost(unknown)}.` : '';
+  return { text: `${what}: ${counts}${rest}`, failed, unknown };
 }

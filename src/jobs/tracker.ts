@@ -14,6 +14,11 @@ export interface JobDestination {
 /** A copy job as the extension remembers it (global state). */
 export interface TrackedJob {
   id: string;
+  /**
+   * The platform (API endpoint) the job runs on. Absent only in records of older versions, which are taken to
+   * belong to the endpoint in use when they are first read.
+   */
+  endpoint?: string;
   submittedAt: number;
   items: CopyItem[];
   destination: JobDestination;
@@ -45,6 +50,8 @@ export interface NewJobInfo {
   sourceNames?: Record<string, string>;
   adopted?: boolean;
   submittedAt?: number;
+  /** The platform it was submitted to; the one in use by default. */
+  endpoint?: string;
 }
 
 export interface TrackerOptions {
@@ -59,6 +66,11 @@ export interface TrackerOptions {
   /** Finished jobs kept at most (the newest), and for at most this long. */
   maxJobs?: number;
   retentionMs?: number;
+  /**
+   * The platform in use (the session's endpoint). Only its jobs are listed, shown and followed; the others are
+   * kept for when the user selects their platform again. Default: one platform for every job.
+   */
+  endpoint?: () => string;
 }
 
 export type JobsSource = Pick<CopyJobsApi, 'get' | 'list'>;
@@ -94,7 +106,9 @@ export class JobTracker {
   private paused = false;
   private focused = true;
   private disposed = false;
-  private readonly opts: Required<TrackerOptions>;
+  private readonly opts: Required<Omit<TrackerOptions, 'endpoint'>>;
+  /** The platform in use. */
+  readonly endpoint: () => string;
   /** Requests spent following jobs, for the figures in the report. */
   readonly stats = { polls: 0, listCalls: 0, getCalls: 0, errors: 0 };
 
@@ -112,22 +126,34 @@ export class JobTracker {
       maxJobs: options.maxJobs ?? 200,
       retentionMs: options.retentionMs ?? 30 * 24 * 3600_000,
     };
+    this.endpoint = options.endpoint ?? (() => '');
     this.interval = this.opts.intervalMs;
     this.load();
     if (this.active().length) this.schedule(this.opts.firstDelayMs);
   }
 
-  /** Every job, newest first. */
+  /** Every job of the platform in use, newest first. */
   all(): TrackedJob[] {
-    return [...this.jobs.values()].sort((a, b) => b.submittedAt - a.submittedAt || compareIds(b.id, a.id));
+    return this.every().filter((job) => this.isCurrent(job));
   }
 
   get(id: string): TrackedJob | undefined {
-    return this.jobs.get(id);
+    const job = this.jobs.get(id);
+    return job && this.isCurrent(job) ? job : undefined;
   }
 
   has(id: string): boolean {
-    return this.jobs.has(id);
+    return this.get(id) !== undefined;
+  }
+
+  /**
+   * IDs of every job recorded by any window (global state is shared) on any platform, and of those dismissed
+   * here: none of them can be the job of a call whose answer was lost.
+   */
+  recordedIds(): Set<string> {
+    const ids = new Set<string>([...this.jobs.keys(), ...this.removed]);
+    for (const job of this.store.get<{ jobs?: TrackedJob[] }>(STORE_KEY)?.jobs ?? []) if (job && typeof job.id === 'string') ids.add(job.id);
+    return ids;
   }
 
   /** Jobs not yet FINISHED. */
@@ -149,6 +175,7 @@ export class JobTracker {
       items: info.items,
       destination: info.destination,
       sourceNames: info.sourceNames,
+      endpoint: info.endpoint ?? this.endpoint(),
       state: job.state,
       adopted: info.adopted || undefined,
     };
@@ -173,7 +200,8 @@ export class JobTracker {
 
   /** Forgets a job (the user dismissed it). */
   dismiss(id: string): void {
-    if (!this.jobs.delete(id)) return;
+    if (!this.get(id)) return;
+    this.jobs.delete(id);
     this.removed.add(id);
     this.save();
     this.changed.fire();
@@ -182,7 +210,7 @@ export class JobTracker {
   /** Marks finished jobs as seen, so the status bar stops showing their outcome. */
   acknowledge(ids?: readonly string[]): void {
     let any = false;
-    for (const job of this.jobs.values()) {
+    for (const job of this.all()) {
       if (isFinished(job) && !job.acknowledged && (!ids || ids.includes(job.id))) {
         job.acknowledged = true;
         any = true;
@@ -225,12 +253,12 @@ export class JobTracker {
 
   /** The job's per-item results, fetched when the tracker does not have them yet. */
   async details(id: string, signal?: AbortSignal): Promise<TrackedJob | undefined> {
-    const job = this.jobs.get(id);
+    const job = this.get(id);
     if (!job || (job.result?.length && isFinished(job)) || job.state === 'UNKNOWN') return job;
     await this.fetchOne(job, signal);
     this.save();
     this.changed.fire();
-    return this.jobs.get(id);
+    return this.get(id);
   }
 
   dispose(): void {
@@ -277,6 +305,7 @@ export class JobTracker {
   private async pollOnce(): Promise<void> {
     const followed = this.followed();
     if (!followed.length) return;
+    const endpoint = this.endpoint();
     this.stats.polls++;
     const firstLook = this.firstLook;
     this.firstLook = false;
@@ -288,6 +317,8 @@ export class JobTracker {
       if (unfinished.length >= this.opts.listThreshold) {
         this.stats.listCalls++;
         const page = await this.api.list({ offset: 0, limit: LIST_LIMIT });
+        // The platform changed while the list was on its way: it is the other platform's list.
+        if (this.endpoint() !== endpoint) return;
         for (const listed of page.items) {
           const job = this.jobs.get(listed.id);
           if (!job || !pending.has(job.id) || isFinished(job)) continue;
@@ -328,10 +359,13 @@ export class JobTracker {
     try {
       this.stats.getCalls++;
       const fresh = await this.api.get(job.id, signal);
+      // Asked of another platform (the user switched meanwhile): the answer is not about this job.
+      if (!this.isCurrent(job)) return;
       this.apply(job, fresh);
       if (job.state === 'FINISHED') job.detailsTried = true;
       job.lastError = undefined;
     } catch (error) {
+      if (!this.isCurrent(job)) return;
       if (error instanceof ApiError && (error.code === NOT_FOUND || (error.status === 404 && error.code === undefined))) {
         job.state = 'UNKNOWN';
         job.lastError = 'The platform no longer knows this job.';
@@ -363,15 +397,33 @@ export class JobTracker {
 
   private load(): void {
     const saved = this.store.get<{ version?: number; jobs?: TrackedJob[] }>(STORE_KEY);
+    let unplaced = false;
     for (const job of saved?.jobs ?? []) {
-      if (job && typeof job.id === 'string' && typeof job.state === 'string' && Array.isArray(job.items)) this.jobs.set(job.id, job);
+      if (job && typeof job.id === 'string' && typeof job.state === 'string' && Array.isArray(job.items)) {
+        // A record of an older version: it belongs to the platform in use now, and is written so from now on.
+        if (typeof job.endpoint !== 'string') {
+          job.endpoint = this.endpoint();
+          unplaced = true;
+        }
+        this.jobs.set(job.id, job);
+      }
     }
     this.prune();
+    if (unplaced) this.save();
+  }
+
+  /** Every job of every platform, newest first. */
+  private every(): TrackedJob[] {
+    return [...this.jobs.values()].sort((a, b) => b.submittedAt - a.submittedAt || compareIds(b.id, a.id));
+  }
+
+  private isCurrent(job: TrackedJob): boolean {
+    return (job.endpoint ?? this.endpoint()) === this.endpoint();
   }
 
   private prune(): void {
     const now = this.timers.now();
-    const done = this.all().filter(isFinished);
+    const done = this.every().filter(isFinished);
     done.forEach((job, index) => {
       const old = job.finishedAt !== undefined && now - job.finishedAt > this.opts.retentionMs;
       if (old || index >= this.opts.maxJobs) {
@@ -386,7 +438,7 @@ export class JobTracker {
    * that window follows them, this one only keeps them).
    */
   private save(): void {
-    const ours = this.all();
+    const ours = this.every();
     const known = new Set(ours.map((j) => j.id));
     const theirs = (this.store.get<{ jobs?: TrackedJob[] }>(STORE_KEY)?.jobs ?? []).filter(
       (j) => j && typeof j.id === 'string' && !known.has(j.id) && !this.removed.has(j.id),

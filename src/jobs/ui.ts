@@ -2,14 +2,16 @@ import * as vscode from 'vscode';
 import { describeError } from '../api/errors';
 import type { CopyFlow } from '../copy/flow';
 import type { CopySubmitter, PendingCopy } from './submitter';
-import { finishMessage, itemLine, jobLine, statusSummary } from './summary';
+import { failedItems, finishMessage, itemLine, jobLine, statusSummary } from './summary';
 import { isFinished, JobTracker, TrackedJob } from './tracker';
 import { relativeTime } from '../util/time';
+import { plural } from '../util/words';
 
 export const SHOW_JOBS = 'sevenbridges.jobs.show';
 export const SHOW_DETAILS = 'Show Details';
 export const RETRY_FAILED = 'Retry Failed Items';
 export const DISMISS = 'Dismiss';
+const DISMISS_REQUEST = 'Discard';
 /** A successful outcome stays in the status bar this long unless seen earlier; a failure stays until seen. */
 const DONE_DISPLAY_MS = 5 * 60_000;
 
@@ -78,7 +80,7 @@ export async function showJobs(tracker: JobTracker, submitter: CopySubmitter, fl
       const last = group.find((p) => p.lastError);
       items.push({
         label: `$(warning) ${group[0].destination.label}`,
-        description: `not submitted · ${count} ${count === 1 ? 'item' : 'items'}${group.some((p) => p.maybeDelivered) ? ' · may have been submitted' : ''}`,
+        description: `not submitted · ${plural(count, 'item')}${group.some((p) => p.inFlight) ? ' · being submitted in another window' : group.some((p) => p.maybeDelivered) ? ' · may have been submitted' : ''}`,
         detail: `${last?.lastError ?? 'Not sent yet.'} · ${relativeTime(new Date(group[0].createdAt), now)}`,
         pending: group,
       });
@@ -112,6 +114,14 @@ export async function showJobs(tracker: JobTracker, submitter: CopySubmitter, fl
 }
 
 async function showPending(submitter: CopySubmitter, flow: CopyFlow, group: PendingCopy[]): Promise<void> {
+  if (group.some((p) => p.inFlight)) {
+    const chosen = await vscode.window.showInformationMessage(
+      `The copy to ${group[0].destination.label} is being submitted in another window (or was when a window closed: it is checked once the call has had time to finish). Nothing is sent from here meanwhile.`,
+      DISMISS_REQUEST,
+    );
+    if (chosen === DISMISS_REQUEST) await submitter.discardGroup(group[0].group);
+    return;
+  }
   const maybe = group.find((p) => p.maybeDelivered);
   const count = group.reduce((sum, p) => sum + p.items.length, 0);
   const actions: (vscode.QuickPickItem & { run: () => Promise<unknown> })[] = [
@@ -124,7 +134,7 @@ async function showPending(submitter: CopySubmitter, flow: CopyFlow, group: Pend
       : { label: '$(debug-restart) Submit Again', detail: `The same ${count === 1 ? 'item' : `${count} items`}, to ${group[0].destination.label}.`, run: () => flow.resubmit(group[0].group) },
     { label: '$(trash) Discard', detail: 'Forget this request without sending it.', run: () => submitter.discardGroup(group[0].group) },
   ];
-  const chosen = await vscode.window.showQuickPick(actions, { title: `Not submitted: ${count} ${count === 1 ? 'item' : 'items'} to ${group[0].destination.label}` });
+  const chosen = await vscode.window.showQuickPick(actions, { title: `Not submitted: ${plural(count, 'item')} to ${group[0].destination.label}` });
   await chosen?.run();
 }
 
@@ -147,10 +157,10 @@ export async function showJobDetails(tracker: JobTracker, flow: CopyFlow, id: st
     if (!job) return;
   }
   const current = job;
-  const failed = current.result?.filter((r) => r.error).length ?? 0;
+  const failed = failedItems(current).length;
   const items: DetailPick[] = [];
   if (failed && isFinished(current)) {
-    items.push({ label: `$(debug-restart) ${RETRY_FAILED}`, description: `${failed} ${failed === 1 ? 'item' : 'items'}, as a new request`, run: () => flow.retryFailed(current), alwaysShow: true });
+    items.push({ label: `$(debug-restart) ${RETRY_FAILED}`, description: `${plural(failed, 'item')}, as a new request`, run: () => flow.retryFailed(current), alwaysShow: true });
   }
   items.push({
     label: `$(close) ${DISMISS}`,
@@ -208,8 +218,9 @@ export class FinishNotifier implements vscode.Disposable {
     if (!jobs.length) return;
     const message = finishMessage(jobs);
     const actions = [SHOW_DETAILS];
-    if (message.failed && jobs.length === 1) actions.push(RETRY_FAILED);
-    const show = message.failed ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    // Only a job with items that failed can have them copied again (not one whose outcome is unknown).
+    if (jobs.length === 1 && failedItems(jobs[0]).length) actions.push(RETRY_FAILED);
+    const show = message.failed || message.unknown ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
     const chosen = await show(message.text, ...actions);
     if (chosen === SHOW_DETAILS) {
       this.tracker.acknowledge(jobs.map((j) => j.id));

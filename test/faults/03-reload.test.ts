@@ -2,7 +2,7 @@
 // persisted store (global state); no job is lost, and the new tracker follows each one to FINISHED.
 import * as assert from 'assert';
 import type { CopyItem } from '../../src/api/types';
-import { CopySubmitter } from '../../src/jobs/submitter';
+import { CopySubmitter, type SubmitterOptions } from '../../src/jobs/submitter';
 import { JobTracker, type TrackedJob } from '../../src/jobs/tracker';
 import { copySetup, settle, type CopySetup } from './copyKit';
 import { accountCopies, makeClient, note, shown, waitFor } from './support';
@@ -15,10 +15,10 @@ describe('3. jobs survive a window reload', function () {
   });
 
   /** The window after a reload: a new client, tracker and submitter on what was persisted. */
-  const reload = (s: CopySetup, store = s.store) => {
+  const reload = (s: CopySetup, store = s.store, options: SubmitterOptions = {}) => {
     const client = makeClient(s.emu.baseUrl);
     const tracker = new JobTracker(client.copyJobs, store, undefined, s.trackerOptions);
-    const submitter = new CopySubmitter(client.copyJobs, tracker, store);
+    const submitter = new CopySubmitter(client.copyJobs, tracker, store, undefined, options);
     disposables.push(tracker, submitter);
     const finished: TrackedJob[] = [];
     tracker.onDidFinish((job) => finished.push(job));
@@ -78,7 +78,14 @@ describe('3. jobs survive a window reload', function () {
     await sending; // the old window's process ends; what it writes after the snapshot is lost with it
     assert.strictEqual(s.emu.copyRequests.length, 1, 'the platform received the call');
 
-    const next = reload(s, persisted);
+    // A call marked in flight may be another window's, still on its way: it is left alone until it is older than
+    // a call can take (the lease, 2 minutes in the extension, shortened here), then taken as left by a closed window.
+    const next = reload(s, persisted, { inFlightLeaseMs: 2_000 });
+    const early = next.submitter.list();
+    assert.deepStrictEqual(early.map((p) => p.inFlight), [true], 'at first it may be another window\'s call on its way');
+    const untouched = await next.submitter.resubmit(early[0].group);
+    assert.deepStrictEqual([untouched.submitted.length, untouched.failed, s.emu.copyRequests.length], [0, undefined, 1], 'so it is not sent');
+    await waitFor('the call to count as left by a closed window', () => next.submitter.list()[0]?.maybeDelivered === true, 10_000);
     const pending = next.submitter.list();
     assert.strictEqual(pending.length, 1, 'the call is still known after the reload');
     assert.strictEqual(pending[0].maybeDelivered, true, '"may have been submitted"');

@@ -123,6 +123,8 @@ describe('CopySubmitter against the emulator', () => {
     const saved = store.get<PendingCopy[]>('sevenbridges.copyPending')!;
     assert.strictEqual(saved.length, 1);
     saved[0].inFlight = true;
+    // Marked in flight longer ago than a call can take: its window closed (a recent mark may be another window's live call).
+    saved[0].lastAttemptAt = Date.now() - 10 * 60_000;
     await store.update('sevenbridges.copyPending', saved);
     const reloaded = new CopySubmitter(client.copyJobs, tracker, store);
     assert.strictEqual(reloaded.list().length, 1);
@@ -246,5 +248,170 @@ describe('CopySubmitter: telling a lost call from other jobs', () => {
     assert.ok(report.failed);
     assert.ok(!calls.includes('submit'), 'ambiguous: nothing posted');
     assert.match(String((report.failed.error as Error).message), /2 copy jobs/);
+  });
+});
+
+/** A platform in memory for the copy calls: counts the POSTs, can refuse, lose or hold the next one. */
+class FakeCopyPlatform implements CopySource {
+  jobs: AsyncJob[] = [];
+  posts: CopyItem[][] = [];
+  private nextId = 100;
+  /** 'refuse': a 429 before anything is done; 'lose': the job is made but the answer is lost. */
+  nextFault: 'refuse' | 'lose' | undefined;
+  /** While set, POSTs wait for it. */
+  gate: Promise<void> | undefined;
+
+  async submit(items: CopyItem[]): Promise<AsyncJob> {
+    this.posts.push(items);
+    const fault = this.nextFault;
+    this.nextFault = undefined;
+    if (this.gate) await this.gate;
+    if (fault === 'refuse') throw new ApiError({ kind: 'http', status: 429, message: 'Too many requests', maybeDelivered: false });
+    const job: AsyncJob = { href: 'h', id: String(this.nextId++), type: 'COPY', state: 'SUBMITTED', result: [] };
+    this.jobs.unshift(job);
+    if (fault === 'lose') throw new ApiError({ kind: 'network', message: 'ECONNRESET', maybeDelivered: true });
+    return { ...job };
+  }
+  async get(id: string): Promise<AsyncJob> {
+    const job = this.jobs.find((j) => j.id === id);
+    if (!job) throw new ApiError({ kind: 'http', status: 404, code: 10211, message: 'Async job not found.' });
+    return { ...job };
+  }
+  async list(page: { offset?: number; limit?: number } = {}): Promise<Page<AsyncJob>> {
+    const offset = page.offset ?? 0;
+    return { items: this.jobs.slice(offset, offset + (page.limit ?? 25)).map((j) => ({ ...j })), total: this.jobs.length, next: undefined };
+  }
+  postsOf(items: CopyItem[]): number {
+    return this.posts.filter((p) => JSON.stringify(p) === JSON.stringify(items)).length;
+  }
+}
+
+describe('CopySubmitter: windows sharing global state', () => {
+  const items = (first: string) => [{ file: first.repeat(24), project: 'rfranklin/dest' }];
+  const destination = dest('rfranklin/dest');
+  let api: FakeCopyPlatform;
+  let store: MemoryStore;
+  let endpoint: string;
+  const trackers: JobTracker[] = [];
+  /** One VS Code window: its own tracker and submitter on the global state every window shares. */
+  const window = (options: { inFlightLeaseMs?: number } = {}) => {
+    const tracker = new JobTracker(api, store, undefined, { firstDelayMs: 3_600_000, endpoint: () => endpoint });
+    trackers.push(tracker);
+    return { tracker, submitter: new CopySubmitter(api, tracker, store, undefined, options) };
+  };
+  const stored = () => store.get<PendingCopy[]>('sevenbridges.copyPending') ?? [];
+
+  beforeEach(() => {
+    api = new FakeCopyPlatform();
+    store = new MemoryStore();
+    endpoint = 'https://api.sbgenomics.com/v2';
+  });
+  afterEach(() => trackers.splice(0).forEach((t) => t.dispose()));
+
+  it('a call sent again in one window is not brought back by the other, and is sent exactly once', async () => {
+    const a = window();
+    api.nextFault = 'refuse';
+    const report = await a.submitter.submitAll([items('a')], { destination });
+    assert.strictEqual(report.failed?.maybeDelivered, false);
+    const b = window();
+    assert.strictEqual(b.submitter.list().length, 1, 'the other window knows the call');
+
+    const again = await a.submitter.resubmit(report.group);
+    assert.strictEqual(again.submitted.length, 1);
+    assert.deepStrictEqual(stored(), []);
+
+    // The other window writes (a copy of its own), then the user presses "Submit Again" there.
+    await b.submitter.submitAll([items('b')], { destination });
+    assert.deepStrictEqual(stored(), [], 'the call sent by the first window is not written back');
+    assert.deepStrictEqual(b.submitter.list(), []);
+    const fromB = await b.submitter.resubmit(report.group);
+    assert.deepStrictEqual([fromB.submitted.length, fromB.failed], [0, undefined]);
+    assert.deepStrictEqual(window().submitter.list(), [], 'nor is it there after a reload');
+    assert.strictEqual(api.postsOf(items('a')), 2, 'one refused POST, then exactly one that made the job');
+    assert.strictEqual(api.jobs.length, 2, 'one job per copy');
+  });
+
+  it('a lost answer adopted in one window is not looked for or sent again by the other', async () => {
+    const a = window();
+    api.nextFault = 'lose';
+    const report = await a.submitter.submitAll([items('a')], { destination });
+    assert.strictEqual(report.failed?.maybeDelivered, true);
+    const b = window();
+    const adopted = await a.submitter.resubmit(report.group);
+    assert.strictEqual(adopted.submitted[0]?.adopted, true);
+    const fromB = await b.submitter.resubmit(report.group);
+    assert.deepStrictEqual([fromB.submitted.length, fromB.failed], [0, undefined]);
+    assert.strictEqual(api.postsOf(items('a')), 1, 'sent once');
+    assert.strictEqual(await b.submitter.adopt(report.failed!.pending, api.jobs[0]), undefined, 'nor adopted twice');
+  });
+
+  it('leaves a call another window has on its way alone; once older than a call can take, it may have been delivered', async () => {
+    const a = window();
+    let release!: () => void;
+    api.gate = new Promise((resolve) => (release = resolve));
+    const sending = a.submitter.submitAll([items('a')], { destination });
+    while (!stored().some((p) => p.inFlight)) await new Promise((r) => setTimeout(r, 1));
+    const b = window();
+    const seen = b.submitter.list();
+    assert.deepStrictEqual([seen.length, seen[0].inFlight, seen[0].maybeDelivered], [1, true, false], 'not taken for a closed window');
+    const fromB = await b.submitter.resubmit(seen[0].group);
+    assert.deepStrictEqual([fromB.submitted.length, fromB.failed], [0, undefined], 'nothing sent from the other window');
+    await b.submitter.markNotDelivered(seen[0].key);
+    release();
+    api.gate = undefined;
+    const report = await sending;
+    assert.strictEqual(report.submitted.length, 1);
+    assert.deepStrictEqual(stored(), []);
+    assert.strictEqual(api.posts.length, 1);
+
+    // A window that closed while its call was on its way: past the lease the call is "may have been submitted".
+    api.nextFault = 'lose';
+    const lost = await a.submitter.submitAll([items('c')], { destination });
+    await store.update('sevenbridges.copyPending', stored().map((p) => ({ ...p, inFlight: true, owner: 'closed', lastError: undefined })));
+    const c = window({ inFlightLeaseMs: 50 });
+    assert.strictEqual(c.submitter.list()[0].inFlight, true);
+    await new Promise((r) => setTimeout(r, 60));
+    const late = c.submitter.list()[0];
+    assert.deepStrictEqual([late.inFlight, late.maybeDelivered], [false, true]);
+    assert.match(late.lastError!, /window closed before the platform answered/);
+    const found = await c.submitter.resubmit(lost.group);
+    assert.strictEqual(found.submitted[0]?.adopted, true, 'looked for and found, not sent again');
+    assert.strictEqual(api.postsOf(items('c')), 1);
+  });
+
+  it('does not adopt a job another window recorded, even one its own tracker has not read', async () => {
+    const b = window();
+    await store.update('sevenbridges.copyPending', [
+      { key: 'k', group: 'g', items: items('a'), destination, endpoint, createdAt: Date.now(), lastAttemptAt: Date.now(), attempts: 1, maybeDelivered: true, newestJobBefore: null },
+    ]);
+    const a = window();
+    await a.submitter.submitAll([items('a')], { destination }); // the same files, sent from the first window
+    assert.strictEqual(a.tracker.all().length, 1);
+    assert.strictEqual(b.tracker.all().length, 0, 'the second window has not read it');
+    const check = await b.submitter.findDelivered(b.submitter.list().find((p) => p.key === 'k')!);
+    assert.deepStrictEqual(check, { kind: 'none', newestJob: a.tracker.all()[0].id });
+  });
+
+  it('records the platform of each call, and lists, checks and sends only those of the platform in use', async () => {
+    const legacy = { key: 'old', group: 'g0', items: items('d'), destination, createdAt: Date.now(), attempts: 1, maybeDelivered: false };
+    await store.update('sevenbridges.copyPending', [legacy]);
+    const w = window();
+    assert.strictEqual(stored()[0].endpoint, 'https://api.sbgenomics.com/v2', 'an older record is the platform in use when first read, and written so');
+    api.nextFault = 'refuse';
+    const report = await w.submitter.submitAll([items('a')], { destination });
+    assert.strictEqual(w.submitter.group(report.group)[0].endpoint, 'https://api.sbgenomics.com/v2');
+
+    endpoint = 'https://cgc-api.sbgenomics.com/v2';
+    assert.deepStrictEqual(w.submitter.list(), [], 'another platform: not listed');
+    assert.deepStrictEqual(window().submitter.list(), [], 'nor taken for the new platform by a window opened now');
+    const wrong = await w.submitter.resubmit(report.group);
+    assert.deepStrictEqual([wrong.submitted.length, api.posts.length], [0, 1], 'nothing sent to the wrong platform');
+    await assert.rejects(w.submitter.findDelivered(stored().find((p) => p.group === report.group)!), /select that platform/);
+
+    endpoint = 'https://api.sbgenomics.com/v2';
+    const again = await w.submitter.resubmit(report.group);
+    assert.strictEqual(again.submitted.length, 1);
+    assert.strictEqual(again.submitted[0].endpoint, 'https://api.sbgenomics.com/v2', 'the job records its platform');
+    assert.deepStrictEqual(w.submitter.list().map((p) => p.key), ['old']);
   });
 });

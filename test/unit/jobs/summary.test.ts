@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import type { PendingCopy } from '../../../src/jobs/submitter';
-import { finishMessage, itemLine, statusSummary } from '../../../src/jobs/summary';
+import { failedItems, finishMessage, itemLine, statusSummary } from '../../../src/jobs/summary';
 import type { TrackedJob } from '../../../src/jobs/tracker';
 
 const job = (id: string, extra: Partial<TrackedJob> = {}): TrackedJob => ({
@@ -43,5 +43,20 @@ describe('copy job words', () => {
     assert.deepStrictEqual(itemLine(j, 0), { ok: true, source: `a.bam (${'a'.repeat(24)})`, outcome: `→ a.bam (${'c'.repeat(24)})`, newId: 'c'.repeat(24) });
     assert.deepStrictEqual(itemLine(j, 1), { ok: false, source: 'b'.repeat(24), outcome: 'error 10223: File already exists.' });
     assert.match(finishMessage([{ ...j, completed: 1, failed: 1 }]).text, /Copy to rfranklin\/dest › results\/2026 finished: 1 file copied, 1 failed\./);
+  });
+  it('says the outcome of a job the platform forgot is unknown, not that it failed', () => {
+    const forgotten = job('9', { state: 'UNKNOWN', lastError: 'The platform no longer knows this job.' });
+    const one = finishMessage([forgotten]);
+    assert.deepStrictEqual(one, {
+      text: "The outcome of the copy to rfranklin/dest › results/2026 is unknown: the platform no longer has the job's details.",
+      failed: 0,
+      unknown: 1,
+    });
+    const mixed = finishMessage([job('1', { state: 'FINISHED', completed: 2, failed: 0 }), forgotten]);
+    assert.strictEqual(mixed.text, 'Copy to rfranklin/dest › results/2026 finished: 2 files copied. The outcome of 1 other job is unknown: the platform no longer has the job\'s details.');
+    assert.strictEqual(mixed.failed, 0);
+    const status = statusSummary([forgotten], []);
+    assert.deepStrictEqual([status.text, status.warning], ['$(question) Copy: outcome unknown', true]);
+    assert.strictEqual(failedItems(forgotten).length, 0, 'so there is nothing to retry');
   });
 });

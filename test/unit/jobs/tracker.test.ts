@@ -218,6 +218,58 @@ describe('JobTracker', () => {
     assert.deepStrictEqual(b.all().map((j) => j.id), [], 'the other window only keeps them, it does not follow them');
   });
 
+  it('follows, lists and shows only the jobs of the platform in use; switching back resumes them', async () => {
+    let endpoint = 'https://api.sbgenomics.com/v2';
+    const tracker = make({ endpoint: () => endpoint });
+    tracker.add(api.create('1'), info());
+    assert.strictEqual(tracker.get('1')!.endpoint, 'https://api.sbgenomics.com/v2', 'the platform is recorded');
+    // "Select Platform": the job is not asked of the other platform (where it would be unknown).
+    endpoint = 'https://cgc-api.sbgenomics.com/v2';
+    tracker.resume();
+    await clock.tickAsync(60_000);
+    assert.deepStrictEqual(api.calls, [], 'nothing asked of the other platform');
+    assert.deepStrictEqual([tracker.all(), tracker.active(), tracker.get('1'), tracker.has('1')], [[], [], undefined, false]);
+    tracker.dismiss('1');
+    tracker.add(api.create('2'), info());
+    assert.deepStrictEqual(tracker.all().map((j) => j.id), ['2']);
+    assert.deepStrictEqual(store.get<{ jobs: TrackedJob[] }>('sevenbridges.copyJobs')!.jobs.map((j) => [j.id, j.endpoint]).sort(), [
+      ['1', 'https://api.sbgenomics.com/v2'],
+      ['2', 'https://cgc-api.sbgenomics.com/v2'],
+    ], 'the other platform\'s job is kept, not dismissed from here');
+    api.finish('1');
+    endpoint = 'https://api.sbgenomics.com/v2';
+    api.calls = [];
+    tracker.resume();
+    await clock.tickAsync(2_000);
+    assert.deepStrictEqual(api.calls, ['get 1']);
+    assert.strictEqual(tracker.get('1')!.state, 'FINISHED');
+  });
+
+  it('does not mark a job UNKNOWN from an answer of the platform the user switched to while asking', async () => {
+    let endpoint = 'a';
+    const tracker = make({ endpoint: () => endpoint });
+    tracker.add({ href: 'h', id: '78', state: 'RUNNING' }, info());
+    const get = api.get.bind(api);
+    api.get = async (id: string) => {
+      endpoint = 'b'; // switched while the GET was on its way: the other platform answers 404
+      return get(id);
+    };
+    await clock.tickAsync(2_000);
+    endpoint = 'a';
+    assert.strictEqual(tracker.get('78')!.state, 'RUNNING');
+  });
+
+  it('takes a job recorded by an older version (no platform) as the platform in use when first read', async () => {
+    await store.update('sevenbridges.copyJobs', { version: 1, jobs: [{ id: '5', submittedAt: 0, state: 'FINISHED', result: [], ...info() }] });
+    let endpoint = 'https://cavatica-api.sbgenomics.com/v2';
+    const tracker = make({ endpoint: () => endpoint });
+    assert.strictEqual(tracker.get('5')!.endpoint, 'https://cavatica-api.sbgenomics.com/v2');
+    assert.strictEqual(store.get<{ jobs: TrackedJob[] }>('sevenbridges.copyJobs')!.jobs[0].endpoint, 'https://cavatica-api.sbgenomics.com/v2', 'written so');
+    endpoint = 'https://api.sb.biodatacatalyst.nhlbi.nih.gov/v2';
+    assert.deepStrictEqual(tracker.all(), []);
+    assert.deepStrictEqual(make({ endpoint: () => endpoint }).all(), [], 'a later window does not take it for its platform');
+  });
+
   it('marks a job the platform no longer knows as UNKNOWN and stops asking', async () => {
     const tracker = make();
     tracker.add({ href: 'h', id: '77', state: 'RUNNING' }, info());
