@@ -36,7 +36,19 @@ export interface PendingCopy {
   endpoint?: string;
   /** The window (submitter) that marked it in flight. */
   owner?: string;
+  /** Bumped by each change, so that a stale read of global state is told from another window's change. */
+  rev?: number;
 }
+
+/** A call removed (sent, found or discarded), kept a while in global state so that no window brings it back. */
+interface Removed {
+  key: string;
+  removed: true;
+  at: number;
+}
+
+type Stored = PendingCopy | Removed;
+const isRemoved = (e: Stored): e is Removed => (e as Removed).removed === true;
 
 export type SubmitResult = { ok: true; job: TrackedJob; adopted: boolean } | { ok: false; error: unknown; maybeDelivered: boolean };
 
@@ -64,9 +76,19 @@ export interface SubmitterOptions {
 }
 
 const STORE_KEY = 'sevenbridges.copyPending';
+/** Calls removed lately (their keys), so that no window brings one back from an older read. */
+const REMOVED_KEY = 'sevenbridges.copyPendingRemoved';
 const CHECK_PAGES = 3;
 const CLOCK_SKEW_MS = 10 * 60_000;
 const IN_FLIGHT_LEASE_MS = 2 * 60_000;
+/** How long a removal is remembered in global state. */
+const REMOVED_KEEP_MS = 7 * 24 * 3600_000;
+/**
+ * How long this window trusts its own last write of a call over what global state says. VS Code's global
+ * state echoes each write back from the main process, and an echo of an older write can briefly stand in
+ * for a newer one: within this time a call missing or older in global state is this window's version.
+ */
+const OWN_WRITE_HOLD_MS = 30_000;
 
 /**
  * Sends copy calls so that none is lost and none is sent twice without the user asking. Every call is
@@ -86,6 +108,8 @@ export class CopySubmitter {
   /** This window, as the owner of the calls it has in flight. */
   private readonly id = Math.random().toString(36).slice(2, 10);
   private readonly leaseMs: number;
+  /** This window's last write of each call it changed lately (see OWN_WRITE_HOLD_MS), with when. */
+  private readonly own = new Map<string, { entry: Stored; at: number }>();
 
   constructor(
     private readonly api: CopySource,
@@ -345,10 +369,35 @@ export class CopySubmitter {
 
   /** The calls in global state, each with its platform (the one in use for records of older versions). */
   private read(): PendingCopy[] {
+    return this.merged().filter((e): e is PendingCopy => !isRemoved(e));
+  }
+
+  /**
+   * Global state, with this window's recent writes where it looks older (a removal on either side wins), and
+   * the platform in use given to records of older versions.
+   */
+  private merged(): Stored[] {
     const endpoint = this.endpoint;
-    return (this.store.get<PendingCopy[]>(STORE_KEY) ?? [])
-      .filter((p) => p && typeof p.key === 'string' && Array.isArray(p.items))
-      .map((p) => (typeof p.endpoint === 'string' ? p : { ...p, endpoint }));
+    const now = this.timers.now();
+    const removed = (this.store.get<Removed[]>(REMOVED_KEY) ?? []).filter((e) => e && typeof e.key === 'string' && e.removed === true);
+    const gone = new Set(removed.map((e) => e.key));
+    const stored: Stored[] = [
+      ...(this.store.get<PendingCopy[]>(STORE_KEY) ?? [])
+        .filter((p) => p && typeof p.key === 'string' && Array.isArray(p.items) && !gone.has(p.key))
+        .map((p) => (typeof p.endpoint === 'string' ? p : { ...p, endpoint })),
+      ...removed,
+    ];
+    const byKey = new Map(stored.map((e) => [e.key, e]));
+    for (const [key, mine] of this.own) {
+      if (now - mine.at > OWN_WRITE_HOLD_MS) {
+        this.own.delete(key);
+        continue;
+      }
+      const theirs = byKey.get(key);
+      if (theirs && isRemoved(theirs)) continue;
+      if (!theirs || isRemoved(mine.entry) || (theirs.rev ?? 0) < ((mine.entry as PendingCopy).rev ?? 0)) byKey.set(key, mine.entry);
+    }
+    return [...byKey.values()];
   }
 
   /** One call as stored now (as this window sees it), if it is still pending. */
@@ -376,10 +425,32 @@ export class CopySubmitter {
     await this.write((stored) => stored.map((p) => (p.key === key ? { ...this.view(p), lastError } : p)));
   }
 
-  /** Reads global state, changes it and writes it back at once, so that other windows' changes are kept. */
+  /**
+   * Reads global state, changes it and writes it back at once, so that other windows' changes are kept: each
+   * changed call gets the next revision, each removed one is remembered as removed.
+   */
   private async write(change: (stored: PendingCopy[]) => PendingCopy[]): Promise<void> {
+    const now = this.timers.now();
+    const all = this.merged();
+    const before = all.filter((e): e is PendingCopy => !isRemoved(e));
+    const previous = new Map(before.map((p) => [p.key, p]));
+    const next = change(before).map((p) => {
+      const prev = previous.get(p.key);
+      if (prev === p) return p;
+      const entry: PendingCopy = { ...p, rev: Math.max(prev?.rev ?? 0, p.rev ?? 0) + 1 };
+      this.own.set(p.key, { entry, at: now });
+      return entry;
+    });
+    const kept = new Set(next.map((p) => p.key));
+    const removed: Removed[] = all.filter((e): e is Removed => isRemoved(e) && now - e.at < REMOVED_KEEP_MS && !kept.has(e.key));
+    for (const p of before) {
+      if (kept.has(p.key)) continue;
+      const gone: Removed = { key: p.key, removed: true, at: now };
+      removed.push(gone);
+      this.own.set(p.key, { entry: gone, at: now });
+    }
     try {
-      await this.store.update(STORE_KEY, change(this.read()));
+      await Promise.all([this.store.update(STORE_KEY, next), this.store.update(REMOVED_KEY, removed)]);
     } catch {
       // Global state failing to write is not worth failing the copy for.
     }

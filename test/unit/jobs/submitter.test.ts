@@ -392,6 +392,23 @@ describe('CopySubmitter: windows sharing global state', () => {
     assert.deepStrictEqual(check, { kind: 'none', newestJob: a.tracker.all()[0].id });
   });
 
+  it('trusts its own recent writes over a stale read of global state (VS Code echoes older writes back)', async () => {
+    const a = window();
+    api.nextFault = 'refuse';
+    const report = await a.submitter.submitAll([items('a')], { destination });
+    const withEntry = stored();
+    // An echo of the state before the call was stored: it looks as if another window had removed it.
+    await store.update('sevenbridges.copyPending', []);
+    assert.strictEqual(a.submitter.list().length, 1, 'not taken for a removal');
+    const sent = await a.submitter.resubmit(report.group);
+    assert.strictEqual(sent.submitted.length, 1);
+    // An echo of the state before it was sent: it does not bring the call back.
+    await store.update('sevenbridges.copyPending', withEntry);
+    assert.deepStrictEqual([a.submitter.list(), window().submitter.list()], [[], []]);
+    assert.deepStrictEqual((await a.submitter.resubmit(report.group)).submitted, []);
+    assert.strictEqual(api.postsOf(items('a')), 2, 'one refused POST, one that made the job');
+  });
+
   it('records the platform of each call, and lists, checks and sends only those of the platform in use', async () => {
     const legacy = { key: 'old', group: 'g0', items: items('d'), destination, createdAt: Date.now(), attempts: 1, maybeDelivered: false };
     await store.update('sevenbridges.copyPending', [legacy]);
