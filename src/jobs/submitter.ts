@@ -96,9 +96,10 @@ const OWN_WRITE_HOLD_MS = 30_000;
  * platform is never resent blindly: first the caller's job list is searched for a job created since
  * the attempt that fits the request, and if one is found it is followed instead.
  *
- * Global state is shared by every window, and it is the only record: each read goes to it, each change is
- * read, changed and written back by key, so that a call another window sent, adopted or discarded is never
- * brought back, and a call another window has in flight is not sent here.
+ * Global state is shared by every window, and it is the record: each read goes to it (this window's own
+ * writes of the last seconds stand in where it looks older), each change is read, changed and written back by
+ * key, and removals are remembered, so that a call another window sent, adopted or discarded is never brought
+ * back, and a call another window has in flight is not sent here.
  */
 export class CopySubmitter {
   private readonly changed = new Emitter<void>();
