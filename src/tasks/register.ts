@@ -44,16 +44,6 @@ export function registerTasks(services: Services): TaskExplorer {
   });
   const details = new TaskDetailsProvider(client, session.onDidChange);
 
-  // The session also fires when the username arrives after the token check: that must not wipe the tree.
-  let identity = { state: session.state, endpoint: session.endpoint, username: session.username };
-  const identityChanged = (): boolean => {
-    const next = { state: session.state, endpoint: session.endpoint, username: session.username };
-    const changed =
-      next.state !== identity.state || next.endpoint !== identity.endpoint || (identity.username !== undefined && next.username !== identity.username);
-    identity = next;
-    return changed;
-  };
-
   const showFilter = () => {
     view.description = filters.description;
     void vscode.commands.executeCommand('setContext', 'sevenbridges.tasks.filtered', filters.active);
@@ -72,9 +62,8 @@ export function registerTasks(services: Services): TaskExplorer {
       showFilter();
       tree.reset();
     }),
-    session.onDidChange(() => {
-      if (identityChanged()) tree.reset();
-    }),
+    // Fires only when the endpoint or the token changed: what is shown belongs to someone else now.
+    session.onDidChange(() => tree.reset()),
     tree.onDidLoad(() => refresher.markFresh()),
     view.onDidExpandElement((e) => {
       if (e.element.kind === 'group' || e.element.kind === 'task') tree.setExpanded(e.element, true);
