@@ -68,7 +68,8 @@ export function groupIcon(status: TaskStatus): IconSpec {
   return GROUP_ICONS[status];
 }
 
-export interface GroupView {
+/** What a tree row shows, worked out without `vscode`; the provider turns it into a TreeItem. */
+export interface NodeView {
   label: string;
   description: string;
   tooltip: string;
@@ -76,6 +77,7 @@ export interface GroupView {
   contextValue: string;
   expandable: boolean;
 }
+export type GroupView = NodeView;
 
 /** A status group: "Running" with "12" beside it; a count still loading or unavailable says so. */
 export function groupView(status: TaskStatus, count: number | undefined, countError?: string): GroupView {
@@ -124,14 +126,7 @@ export function taskTime(task: Task, now: number): string | undefined {
   return undefined;
 }
 
-export interface TaskView {
-  label: string;
-  description: string;
-  tooltip: string;
-  icon: IconSpec;
-  contextValue: string;
-  expandable: boolean;
-}
+export type TaskView = NodeView;
 
 export interface TaskViewOptions {
   now: number;
