@@ -179,14 +179,7 @@ export function ensureChromium(): string {
   if (found) return found;
   const started = Date.now();
   log('no chromium on the PATH: installing Debian\'s chromium (once)');
-  const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  const apt = (args: string[]): void => (asRoot ? run('apt-get', args, { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }) : run('sudo', ['-E', 'apt-get', ...args]));
-  try {
-    apt(['install', '-y', '-q', '--no-install-recommends', 'chromium']);
-  } catch {
-    apt(['update']);
-    apt(['install', '-y', '-q', '--no-install-recommends', 'chromium']);
-  }
+  aptInstall('chromium');
   const installed = which('chromium');
   if (!installed) throw new Error('apt-get installed chromium but `chromium` is not on the PATH');
   log(`chromium installed in ${((Date.now() - started) / 1000).toFixed(1)} s: ${installed}`);
