@@ -1,6 +1,7 @@
 // Copying 1,000 items, in real time: from the command to every call submitted, and to every job FINISHED.
 // Extension: planCopy (split into calls of ≤100) → CopySubmitter.submitAll → JobTracker, with its default
 // timings (first look after 2 s, then every 5 s, doubling while nothing changes). Naive: naiveJobs.ts.
+import type { SbClient } from '../../src/api/client';
 import { planCopy } from '../../src/copy/request';
 import { JobTracker } from '../../src/jobs/tracker';
 import { CopySubmitter } from '../../src/jobs/submitter';
@@ -56,10 +57,7 @@ export async function extensionCopy(): Promise<CopyResult> {
     const sources = pickFiles(emulator, COPY_ITEMS);
     const finished = new Map<string, number>();
     tracker.onDidFinish((job) => finished.set(job.id, performance.now()));
-    // Warm-up, untimed and free of quota; the request figures count from after it.
-    await client.rateLimit();
-    const warm = client.transport.stats.requests;
-    const sent = () => client.transport.stats.requests - warm;
+    const sent = await warmUp(client);
     gcIfExposed();
     const startWall = Date.now();
     const t0 = performance.now();
@@ -95,10 +93,7 @@ export async function naiveCopy(): Promise<CopyResult> {
   const client = clientFor(emulator);
   try {
     const sources = pickFiles(emulator, COPY_ITEMS);
-    // Warm-up, untimed and free of quota; the request figures count from after it.
-    await client.rateLimit();
-    const warm = client.transport.stats.requests;
-    const sent = () => client.transport.stats.requests - warm;
+    const sent = await warmUp(client);
     gcIfExposed();
     const startWall = Date.now();
     const t0 = performance.now();
@@ -141,4 +136,11 @@ export function copyFigures(e: CopyResult, n: CopyResult): Figure[] {
     { section, name: `requests from command to every job FINISHED (${e.jobs} jobs)`, unit: 'req', value: e.finishRequests, ideal: idealPosts + 1, limit: idealPosts + 2 + followAllowance, margin: `ideal + 1 + one list per 5 s of copying (${followAllowance})`, naive: n.finishRequests },
     { section, name: 'time from command to every job FINISHED', unit: 'ms', value: e.finishMs, ideal: e.platformMs, limit: e.platformMs + TRACKER_INTERVAL_MS + 1000, margin: 'ideal + one 5 s interval + 1 s', naive: n.finishMs, note: 'ideal: when the platform finished the last job' },
   ];
+}
+
+/** A warm-up request, untimed and free of quota; returns a count of the requests sent after it. */
+async function warmUp(client: SbClient): Promise<() => number> {
+  await client.rateLimit();
+  const warm = client.transport.stats.requests;
+  return () => client.transport.stats.requests - warm;
 }

@@ -8,7 +8,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { ENV, RunnerRecord } from '../integration/runner/protocol';
+import { RunnerRecord, suiteEnv } from '../integration/runner/protocol';
 import { openBrowser, RunningBrowser } from './browser';
 import { RunningCodeServer, startCodeServer } from './codeServer';
 import { TEST_TOKEN } from './emulator';
@@ -65,15 +65,7 @@ async function main(): Promise<number> {
       vsix: vsixPath,
       beforeStart: (dirs) => installRunnerExtension(dirs.extensionsDir),
       settings: { 'sevenbridges.apiEndpoint': baseUrl },
-      env: {
-        SB_API_ENDPOINT: baseUrl,
-        SB_AUTH_TOKEN: TEST_TOKEN,
-        [ENV.results]: resultsFile,
-        [ENV.emulatorPort]: String(emulatorPort),
-        [ENV.suiteDir]: path.join(repoRoot, 'out', 'test', 'integration', 'suite'),
-        [ENV.repoRoot]: repoRoot,
-        [ENV.grep]: arg('--grep') ?? '',
-      },
+      env: suiteEnv({ endpoint: baseUrl, token: TEST_TOKEN, resultsFile, emulatorPort, repoRoot, grep: arg('--grep') }),
     });
     const startedAt = Date.now();
     console.log(`integration: code-server up in ${((startedAt - t0) / 1000).toFixed(1)} s at ${server.url}`);

@@ -12,7 +12,7 @@ import { runTests } from '@vscode/test-electron';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { ENV, RunnerRecord } from '../integration/runner/protocol';
+import { RunnerRecord, suiteEnv } from '../integration/runner/protocol';
 import { TEST_TOKEN } from './emulator';
 import { artifactsRoot, cacheRoot, repoRoot } from './paths';
 import { freePort } from './ports';
@@ -36,14 +36,7 @@ async function main(): Promise<number> {
       cachePath: cacheRoot,
       extensionDevelopmentPath: repoRoot,
       extensionTestsPath: path.join(repoRoot, 'out', 'test', 'integration', 'runner', 'runSuite.js'),
-      extensionTestsEnv: {
-        SB_API_ENDPOINT: baseUrl,
-        SB_AUTH_TOKEN: TEST_TOKEN,
-        [ENV.results]: resultsFile,
-        [ENV.emulatorPort]: String(port),
-        [ENV.suiteDir]: path.join(repoRoot, 'out', 'test', 'integration', 'suite'),
-        [ENV.repoRoot]: repoRoot,
-      },
+      extensionTestsEnv: suiteEnv({ endpoint: baseUrl, token: TEST_TOKEN, resultsFile, emulatorPort: port, repoRoot }),
       launchArgs: [workspace, '--user-data-dir', userData, '--extensions-dir', path.join(runDir, 'extensions'), '--disable-workspace-trust', '--disable-extensions'],
     });
   } catch (err) {

@@ -1,3 +1,5 @@
+import * as path from 'path';
+
 /** Records the in-host runner appends (one JSON object a line) to the results file the harness reads. */
 export type RunnerRecord =
   | { type: 'start'; total: number; files: string[]; vscodeVersion: string; node: string }
@@ -18,3 +20,16 @@ export const ENV = {
   /** The repository root (for reading package.json, media, ...). */
   repoRoot: 'SB_TEST_REPO_ROOT',
 } as const;
+
+/** The host's environment for a suite run: signed in to the emulator (SB_*), and where the runner reads and writes. */
+export function suiteEnv(run: { endpoint: string; token: string; resultsFile: string; emulatorPort: number; repoRoot: string; grep?: string }): Record<string, string> {
+  return {
+    SB_API_ENDPOINT: run.endpoint,
+    SB_AUTH_TOKEN: run.token,
+    [ENV.results]: run.resultsFile,
+    [ENV.emulatorPort]: String(run.emulatorPort),
+    [ENV.suiteDir]: path.join(run.repoRoot, 'out', 'test', 'integration', 'suite'),
+    [ENV.repoRoot]: run.repoRoot,
+    [ENV.grep]: run.grep ?? '',
+  };
+}
