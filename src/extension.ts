@@ -6,6 +6,7 @@ import { registerTasks, type TaskExplorer } from './tasks/register';
 import { registerCopy, type CopyFeature } from './copy/register';
 import type { Services } from './services';
 import { requestLogger } from './ui/requestLog';
+import { Outbox } from './write/outbox';
 
 /** What `activate` returns: the running parts, for the integration tests and for other extensions. */
 export interface ExtensionApi {
@@ -25,12 +26,15 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     userAgent: `sevenbridges-vscode/${context.extension.packageJSON.version}`,
     onRequest: requestLogger(log),
   });
-  context.subscriptions.push(log, session);
+  const account = () => session.account(async (credentials) => (await client.user({ credentials })).username);
+  const outbox = new Outbox(context.globalState, account);
+  context.subscriptions.push(log, session, outbox, session.onDidChange(() => outbox.poke()));
 
-  const services: Services = { context, client, session, log };
+  const services: Services = { context, client, session, log, outbox, account };
   registerAuth(services);
   const tasks = registerTasks(services);
   const copy = registerCopy(services);
+  outbox.start();
   log.info(`Activated in ${Date.now() - started} ms`);
   return { services, tasks, copy };
 }

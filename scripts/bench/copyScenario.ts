@@ -1,11 +1,9 @@
 // Copying 1,000 items, in real time: from the command to every call submitted, and to every job FINISHED.
-// Extension: planCopy (split into calls of ≤100) → CopySubmitter.submitAll → JobTracker, with its default
+// Extension: planCopy (split into calls of ≤100) → sendCopies (the outbox) → JobTracker, with its default
 // timings (first look after 2 s, then every 5 s, doubling while nothing changes). Naive: naiveJobs.ts.
 import type { SbClient } from '../../src/api/client';
 import { planCopy } from '../../src/copy/request';
-import { JobTracker } from '../../src/jobs/tracker';
-import { CopySubmitter } from '../../src/jobs/submitter';
-import { MemoryStore } from '../../src/jobs/store';
+import { benchWriter } from './writer';
 import type { Emulator } from '../../test/emulator';
 import { DESTINATION, pickFiles, platformFinish } from './copySources';
 import { clientFor, freshEmulator, tally } from './env';
@@ -51,8 +49,7 @@ async function waitFor(condition: () => boolean, timeoutMs: number, pollMs = 10)
 export async function extensionCopy(): Promise<CopyResult> {
   const emulator = await freshEmulator({ copyStepMs: COPY_STEP_MS });
   const client = clientFor(emulator);
-  const tracker = new JobTracker(client.copyJobs, new MemoryStore());
-  const submitter = new CopySubmitter(client.copyJobs, tracker, new MemoryStore());
+  const { tracker, outbox, send } = benchWriter(client, emulator);
   try {
     const sources = pickFiles(emulator, COPY_ITEMS);
     const finished = new Map<string, number>();
@@ -63,11 +60,11 @@ export async function extensionCopy(): Promise<CopyResult> {
     const t0 = performance.now();
     const plan = planCopy({ sources, destination: { kind: 'projectRoot', project: DESTINATION } });
     if (!plan.ok) throw new Error(`planCopy refused the copy: ${plan.problems.join(' ')}`);
-    const report = await submitter.submitAll(plan.batches, { destination: { label: DESTINATION, project: DESTINATION } });
+    const report = await send(plan.batches, { label: DESTINATION, project: DESTINATION });
     const submitMs = performance.now() - t0;
     const submitRequests = sent();
-    if (report.failed) throw new Error(`a copy call failed: ${String(report.failed.error)}`);
-    const jobs = report.submitted.length;
+    if (report.left.length) throw new Error(`a copy call did not go through: ${report.left.map((r) => r.note).join('; ')}`);
+    const jobs = report.jobs.length;
     if (!(await waitFor(() => finished.size >= jobs, FINISH_TIMEOUT_MS))) throw new Error(`only ${finished.size} of ${jobs} jobs finished within ${FINISH_TIMEOUT_MS / 1000} s`);
     const finishMs = Math.max(...finished.values()) - t0;
     const result: CopyResult = {
@@ -82,7 +79,7 @@ export async function extensionCopy(): Promise<CopyResult> {
     tally('copy 1,000 items', 'extension', emulator, client);
     return result;
   } finally {
-    submitter.dispose();
+    outbox.dispose();
     tracker.dispose();
     await emulator.close();
   }

@@ -2,9 +2,7 @@
 // clock (virtualClock.ts): the emulator, the client and the tracker share it, so a virtual minute of polling
 // takes well under a second. Jobs stay in flight the whole minute: 100 files each at 30 s per state step
 // (3 minutes per job). Extension: JobTracker with its default timings; naive: one GET per job per second.
-import { JobTracker } from '../../src/jobs/tracker';
-import { CopySubmitter } from '../../src/jobs/submitter';
-import { MemoryStore } from '../../src/jobs/store';
+import { benchWriter } from './writer';
 import { planCopy } from '../../src/copy/request';
 import { DESTINATION, pickFiles } from './copySources';
 import { clientFor, freshEmulator, tally } from './env';
@@ -33,14 +31,13 @@ export async function extensionFollow(jobs: number): Promise<FollowResult> {
   const clock = new VirtualClock();
   const emulator = await freshEmulator({ copyStepMs: STEP_MS, now: clock.now });
   const client = clientFor(emulator, { clock });
-  const tracker = new JobTracker(client.copyJobs, new MemoryStore(), clock);
-  const submitter = new CopySubmitter(client.copyJobs, tracker, new MemoryStore(), clock);
+  const { tracker, outbox, send } = benchWriter(client, emulator, clock);
   try {
     const sources = pickFiles(emulator, jobs * ITEMS_PER_JOB);
     const plan = planCopy({ sources, destination: { kind: 'projectRoot', project: DESTINATION } });
     if (!plan.ok || plan.batches.length !== jobs) throw new Error('the copy plan is not one call per job');
-    const report = await submitter.submitAll(plan.batches, { destination: { label: DESTINATION, project: DESTINATION } });
-    if (report.submitted.length !== jobs) throw new Error(`submitted ${report.submitted.length} of ${jobs} jobs`);
+    const report = await send(plan.batches, { label: DESTINATION, project: DESTINATION });
+    if (report.jobs.length !== jobs) throw new Error(`submitted ${report.jobs.length} of ${jobs} jobs`);
     const before = client.transport.stats.requests;
     await clock.runUntil(clock.now() + MINUTE, () => clock.timers > 0 || tracker.active().length === 0);
     const result: FollowResult = {
@@ -53,7 +50,7 @@ export async function extensionFollow(jobs: number): Promise<FollowResult> {
     tally(`follow ${jobs} job${jobs > 1 ? 's' : ''} for a minute`, 'extension', emulator, client);
     return result;
   } finally {
-    submitter.dispose();
+    outbox.dispose();
     tracker.dispose();
     await emulator.close();
   }

@@ -3,7 +3,7 @@ import { CopyJobsApi } from './copyJobs';
 import { FilesApi } from './files';
 import { ProjectsApi } from './projects';
 import { TasksApi } from './tasks';
-import { Transport, type TransportOptions } from './transport';
+import { Transport, type Call, type TransportOptions } from './transport';
 import type { RateLimitInfo, User } from './types';
 
 /** The platform API v2, one object per resource over one transport. */
@@ -23,8 +23,8 @@ export class SbClient {
   }
 
   /** The caller: the cheap way to check a token. */
-  async user(signal?: AbortSignal): Promise<User> {
-    const user = (await this.transport.get<User>('user', { signal })).body;
+  async user(options: Call = {}): Promise<User> {
+    const user = (await this.transport.get<User>('user', options)).body;
     if (!user || typeof user.username !== 'string') throw new ApiError({ kind: 'malformed', message: 'the user record has no username' });
     return user;
   }

@@ -1,7 +1,7 @@
 import { ApiError } from './errors';
 import { isJobId } from './ids';
 import type { PageRequest } from './tasks';
-import type { Transport } from './transport';
+import type { Call, Transport } from './transport';
 import type { AsyncJob, CopyItem, CopyItemResult, FileRecord, Page } from './types';
 
 /** Bulk asynchronous copy (contract §4) and the list of the caller's async jobs. */
@@ -12,20 +12,24 @@ export class CopyJobsApi {
    * Submits one copy call. Never repeated by the client: if it fails after it may have reached the
    * server, the error says `maybeDelivered` and the caller must check the job list before sending it again.
    */
-  async submit(items: CopyItem[], signal?: AbortSignal): Promise<AsyncJob> {
-    const response = await this.transport.post<AsyncJob>('async/files/copy', { items }, { signal });
+  async submit(items: CopyItem[], options: Call = {}): Promise<AsyncJob> {
+    const response = await this.transport.post<AsyncJob>('async/files/copy', { items }, options);
     // The platform accepted the call: an answer we cannot read may still stand for a job it created.
     return checkJob(response.body, true);
   }
 
-  async get(id: string, signal?: AbortSignal): Promise<AsyncJob> {
+  async get(id: string, options: Call = {}): Promise<AsyncJob> {
     if (!isJobId(id)) throw new ApiError({ kind: 'invalid', message: `"${id}" is not an async job ID (digits).` });
-    return checkJob((await this.transport.get<AsyncJob>(`async/files/copy/${id}`, { signal })).body);
+    return checkJob((await this.transport.get<AsyncJob>(`async/files/copy/${id}`, options)).body);
   }
 
-  /** The caller's async jobs of every type (COPY, MOVE, DELETE), newest first. */
+  /** The caller's async jobs of every type (COPY, MOVE, DELETE), in an order the platform does not document. */
   async list(page: PageRequest = {}): Promise<Page<AsyncJob>> {
-    const listed = await this.transport.page<AsyncJob>('async/files', { query: { offset: page.offset, limit: page.limit }, signal: page.signal });
+    const listed = await this.transport.page<AsyncJob>('async/files', {
+      query: { offset: page.offset, limit: page.limit },
+      signal: page.signal,
+      credentials: page.credentials,
+    });
     // Like a single job's answer: an entry without a text id and state is not a job we can follow (or show).
     return { ...listed, items: listed.items.filter((job) => typeof job.id === 'string' && typeof job.state === 'string').map(readableResults) };
   }

@@ -36,6 +36,7 @@ export class ApiError extends Error {
   readonly path: string | undefined;
   readonly maybeDelivered: boolean;
   readonly resetAt: number | undefined;
+  private readonly init: ApiErrorInit;
 
   constructor(init: ApiErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -49,6 +50,12 @@ export class ApiError extends Error {
     this.path = init.path;
     this.maybeDelivered = init.maybeDelivered ?? false;
     this.resetAt = init.resetAt;
+    this.init = init;
+  }
+
+  /** The same error with some facts changed. */
+  with(changes: Partial<ApiErrorInit>): ApiError {
+    return new ApiError({ ...this.init, ...changes });
   }
 
   get isUnauthorized(): boolean {
@@ -78,8 +85,10 @@ export class ApiError extends Error {
 export function errorFromResponse(
   status: number,
   text: string,
-  context: { method: string; path: string; requestId?: string; resetAt?: number; maybeDelivered?: boolean },
+  context: { method: string; path: string; requestId?: string; resetAt?: number; maybeDelivered?: boolean; secrets?: readonly string[] },
 ): ApiError {
+  const { secrets = [], ...facts } = context;
+  text = redact(text, secrets);
   let body: ApiErrorBody | undefined;
   try {
     const parsed: unknown = JSON.parse(text);
@@ -97,8 +106,13 @@ export function errorFromResponse(
     status,
     code,
     moreInfo: typeof body?.more_info === 'string' ? body.more_info : undefined,
-    ...context,
+    ...facts,
   });
+}
+
+/** The text with every secret (the token) replaced: an answer may echo the request's headers. */
+export function redact(text: string, secrets: readonly string[]): string {
+  return secrets.reduce((out, secret) => (secret ? out.split(secret).join('(the token)') : out), text);
 }
 
 /** Words for a person: what happened and what to do. Never contains the token. */

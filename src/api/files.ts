@@ -1,7 +1,7 @@
 import { ApiError } from './errors';
 import { isFileId, isProjectId } from './ids';
 import type { PageRequest } from './tasks';
-import type { Transport } from './transport';
+import type { Call, Transport } from './transport';
 import type { FileRecord, Page } from './types';
 
 /** Where to list: a project's root, or a folder. */
@@ -22,9 +22,9 @@ export class FilesApi {
     });
   }
 
-  async get(id: string, signal?: AbortSignal): Promise<FileRecord> {
+  async get(id: string, options: Call = {}): Promise<FileRecord> {
     if (!isFileId(id)) throw invalid(`"${id}" is not a file ID (24 hex digits).`);
-    return (await this.transport.get<FileRecord>(`files/${id}`, { signal })).body;
+    return (await this.transport.get<FileRecord>(`files/${id}`, options)).body;
   }
 
   next(url: string, signal?: AbortSignal): Promise<Page<FileRecord>> {

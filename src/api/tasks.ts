@@ -1,7 +1,7 @@
 import { ApiError } from './errors';
 import { isProjectId, isTaskId } from './ids';
 import { parseFilterTimestamp } from './timestamps';
-import type { Transport } from './transport';
+import type { Credentials, Transport } from './transport';
 import { TASK_STATUSES, type Page, type Task, type TaskStatus } from './types';
 
 export const TIME_BOUNDS = ['created_from', 'created_to', 'started_from', 'started_to', 'ended_from', 'ended_to'] as const;
@@ -23,6 +23,8 @@ export interface PageRequest {
   offset?: number;
   limit?: number;
   signal?: AbortSignal;
+  /** Ask as this account and no other (see `RequestOptions.credentials`). */
+  credentials?: Credentials;
 }
 
 export class TasksApi {

@@ -1,5 +1,5 @@
 import nodeFetch from 'node-fetch';
-import { ApiError, errorFromResponse } from './errors';
+import { ApiError, errorFromResponse, redact } from './errors';
 import { checkEndpoint, sameOrigin } from './endpoint';
 import { Clock, systemClock } from './clock';
 import type { Page } from './types';
@@ -59,7 +59,12 @@ export interface RequestOptions {
   query?: Record<string, string | number | undefined>;
   body?: unknown;
   signal?: AbortSignal;
+  /** Send with these and no others (a write bound to the account it was made for); default: ask `credentials`. */
+  credentials?: Credentials;
 }
+
+/** How one call is made: cancellable, and pinned to an account's credentials when given. */
+export type Call = Pick<RequestOptions, 'signal' | 'credentials'>;
 
 export interface Response<T> {
   body: T;
@@ -68,6 +73,8 @@ export interface Response<T> {
 }
 
 const RATE_LIMIT_SLACK_MS = 1_000;
+/** The platform's window is 5 minutes: no reset is ever further away than that (a longer one is a bad header). */
+const RATE_LIMIT_WINDOW_MS = 5 * 60_000;
 /** Pages `all` reads at most (100,000 items). */
 const MAX_LIST_PAGES = 1_000;
 
@@ -84,6 +91,8 @@ export class Transport {
   private readonly maxRetries: number;
   private readonly backoffMs: number;
   private rate: { endpoint: string; state: RateLimitState } | undefined;
+  /** The server's clock minus ours (ms), from the last `Date` header: rate-limit resets are on the server's clock. */
+  private serverOffsetMs = 0;
   /** Requests sent and repeated, for the benchmark and the fault suite. */
   readonly stats = { requests: 0, retries: 0, rateLimitWaits: 0 };
 
@@ -99,6 +108,11 @@ export class Transport {
   /** The last rate-limit headers seen from the current endpoint. */
   get rateLimit(): RateLimitState | undefined {
     return this.rate?.state;
+  }
+
+  /** Milliseconds from now (on this machine's clock) until a moment given in the server's Unix seconds. */
+  untilServerTime(unixSeconds: number): number {
+    return unixSeconds * 1000 - (this.clock.now() + this.serverOffsetMs);
   }
 
   async get<T>(pathOrUrl: string, options: RequestOptions = {}): Promise<Response<T>> {
@@ -136,7 +150,7 @@ export class Transport {
   }
 
   async request<T>(method: string, pathOrUrl: string, options: RequestOptions = {}): Promise<Response<T>> {
-    const credentials = await this.options.credentials();
+    const credentials = options.credentials ?? (await this.options.credentials());
     if (!credentials) throw new ApiError({ kind: 'signedOut', message: 'Not signed in: no authentication token is set.' });
     const checked = checkEndpoint(credentials.endpoint);
     if (!checked.ok) throw new ApiError({ kind: 'config', message: checked.reason });
@@ -146,7 +160,7 @@ export class Transport {
     const idempotent = method === 'GET';
 
     for (let attempt = 1; ; attempt++) {
-      await this.waitForRateLimit(endpoint, method, path, options.signal);
+      await this.waitForRateLimit(endpoint, credentials, method, path, options.signal);
       try {
         return await this.attempt<T>(method, url, path, attempt, credentials.token, endpoint, options);
       } catch (error) {
@@ -198,6 +212,7 @@ export class Transport {
     }
 
     const requestId = response.headers.get('x-request-id') ?? undefined;
+    this.rememberServerClock(response.headers);
     this.rememberRateLimit(endpoint, response.headers);
     log(response.status, requestId);
 
@@ -214,9 +229,11 @@ export class Transport {
       });
     }
     if (response.status >= 400) {
-      // A 5xx other than maintenance may come after the server acted on a POST; a 4xx, 429 or 503/0 did not.
-      const maybeDelivered = method !== 'GET' && response.status >= 500 && response.status !== 503;
-      throw errorFromResponse(response.status, text, { method, path, requestId, resetAt: this.rate?.state.reset, maybeDelivered });
+      const error = errorFromResponse(response.status, text, { method, path, requestId, resetAt: this.rate?.state.reset, secrets: [token] });
+      // Only a 4xx, a 429 and maintenance (503 with code 0) prove a POST was not processed; any other 5xx (a
+      // proxy's plain 503 included) may come after the server acted on it.
+      if (method === 'GET' || response.status < 500 || error.isMaintenance) throw error;
+      throw error.with({ maybeDelivered: true });
     }
     let parsed: unknown;
     try {
@@ -238,7 +255,7 @@ export class Transport {
   /** How long to wait before repeating an idempotent request, or undefined to give up. */
   private retryDelay(error: ApiError, attempt: number): number | undefined {
     if (error.isRateLimited) {
-      const wait = (error.resetAt ?? 0) * 1000 - this.clock.now() + RATE_LIMIT_SLACK_MS;
+      const wait = Math.min(this.untilServerTime(error.resetAt ?? 0), RATE_LIMIT_WINDOW_MS) + RATE_LIMIT_SLACK_MS;
       if (attempt > this.maxRetries + 1 || wait > this.maxRateLimitWaitMs) return undefined;
       this.stats.rateLimitWaits++;
       return Math.max(wait, this.backoffMs);
@@ -254,18 +271,47 @@ export class Transport {
     return base + Math.floor(Math.random() * this.backoffMs * 0.25);
   }
 
-  /** When the last answer said nothing is left, wait for the reset instead of spending a request on a 429. */
-  private async waitForRateLimit(endpoint: string, method: string, path: string, signal?: AbortSignal): Promise<void> {
-    const state = this.rate?.endpoint === endpoint ? this.rate.state : undefined;
-    if (!state || state.remaining > 0) return;
-    const wait = state.reset * 1000 - this.clock.now() + RATE_LIMIT_SLACK_MS;
-    if (wait <= 0) return;
-    if (wait > this.maxRateLimitWaitMs) {
+  /**
+   * When the last answer said nothing is left before the reset, asks `GET /v2/rate_limit` (free) whether that
+   * still holds. If it does, a GET waits for the reset (measured on the server's clock, never longer than the
+   * platform's window) and anything else is refused at once, as not sent: a write is never held waiting after
+   * its owner marked it as on its way.
+   */
+  private async waitForRateLimit(endpoint: string, credentials: Credentials, method: string, path: string, signal?: AbortSignal): Promise<void> {
+    const exhausted = () => {
+      const state = this.rate?.endpoint === endpoint ? this.rate.state : undefined;
+      return state && state.remaining <= 0 && this.untilServerTime(state.reset) > 0 ? state : undefined;
+    };
+    if (!exhausted()) return;
+    await this.probeRateLimit(endpoint, credentials, signal);
+    const state = exhausted();
+    if (!state) return;
+    const wait = Math.min(this.untilServerTime(state.reset), RATE_LIMIT_WINDOW_MS) + RATE_LIMIT_SLACK_MS;
+    if (method !== 'GET' || wait > this.maxRateLimitWaitMs) {
       throw new ApiError({ kind: 'http', status: 429, code: 1000, message: 'Rate limit exceeded', method, path, resetAt: state.reset });
     }
     this.stats.rateLimitWaits++;
     await this.clock.sleep(wait, signal);
     state.remaining = Math.max(state.remaining, 1);
+  }
+
+  /** Reads the rate-limit state from `GET /v2/rate_limit`, which does not count against it; a failure changes nothing. */
+  private async probeRateLimit(endpoint: string, credentials: Credentials, signal?: AbortSignal): Promise<void> {
+    const url = buildUrl(endpoint, 'rate_limit');
+    try {
+      const { body } = await this.attempt<{ rate?: Partial<RateLimitState> }>('GET', url, displayPath(url), 1, credentials.token, endpoint, { signal });
+      const rate = body?.rate;
+      if (rate && Number.isInteger(rate.limit) && Number.isInteger(rate.remaining) && Number.isInteger(rate.reset)) {
+        this.rate = { endpoint, state: { limit: rate.limit!, remaining: rate.remaining!, reset: rate.reset! } };
+      }
+    } catch {
+      // Only a hope of not waiting: the state already known decides.
+    }
+  }
+
+  private rememberServerClock(headers: ResponseLike['headers']): void {
+    const date = Date.parse(headers.get('date') ?? '');
+    if (!Number.isNaN(date)) this.serverOffsetMs = date - this.clock.now();
   }
 
   private rememberRateLimit(endpoint: string, headers: ResponseLike['headers']): void {
@@ -316,7 +362,7 @@ function transportFailure(cause: unknown, context: { method: string; path: strin
   const neverSent = code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
   // A header node-fetch refuses is named with its value ("<token> is not a legal HTTP header value"): never repeat it.
   const raw = code ?? (cause instanceof Error ? cause.message : String(cause));
-  const detail = context.token ? raw.split(context.token).join('(the token)') : raw;
+  const detail = redact(raw, [context.token]);
   return new ApiError({ kind: 'network', message: `${detail}`, method, path, maybeDelivered: method !== 'GET' && !neverSent, cause: detail === raw ? cause : undefined });
 }
 

@@ -35,7 +35,7 @@ export class AccountStatus implements vscode.Disposable {
     this.checking?.abort();
     const checking = (this.checking = new AbortController());
     try {
-      const user = await this.services.client.user(checking.signal);
+      const user = await this.services.client.user({ signal: checking.signal });
       if (checking.signal.aborted) return;
       session.username = user.username;
     } catch (error) {

@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
 import { checkEndpoint, DEFAULT_ENDPOINT } from '../api/endpoint';
 import type { Credentials } from '../api/transport';
+import type { Account } from '../write/outbox';
+
+export const accountKey = (endpoint: string, username: string): string => `${endpoint}#${username}`;
 
 const TOKEN_KEY_PREFIX = 'sevenbridges.token:';
 export const ENDPOINT_SETTING = 'apiEndpoint';
@@ -64,6 +67,28 @@ export class Session implements vscode.Disposable {
     if (name === this.userName) return;
     this.userName = name;
     this.usernameChanged.fire();
+  }
+
+  /** `endpoint#username` of the account in use, once its username is known. */
+  get accountKey(): string | undefined {
+    return this.state === 'signedIn' && this.userName ? accountKey(this.endpoint, this.userName) : undefined;
+  }
+
+  /**
+   * The account in use with its credentials, learning the username (`whoIs`, e.g. GET /v2/user) when it is not
+   * known yet; undefined when signed out, or when the token changed while it was asked.
+   */
+  async account(whoIs: (credentials: Credentials) => Promise<string>): Promise<Account | undefined> {
+    const credentials = await this.credentials();
+    if (!credentials) return undefined;
+    let name = this.userName;
+    if (!name) {
+      name = await whoIs(credentials);
+      const now = await this.credentials();
+      if (now?.token !== credentials.token || now.endpoint !== credentials.endpoint) return undefined;
+      this.username = name;
+    }
+    return { key: accountKey(credentials.endpoint, name), credentials };
   }
 
   /** Whether the token in use came from SB_AUTH_TOKEN rather than SecretStorage. */

@@ -1,11 +1,13 @@
 import * as vscode from 'vscode';
-import { describeError } from '../api/errors';
 import type { CopyItem } from '../api/types';
 import type { Services } from '../services';
 import { showApiError } from '../ui/errors';
-import type { CopySubmitter, PendingCopy, SubmissionReport } from '../jobs/submitter';
 import { failedItems } from '../jobs/summary';
-import type { JobDestination, TrackedJob } from '../jobs/tracker';
+import type { JobDestination, JobTracker, TrackedJob } from '../jobs/tracker';
+import { SHOW_JOBS } from '../jobs/ui';
+import type { Account, WriteRecord } from '../write/outbox';
+import { COPY_WRITE, followCopies, type CopyPayload } from './copyWrite';
+import { DISCARD, SHOW_COPY_JOBS, SUBMIT_AGAIN, submissionTellings } from './submissionWords';
 import { plural } from '../util/words';
 import { askNewName, browseFolder, pickDestinationKind, pickProject, ProjectCache } from './pickers';
 import { clampBatchSize, confirmationText, CopyDestination, describeDestination, planCopy, sourceProblems, checkSources, splitItems } from './request';
@@ -32,15 +34,12 @@ export interface CopyCommandArgs {
   confirm?: boolean;
 }
 
-export const SUBMIT_AGAIN = 'Submit Again';
-export const CHECK_AGAIN = 'Check Again';
-export const DISCARD = 'Discard';
 
 /** The interactive copy: destination pickers, confirmation, submission and what to do when it fails. */
 export class CopyFlow {
   constructor(
     private readonly services: Services,
-    private readonly submitter: CopySubmitter,
+    private readonly tracker: JobTracker,
     readonly projects: ProjectCache,
   ) {}
 
@@ -100,36 +99,66 @@ export class CopyFlow {
     return this.submit(plan.batches, { label, project: destination.project, parent: destination.kind === 'projectRoot' ? undefined : destination.folder }, sources.names);
   }
 
-  /** Sends the calls with a progress notification, and handles a failure. */
+  /** Hands the calls to the outbox (the one write path), follows them with a progress notification, and says what needs saying. */
   async submit(batches: CopyItem[][], destination: JobDestination, names?: Record<string, string>): Promise<TrackedJob[]> {
-    const report = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Copying to ${destination.label}` },
-      (progress) =>
-        this.submitter.submitAll(batches, { destination, sourceNames: names }, (done, total) =>
-          progress.report({ message: total > 1 ? `submitting request ${Math.min(done + 1, total)} of ${total}…` : 'submitting…' }),
-        ),
-    );
-    return this.afterSubmission(report);
+    let account: Account | undefined;
+    try {
+      account = await this.services.account();
+    } catch (error) {
+      await showApiError(`Nothing was copied to ${destination.label}: the account could not be checked`, error);
+      return [];
+    }
+    if (!account) {
+      void vscode.window.showWarningMessage('Sign in to copy files: set an authentication token first.');
+      return [];
+    }
+    const payloads: CopyPayload[] = batches.map((items) => ({ items, destination, sourceNames: pick(names, items) }));
+    return this.follow(destination.label, () => this.services.outbox.submit(COPY_WRITE, payloads, account));
   }
 
-  /** Sends a group's unsubmitted calls again, exactly as they were (checking first for ones that may have gone through). */
+  /** Sends a group's calls again, as they were: the user says so (after a refusal, or on their word when unsure). */
   async resubmit(group: string): Promise<TrackedJob[]> {
-    const pending = this.submitter.group(group);
-    if (!pending.length) return [];
-    const report = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Copying to ${pending[0].destination.label}` },
-      (progress) =>
-        this.submitter.resubmit(group, (done, total) =>
-          progress.report({ message: total > 1 ? `request ${Math.min(done + 1, total)} of ${total}…` : 'submitting again…' }),
-        ),
+    const records = this.services.outbox.all().filter((r) => r.group === group && this.services.outbox.owns(r));
+    if (!records.length) return [];
+    const label = (records[0].payload as CopyPayload).destination.label;
+    return this.follow(label, async () => {
+      await this.services.outbox.resubmit(group);
+      return records;
+    });
+  }
+
+  discard(group: string): Promise<void> {
+    return this.services.outbox.discard(group);
+  }
+
+  /** Runs `start`, shows progress until its writes need nothing more from this window, and tells what is left. */
+  private async follow(label: string, start: () => Promise<WriteRecord[]>): Promise<TrackedJob[]> {
+    const { jobs, left } = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Copying to ${label}` }, (progress) =>
+      followCopies(this.services.outbox, this.tracker, start, (done, total) => {
+        if (total > 1) progress.report({ message: `${done} of ${total} requests submitted…` });
+      }),
     );
-    return this.afterSubmission(report);
+    if (left.length) void this.tell(left, label);
+    return jobs;
+  }
+
+  /** Says what happened to the calls still in the outbox, with the actions that fit. */
+  private async tell(left: WriteRecord[], label: string): Promise<void> {
+    const group = left[0].group;
+    for (const telling of submissionTellings(left as WriteRecord<CopyPayload>[], label, Date.now())) {
+      const show = { error: vscode.window.showErrorMessage, warning: vscode.window.showWarningMessage, info: vscode.window.showInformationMessage }[telling.severity];
+      void show(telling.text, ...telling.actions).then(async (chosen) => {
+        if (chosen === SUBMIT_AGAIN) await this.resubmit(group);
+        else if (chosen === DISCARD) await this.discard(group);
+        else if (chosen === SHOW_COPY_JOBS) await vscode.commands.executeCommand(SHOW_JOBS);
+      });
+    }
   }
 
   /** A new request made of a finished job's failed items only, to the same destination. */
   async retryFailed(job: TrackedJob, options: { confirm?: boolean } = {}): Promise<TrackedJob[]> {
-    if (job.endpoint && job.endpoint !== this.services.session.endpoint) {
-      void vscode.window.showInformationMessage(`Copy job ${job.id} ran on ${job.endpoint}: select that platform to copy its failed items again.`);
+    if (job.account && job.account !== this.services.session.accountKey) {
+      void vscode.window.showInformationMessage(`Copy job ${job.id} ran as ${job.account.replace('#', ' · ')}: sign in to that account to copy its failed items again.`);
       return [];
     }
     const failed = failedItems(job);
@@ -184,104 +213,14 @@ export class CopyFlow {
     }
   }
 
-  private async afterSubmission(report: SubmissionReport): Promise<TrackedJob[]> {
-    if (report.submitted.length && !report.failed) {
-      const adopted = report.submitted.filter((j) => j.adopted).length;
-      const text = report.submitted.length === 1 ? `Copy job ${report.submitted[0].id} submitted` : `${report.submitted.length} copy jobs submitted`;
-      vscode.window.setStatusBarMessage(`$(check) ${text}${adopted ? ` (${adopted} found on the platform after a lost answer)` : ''}`, 5_000);
-    }
-    if (report.failed) void this.explainFailure(report);
-    else if (!report.submitted.length) {
-      void vscode.window.showInformationMessage('Nothing was sent: the copy was already submitted, found or discarded, or is being submitted in another window.');
-    }
-    return report.submitted;
-  }
-
-  /**
-   * Tells the user that a call failed and what happens now. A call that may have reached the platform is
-   * looked for first; "Submit Again" is offered only once the platform's job list shows it did not.
-   */
-  private async explainFailure(report: SubmissionReport): Promise<void> {
-    const failed = report.failed!;
-    const { pending, error } = failed;
-    const label = pending.destination.label;
-    const rest = report.notSent.length ? ` ${plural(report.notSent.length, 'further request was', 'further requests were')} not sent.` : '';
-    const done = report.submitted.length ? `${plural(report.submitted.length, 'request was', 'requests were')} submitted; ` : '';
-    const group = report.group;
-
-    if (!failed.maybeDelivered) {
-      await showApiError(
-        `${done}the copy to ${label} (${plural(pending.items.length, 'item')}) was not submitted${rest ? ` and${rest.toLowerCase()}` : ''}`,
-        error,
-        { title: SUBMIT_AGAIN, run: () => this.resubmit(group) },
-        { title: DISCARD, run: () => this.submitter.discardGroup(group) },
-      );
-      return;
-    }
-    await this.checkDelivered(pending, group, `${done}the copy to ${label} (${plural(pending.items.length, 'item')}) may have been submitted: ${describeError(error)}${rest}`);
-  }
-
-  /** Looks for the job of a call that may have been delivered; adopts it if found, else offers to send it again. */
-  async checkDelivered(pending: PendingCopy, group: string, prefix: string): Promise<void> {
-    let outcome: Awaited<ReturnType<CopySubmitter['findDelivered']>>;
-    try {
-      outcome = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: 'Checking whether the copy reached the platform…' },
-        () => this.submitter.findDelivered(pending),
-      );
-    } catch (checkError) {
-      const chosen = await vscode.window.showWarningMessage(
-        `${capitalize(prefix)} Could not check the platform's copy jobs (${describeError(checkError)}); it is kept until it can be checked.`,
-        CHECK_AGAIN,
-        DISCARD,
-      );
-      if (chosen === CHECK_AGAIN) return this.checkDelivered(pending, group, prefix);
-      if (chosen === DISCARD) await this.submitter.discardGroup(group);
-      return;
-    }
-    if (outcome.kind === 'found') {
-      const job = await this.submitter.adopt(pending, outcome.job);
-      if (!job) {
-        void vscode.window.showInformationMessage(`The copy to ${pending.destination.label} was already submitted, found or discarded in another window.`);
-        return;
-      }
-      const remaining = this.submitter.group(group);
-      if (remaining.length) {
-        const chosen = await vscode.window.showInformationMessage(
-          `The copy had reached the platform: following job ${job.id}. ${plural(remaining.length, 'request', 'requests')} of this copy ${remaining.length === 1 ? 'was' : 'were'} not sent.`,
-          SUBMIT_AGAIN,
-          DISCARD,
-        );
-        if (chosen === SUBMIT_AGAIN) await this.resubmit(group);
-        else if (chosen === DISCARD) await this.submitter.discardGroup(group);
-      } else {
-        void vscode.window.showInformationMessage(`The copy had reached the platform: following job ${job.id}.`);
-      }
-      return;
-    }
-    if (outcome.kind === 'ambiguous') {
-      const chosen = await vscode.window.showWarningMessage(
-        `${capitalize(prefix)} ${outcome.candidates.length} copy jobs started since, and any may be this one (${outcome.candidates.join(', ')}). Submitting again may copy twice.`,
-        { modal: false },
-        'Submit Anyway',
-        DISCARD,
-      );
-      if (chosen === 'Submit Anyway') {
-        await this.submitter.markNotDelivered(pending.key);
-        await this.resubmit(group);
-      } else if (chosen === DISCARD) await this.submitter.discardGroup(group);
-      return;
-    }
-    const chosen = await vscode.window.showWarningMessage(
-      `${capitalize(prefix)} No new copy job was found on the platform, so it was not received.`,
-      SUBMIT_AGAIN,
-      DISCARD,
-    );
-    if (chosen === SUBMIT_AGAIN) await this.resubmit(group);
-    else if (chosen === DISCARD) await this.submitter.discardGroup(group);
-  }
 }
 
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+function pick(names: Record<string, string> | undefined, items: CopyItem[]): Record<string, string> | undefined {
+  if (!names) return undefined;
+  const out: Record<string, string> = {};
+  for (const item of items) {
+    const name = names[item.file] ?? names[item.file.toLowerCase()];
+    if (name) out[item.file] = name;
+  }
+  return Object.keys(out).length ? out : undefined;
 }

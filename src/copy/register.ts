@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import type { Task } from '../api/types';
 import { FilesTreeProvider, FILES_VIEW, isItemNode, ItemNode, LoadMoreNode, MessageNode, ProjectNode, FolderNode, FilesNode } from '../files/tree';
-import { CopySubmitter } from '../jobs/submitter';
 import { JobTracker, TrackedJob } from '../jobs/tracker';
 import { FinishNotifier, JobsStatusBar, SHOW_JOBS, showJobDetails, showJobs } from '../jobs/ui';
 import type { Services } from '../services';
@@ -10,12 +9,13 @@ import { idsInEditorText, outputFileIds, outputNames, splitIdText } from './extr
 import { CopyCommandArgs, CopyFlow, CopySources } from './flow';
 import { ProjectCache } from './pickers';
 import { plural } from '../util/words';
+import type { AsyncJob } from '../api/types';
+import { COPY_WRITE, CopyWrite } from './copyWrite';
 import { checkSources, sourceProblems } from './request';
 
 /** The running copy feature, returned for the integration tests. */
 export interface CopyFeature {
   readonly tracker: JobTracker;
-  readonly submitter: CopySubmitter;
   readonly tree: FilesTreeProvider;
   readonly view: vscode.TreeView<FilesNode>;
   readonly flow: CopyFlow;
@@ -24,16 +24,17 @@ export interface CopyFeature {
 
 /** The files view, the copy commands, the job tracker and its status-bar item. */
 export function registerCopy(services: Services): CopyFeature {
-  const { context, client, session } = services;
-  // Jobs and unsubmitted calls belong to the platform they were made on: only the one in use is followed and shown.
-  const tracker = new JobTracker(client.copyJobs, context.globalState, undefined, { endpoint: () => session.endpoint });
-  const submitter = new CopySubmitter(client.copyJobs, tracker, context.globalState);
+  const { context, client, session, outbox } = services;
+  // Jobs and copy calls belong to the account they were made as: only the one in use is followed and shown.
+  const tracker = new JobTracker(client.copyJobs, context.globalState, undefined, { account: () => session.accountKey });
+  const claimed = () => new Set(outbox.all().flatMap((r) => (r.kind === COPY_WRITE && r.outcome ? [(r.outcome as AsyncJob).id] : [])));
+  outbox.register(new CopyWrite(client.copyJobs, client.files, tracker, claimed));
   const projects = new ProjectCache(client, () => session.endpoint);
-  const flow = new CopyFlow(services, submitter, projects);
+  const flow = new CopyFlow(services, tracker, projects);
   const tree = new FilesTreeProvider(services);
   const view = vscode.window.createTreeView(FILES_VIEW, { treeDataProvider: tree, canSelectMany: true, showCollapseAll: true });
-  const statusBar = new JobsStatusBar(tracker, submitter);
-  const notifier = new FinishNotifier(tracker, flow, submitter);
+  const statusBar = new JobsStatusBar(tracker, outbox);
+  const notifier = new FinishNotifier(tracker, flow, outbox);
 
   // The tracker pauses by itself on a rejected or missing token; a sign-in (or out) restarts or stops it.
   const followSession = () => {
@@ -50,8 +51,9 @@ export function registerCopy(services: Services): CopyFeature {
     statusBar,
     notifier,
     { dispose: () => tracker.dispose() },
-    { dispose: () => submitter.dispose() },
     session.onDidChange(followSession),
+    // The account is known once its username is: its jobs are the ones to show and follow.
+    session.onDidChangeUsername(followSession),
     vscode.window.onDidChangeWindowState((state) => tracker.setFocused(state.focused)),
 
     vscode.commands.registerCommand('sevenbridges.files.refresh', (node?: FilesNode) => {
@@ -76,7 +78,7 @@ export function registerCopy(services: Services): CopyFeature {
     ),
     vscode.commands.registerCommand('sevenbridges.tasks.copyOutputs', (arg?: { task?: Task } | Task, args?: CopyCommandArgs) => copyOutputs(arg, args)),
     vscode.commands.registerCommand(SHOW_JOBS, (id?: string) =>
-      typeof id === 'string' ? showJobDetails(tracker, flow, id) : showJobs(tracker, submitter, flow),
+      typeof id === 'string' ? showJobDetails(tracker, flow, id) : showJobs(tracker, outbox, flow),
     ),
   );
 
@@ -128,15 +130,7 @@ export function registerCopy(services: Services): CopyFeature {
     );
   }
 
-  const feature: CopyFeature = { tracker, submitter, tree, view, flow, statusBar };
-
-  // Requests left unsubmitted when the window closed are not forgotten.
-  const left = submitter.list();
-  if (left.length) {
-    void vscode.window
-      .showWarningMessage(`${plural(left.length, 'copy request was', 'copy requests were')} not submitted before the window closed or after an error.`, 'Review')
-      .then((chosen) => (chosen ? showJobs(tracker, submitter, flow) : undefined));
-  }
+  const feature: CopyFeature = { tracker, tree, view, flow, statusBar };
   return feature;
 }
 

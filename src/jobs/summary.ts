@@ -2,7 +2,7 @@
 import type { CopyItem, CopyItemResult } from '../api/types';
 import { relativeTime } from '../util/time';
 import { plural } from '../util/words';
-import type { PendingCopy } from './submitter';
+import type { WriteRecord } from '../write/outbox';
 import { isFinished, TrackedJob } from './tracker';
 
 export interface StatusSummary {
@@ -19,22 +19,29 @@ const n = (value: number) => value.toLocaleString('en-US');
  * The status-bar item: while any job runs, `$(sync~spin) Copying 2 jobs · 340/1000 files`; then the outcome
  * of the jobs not yet seen (all done, or N failed in the warning colour); hidden when there is nothing to show.
  */
-export function statusSummary(jobs: readonly TrackedJob[], pending: readonly PendingCopy[]): StatusSummary {
+export function statusSummary(jobs: readonly TrackedJob[], pending: readonly WriteRecord[]): StatusSummary {
   const active = jobs.filter((job) => !isFinished(job));
   const unseen = jobs.filter((job) => isFinished(job) && !job.acknowledged);
   const tooltip: string[] = [];
-  if (pending.length) tooltip.push(`${plural(pending.length, 'copy request')} not submitted: click to submit again or discard`);
+  const failed = pending.filter((p) => p.state === 'failed');
+  const checking = pending.filter((p) => p.state === 'unsure');
+  const sending = pending.length - failed.length - checking.length;
+  if (failed.length) tooltip.push(`${plural(failed.length, 'copy request')} not submitted: click to submit again or discard`);
+  if (checking.length) tooltip.push(`${plural(checking.length, 'copy request')} may have been submitted: being checked on the platform`);
+  if (sending) tooltip.push(`${plural(sending, 'copy request')} being sent`);
 
   if (active.length) {
     const total = active.reduce((sum, job) => sum + (job.total ?? 0), 0);
     const done = active.reduce((sum, job) => sum + (job.completed ?? 0) + (job.failed ?? 0), 0);
     const counts = total > 0 ? ` · ${n(done)}/${n(total)} files` : '…';
     for (const job of active) tooltip.push(`${job.destination.label}: ${jobProgress(job)}`);
-    return { visible: true, text: `$(sync~spin) Copying ${plural(active.length, 'job')}${counts}`, warning: pending.length > 0, tooltip };
+    return { visible: true, text: `$(sync~spin) Copying ${plural(active.length, 'job')}${counts}`, warning: failed.length > 0, tooltip };
   }
-  if (pending.length) {
-    return { visible: true, text: `$(warning) ${plural(pending.length, 'copy', 'copies')} not submitted`, warning: true, tooltip };
+  if (failed.length) {
+    return { visible: true, text: `$(warning) ${plural(failed.length, 'copy', 'copies')} not submitted`, warning: true, tooltip };
   }
+  if (checking.length) return { visible: true, text: `$(search) Checking ${plural(checking.length, 'copy request')}`, warning: false, tooltip };
+  if (sending) return { visible: true, text: `$(sync~spin) Submitting ${plural(sending, 'copy request')}`, warning: false, tooltip };
   if (unseen.length) {
     const failed = unseen.reduce((sum, job) => sum + failedCount(job), 0);
     const copied = unseen.reduce((sum, job) => sum + (job.completed ?? 0), 0);

@@ -15,9 +15,11 @@ export interface JobDestination {
 export interface TrackedJob {
   id: string;
   /**
-   * The platform (API endpoint) the job runs on. Absent only in records of older versions, which are taken to
-   * belong to the endpoint in use when they are first read.
+   * The account (`endpoint#username`) the job runs in: only that account asks about it. Absent only in records
+   * of older versions, which belong to the first account signed in on their `endpoint`.
    */
+  account?: string;
+  /** The platform (API endpoint) of a record of an older version. */
   endpoint?: string;
   submittedAt: number;
   items: CopyItem[];
@@ -50,8 +52,8 @@ export interface NewJobInfo {
   sourceNames?: Record<string, string>;
   adopted?: boolean;
   submittedAt?: number;
-  /** The platform it was submitted to; the one in use by default. */
-  endpoint?: string;
+  /** The account it was submitted as; the one in use by default. */
+  account?: string;
 }
 
 export interface TrackerOptions {
@@ -67,10 +69,10 @@ export interface TrackerOptions {
   maxJobs?: number;
   retentionMs?: number;
   /**
-   * The platform in use (the session's endpoint). Only its jobs are listed, shown and followed; the others are
-   * kept for when the user selects their platform again. Default: one platform for every job.
+   * The account in use (`endpoint#username`; undefined while signed out or not yet known). Only its jobs are
+   * listed, shown and followed; the others are kept, untouched, for when that account is back.
    */
-  endpoint?: () => string;
+  account?: () => string | undefined;
 }
 
 export type JobsSource = Pick<CopyJobsApi, 'get' | 'list'>;
@@ -106,9 +108,9 @@ export class JobTracker {
   private paused = false;
   private focused = true;
   private disposed = false;
-  private readonly opts: Required<Omit<TrackerOptions, 'endpoint'>>;
-  /** The platform in use. */
-  readonly endpoint: () => string;
+  private readonly opts: Required<Omit<TrackerOptions, 'account'>>;
+  /** The account in use. */
+  readonly account: () => string | undefined;
   /** Requests spent following jobs, for the figures in the report. */
   readonly stats = { polls: 0, listCalls: 0, getCalls: 0, errors: 0 };
 
@@ -126,13 +128,13 @@ export class JobTracker {
       maxJobs: options.maxJobs ?? 200,
       retentionMs: options.retentionMs ?? 30 * 24 * 3600_000,
     };
-    this.endpoint = options.endpoint ?? (() => '');
+    this.account = options.account ?? (() => '');
     this.interval = this.opts.intervalMs;
     this.load();
     if (this.active().length) this.schedule(this.opts.firstDelayMs);
   }
 
-  /** Every job of the platform in use, newest first. */
+  /** Every job of the account in use, newest first. */
   all(): TrackedJob[] {
     return this.every().filter((job) => this.isCurrent(job));
   }
@@ -175,7 +177,7 @@ export class JobTracker {
       items: info.items,
       destination: info.destination,
       sourceNames: info.sourceNames,
-      endpoint: info.endpoint ?? this.endpoint(),
+      account: info.account ?? this.account(),
       state: job.state,
       adopted: info.adopted || undefined,
     };
@@ -305,7 +307,7 @@ export class JobTracker {
   private async pollOnce(): Promise<void> {
     const followed = this.followed();
     if (!followed.length) return;
-    const endpoint = this.endpoint();
+    const account = this.account();
     this.stats.polls++;
     const firstLook = this.firstLook;
     this.firstLook = false;
@@ -317,8 +319,8 @@ export class JobTracker {
       if (unfinished.length >= this.opts.listThreshold) {
         this.stats.listCalls++;
         const page = await this.api.list({ offset: 0, limit: LIST_LIMIT });
-        // The platform changed while the list was on its way: it is the other platform's list.
-        if (this.endpoint() !== endpoint) return;
+        // The account changed while the list was on its way: it is the other account's list.
+        if (this.account() !== account) return;
         for (const listed of page.items) {
           const job = this.jobs.get(listed.id);
           if (!job || !pending.has(job.id) || isFinished(job)) continue;
@@ -358,8 +360,8 @@ export class JobTracker {
   private async fetchOne(job: TrackedJob, signal?: AbortSignal): Promise<void> {
     try {
       this.stats.getCalls++;
-      const fresh = await this.api.get(job.id, signal);
-      // Asked of another platform (the user switched meanwhile): the answer is not about this job.
+      const fresh = await this.api.get(job.id, { signal });
+      // Asked as another account (the user switched meanwhile): the answer is not about this job.
       if (!this.isCurrent(job)) return;
       this.apply(job, fresh);
       if (job.state === 'FINISHED') job.detailsTried = true;
@@ -397,19 +399,10 @@ export class JobTracker {
 
   private load(): void {
     const saved = this.store.get<{ version?: number; jobs?: TrackedJob[] }>(STORE_KEY);
-    let unplaced = false;
     for (const job of saved?.jobs ?? []) {
-      if (job && typeof job.id === 'string' && typeof job.state === 'string' && Array.isArray(job.items)) {
-        // A record of an older version: it belongs to the platform in use now, and is written so from now on.
-        if (typeof job.endpoint !== 'string') {
-          job.endpoint = this.endpoint();
-          unplaced = true;
-        }
-        this.jobs.set(job.id, job);
-      }
+      if (job && typeof job.id === 'string' && typeof job.state === 'string' && Array.isArray(job.items)) this.jobs.set(job.id, job);
     }
     this.prune();
-    if (unplaced) this.save();
   }
 
   /** Every job of every platform, newest first. */
@@ -418,7 +411,14 @@ export class JobTracker {
   }
 
   private isCurrent(job: TrackedJob): boolean {
-    return (job.endpoint ?? this.endpoint()) === this.endpoint();
+    const account = this.account();
+    if (account === undefined) return false;
+    if (job.account === undefined && (job.endpoint === undefined || account.startsWith(`${job.endpoint}#`))) {
+      // A record of an older version: the first account signed in on its platform is its account from now on.
+      job.account = account;
+      this.save();
+    }
+    return job.account === account;
   }
 
   private prune(): void {

@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import { describeError } from '../api/errors';
 import type { CopyFlow } from '../copy/flow';
-import type { CopySubmitter, PendingCopy } from './submitter';
+import type { CopyPayload } from '../copy/copyWrite';
+import { writeStateWords } from '../copy/submissionWords';
+import type { Outbox, WriteRecord } from '../write/outbox';
 import { failedItems, finishMessage, itemLine, jobLine, statusSummary } from './summary';
 import { isFinished, JobTracker, TrackedJob } from './tracker';
 import { relativeTime } from '../util/time';
@@ -12,6 +14,13 @@ export const SHOW_DETAILS = 'Show Details';
 export const RETRY_FAILED = 'Retry Failed Items';
 export const DISMISS = 'Dismiss';
 const DISMISS_REQUEST = 'Discard';
+
+type CopyWriteRecord = WriteRecord<CopyPayload>;
+
+/** The copy calls of the account in use still in the outbox (any window's), oldest first. */
+export function pendingCopies(outbox: Outbox, account: string | undefined): CopyWriteRecord[] {
+  return account === undefined ? [] : (outbox.forAccount(account).filter((r) => r.kind === 'copy') as CopyWriteRecord[]);
+}
 /** A successful outcome stays in the status bar this long unless seen earlier; a failure stays until seen. */
 const DONE_DISPLAY_MS = 5 * 60_000;
 
@@ -23,17 +32,17 @@ export class JobsStatusBar implements vscode.Disposable {
 
   constructor(
     private readonly tracker: JobTracker,
-    private readonly submitter: CopySubmitter,
+    private readonly outbox: Outbox,
   ) {
     this.item = vscode.window.createStatusBarItem('sevenbridges.copyJobs', vscode.StatusBarAlignment.Left, 50);
     this.item.name = 'Seven Bridges Copy Jobs';
     this.item.command = SHOW_JOBS;
-    this.disposables.push(this.item, tracker.onDidChange(() => this.update()), submitter.onDidChange(() => this.update()));
+    this.disposables.push(this.item, tracker.onDidChange(() => this.update()), outbox.onDidChange(() => this.update()));
     this.update();
   }
 
   update(): void {
-    const summary = statusSummary(this.tracker.all(), this.submitter.list());
+    const summary = statusSummary(this.tracker.all(), pendingCopies(this.outbox, this.tracker.account()));
     if (!summary.visible) {
       this.item.hide();
       return;
@@ -60,10 +69,10 @@ export class JobsStatusBar implements vscode.Disposable {
   }
 }
 
-type JobPick = vscode.QuickPickItem & { job?: TrackedJob; pending?: PendingCopy[] };
+type JobPick = vscode.QuickPickItem & { job?: TrackedJob; pending?: CopyWriteRecord[] };
 
 /** "Show Copy Jobs": unsubmitted requests first, then the jobs, newest first. Opening it marks outcomes as seen. */
-export async function showJobs(tracker: JobTracker, submitter: CopySubmitter, flow: CopyFlow): Promise<void> {
+export async function showJobs(tracker: JobTracker, outbox: Outbox, flow: CopyFlow): Promise<void> {
   const pick = vscode.window.createQuickPick<JobPick>();
   pick.title = 'Copy Jobs';
   pick.placeholder = 'Choose a job to see its items';
@@ -72,16 +81,17 @@ export async function showJobs(tracker: JobTracker, submitter: CopySubmitter, fl
   const render = () => {
     const now = Date.now();
     const items: JobPick[] = [];
-    const groups = new Map<string, PendingCopy[]>();
-    for (const p of submitter.list()) groups.set(p.group, [...(groups.get(p.group) ?? []), p]);
-    if (groups.size) items.push({ label: 'Not submitted', kind: vscode.QuickPickItemKind.Separator });
+    const groups = new Map<string, CopyWriteRecord[]>();
+    for (const p of pendingCopies(outbox, tracker.account())) groups.set(p.group, [...(groups.get(p.group) ?? []), p]);
+    if (groups.size) items.push({ label: 'Requests', kind: vscode.QuickPickItemKind.Separator });
     for (const group of groups.values()) {
-      const count = group.reduce((sum, p) => sum + p.items.length, 0);
-      const last = group.find((p) => p.lastError);
+      const count = group.reduce((sum, p) => sum + p.payload.items.length, 0);
+      const last = group.find((p) => p.note);
+      const states = [...new Set(group.map((p) => writeStateWords(p, now, outbox.owns(p))))].join(', ');
       items.push({
-        label: `$(warning) ${group[0].destination.label}`,
-        description: `not submitted · ${plural(count, 'item')}${group.some((p) => p.inFlight) ? ' · being submitted in another window' : group.some((p) => p.maybeDelivered) ? ' · may have been submitted' : ''}`,
-        detail: `${last?.lastError ?? 'Not sent yet.'} · ${relativeTime(new Date(group[0].createdAt), now)}`,
+        label: `$(${group.some((p) => p.state === 'failed') ? 'warning' : 'sync~spin'}) ${group[0].payload.destination.label}`,
+        description: `${plural(count, 'item')} · ${states}`,
+        detail: `${last?.note ?? 'Not sent yet.'} · ${relativeTime(new Date(group[0].createdAt), now)}`,
         pending: group,
       });
     }
@@ -97,7 +107,7 @@ export async function showJobs(tracker: JobTracker, submitter: CopySubmitter, fl
     }
   };
   render();
-  const subscriptions = [tracker.onDidChange(render), submitter.onDidChange(render)];
+  const subscriptions = [tracker.onDidChange(render), outbox.onDidChange(render)];
   pick.show();
   tracker.acknowledge();
   void tracker.refreshNow().catch(() => undefined);
@@ -110,31 +120,34 @@ export async function showJobs(tracker: JobTracker, submitter: CopySubmitter, fl
   subscriptions.forEach((d) => d.dispose());
   pick.dispose();
   if (chosen?.job) await showJobDetails(tracker, flow, chosen.job.id);
-  else if (chosen?.pending) await showPending(submitter, flow, chosen.pending);
+  else if (chosen?.pending) await showPending(outbox, flow, chosen.pending);
 }
 
-async function showPending(submitter: CopySubmitter, flow: CopyFlow, group: PendingCopy[]): Promise<void> {
-  if (group.some((p) => p.inFlight)) {
+/** A request still in the outbox: what it is waiting for, and what the user may do about it. */
+async function showPending(outbox: Outbox, flow: CopyFlow, group: CopyWriteRecord[]): Promise<void> {
+  const label = group[0].payload.destination.label;
+  const count = group.reduce((sum, p) => sum + p.payload.items.length, 0);
+  if (!group.every((p) => outbox.owns(p))) {
     const chosen = await vscode.window.showInformationMessage(
-      `The copy to ${group[0].destination.label} is being submitted in another window (or was when a window closed: it is checked once the call has had time to finish). Nothing is sent from here meanwhile.`,
+      `The copy to ${label} is handled by another window; this window takes it over if that window closes. Nothing is sent from here meanwhile.`,
       DISMISS_REQUEST,
     );
-    if (chosen === DISMISS_REQUEST) await submitter.discardGroup(group[0].group);
+    if (chosen === DISMISS_REQUEST) await flow.discard(group[0].group);
     return;
   }
-  const maybe = group.find((p) => p.maybeDelivered);
-  const count = group.reduce((sum, p) => sum + p.items.length, 0);
-  const actions: (vscode.QuickPickItem & { run: () => Promise<unknown> })[] = [
-    maybe
-      ? {
-          label: '$(search) Check and Submit Again',
-          detail: 'It may have been submitted: the platform is checked first, and its job followed if found.',
-          run: () => flow.checkDelivered(maybe, maybe.group, `The copy to ${maybe.destination.label} may have been submitted.`),
-        }
-      : { label: '$(debug-restart) Submit Again', detail: `The same ${count === 1 ? 'item' : `${count} items`}, to ${group[0].destination.label}.`, run: () => flow.resubmit(group[0].group) },
-    { label: '$(trash) Discard', detail: 'Forget this request without sending it.', run: () => submitter.discardGroup(group[0].group) },
-  ];
-  const chosen = await vscode.window.showQuickPick(actions, { title: `Not submitted: ${plural(count, 'item')} to ${group[0].destination.label}` });
+  const actions: (vscode.QuickPickItem & { run: () => Promise<unknown> })[] = [];
+  if (group.some((p) => p.state === 'failed')) {
+    actions.push({ label: '$(debug-restart) Submit Again', detail: `The same ${plural(count, 'item')}, to ${label}.`, run: () => flow.resubmit(group[0].group) });
+  }
+  if (group.some((p) => p.state === 'unsure')) {
+    actions.push({
+      label: '$(warning) Submit Anyway',
+      detail: 'It may have been submitted already: sending it again may copy twice. The platform is being checked meanwhile.',
+      run: () => flow.resubmit(group[0].group),
+    });
+  }
+  actions.push({ label: '$(trash) Discard', detail: 'Forget this request (what is already on its way is not recalled).', run: () => flow.discard(group[0].group) });
+  const chosen = await vscode.window.showQuickPick(actions, { title: `${plural(count, 'item')} to ${label}: ${group[0].note ?? 'being sent'}` });
   await chosen?.run();
 }
 
@@ -202,7 +215,7 @@ export class FinishNotifier implements vscode.Disposable {
   constructor(
     private readonly tracker: JobTracker,
     private readonly flow: CopyFlow,
-    private readonly submitter: CopySubmitter,
+    private readonly outbox: Outbox,
   ) {
     this.subscription = tracker.onDidFinish((job) => {
       this.batch.push(job);
@@ -225,7 +238,7 @@ export class FinishNotifier implements vscode.Disposable {
     if (chosen === SHOW_DETAILS) {
       this.tracker.acknowledge(jobs.map((j) => j.id));
       if (jobs.length === 1) await showJobDetails(this.tracker, this.flow, jobs[0].id);
-      else await showJobs(this.tracker, this.submitter, this.flow);
+      else await showJobs(this.tracker, this.outbox, this.flow);
     } else if (chosen === RETRY_FAILED) {
       this.tracker.acknowledge(jobs.map((j) => j.id));
       await this.flow.retryFailed(jobs[0]);

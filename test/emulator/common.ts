@@ -12,6 +12,8 @@ export interface Ctx {
   readonly path: string;
   readonly query: URLSearchParams;
   readonly rawBody: string;
+  /** The caller's username (the token's account). */
+  readonly user: string;
 }
 
 export interface Result {

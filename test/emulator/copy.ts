@@ -28,6 +28,17 @@ type Outcome =
   | { ok: true; source: FileRec; destFolder: FileRec; name: string | null; files: number }
   | { ok: false; error: ReturnType<typeof errorBody> };
 
+/** How the job list is ordered: the API documents no order, so clients must cope with any. */
+export type JobOrder = 'newest' | 'oldest' | 'shuffled';
+
+export interface CopySettings {
+  /** time per job state step */
+  stepMs: number;
+  jobOrder: JobOrder;
+  /** fill `result` in request order while a job runs (the contract allows results before FINISHED) */
+  progressiveResults: boolean;
+}
+
 interface Plan {
   job: JobRec;
   items: CopyItem[];
@@ -36,6 +47,8 @@ interface Plan {
   outcomes: Outcome[];
   okFiles: number;
   failFiles: number;
+  /** outcomes already executed (their copies made, their results in `job.result`) */
+  executed: number;
 }
 
 const present = (v: unknown): boolean => v !== undefined && v !== null && v !== '';
@@ -45,14 +58,52 @@ export class CopyEngine {
   readonly requests: ReceivedCopyRequest[] = [];
   /** copy POSTs stopped before processing by a fault, a bad token or the rate limit */
   readonly unprocessed: ReceivedCopyRequest[] = [];
+  /** copy jobs submitted by someone else in an account (the web page, a script, another machine) */
+  readonly foreign: ReceivedCopyRequest[] = [];
   private readonly plans = new Map<string, Plan>();
   private nextId = 70711174378900000n;
 
   constructor(
     private readonly store: Store,
     private readonly now: () => number,
-    private readonly stepMs: number,
+    readonly settings: CopySettings,
   ) {}
+
+  private get stepMs(): number {
+    return this.settings.stepMs;
+  }
+
+  /** A copy submitted elsewhere in an account (the caller's by default): its job appears in that account's list. */
+  submitForeign(items: CopyItem[], owner?: string): string {
+    const job = this.createJob(items, owner);
+    this.foreign.push({ at: this.now(), items, jobId: job.id, status: 200 });
+    return job.id;
+  }
+
+  private createJob(items: unknown[], owner: string | undefined): JobRec {
+    const at = this.now();
+    this.nextId += BigInt(1 + ((this.requests.length + this.foreign.length) * 7919) % 97);
+    const job: JobRec = {
+      id: this.nextId.toString(),
+      type: 'COPY',
+      state: 'SUBMITTED',
+      result: [],
+      total_files: 0,
+      failed_files: 0,
+      completed_files: 0,
+      started_on: isoZ(at),
+      ...(owner && owner !== this.store.user.username ? { owner } : {}),
+    };
+    this.store.jobs.push(job);
+    this.plans.set(job.id, {
+      job, items: JSON.parse(JSON.stringify(items)) as CopyItem[], submittedAt: at, finishAt: Infinity, outcomes: [], okFiles: 0, failFiles: 0, executed: 0,
+    });
+    return job;
+  }
+
+  private visible(ctx: Ctx, job: JobRec): boolean {
+    return (job.owner ?? this.store.user.username) === ctx.user;
+  }
 
   /** Record a copy POST that never reached processing (fault, bad token, rate limit); status 0 = dropped. */
   recordUnprocessed(rawBody: string, status: number, reason: string): void {
@@ -87,21 +138,7 @@ export class CopyEngine {
     if (items.some((i) => typeof i !== 'object' || i === null || Array.isArray(i))) {
       return this.refuse(at, items, badRequest('Every item must be an object.'));
     }
-    this.nextId += BigInt(1 + (this.requests.length * 7919) % 97);
-    const job: JobRec = {
-      id: this.nextId.toString(),
-      type: 'COPY',
-      state: 'SUBMITTED',
-      result: [],
-      total_files: 0,
-      failed_files: 0,
-      completed_files: 0,
-      started_on: isoZ(at),
-    };
-    this.store.jobs.push(job);
-    this.plans.set(job.id, {
-      job, items: JSON.parse(JSON.stringify(items)) as CopyItem[], submittedAt: at, finishAt: Infinity, outcomes: [], okFiles: 0, failFiles: 0,
-    });
+    const job = this.createJob(items, ctx.user);
     const record: ReceivedCopyRequest = { at, items, jobId: job.id, status: 200 };
     this.requests.push(record);
     return { result: { status: 200, body: this.jobRecord(ctx.base, job, false) }, record };
@@ -127,7 +164,7 @@ export class CopyEngine {
 
   getJob(ctx: Ctx, id: string): Result {
     this.advance(ctx.base);
-    const job = this.store.jobs.find((j) => j.id === id && j.type === 'COPY');
+    const job = this.store.jobs.find((j) => j.id === id && j.type === 'COPY' && this.visible(ctx, j));
     if (!job) {
       throw new ApiError(404, 10211, `Async job '${id}' does not exist.`);
     }
@@ -137,8 +174,9 @@ export class CopyEngine {
   listJobs(ctx: Ctx): Result {
     this.advance(ctx.base);
     const page = paging(ctx.query);
-    const newestFirst = [...this.store.jobs].reverse();
-    return listResult(ctx, newestFirst, page, (j: JobRec) => this.jobRecord(ctx.base, j));
+    const mine = this.store.jobs.filter((j) => this.visible(ctx, j));
+    const ordered = this.settings.jobOrder === 'oldest' ? mine : this.settings.jobOrder === 'newest' ? mine.reverse() : shuffled(mine);
+    return listResult(ctx, ordered, page, (j: JobRec) => this.jobRecord(ctx.base, j));
   }
 
   /** Move every job along its timeline up to now; copies are created when a job finishes. */
@@ -171,6 +209,7 @@ export class CopyEngine {
           const frac = Math.min(1, Math.max(0, (now - runStart) / (plan.finishAt - runStart)));
           job.completed_files = Math.floor(frac * plan.okFiles);
           job.failed_files = Math.floor(frac * plan.failFiles);
+          if (this.settings.progressiveResults) this.execute(plan, base, Math.floor(frac * plan.outcomes.length));
         }
       }
     }
@@ -239,16 +278,14 @@ export class CopyEngine {
     plan.job.total_files = plan.okFiles + plan.failFiles;
   }
 
-  private execute(plan: Plan, base: string): void {
-    const at = isoZ(plan.finishAt);
-    const results: JobResult[] = plan.outcomes.map((o) => {
-      if (!o.ok) {
-        return { error: o.error };
-      }
-      const copy = this.copyNode(o.source, o.destFolder, o.name ?? o.source.name, at);
-      return { resource: fileRecord(base, copy) };
-    });
-    plan.job.result = results;
+  /** Makes the copies of the outcomes up to `upTo` (all by default) and adds their results, in request order. */
+  private execute(plan: Plan, base: string, upTo = plan.outcomes.length): void {
+    const at = isoZ(Math.min(plan.finishAt, this.now()));
+    for (; plan.executed < upTo; plan.executed++) {
+      const o = plan.outcomes[plan.executed];
+      const result: JobResult = o.ok ? { resource: fileRecord(base, this.copyNode(o.source, o.destFolder, o.name ?? o.source.name, at)) } : { error: o.error };
+      plan.job.result = [...plan.job.result, result];
+    }
   }
 
   private copyNode(src: FileRec, dest: FileRec, name: string, at: string): FileRec {
@@ -280,4 +317,14 @@ export class CopyEngine {
     }
     return copy;
   }
+}
+
+/** A fresh random order on every call: nothing may be read into the list's order. */
+function shuffled<T>(items: T[]): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
 }

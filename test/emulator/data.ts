@@ -115,6 +115,8 @@ export interface JobRec {
   completed_files: number;
   started_on: string;
   finished_on?: string;
+  /** The account that submitted it (absent: the seeded user). */
+  owner?: string;
 }
 
 export interface EmulatorData {

@@ -15,7 +15,7 @@ export function projectRecord(base: string, p: ProjectRec): Record<string, unkno
 }
 
 export function getUser(ctx: Ctx): Result {
-  const u = ctx.store.user;
+  const u = ctx.user === ctx.store.user.username ? ctx.store.user : { ...ctx.store.user, username: ctx.user, email: `${ctx.user}@example.org` };
   return { status: 200, body: applyFields({ href: `${ctx.base}/users/${u.username}`, ...u }, one(ctx.query, 'fields'), null) };
 }
 

@@ -5,7 +5,8 @@
  * - task list without `order_by`: newest `created_time` first; `order_by` alone sorts ascending;
  * - a repeated query parameter is refused with 400; an unknown but well-formed `project` filter gives an empty list;
  * - generic errors use 90000 (400), 90001 (401), 90002 (403), 90003 (404), 90004 (500);
- * - a copy job's `result` stays [] until FINISHED; a per-item failure counts 1 in `total_files` and `failed_files`;
+ * - a copy job's `result` stays [] until FINISHED (with `progressiveResults`, it fills in request order while RUNNING);
+ * - the async job list is newest first by default (`jobOrder` changes it at any time: the API documents no order); a per-item failure counts 1 in `total_files` and `failed_files`;
  *   refusing to copy a root folder is 400/90000, a destination without write permission 403/90002,
  *   a missing destination folder or project 400/10228; duplicates are counted among items whose source is valid;
  * - job timeline: SUBMITTED for one `copyStepMs`, RESOLVING for one, RUNNING for ceil(total_files / 25) steps;
@@ -14,7 +15,8 @@
  *   states they are leaving), so no task falls outside every status;
  * - `files` (option) counts files and folders together, besides each project's root folder (about 1 folder per 12).
  */
-import { CopyEngine, ReceivedCopyRequest } from './copy';
+import { CopyEngine, CopySettings, ReceivedCopyRequest } from './copy';
+import type { CopyItem } from './data';
 import { EmulatorData, generateData } from './data';
 import { FaultSettings, Faults } from './faults';
 import { RateLimiter } from './rateLimit';
@@ -36,6 +38,12 @@ export interface EmulatorOptions {
   tasks?: number;
   /** default 3000 */
   files?: number;
+  /** more accounts, each with its own token, username and async jobs (they see the same projects and tasks) */
+  accounts?: { token: string; username: string }[];
+  /** default 'newest' */
+  jobOrder?: CopySettings['jobOrder'];
+  /** default false */
+  progressiveResults?: boolean;
   /** default 1000 / 300000 */
   rateLimit?: { limit: number; windowMs: number };
   /** time per job state step; default 600 ms (a job of a few items finishes in ~1.8 s) */
@@ -54,6 +62,10 @@ export interface Emulator {
   burst429(count: number, resetInSeconds?: number): void;
   maintenance(durationMs: number): void;
   loseNextCopyResponse(): void;
+  /** copy behaviour that tests may change at any time: step time, job list order, results while running */
+  readonly copySettings: CopySettings;
+  /** A copy job submitted elsewhere in an account (the web page, a script): not one of `copyRequests`. */
+  foreignCopy(items: CopyItem[], username?: string): string;
   /** every POST /v2/async/files/copy that reached processing: a job created, or the request refused as a whole */
   readonly copyRequests: ReceivedCopyRequest[];
   /** copy POSTs stopped before processing (fault, bad token, rate limit), with `notProcessed` saying why */
@@ -70,8 +82,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const store = generateData({ seed, tasks: options.tasks ?? 400, files: options.files ?? 3000, now: now() });
   const faults = new Faults(seed, options.faults, now);
   const limiter = new RateLimiter(options.rateLimit ?? { limit: 1000, windowMs: 300_000 }, now);
-  const copy = new CopyEngine(store, now, options.copyStepMs ?? 600);
-  const server = new EmulatorServer({ store, token, faults, limiter, copy, now });
+  const copy = new CopyEngine(store, now, {
+    stepMs: options.copyStepMs ?? 600,
+    jobOrder: options.jobOrder ?? 'newest',
+    progressiveResults: options.progressiveResults ?? false,
+  });
+  const accounts = new Map([[token, store.user.username], ...(options.accounts ?? []).map((a): [string, string] => [a.token, a.username])]);
+  const server = new EmulatorServer({ store, token, accounts, faults, limiter, copy, now });
   const port = await server.listen(options.port ?? 0);
   return {
     baseUrl: `http://127.0.0.1:${port}/v2`,
@@ -82,6 +99,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     burst429: (count, resetInSeconds) => faults.burst429(count, resetInSeconds),
     maintenance: (ms) => faults.maintenance(ms),
     loseNextCopyResponse: () => faults.loseNextCopyResponse(),
+    copySettings: copy.settings,
+    foreignCopy: (items, username) => copy.submitForeign(items, username),
     copyRequests: copy.requests,
     unprocessedCopyRequests: copy.unprocessed,
     stats: server.stats,

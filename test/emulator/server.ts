@@ -13,6 +13,8 @@ import { getTask, listTasks } from './tasks';
 export interface ServerDeps {
   store: Store;
   token: string;
+  /** Every accepted token and its account's username (the main token included). */
+  accounts: Map<string, string>;
   faults: Faults;
   limiter: RateLimiter;
   copy: CopyEngine;
@@ -92,6 +94,8 @@ export class EmulatorServer {
       text = text.slice(0, Math.max(1, Math.floor(text.length / 2)));
     }
     const headers: Record<string, string> = {
+      // The emulator's own clock, as a platform's Date header is its clock (rate-limit resets are measured on it).
+      Date: new Date(this.deps.now()).toUTCString(),
       'Content-Type': 'application/json; charset=utf-8',
       'X-Request-Id': `emu-${(++this.requestSeq).toString(16).padStart(8, '0')}`,
       ...this.rateHeaders(token),
@@ -157,7 +161,8 @@ export class EmulatorServer {
       this.stats.faultsInjected++;
       return this.send(res, token, { status: 500, body: errorBody(500, 90004, 'An unexpected error occurred.') });
     }
-    if (token !== this.deps.token) {
+    const user = this.deps.accounts.get(token);
+    if (user === undefined) {
       unprocessed(401, 'unauthorized');
       return this.send(res, token, { status: 401, body: errorBody(401, 90001, 'Unauthorized: the authentication token is missing or invalid.') });
     }
@@ -176,7 +181,7 @@ export class EmulatorServer {
       unprocessed(429, 'rate limit');
       return this.send(res, token, { status: 429, body: errorBody(429, 1000, 'Rate limit exceeded! Please wait a while before trying again.') });
     }
-    const ctx: Ctx = { store: this.deps.store, base: this.base, now, method, path: sub, query: url.searchParams, rawBody };
+    const ctx: Ctx = { store: this.deps.store, base: this.base, now, method, path: sub, query: url.searchParams, rawBody, user };
     this.deps.copy.advance(this.base);
     if (method === 'POST' && sub === '/async/files/copy') {
       let record: ReceivedCopyRequest | undefined;

@@ -1,10 +1,11 @@
-// 2. No copy lost or doubled: a POST whose answer is lost is reported as "may have been submitted", looked for
-// with GET /v2/async/files before anything is sent again, and adopted when found. 500s, drops, 429s and
-// maintenance on the POST too. The emulator's record of received copy requests is compared with what was asked.
+// 2. No copy lost or doubled: a POST whose answer is lost is looked up on the platform (GET /v2/async/files,
+// no POST in between) and its job adopted; after a 429 or maintenance (proof the call was not processed) it is
+// sent again by itself once the wait is over; a 500, a dropped connection, a garbled answer or a proxy's 503 are
+// looked up first. The emulator's record of received copy requests is compared with what was asked.
 import * as assert from 'assert';
 import type { CopyItem } from '../../src/api/types';
 import { planCopy } from '../../src/copy/request';
-import { copySetup, logSince, settle, untilFinished, type CopySetup, type PostFault } from './copyKit';
+import { copySetup, logSince, untilFinished, type CopySetup, type PostFault } from './copyKit';
 import { accountCopies, note, record } from './support';
 
 describe('2. copies: none lost, none doubled', function () {
@@ -16,64 +17,42 @@ describe('2. copies: none lost, none doubled', function () {
     return s;
   };
   afterEach(() => {
-    for (const s of setups.splice(0)) {
-      s.tracker.dispose();
-      s.submitter.dispose();
-    }
+    for (const s of setups.splice(0)) s.window.dispose();
   });
 
-  it('a lost answer is reported as "may have been submitted", found with GET /v2/async/files and adopted, never sent twice', async () => {
+  it('a lost answer is told as "may have been submitted", found with GET /v2/async/files and adopted, never sent twice', async () => {
     const s = await setup();
     const items: CopyItem[] = s.sources.slice(0, 3).map((f) => ({ file: f.id, project: s.destination.project }));
     s.postFaults.push('lose');
-    const report = await s.submitter.submitAll([items], { destination: s.destination });
+    const mark = record.logEntries.length;
+    const sent = await s.window.send([items], s.destination, 'lost answer');
 
-    assert.ok(report.failed, 'the call is reported as failed');
-    assert.strictEqual(report.failed.maybeDelivered, true, 'and as maybe delivered');
     assert.strictEqual(s.emu.copyRequests.length, 1, 'the emulator received and processed it');
     assert.strictEqual(s.emu.copyRequests[0].responseLost, true);
-    const pending = s.submitter.list();
-    assert.strictEqual(pending.length, 1, 'kept as pending');
-    assert.strictEqual(pending[0].maybeDelivered, true);
+    assert.deepStrictEqual(sent.left.map((r) => r.state), ['unsure'], 'kept, as may have been submitted');
+    assert.match(sent.tellings[0].text, /may have been submitted \(Cannot reach the platform \(ECONNRESET\)\. Check your connection and the API endpoint\.\)\. It is being checked on the platform and followed if found: nothing to do, and nothing is sent again until that is known\.$/);
 
-    const result = await settle(s, report, 'lost answer');
-    assert.match(result.messages[0], /may have been submitted: Cannot reach the platform \(ECONNRESET\)\. Check your connection and the API endpoint\.$/);
-    assert.deepStrictEqual([result.checks, result.adopted], [1, 1]);
-    assert.strictEqual(s.emu.copyRequests.length, 1, 'not sent again');
+    await s.window.drained(sent.group, 'lost answer');
     const job = s.tracker.get(s.emu.copyRequests[0].jobId!)!;
-    assert.ok(job && job.adopted, 'the job on the platform is followed');
-    assert.strictEqual(s.submitter.list().length, 0, 'nothing left to submit');
-    await untilFinished(s, 'lost answer');
+    assert.ok(job && job.adopted, 'the job on the platform is followed, marked as found after a lost answer');
+    const after = logSince(mark);
+    assert.deepStrictEqual(after.filter((l) => l.startsWith('POST')), ['POST /v2/async/files/copy'], 'one POST in all');
+    assert.ok(after.lastIndexOf('GET /v2/async/files') > after.indexOf('POST /v2/async/files/copy'), 'looked up with GET /v2/async/files');
+    await untilFinished(s.tracker, 'lost answer');
     const figures = accountCopies(s.emu, items);
     note(`lost answer: requested ${figures.requested}, received ${figures.received}, lost ${figures.lost}, doubled ${figures.doubled}; job ${job.id} adopted and FINISHED`);
     assert.deepStrictEqual([figures.lost, figures.doubled], [0, 0]);
   });
 
-  it('"Submit Again" after a lost answer checks first and adopts the job instead of sending it again', async () => {
+  it('a 500, a dropped connection, a garbled answer, a proxy 503, a 429 and maintenance on the POST: each copy arrives exactly once', async () => {
     const s = await setup();
-    const items: CopyItem[] = s.sources.slice(3, 5).map((f) => ({ file: f.id, project: s.destination.project }));
-    s.postFaults.push('lose');
-    const report = await s.submitter.submitAll([items], { destination: s.destination });
-    assert.strictEqual(report.failed?.maybeDelivered, true);
-    const mark = record.logEntries.length;
-    const again = await s.submitter.resubmit(report.group);
-    assert.strictEqual(again.failed, undefined);
-    assert.deepStrictEqual(logSince(mark).filter((l) => l.startsWith('POST')), [], 'no POST');
-    assert.ok(logSince(mark).includes('GET /v2/async/files'));
-    assert.strictEqual(again.submitted[0].adopted, true);
-    await untilFinished(s, 'submit again');
-    const figures = accountCopies(s.emu, items);
-    assert.deepStrictEqual([figures.lost, figures.doubled], [0, 0]);
-  });
-
-  it('a 500, a dropped connection, a garbled answer, a 429 and maintenance on the POST: each copy arrives exactly once', async () => {
-    const s = await setup();
-    const cases: { fault: PostFault; maybe: boolean; says: RegExp }[] = [
-      { fault: 'error500', maybe: true, says: /may have been submitted: An unexpected error occurred\. \(HTTP 500, code 90004\)\.$/ },
-      { fault: 'drop', maybe: true, says: /may have been submitted: Cannot reach the platform \(ECONNRESET\)\. Check your connection/ },
-      { fault: 'garble', maybe: true, says: /may have been submitted: The platform sent an answer that cannot be read \(the answer to POST \/v2\/async\/files\/copy is not JSON\)\.$/ },
-      { fault: 'burst429', maybe: false, says: /was not submitted: The platform's rate limit .* It resets at .+\. Try again then\.$/ },
-      { fault: 'maintenance', maybe: false, says: /was not submitted: The platform is under maintenance\. Try again later\.$/ },
+    const cases: { fault: PostFault; says: RegExp }[] = [
+      { fault: 'error500', says: /may have been submitted \(An unexpected error occurred\. \(HTTP 500, code 90004\)\.\)/ },
+      { fault: 'drop', says: /may have been submitted \(Cannot reach the platform \(ECONNRESET\)\. Check your connection/ },
+      { fault: 'garble', says: /may have been submitted \(The platform sent an answer that cannot be read \(the answer to POST \/v2\/async\/files\/copy is not JSON\)\.\)/ },
+      { fault: 'proxy503', says: /may have been submitted \(HTTP 503: <html><body>503 Service Unavailable<\/body><\/html> \(HTTP 503\)\.\)/ },
+      { fault: 'burst429', says: /was not sent yet: The platform's rate limit is used up\. It is sent by itself at .+; nothing to do\.$/ },
+      { fault: 'maintenance', says: /was not sent yet: The platform is under maintenance\. It is sent by itself at .+; nothing to do\.$/ },
     ];
     let offset = 10;
     const all: CopyItem[] = [];
@@ -83,13 +62,16 @@ describe('2. copies: none lost, none doubled', function () {
       offset += 2;
       all.push(...items);
       s.postFaults.push(c.fault);
-      const report = await s.submitter.submitAll([items], { destination: s.destination });
-      assert.strictEqual(report.failed?.maybeDelivered, c.maybe, `${c.fault}: maybeDelivered`);
-      const result = await settle(s, report, c.fault);
-      assert.match(result.messages[0], c.says, c.fault);
-      lines.push(`${c.fault}: ${c.maybe ? `checked (${result.adopted ? 'found, adopted' : 'not found, sent again'})` : 'sent again'}`);
+      const processedBefore = s.emu.copyRequests.length;
+      const sent = await s.window.send([items], s.destination, c.fault);
+      assert.strictEqual(sent.tellings.length, 1, `${c.fault}: one message`);
+      assert.match(sent.tellings[0].text, c.says, c.fault);
+      await s.window.drained(sent.group, c.fault);
+      const processed = s.emu.copyRequests.length - processedBefore;
+      assert.strictEqual(processed, 1, `${c.fault}: processed once`);
+      lines.push(`${c.fault}: ${sent.left[0].state}, then ${s.window.finished.at(-1)!.found ? 'found and adopted' : 'sent again'}`);
     }
-    await untilFinished(s, 'faults on the POST');
+    await untilFinished(s.tracker, 'faults on the POST');
     const figures = accountCopies(s.emu, all);
     note(lines.join('; '));
     note(`faults on the POST: requested ${figures.requested}, received ${figures.received}, lost ${figures.lost}, doubled ${figures.doubled}`);
@@ -100,9 +82,7 @@ describe('2. copies: none lost, none doubled', function () {
     const s = await setup({ faults: { error500Rate: 0.1, dropRate: 0.05 } });
     const requested: CopyItem[] = [];
     let calls = 0;
-    let adopted = 0;
-    let checks = 0;
-    let messages = 0;
+    let told = 0;
     for (let n = 0; n < 30; n++) {
       const ids = s.sources.slice(40 + n * 7, 40 + n * 7 + 1 + (n % 7)).map((f) => f.id);
       const plan = planCopy({ sources: ids, destination: { kind: 'projectRoot', project: s.destination.project }, maxItemsPerRequest: 3 });
@@ -110,17 +90,16 @@ describe('2. copies: none lost, none doubled', function () {
       requested.push(...plan.items);
       calls += plan.batches.length;
       if (n % 4 === 1) s.postFaults.push('lose');
-      const report = await s.submitter.submitAll(plan.batches, { destination: s.destination });
-      const result = await settle(s, report, `copy ${n + 1}`);
-      adopted += result.adopted;
-      checks += result.checks;
-      messages += result.messages.length;
+      const sent = await s.window.send(plan.batches, s.destination, `copy ${n + 1}`);
+      told += sent.tellings.length;
+      await s.window.drained(sent.group, `copy ${n + 1}`, 30_000);
     }
-    await untilFinished(s, 'random faults');
+    await untilFinished(s.tracker, 'random faults');
     const figures = accountCopies(s.emu, requested);
+    const adopted = s.window.finished.filter((f) => f.found).length;
     const st = s.emu.stats;
     note(`30 copies, ${calls} calls: ${st.faultsInjected} faults in ${st.requests} requests (${st.byStatus[500] ?? 0} × 500, ${st.byStatus[0] ?? 0} dropped incl. lost answers); ` +
-      `${messages} messages, ${checks} checks of GET /v2/async/files, ${adopted} jobs adopted`);
+      `${told} messages, ${adopted} jobs found after a lost answer and adopted`);
     note(`requested ${figures.requested} items, received ${figures.received}, lost ${figures.lost}, doubled ${figures.doubled}; ` +
       `POSTs stopped before processing: ${s.emu.unprocessedCopyRequests.length}`);
     assert.ok(adopted >= 7, 'the lost answers were found and adopted');

@@ -1,40 +1,38 @@
-// 3. Jobs survive a window reload: the tracker and the submitter are disposed and new ones built on the same
-// persisted store (global state); no job is lost, and the new tracker follows each one to FINISHED.
+// 3. Nothing is lost across a window reload: the closing window's tracker and outbox are disposed and the new
+// window's are built on the same global state; jobs are followed to FINISHED, a call on its way when the window
+// closed is looked up (never sent blind), a call not yet sent is sent once.
 import * as assert from 'assert';
 import type { CopyItem } from '../../src/api/types';
-import { CopySubmitter, type SubmitterOptions } from '../../src/jobs/submitter';
-import { JobTracker, type TrackedJob } from '../../src/jobs/tracker';
-import { copySetup, settle, type CopySetup } from './copyKit';
-import { accountCopies, makeClient, note, shown, waitFor } from './support';
+import type { TrackedJob } from '../../src/jobs/tracker';
+import { copySetup, untilFinished, type CopySetup, type CopyWindow } from './copyKit';
+import { accountCopies, note, waitFor } from './support';
 
-describe('3. jobs survive a window reload', function () {
+describe('3. nothing lost across a window reload', function () {
   this.timeout(60_000);
-  const disposables: { dispose(): void }[] = [];
+  const windows: CopyWindow[] = [];
   afterEach(() => {
-    for (const d of disposables.splice(0)) d.dispose();
+    for (const w of windows.splice(0)) w.dispose();
   });
 
-  /** The window after a reload: a new client, tracker and submitter on what was persisted. */
-  const reload = (s: CopySetup, store = s.store, options: SubmitterOptions = {}) => {
-    const client = makeClient(s.emu.baseUrl);
-    const tracker = new JobTracker(client.copyJobs, store, undefined, s.trackerOptions);
-    const submitter = new CopySubmitter(client.copyJobs, tracker, store, undefined, options);
-    disposables.push(tracker, submitter);
+  /** The window after a reload: a new client, tracker and outbox on what was persisted. */
+  const reload = (s: CopySetup) => {
+    const next = s.openWindow();
+    windows.push(next);
     const finished: TrackedJob[] = [];
-    tracker.onDidFinish((job) => finished.push(job));
-    return { client, tracker, submitter, finished };
+    next.tracker.onDidFinish((job) => finished.push(job));
+    return { next, finished };
   };
 
   it('a reload while copies run (under 10% 500s and 5% drops) loses no job; the new tracker follows each to FINISHED', async () => {
     const s = await copySetup({ faults: { error500Rate: 0.1, dropRate: 0.05 }, copyStepMs: 150 });
-    disposables.push(s.tracker, s.submitter);
+    windows.push(s.window);
     const requested: CopyItem[] = [];
     // Three copies: one of 60 files (several RUNNING steps), two small ones.
     for (const [from, count] of [[0, 60], [60, 2], [62, 3]] as const) {
       const items = s.sources.slice(from, from + count).map((f) => ({ file: f.id, project: s.destination.project }));
       requested.push(...items);
-      const report = await s.submitter.submitAll([items], { destination: s.destination });
-      await settle(s, report, `copy of ${count}`);
+      const sent = await s.window.send([items], s.destination, `copy of ${count}`);
+      await s.window.drained(sent.group, `copy of ${count}`);
     }
     const before = s.tracker.all().map((j) => j.id).sort();
     assert.strictEqual(before.length, 3);
@@ -42,13 +40,11 @@ describe('3. jobs survive a window reload', function () {
     const states = s.tracker.all().map((j) => j.state);
     assert.ok(states.some((st) => st !== 'FINISHED'), 'the reload comes while a job runs');
 
-    // The reload: the old window's models are disposed; the new ones read the same store.
     const oldRequests = s.client.transport.stats.requests;
-    s.tracker.dispose();
-    s.submitter.dispose();
-    const next = reload(s);
+    s.window.dispose();
+    const { next, finished } = reload(s);
+    await next.account();
     assert.deepStrictEqual(next.tracker.all().map((j) => j.id).sort(), before, 'every job is still known after the reload');
-    assert.ok(next.tracker.active().length > 0 && next.tracker.nextPollAt !== undefined, 'the new tracker follows the unfinished jobs at once');
 
     await waitFor('every job FINISHED after the reload', () => next.tracker.all().every((j) => j.state === 'FINISHED' && j.result?.length === j.items.length), 30_000);
     assert.strictEqual(s.client.transport.stats.requests, oldRequests, 'the old window asks nothing after it is disposed');
@@ -57,70 +53,48 @@ describe('3. jobs survive a window reload', function () {
       assert.strictEqual(job.completed, job.total, `job ${job.id}: completed = total`);
     }
     const figures = accountCopies(s.emu, requested);
-    note(`reload with jobs in states ${states.join(', ')}: ${before.length} jobs kept, ${next.finished.length} announced FINISHED by the new tracker ` +
+    note(`reload with jobs in states ${states.join(', ')}: ${before.length} jobs kept, ${finished.length} announced FINISHED by the new tracker ` +
       `(${next.tracker.stats.polls} polls, ${next.tracker.stats.listCalls} list calls, ${next.tracker.stats.getCalls} GETs)`);
     note(`requested ${figures.requested}, received ${figures.received}, lost ${figures.lost}, doubled ${figures.doubled}`);
-    assert.ok(next.finished.length >= 1);
+    assert.ok(finished.length >= 1);
     assert.deepStrictEqual([figures.lost, figures.doubled], [0, 0]);
   });
 
-  it('a reload while the POST is in flight: the new window reports "may have been submitted", finds the job and adopts it', async () => {
+  it('a window closed while its POST is on its way: the next window takes the call over, looks it up, adopts its job, sends nothing', async () => {
     const s = await copySetup({ copyStepMs: 40 });
-    disposables.push(s.tracker, s.submitter);
     const items: CopyItem[] = s.sources.slice(100, 104).map((f) => ({ file: f.id, project: s.destination.project }));
     // The POST is slow (300 ms) and its answer never comes back; the window closes while it is on its way.
     s.postFaults.push('slowLose');
-    const sending = s.submitter.submitAll([items], { destination: s.destination });
-    await waitFor('the call to be stored as in flight', () => (s.store.get<{ inFlight?: boolean }[]>('sevenbridges.copyPending') ?? []).some((p) => p.inFlight));
-    const persisted = s.store.snapshot();
-    s.tracker.dispose();
-    s.submitter.dispose();
-    await sending; // the old window's process ends; what it writes after the snapshot is lost with it
-    assert.strictEqual(s.emu.copyRequests.length, 1, 'the platform received the call');
+    const account = (await s.window.account())!;
+    const [call] = await s.outbox.submit('copy', [{ items, destination: s.destination }], account);
+    await waitFor('the call to be marked as on its way', () => s.global.get(`sevenbridges.write.${call.id}`) !== undefined && (s.global.get(`sevenbridges.write.${call.id}`) as { state: string }).state === 'sending');
+    s.window.dispose();
+    await waitFor('the platform to receive it', () => s.emu.copyRequests.length === 1);
 
-    // A call marked in flight may be another window's, still on its way: it is left alone until it is older than
-    // a call can take (the lease, 2 minutes in the extension, shortened here), then taken as left by a closed window.
-    const next = reload(s, persisted, { inFlightLeaseMs: 2_000 });
-    const early = next.submitter.list();
-    assert.deepStrictEqual(early.map((p) => p.inFlight), [true], 'at first it may be another window\'s call on its way');
-    const untouched = await next.submitter.resubmit(early[0].group);
-    assert.deepStrictEqual([untouched.submitted.length, untouched.failed, s.emu.copyRequests.length], [0, undefined, 1], 'so it is not sent');
-    await waitFor('the call to count as left by a closed window', () => next.submitter.list()[0]?.maybeDelivered === true, 10_000);
-    const pending = next.submitter.list();
-    assert.strictEqual(pending.length, 1, 'the call is still known after the reload');
-    assert.strictEqual(pending[0].maybeDelivered, true, '"may have been submitted"');
-    shown('reload during POST', `The copy to ${pending[0].destination.label} (${pending[0].items.length} items) may have been submitted: ${pending[0].lastError}`, ['Check and Submit Again']);
-    assert.match(pending[0].lastError!, /window closed before the platform answered/);
-
-    const report = await next.submitter.resubmit(pending[0].group);
-    assert.strictEqual(report.failed, undefined);
-    assert.strictEqual(report.submitted[0].adopted, true, 'found on the platform and adopted');
-    assert.strictEqual(s.emu.copyRequests.length, 1, 'not sent again');
-    await waitFor('the adopted job FINISHED', () => next.tracker.all().every((j) => j.state === 'FINISHED' && j.result?.length === j.items.length), 15_000);
+    const { next } = reload(s);
+    await waitFor('the call taken over and settled', () => next.finished.length === 1, 15_000);
+    assert.strictEqual(next.finished[0].found, true, 'found on the platform and adopted');
+    assert.strictEqual(s.emu.copyRequests.length + s.emu.unprocessedCopyRequests.length, 1, 'not sent again');
+    assert.ok(next.tracker.get(s.emu.copyRequests[0].jobId!)?.adopted);
+    await untilFinished(next.tracker, 'taken over');
     const figures = accountCopies(s.emu, items);
-    note(`reload during the POST: adopted job ${report.submitted[0].id}; requested ${figures.requested}, received ${figures.received}, lost ${figures.lost}, doubled ${figures.doubled}`);
+    note(`window closed during the POST: taken over, looked up, job ${s.emu.copyRequests[0].jobId} adopted; requested ${figures.requested}, received ${figures.received}, lost ${figures.lost}, doubled ${figures.doubled}`);
     assert.deepStrictEqual([figures.lost, figures.doubled], [0, 0]);
   });
 
-  it('a reload before a call was sent keeps it pending, and "Submit Again" sends it once', async () => {
+  it('a window closed before its calls were sent (maintenance): the next window sends each once', async () => {
     const s = await copySetup({ copyStepMs: 40 });
-    disposables.push(s.tracker, s.submitter);
     const first = s.sources.slice(110, 112).map((f) => ({ file: f.id, project: s.destination.project }));
     const second = s.sources.slice(112, 114).map((f) => ({ file: f.id, project: s.destination.project }));
-    // The first call is refused (maintenance), so the second is never sent; then the window reloads.
-    s.postFaults.push('maintenance');
-    const report = await s.submitter.submitAll([first, second], { destination: s.destination });
-    assert.strictEqual(report.failed?.maybeDelivered, false);
-    assert.strictEqual(report.notSent.length, 1);
-    s.tracker.dispose();
-    s.submitter.dispose();
+    s.emu.maintenance(60_000);
+    const sent = await s.window.send([first, second], s.destination, 'maintenance, then reload');
+    assert.deepStrictEqual(sent.left.map((r) => r.state), ['queued', 'queued'], 'both kept, waiting');
+    assert.strictEqual(s.emu.copyRequests.length, 0);
+    s.window.dispose();
+    s.emu.maintenance(0);
 
-    const next = reload(s);
-    const pending = next.submitter.list();
-    assert.deepStrictEqual(pending.map((p) => p.items.length), [2, 2], 'both calls kept');
-    const again = await next.submitter.resubmit(pending[0].group);
-    assert.strictEqual(again.failed, undefined);
-    assert.strictEqual(again.submitted.length, 2);
+    const { next } = reload(s);
+    await next.drained(sent.group, 'after the reload');
     await waitFor('both jobs FINISHED', () => next.tracker.all().length === 2 && next.tracker.all().every((j) => j.state === 'FINISHED' && j.result?.length === j.items.length), 15_000);
     const figures = accountCopies(s.emu, [...first, ...second]);
     assert.deepStrictEqual([figures.received, figures.lost, figures.doubled], [4, 0, 0]);

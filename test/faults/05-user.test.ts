@@ -222,10 +222,10 @@ describe('5. bad input from the user: a clear message, and nothing sent', functi
       assert.strictEqual(plan.items.length, new Set(real).size, 'repeats dropped');
       assert.strictEqual(plan.duplicates, 10_000 - plan.items.length);
       assert.ok(plan.batches.every((b) => b.length >= 1 && b.length <= 100), 'at most 100 items per call');
-      const report = await s.submitter.submitAll(plan.batches, { destination: s.destination });
-      assert.strictEqual(report.failed, undefined);
+      const sent = await s.window.send(plan.batches, s.destination, '10,000 pasted IDs');
+      assert.deepStrictEqual(sent.left, [], 'every call sent');
       assert.ok(s.emu.copyRequests.every((r) => r.status === 200 && r.jobId), 'every call accepted (none refused as a whole)');
-      await untilFinished(s, '10,000 pasted IDs');
+      await untilFinished(s.tracker, '10,000 pasted IDs');
       const perItemErrors = s.tracker.all().reduce((n, j) => n + (j.result ?? []).filter((r) => r.error).length, 0);
       const figures = accountCopies(s.emu, plan.items);
       note(`10,000 pasted IDs (${plan.duplicates.toLocaleString('en-US')} repeats): ${plan.items.length} items in ${plan.batches.length} calls of ≤100, ` +
@@ -233,8 +233,7 @@ describe('5. bad input from the user: a clear message, and nothing sent', functi
       assert.strictEqual(perItemErrors, 0, 'no item refused by the platform');
       assert.deepStrictEqual([figures.received, figures.lost, figures.doubled], [plan.items.length, 0, 0]);
     } finally {
-      s.tracker.dispose();
-      s.submitter.dispose();
+      s.window.dispose();
     }
   });
 });

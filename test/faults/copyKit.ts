@@ -1,23 +1,35 @@
-// The copy side of the fault suite: an emulator and a client whose next POST can be given a fault, a tracker
-// and a submitter on one persisted store, and the user's side of copy/flow.ts without the UI.
-import * as assert from 'assert';
+// The copy side of the fault suite: an emulator, a client whose next POST can be given a fault, and windows
+// (tracker + outbox + the copy write, as `copy/register.ts` wires them) on one shared global state. What a
+// person is told comes from the product's own words (`submissionTellings`), recorded with `shown`.
 import nodeFetch from 'node-fetch';
-import { ApiError, describeError } from '../../src/api/errors';
+import type { SbClient } from '../../src/api/client';
 import type { FetchLike } from '../../src/api/transport';
-import { CopySubmitter, type SubmissionReport } from '../../src/jobs/submitter';
-import { JobTracker, type JobDestination } from '../../src/jobs/tracker';
-import type { FileRec } from '../emulator';
-import { makeClient, makeEmulator, MemoryMemento, record, shown, sleep, waitFor } from './support';
+import type { AsyncJob, CopyItem } from '../../src/api/types';
+import { CopyWrite, sendCopies, type CopyPayload } from '../../src/copy/copyWrite';
+import { submissionTellings, type Telling } from '../../src/copy/submissionWords';
+import { JobTracker, type JobDestination, type TrackedJob } from '../../src/jobs/tracker';
+import { Outbox, type Account, type OutboxOptions, type WriteRecord } from '../../src/write/outbox';
+import type { Emulator, EmulatorOptions, FileRec } from '../emulator';
+import { SharedGlobalState, type WindowState } from '../support/sharedState';
+import { makeClient, makeEmulator, record, shown, waitFor } from './support';
 
-export type PostFault = 'error500' | 'drop' | 'burst429' | 'maintenance' | 'lose' | 'garble' | 'slowLose';
+export type PostFault = 'error500' | 'drop' | 'burst429' | 'maintenance' | 'lose' | 'garble' | 'slowLose' | 'proxy503';
 
-/** A copy setup: emulator, client whose next POST can be given a fault, tracker and submitter on one store. */
-export async function copySetup(options: { faults?: { error500Rate?: number; dropRate?: number }; copyStepMs?: number } = {}) {
-  const emu = await makeEmulator({ copyStepMs: options.copyStepMs ?? 30, faults: options.faults });
-  const postFaults: PostFault[] = [];
-  const fetch: FetchLike = async (url, init) => {
+/** Timings of a test window: a closed window is noticed within a second; settle outlasts the slowest propagation (500 ms). */
+export const TEST_OUTBOX: OutboxOptions = { heartbeatMs: 100, staleMs: 800, settleMs: 700, lookupDelayMs: 50, maxWaitMs: 400 };
+export const TEST_TRACKER = { firstDelayMs: 20, intervalMs: 40, maxIntervalMs: 200 };
+
+/** A fetch that gives the next POSTs the faults queued in `postFaults`. */
+export function faultyFetch(emu: Emulator, postFaults: PostFault[], onPost: (() => void)[] = []): FetchLike {
+  return async (url, init) => {
+    if (init.method === 'POST') onPost.shift()?.();
     const fault = init.method === 'POST' ? postFaults.shift() : undefined;
     if (!fault) return nodeFetch(url, init);
+    if (fault === 'proxy503') {
+      // A proxy in front of the platform answers 503 after passing the call on: it was processed.
+      await nodeFetch(url, init);
+      return { status: 503, headers: { get: () => null }, text: async () => '<html><body>503 Service Unavailable</body></html>' };
+    }
     const saved = { ...emu.faults };
     if (fault === 'error500') Object.assign(emu.faults, { error500Rate: 1, dropRate: 0 });
     if (fault === 'drop') Object.assign(emu.faults, { dropRate: 1 });
@@ -36,83 +48,116 @@ export async function copySetup(options: { faults?: { error500Rate?: number; dro
       if (fault === 'maintenance') emu.maintenance(0);
     }
   };
-  const client = makeClient(emu.baseUrl, { fetch });
-  const store = new MemoryMemento();
-  const trackerOptions = { firstDelayMs: 20, intervalMs: 40, maxIntervalMs: 200 };
-  const tracker = new JobTracker(client.copyJobs, store, undefined, trackerOptions);
-  const submitter = new CopySubmitter(client.copyJobs, tracker, store);
+}
+
+export interface Sent {
+  group: string;
+  records: WriteRecord[];
+  /** Jobs of this send that reached the tracker by the time it settled. */
+  jobs: TrackedJob[];
+  /** Calls still in the outbox when it settled, and what the person is told about them. */
+  left: WriteRecord[];
+  tellings: Telling[];
+}
+
+/** One VS Code window: its client, its view of global state, its tracker and outbox. */
+export class CopyWindow {
+  readonly tracker: JobTracker;
+  readonly outbox: Outbox;
+  readonly finished: { record: WriteRecord; job: AsyncJob; found: boolean }[] = [];
+
+  constructor(
+    readonly client: SbClient,
+    readonly store: WindowState,
+    readonly account: () => Promise<Account | undefined>,
+    accountKey: () => string | undefined,
+    outboxOptions: OutboxOptions = TEST_OUTBOX,
+  ) {
+    this.tracker = new JobTracker(client.copyJobs, store, undefined, { ...TEST_TRACKER, account: accountKey });
+    this.outbox = new Outbox(store, account, undefined, outboxOptions);
+    const claimed = () => new Set(this.outbox.all().flatMap((r) => (r.outcome ? [(r.outcome as AsyncJob).id] : [])));
+    this.outbox.register(new CopyWrite(client.copyJobs, client.files, this.tracker, claimed));
+    this.outbox.onDidFinish(({ record, outcome, found }) => this.finished.push({ record, job: outcome as AsyncJob, found }));
+    this.outbox.start();
+  }
+
+  /** What the copy command does (`CopyFlow.submit`): records the calls, waits until they settle, tells what is left. */
+  async send(batches: CopyItem[][], destination: JobDestination, where = 'copy'): Promise<Sent> {
+    const account = await this.account();
+    if (!account) throw new Error('not signed in');
+    const payloads: CopyPayload[] = batches.map((items) => ({ items, destination }));
+    const { records, jobs, left } = await sendCopies(this.outbox, this.tracker, account, payloads);
+    const tellings = submissionTellings(left as WriteRecord<CopyPayload>[], destination.label, Date.now());
+    for (const t of tellings) shown(`${where}: ${t.severity}`, t.text, t.actions);
+    return { group: records[0].group, records, jobs, left, tellings };
+  }
+
+  /** Waits until none of the group's calls is left in any window's view of the outbox. */
+  async drained(group: string, what: string, timeoutMs = 20_000): Promise<void> {
+    await waitFor(`${what}: every call of the copy reached the platform`, () => !this.outbox.all().some((r) => r.group === group), timeoutMs);
+  }
+
+  /** The window closes: its last writes (the heartbeat's removal) still reach the others. */
+  dispose(): void {
+    this.outbox.dispose();
+    this.tracker.dispose();
+    this.store.closed = true;
+  }
+
+  /** The window's process dies: nothing it writes from now on reaches anyone (its heartbeat goes stale). */
+  kill(): void {
+    this.store.closed = true;
+    this.outbox.dispose();
+    this.tracker.dispose();
+  }
+}
+
+export interface CopySetupOptions extends EmulatorOptions {
+  /** Propagation delay of global state between windows (ms). */
+  propagationMs?: number;
+}
+
+/** A copy setup: emulator, a client whose next POST can be given a fault, one window on a shared global state. */
+export async function copySetup(options: CopySetupOptions = {}) {
+  const { propagationMs = 0, ...emuOptions } = options;
+  const emu = await makeEmulator({ copyStepMs: 30, ...emuOptions });
+  const postFaults: PostFault[] = [];
+  const global = new SharedGlobalState(propagationMs);
   const project = emu.data.projects.find((p) => p.permissions.write)!;
   const destination: JobDestination = { label: project.name, project: project.id };
   const sources = emu.data.files.filter((f: FileRec) => f.parent !== null && f.type === 'file');
-  return { emu, client, store, tracker, submitter, postFaults, destination, sources, trackerOptions };
+  /** A window signed in with `token` (the emulator's own by default). */
+  const onPost: (() => void)[] = [];
+  /** A window signed in with `token()` (the emulator's own by default; a function, so a test can switch accounts). */
+  const openWindow = (token: () => string = () => emu.token, outboxOptions?: OutboxOptions) => {
+    const client = makeClient(emu.baseUrl, { fetch: faultyFetch(emu, postFaults, onPost), token: null, credentials: async () => ({ endpoint: emu.baseUrl, token: token() }) });
+    const store = global.window();
+    record.stores.push(store);
+    let known: { token: string; key: string } | undefined;
+    // As the extension does: the username is learned for each token, and the tracker follows that account's jobs.
+    const account = async (): Promise<Account | undefined> => {
+      const credentials = { endpoint: emu.baseUrl, token: token() };
+      if (known?.token !== credentials.token) {
+        known = { token: credentials.token, key: `${emu.baseUrl}#${(await client.user({ credentials })).username}` };
+        window.tracker.resume();
+      }
+      return { key: known.key, credentials };
+    };
+    const window: CopyWindow = new CopyWindow(client, store, account, () => (known?.token === token() ? known.key : undefined), outboxOptions);
+    return window;
+  };
+  const window = openWindow();
+  await window.account();
+  return { emu, global, postFaults, onPost, destination, sources, openWindow, window, client: window.client, tracker: window.tracker, outbox: window.outbox };
 }
 
-/** Requests the emulator saw for POST /async/files/copy (processed or not) and GET /async/files, from the client's log. */
+export type CopySetup = Awaited<ReturnType<typeof copySetup>>;
+
+export async function untilFinished(tracker: JobTracker, where: string): Promise<void> {
+  await waitFor(`${where}: every job FINISHED with its results`, () => tracker.all().every((j) => j.state === 'FINISHED' && (j.result?.length ?? 0) === j.items.length), 30_000);
+}
+
+/** Requests the client logged since `mark`, as `METHOD /path`. */
 export function logSince(mark: number): string[] {
   return record.logEntries.slice(mark).map((e) => `${e.method} ${e.path.split('?')[0]}`);
 }
-
-/**
- * What the copy command does with a failed call (copy/flow.ts, without the UI): a call that may have been
- * delivered is looked for on the platform first, adopted when found, offered again only when not; a call that
- * was not delivered is offered again at once (after the rate limit's reset). Returns the messages shown.
- */
-export async function settle(
-  setup: CopySetup,
-  first: SubmissionReport,
-  where: string,
-): Promise<{ messages: string[]; adopted: number; checks: number }> {
-  const { submitter, emu } = setup;
-  const messages: string[] = [];
-  let report = first;
-  let adopted = 0;
-  let checks = 0;
-  for (let round = 0; report.failed && round < 30; round++) {
-    const { pending, error, maybeDelivered } = report.failed;
-    const items = `${pending.items.length} ${pending.items.length === 1 ? 'item' : 'items'}`;
-    if (!maybeDelivered) {
-      // "the copy to X (N items) was not submitted: <why>" with Submit Again / Discard.
-      messages.push(shown(`${where}: not submitted`, `The copy to ${pending.destination.label} (${items}) was not submitted: ${describeError(error)}`, ['Submit Again']));
-      if (error instanceof ApiError && error.isRateLimited && error.resetAt) await sleep(Math.max(0, error.resetAt * 1000 + 1100 - Date.now()));
-      report = await submitter.resubmit(report.group);
-      continue;
-    }
-    // "may have been submitted": checked against GET /v2/async/files before anything is offered.
-    messages.push(shown(`${where}: may have been submitted`, `The copy to ${pending.destination.label} (${items}) may have been submitted: ${describeError(error)}`, ['Check and Submit Again']));
-    assert.ok(pending.maybeDelivered, 'the pending call is marked "may have been submitted"');
-    const posts = emu.copyRequests.length + emu.unprocessedCopyRequests.length;
-    const mark = record.logEntries.length;
-    let check: Awaited<ReturnType<CopySubmitter['findDelivered']>>;
-    try {
-      check = await submitter.findDelivered(pending);
-    } catch (checkError) {
-      messages.push(shown(`${where}: check failed`, `Could not check the platform's copy jobs (${describeError(checkError)}); it is kept until it can be checked.`, ['Check and Submit Again']));
-      continue;
-    }
-    checks++;
-    assert.ok(logSince(mark).includes('GET /v2/async/files'), `${where}: the check asks GET /v2/async/files`);
-    assert.strictEqual(emu.copyRequests.length + emu.unprocessedCopyRequests.length, posts, `${where}: the check sends no POST`);
-    assert.notStrictEqual(check.kind, 'ambiguous', `${where}: the check is not ambiguous`);
-    if (check.kind === 'found') {
-      await submitter.adopt(pending, check.job);
-      adopted++;
-      if (!submitter.group(report.group).length) {
-        report = { ...report, failed: undefined, notSent: [] };
-        break;
-      }
-      report = await submitter.resubmit(report.group);
-      continue;
-    }
-    messages.push(shown(`${where}: not received`, `No new copy job was found on the platform, so it was not received.`, ['Submit Again']));
-    report = await submitter.resubmit(report.group);
-  }
-  assert.strictEqual(report.failed, undefined, `${where}: every call went through`);
-  return { messages, adopted, checks };
-}
-
-export async function untilFinished(setup: CopySetup, where: string): Promise<void> {
-  await waitFor(`${where}: every job FINISHED with its results`, () => setup.tracker.all().every((j) => j.state === 'FINISHED' && (j.result?.length ?? 0) === j.items.length), 30_000);
-}
-
-
-export type CopySetup = Awaited<ReturnType<typeof copySetup>>;

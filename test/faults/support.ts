@@ -47,7 +47,7 @@ export function makeClient(endpoint: string, options: Partial<TransportOptions> 
     backoffMs: 20,
     timeoutMs: 10_000,
     ...options,
-    credentials: async () => (token === null ? undefined : { endpoint, token }),
+    credentials: options.credentials ?? (async () => (token === null ? undefined : { endpoint, token })),
     onRequest: (entry) => {
       record.logEntries.push(entry);
       writeLog(entry);
@@ -96,7 +96,7 @@ export function assertReadable(text: string, where: string): void {
 }
 
 /** Words in a message that tell a person what to do. */
-export const ACTION_WORDS = /try again|set (a new|an authentication) token|check your connection|check (the|that|them)|resets at|use https|expected|paste|give |leave it out|needs|separate|copy the files/i;
+export const ACTION_WORDS = /nothing to do|try again|set (a new|an authentication) token|check your connection|check (the|that|them)|resets at|use https|expected|paste|give |leave it out|needs|separate|copy the files/i;
 /** Actions offered beside a message (buttons, action nodes). */
 export const ACTION_TITLES = ['Retry', 'Set Authentication Token', 'Show Log', 'Submit Again', 'Check and Submit Again', 'Clear Task Filters'];
 

@@ -175,44 +175,43 @@ describe('bulk copy', function () {
     const created = emulator().copyRequests[before].jobId!;
     const adopted = await waitFor(() => copy().tracker.get(created), 'the job to be found and adopted', 20_000);
     assert.strictEqual(adopted.adopted, true);
-    assert.deepStrictEqual(copy().submitter.list(), []);
+    assert.deepStrictEqual(api.services.outbox.all(), [], 'nothing left to send');
     await finished(created);
     assert.strictEqual(emulator().copyRequests.length, before + 1, 'one POST only');
     copy().tracker.acknowledge();
   });
 
-  it('keeps a rate-limited call as it was and sends it again only when asked', async () => {
+  it('a rate-limited call waits, told in the status bar, and is sent again by itself once, after the reset', async () => {
     const { source, target } = pickProjects();
     const file = data().children(source.root_folder).find((f) => f.type === 'file')!;
     const before = emulator().copyRequests.length;
-    const submitter = copy().submitter;
-    // Let the snapshot GET through, then refuse the POST.
-    const unsubscribe = submitter.onDidChange(() => {
-      const entry = submitter.list().find((p) => p.inFlight);
-      if (entry) emulator().burst429(1, 1);
+    const outbox = api.services.outbox;
+    // Let the snapshot GET through, then refuse the POST: it is marked as on its way just before it leaves.
+    const unsubscribe = outbox.onDidChange(() => {
+      if (outbox.all().some((r) => r.state === 'sending')) {
+        emulator().burst429(1, 2);
+        unsubscribe.dispose();
+      }
     });
     const jobs = (await vscode.commands.executeCommand('sevenbridges.copy', {
       ids: [file.id],
       destination: { kind: 'projectRoot', project: target.id },
       confirm: false,
     })) as TrackedJob[];
-    unsubscribe.dispose();
-    assert.strictEqual(jobs.length, 0);
-    const pending = submitter.list();
-    assert.strictEqual(pending.length, 1);
-    assert.strictEqual(pending[0].maybeDelivered, false);
-    assert.deepStrictEqual(pending[0].items, [{ file: file.id, project: target.id }]);
-    assert.ok(api.services.context.globalState.get<unknown[]>('sevenbridges.copyPending')?.length === 1, 'kept in global state');
-    await new Promise((r) => setTimeout(r, 500));
-    assert.strictEqual(emulator().copyRequests.length, before, 'nothing sent by itself');
-    await waitFor(() => copy().statusBar.item.text.includes('not submitted'), 'the status bar to show the unsubmitted copy');
+    assert.strictEqual(jobs.length, 0, 'not sent yet');
+    const waiting = outbox.all();
+    assert.deepStrictEqual(waiting.map((r) => [r.state, r.note]), [['queued', "The platform's rate limit is used up."]]);
+    assert.ok(waiting[0].notBefore! > Date.now(), 'it waits for the reset');
+    assert.ok(api.services.context.globalState.keys().includes(`sevenbridges.write.${waiting[0].id}`), 'kept in global state');
+    assert.strictEqual(emulator().copyRequests.length, before, 'the refused POST was not processed');
+    await waitFor(() => copy().statusBar.item.text.includes('Submitting 1 copy request') || emulator().copyRequests.length > before, 'the status bar to show the waiting copy');
 
-    const again = await copy().flow.resubmit(pending[0].group);
-    assert.strictEqual(again.length, 1);
-    assert.strictEqual(emulator().copyRequests.length, before + 1);
-    assert.deepStrictEqual(emulator().copyRequests[before].items, pending[0].items);
-    assert.deepStrictEqual(submitter.list(), []);
-    await finished(again[0].id);
+    const created = await waitFor(() => emulator().copyRequests[before]?.jobId, 'the call to be sent by itself after the reset', 20_000);
+    await waitFor(() => copy().tracker.get(created), 'its job followed');
+    assert.deepStrictEqual(emulator().copyRequests[before].items, [{ file: file.id, project: target.id }]);
+    await finished(created);
+    assert.strictEqual(emulator().copyRequests.length, before + 1, 'processed once');
+    assert.deepStrictEqual(outbox.all(), []);
     copy().tracker.acknowledge();
   });
 });

@@ -551,7 +551,7 @@ describe('client against the emulator: errors, rate limit, maintenance, cancella
       s.emu.faults.latencyMs = 300;
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 20);
-      assert.strictEqual((await rejection(s.sb.user(controller.signal))).kind, 'cancelled');
+      assert.strictEqual((await rejection(s.sb.user({ signal: controller.signal }))).kind, 'cancelled');
       assert.strictEqual((await rejection(s.sb.user())).kind, 'timeout');
 
       const [source, dest] = s.emu.data.projects.filter((p) => p.permissions.write);

@@ -5,6 +5,9 @@ import { sleepWith } from '../../../src/api/clock';
 import { ENDPOINT, FakeClock, FakeFetch, TOKEN, netError, rateHeaders, rejection, response, type Scripted, type Handler } from './fakes';
 
 const OK = () => response(200, { ok: true });
+/** The answer of GET /v2/rate_limit (free). */
+const probe = (remaining: number, reset: number, headers: Record<string, string> = {}) =>
+  response(200, { rate: { limit: 1000, remaining, reset }, instance_limit: { limit: -1, remaining: 0 } }, headers);
 
 function setup(script: Handler | Scripted[], options: Partial<TransportOptions> = {}) {
   const events: string[] = [];
@@ -265,17 +268,18 @@ describe('transport: rate limit', () => {
     const events: string[] = [];
     const clock = new FakeClock(undefined, events);
     const reset = clock.nowSeconds + 20;
-    const fake = new FakeFetch([response(200, { n: 1 }, rateHeaders(0, reset)), response(200, { n: 2 }, rateHeaders(999, reset + 300))], events);
+    const fake = new FakeFetch(
+      [response(200, { n: 1 }, rateHeaders(0, reset)), probe(0, reset), response(200, { n: 2 }, rateHeaders(999, reset + 300))],
+      events,
+    );
     const transport = new Transport({ credentials: async () => ({ endpoint: ENDPOINT, token: TOKEN }), fetch: fake.fetch, clock });
     await transport.get('user');
     const before = clock.now();
     const answer = await transport.get<{ n: number }>('tasks');
     assert.deepStrictEqual(answer.body, { n: 2 });
-    assert.strictEqual(fake.calls.length, 2, 'no 429 spent');
-    assert.deepStrictEqual(
-      events.map((e) => e.split(' ')[0]),
-      ['fetch', 'sleep', 'fetch'],
-    );
+    assert.strictEqual(fake.calls.length, 3, 'no 429 spent: one free probe, then the request');
+    assert.deepStrictEqual(events, ['fetch GET /v2/user', 'fetch GET /v2/rate_limit', events[2], 'fetch GET /v2/tasks']);
+    assert.match(events[2], /^sleep /);
     const expected = reset * 1000 - before;
     assert.ok(clock.sleeps[0] >= expected && clock.sleeps[0] <= expected + 2_000, `slept ${clock.sleeps[0]}, reset in ${expected}`);
   });
@@ -283,13 +287,13 @@ describe('transport: rate limit', () => {
   it('remaining=0 and a reset beyond the longest wait: refused with the 429 and resetAt, nothing sent', async () => {
     const clock = new FakeClock();
     const reset = clock.nowSeconds + 3_600;
-    const fake = new FakeFetch([response(200, {}, rateHeaders(0, reset))]);
+    const fake = new FakeFetch([response(200, {}, rateHeaders(0, reset)), probe(0, reset)]);
     const transport = new Transport({ credentials: async () => ({ endpoint: ENDPOINT, token: TOKEN }), fetch: fake.fetch, clock, maxRateLimitWaitMs: 60_000 });
     await transport.get('user');
     const error = await rejection(transport.get('tasks'));
     assert.ok(error.isRateLimited);
     assert.strictEqual(error.resetAt, reset);
-    assert.strictEqual(fake.calls.length, 1);
+    assert.deepStrictEqual(fake.calls.map((c) => new URL(c.url).pathname), ['/v2/user', '/v2/rate_limit'], 'only the free probe was sent');
   });
 
   it('remaining=0 with a reset already past: no wait', async () => {
@@ -339,7 +343,7 @@ describe('transport: rate limit', () => {
 
   it('cancellation during the wait before sending (remaining=0): cancelled, nothing more sent', async () => {
     const clock = new FakeClock();
-    const fake = new FakeFetch([response(200, {}, rateHeaders(0, clock.nowSeconds + 60)), OK()]);
+    const fake = new FakeFetch([response(200, {}, rateHeaders(0, clock.nowSeconds + 60)), probe(0, clock.nowSeconds + 60), OK()]);
     const transport = new Transport({ credentials: async () => ({ endpoint: ENDPOINT, token: TOKEN }), fetch: fake.fetch, clock });
     await transport.get('user');
     clock.hold = true;
@@ -347,7 +351,89 @@ describe('transport: rate limit', () => {
     clock.onSleep = () => setImmediate(() => controller.abort());
     const error = await rejection(transport.get('tasks', { signal: controller.signal }));
     assert.strictEqual(error.kind, 'cancelled');
-    assert.strictEqual(fake.calls.length, 1);
+    assert.strictEqual(fake.calls.length, 2, 'the probe, and nothing after the cancelled wait');
+  });
+});
+
+describe('transport: the rate limit and writes (issue 11)', () => {
+  it('one answer with Remaining 0 and a far-off reset does not refuse later calls: the free probe says what is left', async () => {
+    const clock = new FakeClock();
+    const fake = new FakeFetch([response(200, {}, rateHeaders(0, clock.nowSeconds + 3_600)), probe(998, clock.nowSeconds + 200), OK(), OK()]);
+    const transport = new Transport({ credentials: async () => ({ endpoint: ENDPOINT, token: TOKEN }), fetch: fake.fetch, clock });
+    await transport.get('user');
+    await transport.get('tasks');
+    await transport.post('async/files/copy', { items: [] });
+    assert.deepStrictEqual(
+      fake.calls.map((c) => `${c.method} ${new URL(c.url).pathname}`),
+      ['GET /v2/user', 'GET /v2/rate_limit', 'GET /v2/tasks', 'POST /v2/async/files/copy'],
+    );
+    assert.deepStrictEqual(clock.sleeps, []);
+  });
+
+  it('a POST is never held waiting for the reset: refused at once as not delivered, after the free probe', async () => {
+    const clock = new FakeClock();
+    const reset = clock.nowSeconds + 30;
+    const fake = new FakeFetch([response(200, {}, rateHeaders(0, reset)), probe(0, reset), OK()]);
+    const transport = new Transport({ credentials: async () => ({ endpoint: ENDPOINT, token: TOKEN }), fetch: fake.fetch, clock });
+    await transport.get('user');
+    const error = await rejection(transport.post('async/files/copy', { items: [] }));
+    assert.ok(error.isRateLimited);
+    assert.strictEqual(error.maybeDelivered, false);
+    assert.strictEqual(error.resetAt, reset);
+    assert.deepStrictEqual(clock.sleeps, [], 'no wait');
+    assert.ok(!fake.calls.some((c) => c.method === 'POST'), 'the POST was not sent');
+  });
+
+  it('a local clock one hour slow waits by the server clock (Date header), not an hour', async () => {
+    const clock = new FakeClock();
+    const serverNow = clock.now() + 3_600_000;
+    const reset = Math.floor(serverNow / 1000) + 20;
+    const date = { Date: new Date(serverNow).toUTCString() };
+    const fake = new FakeFetch([response(200, {}, { ...rateHeaders(0, reset), ...date }), probe(0, reset, date), OK()]);
+    const transport = new Transport({ credentials: async () => ({ endpoint: ENDPOINT, token: TOKEN }), fetch: fake.fetch, clock });
+    await transport.get('user');
+    await transport.get('tasks');
+    assert.strictEqual(clock.sleeps.length, 1);
+    assert.ok(clock.sleeps[0] >= 19_000 && clock.sleeps[0] <= 22_000, `waited ${clock.sleeps[0]} ms for a reset 20 s away on the server's clock`);
+  });
+
+  it('a 429 after a clock one hour fast is repeated after the server-clock wait, not at once and not never', async () => {
+    const clock = new FakeClock();
+    const serverNow = clock.now() - 3_600_000;
+    const reset = Math.floor(serverNow / 1000) + 10;
+    const fake = new FakeFetch([
+      response(429, { status: 429, code: 1000, message: 'Rate limit exceeded' }, { ...rateHeaders(0, reset), Date: new Date(serverNow).toUTCString() }),
+      OK(),
+    ]);
+    const transport = new Transport({ credentials: async () => ({ endpoint: ENDPOINT, token: TOKEN }), fetch: fake.fetch, clock });
+    await transport.get('tasks');
+    assert.ok(clock.sleeps[0] >= 9_000 && clock.sleeps[0] <= 12_000, `waited ${clock.sleeps[0]} ms`);
+  });
+
+  it('a plain 503 (from a proxy, no code 0) on a POST may have been processed; maintenance (code 0) was not', async () => {
+    const plain = setup([response(503, '<html>Service Unavailable</html>')]);
+    const proxyError = await rejection(plain.transport.post('async/files/copy', { items: [] }));
+    assert.strictEqual(proxyError.isMaintenance, false);
+    assert.strictEqual(proxyError.maybeDelivered, true);
+    const maintenance = setup([response(503, { status: 503, code: 0, message: 'Maintenance' })]);
+    const maintenanceError = await rejection(maintenance.transport.post('async/files/copy', { items: [] }));
+    assert.strictEqual(maintenanceError.isMaintenance, true);
+    assert.strictEqual(maintenanceError.maybeDelivered, false);
+  });
+
+  it('an error page that echoes the request headers never carries the token into the error', async () => {
+    const echo = `<pre>X-SBG-Auth-Token: ${TOKEN}</pre>`;
+    const { transport } = setup([response(502, echo), response(400, { status: 400, code: 90000, message: `bad header ${TOKEN}` })], { maxRetries: 0 });
+    for (const error of [await rejection(transport.post('async/files/copy', {})), await rejection(transport.get('user'))]) {
+      for (const text of [error.message, describeError(error), String(error.stack)]) assert.ok(!text.includes(TOKEN), text);
+      assert.match(error.message, /\(the token\)/);
+    }
+  });
+
+  it('sends with the credentials it is given, and no others (a write bound to its account)', async () => {
+    const { transport, fake } = setup([OK()], { credentials: async () => ({ endpoint: ENDPOINT, token: 'someone-else' }) });
+    await transport.post('async/files/copy', {}, { credentials: { endpoint: ENDPOINT, token: TOKEN } });
+    assert.strictEqual(fake.calls[0].headers['X-SBG-Auth-Token'], TOKEN);
   });
 });
 

@@ -1,9 +1,7 @@
 import * as assert from 'assert';
 import * as FakeTimers from '@sinonjs/fake-timers';
 import { SbClient } from '../../../src/api/client';
-import { MemoryStore } from '../../../src/jobs/store';
-import { CopySubmitter } from '../../../src/jobs/submitter';
-import { JobTracker } from '../../../src/jobs/tracker';
+import { benchWriter } from '../../../scripts/bench/writer';
 import { startEmulator } from '../../emulator';
 
 /** What following copy jobs costs in requests, against the emulator on a simulated clock. */
@@ -14,14 +12,13 @@ describe('following copy jobs: requests spent', () => {
       const emu = await startEmulator({ now: () => clock.now, copyStepMs: 5_000, files: 3000 });
       try {
         const client = new SbClient({ credentials: async () => ({ endpoint: emu.baseUrl, token: emu.token }) });
-        const store = new MemoryStore();
         const timers = { now: () => clock.now, setTimeout: (f: () => void, ms: number) => clock.setTimeout(f, ms), clearTimeout: (h: unknown) => clock.clearTimeout(h as never) };
-        const tracker = new JobTracker(client.copyJobs, store, timers);
-        const submitter = new CopySubmitter(client.copyJobs, tracker, store, timers);
+        const { tracker, outbox, send } = benchWriter(client, emu, timers);
         const files = emu.data.files.filter((f) => f.type === 'file').slice(0, count * 100);
         const batches = Array.from({ length: count }, (_, i) => files.slice(i * 100, i * 100 + 100).map((f) => ({ file: f.id, project: emu.data.projects[4].id })));
-        const report = await submitter.submitAll(batches, { destination: { label: 'x', project: emu.data.projects[4].id } });
-        assert.strictEqual(report.submitted.length, count);
+        const report = await send(batches, { label: 'x', project: emu.data.projects[4].id });
+        outbox.dispose();
+        assert.strictEqual(report.jobs.length, count);
         const start = clock.now;
         tracker.stats.listCalls = tracker.stats.getCalls = 0;
         const before = client.transport.stats.requests;

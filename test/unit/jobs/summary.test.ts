@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import type { PendingCopy } from '../../../src/jobs/submitter';
+import type { WriteRecord } from '../../../src/write/outbox';
 import { failedItems, finishMessage, itemLine, statusSummary } from '../../../src/jobs/summary';
 import type { TrackedJob } from '../../../src/jobs/tracker';
 
@@ -26,10 +26,15 @@ describe('copy job words', () => {
     assert.strictEqual(statusSummary([job('1', { state: 'FINISHED', acknowledged: true })], []).visible, false);
     assert.strictEqual(statusSummary([], []).visible, false);
   });
-  it('shows unsubmitted requests in the warning colour', () => {
-    const pending = [{ key: 'k', group: 'g', items: [], destination: { label: 'x', project: 'a/b' }, createdAt: 0, attempts: 1, maybeDelivered: false }] as PendingCopy[];
-    const s = statusSummary([], pending);
-    assert.deepStrictEqual([s.text, s.warning], ['$(warning) 1 copy not submitted', true]);
+  it('shows refused requests in the warning colour, requests being checked or sent in words', () => {
+    const request = (state: WriteRecord['state']): WriteRecord =>
+      ({ id: state, kind: 'copy', group: 'g', account: 'a#u', owner: 'w', state, payload: {}, createdAt: 0, attempts: 1, resends: 0 }) as WriteRecord;
+    const failed = statusSummary([], [request('failed')]);
+    assert.deepStrictEqual([failed.text, failed.warning], ['$(warning) 1 copy not submitted', true]);
+    const checking = statusSummary([], [request('unsure')]);
+    assert.deepStrictEqual([checking.text, checking.warning], ['$(search) Checking 1 copy request', false]);
+    const sending = statusSummary([], [request('queued'), request('sending')]);
+    assert.deepStrictEqual([sending.text, sending.warning], ['$(sync~spin) Submitting 2 copy requests', false]);
   });
   it('describes each item: source, new file or error code and message', () => {
     const j = job('1', {

@@ -218,26 +218,30 @@ describe('JobTracker', () => {
     assert.deepStrictEqual(b.all().map((j) => j.id), [], 'the other window only keeps them, it does not follow them');
   });
 
-  it('follows, lists and shows only the jobs of the platform in use; switching back resumes them', async () => {
-    let endpoint = 'https://api.sbgenomics.com/v2';
-    const tracker = make({ endpoint: () => endpoint });
+  it('follows, lists and shows only the jobs of the account in use (endpoint and user); switching back resumes them', async () => {
+    const mine = 'https://api.sbgenomics.com/v2#rfranklin';
+    let account: string | undefined = mine;
+    const tracker = make({ account: () => account });
     tracker.add(api.create('1'), info());
-    assert.strictEqual(tracker.get('1')!.endpoint, 'https://api.sbgenomics.com/v2', 'the platform is recorded');
-    // "Select Platform": the job is not asked of the other platform (where it would be unknown).
-    endpoint = 'https://cgc-api.sbgenomics.com/v2';
-    tracker.resume();
-    await clock.tickAsync(60_000);
-    assert.deepStrictEqual(api.calls, [], 'nothing asked of the other platform');
-    assert.deepStrictEqual([tracker.all(), tracker.active(), tracker.get('1'), tracker.has('1')], [[], [], undefined, false]);
+    assert.strictEqual(tracker.get('1')!.account, mine, 'the account is recorded');
+    // Another token for the same platform: the job is not asked with it (it would be unknown there).
+    for (const other of ['https://api.sbgenomics.com/v2#colleague', 'https://cgc-api.sbgenomics.com/v2#rfranklin', undefined]) {
+      account = other;
+      tracker.resume();
+      await clock.tickAsync(60_000);
+      assert.deepStrictEqual(api.calls, [], `nothing asked as ${other}`);
+      assert.deepStrictEqual([tracker.all(), tracker.active(), tracker.get('1'), tracker.has('1')], [[], [], undefined, false]);
+    }
+    account = 'https://api.sbgenomics.com/v2#colleague';
     tracker.dismiss('1');
     tracker.add(api.create('2'), info());
     assert.deepStrictEqual(tracker.all().map((j) => j.id), ['2']);
-    assert.deepStrictEqual(store.get<{ jobs: TrackedJob[] }>('sevenbridges.copyJobs')!.jobs.map((j) => [j.id, j.endpoint]).sort(), [
-      ['1', 'https://api.sbgenomics.com/v2'],
-      ['2', 'https://cgc-api.sbgenomics.com/v2'],
-    ], 'the other platform\'s job is kept, not dismissed from here');
+    assert.deepStrictEqual(store.get<{ jobs: TrackedJob[] }>('sevenbridges.copyJobs')!.jobs.map((j) => [j.id, j.account]).sort(), [
+      ['1', mine],
+      ['2', 'https://api.sbgenomics.com/v2#colleague'],
+    ], "the other account's job is kept, untouched, not dismissed from here");
     api.finish('1');
-    endpoint = 'https://api.sbgenomics.com/v2';
+    account = mine;
     api.calls = [];
     tracker.resume();
     await clock.tickAsync(2_000);
@@ -245,29 +249,30 @@ describe('JobTracker', () => {
     assert.strictEqual(tracker.get('1')!.state, 'FINISHED');
   });
 
-  it('does not mark a job UNKNOWN from an answer of the platform the user switched to while asking', async () => {
-    let endpoint = 'a';
-    const tracker = make({ endpoint: () => endpoint });
+  it('does not mark a job UNKNOWN from an answer given to the account the user switched to while asking', async () => {
+    let account = 'e#a';
+    const tracker = make({ account: () => account });
     tracker.add({ href: 'h', id: '78', state: 'RUNNING' }, info());
     const get = api.get.bind(api);
     api.get = async (id: string) => {
-      endpoint = 'b'; // switched while the GET was on its way: the other platform answers 404
+      account = 'e#b'; // switched while the GET was on its way: the other account answers 404
       return get(id);
     };
     await clock.tickAsync(2_000);
-    endpoint = 'a';
+    account = 'e#a';
     assert.strictEqual(tracker.get('78')!.state, 'RUNNING');
   });
 
-  it('takes a job recorded by an older version (no platform) as the platform in use when first read', async () => {
-    await store.update('sevenbridges.copyJobs', { version: 1, jobs: [{ id: '5', submittedAt: 0, state: 'FINISHED', result: [], ...info() }] });
-    let endpoint = 'https://cavatica-api.sbgenomics.com/v2';
-    const tracker = make({ endpoint: () => endpoint });
-    assert.strictEqual(tracker.get('5')!.endpoint, 'https://cavatica-api.sbgenomics.com/v2');
-    assert.strictEqual(store.get<{ jobs: TrackedJob[] }>('sevenbridges.copyJobs')!.jobs[0].endpoint, 'https://cavatica-api.sbgenomics.com/v2', 'written so');
-    endpoint = 'https://api.sb.biodatacatalyst.nhlbi.nih.gov/v2';
-    assert.deepStrictEqual(tracker.all(), []);
-    assert.deepStrictEqual(make({ endpoint: () => endpoint }).all(), [], 'a later window does not take it for its platform');
+  it('gives a job recorded by an older version (a platform, no user) to the first account signed in on that platform', async () => {
+    await store.update('sevenbridges.copyJobs', { version: 1, jobs: [{ id: '5', submittedAt: 0, state: 'FINISHED', result: [], endpoint: 'https://cavatica-api.sbgenomics.com/v2', ...info() }] });
+    let account: string | undefined = 'https://api.sb.biodatacatalyst.nhlbi.nih.gov/v2#rfranklin';
+    const tracker = make({ account: () => account });
+    assert.deepStrictEqual(tracker.all(), [], 'not to an account on another platform');
+    account = 'https://cavatica-api.sbgenomics.com/v2#rfranklin';
+    assert.strictEqual(tracker.get('5')!.account, account);
+    assert.strictEqual(store.get<{ jobs: TrackedJob[] }>('sevenbridges.copyJobs')!.jobs[0].account, account, 'written so');
+    account = 'https://cavatica-api.sbgenomics.com/v2#colleague';
+    assert.deepStrictEqual(make({ account: () => account }).all(), [], 'a later account on the same platform does not take it');
   });
 
   it('marks a job the platform no longer knows as UNKNOWN and stops asking', async () => {

@@ -1,0 +1,21 @@
+// The extension's write path as the bench drives it: a tracker, an outbox with the copy write, one account.
+import type { SbClient } from '../../src/api/client';
+import type { CopyItem } from '../../src/api/types';
+import { CopyWrite, sendCopies, type CopiesSettled } from '../../src/copy/copyWrite';
+import type { Timers } from '../../src/jobs/store';
+import { JobTracker, type JobDestination } from '../../src/jobs/tracker';
+import { Outbox } from '../../src/write/outbox';
+import { memoryState } from '../../test/support/sharedState';
+
+/** `clock` times the tracker (the accelerated clock of the follow scenario); the outbox runs in real time. */
+export function benchWriter(client: SbClient, emulator: { baseUrl: string; token: string; username: string }, clock?: Timers) {
+  const key = `${emulator.baseUrl}#${emulator.username}`;
+  const account = { key, credentials: { endpoint: emulator.baseUrl, token: emulator.token } };
+  const tracker = new JobTracker(client.copyJobs, memoryState(), clock, { account: () => key });
+  const outbox = new Outbox(memoryState(), async () => account);
+  outbox.register(new CopyWrite(client.copyJobs, client.files, tracker, () => new Set()));
+  outbox.start();
+  const send = (batches: CopyItem[][], destination: JobDestination): Promise<CopiesSettled> =>
+    sendCopies(outbox, tracker, account, batches.map((items) => ({ items, destination })));
+  return { tracker, outbox, send };
+}
