@@ -140,11 +140,17 @@ export function describeParent(parent: { id: string; name?: string }): string {
   return parent.name ? `children of "${parent.name}"` : `children of ${parent.id.slice(0, 8)}…`;
 }
 
+/** "rna-seq-analysis" for "rfranklin/rna-seq-analysis": the words that tell projects apart, for narrow places. */
+export function projectShortName(project: string): string {
+  const slash = project.indexOf('/');
+  return slash >= 0 && slash < project.length - 1 ? project.slice(slash + 1) : project;
+}
+
 /** Each active filter in words, in a fixed order; empty when nothing filters. */
 export function filterParts(filter: TaskFilter): string[] {
   const parts: string[] = [];
   if (filter.statuses?.length && filter.statuses.length < TASK_STATUSES.length) parts.push(describeStatuses(filter.statuses));
-  if (filter.project) parts.push(`project ${filter.project}`);
+  if (filter.project) parts.push(projectShortName(filter.project));
   if (filter.parent) parts.push(describeParent(filter.parent));
   for (const field of TIME_FIELDS) {
     const range = filter[field];
@@ -153,12 +159,16 @@ export function filterParts(filter: TaskFilter): string[] {
   return parts;
 }
 
-/** The view's description: "Filtered: Running, Failed · project a/b · created in the last 24 hours". */
+/**
+ * The view's description, read after the view's name ("Tasks  Running, Failed · my-project · created in the
+ * last 24 hours"): short, because a side bar at its default width shows about 25 characters of it. The
+ * "Clear Task Filters" action beside "Filter Tasks…" says that a filter is on.
+ */
 export function describeFilter(filter: TaskFilter): string | undefined {
   const parts = filterParts(filter);
   if (!parts.length) return undefined;
   const text = parts.join(' · ');
-  return `Filtered: ${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 }
 
 export function timeFieldLabel(field: TimeField): string {

@@ -131,7 +131,8 @@ describe('the task explorer', () => {
     const rows = await wb.treeItems(VIEW.tasks);
     const tasks = rows.filter((r) => r.level === 2);
     assert.ok(tasks.length > 0, 'tasks under Completed');
-    assert.match(tasks[0].description, /(ended|started|created) (.* ago|just now)$/);
+    // The time comes first, the project last: a narrow side bar cuts the end of the row.
+    for (const row of tasks) assert.match(row.description, /^(ended|started|created) (\d+ \w+ ago|just now)( · |$)/, row.description);
     await wb.screenshot('11-tasks-completed-open');
     if (total > 100) {
       await scrollToRow(/^Load more/);
@@ -162,7 +163,7 @@ describe('the task explorer', () => {
     await wb.waitForQuickInputClosed();
     const items = await waitForGroups(['Running', 'Failed']);
     assert.strictEqual(items.find((i) => i.label === 'Failed')!.description, count('FAILED').toLocaleString('en-US'));
-    assert.match(await viewDescription(), /Filtered: Running, Failed/);
+    assert.match(await viewDescription(), /Running, Failed/);
     await wb.screenshot('14-filter-status-applied');
   });
 
@@ -190,7 +191,7 @@ describe('the task explorer', () => {
       const expected = count(STATUS_OF[item.label], (t) => Date.parse(t.created_time) >= since);
       assert.strictEqual(item.description, expected.toLocaleString('en-US'), item.label);
     }
-    assert.match(await viewDescription(), new RegExp(`Filtered: Running, Failed · created since ${from}`));
+    assert.match(await viewDescription(), new RegExp(`Running, Failed · created since ${from}`));
     await wb.screenshot('17-filter-status-and-created');
   });
 
@@ -228,7 +229,7 @@ describe('the task explorer', () => {
     const project = 'rfranklin/rna-seq-analysis';
     const items = await waitForGroups(GROUPS);
     for (const item of items) assert.strictEqual(item.description, count(STATUS_OF[item.label], (t) => t.project === project).toLocaleString('en-US'), item.label);
-    assert.strictEqual(await viewDescription(), `Filtered: Project ${project}`);
+    assert.strictEqual(await viewDescription(), project.split('/')[1]);
     await wb.expandTreeItem(VIEW.tasks, /^Running$/);
     await waitUntil(async () => (await wb.treeItems(VIEW.tasks)).some((r) => r.level === 2), 'the running tasks', 20_000);
     const first = wb.treeRows(VIEW.tasks).nth(1);
@@ -248,14 +249,14 @@ describe('the task explorer', () => {
     await waitForGroups(GROUPS);
     await contextMenu(/^Queued$/, 'Show Only This Status');
     await waitForGroups(['Queued']);
-    assert.strictEqual(await viewDescription(), 'Filtered: Queued');
+    assert.strictEqual(await viewDescription(), 'Queued');
     await wb.expandTreeItem(VIEW.tasks, /^Queued$/);
     await waitUntil(async () => (await wb.treeItems(VIEW.tasks)).some((r) => r.level === 2), 'the queued tasks', 20_000);
     const row = (await wb.treeItems(VIEW.tasks)).find((r) => r.level === 2)!;
-    const project = /(\S+\/\S+) ·/.exec(row.description)?.[1];
+    const project = / · (\S+\/\S+)$/.exec(row.description)?.[1];
     assert.ok(project, `a project in "${row.description}"`);
     await contextMenu(new RegExp(`^${escape(row.label)}$`), 'Filter by This Project');
-    await waitUntil(async () => (await viewDescription()) === `Filtered: Queued · project ${project}`, 'the project filter');
+    await waitUntil(async () => (await viewDescription()) === `Queued · ${project.split('/')[1]}`, 'the project filter');
     const items = await waitForGroups(['Queued']);
     assert.strictEqual(items[0].description, count('QUEUED', (t) => t.project === project).toLocaleString('en-US'));
     await wb.screenshot('22-context-menu-filters');
@@ -279,7 +280,7 @@ describe('the task explorer', () => {
     assert.ok(parent, `"${labels[0]}" is a batch parent`);
     await wb.pickQuickItem(labels[0], true);
     await wb.waitForQuickInputClosed();
-    await waitUntil(async () => (await viewDescription()).startsWith('Filtered: Children of'), 'the parent filter');
+    await waitUntil(async () => (await viewDescription()).startsWith('Children of'), 'the parent filter');
     const items = await topLevel();
     const shown = items.reduce((n, i) => n + Number(i.description.replace(/,/g, '') || 0), 0);
     const expected = emulator.data.tasks.filter((t) => t.parent === parent.id && STATUS_OF_VALUES.includes(listedStatus(t.status))).length;
