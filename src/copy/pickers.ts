@@ -248,7 +248,8 @@ export async function askNewName(currentName: string | undefined, destination: s
   const dot = currentName ? currentName.lastIndexOf('.') : -1;
   const value = await vscode.window.showInputBox({
     title: currentName ? `Name of the copy of "${currentName}"` : 'Name of the copy',
-    prompt: `In ${destination}. ${currentName ? 'Enter keeps the name' : 'Leave empty to keep the name'}; Escape cancels the copy.`,
+    // VS Code adds "(Press 'Enter' to confirm or 'Escape' to cancel)".
+    prompt: `Copied into ${destination}. ${currentName ? 'Keep the name or type a new one' : 'Leave empty to keep the name'}.`,
     placeHolder: currentName ? undefined : 'The current name',
     value: currentName ?? '',
     valueSelection: currentName ? [0, dot > 0 ? dot : currentName.length] : undefined,

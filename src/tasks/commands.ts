@@ -45,10 +45,13 @@ function statusArgument(arg: unknown): TaskStatus | undefined {
 async function chosenTask(arg: unknown, parts: TaskCommandParts, command: string): Promise<(Pick<Task, 'id'> & Partial<Task>) | undefined> {
   const given = taskArgument(arg) ?? taskArgument(parts.selection?.()[0]);
   if (given) return given;
+  // The tasks the view shows: its filter's query, and its statuses (a query names one status at most).
+  const statuses = parts.filters.filter.statuses;
   const picked = await pickTask(parts.services, {
     title: `Seven Bridges: ${command}`,
     placeholder: 'Which task? Pick one, or paste a task ID',
-    query: parts.filters.query(undefined, Date.now()),
+    query: parts.filters.query(statuses?.length === 1 ? statuses[0] : undefined, Date.now()),
+    accept: statuses?.length ? (t) => (statuses as string[]).includes(t.status ?? '') : undefined,
     noun: 'Tasks',
   });
   return picked && picked !== 'none' ? picked : undefined;

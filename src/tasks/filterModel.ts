@@ -167,8 +167,8 @@ export function filterParts(filter: TaskFilter): string[] {
 export function describeFilter(filter: TaskFilter): string | undefined {
   const parts = filterParts(filter);
   if (!parts.length) return undefined;
-  const text = parts.join(' · ');
-  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+  // Not capitalised: a project's name is shown as it is written.
+  return parts.join(' · ');
 }
 
 export function timeFieldLabel(field: TimeField): string {

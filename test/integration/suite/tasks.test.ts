@@ -128,7 +128,7 @@ describe('task explorer', function () {
   it('"Show Child Tasks" lists a batch parent\'s children by status', async () => {
     const parentRec = emulator().data.batchParents.find((p) => p.status === 'RUNNING')!;
     await vscode.commands.executeCommand('sevenbridges.tasks.showChildren', { task: parentRec });
-    assert.match(tasks().view.description ?? '', /^Children of /);
+    assert.match(tasks().view.description ?? '', /^children of /);
     const shown = await groups();
     for (const g of shown) assert.strictEqual(g.count, count(g.status, (t) => t.parent === parentRec.id), g.status);
   });

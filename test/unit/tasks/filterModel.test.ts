@@ -83,13 +83,13 @@ describe('task filter model', () => {
         describeFilter({ created: { preset: 'day' }, statuses: ['RUNNING', 'FAILED'], project: 'rfranklin/my-project' }),
         'Running, Failed · my-project · created in the last 24 hours',
       );
-      assert.strictEqual(describeFilter({ parent: { id: PARENT, name: 'WGS batch' } }), 'Children of "WGS batch"');
-      assert.strictEqual(describeFilter({ parent: { id: PARENT } }), 'Children of 0f0e0d0c…');
+      assert.strictEqual(describeFilter({ parent: { id: PARENT, name: 'WGS batch' } }), 'children of "WGS batch"');
+      assert.strictEqual(describeFilter({ parent: { id: PARENT } }), 'children of 0f0e0d0c…');
       assert.strictEqual(
         describeFilter({ started: { from: '2026-03-01', to: '2026-03-07' }, ended: { from: '2026-03-02' }, created: { to: '2026-03-03' } }),
-        'Created until 2026-03-03 · started from 2026-03-01 to 2026-03-07 · ended since 2026-03-02',
+        'created until 2026-03-03 · started from 2026-03-01 to 2026-03-07 · ended since 2026-03-02',
       );
-      assert.strictEqual(describeFilter({ ended: { preset: 'hour' } }), 'Ended in the last hour');
+      assert.strictEqual(describeFilter({ ended: { preset: 'hour' } }), 'ended in the last hour');
     });
   });
 
