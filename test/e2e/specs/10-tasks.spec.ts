@@ -301,7 +301,7 @@ describe('the task explorer', () => {
     const task = emulator.data.tasks.find((t) => t.name === labels[0] && listedStatus(t.status) === 'FAILED');
     assert.ok(task, `"${labels[0]}" is a failed task`);
     await wb.page.keyboard.press('Enter');
-    await waitUntil(async () => (await wb.activeEditorTitle()).includes('.json'), 'the task details to open', 20_000);
+    await waitUntil(async () => (await wb.activeEditorText()).includes(`"name": ${JSON.stringify(labels[0])}`), 'the task details to open', 20_000);
     assert.match(await wb.activeEditorText(), /"status": "FAILED"/);
     await wb.screenshot('26-palette-task-details');
     await wb.page.keyboard.press('Control+W');
