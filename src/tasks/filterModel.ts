@@ -136,8 +136,13 @@ export function describeStatuses(statuses: readonly TaskStatus[] | undefined): s
   return statuses.map((s) => STATUS_LABELS[s]).join(', ');
 }
 
-export function describeParent(parent: { id: string; name?: string }): string {
-  return parent.name ? `children of "${parent.name}"` : `children of ${parent.id.slice(0, 8)}…`;
+/** Longest parent name the view's description shows whole; names can be 60 characters and more. */
+const PARENT_NAME_SHOWN = 24;
+
+export function describeParent(parent: { id: string; name?: string }, maxName = Infinity): string {
+  if (!parent.name) return `children of ${parent.id.slice(0, 8)}…`;
+  const name = parent.name.length > maxName ? `${parent.name.slice(0, maxName - 1).trimEnd()}…` : parent.name;
+  return `children of "${name}"`;
 }
 
 /** "rna-seq-analysis" for "rfranklin/rna-seq-analysis": the words that tell projects apart, for narrow places. */
@@ -151,7 +156,7 @@ export function filterParts(filter: TaskFilter): string[] {
   const parts: string[] = [];
   if (filter.statuses?.length && filter.statuses.length < TASK_STATUSES.length) parts.push(describeStatuses(filter.statuses));
   if (filter.project) parts.push(projectShortName(filter.project));
-  if (filter.parent) parts.push(describeParent(filter.parent));
+  if (filter.parent) parts.push(describeParent(filter.parent, PARENT_NAME_SHOWN));
   for (const field of TIME_FIELDS) {
     const range = filter[field];
     if (range) parts.push(`${TIME_LABELS[field].toLowerCase()} ${describeRange(range)}`);

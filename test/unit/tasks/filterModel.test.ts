@@ -85,6 +85,8 @@ describe('task filter model', () => {
       );
       assert.strictEqual(describeFilter({ parent: { id: PARENT, name: 'WGS batch' } }), 'children of "WGS batch"');
       assert.strictEqual(describeFilter({ parent: { id: PARENT } }), 'children of 0f0e0d0c…');
+      const long = 'Whole-genome germline calling of the 2026 cohort, batch 7 of 12';
+      assert.strictEqual(describeFilter({ parent: { id: PARENT, name: long }, ended: { preset: 'day' } }), 'children of "Whole-genome germline c…" · ended in the last 24 hours');
       assert.strictEqual(
         describeFilter({ started: { from: '2026-03-01', to: '2026-03-07' }, ended: { from: '2026-03-02' }, created: { to: '2026-03-03' } }),
         'created until 2026-03-03 · started from 2026-03-01 to 2026-03-07 · ended since 2026-03-02',
