@@ -28,7 +28,7 @@ export class AccountStatus implements vscode.Disposable {
       return;
     }
     if (session.username) {
-      this.render('$(account)', `${session.username} · ${shortLabel(label)}`, `Signed in to ${label} (${endpoint}) as **${session.username}**.`);
+      this.render('$(account)', `${session.username} · ${shortLabel(label)}`, `Signed in to ${label} (${endpoint}) as ${session.username}.`);
       return;
     }
     this.render('$(account)', shortLabel(label), `Signed in to ${label} (${endpoint}); checking the token…`);
@@ -48,9 +48,12 @@ export class AccountStatus implements vscode.Disposable {
     }
   }
 
+  /** `tooltip` is plain words: it is also what a screen reader says. */
   private render(icon: string, text: string, tooltip: string, warning = false): void {
     this.item.text = `${icon} ${text}`;
-    this.item.tooltip = new vscode.MarkdownString(`${tooltip}\n\nClick for account actions.`);
+    const full = `${tooltip} Click for account actions.`;
+    this.item.tooltip = full;
+    this.item.accessibilityInformation = { label: `Seven Bridges account: ${full}`, role: 'button' };
     this.item.backgroundColor = warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.show();
   }

@@ -10,7 +10,7 @@ import { COPY_WRITE, followCopies, type CopyPayload } from './copyWrite';
 import { DISCARD, SHOW_COPY_JOBS, SUBMIT_AGAIN, submissionTellings } from './submissionWords';
 import { plural } from '../util/words';
 import { askNewName, browseFolder, pickDestinationKind, pickProject, ProjectCache } from './pickers';
-import { clampBatchSize, confirmationText, CopyDestination, describeDestination, planCopy, sourceProblems, checkSources, splitItems } from './request';
+import { clampBatchSize, confirmationNotes, confirmationText, CopyDestination, describeDestination, planCopy, sourceProblems, checkSources, splitItems } from './request';
 
 /** What a copy is made of, and what is known about it where it came from. */
 export interface CopySources {
@@ -22,6 +22,8 @@ export interface CopySources {
   projects?: string[];
   /** Whether the IDs are known not to be root folders (they came from inside a project). */
   trusted?: boolean;
+  /** Which IDs are folders, when the kinds are known (files view); a folder is copied with everything in it. */
+  folders?: string[];
 }
 
 /** Optional arguments of the copy commands, for scripts and tests; the interactive path is the default. */
@@ -49,7 +51,8 @@ export class CopyFlow {
     const check = checkSources(sources.ids, roots);
     const problems = sourceProblems(check);
     if (problems.length) {
-      void vscode.window.showErrorMessage(`Nothing was copied. ${problems.join(' ')}`, { modal: false });
+      // A modal: its detail shows the whole reason (IDs and advice), which a notification would cut.
+      void vscode.window.showErrorMessage('Nothing was copied.', { modal: true, detail: problems.join('\n\n') });
       return [];
     }
     if (!check.ids.length) {
@@ -57,6 +60,7 @@ export class CopyFlow {
       return [];
     }
     const ids = check.ids;
+    const names = ids.every((id) => sources.names?.[id]) ? ids.map((id) => sources.names![id]) : undefined;
     const singleName = ids.length === 1 ? sources.names?.[ids[0]] : undefined;
 
     let destination = args.destination;
@@ -67,7 +71,7 @@ export class CopyFlow {
 
     let newName = args.newName;
     if (newName === undefined && ids.length === 1 && !args.ids) {
-      newName = await askNewName(singleName);
+      newName = await askNewName(singleName, describeDestination(destination));
       if (newName === undefined) return [];
     }
 
@@ -78,17 +82,22 @@ export class CopyFlow {
       maxItemsPerRequest: vscode.workspace.getConfiguration('sevenbridges').get<number>('copy.maxItemsPerRequest'),
     });
     if (!plan.ok) {
-      void vscode.window.showErrorMessage(`Nothing was copied. ${plan.problems.join(' ')}`);
+      void vscode.window.showErrorMessage('Nothing was copied.', { modal: true, detail: plan.problems.join('\n\n') });
       return [];
     }
     const label = describeDestination(destination);
     if (args.confirm !== false) {
-      const notes: string[] = [];
-      if (check.duplicates) notes.push(`${plural(check.duplicates, 'duplicate ID was', 'duplicate IDs were')} dropped.`);
-      if (plan.batches.length > 1) notes.push(`Sent as ${plan.batches.length} requests of at most ${clampBatchSize(plan.batches[0].length)} items, each its own job.`);
-      notes.push('Folders are copied with everything in them; a file whose name is taken gets a numbered name.');
+      const folders = sources.folders ? new Set(sources.folders.map((id) => id.toLowerCase())) : undefined;
+      const notes = confirmationNotes({
+        names,
+        count: plan.items.length,
+        folders: folders ? ids.filter((id) => folders.has(id)).length : undefined,
+        duplicates: check.duplicates,
+        batches: plan.batches.length,
+        batchSize: clampBatchSize(plan.batches[0].length),
+      });
       const answer = await vscode.window.showInformationMessage(
-        confirmationText(plan.items.length, destination, { singleName, newName }),
+        confirmationText(plan.items.length, destination, { names, newName }),
         { modal: true, detail: notes.join('\n') },
         'Copy',
       );
@@ -193,7 +202,8 @@ export class CopyFlow {
       for (;;) {
         const project = await pickProject(this.projects, {
           title: kind === 'projectRoot' ? 'Copy to the root of which project?' : 'Copy to a folder of which project?',
-          exclude: kind === 'otherProjectFolder' ? undefined : sourceProject,
+          // "Another project" either way: the sources' own project is the first choice's.
+          exclude: sourceProject,
         });
         if (!project) break;
         if (kind === 'projectRoot') return { kind, project: project.id, rootFolder: project.root_folder };

@@ -65,7 +65,7 @@ export async function pickDestinationKind(sourceProject: string | undefined, cou
 type ProjectPick = vscode.QuickPickItem & { project?: Project };
 
 /** A project from the caller's projects (type to search); read-only ones are shown but refused. */
-export async function pickProject(cache: ProjectCache, options: { title: string; exclude?: string }): Promise<Project | undefined> {
+export async function pickProject(cache: ProjectCache, options: { title: string; exclude?: string; allowReadOnly?: boolean }): Promise<Project | undefined> {
   const pick = vscode.window.createQuickPick<ProjectPick>();
   pick.title = options.title;
   pick.placeholder = 'Type to search your projects';
@@ -83,7 +83,7 @@ export async function pickProject(cache: ProjectCache, options: { title: string;
           ? sorted.map((project) => ({
               label: `$(${project.permissions?.write === false ? 'lock' : 'project'}) ${project.name || project.id}`,
               description: project.id,
-              detail: project.permissions?.write === false ? 'Read only: you cannot copy into it' : undefined,
+              detail: project.permissions?.write === false && !options.allowReadOnly ? 'Read only: you cannot copy into it' : undefined,
               project,
             }))
           : [{ label: 'No other projects', description: 'You have no project to copy into' }];
@@ -97,7 +97,7 @@ export async function pickProject(cache: ProjectCache, options: { title: string;
       const chosen = await nextChoice(pick);
       if (!chosen) return undefined;
       if (!chosen.project) continue;
-      if (chosen.project.permissions?.write === false) {
+      if (chosen.project.permissions?.write === false && !options.allowReadOnly) {
         pick.placeholder = `${chosen.project.id} is read only: choose another project`;
         continue;
       }
@@ -129,6 +129,7 @@ export async function browseFolder(
   const pick = vscode.window.createQuickPick<FolderPick>();
   pick.ignoreFocusOut = true;
   pick.placeholder = 'Open a folder, or choose "Here"';
+  pick.buttons = [vscode.QuickInputButtons.Back];
   let level = 0;
   let folders: FileRecord[] = [];
   let next: string | undefined;
@@ -146,7 +147,10 @@ export async function browseFolder(
     pick.title = `Copy ${plural(options.count, 'item')} to ${describeDestination(here)}${stack.length ? '' : ' (root)'}`;
     const items: FolderPick[] = [
       { label: '$(check) Here', description: describeDestination(here), action: 'here', alwaysShow: true },
-      { label: '$(arrow-up) Up', description: stack.length ? stack.slice(0, -1).map((f) => f.name).join('/') || project.id : 'back', action: 'up', alwaysShow: true },
+      // At the project's root there is no "up": the step before (the project, or the kind of destination) is "back".
+      stack.length
+        ? { label: '$(arrow-up) Up', description: `to ${stack.slice(0, -1).map((f) => f.name).join('/') || `the root of ${project.id}`}`, action: 'up', alwaysShow: true }
+        : { label: '$(arrow-left) Back', description: kind === 'sameProjectFolder' ? 'to the kind of destination' : 'to the list of projects', action: 'up', alwaysShow: true },
       { label: 'Folders', kind: vscode.QuickPickItemKind.Separator, action: 'open' },
     ];
     for (const folder of folders) {
@@ -195,7 +199,7 @@ export async function browseFolder(
     pick.show();
     void load(false);
     for (;;) {
-      const chosen = await nextChoice(pick);
+      const chosen = await nextChoice(pick, (button) => (button === vscode.QuickInputButtons.Back ? ({ label: 'Back', action: 'up' } as FolderPick) : undefined));
       if (!chosen) return {};
       if (chosen.action === 'here') return { destination: destinationHere() };
       if (chosen.action === 'up') {
@@ -217,8 +221,8 @@ export async function browseFolder(
   }
 }
 
-/** The next accepted item of a quick pick, or undefined once it is hidden. */
-export function nextChoice<T extends vscode.QuickPickItem>(pick: vscode.QuickPick<T>): Promise<T | undefined> {
+/** The next accepted item of a quick pick (or the item a title button stands for), or undefined once it is hidden. */
+export function nextChoice<T extends vscode.QuickPickItem>(pick: vscode.QuickPick<T>, onButton?: (button: vscode.QuickInputButton) => T | undefined): Promise<T | undefined> {
   return new Promise((resolve) => {
     const disposables: vscode.Disposable[] = [];
     const done = (value: T | undefined) => {
@@ -228,17 +232,30 @@ export function nextChoice<T extends vscode.QuickPickItem>(pick: vscode.QuickPic
     disposables.push(
       pick.onDidAccept(() => done(pick.selectedItems[0] ?? pick.activeItems[0])),
       pick.onDidHide(() => done(undefined)),
+      pick.onDidTriggerButton((button) => {
+        const item = onButton?.(button);
+        if (item) done(item);
+      }),
     );
   });
 }
 
-/** An optional new name for a single item: empty keeps the name; Escape cancels the copy. */
-export async function askNewName(currentName: string | undefined): Promise<string | undefined> {
-  return vscode.window.showInputBox({
-    title: 'New name (optional)',
-    prompt: currentName ? `Leave empty to keep "${currentName}".` : 'Leave empty to keep the current name.',
-    placeHolder: currentName ?? 'Keep the current name',
+/**
+ * An optional new name for a single item, in the Explorer's way: the box holds the current name (the part
+ * before the extension selected), Enter keeps it, Escape cancels the copy. Resolves '' to keep the name.
+ */
+export async function askNewName(currentName: string | undefined, destination: string): Promise<string | undefined> {
+  const dot = currentName ? currentName.lastIndexOf('.') : -1;
+  const value = await vscode.window.showInputBox({
+    title: currentName ? `Name of the copy of "${currentName}"` : 'Name of the copy',
+    // VS Code adds "(Press 'Enter' to confirm or 'Escape' to cancel)".
+    prompt: `Copied into ${destination}. ${currentName ? 'Keep the name or type a new one' : 'Leave empty to keep the name'}.`,
+    placeHolder: currentName ? undefined : 'The current name',
+    value: currentName ?? '',
+    valueSelection: currentName ? [0, dot > 0 ? dot : currentName.length] : undefined,
     ignoreFocusOut: true,
-    validateInput: (value) => nameProblem(value),
+    validateInput: (text) => nameProblem(text),
   });
+  if (value === undefined) return undefined;
+  return value.trim() === currentName ? '' : value;
 }

@@ -7,11 +7,13 @@ import type { Services } from '../services';
 import { showApiError } from '../ui/errors';
 import { idsInEditorText, outputFileIds, outputNames, splitIdText } from './extract';
 import { CopyCommandArgs, CopyFlow, CopySources } from './flow';
-import { ProjectCache } from './pickers';
+import { pickProject, ProjectCache } from './pickers';
 import { plural } from '../util/words';
 import type { AsyncJob } from '../api/types';
 import { COPY_WRITE, CopyWrite } from './copyWrite';
 import { checkSources, sourceProblems } from './request';
+import { pickTask } from '../tasks/filterPicks';
+import { hasFileOutputs } from '../tasks/nodes';
 
 /** The running copy feature, returned for the integration tests. */
 export interface CopyFeature {
@@ -65,7 +67,14 @@ export function registerCopy(services: Services): CopyFeature {
       const chosen = (nodes?.length ? nodes : node ? [node] : [...view.selection]).filter(
         (n): n is ItemNode | ProjectNode => isItemNode(n) || n instanceof ProjectNode,
       );
-      if (!chosen.length) return;
+      if (!chosen.length) {
+        // From the palette with nothing selected: which project's ID.
+        const project = await pickProject(projects, { title: 'Seven Bridges: Copy the ID of which project?', allowReadOnly: true });
+        if (!project) return;
+        await vscode.env.clipboard.writeText(project.id);
+        vscode.window.setStatusBarMessage(`Copied ${project.id}`, 3_000);
+        return;
+      }
       await vscode.env.clipboard.writeText(chosen.map((n) => n.id).join('\n'));
       vscode.window.setStatusBarMessage(chosen.length === 1 ? `Copied ${chosen[0].id}` : `Copied ${chosen.length} IDs`, 3_000);
     }),
@@ -107,8 +116,16 @@ export function registerCopy(services: Services): CopyFeature {
   async function copyOutputs(arg?: { task?: Task } | Task, args: CopyCommandArgs = {}): Promise<TrackedJob[]> {
     let task = arg && 'task' in arg && arg.task ? arg.task : (arg as Task | undefined);
     if (!task || typeof task !== 'object' || typeof task.id !== 'string') {
-      void vscode.window.showInformationMessage('Choose a task with outputs in the Tasks view.');
-      return [];
+      // From the palette: a completed task with output files, picked from the newest ones.
+      const picked = await pickTask(services, {
+        title: 'Seven Bridges: Copy Outputs To…',
+        placeholder: 'Whose outputs? Pick a completed task, or paste a task ID',
+        query: { status: 'COMPLETED' },
+        accept: hasFileOutputs,
+        noun: 'Completed tasks with outputs',
+      });
+      if (!picked || picked === 'none') return [];
+      task = picked as Task;
     }
     if (!task.outputs) {
       // A list item may carry only default fields: the task's record has its outputs.
@@ -148,7 +165,8 @@ function fromNodes(nodes: readonly FilesNode[]): CopySources | undefined {
     const project = node.file.project ?? projectOf(node);
     if (project) projects.add(project);
   }
-  return { ids: items.map((n) => n.file.id), origin: 'selected', names, projects: [...projects], trusted: true };
+  const folders = items.filter((n) => n instanceof FolderNode).map((n) => n.file.id);
+  return { ids: items.map((n) => n.file.id), origin: 'selected', names, projects: [...projects], trusted: true, folders };
 }
 
 /** The project a node of the files view is in (the files view's own record of it may be partial). */

@@ -138,7 +138,9 @@ export function sourceProblems(check: SourceCheck): string[] {
     problems.push(`${check.malformed.length === 1 ? 'This is not a file or folder ID' : 'These are not file or folder IDs'} (24 hex digits): ${shown.join(', ')}${more}.`);
   }
   if (check.roots.length) {
-    problems.push(`A project's root folder cannot be copied (${check.roots.join(', ')}); copy the files and folders inside it instead.`);
+    // What to do first: the end of a long sentence is what a narrow notification cuts.
+    const which = check.roots.length === 1 ? `${check.roots[0]} is a project's root folder` : `${check.roots.join(', ')} are projects' root folders`;
+    problems.push(`Copy the files and folders inside a project's root folder instead: the root folder itself cannot be copied (${which}).`);
   }
   return problems;
 }
@@ -149,9 +151,52 @@ export function describeDestination(destination: CopyDestination): string {
   return `${destination.project} › ${destination.path.join('/')}`;
 }
 
-/** The confirmation question: "Copy 12 items to rfranklin/dest › results/2026?" */
-export function confirmationText(count: number, destination: CopyDestination, options: { singleName?: string; newName?: string; batches?: number } = {}): string {
-  const what = count === 1 && options.singleName ? `"${options.singleName}"` : plural(count, 'item');
+/** `"a.bam"`, `"a.bam" and "b.bam"`: two names at most, else undefined (the count says it better). */
+function namesInWords(names: readonly string[]): string | undefined {
+  if (names.length === 1) return `"${names[0]}"`;
+  if (names.length === 2) return `"${names[0]}" and "${names[1]}"`;
+  return undefined;
+}
+
+export interface ConfirmationOptions {
+  /** The names of the items, in order, when all are known. */
+  names?: readonly string[];
+  newName?: string;
+}
+
+/** The confirmation question: `Copy "a.bam" and "b.bam" to rfranklin/dest › results?`, `Copy 12 items to …?` */
+export function confirmationText(count: number, destination: CopyDestination, options: ConfirmationOptions = {}): string {
+  const named = options.names?.length === count ? namesInWords(options.names) : undefined;
+  const what = named ?? plural(count, 'item');
   const rename = options.newName?.trim() ? ` as "${options.newName.trim()}"` : '';
   return `Copy ${what} to ${describeDestination(destination)}${rename}?`;
+}
+
+/** Most names listed in the confirmation's detail. */
+const NAMES_LISTED = 8;
+
+export interface ConfirmationNotes {
+  names?: readonly string[];
+  count: number;
+  /** How many of the items are folders; undefined when not known (IDs pasted). */
+  folders?: number;
+  duplicates: number;
+  batches: number;
+  batchSize: number;
+}
+
+/** The lines under the question: what is copied (when the question did not name it), and only the notes that apply. */
+export function confirmationNotes(notes: ConfirmationNotes): string[] {
+  const lines: string[] = [];
+  const names = notes.names?.length === notes.count ? notes.names : undefined;
+  if (names && names.length > 2) {
+    const shown = names.slice(0, NAMES_LISTED).join(', ');
+    lines.push(`${shown}${names.length > NAMES_LISTED ? ` and ${names.length - NAMES_LISTED} more` : ''}.`);
+  }
+  if (notes.duplicates) lines.push(`${plural(notes.duplicates, 'duplicate ID was', 'duplicate IDs were')} dropped.`);
+  if (notes.batches > 1) lines.push(`Sent as ${notes.batches} requests of at most ${notes.batchSize} items, each its own job.`);
+  if (notes.folders === undefined) lines.push('A folder is copied with everything in it.');
+  else if (notes.folders > 0) lines.push(notes.folders === notes.count && notes.count === 1 ? 'The folder is copied with everything in it.' : 'Folders are copied with everything in them.');
+  if (notes.folders === undefined || notes.folders < notes.count) lines.push('A file whose name is taken there gets a numbered name.');
+  return lines;
 }

@@ -176,7 +176,9 @@ export class FilesTreeProvider implements vscode.TreeDataProvider<FilesNode>, vs
     if (owner instanceof Root) {
       for (const project of owner.pager.items) nodes.push(reuse(`p:${project.id}`, () => new ProjectNode(project, this.services.client)));
     } else {
-      for (const file of owner.pager.items) {
+      // Folders first, as in the Explorer; otherwise the platform's order.
+      const items = [...owner.pager.items].sort((a, b) => Number(b.type === 'folder') - Number(a.type === 'folder'));
+      for (const file of items) {
         nodes.push(
           file.type === 'folder'
             ? reuse(`d:${file.id}`, () => new FolderNode(file, owner, this.services.client))
@@ -210,6 +212,7 @@ export class FilesTreeProvider implements vscode.TreeDataProvider<FilesNode>, vs
       item.iconPath = new vscode.ThemeIcon('project');
       item.contextValue = 'project';
       item.tooltip = projectTooltip(node.project);
+      item.accessibilityInformation = { label: `${node.name}, project ${node.project.id}` };
       return item;
     }
     if (node instanceof FolderNode || node instanceof FileNode) {
@@ -221,6 +224,7 @@ export class FilesTreeProvider implements vscode.TreeDataProvider<FilesNode>, vs
       item.description = folder ? undefined : formatSize(node.file.size);
       item.contextValue = folder ? 'folder' : 'file';
       item.tooltip = fileTooltip(node.file);
+      item.accessibilityInformation = { label: [node.name, folder ? 'folder' : 'file', item.description].filter(Boolean).join(', ') };
       return item;
     }
     if (node instanceof LoadMoreNode) {

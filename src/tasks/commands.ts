@@ -8,7 +8,7 @@ import type { Services } from '../services';
 import { showApiError } from '../ui/errors';
 import { TaskDetailsProvider } from './details';
 import type { FilterModel } from './filterModel';
-import { pickFilter } from './filterPicks';
+import { pickFilter, pickOneStatus, pickParent, pickProject, pickTask } from './filterPicks';
 import type { Refresher } from './refresher';
 import { type ContainerNode, type LoadMoreNode, type TaskTreeModel } from './taskTree';
 import { withViewProgress } from './treeProvider';
@@ -19,6 +19,8 @@ export interface TaskCommandParts {
   tree: TaskTreeModel;
   refresher: Refresher;
   details: TaskDetailsProvider;
+  /** The Tasks view's selection, so a command run from the palette acts on the focused row. */
+  selection?: () => readonly unknown[];
 }
 
 /** The task a command was given: a tree node (`{task}`), a task record, or a task ID. */
@@ -36,8 +38,23 @@ function statusArgument(arg: unknown): TaskStatus | undefined {
   return typeof status === 'string' && (TASK_STATUSES as readonly string[]).includes(status) ? (status as TaskStatus) : undefined;
 }
 
-function noTask(command: string): void {
-  void vscode.window.showInformationMessage(`${command}: right-click a task in the Tasks view.`);
+/**
+ * The task a command acts on: its argument (a tree row's context menu), else the task selected in the
+ * Tasks view (a keyboard user's focus), else one picked from the newest tasks the view's filter shows.
+ */
+async function chosenTask(arg: unknown, parts: TaskCommandParts, command: string): Promise<(Pick<Task, 'id'> & Partial<Task>) | undefined> {
+  const given = taskArgument(arg) ?? taskArgument(parts.selection?.()[0]);
+  if (given) return given;
+  // The tasks the view shows: its filter's query, and its statuses (a query names one status at most).
+  const statuses = parts.filters.filter.statuses;
+  const picked = await pickTask(parts.services, {
+    title: `Seven Bridges: ${command}`,
+    placeholder: 'Which task? Pick one, or paste a task ID',
+    query: parts.filters.query(statuses?.length === 1 ? statuses[0] : undefined, Date.now()),
+    accept: statuses?.length ? (t) => (statuses as string[]).includes(t.status ?? '') : undefined,
+    noun: 'Tasks',
+  });
+  return picked && picked !== 'none' ? picked : undefined;
 }
 
 export function taskWebUrl(endpoint: string, task: Pick<Task, 'id' | 'project'>): string | undefined {
@@ -61,15 +78,15 @@ export function registerTaskCommands(parts: TaskCommandParts): vscode.Disposable
 
     vscode.commands.registerCommand('sevenbridges.tasks.clearFilter', () => filters.clear()),
 
-    vscode.commands.registerCommand('sevenbridges.tasks.showOnlyStatus', (arg: unknown) => {
-      const status = statusArgument(arg);
-      if (!status) return noTask('Show Only This Status');
-      return filters.update({ statuses: [status] });
+    vscode.commands.registerCommand('sevenbridges.tasks.showOnlyStatus', async (arg: unknown) => {
+      const status = statusArgument(arg) ?? statusArgument(parts.selection?.()[0]) ?? (await pickOneStatus(tree));
+      if (status) await filters.update({ statuses: [status] });
     }),
 
     vscode.commands.registerCommand('sevenbridges.tasks.filterByProject', async (arg: unknown) => {
-      const task = taskArgument(arg);
-      if (!task) return noTask('Filter by This Project');
+      const task = taskArgument(arg) ?? taskArgument(parts.selection?.()[0]);
+      // From the palette with no task at hand: the project is what is asked for.
+      if (!task) return pickProject(services, filters);
       try {
         const full = await fullTask(task);
         if (full.project) await filters.update({ project: full.project });
@@ -79,21 +96,22 @@ export function registerTaskCommands(parts: TaskCommandParts): vscode.Disposable
     }),
 
     vscode.commands.registerCommand('sevenbridges.tasks.showChildren', async (arg: unknown) => {
-      const task = taskArgument(arg);
-      if (!task) return noTask('Show Child Tasks');
+      const selected = taskArgument(parts.selection?.()[0]);
+      const task = taskArgument(arg) ?? (selected?.batch ? selected : undefined);
+      if (!task) return pickParent(services, filters);
       await filters.update({ parent: { id: task.id, ...(task.name ? { name: task.name } : {}) } });
     }),
 
     vscode.commands.registerCommand('sevenbridges.tasks.copyId', async (arg: unknown) => {
-      const task = taskArgument(arg);
-      if (!task) return noTask('Copy Task ID');
+      const task = await chosenTask(arg, parts, 'Copy Task ID');
+      if (!task) return;
       await vscode.env.clipboard.writeText(task.id);
       vscode.window.setStatusBarMessage(`$(check) Copied task ID ${task.id}`, 3000);
     }),
 
     vscode.commands.registerCommand('sevenbridges.tasks.openDetails', async (arg: unknown) => {
-      const task = taskArgument(arg);
-      if (!task) return noTask('Open Task Details');
+      const task = await chosenTask(arg, parts, 'Open Task Details');
+      if (!task) return;
       try {
         const record = await vscode.window.withProgress(
           { location: { viewId: 'sevenbridges.tasks' } },
@@ -108,8 +126,8 @@ export function registerTaskCommands(parts: TaskCommandParts): vscode.Disposable
     }),
 
     vscode.commands.registerCommand('sevenbridges.tasks.openInBrowser', async (arg: unknown) => {
-      const task = taskArgument(arg);
-      if (!task) return noTask('Open in Browser');
+      const task = await chosenTask(arg, parts, 'Open Task in Browser');
+      if (!task) return;
       let full: Pick<Task, 'id' | 'project'> = task;
       if (!task.project) {
         try {

@@ -136,16 +136,27 @@ export function describeStatuses(statuses: readonly TaskStatus[] | undefined): s
   return statuses.map((s) => STATUS_LABELS[s]).join(', ');
 }
 
-export function describeParent(parent: { id: string; name?: string }): string {
-  return parent.name ? `children of "${parent.name}"` : `children of ${parent.id.slice(0, 8)}…`;
+/** Longest parent name the view's description shows whole; names can be 60 characters and more. */
+const PARENT_NAME_SHOWN = 24;
+
+export function describeParent(parent: { id: string; name?: string }, maxName = Infinity): string {
+  if (!parent.name) return `children of ${parent.id.slice(0, 8)}…`;
+  const name = parent.name.length > maxName ? `${parent.name.slice(0, maxName - 1).trimEnd()}…` : parent.name;
+  return `children of "${name}"`;
+}
+
+/** "rna-seq-analysis" for "rfranklin/rna-seq-analysis": the words that tell projects apart, for narrow places. */
+export function projectShortName(project: string): string {
+  const slash = project.indexOf('/');
+  return slash >= 0 && slash < project.length - 1 ? project.slice(slash + 1) : project;
 }
 
 /** Each active filter in words, in a fixed order; empty when nothing filters. */
 export function filterParts(filter: TaskFilter): string[] {
   const parts: string[] = [];
   if (filter.statuses?.length && filter.statuses.length < TASK_STATUSES.length) parts.push(describeStatuses(filter.statuses));
-  if (filter.project) parts.push(`project ${filter.project}`);
-  if (filter.parent) parts.push(describeParent(filter.parent));
+  if (filter.project) parts.push(projectShortName(filter.project));
+  if (filter.parent) parts.push(describeParent(filter.parent, PARENT_NAME_SHOWN));
   for (const field of TIME_FIELDS) {
     const range = filter[field];
     if (range) parts.push(`${TIME_LABELS[field].toLowerCase()} ${describeRange(range)}`);
@@ -153,12 +164,16 @@ export function filterParts(filter: TaskFilter): string[] {
   return parts;
 }
 
-/** The view's description: "Filtered: Running, Failed · project a/b · created in the last 24 hours". */
+/**
+ * The view's description, read after the view's name ("Tasks  Running, Failed · my-project · created in the
+ * last 24 hours"): short, because a side bar at its default width shows about 25 characters of it. The
+ * "Clear Task Filters" action beside "Filter Tasks…" says that a filter is on.
+ */
 export function describeFilter(filter: TaskFilter): string | undefined {
   const parts = filterParts(filter);
   if (!parts.length) return undefined;
-  const text = parts.join(' · ');
-  return `Filtered: ${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+  // Not capitalised: a project's name is shown as it is written.
+  return parts.join(' · ');
 }
 
 export function timeFieldLabel(field: TimeField): string {

@@ -20,7 +20,9 @@ import {
   type TimePreset,
   type TimeRange,
 } from './filterModel';
-import { batchSummary, groupIcon, statusLook } from './nodes';
+import { batchSummary, groupIcon, statusLook, taskTime } from './nodes';
+import { plural } from '../util/words';
+import type { TaskListQuery } from '../api/tasks';
 import type { TaskTreeModel } from './taskTree';
 
 type Kind = 'status' | 'project' | 'parent' | TimeField | 'clear';
@@ -46,7 +48,7 @@ export async function pickFilter(services: Services, filters: FilterModel, tree:
   if (filters.active) items.push({ filterKind: 'clear', label: '$(clear-all) Clear Task Filters', description: filters.description });
   const pick = await vscode.window.showQuickPick(items, {
     title: 'Seven Bridges: Filter Tasks',
-    placeHolder: filters.description ?? 'Choose what to filter by; all filters combine',
+    placeHolder: 'What to filter by (filters combine)',
     matchOnDescription: true,
   });
   if (!pick) return;
@@ -68,22 +70,26 @@ interface StatusPick extends vscode.QuickPickItem {
   status: TaskStatus;
 }
 
+function statusItems(tree: TaskTreeModel): StatusPick[] {
+  return TASK_STATUSES.map((status) => {
+    const count = tree.group(status).count;
+    return {
+      status,
+      label: STATUS_LABELS[status],
+      description: count !== undefined ? plural(count, 'task') : undefined,
+      iconPath: new vscode.ThemeIcon(groupIcon(status).id),
+    };
+  });
+}
+
 /** Status: a multi-select of the six; none or all selected means every status. */
 export async function pickStatuses(filters: FilterModel, tree: TaskTreeModel): Promise<void> {
   const current = filters.filter.statuses;
   const qp = vscode.window.createQuickPick<StatusPick>();
   qp.title = 'Seven Bridges: Filter Tasks by Status';
-  qp.placeholder = 'Statuses to show (a status filter hides the other groups); none selected shows all';
+  qp.placeholder = 'Statuses to show (none: all)';
   qp.canSelectMany = true;
-  qp.items = TASK_STATUSES.map((status) => {
-    const count = tree.group(status).count;
-    return {
-      status,
-      label: STATUS_LABELS[status],
-      description: count !== undefined ? `${count.toLocaleString('en-US')} task${count === 1 ? '' : 's'}` : undefined,
-      iconPath: new vscode.ThemeIcon(groupIcon(status).id),
-    };
-  });
+  qp.items = statusItems(tree);
   qp.selectedItems = qp.items.filter((i) => current?.includes(i.status));
   const chosen = await new Promise<TaskStatus[] | undefined>((resolve) => {
     qp.onDidAccept(() => {
@@ -161,59 +167,83 @@ export async function pickProject(services: Services, filters: FilterModel): Pro
   await filters.update({ project: chosen.project });
 }
 
-interface ParentPick extends vscode.QuickPickItem {
+interface TaskPick extends vscode.QuickPickItem {
   task?: Pick<Task, 'id' | 'name'>;
   typed?: boolean;
+  /** The row that removes a filter ("Any parent"). */
+  none?: boolean;
 }
 
-/** How many pages of recent tasks are scanned for batch parents. */
-const PARENT_SCAN_PAGES = 2;
+/** How many pages of recent tasks are scanned for a task pick. */
+const TASK_SCAN_PAGES = 2;
 
-/** Parent task: the batch tasks among the newest (two pages), or a task ID typed in and checked. */
-export async function pickParent(services: Services, filters: FilterModel): Promise<void> {
-  const current = filters.filter.parent;
-  const qp = vscode.window.createQuickPick<ParentPick>();
-  qp.title = 'Seven Bridges: Show the Children of a Batch Task';
-  qp.placeholder = 'Pick a batch task, or paste a task ID';
+export interface TaskPickOptions {
+  title: string;
+  placeholder: string;
+  /** The newest tasks of this query are offered (newest first, two pages of 100). */
+  query: TaskListQuery;
+  /** Which of the listed tasks to offer; all when absent. */
+  accept?: (task: Task) => boolean;
+  /** What the offered tasks are called, for the separator and the notes: "Batch tasks". */
+  noun: string;
+  /** Why a task typed in by ID is refused, or undefined when it is fine. */
+  refuse?: (task: Task) => string | undefined;
+  /** A first row that chooses no task (a filter's "Any parent"). */
+  none?: { label: string; description: string };
+  currentId?: string;
+}
+
+/**
+ * A task from the newest ones (two pages), or a task ID pasted and checked with the platform. Resolves with
+ * the task, `'none'` when the `none` row was chosen, or undefined when dismissed.
+ */
+export async function pickTask(services: Services, options: TaskPickOptions): Promise<Pick<Task, 'id' | 'name'> | 'none' | undefined> {
+  const qp = vscode.window.createQuickPick<TaskPick>();
+  qp.title = options.title;
+  qp.placeholder = options.placeholder;
   qp.matchOnDescription = true;
   qp.matchOnDetail = true;
   qp.busy = true;
-  const fixed: ParentPick[] = [{ label: '$(close) Any parent', description: current ? 'remove the parent filter' : 'in use' }];
-  let batches: ParentPick[] = [];
-  let note: ParentPick | undefined;
+  const fixed: TaskPick[] = options.none ? [{ ...options.none, none: true }] : [];
+  let found: TaskPick[] = [];
+  let note: TaskPick | undefined;
   const render = () => {
     const typed = qp.value.trim();
-    const extra: ParentPick[] = [];
-    if (typed && isTaskId(typed) && !batches.some((b) => b.task?.id === typed.toLowerCase())) {
+    const extra: TaskPick[] = [];
+    if (typed && isTaskId(typed) && !found.some((b) => b.task?.id === typed.toLowerCase())) {
       extra.push({ label: `$(edit) ${typed}`, description: 'use this task ID', task: { id: typed.toLowerCase(), name: '' }, typed: true, alwaysShow: true });
     }
-    qp.items = [...extra, ...fixed, { label: 'Batch tasks', kind: vscode.QuickPickItemKind.Separator }, ...batches, ...(note ? [note] : [])];
+    qp.items = [...extra, ...fixed, { label: options.noun, kind: vscode.QuickPickItemKind.Separator }, ...found, ...(note ? [note] : [])];
   };
   qp.onDidChangeValue(render);
   render();
   const controller = new AbortController();
+  const accept = options.accept ?? (() => true);
+  const noun = options.noun.toLowerCase();
   void (async () => {
-    const found: Task[] = [];
-    const query = { order_by: 'created_time' as const, order: 'desc' as const, project: filters.filter.project, fields: 'id,name,status,project,batch,created_time,execution_status' };
+    const tasks: Task[] = [];
+    const query = { ...options.query, order_by: 'created_time' as const, order: 'desc' as const, fields: 'id,name,status,project,batch,created_time,start_time,end_time,execution_status,outputs' };
     let page = await services.client.tasks.list(query, { limit: 100, signal: controller.signal });
-    found.push(...page.items.filter((t) => t.batch === true));
-    for (let i = 1; i < PARENT_SCAN_PAGES && page.next; i++) {
+    tasks.push(...page.items.filter(accept));
+    for (let i = 1; i < TASK_SCAN_PAGES && page.next; i++) {
       page = await services.client.tasks.next(page.next, controller.signal);
-      found.push(...page.items.filter((t) => t.batch === true));
+      tasks.push(...page.items.filter(accept));
     }
-    return { found, more: page.next !== undefined };
+    return { tasks, more: page.next !== undefined };
   })().then(
-    ({ found, more }) => {
-      batches = found.map((t) => ({
+    ({ tasks, more }) => {
+      const now = Date.now();
+      found = tasks.map((t) => ({
         label: t.name || t.id,
-        description: [statusLook(t.status).label, t.project].filter(Boolean).join(' · '),
-        detail: [batchSummary(t), t.id, t.id === current?.id ? '$(check) in use' : undefined].filter(Boolean).join(' · '),
+        // The words that tell tasks apart first: status and time; the project and ID below.
+        description: [statusLook(t.status).label, taskTime(t, now), t.batch ? batchSummary(t) : undefined].filter(Boolean).join(' · '),
+        detail: [t.project, t.id, t.id === options.currentId ? '$(check) in use' : undefined].filter(Boolean).join(' · '),
         task: { id: t.id, name: t.name },
       }));
-      note = !found.length
-        ? { label: '$(info) No batch task among the newest tasks', description: 'paste a task ID instead', alwaysShow: true }
+      note = !tasks.length
+        ? { label: `$(info) No ${noun} among the newest tasks`, description: 'paste a task ID instead', alwaysShow: true }
         : more
-          ? { label: `$(info) Batch tasks among the newest ${PARENT_SCAN_PAGES * 100} tasks`, description: 'paste a task ID for an older one', alwaysShow: true }
+          ? { label: `$(info) ${options.noun} among the newest ${TASK_SCAN_PAGES * 100} tasks`, description: 'paste a task ID for an older one', alwaysShow: true }
           : undefined;
       qp.busy = false;
       render();
@@ -221,7 +251,7 @@ export async function pickParent(services: Services, filters: FilterModel): Prom
     (error: unknown) => {
       qp.busy = false;
       if (controller.signal.aborted) return;
-      note = { label: '$(warning) Could not list the batch tasks', description: describeError(error), alwaysShow: true };
+      note = { label: `$(warning) Could not list the ${noun}`, description: describeError(error), alwaysShow: true };
       render();
     },
   );
@@ -229,7 +259,8 @@ export async function pickParent(services: Services, filters: FilterModel): Prom
     if (!pick.typed || !pick.task) return undefined;
     try {
       const task = await services.client.tasks.get(pick.task.id);
-      if (!task.batch) return `"${task.name || task.id}" is not a batch task: it has no children.`;
+      const refused = options.refuse?.(task);
+      if (refused) return refused;
       pick.task = { id: task.id, name: task.name };
       return undefined;
     } catch (error) {
@@ -238,8 +269,31 @@ export async function pickParent(services: Services, filters: FilterModel): Prom
   });
   controller.abort();
   qp.dispose();
+  if (!chosen) return undefined;
+  return chosen.none ? 'none' : chosen.task;
+}
+
+/** Parent task: the batch tasks among the newest (two pages), or a task ID typed in and checked. */
+export async function pickParent(services: Services, filters: FilterModel): Promise<void> {
+  const current = filters.filter.parent;
+  const chosen = await pickTask(services, {
+    title: 'Seven Bridges: Show the Children of a Batch Task',
+    placeholder: 'Pick a batch task, or paste a task ID',
+    query: { project: filters.filter.project },
+    accept: (t) => t.batch === true,
+    noun: 'Batch tasks',
+    refuse: (task) => (task.batch ? undefined : `"${task.name || task.id}" is not a batch task: it has no children.`),
+    none: { label: '$(close) Any parent', description: current ? 'remove the parent filter' : 'in use' },
+    currentId: current?.id,
+  });
   if (!chosen) return;
-  await filters.update({ parent: chosen.task ? { id: chosen.task.id, ...(chosen.task.name ? { name: chosen.task.name } : {}) } : undefined });
+  await filters.update({ parent: chosen !== 'none' ? { id: chosen.id, ...(chosen.name ? { name: chosen.name } : {}) } : undefined });
+}
+
+/** One status, for "Show Only This Status" run from the palette. */
+export async function pickOneStatus(tree: TaskTreeModel): Promise<TaskStatus | undefined> {
+  const pick = await vscode.window.showQuickPick(statusItems(tree), { title: 'Seven Bridges: Show Only One Status', placeHolder: 'Which status?' });
+  return pick?.status;
 }
 
 /**

@@ -73,6 +73,8 @@ export interface NodeView {
   label: string;
   description: string;
   tooltip: string;
+  /** What a screen reader says for the row: plain words, no Markdown. */
+  ariaLabel: string;
   icon: IconSpec;
   contextValue: string;
   expandable: boolean;
@@ -94,7 +96,8 @@ export function groupView(status: TaskStatus, count: number | undefined, countEr
     description = count.toLocaleString('en-US');
     tooltip = `${count.toLocaleString('en-US')} ${label.toLowerCase()} task${count === 1 ? '' : 's'} match`;
   }
-  return { label, description, tooltip, icon: groupIcon(status), contextValue: 'taskGroup', expandable: count !== 0 || !!countError };
+  const ariaLabel = countError ? `${label} tasks, count unavailable` : count === undefined ? `${label} tasks, counting` : tooltip;
+  return { label, description, tooltip, ariaLabel, icon: groupIcon(status), contextValue: 'taskGroup', expandable: count !== 0 || !!countError };
 }
 
 /** "12 done · 3 running · 1 failed" from a batch parent's execution_status; undefined when there is nothing to count. */
@@ -148,17 +151,19 @@ export function taskContextValue(task: Task): string {
 
 export function taskView(task: Task, options: TaskViewOptions): TaskView {
   const look = statusLook(task.status);
+  // The most useful words first: a narrow side bar cuts the description at its end.
   const parts: string[] = [];
+  const time = taskTime(task, options.now);
+  if (time) parts.push(time);
   if (task.batch) {
     const summary = batchSummary(task);
     if (summary) parts.push(summary);
   }
   if (task.project && !options.hideProject) parts.push(task.project);
-  const time = taskTime(task, options.now);
-  if (time) parts.push(time);
   return {
     label: task.name || task.id,
     description: parts.join(' · '),
+    ariaLabel: [task.name || task.id, look.label.toLowerCase(), ...parts].join(', '),
     tooltip: taskTooltip(task, options.now),
     icon: look.icon,
     contextValue: taskContextValue(task),

@@ -76,7 +76,7 @@ export function registerTasks(services: Services): TaskExplorer {
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(REFRESH_SETTING)) refresher.reschedule();
     }),
-    ...registerTaskCommands({ services, filters, tree, refresher, details }),
+    ...registerTaskCommands({ services, filters, tree, refresher, details, selection: () => view.selection }),
   );
   const clock = setInterval(() => {
     if (view.visible && vscode.window.state.focused && !refresher.running) provider.redraw();

@@ -36,6 +36,7 @@ export class TaskTreeProvider implements vscode.TreeDataProvider<TaskTreeNode>, 
         item.tooltip = view.tooltip;
         item.iconPath = themeIcon(view.icon);
         item.contextValue = view.contextValue;
+        item.accessibilityInformation = { label: view.ariaLabel };
         return item;
       }
       case 'task': {
@@ -49,7 +50,7 @@ export class TaskTreeProvider implements vscode.TreeDataProvider<TaskTreeNode>, 
         item.tooltip = tooltip;
         item.iconPath = themeIcon(view.icon);
         item.contextValue = view.contextValue;
-        item.accessibilityInformation = { label: `${view.label}, ${node.task.status ?? 'unknown status'}, ${view.description}` };
+        item.accessibilityInformation = { label: view.ariaLabel };
         return item;
       }
       case 'loadMore': {

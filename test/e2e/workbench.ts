@@ -83,6 +83,13 @@ export class Workbench {
     await pane.locator(`.pane-header .actions .action-label[aria-label^="${title}"]`).first().click();
   }
 
+  /** A view's title-bar actions, left to right, by their labels ("Filter Tasks…", "Refresh Tasks", "More Actions..."). */
+  async viewActions(viewName: string): Promise<string[]> {
+    const pane = this.pane(viewName);
+    await pane.locator('.pane-header').hover();
+    return (await pane.locator('.pane-header .actions .action-label').evaluateAll((els) => els.map((el) => el.getAttribute('aria-label') ?? ''))).map((l) => l.trim());
+  }
+
   /** Collapses every node of a view's tree (its "Collapse All" title action). */
   async collapseAll(viewName: string): Promise<void> {
     await this.clickViewAction(viewName, 'Collapse All');

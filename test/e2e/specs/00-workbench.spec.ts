@@ -40,7 +40,11 @@ describe('the workbench with Seven Bridges installed', () => {
     await wb.screenshot('04-task-groups');
     assert.ok(items.some((i) => /^(Running|Queued|Draft|Completed|Failed|Aborted)$/.test(i.label)), `task groups: ${items.map((i) => `${i.label} ${i.description}`).join(', ')}`);
     const status = await wb.statusBarItems();
-    assert.ok(status.some((s) => s.text.includes(emulatorUser())), `status bar: ${status.map((s) => s.text).join(' | ')}`);
+    const account = status.find((s) => s.text.includes(emulatorUser()));
+    assert.ok(account, `status bar: ${status.map((s) => s.text).join(' | ')}`);
+    // What a screen reader says: plain words, no Markdown.
+    assert.match(account.ariaLabel, new RegExp(`^Seven Bridges account: Signed in to .* as ${emulatorUser()}\\. Click for account actions\\.$`), account.ariaLabel);
+    assert.doesNotMatch(account.ariaLabel, /\*\*|`|\$\(/, account.ariaLabel);
   });
 });
 

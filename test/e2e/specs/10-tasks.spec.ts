@@ -67,17 +67,13 @@ async function contextMenu(label: RegExp, entry: string): Promise<void> {
   await menu.waitFor({ state: 'hidden' }).catch(() => undefined);
 }
 
-/** Drags the side bar's edge so names and descriptions show in full in the screenshots. */
-async function widenSideBar(width: number): Promise<void> {
-  const { wb } = e2e();
-  const box = await wb.page.locator('.part.sidebar').boundingBox();
-  if (!box || box.width >= width) return;
-  const y = box.y + box.height / 2;
-  await wb.page.mouse.move(box.x + box.width + 1, y);
-  await wb.page.mouse.down();
-  await wb.page.mouse.move(box.x + width, y, { steps: 8 });
-  await wb.page.mouse.up();
+/** The Tasks view's title actions, left to right, without their keybindings. */
+async function titleActions(): Promise<string[]> {
+  return (await e2e().wb.viewActions(VIEW.tasks)).map((label) => label.replace(/\s*\(.*\)$/, ''));
 }
+
+/** Markdown, theme-icon syntax or HTML in a screen-reader label: what a person would hear spelled out. */
+const MARKUP = /\*\*|`|\$\(|<\/?\w|\\[[\]()*_]/;
 
 async function clearFilters(): Promise<void> {
   if (!(await viewDescription())) return;
@@ -105,7 +101,7 @@ describe('the task explorer', () => {
     // Room for the task tree: the files view below it folds away (it is someone else's subject).
     const files = wb.pane(VIEW.files).locator('.pane-header');
     if ((await files.getAttribute('aria-expanded')) === 'true') await files.click();
-    await widenSideBar(560);
+    // The side bar keeps its default width: the screenshots show what a person sees on a fresh install.
   });
 
   after(async () => {
@@ -131,7 +127,14 @@ describe('the task explorer', () => {
     const rows = await wb.treeItems(VIEW.tasks);
     const tasks = rows.filter((r) => r.level === 2);
     assert.ok(tasks.length > 0, 'tasks under Completed');
-    assert.match(tasks[0].description, /(ended|started|created) (.* ago|just now)$/);
+    for (const row of tasks) {
+      assert.ok(row.ariaLabel.startsWith(`${row.label}, completed, `), `screen-reader label: ${row.ariaLabel}`);
+      assert.doesNotMatch(row.ariaLabel, MARKUP, row.ariaLabel);
+    }
+    const groupRow = (await wb.treeItems(VIEW.tasks)).find((r) => r.label === 'Completed')!;
+    assert.strictEqual(groupRow.ariaLabel, `${total.toLocaleString('en-US')} completed tasks match`);
+    // The time comes first, the project last: a narrow side bar cuts the end of the row.
+    for (const row of tasks) assert.match(row.description, /^(ended|started|created) (\d+ \w+ ago|just now)( · |$)/, row.description);
     await wb.screenshot('11-tasks-completed-open');
     if (total > 100) {
       await scrollToRow(/^Load more/);
@@ -150,11 +153,16 @@ describe('the task explorer', () => {
 
   it('filters by status through the quick pick: the other groups disappear', async () => {
     const { wb } = e2e();
+    const unfiltered = await titleActions();
+    assert.deepStrictEqual(unfiltered.slice(0, 2), ['Filter Tasks…', 'Refresh Tasks'], unfiltered.join(' | '));
+    assert.ok(!unfiltered.includes('Clear Task Filters'), unfiltered.join(' | '));
     await wb.runCommand(COMMAND.filterTasks);
     await wb.quickItem(/Status$/).waitFor();
     await wb.screenshot('12-filter-kinds');
     await wb.pickQuickItem(/Status$/);
     await wb.quickItem('Running', true).waitFor();
+    const placeholder = (await wb.quickInputState()).placeholder;
+    assert.ok(placeholder.length <= 40, `a placeholder short enough to be read whole: "${placeholder}"`);
     await wb.pickQuickItem('Running', true);
     await wb.pickQuickItem('Failed', true);
     await wb.screenshot('13-filter-status-multiselect');
@@ -162,13 +170,19 @@ describe('the task explorer', () => {
     await wb.waitForQuickInputClosed();
     const items = await waitForGroups(['Running', 'Failed']);
     assert.strictEqual(items.find((i) => i.label === 'Failed')!.description, count('FAILED').toLocaleString('en-US'));
-    assert.match(await viewDescription(), /Filtered: Running, Failed/);
+    assert.match(await viewDescription(), /Running, Failed/);
+    // The filter button keeps its meaning; Clear shows beside it while a filter is on.
+    const filtered = await titleActions();
+    assert.deepStrictEqual(filtered.slice(0, 3), ['Filter Tasks…', 'Clear Task Filters', 'Refresh Tasks'], filtered.join(' | '));
     await wb.screenshot('14-filter-status-applied');
   });
 
   it('filters by a custom created range, each bound checked as it is typed', async () => {
     const { wb } = e2e();
-    await wb.runCommand(COMMAND.filterTasks);
+    // A second filter is added from the same title button as the first.
+    await wb.clickViewAction(VIEW.tasks, 'Filter Tasks…');
+    await waitForQuickInput((q) => /Filter Tasks$/.test(q.title));
+    await wb.quickItem(/Created$/).waitFor();
     await wb.pickQuickItem(/Created$/);
     await wb.pickQuickItem(/^Custom range/);
     await wb.typeInQuickInput('2026-03-01T10:00:00Z');
@@ -190,7 +204,7 @@ describe('the task explorer', () => {
       const expected = count(STATUS_OF[item.label], (t) => Date.parse(t.created_time) >= since);
       assert.strictEqual(item.description, expected.toLocaleString('en-US'), item.label);
     }
-    assert.match(await viewDescription(), new RegExp(`Filtered: Running, Failed · created since ${from}`));
+    assert.match(await viewDescription(), new RegExp(`Running, Failed · created since ${from}`));
     await wb.screenshot('17-filter-status-and-created');
   });
 
@@ -228,7 +242,7 @@ describe('the task explorer', () => {
     const project = 'rfranklin/rna-seq-analysis';
     const items = await waitForGroups(GROUPS);
     for (const item of items) assert.strictEqual(item.description, count(STATUS_OF[item.label], (t) => t.project === project).toLocaleString('en-US'), item.label);
-    assert.strictEqual(await viewDescription(), `Filtered: Project ${project}`);
+    assert.strictEqual(await viewDescription(), project.split('/')[1]);
     await wb.expandTreeItem(VIEW.tasks, /^Running$/);
     await waitUntil(async () => (await wb.treeItems(VIEW.tasks)).some((r) => r.level === 2), 'the running tasks', 20_000);
     const first = wb.treeRows(VIEW.tasks).nth(1);
@@ -248,19 +262,51 @@ describe('the task explorer', () => {
     await waitForGroups(GROUPS);
     await contextMenu(/^Queued$/, 'Show Only This Status');
     await waitForGroups(['Queued']);
-    assert.strictEqual(await viewDescription(), 'Filtered: Queued');
+    assert.strictEqual(await viewDescription(), 'Queued');
     await wb.expandTreeItem(VIEW.tasks, /^Queued$/);
     await waitUntil(async () => (await wb.treeItems(VIEW.tasks)).some((r) => r.level === 2), 'the queued tasks', 20_000);
     const row = (await wb.treeItems(VIEW.tasks)).find((r) => r.level === 2)!;
-    const project = /(\S+\/\S+) ·/.exec(row.description)?.[1];
+    const project = / · (\S+\/\S+)$/.exec(row.description)?.[1];
     assert.ok(project, `a project in "${row.description}"`);
     await contextMenu(new RegExp(`^${escape(row.label)}$`), 'Filter by This Project');
-    await waitUntil(async () => (await viewDescription()) === `Filtered: Queued · project ${project}`, 'the project filter');
+    await waitUntil(async () => (await viewDescription()) === `Queued · ${project.split('/')[1]}`, 'the project filter');
     const items = await waitForGroups(['Queued']);
     assert.strictEqual(items[0].description, count('QUEUED', (t) => t.project === project).toLocaleString('en-US'));
     await wb.screenshot('22-context-menu-filters');
     await collapseAll();
     await wb.clickViewAction(VIEW.tasks, 'Clear Task Filters');
+    await waitForGroups(GROUPS);
+  });
+
+  it('keyboard alone: context-menu commands run from the palette act on the selected row, or ask which task', async () => {
+    const { wb, emulator } = e2e();
+    await clearFilters();
+    await collapseAll();
+    await waitForGroups(GROUPS);
+    // The row a keyboard user has moved to: the Failed group (selected; a click stands for the arrow keys).
+    await wb.treeItem(VIEW.tasks, /^Failed$/).click();
+    assert.strictEqual((await wb.treeItems(VIEW.tasks)).find((r) => r.selected)?.label, 'Failed');
+    await wb.runCommand('Seven Bridges: Show Only This Status');
+    await waitForGroups(['Failed']);
+    assert.strictEqual(await viewDescription(), 'Failed');
+    // A group is no task: "Open Task Details" asks which one, among the tasks the view shows.
+    await wb.runCommand('Seven Bridges: Open Task Details');
+    await waitForQuickInput((q) => /Open Task Details/.test(q.title));
+    let labels: string[] = [];
+    await waitUntil(async () => {
+      labels = (await wb.quickItems()).map((i) => i.label).filter((l) => l && l !== 'Tasks' && !/newest/.test(l));
+      return labels.length > 0;
+    }, 'the tasks to be listed', 20_000);
+    await wb.screenshot('25-palette-which-task');
+    const task = emulator.data.tasks.find((t) => t.name === labels[0] && listedStatus(t.status) === 'FAILED');
+    assert.ok(task, `"${labels[0]}" is a failed task`);
+    await wb.page.keyboard.press('Enter');
+    await waitUntil(async () => (await wb.activeEditorText()).includes(`"name": ${JSON.stringify(labels[0])}`), 'the task details to open', 20_000);
+    assert.match(await wb.activeEditorText(), /"status": "FAILED"/);
+    await wb.screenshot('26-palette-task-details');
+    await wb.page.keyboard.press('Control+W');
+    await clearFilters();
+    await collapseAll();
     await waitForGroups(GROUPS);
   });
 
@@ -279,7 +325,7 @@ describe('the task explorer', () => {
     assert.ok(parent, `"${labels[0]}" is a batch parent`);
     await wb.pickQuickItem(labels[0], true);
     await wb.waitForQuickInputClosed();
-    await waitUntil(async () => (await viewDescription()).startsWith('Filtered: Children of'), 'the parent filter');
+    await waitUntil(async () => (await viewDescription()).startsWith('children of'), 'the parent filter');
     const items = await topLevel();
     const shown = items.reduce((n, i) => n + Number(i.description.replace(/,/g, '') || 0), 0);
     const expected = emulator.data.tasks.filter((t) => t.parent === parent.id && STATUS_OF_VALUES.includes(listedStatus(t.status))).length;

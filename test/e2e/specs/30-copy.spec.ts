@@ -4,10 +4,91 @@
  * from copying to done, the finish notification and the job's details. A screenshot at each step.
  */
 import * as assert from 'assert';
-import { e2e, ensureSignedIn, VIEW } from '../fixture';
+import { COMMAND, e2e, ensureSignedIn, VIEW } from '../fixture';
+
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+async function waitForQuickTitle(title: RegExp): Promise<void> {
+  const { wb } = e2e();
+  for (let i = 0; i < 100; i++) {
+    if (title.test((await wb.quickInputState()).title)) return;
+    await wb.page.waitForTimeout(100);
+  }
+  throw new Error(`no quick input titled ${title}; it shows ${JSON.stringify(await wb.quickInputState())}`);
+}
 
 describe('bulk copy from the Projects & Files view', function () {
   this.timeout(120_000);
+
+  it("refuses a project's root folder in a dialog that says what to do first and names the folder", async () => {
+    const { wb, emulator } = e2e();
+    await wb.openViewContainer('Seven Bridges');
+    await wb.pane(VIEW.files).locator('.welcome-view .monaco-button, .monaco-list-row[role="treeitem"]').first().waitFor({ timeout: 20_000 });
+    await ensureSignedIn();
+    const root = emulator.data.projects[0].root_folder;
+    const posts = emulator.copyRequests.length;
+    await wb.runCommand(COMMAND.copy);
+    await wb.waitForQuickInput(/Copy Files and Folders/);
+    await wb.typeInQuickInput(root, { submit: true });
+    const dialog = wb.page.locator('.monaco-dialog-box');
+    await dialog.waitFor();
+    const message = (await dialog.locator('.dialog-message-text').innerText()).trim();
+    const detail = (await dialog.locator('.dialog-message-detail').innerText()).trim();
+    await wb.screenshot('copy-00-root-folder-refused');
+    assert.strictEqual(message, 'Nothing was copied.');
+    assert.match(detail, /^Copy the files and folders inside a project's root folder instead/);
+    assert.ok(detail.includes(root), detail);
+    await wb.page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    assert.strictEqual(emulator.copyRequests.length, posts, 'nothing sent');
+  });
+
+  it('lists folders before files, with plain screen-reader labels, and asks a single item\'s new name saying which and where', async () => {
+    const { wb, emulator } = e2e();
+    const data = emulator.data;
+    const project = data.projects.find((p) => {
+      const kids = data.children(p.root_folder);
+      return kids.some((f) => f.type === 'folder') && kids.some((f) => f.type === 'file');
+    })!;
+    await wb.expandPane(VIEW.files);
+    await wb.waitForTreeItems(VIEW.files, project.name, 20_000);
+    await wb.expandTreeItem(VIEW.files, project.name);
+    await wb.waitForTreeItems(VIEW.files, 3, 20_000);
+    await wb.page.waitForTimeout(300);
+    const rows = await wb.treeItems(VIEW.files);
+    const at = rows.findIndex((r) => r.label === project.name);
+    const level = rows[at].level;
+    const kids: typeof rows = [];
+    for (let i = at + 1; i < rows.length && rows[i].level > level; i++) if (rows[i].level === level + 1) kids.push(rows[i]);
+    const kinds = kids.map((r) => (r.expanded === undefined ? 'file' : 'folder'));
+    await wb.screenshot('copy-00b-folders-first');
+    assert.ok(kinds.includes('folder') && kinds.includes('file'), kinds.join(','));
+    assert.ok(kinds.lastIndexOf('folder') < kinds.indexOf('file'), `folders first: ${kids.map((r) => r.label).join(', ')}`);
+    for (const row of kids) assert.match(row.ariaLabel, new RegExp(`^${escape(row.label)}, (folder|file, \\S+ [KMGT]?B)$`), row.ariaLabel);
+
+    const file = kids.find((r) => r.expanded === undefined)!;
+    await wb.clickTreeItem(VIEW.files, file.label);
+    await wb.treeItemContextMenu(VIEW.files, file.label, 'Copy To…');
+    await wb.quickItem('A folder in the same project').waitFor({ timeout: 5_000 }).catch(async () => {
+      if (await wb.page.locator('.monaco-menu-container .monaco-menu, .context-view .monaco-menu').first().isVisible()) await wb.page.keyboard.press('Enter');
+    });
+    await wb.quickItem('A folder in the same project').click();
+    await wb.quickItem('Here').waitFor({ timeout: 20_000 });
+    const browse = (await wb.quickItems()).map((i) => i.label);
+    // At the project's root there is nothing above: the second row goes back, and says so.
+    assert.strictEqual(browse[1], 'Back', browse.join(' | '));
+    assert.ok(!browse.includes('Up'), browse.join(' | '));
+    await wb.quickItem('Here').click();
+    await waitForQuickTitle(/^Name of the copy of/);
+    const box = await wb.quickInputState();
+    await wb.screenshot('copy-00c-rename-box');
+    assert.strictEqual(box.title, `Name of the copy of "${file.label}"`);
+    assert.match(box.message, new RegExp(`^Copied into ${escape(project.id)}\\. Keep the name or type a new one\\.`));
+    assert.strictEqual(box.value, file.label);
+    await wb.page.keyboard.press('Escape');
+    await wb.waitForQuickInputClosed();
+    await wb.treeItem(VIEW.files, project.name).locator('.monaco-tl-twistie').click();
+  });
 
   it('copies two selected files to a folder of another project and shows the job through to its details', async () => {
     const { wb, emulator } = e2e();
@@ -45,6 +126,10 @@ describe('bulk copy from the Projects & Files view', function () {
     await wb.screenshot('copy-02-destination-kinds');
     await wb.quickItem('A folder in another project').click();
 
+    // "Another project": the sources' own project is not offered.
+    await wb.quickItem(target.name).waitFor({ timeout: 20_000 });
+    const offered = (await wb.quickItems()).map((i) => i.label);
+    assert.ok(!offered.includes(source.name), `the source project is offered: ${offered.join(' | ')}`);
     await wb.typeInQuickInput(target.name);
     await wb.quickItem(target.name).waitFor({ timeout: 20_000 });
     await wb.screenshot('copy-03-project-picker');
@@ -66,7 +151,10 @@ describe('bulk copy from the Projects & Files view', function () {
     const dialog = wb.page.locator('.monaco-dialog-box');
     await dialog.waitFor();
     const question = (await dialog.locator('.dialog-message-text').innerText()).trim();
-    assert.strictEqual(question, `Copy 2 items to ${target.id} › ${folder.name}?`);
+    assert.strictEqual(question, `Copy "${first}" and "${second}" to ${target.id} › ${folder.name}?`);
+    // Only files: nothing about folders.
+    const detail = (await dialog.locator('.dialog-message-detail').innerText()).trim();
+    assert.strictEqual(detail, 'A file whose name is taken there gets a numbered name.');
     await wb.screenshot('copy-05-confirmation');
     await dialog.locator('.monaco-button', { hasText: /^Copy$/ }).click();
 

@@ -142,6 +142,29 @@ describe('contributions', () => {
     assert.deepStrictEqual(problems, []);
   });
 
+  it('the Tasks title keeps "Filter Tasks…" first and shows "Clear Task Filters" beside it only while filtered', () => {
+    const title = (manifest().contributes.menus?.['view/title'] ?? []).filter((m) => /view == sevenbridges\.tasks\b/.test(m.when ?? ''));
+    const entries = title.filter((m) => m.command === 'sevenbridges.tasks.filter');
+    assert.deepStrictEqual(entries.map((m) => m.group), ['navigation@1'], 'one "Filter Tasks…", always first in the title');
+    assert.doesNotMatch(entries[0].when ?? '', /tasks\.filtered/, 'shown whether or not a filter is on');
+    const clear = title.filter((m) => m.command === 'sevenbridges.tasks.clearFilter');
+    assert.deepStrictEqual(clear.map((m) => [m.group, m.when]), [['navigation@2', 'view == sevenbridges.tasks && sevenbridges.tasks.filtered']]);
+    assert.strictEqual(title.find((m) => m.command === 'sevenbridges.tasks.refresh')?.group, 'navigation@3');
+    const icon = (id: string) => (manifest().contributes.commands ?? []).find((c) => c.command === id)?.icon;
+    assert.notStrictEqual(icon('sevenbridges.tasks.clearFilter'), icon('sevenbridges.tasks.filter'));
+  });
+
+  it('every context-menu command can be run from the command palette too (keyboard alone)', () => {
+    const menus = manifest().contributes.menus ?? {};
+    const palette = new Map((menus.commandPalette ?? []).map((m) => [m.command, m.when]));
+    // "Copy To…" is "Copy Files and Folders…" given the view's selection: the palette has that one.
+    const sameAs: Record<string, string> = { 'sevenbridges.copyTo': 'sevenbridges.copy' };
+    const hidden = [...new Set((menus['view/item/context'] ?? []).map((m) => m.command!))]
+      .map((id) => sameAs[id] ?? id)
+      .filter((id) => palette.get(id) === 'false');
+    assert.deepStrictEqual(hidden, []);
+  });
+
   it('the when-clause parser finds keys and view values', () => {
     assert.deepStrictEqual(parseWhen("view == sevenbridges.tasks && viewItem =~ /\\btask\\b/ && !sevenbridges.tasks.filtered"), {
       keys: ['view', 'viewItem', 'sevenbridges.tasks.filtered'],

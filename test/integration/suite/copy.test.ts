@@ -70,6 +70,24 @@ describe('bulk copy', function () {
     assert.strictEqual(kids.filter((k) => k.kind === 'file' || k.kind === 'folder').length, Math.min(100, rootCount));
   });
 
+  it('lists folders before files, as the Explorer does, with icons of the file icon theme and plain screen-reader labels', async () => {
+    const project = data().projects.find((p) => {
+      const kids = data().children(p.root_folder);
+      return kids.some((f) => f.type === 'folder') && kids.some((f) => f.type === 'file');
+    })!;
+    const kids = (await children(await projectNode(project.id))).filter((k) => k.kind === 'file' || k.kind === 'folder');
+    const kinds = kids.map((k) => k.kind);
+    assert.ok(kinds.lastIndexOf('folder') < kinds.indexOf('file'), `folders first: ${kinds.join(',')}`);
+    for (const node of kids) {
+      const item = copy().tree.getTreeItem(node);
+      assert.ok(item.resourceUri, 'a resourceUri, so the file icon theme gives the icon');
+      assert.strictEqual(item.iconPath, node.kind === 'folder' ? vscode.ThemeIcon.Folder : vscode.ThemeIcon.File);
+      const label = item.accessibilityInformation?.label ?? '';
+      assert.ok(label.startsWith(`${fileOf(node).name}, ${node.kind}`), label);
+      assert.doesNotMatch(label, /\*\*|`|\$\(/, label);
+    }
+  });
+
   it('copies files chosen in the view to a folder of another project and follows the job to FINISHED', async () => {
     const { source, target, folder } = pickProjects();
     const project = await projectNode(source.id);

@@ -2,10 +2,12 @@ import * as assert from 'assert';
 import {
   buildCopyItems,
   checkSources,
+  confirmationNotes,
   confirmationText,
   CopyDestination,
   describeDestination,
   planCopy,
+  sourceProblems,
   splitItems,
 } from '../../../src/copy/request';
 
@@ -121,8 +123,32 @@ describe('copy request builder', () => {
   describe('words', () => {
     it('sums the copy up for the confirmation', () => {
       assert.strictEqual(confirmationText(12, otherFolder), 'Copy 12 items to rfranklin/dest › results/2026?');
-      assert.strictEqual(confirmationText(1, otherRoot, { singleName: 'a.bam', newName: 'b.bam' }), 'Copy "a.bam" to rfranklin/dest as "b.bam"?');
+      assert.strictEqual(confirmationText(1, otherRoot, { names: ['a.bam'], newName: 'b.bam' }), 'Copy "a.bam" to rfranklin/dest as "b.bam"?');
+      assert.strictEqual(confirmationText(2, otherRoot, { names: ['a.bam', 'b.bam'] }), 'Copy "a.bam" and "b.bam" to rfranklin/dest?');
+      assert.strictEqual(confirmationText(3, otherRoot, { names: ['a', 'b', 'c'] }), 'Copy 3 items to rfranklin/dest?');
+      assert.strictEqual(confirmationText(2, otherRoot, { names: ['a.bam'] }), 'Copy 2 items to rfranklin/dest?', 'a name missing: the count');
       assert.strictEqual(describeDestination(otherRoot), 'rfranklin/dest');
+    });
+
+    it('notes only what applies: folders when there are folders, names when the question could not give them', () => {
+      const base = { duplicates: 0, batches: 1, batchSize: 100 };
+      assert.deepStrictEqual(confirmationNotes({ ...base, count: 2, folders: 0, names: ['a', 'b'] }), ['A file whose name is taken there gets a numbered name.']);
+      assert.deepStrictEqual(confirmationNotes({ ...base, count: 1, folders: 1, names: ['results'] }), ['The folder is copied with everything in it.']);
+      const many = confirmationNotes({ ...base, count: 10, folders: 2, duplicates: 1, batches: 2, batchSize: 5, names: 'abcdefghij'.split('') });
+      assert.deepStrictEqual(many, [
+        'a, b, c, d, e, f, g, h and 2 more.',
+        '1 duplicate ID was dropped.',
+        'Sent as 2 requests of at most 5 items, each its own job.',
+        'Folders are copied with everything in them.',
+        'A file whose name is taken there gets a numbered name.',
+      ]);
+      assert.deepStrictEqual(confirmationNotes({ ...base, count: 3 }), ['A folder is copied with everything in it.', 'A file whose name is taken there gets a numbered name.']);
+    });
+
+    it("says what to do first when a project's root folder is given", () => {
+      const problems = sourceProblems(checkSources([A], new Set([A])));
+      assert.match(problems[0], /^Copy the files and folders inside a project's root folder instead/);
+      assert.ok(problems[0].includes(A));
     });
   });
 });

@@ -81,15 +81,17 @@ describe('task filter model', () => {
     it('names each active filter in a fixed order', () => {
       assert.strictEqual(
         describeFilter({ created: { preset: 'day' }, statuses: ['RUNNING', 'FAILED'], project: 'rfranklin/my-project' }),
-        'Filtered: Running, Failed · project rfranklin/my-project · created in the last 24 hours',
+        'Running, Failed · my-project · created in the last 24 hours',
       );
-      assert.strictEqual(describeFilter({ parent: { id: PARENT, name: 'WGS batch' } }), 'Filtered: Children of "WGS batch"');
-      assert.strictEqual(describeFilter({ parent: { id: PARENT } }), 'Filtered: Children of 0f0e0d0c…');
+      assert.strictEqual(describeFilter({ parent: { id: PARENT, name: 'WGS batch' } }), 'children of "WGS batch"');
+      assert.strictEqual(describeFilter({ parent: { id: PARENT } }), 'children of 0f0e0d0c…');
+      const long = 'Whole-genome germline calling of the 2026 cohort, batch 7 of 12';
+      assert.strictEqual(describeFilter({ parent: { id: PARENT, name: long }, ended: { preset: 'day' } }), 'children of "Whole-genome germline c…" · ended in the last 24 hours');
       assert.strictEqual(
         describeFilter({ started: { from: '2026-03-01', to: '2026-03-07' }, ended: { from: '2026-03-02' }, created: { to: '2026-03-03' } }),
-        'Filtered: Created until 2026-03-03 · started from 2026-03-01 to 2026-03-07 · ended since 2026-03-02',
+        'created until 2026-03-03 · started from 2026-03-01 to 2026-03-07 · ended since 2026-03-02',
       );
-      assert.strictEqual(describeFilter({ ended: { preset: 'hour' } }), 'Filtered: Ended in the last hour');
+      assert.strictEqual(describeFilter({ ended: { preset: 'hour' } }), 'ended in the last hour');
     });
   });
 
@@ -143,7 +145,7 @@ describe('task filter model', () => {
 
       const reopened = new FilterModel(memento);
       assert.deepStrictEqual(reopened.filter, { project: 'rfranklin/my-project', statuses: ['FAILED'] });
-      assert.strictEqual(reopened.description, 'Filtered: Failed · project rfranklin/my-project');
+      assert.strictEqual(reopened.description, 'Failed · my-project');
 
       await model.update({ project: undefined });
       assert.deepStrictEqual(model.filter, { statuses: ['FAILED'] });

@@ -68,9 +68,17 @@ describe('task nodes', () => {
   });
 
   describe('description', () => {
-    it('gives the project and when it ended, once over', () => {
-      assert.strictEqual(taskView(task(), { now: NOW }).description, 'rfranklin/my-project · ended 5 min ago');
+    it('says first when it ended, then the project (left out when the view is filtered to it)', () => {
+      assert.strictEqual(taskView(task(), { now: NOW }).description, 'ended 5 min ago · rfranklin/my-project');
       assert.strictEqual(taskView(task(), { now: NOW, hideProject: true }).description, 'ended 5 min ago');
+    });
+
+    it('gives screen readers the name, the status and the description in plain words', () => {
+      const long = 'a'.repeat(30) + ' *bold* ' + 'b'.repeat(22);
+      const view = taskView(task({ name: long }), { now: NOW });
+      assert.strictEqual(view.ariaLabel, `${long}, completed, ended 5 min ago, rfranklin/my-project`);
+      assert.strictEqual(groupView('FAILED', 3).ariaLabel, '3 failed tasks match');
+      assert.strictEqual(groupView('FAILED', undefined).ariaLabel, 'Failed tasks, counting');
     });
 
     it('says when a running task started, and when a queued or draft one was created', () => {
@@ -90,7 +98,7 @@ describe('task nodes', () => {
       });
       assert.strictEqual(batchSummary(parent), '12 done · 3 running · 1 failed');
       const view = taskView(parent, { now: NOW });
-      assert.strictEqual(view.description, '12 done · 3 running · 1 failed · rfranklin/my-project · started 55 min ago');
+      assert.strictEqual(view.description, 'started 55 min ago · 12 done · 3 running · 1 failed · rfranklin/my-project');
       assert.strictEqual(view.expandable, true);
       assert.strictEqual(batchSummary(task({ execution_status: { queued: 0 } })), undefined);
       assert.strictEqual(batchSummary({ execution_status: { queued: 2, aborted: 1 } }), '2 queued · 1 aborted');
@@ -171,8 +179,8 @@ describe('task nodes', () => {
   describe('groups and paging', () => {
     it('shows the count before a group is opened; an empty group does not expand', () => {
       assert.deepStrictEqual(
-        { ...groupView('RUNNING', 1234), tooltip: undefined },
-        { label: 'Running', description: '1,234', icon: { id: 'sync', color: 'charts.blue' }, contextValue: 'taskGroup', expandable: true, tooltip: undefined },
+        { ...groupView('RUNNING', 1234), tooltip: undefined, ariaLabel: undefined },
+        { label: 'Running', description: '1,234', icon: { id: 'sync', color: 'charts.blue' }, contextValue: 'taskGroup', expandable: true, tooltip: undefined, ariaLabel: undefined },
       );
       assert.strictEqual(groupView('FAILED', 0).expandable, false);
       assert.strictEqual(groupView('FAILED', undefined).description, '…');
