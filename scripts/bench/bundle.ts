@@ -4,8 +4,11 @@ import * as path from 'path';
 import type { Figure } from './figures';
 
 export const BUNDLE = path.resolve(__dirname, '..', '..', '..', 'dist', 'extension.js');
-/** Declared bound: the bundle stays under this (it carries node-fetch and every feature, minified). */
-export const BUNDLE_LIMIT_KB = 600;
+/**
+ * Declared bound: the bundle stays under this. It carries node-fetch and every feature, minified; node-fetch's
+ * whatwg-url → tr46 chain (290 KB minified) is aliased to scripts/shims/whatwg-url.cjs (Node has its own URL).
+ */
+export const BUNDLE_LIMIT_KB = 150;
 
 export function bundleFigure(): Figure {
   const kb = fs.existsSync(BUNDLE) ? fs.statSync(BUNDLE).size / 1024 : undefined;
