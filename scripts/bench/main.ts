@@ -7,6 +7,7 @@ import { copyFigures, extensionCopy, naiveCopy } from './copyScenario';
 import { tallies } from './env';
 import { passes, textTable, type Figure } from './figures';
 import { extensionFollow, followFigures, naiveFollow } from './followScenario';
+import { extensionLag, extensionLongRun, LAG_RUNNING_TIMES_MS, lagFigures, type LagResult } from './lagScenario';
 import { hostActivationSeries, hostFigures } from './hostActivation';
 import { describeMachine, machine } from './machine';
 import { rateFigures } from './rateFigures';
@@ -47,6 +48,10 @@ async function main(): Promise<number> {
     figures.push(...followFigures(oneJob, await naiveFollow(1)));
     step('following 20 jobs for a minute (accelerated clock)');
     figures.push(...followFigures(await extensionFollow(20), await naiveFollow(20), oneJob));
+    step('how soon a finished job is seen, and a 1-hour job minute by minute (accelerated clock)');
+    const lags: LagResult[] = [];
+    for (const runningMs of LAG_RUNNING_TIMES_MS) lags.push(await extensionLag(runningMs));
+    figures.push(...lagFigures(lags, await extensionLongRun()));
   }
   if (only === undefined) figures.push(...rateFigures(tallies));
 
