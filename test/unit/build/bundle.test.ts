@@ -23,7 +23,7 @@ function loadWithoutUrlURL(code: string): NodeFetch {
   return mod.exports as NodeFetch;
 }
 
-describe('bundle: node-fetch without whatwg-url', function () {
+describe('bundle: node-fetch without whatwg-url (nor encoding)', function () {
   this.timeout(60_000);
   let dir: string;
   let emu: Emulator | undefined;
@@ -42,6 +42,9 @@ describe('bundle: node-fetch without whatwg-url', function () {
     const packages = new Set(inputs.map((i) => /node_modules\/([^/]+)\//.exec(i)?.[1]).filter((p): p is string => p !== undefined));
     assert.deepStrictEqual([...packages].sort(), ['node-fetch'], inputs.join('\n'));
     assert.ok(inputs.includes('scripts/shims/whatwg-url.cjs'), inputs.join('\n'));
+    // node-fetch's optional `encoding` is answered by a shim too, instead of a failing lookup on every load.
+    assert.ok(inputs.includes('scripts/shims/encoding.cjs'), inputs.join('\n'));
+    assert.ok(!fs.readFileSync(path.join(dir, 'extension.js'), 'utf8').includes('require("encoding")'));
   });
 
   it('the shim hands out Node\'s own URL', () => {
