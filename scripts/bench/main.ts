@@ -1,12 +1,13 @@
 // `npm run bench`: the figures of the extension against their ideals and the naive way, on this machine.
 // Flags: --no-host (skip the real-host activation), --no-readme (do not write README.md),
-// --only=<tree|copy|follow|host> (one part, for a quick look; the README is then left alone).
+// --only=<tree|latency|copy|follow|host> (one part, for a quick look; the README is then left alone).
 import type { TaskFilter } from '../../src/tasks/filterModel';
 import { bundleFigure } from './bundle';
 import { copyFigures, extensionCopy, naiveCopy } from './copyScenario';
 import { tallies } from './env';
 import { passes, textTable, type Figure } from './figures';
 import { extensionFollow, followFigures, naiveFollow } from './followScenario';
+import { extensionOverLatency, latencyFigures } from './latencyScenario';
 import { extensionLag, extensionLongRun, LAG_RUNNING_TIMES_MS, lagFigures, type LagResult } from './lagScenario';
 import { hostActivationSeries, hostFigures } from './hostActivation';
 import { describeMachine, machine } from './machine';
@@ -33,6 +34,11 @@ async function main(): Promise<number> {
     figures.push(...treeFigures('Task tree', await runTree('task tree', {}), 6));
     step('filtering');
     figures.push(...treeFigures('Filtering', await runTree('filtering', FILTER), FILTER.statuses!.length));
+  }
+
+  if (runs('latency')) {
+    step('task tree over an 80 ms round trip');
+    figures.push(...latencyFigures(await extensionOverLatency()));
   }
 
   if (runs('copy')) {
