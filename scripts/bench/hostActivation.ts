@@ -42,6 +42,8 @@ export interface HostSeries {
   /** Cold activations of the product and of the empty extension, one of each per code-server run. */
   product: number[];
   empty: number[];
+  /** From activate() called until the product had started (activation, then loading dist/main.js and starting). */
+  ready: number[];
   /** Most requests any run saw while the product's activate() ran, and after it (first 3 s). */
   requestsDuring?: number;
   requestsAfter?: number;
@@ -49,12 +51,13 @@ export interface HostSeries {
 
 /** `runs` code-servers, each activating the product and the empty extension once, in alternating order. */
 export async function hostActivationSeries(runs = 3): Promise<HostSeries> {
-  const series: HostSeries = { product: [], empty: [] };
+  const series: HostSeries = { product: [], empty: [], ready: [] };
   for (let i = 0; i < runs; i++) {
     const r = await hostActivation(i % 2 === 0 ? 'empty-first' : 'product-first');
     if (r.error || !r.probe) return { ...series, error: r.error ?? 'no probe' };
     series.probe = r.probe;
     if (!r.probe.product.wasActive) series.product.push(r.probe.product.activateMs);
+    if (!r.probe.product.wasActive && r.probe.product.readyMs !== undefined) series.ready.push(r.probe.product.readyMs);
     if (!r.probe.empty.wasActive) series.empty.push(r.probe.empty.activateMs);
     series.requestsDuring = Math.max(series.requestsDuring ?? 0, r.probe.requestsDuringActivate);
     series.requestsAfter = Math.max(series.requestsAfter ?? 0, r.probe.requestsAfterActivate);
@@ -137,15 +140,25 @@ export function hostFigures(r: HostSeries): Figure[] {
   const empty = median(r.empty);
   const host = `code-server${r.probe ? ` ${r.probe.vscodeVersion}` : ''}`;
   const samples = `product ${r.product.map((x) => x.toFixed(1)).join(', ')} ms; empty extension ${r.empty.map((x) => x.toFixed(1)).join(', ')} ms`;
+  const ready = median(r.ready);
   return [
     {
       section,
-      name: `load bundle + activate in the real host (${host}, signed in, median of ${r.product.length})`,
+      name: `activate() in the real host: load dist/extension.js, run activate (${host}, signed in, median of ${r.product.length})`,
       unit: 'ms',
       value: product,
       limit: ACTIVATION_LIMIT_MS,
       margin: `bound: ${ACTIVATION_LIMIT_MS} ms`,
       note: r.error ?? `samples: ${samples}`,
+    },
+    {
+      section,
+      name: `from activate() until started: activation, then dist/main.js loaded and started in the next turn (median of ${r.ready.length})`,
+      unit: 'ms',
+      value: ready,
+      limit: ACTIVATION_LIMIT_MS,
+      margin: `bound: ${ACTIVATION_LIMIT_MS} ms`,
+      note: r.error ?? `samples: ${r.ready.map((x) => x.toFixed(1)).join(', ')} ms`,
     },
     {
       section,
@@ -159,7 +172,7 @@ export function hostFigures(r: HostSeries): Figure[] {
     },
     {
       section,
-      name: `requests sent while activate() runs (signed in; ${r.requestsAfter ?? '—'} in the 3 s after: startup's loads)`,
+      name: `requests sent until started (signed in; ${r.requestsAfter ?? '—'} in the 3 s after: startup's loads)`,
       unit: 'req',
       value: r.requestsDuring,
       ideal: 0,

@@ -64,8 +64,8 @@ async function main(): Promise<number> {
   if (runs('host')) {
     figures.push(bundleFigure());
     if (!flags.has('--no-host')) {
-      step('activation in the real host (code-server), 3 runs');
-      figures.push(...hostFigures(await hostActivationSeries(3)));
+      step('activation in the real host (code-server), 5 runs');
+      figures.push(...hostFigures(await hostActivationSeries(5)));
     }
   }
 

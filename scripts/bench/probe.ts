@@ -28,7 +28,8 @@ export interface ActivationTiming {
 }
 
 export interface ActivationProbe {
-  product: ActivationTiming;
+  /** With `readyMs`: from the same call until the product had started (its `ready` resolved). */
+  product: ActivationTiming & { readyMs?: number };
   empty: ActivationTiming;
   order: 'empty-first' | 'product-first';
   /** Requests the emulator received between the product's activate() being called and it resolving (signed in). */

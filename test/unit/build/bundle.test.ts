@@ -37,14 +37,26 @@ describe('bundle: node-fetch without whatwg-url (nor encoding)', function () {
   });
 
   it('leaves whatwg-url, tr46 and webidl-conversions out of the extension bundle and puts the shim in', async () => {
-    const result = await esbuild.build({ ...options, absWorkingDir: root, outfile: path.join(dir, 'extension.js'), minify: true, logLevel: 'silent' });
+    const result = await esbuild.build({ ...options, absWorkingDir: root, outdir: dir, minify: true, logLevel: 'silent' });
     const inputs = Object.keys(result.metafile!.inputs);
     const packages = new Set(inputs.map((i) => /node_modules\/([^/]+)\//.exec(i)?.[1]).filter((p): p is string => p !== undefined));
     assert.deepStrictEqual([...packages].sort(), ['node-fetch'], inputs.join('\n'));
     assert.ok(inputs.includes('scripts/shims/whatwg-url.cjs'), inputs.join('\n'));
     // node-fetch's optional `encoding` is answered by a shim too, instead of a failing lookup on every load.
     assert.ok(inputs.includes('scripts/shims/encoding.cjs'), inputs.join('\n'));
-    assert.ok(!fs.readFileSync(path.join(dir, 'extension.js'), 'utf8').includes('require("encoding")'));
+    assert.ok(!fs.readFileSync(path.join(dir, 'main.js'), 'utf8').includes('require("encoding")'));
+  });
+
+  it('makes what VS Code activates a small file that loads the rest (dist/main.js) only when asked', async () => {
+    const result = await esbuild.build({ ...options, absWorkingDir: root, outdir: dir, minify: true, logLevel: 'silent' });
+    const outputs = result.metafile!.outputs;
+    const entry = outputs[path.relative(root, path.join(dir, 'extension.js'))];
+    assert.ok(entry, Object.keys(outputs).join('\n'));
+    assert.deepStrictEqual(Object.keys(entry.inputs).sort(), ['src/extension.ts', 'src/lazyStart.ts']);
+    assert.ok(entry.bytes < 4 * 1024, `${entry.bytes} bytes`);
+    const text = fs.readFileSync(path.join(dir, 'extension.js'), 'utf8');
+    // Loaded inside a function (on first use), not when the file is: no top-level require of ./main.
+    assert.match(text, /=>[^;]*require\("\.\/main"\)/);
   });
 
   it('the shim hands out Node\'s own URL', () => {
@@ -56,6 +68,7 @@ describe('bundle: node-fetch without whatwg-url (nor encoding)', function () {
     const result = await esbuild.build({
       ...options,
       entryPoints: undefined,
+      outdir: undefined,
       stdin: { contents: "module.exports = require('node-fetch').default;", resolveDir: root, loader: 'js' },
       absWorkingDir: root,
       outfile: path.join(dir, 'fetch.js'),
