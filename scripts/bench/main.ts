@@ -1,6 +1,6 @@
 // `npm run bench`: the figures of the extension against their ideals and the naive way, on this machine.
 // Flags: --no-host (skip the real-host activation), --no-readme (do not write README.md),
-// --only=<tree|latency|copy|follow|host> (one part, for a quick look; the README is then left alone).
+// --only=<tree|scale|latency|copy|follow|host> (one part, for a quick look; the README is then left alone).
 import type { TaskFilter } from '../../src/tasks/filterModel';
 import { bundleFigure } from './bundle';
 import { copyFigures, extensionCopy, naiveCopy } from './copyScenario';
@@ -8,6 +8,7 @@ import { tallies } from './env';
 import { passes, textTable, type Figure } from './figures';
 import { extensionFollow, followFigures, naiveFollow } from './followScenario';
 import { extensionOverLatency, latencyFigures } from './latencyScenario';
+import { hugeFolder, SCALE_TASKS, scaleFigures, tasksAtScale } from './scaleScenario';
 import { extensionLag, extensionLongRun, LAG_RUNNING_TIMES_MS, lagFigures, type LagResult } from './lagScenario';
 import { hostActivationSeries, hostFigures } from './hostActivation';
 import { describeMachine, machine } from './machine';
@@ -34,6 +35,13 @@ async function main(): Promise<number> {
     figures.push(...treeFigures('Task tree', await runTree('task tree', {}), 6));
     step('filtering');
     figures.push(...treeFigures('Filtering', await runTree('filtering', FILTER), FILTER.statuses!.length));
+  }
+
+  if (runs('scale')) {
+    step('scale: 10,000 and 100,000 tasks, a folder of 20,000 files');
+    const atScale = [];
+    for (const tasks of SCALE_TASKS) atScale.push({ tasks, r: await tasksAtScale(tasks) });
+    figures.push(...scaleFigures(atScale, await hugeFolder()));
   }
 
   if (runs('latency')) {
