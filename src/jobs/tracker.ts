@@ -89,8 +89,8 @@ export const isFinished = (job: TrackedJob): boolean => job.state === 'FINISHED'
 
 /**
  * Remembers every submitted copy job and follows unfinished ones until FINISHED: a short first wait, then
- * an interval of 1 s + 10 % of the newest job's age (60 s at most), doubled after a failed look. With several unfinished jobs one
- * `GET /v2/async/files` refreshes them all; a job that finishes without its per-item results in the
+ * an interval of 1 s + 10 % of the newest job's age (60 s at most), doubled after a failed look. With several
+ * unfinished jobs one `GET /v2/async/files` refreshes them all; a job that finishes without its per-item results in the
  * list is fetched once with `GET /v2/async/files/copy/{id}`. No UI: views listen to the events.
  */
 export class JobTracker {
