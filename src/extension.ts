@@ -1,42 +1,35 @@
+// The file VS Code loads and activates. Activation only puts a stand-in behind each contributed command and
+// returns: the extension itself (main.ts, a file of its own in the bundle: dist/main.js) loads in the next turn of
+// the event loop, or at once when one of its commands is run first (lazyStart.ts). So activation costs the
+// extension host little more than an empty extension's, and sends, awaits and reads nothing.
 import * as vscode from 'vscode';
-import { SbClient } from './api/client';
-import { Session } from './auth/session';
-import { registerAuth } from './auth/register';
-import { registerTasks, type TaskExplorer } from './tasks/register';
-import { registerCopy, type CopyFeature } from './copy/register';
-import type { Services } from './services';
-import { requestLogger } from './ui/requestLog';
-import { Outbox } from './write/outbox';
+import type { ExtensionApi } from './main';
+import { startSoon } from './lazyStart';
 
-/** What `activate` returns: the running parts, for the integration tests and for other extensions. */
-export interface ExtensionApi {
-  readonly services: Services;
-  /** The task explorer's models and view. */
-  readonly tasks: TaskExplorer;
-  /** The files view, the copy flow, the job tracker and the unsubmitted requests. */
-  readonly copy: CopyFeature;
+export type { ExtensionApi } from './main';
+
+/** What `activate` returns: `ready` resolves to the running parts once started (for the integration tests). */
+export interface Activation {
+  readonly ready: Promise<ExtensionApi>;
 }
 
-export function activate(context: vscode.ExtensionContext): ExtensionApi {
-  const started = Date.now();
-  const log = vscode.window.createOutputChannel('Seven Bridges', { log: true });
-  const session = new Session(context.secrets, log);
-  const client = new SbClient({
-    credentials: () => session.credentials(),
-    userAgent: `sevenbridges-vscode/${context.extension.packageJSON.version}`,
-    onRequest: requestLogger(log),
+export function activate(context: vscode.ExtensionContext): Activation {
+  const activatedAt = Date.now();
+  const contributed = (context.extension.packageJSON as { contributes?: { commands?: { command: string }[] } }).contributes?.commands ?? [];
+  const ready = startSoon<ExtensionApi>({
+    commandIds: contributed.map((c) => c.command),
+    registerCommand: (id, run) => {
+      const standIn = vscode.commands.registerCommand(id, run);
+      context.subscriptions.push(standIn);
+      return standIn;
+    },
+    executeCommand: (id, ...args) => vscode.commands.executeCommand(id, ...args),
+    start: async () => (await import('./main')).start(context, activatedAt),
+    later: (fn) => setImmediate(fn),
   });
-  const account = () => session.account(async (credentials) => (await client.user({ credentials })).username);
-  const outbox = new Outbox(context.globalState, account);
-  context.subscriptions.push(log, session, outbox, session.onDidChange(() => outbox.poke()));
-
-  const services: Services = { context, client, session, log, outbox, account };
-  registerAuth(services);
-  const tasks = registerTasks(services);
-  const copy = registerCopy(services);
-  outbox.start();
-  log.info(`Activated in ${Date.now() - started} ms`);
-  return { services, tasks, copy };
+  // A start that fails says so where a person looks (the log it would have written to does not exist yet).
+  ready.catch((error: unknown) => void vscode.window.showErrorMessage(`Seven Bridges could not start: ${error instanceof Error ? error.message : String(error)}`));
+  return { ready };
 }
 
 export function deactivate(): void {}

@@ -1,6 +1,6 @@
 // Copying 1,000 items, in real time: from the command to every call submitted, and to every job FINISHED.
 // Extension: planCopy (split into calls of ≤100) → sendCopies (the outbox) → JobTracker, with its default
-// timings (first look after 2 s, then every 5 s, doubling while nothing changes). Naive: naiveJobs.ts.
+// timings (first look after 1 s, then every 1 s + 10 % of the newest job's age). Naive: naiveJobs.ts.
 import type { SbClient } from '../../src/api/client';
 import { planCopy } from '../../src/copy/request';
 import { benchWriter } from './writer';
@@ -10,12 +10,12 @@ import { clientFor, freshEmulator, tally } from './env';
 import { type Figure } from './figures';
 import { gcIfExposed } from './heap';
 import { naivePoll, naiveSubmit, NAIVE_INTERVAL_MS } from './naiveJobs';
+import { fewestLooksWithin, lagLimitMs } from './lagScenario';
 
 export const COPY_ITEMS = 1_000;
 /** Per job state step: a 100-file job takes (2 + 4) steps = 3 s, so the run is short; the tracker still polls as on the platform. */
 export const COPY_STEP_MS = 500;
 const FINISH_TIMEOUT_MS = 120_000;
-const TRACKER_INTERVAL_MS = 5_000;
 
 export interface CopyResult {
   posts: number;
@@ -124,14 +124,24 @@ export async function naiveCopy(): Promise<CopyResult> {
 export function copyFigures(e: CopyResult, n: CopyResult): Figure[] {
   const section = 'Copy 1,000 items';
   const idealPosts = Math.ceil(COPY_ITEMS / 100);
-  // Following: one list call per poll at the tracker's interval while the platform works, plus the last one.
-  const followAllowance = Math.ceil(e.platformMs / TRACKER_INTERVAL_MS) + 1;
+  // Following: one list call per look, as few looks as keep the goal while the platform works, plus the last one.
+  const followAllowance = fewestLooksWithin(e.platformMs) + 1;
   return [
     { section, name: 'copy POSTs', unit: 'req', value: e.posts, ideal: idealPosts, limit: idealPosts, margin: 'ideal + 0', naive: n.posts },
     { section, name: 'requests from command to submitted', unit: 'req', value: e.submitRequests, ideal: idealPosts, limit: idealPosts + 1, margin: 'ideal + 1 (newest-job look, for lost answers)', naive: n.submitRequests },
     { section, name: 'time from command to submitted', unit: 'ms', value: e.submitMs, ideal: n.submitMs, limit: n.submitMs * 3 + 500, margin: '3 × ideal + 500 ms; ideal: 10 bare POSTs', naive: n.submitMs },
-    { section, name: `requests from command to every job FINISHED (${e.jobs} jobs)`, unit: 'req', value: e.finishRequests, ideal: idealPosts + 1, limit: idealPosts + 2 + followAllowance, margin: `ideal + 1 + one list per 5 s of copying (${followAllowance})`, naive: n.finishRequests },
-    { section, name: 'time from command to every job FINISHED', unit: 'ms', value: e.finishMs, ideal: e.platformMs, limit: e.platformMs + TRACKER_INTERVAL_MS + 1000, margin: 'ideal + one 5 s interval + 1 s', naive: n.finishMs, note: 'ideal: when the platform finished the last job' },
+    { section, name: `requests from command to every job FINISHED (${e.jobs} jobs)`, unit: 'req', value: e.finishRequests, ideal: idealPosts + 1, limit: idealPosts + 2 + followAllowance, margin: `ideal + 1 + ${followAllowance} looks (the fewest that keep 1 s + 10 % while copying, + 1)`, naive: n.finishRequests },
+    {
+      section,
+      name: `time from command to every job FINISHED (seen ${Math.round(e.finishMs - e.platformMs).toLocaleString('en-US')} ms after the platform; before #15: 4,080)`,
+      unit: 'ms',
+      value: e.finishMs,
+      ideal: e.platformMs,
+      limit: e.platformMs + lagLimitMs(e.platformMs),
+      margin: 'ideal + 1 s + 10 % of ideal',
+      naive: n.finishMs,
+      note: 'ideal: when the platform finished the last job',
+    },
   ];
 }
 

@@ -5,7 +5,7 @@ export interface Figure {
   /** Section of the table (Task tree, Filtering, Copying, ...). */
   section: string;
   name: string;
-  unit: 'req' | 'ms' | 'MB' | 'KB' | 'req/min' | 'count';
+  unit: 'req' | 'ms' | 'MB' | 'KB' | 'req/min' | 'count' | '×';
   value: number | undefined;
   /** The ideal, or undefined when only a bound is declared. */
   ideal?: number;
@@ -25,7 +25,7 @@ export function passes(f: Figure): boolean {
 
 function fmt(value: number | undefined, unit: Figure['unit']): string {
   if (value === undefined || !Number.isFinite(value)) return '—';
-  if (unit === 'MB') return value.toFixed(1);
+  if (unit === 'MB' || unit === '×') return value.toFixed(unit === '×' ? 2 : 1);
   if (unit === 'KB') return value.toFixed(0);
   return Math.round(value).toLocaleString('en-US');
 }

@@ -2,6 +2,7 @@
 // clock (virtualClock.ts): the emulator, the client and the tracker share it, so a virtual minute of polling
 // takes well under a second. Jobs stay in flight the whole minute: 100 files each at 30 s per state step
 // (3 minutes per job). Extension: JobTracker with its default timings; naive: one GET per job per second.
+// (The first minute is the dearest: looks come every 1 s + 10 % of the job's age, see lagScenario.ts.)
 import { benchWriter } from './writer';
 import { planCopy } from '../../src/copy/request';
 import { DESTINATION, pickFiles } from './copySources';
@@ -9,12 +10,13 @@ import { clientFor, freshEmulator, tally } from './env';
 import type { Figure } from './figures';
 import { naivePoll, naiveSubmit, NAIVE_INTERVAL_MS } from './naiveJobs';
 import { VirtualClock } from './virtualClock';
+import { fewestLooksWithin } from './lagScenario';
 
 const STEP_MS = 30_000;
 const ITEMS_PER_JOB = 100;
 const MINUTE = 60_000;
-/** The tracker's interval while jobs progress (TrackerOptions.intervalMs default). */
-const TRACKER_INTERVAL_MS = 5_000;
+/** Measured with the schedule before #15 (first look 2 s, then 5 s, ×2 while nothing changes), on this scenario. */
+const FIRST_MINUTE_BEFORE = 6;
 
 export interface FollowResult {
   jobs: number;
@@ -87,22 +89,23 @@ export async function naiveFollow(jobs: number): Promise<FollowResult> {
 }
 
 /**
- * Ideal: one request per poll whatever the number of jobs. For 1 job, at most one per 5 s interval (the
- * tracker's fastest); for 20 jobs, no more than for 1 job (one list call refreshes them all).
+ * Ideal: one request per look whatever the number of jobs. For 1 job, the fewest looks that keep the goal (seen
+ * within 1 s + 10 % of the running time) in a minute; for 20 jobs, no more than for 1 job (one list call
+ * refreshes them all).
  */
 export function followFigures(e: FollowResult, n: FollowResult, oneJob?: FollowResult): Figure[] {
-  const ideal = oneJob ? oneJob.perMinute : MINUTE / TRACKER_INTERVAL_MS;
+  const ideal = oneJob ? oneJob.perMinute : fewestLooksWithin(MINUTE);
   const refused = n.perMinute - n.sent;
   const notes = [n.status429 ? `${n.status429} × 429` : '', refused > 0 ? `${refused} refused: quota spent` : ''].filter(Boolean);
   return [
     {
       section: 'Follow copy jobs',
-      name: `requests per minute, ${e.jobs} job${e.jobs > 1 ? 's' : ''} in flight (accelerated clock)`,
+      name: `requests in the first minute, ${e.jobs} job${e.jobs > 1 ? 's' : ''} in flight (accelerated clock; before #15: ${FIRST_MINUTE_BEFORE})`,
       unit: 'req/min',
       value: e.inFlightAtEnd === e.jobs ? e.perMinute : NaN,
       ideal,
       limit: ideal + 1,
-      margin: oneJob ? 'ideal + 1; ideal: the 1-job figure' : 'ideal + 1; ideal: one per 5 s',
+      margin: oneJob ? 'ideal + 1; ideal: the 1-job figure' : 'ideal + 1; ideal: the fewest looks that keep 1 s + 10 %',
       naive: n.perMinute,
       naiveNote: notes.length ? notes.join(', ') : undefined,
     },

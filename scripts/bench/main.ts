@@ -1,12 +1,16 @@
 // `npm run bench`: the figures of the extension against their ideals and the naive way, on this machine.
-// Flags: --no-host (skip the real-host activation), --no-readme (do not write README.md).
+// Flags: --no-host (skip the real-host activation), --no-readme (do not write README.md),
+// --only=<tree|scale|latency|copy|follow|host> (one part, for a quick look; the README is then left alone).
 import type { TaskFilter } from '../../src/tasks/filterModel';
 import { bundleFigure } from './bundle';
 import { copyFigures, extensionCopy, naiveCopy } from './copyScenario';
 import { tallies } from './env';
 import { passes, textTable, type Figure } from './figures';
 import { extensionFollow, followFigures, naiveFollow } from './followScenario';
-import { hostActivationMedian, hostFigures } from './hostActivation';
+import { extensionOverLatency, latencyFigures } from './latencyScenario';
+import { hugeFolder, SCALE_TASKS, scaleFigures, tasksAtScale } from './scaleScenario';
+import { extensionLag, extensionLongRun, LAG_RUNNING_TIMES_MS, lagFigures, type LagResult } from './lagScenario';
+import { hostActivationSeries, hostFigures } from './hostActivation';
 import { describeMachine, machine } from './machine';
 import { rateFigures } from './rateFigures';
 import { METHOD_NOTES, performanceSection } from './report';
@@ -23,27 +27,54 @@ async function main(): Promise<number> {
   const flags = new Set(process.argv.slice(2));
   const figures: Figure[] = [];
 
-  step('task tree, 10,000 tasks');
-  figures.push(...treeFigures('Task tree', await runTree('task tree', {}), 6));
-  step('filtering');
-  figures.push(...treeFigures('Filtering', await runTree('filtering', FILTER), FILTER.statuses!.length));
+  const only = [...flags].find((f) => f.startsWith('--only='))?.slice('--only='.length);
+  const runs = (part: string) => only === undefined || only === part;
 
-  step('copying 1,000 items (real clock)');
-  const copyExt = await extensionCopy();
-  const copyNaive = await naiveCopy();
-  figures.push(...copyFigures(copyExt, copyNaive));
+  if (runs('tree')) {
+    step('task tree, 10,000 tasks');
+    figures.push(...treeFigures('Task tree', await runTree('task tree', {}), 6));
+    step('filtering');
+    figures.push(...treeFigures('Filtering', await runTree('filtering', FILTER), FILTER.statuses!.length));
+  }
 
-  step('following 1 job for a minute (accelerated clock)');
-  const oneJob = await extensionFollow(1);
-  figures.push(...followFigures(oneJob, await naiveFollow(1)));
-  step('following 20 jobs for a minute (accelerated clock)');
-  figures.push(...followFigures(await extensionFollow(20), await naiveFollow(20), oneJob));
-  figures.push(...rateFigures(tallies));
+  if (runs('scale')) {
+    step('scale: 10,000 and 100,000 tasks, a folder of 20,000 files');
+    const atScale = [];
+    for (const tasks of SCALE_TASKS) atScale.push({ tasks, r: await tasksAtScale(tasks) });
+    figures.push(...scaleFigures(atScale, await hugeFolder()));
+  }
 
-  figures.push(bundleFigure());
-  if (!flags.has('--no-host')) {
-    step('activation in the real host (code-server)');
-    figures.push(...hostFigures(await hostActivationMedian(3)));
+  if (runs('latency')) {
+    step('task tree over an 80 ms round trip');
+    figures.push(...latencyFigures(await extensionOverLatency()));
+  }
+
+  if (runs('copy')) {
+    step('copying 1,000 items (real clock)');
+    const copyExt = await extensionCopy();
+    const copyNaive = await naiveCopy();
+    figures.push(...copyFigures(copyExt, copyNaive));
+  }
+
+  if (runs('follow')) {
+    step('following 1 job for a minute (accelerated clock)');
+    const oneJob = await extensionFollow(1);
+    figures.push(...followFigures(oneJob, await naiveFollow(1)));
+    step('following 20 jobs for a minute (accelerated clock)');
+    figures.push(...followFigures(await extensionFollow(20), await naiveFollow(20), oneJob));
+    step('how soon a finished job is seen, and a 1-hour job minute by minute (accelerated clock)');
+    const lags: LagResult[] = [];
+    for (const runningMs of LAG_RUNNING_TIMES_MS) lags.push(await extensionLag(runningMs));
+    figures.push(...lagFigures(lags, await extensionLongRun()));
+  }
+  if (only === undefined) figures.push(...rateFigures(tallies));
+
+  if (runs('host')) {
+    figures.push(bundleFigure());
+    if (!flags.has('--no-host')) {
+      step('activation in the real host (code-server), 5 runs');
+      figures.push(...hostFigures(await hostActivationSeries(5)));
+    }
   }
 
   const m = machine();
@@ -56,7 +87,7 @@ async function main(): Promise<number> {
   console.log('');
   console.log(failed.length ? `bench: ${failed.length} figure(s) over the limit` : 'bench: every figure within its limit');
 
-  if (!flags.has('--no-readme')) {
+  if (!flags.has('--no-readme') && only === undefined) {
     writeReadme(performanceSection({ figures, machine: m, date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC', notes: METHOD_NOTES }));
     console.log('bench: README.md "## Performance" written');
   }

@@ -1,4 +1,3 @@
-import nodeFetch from 'node-fetch';
 import { ApiError, errorFromResponse, redact } from './errors';
 import { checkEndpoint, sameOrigin } from './endpoint';
 import { Clock, systemClock } from './clock';
@@ -19,6 +18,15 @@ export type FetchLike = (
   url: string,
   init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal; redirect?: 'manual' },
 ) => Promise<ResponseLike>;
+
+/**
+ * node-fetch (through Node's http, where VS Code applies the user's proxy), loaded with the first request
+ * instead of with the extension: activation then loads neither it nor http, https, zlib and stream.
+ */
+const nodeFetchOnFirstUse: FetchLike = async (url, init) => {
+  const { default: nodeFetch } = await import('node-fetch');
+  return (nodeFetch as unknown as FetchLike)(url, init);
+};
 
 /** One line of the request log. Never carries the token. */
 export interface RequestLogEntry {
@@ -97,7 +105,7 @@ export class Transport {
   readonly stats = { requests: 0, retries: 0, rateLimitWaits: 0 };
 
   constructor(private readonly options: TransportOptions) {
-    this.fetch = options.fetch ?? (nodeFetch as unknown as FetchLike);
+    this.fetch = options.fetch ?? nodeFetchOnFirstUse;
     this.clock = options.clock ?? systemClock;
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 5 * 60_000 + RATE_LIMIT_SLACK_MS;

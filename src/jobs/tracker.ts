@@ -59,9 +59,15 @@ export interface NewJobInfo {
 export interface TrackerOptions {
   /** First look at a new job. */
   firstDelayMs?: number;
-  /** Interval while something changes. */
+  /** The fixed part of the interval between looks. */
   intervalMs?: number;
-  /** Longest interval, reached by doubling while nothing changes. */
+  /**
+   * The part that grows: this fraction of the time since the newest unfinished job was submitted. A job is so
+   * seen FINISHED within `intervalMs` + this fraction of its running time, and a long job is asked about less
+   * and less often.
+   */
+  elapsedFraction?: number;
+  /** Longest interval (and the interval while the window is unfocused). */
   maxIntervalMs?: number;
   /** From this many unfinished jobs on, one list call refreshes them all. */
   listThreshold?: number;
@@ -84,9 +90,9 @@ const NOT_FOUND = 10211;
 export const isFinished = (job: TrackedJob): boolean => job.state === 'FINISHED' || job.state === 'UNKNOWN';
 
 /**
- * Remembers every submitted copy job and follows unfinished ones until FINISHED: a short first wait,
- * then an interval that doubles while nothing changes. With several unfinished jobs one
- * `GET /v2/async/files` refreshes them all; a job that finishes without its per-item results in the
+ * Remembers every submitted copy job and follows unfinished ones until FINISHED: a short first wait, then
+ * an interval of 1 s + 10 % of the newest job's age (60 s at most), doubled after a failed look. With several
+ * unfinished jobs one `GET /v2/async/files` refreshes them all; a job that finishes without its per-item results in the
  * list is fetched once with `GET /v2/async/files/copy/{id}`. No UI: views listen to the events.
  */
 export class JobTracker {
@@ -101,9 +107,8 @@ export class JobTracker {
 
   private timer: unknown;
   private dueAt: number | undefined;
-  private interval: number;
-  /** The next poll is the first look after a job was added or polling resumed: it says nothing about progress. */
-  private firstLook = true;
+  /** After a failed look: the interval, doubled at each failure in a row; 0 once a look succeeds. */
+  private backoff = 0;
   private polling: Promise<void> | undefined;
   private paused = false;
   private focused = true;
@@ -121,15 +126,15 @@ export class JobTracker {
     options: TrackerOptions = {},
   ) {
     this.opts = {
-      firstDelayMs: options.firstDelayMs ?? 2_000,
-      intervalMs: options.intervalMs ?? 5_000,
+      firstDelayMs: options.firstDelayMs ?? 1_000,
+      intervalMs: options.intervalMs ?? 1_000,
+      elapsedFraction: options.elapsedFraction ?? 0.1,
       maxIntervalMs: options.maxIntervalMs ?? 60_000,
       listThreshold: options.listThreshold ?? 2,
       maxJobs: options.maxJobs ?? 200,
       retentionMs: options.retentionMs ?? 30 * 24 * 3600_000,
     };
     this.account = options.account ?? (() => '');
-    this.interval = this.opts.intervalMs;
     this.load();
     if (this.active().length) this.schedule(this.opts.firstDelayMs);
   }
@@ -193,8 +198,6 @@ export class JobTracker {
         this.finished.fire(tracked);
       }
     } else {
-      this.interval = this.opts.intervalMs;
-      this.firstLook = true;
       this.schedule(this.opts.firstDelayMs);
     }
     return tracked;
@@ -232,8 +235,7 @@ export class JobTracker {
   resume(): void {
     if (this.disposed) return;
     this.paused = false;
-    this.interval = this.opts.intervalMs;
-    this.firstLook = true;
+    this.backoff = 0;
     if (this.followed().length) this.schedule(this.opts.firstDelayMs);
   }
 
@@ -242,14 +244,12 @@ export class JobTracker {
     if (focused === this.focused) return;
     this.focused = focused;
     if (focused && this.followed().length) {
-      this.interval = this.opts.intervalMs;
       this.schedule(this.opts.firstDelayMs + Math.floor(Math.random() * 1_000));
     }
   }
 
   /** Polls now (the user asked), unless a poll is under way; resolves when it is done. */
   refreshNow(): Promise<void> {
-    this.interval = this.opts.intervalMs;
     return this.poll();
   }
 
@@ -299,9 +299,17 @@ export class JobTracker {
     this.polling = this.pollOnce().finally(() => {
       this.polling = undefined;
       if (this.disposed || this.paused) return;
-      if (this.followed().length) this.schedule(this.focused ? this.interval : this.opts.maxIntervalMs);
+      if (this.followed().length) this.schedule(this.focused ? this.nextInterval() : this.opts.maxIntervalMs);
     });
     return this.polling;
+  }
+
+  /** 1 s + 10 % of the newest unfinished job's age (by default), or the back-off after a failure; 60 s at most. */
+  private nextInterval(): number {
+    const unfinished = this.followed().filter((job) => !isFinished(job));
+    const age = unfinished.length ? this.timers.now() - Math.max(...unfinished.map((job) => job.submittedAt)) : 0;
+    const paced = this.opts.intervalMs + this.opts.elapsedFraction * Math.max(0, age);
+    return Math.min(this.opts.maxIntervalMs, Math.max(paced, this.backoff));
   }
 
   private async pollOnce(): Promise<void> {
@@ -309,8 +317,6 @@ export class JobTracker {
     if (!followed.length) return;
     const account = this.account();
     this.stats.polls++;
-    const firstLook = this.firstLook;
-    this.firstLook = false;
     let changed = false;
     let failed = false;
     try {
@@ -346,7 +352,7 @@ export class JobTracker {
       if (error instanceof ApiError && error.isUnauthorized) this.pause();
       changed = false;
     }
-    this.interval = changed || (firstLook && !failed) ? this.opts.intervalMs : Math.min(this.opts.maxIntervalMs, this.interval * 2);
+    this.backoff = failed ? Math.min(this.opts.maxIntervalMs, 2 * Math.max(this.backoff, this.nextInterval())) : 0;
     const newlyFinished = followed.filter((job) => isFinished(job) && !job.notified && this.jobs.has(job.id));
     for (const job of newlyFinished) job.notified = true;
     if (changed || newlyFinished.length) {

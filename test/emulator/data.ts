@@ -133,6 +133,9 @@ export interface EmulatorData {
   readonly projectById: Map<string, ProjectRec>;
   /** children of a folder in listing order */
   children(folderId: string): FileRec[];
+  /** a fresh 24-hex file ID, and a file or folder added to its parent's listing (for scenarios such as a huge folder) */
+  newFileId(): string;
+  addFile(f: FileRec): FileRec;
   /** batch parents, in creation order */
   readonly batchParents: TaskRec[];
 }

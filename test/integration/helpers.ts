@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { Emulator } from '../emulator';
-import type { ExtensionApi } from '../../src/extension';
+import type { Activation, ExtensionApi } from '../../src/extension';
 import { ENV } from './runner/protocol';
 
 export const EXTENSION_ID = 'sbg-community.sevenbridges';
@@ -32,18 +32,18 @@ export function emulator(): Emulator {
 }
 
 /** The installed product extension. */
-export function productExtension(): vscode.Extension<ExtensionApi> {
-  const ext = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID);
+export function productExtension(): vscode.Extension<Activation> {
+  const ext = vscode.extensions.getExtension<Activation>(EXTENSION_ID);
   assert.ok(ext, `${EXTENSION_ID} is not installed in this host`);
   return ext;
 }
 
-/** Activates the product (if not yet) and returns what `activate()` returned. */
+/** Activates the product (if not yet) and returns its running parts, once started (`activate()` returns `ready`). */
 export async function activateProduct(): Promise<ExtensionApi> {
   const ext = productExtension();
-  const api = ext.isActive ? ext.exports : await ext.activate();
+  const activation = ext.isActive ? ext.exports : await ext.activate();
   assert.ok(ext.isActive, 'the extension did not activate');
-  return api;
+  return activation.ready;
 }
 
 /** The product's package.json as installed (what VS Code read). */
@@ -73,9 +73,11 @@ export async function waitFor<T>(check: () => T | Promise<T>, what: string, time
 }
 
 /** The installed bundle's text (e.g. to look for context keys it sets). */
+/** The bundle as installed: the main file and the rest it loads after activation (every dist/*.js). */
 export function bundleText(): string {
   const ext = productExtension();
-  return fs.readFileSync(path.join(ext.extensionPath, manifest().main), 'utf8');
+  const dist = path.dirname(path.join(ext.extensionPath, manifest().main));
+  return fs.readdirSync(dist).filter((f) => f.endsWith('.js')).sort().map((f) => fs.readFileSync(path.join(dist, f), 'utf8')).join('\n');
 }
 
 export interface ProductManifest {

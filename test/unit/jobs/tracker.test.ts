@@ -79,7 +79,8 @@ describe('JobTracker', () => {
   let store: MemoryStore;
   const trackers: JobTracker[] = [];
   const make = (options = {}) => {
-    const tracker = new JobTracker(api, store, timers(), { firstDelayMs: 2_000, intervalMs: 5_000, maxIntervalMs: 60_000, ...options });
+    // A fixed 5 s interval unless a test says otherwise: the pacing by age has tests of its own.
+    const tracker = new JobTracker(api, store, timers(), { firstDelayMs: 2_000, intervalMs: 5_000, elapsedFraction: 0, maxIntervalMs: 60_000, ...options });
     trackers.push(tracker);
     return tracker;
   };
@@ -110,8 +111,9 @@ describe('JobTracker', () => {
     assert.strictEqual(tracker.nextPollAt, undefined);
   });
 
-  it('doubles the interval while nothing changes, up to the maximum, and returns to the base on progress', async () => {
-    const tracker = make();
+  it('by default looks after 1 s, then every 1 s + 10 % of the job\'s age, up to 60 s, whether or not anything changes', async () => {
+    const tracker = new JobTracker(api, store, timers());
+    trackers.push(tracker);
     tracker.add(api.create('1'), info());
     const times: number[] = [];
     const start = clock.now;
@@ -120,15 +122,51 @@ describe('JobTracker', () => {
       times.push(clock.now - start);
       return origGet(id);
     };
-    await clock.tickAsync(2_000 + 5_000 + 10_000 + 20_000 + 40_000 + 60_000 + 60_000);
-    // first look at 2 s; then 5 s after it (unchanged → ×2), 10, 20, 40, capped at 60.
-    assert.deepStrictEqual(times, [2_000, 7_000, 17_000, 37_000, 77_000, 137_000, 197_000]);
+    await clock.tickAsync(15 * 60_000);
+    // Each look comes at most 1 s + 10 % of the time before it: a job finishing just after a look is seen
+    // within 1 s + 10 % of its running time.
+    assert.deepStrictEqual(times.slice(0, 4), [1_000, 2_100, 3_310, 4_641]);
+    for (let i = 1; i < times.length; i++) {
+      assert.ok(times[i] - times[i - 1] <= Math.min(60_000, 1_000 + 0.1 * times[i - 1]) + 1, `look ${i} came ${times[i] - times[i - 1]} ms after the one before`);
+    }
+    assert.strictEqual(times[times.length - 1] - times[times.length - 2], 60_000, 'at most 60 s apart');
+    const firstMinute = times.filter((t) => t <= 60_000).length;
+    assert.strictEqual(firstMinute, 20);
     api.progress('1', 1, 2);
+    const count = times.length;
     await clock.tickAsync(60_000);
-    const changedAt = times[times.length - 1];
-    await clock.tickAsync(5_000);
-    assert.strictEqual(times[times.length - 1], changedAt + 5_000, 'back to the base interval after a change');
-    assert.strictEqual(tracker.get('1')!.completed, 1);
+    assert.strictEqual(times.length, count + 1, 'progress does not bring the looks closer again');
+  });
+
+  it('is seen FINISHED within 1 s + 10 % of its running time, for jobs short and long', async () => {
+    for (const runningMs of [300, 3_000, 45_000, 20 * 60_000]) {
+      const tracker = new JobTracker(api, store, timers());
+      trackers.push(tracker);
+      const id = `r${runningMs}`;
+      tracker.add(api.create(id), info());
+      let seenAt: number | undefined;
+      tracker.onDidFinish(() => (seenAt = clock.now));
+      const start = clock.now;
+      await clock.tickAsync(runningMs);
+      api.finish(id);
+      await clock.tickAsync(1_000 + 0.1 * runningMs);
+      assert.ok(seenAt !== undefined, `a job of ${runningMs} ms was not seen within ${1_000 + 0.1 * runningMs} ms`);
+      assert.ok(seenAt - start - runningMs <= 1_000 + 0.1 * runningMs);
+      tracker.dispose();
+    }
+  });
+
+  it('paces one list call for many jobs by the newest of them', async () => {
+    const tracker = new JobTracker(api, store, timers());
+    trackers.push(tracker);
+    tracker.add(api.create('old'), info());
+    await clock.tickAsync(10 * 60_000);
+    tracker.add(api.create('new'), info());
+    api.calls = [];
+    await clock.tickAsync(1_000);
+    assert.deepStrictEqual(api.calls, ['list 0 100'], 'a new job: a look after 1 s, one list for both');
+    await clock.tickAsync(1_100);
+    assert.deepStrictEqual(api.calls, ['list 0 100', 'list 0 100'], 'paced by the new job, not the 10-minute-old one');
   });
 
   it('refreshes several unfinished jobs with one list call, then fetches results once for each finished job', async () => {
@@ -332,7 +370,8 @@ describe('JobTracker', () => {
   });
 
   it('follows 10 jobs for a minute with few requests (batch refresh)', async () => {
-    const tracker = make();
+    const tracker = new JobTracker(api, store, timers());
+    trackers.push(tracker);
     for (let i = 0; i < 10; i++) tracker.add(api.create(String(i + 1)), info());
     api.calls = [];
     for (let s = 0; s < 60; s += 5) {
@@ -342,7 +381,8 @@ describe('JobTracker', () => {
     const lists = api.calls.filter((c) => c.startsWith('list')).length;
     const gets = api.calls.filter((c) => c.startsWith('get')).length;
     console.log(`      following 10 jobs for 60 s: ${lists} list calls, ${gets} get calls`);
-    assert.ok(lists + gets <= 14, `spent ${lists + gets} requests`);
+    // One list a look: as many as one job needs in its first minute (20), not one per job.
+    assert.ok(lists + gets <= 20, `spent ${lists + gets} requests`);
     assert.strictEqual(gets, 0);
     assert.strictEqual(tracker.active().length, 10);
   });

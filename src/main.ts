@@ -1,0 +1,43 @@
+// Everything the extension does, started by extension.ts right after activation (see there why it is a file of
+// its own in the bundle).
+import * as vscode from 'vscode';
+import { SbClient } from './api/client';
+import { Session } from './auth/session';
+import { registerAuth } from './auth/register';
+import { registerTasks, type TaskExplorer } from './tasks/register';
+import { registerCopy, type CopyFeature } from './copy/register';
+import type { Services } from './services';
+import { requestLogger } from './ui/requestLog';
+import { Outbox } from './write/outbox';
+
+/** The running parts, for the integration tests (`activate` returns a promise of them: `ready`). */
+export interface ExtensionApi {
+  readonly services: Services;
+  /** The task explorer's models and view. */
+  readonly tasks: TaskExplorer;
+  /** The files view, the copy flow, the job tracker and the unsubmitted requests. */
+  readonly copy: CopyFeature;
+}
+
+/** Builds the parts and wires them; `activatedAt` is when VS Code called `activate`, for the log. */
+export function start(context: vscode.ExtensionContext, activatedAt: number): ExtensionApi {
+  const started = Date.now();
+  const log = vscode.window.createOutputChannel('Seven Bridges', { log: true });
+  const session = new Session(context.secrets, log);
+  const client = new SbClient({
+    credentials: () => session.credentials(),
+    userAgent: `sevenbridges-vscode/${context.extension.packageJSON.version}`,
+    onRequest: requestLogger(log),
+  });
+  const account = () => session.account(async (credentials) => (await client.user({ credentials })).username);
+  const outbox = new Outbox(context.globalState, account);
+  context.subscriptions.push(log, session, outbox, session.onDidChange(() => outbox.poke()));
+
+  const services: Services = { context, client, session, log, outbox, account };
+  registerAuth(services);
+  const tasks = registerTasks(services);
+  const copy = registerCopy(services);
+  outbox.start();
+  log.info(`Started in ${Date.now() - started} ms, ${started - activatedAt} ms after activation`);
+  return { services, tasks, copy };
+}
