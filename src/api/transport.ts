@@ -81,8 +81,6 @@ export interface Response<T> {
 }
 
 const RATE_LIMIT_SLACK_MS = 1_000;
-/** The platform's window is 5 minutes: no reset is ever further away than that (a longer one is a bad header). */
-const RATE_LIMIT_WINDOW_MS = 5 * 60_000;
 /** Pages `all` reads at most (100,000 items). */
 const MAX_LIST_PAGES = 1_000;
 
@@ -263,7 +261,7 @@ export class Transport {
   /** How long to wait before repeating an idempotent request, or undefined to give up. */
   private retryDelay(error: ApiError, attempt: number): number | undefined {
     if (error.isRateLimited) {
-      const wait = Math.min(this.untilServerTime(error.resetAt ?? 0), RATE_LIMIT_WINDOW_MS) + RATE_LIMIT_SLACK_MS;
+      const wait = this.untilServerTime(error.resetAt ?? 0) + RATE_LIMIT_SLACK_MS;
       if (attempt > this.maxRetries + 1 || wait > this.maxRateLimitWaitMs) return undefined;
       this.stats.rateLimitWaits++;
       return Math.max(wait, this.backoffMs);
@@ -281,8 +279,8 @@ export class Transport {
 
   /**
    * When the last answer said nothing is left before the reset, asks `GET /v2/rate_limit` (free) whether that
-   * still holds. If it does, a GET waits for the reset (measured on the server's clock, never longer than the
-   * platform's window) and anything else is refused at once, as not sent: a write is never held waiting after
+   * still holds. If it does, a GET waits for the reset (measured on the server's clock, at most
+   * `maxRateLimitWaitMs`) and anything else is refused at once, as not sent: a write is never held waiting after
    * its owner marked it as on its way.
    */
   private async waitForRateLimit(endpoint: string, credentials: Credentials, method: string, path: string, signal?: AbortSignal): Promise<void> {
@@ -294,7 +292,7 @@ export class Transport {
     await this.probeRateLimit(endpoint, credentials, signal);
     const state = exhausted();
     if (!state) return;
-    const wait = Math.min(this.untilServerTime(state.reset), RATE_LIMIT_WINDOW_MS) + RATE_LIMIT_SLACK_MS;
+    const wait = this.untilServerTime(state.reset) + RATE_LIMIT_SLACK_MS;
     if (method !== 'GET' || wait > this.maxRateLimitWaitMs) {
       throw new ApiError({ kind: 'http', status: 429, code: 1000, message: 'Rate limit exceeded', method, path, resetAt: state.reset });
     }

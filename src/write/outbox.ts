@@ -198,9 +198,11 @@ export class Outbox {
         resends: 0,
       }),
     );
+    // The heartbeat goes out before the records, so no window sees them without an owner alive.
+    for (const record of records) this.mine.set(record.id, record);
+    this.beat();
     for (const record of records) await this.save(record);
     this.blocked = false;
-    this.beat();
     this.wake(0);
     return records;
   }

@@ -64,6 +64,8 @@ export interface Emulator {
   loseNextCopyResponse(): void;
   /** copy behaviour that tests may change at any time: step time, job list order, results while running */
   readonly copySettings: CopySettings;
+  /** copy jobs submitted elsewhere (`foreignCopy`) */
+  readonly foreignCopyRequests: ReceivedCopyRequest[];
   /** A copy job submitted elsewhere in an account (the web page, a script): not one of `copyRequests`. */
   foreignCopy(items: CopyItem[], username?: string): string;
   /** every POST /v2/async/files/copy that reached processing: a job created, or the request refused as a whole */
@@ -100,6 +102,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     maintenance: (ms) => faults.maintenance(ms),
     loseNextCopyResponse: () => faults.loseNextCopyResponse(),
     copySettings: copy.settings,
+    foreignCopyRequests: copy.foreign,
     foreignCopy: (items, username) => copy.submitForeign(items, username),
     copyRequests: copy.requests,
     unprocessedCopyRequests: copy.unprocessed,

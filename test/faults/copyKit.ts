@@ -15,8 +15,8 @@ import { makeClient, makeEmulator, record, shown, waitFor } from './support';
 
 export type PostFault = 'error500' | 'drop' | 'burst429' | 'maintenance' | 'lose' | 'garble' | 'slowLose' | 'proxy503';
 
-/** Timings of a test window: a closed window is noticed within a second; settle outlasts the slowest propagation (500 ms). */
-export const TEST_OUTBOX: OutboxOptions = { heartbeatMs: 100, staleMs: 800, settleMs: 700, lookupDelayMs: 50, maxWaitMs: 400 };
+/** Timings of a test window: settle outlasts the slowest round trip through global state (2 × 500 ms), stale outlasts it plus a beat. */
+export const TEST_OUTBOX: OutboxOptions = { heartbeatMs: 100, staleMs: 1_500, settleMs: 1_200, lookupDelayMs: 50, maxWaitMs: 400 };
 export const TEST_TRACKER = { firstDelayMs: 20, intervalMs: 40, maxIntervalMs: 200 };
 
 /** A fetch that gives the next POSTs the faults queued in `postFaults`. */

@@ -38,6 +38,8 @@ export const mochaHooks = {
       ['copies received by the emulator (items)', String(received)],
       ['copies lost', String(lost)],
       ['copies doubled', String(doubled)],
+      ['jobs adopted after a lost answer', String(record.adoptions.adopted)],
+      ['adopted a job that was not ours', String(record.adoptions.notOurs)],
     ];
     console.log('\n  Fault suite summary\n' + table(rows).split('\n').map((l) => `  ${l}`).join('\n') + '\n');
   },

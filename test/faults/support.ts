@@ -30,6 +30,8 @@ export const record = {
   stores: [] as StateStore[],
   /** Copy items the user asked for, and what the emulator received (filled by the copy tests). */
   copies: { requested: 0, received: 0, lost: 0, doubled: 0 },
+  /** Jobs adopted after a lost answer, and of those how many were not the call's own (another client's, another call's). */
+  adoptions: { adopted: 0, notOurs: 0 },
   /** Errors caught anywhere, to grep their text for the token. */
   errors: [] as unknown[],
 };
