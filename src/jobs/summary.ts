@@ -50,7 +50,9 @@ export function statusSummary(jobs: readonly TrackedJob[], pending: readonly Wri
     tooltip.push('Click to see the copy jobs');
     if (failed > 0) return { visible: true, text: `$(warning) Copy: ${n(failed)} failed`, warning: true, tooltip };
     if (unknown > 0) return { visible: true, text: `$(question) Copy: ${unknown === 1 ? 'outcome' : `${n(unknown)} outcomes`} unknown`, warning: true, tooltip };
-    return { visible: true, text: `$(check) Copy done · ${plural(copied, 'file')}`, warning: false, tooltip };
+    // The count is of the jobs not seen yet: say so when there are several, so 3 files after a 1-file copy reads right.
+    const what = unseen.length === 1 ? 'Copy done' : `${n(unseen.length)} copies done`;
+    return { visible: true, text: `$(check) ${what} · ${plural(copied, 'file')}`, warning: false, tooltip };
   }
   return { visible: false, text: '', warning: false, tooltip };
 }

@@ -21,6 +21,8 @@ describe('copy job words', () => {
   it('then shows the outcome: all done, or N failed in the warning colour; hidden once seen', () => {
     const done = statusSummary([job('1', { state: 'FINISHED', total: 2, completed: 2, failed: 0 })], []);
     assert.deepStrictEqual([done.text, done.warning], ['$(check) Copy done · 2 files', false]);
+    const two = statusSummary([job('1', { state: 'FINISHED', total: 1, completed: 1, failed: 0 }), job('2', { state: 'FINISHED', total: 2, completed: 2, failed: 0 })], []);
+    assert.strictEqual(two.text, '$(check) 2 copies done · 3 files', 'the count says what it adds up');
     const failed = statusSummary([job('1', { state: 'FINISHED', total: 2, completed: 1, failed: 1 })], []);
     assert.deepStrictEqual([failed.text, failed.warning], ['$(warning) Copy: 1 failed', true]);
     assert.strictEqual(statusSummary([job('1', { state: 'FINISHED', acknowledged: true })], []).visible, false);
