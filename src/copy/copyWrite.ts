@@ -101,7 +101,7 @@ export class CopyWrite implements WriteKind<CopyPayload, CopySnapshot, AsyncJob>
     if (this.recent?.account === record.account) this.recent.ids.add(job.id);
     const { items, destination, sourceNames } = record.payload;
     if (this.tracker.recordedIds().has(job.id) && this.tracker.get(job.id)) return;
-    this.tracker.add(job, { items, destination, sourceNames, adopted: found || undefined, account: record.account });
+    this.tracker.add(job, { items, destination, sourceNames, group: record.group, adopted: found || undefined, account: record.account });
   }
 
   /** The account's async jobs, in whatever order the platform gives them, up to `pages` pages. */

@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import type { CopyItem } from '../api/types';
 import type { Services } from '../services';
 import { showApiError } from '../ui/errors';
+import { describeError } from '../api/errors';
+import { clashWords, lookupDestination, NAME_QUERIES, planClashes, type Arriving } from './clashes';
 import { failedItems } from '../jobs/summary';
 import type { JobDestination, JobTracker, TrackedJob } from '../jobs/tracker';
 import { SHOW_JOBS } from '../jobs/ui';
@@ -96,16 +98,50 @@ export class CopyFlow {
         batches: plan.batches.length,
         batchSize: clampBatchSize(plan.batches[0].length),
       });
+      const clashes = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Checking names in ${label}…` }, () =>
+        this.checkClashes(ids, sources, destination, newName),
+      );
+      const button = clashes.complete ? 'Copy' : 'Copy Anyway';
       const answer = await vscode.window.showInformationMessage(
         confirmationText(plan.items.length, destination, { names, newName }),
-        { modal: true, detail: notes.join('\n') },
-        'Copy',
+        { modal: true, detail: [...clashes.lines, ...notes].join('\n') },
+        button,
       );
-      if (answer !== 'Copy') return [];
+      if (answer !== button) return [];
     } else if (check.duplicates) {
       void vscode.window.showInformationMessage(`${plural(check.duplicates, 'duplicate ID was', 'duplicate IDs were')} dropped.`);
     }
     return this.submit(plan.batches, { label, project: destination.project, parent: destination.kind === 'projectRoot' ? undefined : destination.folder }, sources.names);
+  }
+
+  /**
+   * What will happen to the names in the destination (renamed, merged), from a bounded lookup there; the sources'
+   * names and kinds are read first when not known (up to 20 of them).
+   */
+  async checkClashes(ids: readonly string[], sources: CopySources, destination: CopyDestination, newName?: string): Promise<{ lines: string[]; complete: boolean }> {
+    const folders = new Set((sources.folders ?? []).map((id) => id.toLowerCase()));
+    const arriving: Arriving[] = [];
+    const unknown: string[] = [];
+    for (const id of ids) {
+      const name = sources.names?.[id] ?? sources.names?.[id.toLowerCase()];
+      if (name) arriving.push({ name, folder: folders.has(id.toLowerCase()) });
+      else unknown.push(id);
+    }
+    if (unknown.length > NAME_QUERIES) {
+      return { lines: clashWords({ renamed: [], merged: [] }, { complete: false, problem: 'the names of the sources are not known' }), complete: false };
+    }
+    for (const id of unknown) {
+      try {
+        const record = await this.services.client.files.get(id);
+        arriving.push({ name: record.name, folder: record.type === 'folder' });
+      } catch (error) {
+        return { lines: clashWords({ renamed: [], merged: [] }, { complete: false, problem: `the source ${id} could not be read: ${describeError(error)}` }), complete: false };
+      }
+    }
+    if (newName && arriving.length === 1) arriving[0] = { ...arriving[0], name: newName };
+    const location = destination.kind === 'projectRoot' ? { project: destination.project } : { parent: destination.folder };
+    const lookup = await lookupDestination(this.services.client.files, location, arriving);
+    return { lines: clashWords(planClashes(arriving, lookup.existing), lookup), complete: lookup.complete };
   }
 
   /** Hands the calls to the outbox (the one write path), follows them with a progress notification, and says what needs saying. */

@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import type { Task } from '../api/types';
 import { FilesTreeProvider, FILES_VIEW, isItemNode, ItemNode, LoadMoreNode, MessageNode, ProjectNode, FolderNode, FilesNode } from '../files/tree';
 import { JobTracker, TrackedJob } from '../jobs/tracker';
-import { FinishNotifier, JobsStatusBar, SHOW_JOBS, showJobDetails, showJobs } from '../jobs/ui';
+import { FinishNotifier, JobsStatusBar } from '../jobs/ui';
+import { registerJobsView, type CopyJobsView } from '../jobs/jobsCommands';
 import type { Services } from '../services';
 import { showApiError } from '../ui/errors';
 import { idsInEditorText, outputFileIds, outputNames, splitIdText } from './extract';
@@ -22,6 +23,8 @@ export interface CopyFeature {
   readonly view: vscode.TreeView<FilesNode>;
   readonly flow: CopyFlow;
   readonly statusBar: JobsStatusBar;
+  /** The Copy Jobs view. */
+  readonly jobs: CopyJobsView;
 }
 
 /** The files view, the copy commands, the job tracker and its status-bar item. */
@@ -36,7 +39,8 @@ export function registerCopy(services: Services): CopyFeature {
   const tree = new FilesTreeProvider(services);
   const view = vscode.window.createTreeView(FILES_VIEW, { treeDataProvider: tree, canSelectMany: true, showCollapseAll: true });
   const statusBar = new JobsStatusBar(tracker, outbox);
-  const notifier = new FinishNotifier(tracker, flow, outbox);
+  const notifier = new FinishNotifier(tracker, flow);
+  const jobs = registerJobsView(context, tracker, outbox, flow);
 
   // The tracker pauses by itself on a rejected or missing token; a sign-in (or out) restarts or stops it.
   const followSession = () => {
@@ -86,9 +90,6 @@ export function registerCopy(services: Services): CopyFeature {
       copyCommand(arg, nodes, extra),
     ),
     vscode.commands.registerCommand('sevenbridges.tasks.copyOutputs', (arg?: { task?: Task } | Task, args?: CopyCommandArgs) => copyOutputs(arg, args)),
-    vscode.commands.registerCommand(SHOW_JOBS, (id?: string) =>
-      typeof id === 'string' ? showJobDetails(tracker, flow, id) : showJobs(tracker, outbox, flow),
-    ),
   );
 
   /** Sources in the order of the issue: the command's arguments, the view's selection, the editor's selection, an input box. */
@@ -147,7 +148,7 @@ export function registerCopy(services: Services): CopyFeature {
     );
   }
 
-  const feature: CopyFeature = { tracker, tree, view, flow, statusBar };
+  const feature: CopyFeature = { tracker, tree, view, flow, statusBar, jobs };
   return feature;
 }
 

@@ -26,6 +26,8 @@ export interface TrackedJob {
   destination: JobDestination;
   /** Names of the sources by ID, when known (from the files view or a task's outputs). */
   sourceNames?: Record<string, string>;
+  /** The outbox group of the request: the jobs of one copy split into several requests share it. */
+  group?: string;
   /** `UNKNOWN` once the platform no longer knows the job (details expire about a month after it finishes). */
   state: CopyJobState | 'UNKNOWN';
   total?: number;
@@ -50,6 +52,7 @@ export interface NewJobInfo {
   items: CopyItem[];
   destination: JobDestination;
   sourceNames?: Record<string, string>;
+  group?: string;
   adopted?: boolean;
   submittedAt?: number;
   /** The account it was submitted as; the one in use by default. */
@@ -182,6 +185,7 @@ export class JobTracker {
       items: info.items,
       destination: info.destination,
       sourceNames: info.sourceNames,
+      group: info.group ?? existing?.group,
       account: info.account ?? this.account(),
       state: job.state,
       adopted: info.adopted || undefined,

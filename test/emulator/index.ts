@@ -5,7 +5,9 @@
  * - task list without `order_by`: newest `created_time` first; `order_by` alone sorts ascending;
  * - a repeated query parameter is refused with 400; an unknown but well-formed `project` filter gives an empty list;
  * - generic errors use 90000 (400), 90001 (401), 90002 (403), 90003 (404), 90004 (500);
- * - a copy job's `result` stays [] until FINISHED (with `progressiveResults`, it fills in request order while RUNNING);
+ * - a copy job's `result` stays [] until FINISHED (with `progressiveResults`, it fills in request order while RUNNING),
+ *   except for a share of small jobs (`immediateResults`, default every second job of at most 10 items) whose POST
+ *   answer already carries every result, the copies made at once (the contract: "the result if available");
  * - the async job list is newest first by default (`jobOrder` changes it at any time: the API documents no order); a per-item failure counts 1 in `total_files` and `failed_files`;
  *   refusing to copy a root folder is 400/90000, a destination without write permission 403/90002,
  *   a missing destination folder or project 400/10228; duplicates are counted among items whose source is valid;
@@ -44,6 +46,8 @@ export interface EmulatorOptions {
   jobOrder?: CopySettings['jobOrder'];
   /** default false */
   progressiveResults?: boolean;
+  /** share of small jobs (≤ 10 items) answered with their results at once; default 0.5 */
+  immediateResults?: number;
   /** default 1000 / 300000 */
   rateLimit?: { limit: number; windowMs: number };
   /** time per job state step; default 600 ms (a job of a few items finishes in ~1.8 s) */
@@ -88,6 +92,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     stepMs: options.copyStepMs ?? 600,
     jobOrder: options.jobOrder ?? 'newest',
     progressiveResults: options.progressiveResults ?? false,
+    immediateResults: options.immediateResults ?? 0.5,
   });
   const accounts = new Map([[token, store.user.username], ...(options.accounts ?? []).map((a): [string, string] => [a.token, a.username])]);
   const server = new EmulatorServer({ store, token, accounts, faults, limiter, copy, now });

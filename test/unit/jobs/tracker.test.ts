@@ -94,6 +94,21 @@ describe('JobTracker', () => {
     trackers.splice(0).forEach((t) => t.dispose());
   });
 
+  it('keeps the results a POST answer already carried while the job is SUBMITTED, and lists without results do not erase them', async () => {
+    const tracker = make();
+    const answered = api.create('1');
+    answered.result = [{ resource: { href: 'h', id: 'c0'.padEnd(24, '0'), name: 'f0' } }, { error: { status: 404, code: 10225, message: 'Source does not exist.' } }];
+    const job = tracker.add(answered, info());
+    assert.strictEqual(job.state, 'SUBMITTED');
+    assert.strictEqual(job.result!.length, 2, 'read from the POST answer, not assumed empty');
+    await clock.tickAsync(2_000);
+    assert.strictEqual(tracker.get('1')!.result!.length, 2, 'a GET answering result: [] keeps what is known');
+    api.finish('1', 1);
+    await clock.tickAsync(5_000);
+    assert.strictEqual(tracker.get('1')!.state, 'FINISHED');
+    assert.strictEqual(tracker.get('1')!.result!.length, 2);
+  });
+
   it('waits briefly before the first look, then follows the job to FINISHED and fetches nothing more', async () => {
     const tracker = make();
     tracker.add(api.create('1'), info());

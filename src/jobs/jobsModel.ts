@@ -1,0 +1,305 @@
+// The Copy Jobs view as data: which rows there are, in which order, and how each looks. No `vscode` import;
+// `jobsView.ts` turns these into TreeItems.
+import type { CopyPayload } from '../copy/copyWrite';
+import { writeStateWords } from '../copy/submissionWords';
+import type { IconSpec } from '../tasks/nodes';
+import { relativeTime } from '../util/time';
+import { plural } from '../util/words';
+import type { WriteRecord } from '../write/outbox';
+import { failedCount, jobOutcome, jobProgress } from './summary';
+import { isFinished, type TrackedJob } from './tracker';
+
+export type CopyWriteRecord = WriteRecord<CopyPayload>;
+
+/** Several jobs (and maybe requests not yet sent) made by one copy that was split. */
+export interface SubmissionNode {
+  kind: 'submission';
+  id: string;
+  group: string;
+  jobs: TrackedJob[];
+  pending: CopyWriteRecord[];
+}
+export interface JobNode {
+  kind: 'job';
+  id: string;
+  job: TrackedJob;
+}
+/** A request still in the outbox (one group's records): waiting, being checked, or refused. */
+export interface RequestNode {
+  kind: 'request';
+  id: string;
+  group: string;
+  records: CopyWriteRecord[];
+}
+export interface ItemNode {
+  kind: 'item';
+  id: string;
+  job: TrackedJob;
+  index: number;
+}
+export interface JobsMessageNode {
+  kind: 'message';
+  id: string;
+  text: string;
+}
+export type JobsNode = SubmissionNode | JobNode | RequestNode | ItemNode | JobsMessageNode;
+
+/** What a row shows; the provider turns it into a TreeItem. */
+export interface RowView {
+  label: string;
+  description: string;
+  tooltip: string;
+  ariaLabel: string;
+  icon: IconSpec;
+  contextValue: string;
+  expandable: boolean;
+}
+
+const n = (value: number) => value.toLocaleString('en-US');
+
+/**
+ * The view's top rows, newest first: a job on its own, or the submission it belongs to when its copy was split
+ * into several requests (its jobs and its requests still in the outbox together); requests in the outbox on
+ * their own otherwise.
+ */
+export function rootNodes(jobs: readonly TrackedJob[], pending: readonly CopyWriteRecord[]): JobsNode[] {
+  const byGroup = new Map<string, { jobs: TrackedJob[]; pending: CopyWriteRecord[] }>();
+  const entry = (group: string) => {
+    let e = byGroup.get(group);
+    if (!e) byGroup.set(group, (e = { jobs: [], pending: [] }));
+    return e;
+  };
+  const alone: TrackedJob[] = [];
+  for (const job of jobs) (job.group ? entry(job.group).jobs : alone).push(job);
+  for (const record of pending) entry(record.group).pending.push(record);
+
+  const rows: { at: number; node: JobsNode }[] = alone.map((job) => ({ at: job.submittedAt, node: jobNode(job) }));
+  for (const [group, e] of byGroup) {
+    const at = Math.max(...e.jobs.map((j) => j.submittedAt), ...e.pending.map((p) => p.createdAt));
+    if (e.jobs.length + (e.pending.length ? 1 : 0) > 1) {
+      rows.push({ at, node: { kind: 'submission', id: `submission:${group}`, group, jobs: newestFirst(e.jobs), pending: e.pending } });
+    } else if (e.jobs.length) {
+      rows.push({ at, node: jobNode(e.jobs[0]) });
+    } else {
+      rows.push({ at, node: requestNode(group, e.pending) });
+    }
+  }
+  rows.sort((a, b) => b.at - a.at);
+  if (!rows.length) return [{ kind: 'message', id: 'message:empty', text: 'No copy jobs yet: copy files from Projects & Files, or drag them onto a folder' }];
+  return rows.map((r) => r.node);
+}
+
+/** The rows under a submission (its requests still in the outbox first, then its jobs, newest first) or a job (its items). */
+export function childNodes(node: JobsNode): JobsNode[] {
+  if (node.kind === 'submission') return [...(node.pending.length ? [requestNode(node.group, node.pending)] : []), ...node.jobs.map(jobNode)];
+  if (node.kind === 'job') return itemOrder(node.job).map((index) => ({ kind: 'item', id: `item:${node.job.id}:${index}`, job: node.job, index }));
+  return [];
+}
+
+/** Item indexes in the order shown: failed first, then those without a result yet, then the copied ones; request order within each. */
+export function itemOrder(job: TrackedJob): number[] {
+  const rank = (i: number) => {
+    const r = job.result?.[i];
+    return r?.error ? 0 : r?.resource ? 2 : 1;
+  };
+  return job.items.map((_, i) => i).sort((a, b) => rank(a) - rank(b) || a - b);
+}
+
+function jobNode(job: TrackedJob): JobNode {
+  return { kind: 'job', id: `job:${job.id}`, job };
+}
+
+function requestNode(group: string, records: CopyWriteRecord[]): RequestNode {
+  return { kind: 'request', id: `request:${group}`, group, records };
+}
+
+function newestFirst(jobs: TrackedJob[]): TrackedJob[] {
+  return [...jobs].sort((a, b) => b.submittedAt - a.submittedAt);
+}
+
+/** "340/1,000 files" once the platform has counted them; the item count before. */
+export function progressText(job: TrackedJob): string {
+  if (job.total) return `${n((job.completed ?? 0) + (job.failed ?? 0))}/${n(job.total)} files`;
+  const done = job.result?.length ?? 0;
+  return done ? `${n(done)}/${plural(job.items.length, 'item')}` : plural(job.items.length, 'item');
+}
+
+function jobIconSpec(job: TrackedJob): IconSpec {
+  if (!isFinished(job)) return { id: 'sync~spin', color: 'charts.blue' };
+  if (job.state === 'UNKNOWN') return { id: 'question' };
+  return failedCount(job) ? { id: 'warning', color: 'list.warningForeground' } : { id: 'pass', color: 'testing.iconPassed' };
+}
+
+/** A job's row: destination, state, progress and age. */
+export function jobRow(job: TrackedJob, now: number): RowView {
+  const state = job.state === 'UNKNOWN' ? 'unknown' : String(job.state).toLowerCase();
+  const age = relativeTime(new Date(job.submittedAt), now);
+  const failed = failedCount(job);
+  const description = `${state} · ${progressText(job)}${failed ? ` · ${n(failed)} failed` : ''} · ${age}`;
+  const tokens = ['copyJob', isFinished(job) ? 'finished' : 'running'];
+  if (isFinished(job) && job.state !== 'UNKNOWN' && failed && job.result?.some((r) => r.error)) tokens.push('hasFailed');
+  if (job.result?.length || job.items.length) tokens.push('hasItems');
+  const tooltip = [
+    `Copy to ${job.destination.label}`,
+    `Job ${job.id}: ${isFinished(job) ? jobOutcome(job) : jobProgress(job)}`,
+    `${plural(job.items.length, 'item')} · submitted ${age}`,
+    ...(job.adopted ? ['Found on the platform after its answer was lost'] : []),
+    ...(job.lastError ? [job.lastError] : []),
+  ].join('\n');
+  return {
+    label: job.destination.label,
+    description,
+    tooltip,
+    ariaLabel: `Copy to ${job.destination.label}, ${description}`,
+    icon: jobIconSpec(job),
+    contextValue: tokens.join(' '),
+    expandable: job.items.length > 0,
+  };
+}
+
+/** A split copy's row: its destination and how far its jobs are together. */
+export function submissionRow(node: SubmissionNode, now: number): RowView {
+  const label = node.jobs[0]?.destination.label ?? node.pending[0]?.payload.destination.label ?? 'copy';
+  const total = node.jobs.reduce((sum, j) => sum + (j.total ?? 0), 0);
+  const done = node.jobs.reduce((sum, j) => sum + (j.completed ?? 0) + (j.failed ?? 0), 0);
+  const failed = node.jobs.reduce((sum, j) => sum + failedCount(j), 0);
+  const items = node.jobs.reduce((sum, j) => sum + j.items.length, 0) + node.pending.reduce((sum, p) => sum + p.payload.items.length, 0);
+  const allDone = !node.pending.length && node.jobs.every(isFinished);
+  const requests = node.jobs.length + node.pending.length;
+  const at = Math.min(...node.jobs.map((j) => j.submittedAt), ...node.pending.map((p) => p.createdAt));
+  const parts = [
+    allDone ? 'finished' : 'running',
+    plural(requests, 'request'),
+    total ? `${n(done)}/${n(total)} files` : plural(items, 'item'),
+    ...(failed ? [`${n(failed)} failed`] : []),
+    ...(node.pending.length ? [`${plural(node.pending.length, 'request')} not submitted yet`] : []),
+    relativeTime(new Date(at), now),
+  ];
+  const description = parts.join(' · ');
+  const refused = node.pending.some((p) => p.state === 'failed');
+  return {
+    label,
+    description,
+    tooltip: `Copy of ${plural(items, 'item')} to ${label}, split into ${plural(requests, 'request')}`,
+    ariaLabel: `Copy to ${label}, ${description}`,
+    icon: refused ? { id: 'warning', color: 'list.warningForeground' } : allDone ? (failed ? { id: 'warning', color: 'list.warningForeground' } : { id: 'pass', color: 'testing.iconPassed' }) : { id: 'sync~spin', color: 'charts.blue' },
+    contextValue: ['copySubmission', allDone ? 'finished' : 'running'].join(' '),
+    expandable: true,
+  };
+}
+
+/** A request still in the outbox: what it waits for; its context says which actions fit (Submit Again / Anyway, Discard). */
+export function requestRow(node: RequestNode, now: number, owns: (record: CopyWriteRecord) => boolean): RowView {
+  const records = node.records;
+  const label = records[0].payload.destination.label;
+  const count = records.reduce((sum, p) => sum + p.payload.items.length, 0);
+  const owned = records.every(owns);
+  const states = [...new Set(records.map((p) => writeStateWords(p, now, owns(p))))].join(', ');
+  const note = records.find((p) => p.note)?.note;
+  const description = `${plural(count, 'item')} · ${states} · ${relativeTime(new Date(records[0].createdAt), now)}`;
+  const refused = records.some((p) => p.state === 'failed');
+  const unsure = records.some((p) => p.state === 'unsure');
+  const tokens = ['copyRequest'];
+  if (owned && refused) tokens.push('refused');
+  if (owned && unsure) tokens.push('unsure');
+  tokens.push('discardable');
+  const advice = !owned
+    ? 'Handled by another window; this window takes it over if that window closes.'
+    : refused
+      ? 'Nothing was copied: Submit Again once the reason is fixed, or Discard.'
+      : unsure
+        ? 'It may have been submitted: it is looked up on the platform before anything is sent again. Submit Anyway may copy twice.'
+        : 'It is sent by itself: nothing to do.';
+  return {
+    label: `Request: ${label}`,
+    description,
+    tooltip: [`Copy of ${plural(count, 'item')} to ${label}: ${states}`, ...(note ? [note] : []), advice].join('\n'),
+    ariaLabel: `Copy request to ${label}, ${description}`,
+    icon: refused ? { id: 'error', color: 'testing.iconFailed' } : unsure ? { id: 'search' } : { id: 'clock' },
+    contextValue: tokens.join(' '),
+    expandable: false,
+  };
+}
+
+/** What became of one item: where its copy is, or why it failed and what to do. */
+export interface ItemOutcome {
+  ok: boolean | undefined;
+  sourceId: string;
+  sourceName: string | undefined;
+  outcome: 'copied' | 'failed' | 'pending' | 'no result';
+  newId?: string;
+  newName?: string;
+  /** For a failure: the error's code (or HTTP status) and message. */
+  error?: string;
+  advice?: string;
+}
+
+export function itemOutcome(job: TrackedJob, index: number): ItemOutcome {
+  const item = job.items[index];
+  const sourceName = job.sourceNames?.[item.file] ?? job.sourceNames?.[item.file.toLowerCase()];
+  const base = { sourceId: item.file, sourceName };
+  const result = job.result?.[index];
+  if (!result) return { ...base, ok: undefined, outcome: isFinished(job) ? 'no result' : 'pending' };
+  if (result.resource) return { ...base, ok: true, outcome: 'copied', newId: result.resource.id, newName: result.resource.name + (result.resource.type === 'folder' ? '/' : '') };
+  const e = result.error ?? {};
+  const error = `${e.code !== undefined ? `error ${e.code}` : `HTTP ${e.status ?? '?'}`}: ${e.message ?? 'failed'}`;
+  return { ...base, ok: false, outcome: 'failed', error, advice: errorAdvice(e.code, e.status) };
+}
+
+/** What to do about an item's error, by its code (contract §2). */
+export function errorAdvice(code: number | undefined, status: number | undefined): string | undefined {
+  switch (code) {
+    case 5002:
+    case 10225:
+      return 'The source no longer exists: nothing to retry.';
+    case 10226:
+    case 90002:
+      return 'Ask for access (copy permission on the source, write permission on the destination), then Retry Failed Items.';
+    case 10227:
+    case 10228:
+    case 5026:
+      return 'The destination folder is gone or not a folder: copy again to another destination.';
+    case 10229:
+      return 'A folder cannot be copied into itself: choose another destination.';
+    case 10223:
+    case 10224:
+      return 'A file or folder of that name exists: rename it, or copy with another name.';
+    case 10231:
+      return 'The source was listed twice: its other entry is the copy.';
+  }
+  if (status !== undefined && status >= 500) return 'The platform failed: Retry Failed Items.';
+  return undefined;
+}
+
+export function itemRow(job: TrackedJob, index: number): RowView {
+  const o = itemOutcome(job, index);
+  const label = o.sourceName ?? o.sourceId;
+  const description = o.ok ? `→ ${o.newName}` : o.ok === false ? o.error! : o.outcome === 'pending' ? 'pending' : 'no result reported';
+  const tooltip = [
+    `Source: ${o.sourceName ? `${o.sourceName} (${o.sourceId})` : o.sourceId}`,
+    o.ok ? `Copied as ${o.newName} (${o.newId}). Click to copy its ID.` : o.ok === false ? `Failed: ${o.error}` : description,
+    ...(o.advice ? [o.advice] : []),
+  ].join('\n');
+  return {
+    label,
+    description,
+    tooltip,
+    ariaLabel: `${label}, ${o.ok ? `copied as ${o.newName}` : o.ok === false ? `failed, ${o.error}` : description}`,
+    icon: o.ok ? { id: 'pass', color: 'testing.iconPassed' } : o.ok === false ? { id: 'error', color: 'testing.iconFailed' } : { id: 'circle-outline' },
+    contextValue: o.ok ? 'copyItem copied' : o.ok === false ? 'copyItem failed' : 'copyItem',
+    expandable: false,
+  };
+}
+
+/** The job's results as a table (TSV, a header row first): source ID, source name, outcome, new ID or error. */
+export function resultsTable(jobs: readonly TrackedJob[]): string {
+  const clean = (text: string | undefined) => (text ?? '').replace(/[\t\r\n]+/g, ' ');
+  const lines = ['source_id\tsource_name\toutcome\tnew_id_or_error'];
+  for (const job of jobs) {
+    job.items.forEach((_, index) => {
+      const o = itemOutcome(job, index);
+      lines.push([o.sourceId, clean(o.sourceName), o.outcome, clean(o.ok ? o.newId : o.error)].join('\t'));
+    });
+  }
+  return `${lines.join('\n')}\n`;
+}

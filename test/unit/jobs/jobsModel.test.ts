@@ -1,0 +1,124 @@
+import * as assert from 'assert';
+import type { CopyWriteRecord } from '../../../src/jobs/jobsModel';
+import { childNodes, itemOrder, itemRow, jobRow, requestRow, resultsTable, rootNodes, submissionRow } from '../../../src/jobs/jobsModel';
+import type { TrackedJob } from '../../../src/jobs/tracker';
+
+const id = (n: number) => n.toString(16).padStart(24, '0');
+const dest = { label: 'rfranklin/dest › results', project: 'rfranklin/dest' };
+const job = (jobId: string, extra: Partial<TrackedJob> = {}): TrackedJob => ({
+  id: jobId,
+  submittedAt: 0,
+  items: [1, 2, 3].map((n) => ({ file: id(n), project: 'rfranklin/dest' })),
+  destination: dest,
+  sourceNames: { [id(1)]: 'a.bam', [id(2)]: 'b.bam', [id(3)]: 'c.bam' },
+  state: 'RUNNING',
+  ...extra,
+});
+const copied = (n: number, name: string) => ({ resource: { href: '', id: id(100 + n), name } });
+const failedResult = (code: number, message: string) => ({ error: { status: 404, code, message } });
+const request = (group: string, state: CopyWriteRecord['state'], createdAt: number, items = 2, note?: string): CopyWriteRecord => ({
+  id: `${group}-${state}-${createdAt}`,
+  kind: 'copy',
+  group,
+  account: 'e#u',
+  owner: 'w',
+  state,
+  payload: { items: Array.from({ length: items }, (_, i) => ({ file: id(i), project: 'rfranklin/dest' })), destination: dest },
+  createdAt,
+  attempts: 1,
+  resends: 0,
+  note,
+});
+
+describe('Copy Jobs view model', () => {
+  it('lists jobs newest first, a lone job as its own row, and says so when there are none', () => {
+    const roots = rootNodes([job('1', { submittedAt: 10 }), job('2', { submittedAt: 30 }), job('3', { submittedAt: 20 })], []);
+    assert.deepStrictEqual(roots.map((r) => r.id), ['job:2', 'job:3', 'job:1']);
+    const empty = rootNodes([], []);
+    assert.strictEqual(empty.length, 1);
+    assert.strictEqual(empty[0].kind, 'message');
+  });
+
+  it('groups the jobs of a split copy under its submission, with its requests not yet sent first', () => {
+    const jobs = [job('1', { submittedAt: 10, group: 'g' }), job('2', { submittedAt: 11, group: 'g' }), job('3', { submittedAt: 5, group: 'solo' })];
+    const roots = rootNodes(jobs, [request('g', 'queued', 12), request('waiting', 'failed', 1)]);
+    assert.deepStrictEqual(roots.map((r) => r.id), ['submission:g', 'job:3', 'request:waiting'], 'newest first; a group of one job is that job');
+    const children = childNodes(roots[0]);
+    assert.deepStrictEqual(children.map((c) => c.id), ['request:g', 'job:2', 'job:1']);
+    const row = submissionRow(roots[0] as never, 60_000);
+    assert.match(row.description, /^running · 3 requests · 8 items · 1 request not submitted yet · 1 min ago$/);
+  });
+
+  it('shows a job with destination, state, progress in files and age; failed counts and actions in the context', () => {
+    const running = jobRow(job('1', { total: 1000, completed: 330, failed: 10, submittedAt: 0 }), 120_000);
+    assert.strictEqual(running.label, dest.label);
+    assert.strictEqual(running.description, 'running · 340/1,000 files · 10 failed · 2 min ago');
+    assert.match(running.contextValue, /\brunning\b/);
+    assert.doesNotMatch(running.contextValue, /\bhasFailed\b/, 'no retry while the job runs');
+    const done = job('2', { state: 'FINISHED', total: 3, completed: 2, failed: 1, result: [copied(1, 'a.bam'), failedResult(10225, 'gone'), copied(3, '1_c.bam')] });
+    const row = jobRow(done, 0);
+    assert.match(row.contextValue, /\bcopyJob\b.*\bfinished\b.*\bhasFailed\b/);
+    assert.strictEqual(row.icon.id, 'warning');
+    assert.strictEqual(jobRow(job('3', { state: 'SUBMITTED' }), 0).description, 'submitted · 3 items · just now');
+  });
+
+  it('opens a job into its items, failed first, each with the new copy or the error code, message and advice', () => {
+    const done = job('2', { state: 'FINISHED', result: [copied(1, 'a.bam'), failedResult(10225, 'Source does not exist.'), copied(3, '1_c.bam')] });
+    assert.deepStrictEqual(itemOrder(done), [1, 0, 2]);
+    const items = childNodes({ kind: 'job', id: 'job:2', job: done });
+    assert.deepStrictEqual(items.map((i) => i.id), ['item:2:1', 'item:2:0', 'item:2:2']);
+    const failed = itemRow(done, 1);
+    assert.deepStrictEqual([failed.label, failed.description, failed.contextValue], ['b.bam', 'error 10225: Source does not exist.', 'copyItem failed']);
+    assert.match(failed.tooltip, /no longer exists/);
+    const ok = itemRow(done, 2);
+    assert.deepStrictEqual([ok.label, ok.description, ok.contextValue], ['c.bam', '→ 1_c.bam', 'copyItem copied']);
+    const pending = itemRow(job('4'), 0);
+    assert.deepStrictEqual([pending.description, pending.icon.id], ['pending', 'circle-outline']);
+  });
+
+  it('shows a request still in the outbox with its state and the actions that fit', () => {
+    const refused = requestRow({ kind: 'request', id: 'request:g', group: 'g', records: [request('g', 'failed', 0, 3, 'No write permission.')] }, 0, () => true);
+    assert.match(refused.contextValue, /\brefused\b/);
+    assert.match(refused.contextValue, /\bdiscardable\b/);
+    assert.match(refused.description, /^3 items · not submitted/);
+    assert.match(refused.tooltip, /No write permission\./);
+    const unsure = requestRow({ kind: 'request', id: 'request:h', group: 'h', records: [request('h', 'unsure', 0)] }, 0, () => true);
+    assert.match(unsure.contextValue, /\bunsure\b/);
+    assert.doesNotMatch(unsure.contextValue, /\brefused\b/);
+    const elsewhere = requestRow({ kind: 'request', id: 'request:i', group: 'i', records: [request('i', 'failed', 0)] }, 0, () => false);
+    assert.doesNotMatch(elsewhere.contextValue, /\brefused\b/, 'another window owns it: no Submit Again here');
+    assert.match(elsewhere.tooltip, /another window/);
+  });
+
+  it('writes the results as TSV: source ID, source name, outcome, new ID or error; one line per item', () => {
+    const done = job('2', { state: 'FINISHED', result: [copied(1, 'a.bam'), failedResult(10225, 'Source\tdoes not exist.')] });
+    const table = resultsTable([done]);
+    assert.ok(table.endsWith('\n'));
+    const lines = table.slice(0, -1).split('\n');
+    assert.deepStrictEqual(lines, [
+      'source_id\tsource_name\toutcome\tnew_id_or_error',
+      `${id(1)}\ta.bam\tcopied\t${id(101)}`,
+      `${id(2)}\tb.bam\tfailed\terror 10225: Source does not exist.`,
+      `${id(3)}\tc.bam\tno result\t`,
+    ]);
+  });
+
+  it('accounts for every one of 1,000 items split into ten jobs, without fetching anything', () => {
+    const jobs = Array.from({ length: 10 }, (_, j) =>
+      job(String(j + 1), {
+        group: 'big',
+        submittedAt: j,
+        state: 'FINISHED',
+        items: Array.from({ length: 100 }, (_, i) => ({ file: id(j * 100 + i), project: 'rfranklin/dest' })),
+        sourceNames: {},
+        result: Array.from({ length: 100 }, (_, i) => (i % 50 === 0 ? failedResult(10226, 'No privilege.') : copied(j * 100 + i, `f${j * 100 + i}`))),
+      }),
+    );
+    const [submission] = rootNodes(jobs, []);
+    const items = childNodes(submission).flatMap((j) => childNodes(j));
+    assert.strictEqual(items.length, 1000);
+    const table = resultsTable(jobs).trimEnd().split('\n').slice(1);
+    assert.strictEqual(table.length, 1000);
+    assert.strictEqual(table.filter((l) => l.split('\t')[2] === 'failed').length, 20);
+  });
+});
