@@ -4,6 +4,7 @@ import { FilesTreeProvider, FILES_VIEW, isItemNode, ItemNode, LoadMoreNode, Mess
 import { JobTracker, TrackedJob } from '../jobs/tracker';
 import { FinishNotifier, JobsStatusBar } from '../jobs/ui';
 import { registerJobsView, type CopyJobsView } from '../jobs/jobsCommands';
+import { dropDestination, FilesDragAndDrop, type DropTarget } from '../files/dragAndDrop';
 import type { Services } from '../services';
 import { showApiError } from '../ui/errors';
 import { idsInEditorText, outputFileIds, outputNames, splitIdText } from './extract';
@@ -25,6 +26,10 @@ export interface CopyFeature {
   readonly statusBar: JobsStatusBar;
   /** The Copy Jobs view. */
   readonly jobs: CopyJobsView;
+  /** Drag and drop in Projects & Files. */
+  readonly dragAndDrop: FilesDragAndDrop;
+  /** What a drop does: the copy flow to the target, its confirmation included (`args` as the copy commands take). */
+  dropCopy(target: DropTarget, items: ItemNode[], args?: CopyCommandArgs): Promise<TrackedJob[]>;
 }
 
 /** The files view, the copy commands, the job tracker and its status-bar item. */
@@ -37,7 +42,14 @@ export function registerCopy(services: Services): CopyFeature {
   const projects = new ProjectCache(client, () => session.endpoint);
   const flow = new CopyFlow(services, tracker, projects);
   const tree = new FilesTreeProvider(services);
-  const view = vscode.window.createTreeView(FILES_VIEW, { treeDataProvider: tree, canSelectMany: true, showCollapseAll: true });
+  const dropCopy = (target: DropTarget, items: ItemNode[], args: CopyCommandArgs = {}): Promise<TrackedJob[]> => {
+    const sources = fromNodes(items);
+    if (!sources) return Promise.resolve([]);
+    // The destination is the drop's; a single item keeps its name (no rename question after a drag).
+    return flow.run(sources, { newName: '', ...args, destination: dropDestination(target, sources.projects ?? []) });
+  };
+  const dragAndDrop = new FilesDragAndDrop((target, items) => dropCopy(target, items));
+  const view = vscode.window.createTreeView(FILES_VIEW, { treeDataProvider: tree, canSelectMany: true, showCollapseAll: true, dragAndDropController: dragAndDrop });
   const statusBar = new JobsStatusBar(tracker, outbox);
   const notifier = new FinishNotifier(tracker, flow);
   const jobs = registerJobsView(context, tracker, outbox, flow);
@@ -148,7 +160,7 @@ export function registerCopy(services: Services): CopyFeature {
     );
   }
 
-  const feature: CopyFeature = { tracker, tree, view, flow, statusBar, jobs };
+  const feature: CopyFeature = { tracker, tree, view, flow, statusBar, jobs, dragAndDrop, dropCopy };
   return feature;
 }
 

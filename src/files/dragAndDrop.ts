@@ -1,0 +1,96 @@
+import * as vscode from 'vscode';
+import type { CopyDestination } from '../copy/request';
+import { FILES_VIEW, FileNode, FolderNode, isItemNode, ProjectNode, type FilesNode, type ItemNode } from './tree';
+
+/** The files view's own mime type (VS Code's convention): the dragged nodes themselves, within this window. */
+export const FILES_MIME = `application/vnd.code.tree.${FILES_VIEW.toLowerCase()}`;
+
+/** Where a drop lands: the folder or project dropped onto (a file stands for the folder it is in). */
+export type DropTarget = ProjectNode | FolderNode;
+
+export function dropTarget(node: FilesNode | undefined): DropTarget | undefined {
+  if (node instanceof ProjectNode || node instanceof FolderNode) return node;
+  if (node instanceof FileNode) return node.parentNode;
+  return undefined;
+}
+
+/** The project a node is in. */
+export function projectNodeOf(node: ItemNode | DropTarget): ProjectNode {
+  let current: ItemNode | DropTarget = node;
+  while (!(current instanceof ProjectNode)) current = current.parentNode;
+  return current;
+}
+
+/**
+ * Why a drop cannot be copied, before anything is sent: onto the folder the items are already in, or a folder into
+ * itself or its own subtree, or into a project the user cannot write to. Undefined when it can.
+ */
+export function dropRefusal(target: DropTarget, items: readonly ItemNode[]): string | undefined {
+  if (!items.length) return 'Only files and folders can be dropped to copy them.';
+  const project = projectNodeOf(target);
+  if (project.project.permissions && project.project.permissions.write === false) {
+    return `Nothing was copied: you cannot write to ${project.id} (read only).`;
+  }
+  const targetName = target instanceof ProjectNode ? `the root of ${target.id}` : `"${target.name}"`;
+  const ancestors = new Set<string>();
+  for (let node: DropTarget | undefined = target; node && !(node instanceof ProjectNode); node = node.parentNode) ancestors.add(node.id);
+  for (const item of items) {
+    if (item instanceof FolderNode && ancestors.has(item.id)) {
+      return item.id === target.id
+        ? `Nothing was copied: the folder "${item.name}" cannot be copied into itself.`
+        : `Nothing was copied: the folder "${item.name}" cannot be copied into its own subfolder ${targetName}.`;
+    }
+  }
+  const already = items.filter((item) => item.parentNode.id === target.id);
+  if (already.length === items.length) {
+    const what = items.length === 1 ? `"${items[0].name}" is` : 'they are';
+    return `Nothing was copied: ${what} already in ${targetName}. Drop onto another folder or project to copy.`;
+  }
+  return undefined;
+}
+
+/** The copy destination a drop target stands for, as the pickers would have made it. */
+export function dropDestination(target: DropTarget, sourceProjects: readonly string[]): CopyDestination {
+  const project = projectNodeOf(target);
+  if (target instanceof ProjectNode) return { kind: 'projectRoot', project: project.id, rootFolder: project.project.root_folder };
+  const path: string[] = [];
+  for (let node: DropTarget = target; node instanceof FolderNode; node = node.parentNode) path.unshift(node.name);
+  const same = sourceProjects.length > 0 && sourceProjects.every((p) => p === project.id);
+  return { kind: same ? 'sameProjectFolder' : 'otherProjectFolder', project: project.id, folder: target.id, path };
+}
+
+/** What a drop does once its target and items are known (the copy flow, its confirmation included). */
+export type DropHandler = (target: DropTarget, items: ItemNode[]) => Promise<unknown>;
+
+/** Drag files and folders in Projects & Files onto a folder or a project to copy them there. */
+export class FilesDragAndDrop implements vscode.TreeDragAndDropController<FilesNode> {
+  readonly dragMimeTypes = [FILES_MIME, 'text/plain'];
+  readonly dropMimeTypes = [FILES_MIME];
+
+  constructor(private readonly onDrop: DropHandler) {}
+
+  handleDrag(source: readonly FilesNode[], dataTransfer: vscode.DataTransfer): void {
+    const items = source.filter(isItemNode);
+    if (!items.length) return;
+    dataTransfer.set(FILES_MIME, new vscode.DataTransferItem(items));
+    // Dropped into an editor: the IDs, one a line (what the copy command reads from a selection).
+    dataTransfer.set('text/plain', new vscode.DataTransferItem(items.map((n) => n.id).join('\n')));
+  }
+
+  async handleDrop(target: FilesNode | undefined, dataTransfer: vscode.DataTransfer, token?: vscode.CancellationToken): Promise<void> {
+    const dropped = dataTransfer.get(FILES_MIME)?.value as unknown;
+    const items = Array.isArray(dropped) ? dropped.filter(isItemNode) : [];
+    if (!items.length || token?.isCancellationRequested) return;
+    const where = dropTarget(target);
+    if (!where) {
+      void vscode.window.showWarningMessage('Drop files and folders onto a folder or a project to copy them there.');
+      return;
+    }
+    const refusal = dropRefusal(where, items);
+    if (refusal) {
+      void vscode.window.showWarningMessage(refusal);
+      return;
+    }
+    await this.onDrop(where, items);
+  }
+}
