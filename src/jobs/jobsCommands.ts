@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { CopyFlow } from '../copy/flow';
 import type { Outbox } from '../write/outbox';
 import { plural } from '../util/words';
-import { itemOutcome, resultsTable, type ItemNode, type JobsNode, type RequestNode } from './jobsModel';
+import { childNodes, itemOutcome, resultsTable, type ItemNode, type JobsNode, type RequestNode } from './jobsModel';
 import { CopyJobsProvider, followVisibility, JOBS_VIEW } from './jobsView';
 import { isFinished, type JobTracker, type TrackedJob } from './tracker';
 import { SHOW_JOBS } from './ui';
@@ -27,12 +27,36 @@ export interface CopyJobsView {
 export function registerJobsView(context: vscode.ExtensionContext, tracker: JobTracker, outbox: Outbox, flow: CopyFlow): CopyJobsView {
   const provider = new CopyJobsProvider(tracker, outbox);
   const view = vscode.window.createTreeView(JOBS_VIEW, { treeDataProvider: provider, showCollapseAll: true });
+  /** From the palette with nothing selected in the view: which one, picked among the rows that fit. */
+  const pick = async (title: string, fits: (node: JobsNode) => boolean): Promise<JobsNode | undefined> => {
+    const nodes = provider.roots().flatMap((r) => (r.kind === 'submission' ? [r, ...childNodes(r)] : [r])).filter(fits);
+    if (!nodes.length) {
+      void vscode.window.showInformationMessage(`${title}: no copy job or request fits.`);
+      return undefined;
+    }
+    const items = nodes.map((node) => {
+      const item = provider.getTreeItem(node);
+      return { label: String(item.label), description: String(item.description ?? ''), node };
+    });
+    return (await vscode.window.showQuickPick(items, { title, matchOnDescription: true }))?.node;
+  };
+  const chosen = async (node: JobsNode | undefined, title: string, fits: (node: JobsNode) => boolean): Promise<JobsNode | undefined> => {
+    const candidate = node ?? view.selection[0];
+    if (candidate && fits(candidate)) return candidate;
+    return pick(title, fits);
+  };
+  const hasContext = (pattern: RegExp) => (node: JobsNode) => node.kind !== 'message' && node.kind !== 'item' && pattern.test(provider.getTreeItem(node).contextValue ?? '');
   const jobsOf = (node: JobsNode | undefined): TrackedJob[] => {
     if (node?.kind === 'job') return [tracker.get(node.job.id) ?? node.job];
     if (node?.kind === 'submission') return node.jobs.map((j) => tracker.get(j.id) ?? j);
     return [];
   };
-  const selected = (node: JobsNode | undefined, nodes: readonly JobsNode[] | undefined): JobsNode[] => (nodes?.length ? [...nodes] : node ? [node] : [...view.selection]);
+  const selected = async (node: JobsNode | undefined, nodes: readonly JobsNode[] | undefined, title: string): Promise<JobsNode[]> => {
+    const list = nodes?.length ? [...nodes] : node ? [node] : [...view.selection];
+    if (list.some((n) => n.kind === 'job' || n.kind === 'submission')) return list;
+    const picked = await pick(title, hasContext(/\b(copyJob|copySubmission)\b/));
+    return picked ? [picked] : [];
+  };
   const requestOf = (node: JobsNode | undefined): RequestNode | undefined => {
     if (node?.kind === 'request') return node;
     if (node?.kind === 'submission' && node.pending.length) return { kind: 'request', id: `request:${node.group}`, group: node.group, records: node.pending };
@@ -49,25 +73,22 @@ export function registerJobsView(context: vscode.ExtensionContext, tracker: JobT
       if (node) await view.reveal(node, { select: true, focus: true, expand: true });
     }),
     vscode.commands.registerCommand(JOB_COMMANDS.retryFailed, async (node?: JobsNode, options?: { confirm?: boolean }) => {
-      const jobs = jobsOf(node ?? view.selection[0]).filter(isFinished);
+      const jobs = jobsOf(await chosen(node, 'Retry the failed items of which copy job?', hasContext(/\bhasFailed\b/))).filter(isFinished);
       const made: TrackedJob[] = [];
       for (const job of jobs) made.push(...(await flow.retryFailed(job, options)));
       return made;
     }),
     vscode.commands.registerCommand(JOB_COMMANDS.copyResults, async (node?: JobsNode, nodes?: JobsNode[]) => {
-      const jobs = selected(node, nodes).flatMap(jobsOf);
-      if (!jobs.length) {
-        void vscode.window.showInformationMessage('Choose a copy job in the Copy Jobs view to copy its results.');
-        return undefined;
-      }
+      const jobs = (await selected(node, nodes, 'Copy the results of which copy job?')).flatMap(jobsOf);
+      if (!jobs.length) return undefined;
       const missing = jobs.filter((j) => isFinished(j) && j.state !== 'UNKNOWN' && !j.result?.length && j.items.length);
       for (const job of missing) await tracker.details(job.id).catch(() => undefined);
       const document = await vscode.workspace.openTextDocument({ content: resultsTable(jobs.map((j) => tracker.get(j.id) ?? j)), language: 'plaintext' });
       await vscode.window.showTextDocument(document, { preview: false });
       return document;
     }),
-    vscode.commands.registerCommand(JOB_COMMANDS.dismiss, (node?: JobsNode, nodes?: JobsNode[]) => {
-      for (const n of selected(node, nodes)) {
+    vscode.commands.registerCommand(JOB_COMMANDS.dismiss, async (node?: JobsNode, nodes?: JobsNode[]) => {
+      for (const n of await selected(node, nodes, 'Dismiss which copy job?')) {
         for (const job of jobsOf(n)) tracker.dismiss(job.id);
       }
     }),
@@ -77,12 +98,12 @@ export function registerJobsView(context: vscode.ExtensionContext, tracker: JobT
       if (finished.length) vscode.window.setStatusBarMessage(`Cleared ${plural(finished.length, 'finished copy job')}`, 3_000);
       return finished.length;
     }),
-    vscode.commands.registerCommand(JOB_COMMANDS.submitAgain, (node?: JobsNode) => {
-      const request = requestOf(node ?? view.selection[0]);
+    vscode.commands.registerCommand(JOB_COMMANDS.submitAgain, async (node?: JobsNode) => {
+      const request = requestOf(await chosen(node, 'Submit which copy request again?', hasContext(/\brefused\b/)));
       return request ? flow.resubmit(request.group) : [];
     }),
     vscode.commands.registerCommand(JOB_COMMANDS.submitAnyway, async (node?: JobsNode, options?: { confirm?: boolean }) => {
-      const request = requestOf(node ?? view.selection[0]);
+      const request = requestOf(await chosen(node, 'Submit which copy request anyway?', hasContext(/\bunsure\b/)));
       if (!request) return [];
       if (options?.confirm !== false) {
         const answer = await vscode.window.showWarningMessage(
@@ -94,8 +115,8 @@ export function registerJobsView(context: vscode.ExtensionContext, tracker: JobT
       }
       return flow.resubmit(request.group);
     }),
-    vscode.commands.registerCommand(JOB_COMMANDS.discard, (node?: JobsNode) => {
-      const request = requestOf(node ?? view.selection[0]);
+    vscode.commands.registerCommand(JOB_COMMANDS.discard, async (node?: JobsNode) => {
+      const request = requestOf(await chosen(node, 'Discard which copy request?', (n) => n.kind === 'request' || (n.kind === 'submission' && n.pending.length > 0)));
       return request ? flow.discard(request.group) : undefined;
     }),
     vscode.commands.registerCommand(JOB_COMMANDS.openItem, async (node?: ItemNode) => {
