@@ -41,6 +41,7 @@ export interface JobsMessageNode {
   kind: 'message';
   id: string;
   text: string;
+  detail?: string;
 }
 export type JobsNode = SubmissionNode | JobNode | RequestNode | ItemNode | JobsMessageNode;
 
@@ -85,7 +86,7 @@ export function rootNodes(jobs: readonly TrackedJob[], pending: readonly CopyWri
     }
   }
   rows.sort((a, b) => b.at - a.at);
-  if (!rows.length) return [{ kind: 'message', id: 'message:empty', text: 'No copy jobs yet: copy files from Projects & Files, or drag them onto a folder' }];
+  if (!rows.length) return [{ kind: 'message', id: 'message:empty', text: 'No copy jobs yet', detail: 'Drag files onto a folder in Projects & Files, or use Copy To…' }];
   return rows.map((r) => r.node);
 }
 

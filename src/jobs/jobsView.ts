@@ -82,6 +82,7 @@ export class CopyJobsProvider implements vscode.TreeDataProvider<JobsNode>, vsco
     if (node.kind === 'message') {
       const item = new vscode.TreeItem(node.text);
       item.id = node.id;
+      item.description = node.detail;
       item.iconPath = new vscode.ThemeIcon('info');
       item.contextValue = 'message';
       return item;

@@ -39,7 +39,7 @@ export const COMMAND = {
   showLog: 'Seven Bridges: Show Log',
 } as const;
 
-export const VIEW = { tasks: 'Tasks', files: 'Projects & Files' } as const;
+export const VIEW = { tasks: 'Tasks', files: 'Projects & Files', jobs: 'Copy Jobs' } as const;
 
 /** Signs in as a person does: the command palette, then the token in the password box. */
 export async function signIn(token = e2e().emulator.token): Promise<void> {

@@ -405,6 +405,8 @@ async function waitForChildren(parentName: string, expected: number): Promise<{ 
     const kids: { label: string; level: number }[] = [];
     for (let i = at + 1; i < rows.length && rows[i].level > level; i++) if (rows[i].level === level + 1) kids.push(rows[i]);
     if (kids.length >= Math.min(expected, 3) || Date.now() > deadline) return kids;
+    // Rows below the list's edge are not rendered: a parent near the bottom needs its children scrolled in.
+    if (kids.length) await wb.page.mouse.wheel(0, 100);
     await new Promise((r) => setTimeout(r, 200));
   }
 }

@@ -8,6 +8,30 @@ import { COMMAND, e2e, ensureSignedIn, VIEW } from '../fixture';
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** The confirmation's first line for files of these names copied where these names are: independent of the product's planner. */
+function clashLine(there: string[], names: string[]): string {
+  const taken = new Set(there);
+  const renamed: string[] = [];
+  for (const name of names) {
+    if (!taken.has(name)) {
+      taken.add(name);
+      continue;
+    }
+    let to = name;
+    for (let i = 1; taken.has(to); i++) to = `${i}_${name}`;
+    taken.add(to);
+    renamed.push(to);
+  }
+  if (!renamed.length) return 'No name is taken in the destination: every item keeps its name.';
+  return `${renamed.length} ${renamed.length === 1 ? 'file' : 'files'} will arrive renamed (${renamed.slice(0, 3).join(', ')}${renamed.length > 3 ? ', …' : ''}).`;
+}
+
+/** Folds a view's pane (the Tasks pane, so that the files have the side bar's height). */
+async function foldPane(view: string): Promise<void> {
+  const header = e2e().wb.pane(view).locator('.pane-header');
+  if ((await header.getAttribute('aria-expanded')) === 'true') await header.click();
+}
+
 async function waitForQuickTitle(title: RegExp): Promise<void> {
   const { wb } = e2e();
   for (let i = 0; i < 100; i++) {
@@ -50,6 +74,7 @@ describe('bulk copy from the Projects & Files view', function () {
       const kids = data.children(p.root_folder);
       return kids.some((f) => f.type === 'folder') && kids.some((f) => f.type === 'file');
     })!;
+    await foldPane(VIEW.tasks);
     await wb.expandPane(VIEW.files);
     await wb.waitForTreeItems(VIEW.files, project.name, 20_000);
     await wb.expandTreeItem(VIEW.files, project.name);
@@ -107,6 +132,7 @@ describe('bulk copy from the Projects & Files view', function () {
     const posts = emulator.copyRequests.length;
 
     await wb.openViewContainer('Seven Bridges');
+    await foldPane(VIEW.tasks);
     await wb.expandPane(VIEW.files);
     await wb.waitForTreeItems(VIEW.files, source.name, 20_000);
     await wb.expandTreeItem(VIEW.files, source.name);
@@ -152,9 +178,9 @@ describe('bulk copy from the Projects & Files view', function () {
     await dialog.waitFor();
     const question = (await dialog.locator('.dialog-message-text').innerText()).trim();
     assert.strictEqual(question, `Copy "${first}" and "${second}" to ${target.id} › ${folder.name}?`);
-    // Only files: nothing about folders.
+    // What happens to the names there, looked up before asking; only files: nothing about folders.
     const detail = (await dialog.locator('.dialog-message-detail').innerText()).trim();
-    assert.strictEqual(detail, 'A file whose name is taken there gets a numbered name.');
+    assert.strictEqual(detail, `${clashLine(emulator.data.children(folder.id).map((f) => f.name), [first, second])}\nA file whose name is taken there gets a numbered name.`);
     await wb.screenshot('copy-05-confirmation');
     await dialog.locator('.monaco-button', { hasText: /^Copy$/ }).click();
 
@@ -170,12 +196,17 @@ describe('bulk copy from the Projects & Files view', function () {
     await wb.waitForNotification(/finished: 2 files copied/, 20_000);
     await wb.screenshot('copy-08-finish-notification');
     await wb.clickNotificationButton(/finished: 2 files copied/, 'Show Details');
-    await wb.quickItem('Dismiss').waitFor();
-    const rows = (await wb.quickItems()).map((i) => i.label);
+    // The Copy Jobs view, the job opened into its items: each source and the name of its copy.
+    await wb.waitForTreeItems(VIEW.jobs, first, 20_000);
+    await wb.waitForTreeItems(VIEW.jobs, second, 20_000);
+    const rows = await wb.treeItems(VIEW.jobs);
     await wb.screenshot('copy-09-job-details');
-    assert.ok(rows.some((r) => r.includes(first)), rows.join(' | '));
-    assert.ok(rows.some((r) => r.includes(second)), rows.join(' | '));
-    await wb.page.keyboard.press('Escape');
+    const jobRow = rows.find((r) => r.label === `${target.id} › ${folder.name}`);
+    assert.ok(jobRow, rows.map((r) => r.label).join(' | '));
+    assert.match(jobRow.description, /^finished · 2\/2 files · /);
+    for (const name of [first, second]) assert.match(rows.find((r) => r.label === name)!.description, /^→ /);
+    // Folded again, to give the files their room.
+    await wb.pane(VIEW.jobs).locator('.pane-header').click();
 
     // The copies are in the destination folder of the view (the source project folded away to make room).
     await wb.treeItem(VIEW.files, source.name).locator('.monaco-tl-twistie').click();
@@ -213,5 +244,78 @@ describe('bulk copy from the Projects & Files view', function () {
     assert.ok(await inView(), `the copy ${copyName} is shown in ${folder.name}`);
     await wb.screenshot('copy-10-copies-in-view');
     console.log(`      status bar: "${copying}" → "${done}"`);
+  });
+  it('drags two files onto another project: refused onto their own project, then the clash warning, confirmed, the job FINISHED in Copy Jobs', async () => {
+    const { wb, emulator } = e2e();
+    const data = emulator.data;
+    const rootOf = (p: { root_folder: string }) => data.children(p.root_folder);
+    const unique = (names: string[]) => names.filter((n, i) => names.indexOf(n) === i && names.lastIndexOf(n) === i);
+    // Neighbours in the view: the target's row stays on screen above the source's first files.
+    const [target, source] = data.projects;
+    assert.ok(target.permissions.write, 'the first project is writable');
+    const [first, second] = unique(rootOf(source).filter((f) => f.type === 'file').map((f) => f.name));
+    const posts = emulator.copyRequests.length;
+
+    await wb.openViewContainer('Seven Bridges');
+    await foldPane(VIEW.tasks);
+    await wb.expandPane(VIEW.files);
+    await wb.collapseAll(VIEW.files);
+    // Copy Jobs is opened after each drop to see the job, and folded again to leave the files room.
+    const jobsPane = async (open: boolean) => {
+      const header = wb.pane(VIEW.jobs).locator('.pane-header');
+      if ((await header.getAttribute('aria-expanded')) !== String(open)) await header.click();
+    };
+    await jobsPane(false);
+    await wb.expandTreeItem(VIEW.files, source.name);
+    await wb.waitForTreeItems(VIEW.files, second, 20_000);
+    await wb.clickTreeItem(VIEW.files, first);
+    await wb.clickTreeItem(VIEW.files, second, ['Control']);
+
+    const drop = async (onto: string) => {
+      await wb.treeItem(VIEW.files, second).dragTo(wb.treeItem(VIEW.files, new RegExp(`^\\s*${escape(onto)}\\s*$`)));
+    };
+    // Onto their own project: refused before anything is sent.
+    await drop(source.name);
+    await wb.waitForNotification(/already in the root of/, 10_000);
+    assert.strictEqual(emulator.copyRequests.length, posts, 'nothing sent');
+    await wb.clearNotifications();
+
+    const dialog = wb.page.locator('.monaco-dialog-box');
+    const confirm = async (expected: string, shot: string) => {
+      await dialog.waitFor();
+      assert.strictEqual((await dialog.locator('.dialog-message-text').innerText()).trim(), `Copy "${first}" and "${second}" to ${target.id}?`);
+      const detail = (await dialog.locator('.dialog-message-detail').innerText()).trim();
+      assert.strictEqual(detail.split('\n')[0], expected);
+      await wb.screenshot(shot);
+      await dialog.locator('.monaco-button', { hasText: /^Copy$/ }).click();
+      await dialog.waitFor({ state: 'hidden' });
+    };
+    const finishedRow = async (count: number) => {
+      await jobsPane(true);
+      for (let i = 0; i < 200; i++) {
+        const rows = (await wb.treeItems(VIEW.jobs)).filter((r) => r.label === target.id);
+        if (rows.length >= count && /^finished · 2\/2 files · /.test(rows[0].description)) return rows[0];
+        await wb.page.waitForTimeout(200);
+      }
+      throw new Error(`no finished job to ${target.id} in Copy Jobs: ${JSON.stringify(await wb.treeItems(VIEW.jobs))}`);
+    };
+
+    const there = rootOf(target).map((f) => f.name);
+    await drop(target.name);
+    await confirm(clashLine(there, [first, second]), 'copy-11-drop-confirmation');
+    await finishedRow(1);
+    assert.strictEqual(emulator.copyRequests.length, posts + 1);
+    await jobsPane(false);
+
+    // The same two files again: both names are taken now, and the confirmation says so before anything is sent.
+    await drop(target.name);
+    await confirm(clashLine(rootOf(target).map((f) => f.name), [first, second]), 'copy-12-clash-warning');
+    assert.match(clashLine(rootOf(target).map((f) => f.name), [first, second]), /^2 files will arrive renamed/);
+    const row = await finishedRow(2);
+    await wb.screenshot('copy-13-jobs-view');
+    assert.strictEqual(emulator.copyRequests.length, posts + 2);
+    const body = emulator.copyRequests[posts + 1].items as { file: string; project?: string }[];
+    assert.ok(body.every((i) => i.project === target.id), JSON.stringify(body));
+    console.log(`      drop: ${row.label} ${row.description}`);
   });
 });
