@@ -26,6 +26,8 @@ export interface CopySources {
   trusted?: boolean;
   /** Which IDs are folders, when the kinds are known (files view); a folder is copied with everything in it. */
   folders?: string[];
+  /** Lines for the confirmation's detail about where the sources came from ("The outputs of 12 tasks: 340 files."). */
+  notes?: string[];
 }
 
 /** Optional arguments of the copy commands, for scripts and tests; the interactive path is the default. */
@@ -104,7 +106,7 @@ export class CopyFlow {
       const button = clashes.complete ? 'Copy' : 'Copy Anyway';
       const answer = await vscode.window.showInformationMessage(
         confirmationText(plan.items.length, destination, { names, newName }),
-        { modal: true, detail: [...clashes.lines, ...notes].join('\n') },
+        { modal: true, detail: [...(sources.notes ?? []), ...clashes.lines, ...notes].join('\n') },
         button,
       );
       if (answer !== button) return [];

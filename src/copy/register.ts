@@ -13,6 +13,7 @@ import { pickProject, ProjectCache } from './pickers';
 import { plural } from '../util/words';
 import type { AsyncJob } from '../api/types';
 import { COPY_WRITE, CopyWrite } from './copyWrite';
+import { gatherOutputs, type GatheredOutputs } from './taskOutputs';
 import { checkSources, sourceProblems } from './request';
 import { pickTask } from '../tasks/filterPicks';
 import { hasFileOutputs } from '../tasks/nodes';
@@ -101,7 +102,14 @@ export function registerCopy(services: Services): CopyFeature {
     vscode.commands.registerCommand('sevenbridges.copyTo', (arg?: CopyCommandArgs | FilesNode, nodes?: FilesNode[], extra?: CopyCommandArgs) =>
       copyCommand(arg, nodes, extra),
     ),
-    vscode.commands.registerCommand('sevenbridges.tasks.copyOutputs', (arg?: { task?: Task } | Task, args?: CopyCommandArgs) => copyOutputs(arg, args)),
+    vscode.commands.registerCommand('sevenbridges.tasks.copyOutputs', (arg?: { task?: Task } | Task, second?: CopyCommandArgs | unknown[], third?: CopyCommandArgs) => {
+      // From the tree with several rows selected VS Code passes (clicked row, selected rows).
+      const selected = Array.isArray(second) ? second : undefined;
+      const args = (Array.isArray(second) ? third : second) ?? {};
+      const tasks = (selected?.length ? selected : [arg]).map(taskOf).filter((t): t is Task => t !== undefined);
+      if (tasks.length > 1 || tasks[0]?.batch) return copyOutputsOfMany(tasks, args);
+      return copyOutputs(arg, args);
+    }),
   );
 
   /** Sources in the order of the issue: the command's arguments, the view's selection, the editor's selection, an input box. */
@@ -160,8 +168,31 @@ export function registerCopy(services: Services): CopyFeature {
     );
   }
 
+  /** The outputs of several tasks, or of a batch's completed children, in one copy (split per 100 by the flow). */
+  async function copyOutputsOfMany(tasks: Task[], args: CopyCommandArgs): Promise<TrackedJob[]> {
+    let gathered: GatheredOutputs;
+    try {
+      gathered = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Reading task outputs…' }, () => gatherOutputs(tasks, client.tasks));
+    } catch (error) {
+      await showApiError('Could not read the outputs of the tasks', error);
+      return [];
+    }
+    if (!gathered.ids.length) {
+      void vscode.window.showInformationMessage(['The selected tasks have no output files to copy.', ...gathered.notes].join(' '));
+      return [];
+    }
+    const summary = `The outputs of ${plural(gathered.tasks, 'task')}: ${plural(gathered.ids.length, 'file')}.`;
+    return flow.run({ ids: gathered.ids, origin: 'outputs', names: gathered.names, projects: gathered.projects, trusted: true, notes: [summary, ...gathered.notes] }, args);
+  }
+
   const feature: CopyFeature = { tracker, tree, view, flow, statusBar, jobs, dragAndDrop, dropCopy };
   return feature;
+}
+
+/** A task from a tree node (`{ task }`) or a task record. */
+function taskOf(value: unknown): Task | undefined {
+  const candidate = value && typeof value === 'object' && 'task' in value ? (value as { task: unknown }).task : value;
+  return candidate && typeof candidate === 'object' && typeof (candidate as Task).id === 'string' ? (candidate as Task) : undefined;
 }
 
 function isTreeNode(value: unknown): value is FilesNode {

@@ -31,7 +31,7 @@ export function registerTasks(services: Services): TaskExplorer {
     signedIn: () => session.state === 'signedIn',
   });
   const provider = new TaskTreeProvider(tree);
-  const view = vscode.window.createTreeView(TASKS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
+  const view = vscode.window.createTreeView(TASKS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true });
   const refresher = new Refresher({
     refresh: async () => {
       const changed = await tree.refresh();

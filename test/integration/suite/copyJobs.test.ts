@@ -229,4 +229,28 @@ describe('copy jobs view, name clashes, drag and drop', function () {
     await finished(jobs[0].id);
     await vscode.commands.executeCommand('sevenbridges.jobs.clearFinished');
   });
+  it('"Copy Outputs To…" on several selected tasks and a batch parent copies all their outputs in one flow', async () => {
+    const outputsOf = (t: { outputs: Record<string, unknown> }) =>
+      (Object.values(t.outputs).flat() as ({ path?: unknown } | null)[]).map((v) => v?.path).filter((p): p is string => typeof p === 'string');
+    const completed = data().tasks.filter((t) => t.status === 'COMPLETED' && !t.batch && outputsOf(t).length > 0);
+    const batch = data().tasks.find((t) => t.batch && data().tasks.some((c) => c.parent === t.id && c.status === 'COMPLETED' && outputsOf(c).length > 0))!;
+    assert.ok(completed.length >= 2 && batch, 'the seeded data has completed tasks with outputs and a batch with completed children');
+    const chosen = [completed[0], completed[1], batch].map((t) => ({ task: { id: t.id, name: t.name, href: '', batch: t.batch } }));
+    const expected = [...new Set([
+      ...outputsOf(completed[0]),
+      ...outputsOf(completed[1]),
+      ...data().tasks.filter((c) => c.parent === batch.id && c.status === 'COMPLETED').flatMap(outputsOf),
+    ])];
+    const target = data().projects.find((p) => p.permissions.write)!;
+    const before = emulator().copyRequests.length;
+    const jobs = (await vscode.commands.executeCommand('sevenbridges.tasks.copyOutputs', chosen[0], chosen, {
+      destination: { kind: 'projectRoot', project: target.id },
+      confirm: false,
+    })) as TrackedJob[];
+    assert.strictEqual(jobs.length, Math.ceil(expected.length / 100), 'split per 100');
+    const sent = emulator().copyRequests.slice(before).flatMap((r) => (r.items as { file: string }[]).map((i) => i.file));
+    assert.deepStrictEqual([...sent].sort(), [...expected].sort(), 'every output once');
+    await Promise.all(jobs.map((j) => finished(j.id)));
+    await vscode.commands.executeCommand('sevenbridges.jobs.clearFinished');
+  });
 });

@@ -1,0 +1,79 @@
+// The output files of several tasks (a batch parent's completed children included), gathered for one copy.
+// No `vscode`: the task API is handed in.
+import type { TasksApi } from '../api/tasks';
+import type { Task } from '../api/types';
+import { plural } from '../util/words';
+import { outputFileIds, outputNames } from './extract';
+
+/** A batch's completed children are read 100 a page, at most this many pages. */
+export const CHILD_PAGES = 10;
+const CHILD_FIELDS = 'id,name,status,project,outputs';
+
+export interface GatheredOutputs {
+  ids: string[];
+  names: Record<string, string>;
+  projects: string[];
+  /** Tasks whose outputs are in `ids`. */
+  tasks: number;
+  /** What could not be gathered, in words (a batch with more children than read, a task that could not be read). */
+  notes: string[];
+  requests: number;
+}
+
+/**
+ * The output files of the given tasks, each once: a task without its outputs in hand is read (one GET); a batch
+ * parent stands for its completed children (listed by `parent`, 100 a page). Tasks that are not COMPLETED are skipped.
+ */
+export async function gatherOutputs(tasks: readonly Task[], source: Pick<TasksApi, 'get' | 'list'>, maxPages = CHILD_PAGES): Promise<GatheredOutputs> {
+  const out: GatheredOutputs = { ids: [], names: {}, projects: [], tasks: 0, notes: [], requests: 0 };
+  const seen = new Set<string>();
+  const projects = new Set<string>();
+  const take = (task: Task) => {
+    const ids = outputFileIds(task.outputs);
+    if (!ids.length) return;
+    out.tasks++;
+    if (task.project) projects.add(task.project);
+    const names = outputNames(task.outputs);
+    for (const id of ids) {
+      if (seen.has(id.toLowerCase())) continue;
+      seen.add(id.toLowerCase());
+      out.ids.push(id);
+      const name = names.get(id);
+      if (name) out.names[id] = name;
+    }
+  };
+  for (const task of tasks) {
+    if (task.batch) {
+      let read = 0;
+      for (let page = 0; ; page++) {
+        if (page >= maxPages) {
+          out.notes.push(`Only the first ${plural(read, 'completed child', 'completed children')} of "${task.name || task.id}" were read.`);
+          break;
+        }
+        out.requests++;
+        const listed = await source.list({ parent: task.id, status: 'COMPLETED', fields: CHILD_FIELDS }, { offset: page * 100, limit: 100 });
+        listed.items.forEach(take);
+        read += listed.items.length;
+        if (!listed.next || listed.items.length < 100) break;
+      }
+      continue;
+    }
+    let full = task;
+    if (!full.outputs) {
+      try {
+        out.requests++;
+        full = await source.get(task.id);
+      } catch {
+        out.notes.push(`The outputs of "${task.name || task.id}" could not be read.`);
+        continue;
+      }
+    }
+    if (full.status !== undefined && full.status !== 'COMPLETED') {
+      out.notes.push(`"${full.name || full.id}" is not completed: its outputs are not copied.`);
+      continue;
+    }
+    take(full);
+  }
+  out.projects = [...projects];
+  return out;
+}
