@@ -253,4 +253,23 @@ describe('copy jobs view, name clashes, drag and drop', function () {
     await Promise.all(jobs.map((j) => finished(j.id)));
     await vscode.commands.executeCommand('sevenbridges.jobs.clearFinished');
   });
+  it('accounts for every one of 1,000 items in the view, with no request per file', async () => {
+    const target = data().projects.find((p) => p.permissions.write)!;
+    const ids = data().files.filter((f) => f.type === 'file' && f.parent !== null).slice(0, 1000).map((f) => f.id);
+    assert.strictEqual(ids.length, 1000, 'the seeded data has 1,000 files');
+    const requestsBefore = emulator().stats.requests;
+    const jobs = (await vscode.commands.executeCommand('sevenbridges.copy', { ids, destination: { kind: 'projectRoot', project: target.id }, confirm: false })) as TrackedJob[];
+    assert.strictEqual(jobs.length, 10);
+    await Promise.all(jobs.map((j) => finished(j.id)));
+    const submission = (await jobRows()).find((n) => n.kind === 'submission' && n.jobs.some((j) => j.id === jobs[0].id))!;
+    const jobNodes = (await copy().jobs.provider.getChildren(submission)) as JobsNode[];
+    const items = (await Promise.all(jobNodes.map((j) => copy().jobs.provider.getChildren(j)))).flat();
+    assert.strictEqual(items.length, 1000, 'one row per item');
+    const outcomes = items.map((i) => String(copy().jobs.provider.getTreeItem(i).description));
+    assert.strictEqual(outcomes.filter((d) => d.startsWith('→ ')).length, 1000, 'every item has its copy');
+    const spent = emulator().stats.requests - requestsBefore;
+    console.log(`      1,000 items: ${spent} requests from submission to every per-file outcome shown`);
+    assert.ok(spent < 40, `${spent} requests: not one per file`);
+    await vscode.commands.executeCommand('sevenbridges.jobs.clearFinished');
+  });
 });
