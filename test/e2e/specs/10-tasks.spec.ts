@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import { screenshotsDir } from '../../harness/paths';
-import { listedStatus, type TaskRec } from '../../emulator';
+import { type TaskRec } from '../../emulator';
 import { COMMAND, e2e, ensureSignedIn, VIEW } from '../fixture';
 
 const GROUPS = ['Running', 'Queued', 'Draft', 'Completed', 'Failed', 'Aborted'];
@@ -15,7 +15,7 @@ const STATUS_OF: Record<string, string> = { Running: 'RUNNING', Queued: 'QUEUED'
 const STATUS_OF_VALUES: string[] = Object.values(STATUS_OF);
 
 const count = (status: string, pred: (t: TaskRec) => boolean = () => true): number =>
-  e2e().emulator.data.tasks.filter((t) => listedStatus(t.status) === status && pred(t)).length;
+  e2e().emulator.data.tasks.filter((t) => t.status === status && pred(t)).length;
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -282,7 +282,7 @@ describe('the task explorer', () => {
     await waitUntil(async () => (await viewDescription()).startsWith('Filtered: Children of'), 'the parent filter');
     const items = await topLevel();
     const shown = items.reduce((n, i) => n + Number(i.description.replace(/,/g, '') || 0), 0);
-    const expected = emulator.data.tasks.filter((t) => t.parent === parent.id && STATUS_OF_VALUES.includes(listedStatus(t.status))).length;
+    const expected = emulator.data.tasks.filter((t) => t.parent === parent.id && STATUS_OF_VALUES.includes(t.status)).length;
     assert.strictEqual(shown, expected, 'the groups count the children');
     await wb.screenshot('24-filter-parent-applied');
     await wb.clickViewAction(VIEW.tasks, 'Clear Task Filters');
@@ -340,7 +340,7 @@ function findBatchOnFirstPage(tasks: TaskRec[]): { group: string; parent: TaskRe
   for (const label of ['Running', 'Completed', 'Failed']) {
     const status = STATUS_OF[label];
     const page = tasks
-      .filter((t) => listedStatus(t.status) === status)
+      .filter((t) => t.status === status)
       .sort((a, b) => (a.created_time < b.created_time ? 1 : a.created_time > b.created_time ? -1 : 0))
       .slice(0, 100);
     const unique = page.filter((t) => t.batch && page.filter((o) => o.name === t.name).length === 1);

@@ -8,7 +8,6 @@ import type { ExtensionApi } from '../../../src/extension';
 import type { GroupNode, LoadMoreNode, TaskNode, TaskTreeNode } from '../../../src/tasks/taskTree';
 import type { TaskRec } from '../../emulator';
 import { activateProduct, emulator, waitFor } from '../helpers';
-import { listedStatus } from '../../emulator';
 
 const STATUSES = ['RUNNING', 'QUEUED', 'DRAFT', 'COMPLETED', 'FAILED', 'ABORTED'];
 
@@ -18,7 +17,7 @@ describe('task explorer', function () {
 
   const tasks = () => api.tasks;
   const count = (status: string, pred: (t: TaskRec) => boolean = () => true) =>
-    emulator().data.tasks.filter((t) => listedStatus(t.status) === status && pred(t)).length;
+    emulator().data.tasks.filter((t) => t.status === status && pred(t)).length;
   const roots = () => Promise.resolve(tasks().provider.getChildren()) as Promise<TaskTreeNode[]>;
   const children = (node: TaskTreeNode) => Promise.resolve(tasks().provider.getChildren(node)) as Promise<TaskTreeNode[]>;
   const item = (node: TaskTreeNode) => tasks().provider.getTreeItem(node);
