@@ -59,6 +59,8 @@ export interface RequestOptions {
   query?: Record<string, string | number | undefined>;
   body?: unknown;
   signal?: AbortSignal;
+  /** A POST that only reads (a bulk get) may be repeated after a transient fault like a GET. */
+  idempotent?: boolean;
 }
 
 export interface Response<T> {
@@ -143,7 +145,7 @@ export class Transport {
     const endpoint = checked.endpoint;
     const url = buildUrl(endpoint, pathOrUrl, options.query);
     const path = displayPath(url);
-    const idempotent = method === 'GET';
+    const idempotent = method === 'GET' || options.idempotent === true;
 
     for (let attempt = 1; ; attempt++) {
       await this.waitForRateLimit(endpoint, method, path, options.signal);
