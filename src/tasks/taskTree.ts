@@ -9,6 +9,10 @@ import { errorActions, type MessageAction } from '../util/errorActions';
 import { FilterModel, STATUS_LABELS, visibleStatuses, type MementoLike } from './filterModel';
 import { TASK_LIST_FIELDS } from './nodes';
 import { PagedList, type TaskSource } from './pagedList';
+import { OTHER_GROUP, OTHER_LABEL, otherCount, otherStatusSource } from './otherStatuses';
+
+/** A status group: one of the six filter values, or the tasks none of them names. */
+export type GroupStatus = TaskStatus | typeof OTHER_GROUP;
 
 export { errorActions, type MessageAction } from '../util/errorActions';
 
@@ -32,7 +36,7 @@ export class GroupNode {
   readonly more: LoadMoreNode;
 
   constructor(
-    readonly status: TaskStatus,
+    readonly status: GroupStatus,
     list: PagedList,
   ) {
     this.id = `group:${status}`;
@@ -92,7 +96,7 @@ export interface TaskTreeOptions {
 }
 
 export class TaskTreeModel {
-  private readonly groups: Map<TaskStatus, GroupNode>;
+  private readonly groups: Map<GroupStatus, GroupNode>;
   private countsPromise: Promise<void> | undefined;
   private countsLoaded = false;
   private rootError: unknown;
@@ -115,19 +119,37 @@ export class TaskTreeModel {
     for (const status of Object.keys(STATUS_LABELS) as TaskStatus[]) {
       this.groups.set(status, new GroupNode(status, this.listFor({ status })));
     }
+    const otherList = new PagedList(
+      this.counting(otherStatusSource(this.options.source, () => this.groups.get(OTHER_GROUP)?.count)),
+      () => ({ ...this.filter.query(undefined, this.now()), fields: TASK_LIST_FIELDS }),
+    );
+    this.groups.set(OTHER_GROUP, new GroupNode(OTHER_GROUP, otherList));
   }
 
   get filter(): FilterModel {
     return this.options.filter;
   }
 
-  group(status: TaskStatus): GroupNode {
+  group(status: GroupStatus): GroupNode {
     return this.groups.get(status)!;
   }
 
-  /** The groups the filter lets through, in the view's order. */
+  /** The groups the filter lets through, in the view's order; "Other statuses" last, when it holds any task. */
   visibleGroups(): GroupNode[] {
-    return visibleStatuses(this.filter.filter).map((s) => this.group(s));
+    const groups = visibleStatuses(this.filter.filter).map((s) => this.group(s));
+    const other = this.group(OTHER_GROUP);
+    if (this.countsOther() && (other.count !== 0 || other.countError) && other.count !== undefined) groups.push(other);
+    return groups;
+  }
+
+  /** The six groups' counts tell the "Other" count only when none is filtered out. */
+  private countsOther(): boolean {
+    return !this.filter.filter.statuses?.length;
+  }
+
+  /** The number of running tasks, as last counted (for the view's badge), or undefined before the first count. */
+  runningCount(): number | undefined {
+    return this.group('RUNNING').count;
   }
 
   isExpanded(node: ContainerNode): boolean {
@@ -202,7 +224,7 @@ export class TaskTreeModel {
     // A refused token or request will be refused again: wait for the user rather than poll.
     if (this.rootError !== undefined && !(this.rootError instanceof ApiError && this.rootError.isTransient)) return false;
     for (const group of this.visibleGroups()) {
-      if ((group.status === 'RUNNING' || group.status === 'QUEUED') && (group.count ?? 0) > 0) return true;
+      if ((group.status === 'RUNNING' || group.status === 'QUEUED' || group.status === OTHER_GROUP) && (group.count ?? 0) > 0) return true;
     }
     return this.openLists().some((list) => list.items.some((t) => t.status !== undefined && ACTIVE_STATUSES.includes(t.status)));
   }
@@ -273,7 +295,8 @@ export class TaskTreeModel {
       ];
     }
     if (!items.length) {
-      const what = node.kind === 'group' ? `No ${STATUS_LABELS[node.status].toLowerCase()} tasks` : 'No child tasks';
+      const what =
+        node.kind !== 'group' ? 'No child tasks' : node.status === OTHER_GROUP ? `No tasks in ${OTHER_LABEL.toLowerCase()}` : `No ${STATUS_LABELS[node.status].toLowerCase()} tasks`;
       return [new MessageNode(`${node.id}/empty`, node, this.filter.active && node.kind === 'group' ? `${what} match the filters.` : `${what}.`, 'info')];
     }
     if (node.kind === 'group' && list.total !== undefined && list.error === undefined) node.count = list.total;
@@ -300,10 +323,10 @@ export class TaskTreeModel {
     return node.list;
   }
 
-  private listFor(scope: { status?: TaskStatus; parent?: string }, filtered = true): PagedList {
+  private listFor(scope: { status?: GroupStatus; parent?: string }, filtered = true): PagedList {
     const query = (): TaskListQuery => {
       const base: TaskListQuery = filtered
-        ? this.filter.query(scope.status, this.now())
+        ? this.filter.query(scope.status === OTHER_GROUP ? undefined : scope.status, this.now())
         : { parent: scope.parent, order_by: 'created_time', order: 'desc' };
       return { ...base, fields: TASK_LIST_FIELDS };
     };
@@ -311,7 +334,7 @@ export class TaskTreeModel {
   }
 
   /** Counts requests, so a refresh can report what it cost. */
-  private counting(source: TaskCountSource): TaskSource {
+  private counting(source: TaskSource): TaskSource {
     return {
       list: (query, page) => {
         this.requestCounter++;
@@ -329,12 +352,14 @@ export class TaskTreeModel {
     this.countsController.abort();
     const controller = new AbortController();
     this.countsController = controller;
-    const groups = this.visibleGroups();
+    const groups = visibleStatuses(this.filter.filter).map((s) => this.group(s));
+    if (this.countsOther()) groups.push(this.group(OTHER_GROUP));
     const promise = (async () => {
       const results = await Promise.allSettled(
         groups.map((group) => {
           this.requestCounter++;
-          return this.options.source.count(this.filter.query(group.status, this.now()), controller.signal);
+          const status = group.status === OTHER_GROUP ? undefined : group.status;
+          return this.options.source.count(this.filter.query(status, this.now()), controller.signal);
         }),
       );
       if (controller.signal.aborted) return;
@@ -350,6 +375,12 @@ export class TaskTreeModel {
           group.countError = describeError(result.reason);
         }
       });
+      const other = this.group(OTHER_GROUP);
+      if (this.countsOther() && other.countError === undefined && other.count !== undefined) {
+        // Until now it held the unfiltered total; what no group holds is the rest.
+        const named = groups.filter((g) => g !== other);
+        other.count = named.every((g) => g.count !== undefined && !g.countError) ? otherCount(other.count, named.map((g) => g.count!)) : undefined;
+      }
       this.countsLoaded = true;
       this.loadedEmitter.fire();
     })();

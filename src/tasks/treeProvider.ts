@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { describeError } from '../api/errors';
 import { groupView, loadMoreLabel, taskView, type IconSpec } from './nodes';
 import type { TaskTreeModel, TaskTreeNode } from './taskTree';
+import { OTHER_GROUP, otherGroupView } from './otherStatuses';
 
 export const TASKS_VIEW_ID = 'sevenbridges.tasks';
 
@@ -28,7 +29,7 @@ export class TaskTreeProvider implements vscode.TreeDataProvider<TaskTreeNode>, 
     const model = this.model;
     switch (node.kind) {
       case 'group': {
-        const view = groupView(node.status, node.count, node.countError);
+        const view = node.status === OTHER_GROUP ? otherGroupView(node.count, node.countError) : groupView(node.status, node.count, node.countError);
         const state = collapsibleState(view.expandable, model.isExpanded(node));
         const item = new vscode.TreeItem(view.label, state);
         item.id = node.id;
