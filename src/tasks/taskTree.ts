@@ -3,7 +3,8 @@
 
 import { ApiError, describeError } from '../api/errors';
 import type { TaskListQuery } from '../api/tasks';
-import type { Task, TaskStatus } from '../api/types';
+import type { ExecutionDetails, Task, TaskStatus } from '../api/types';
+import { buildTaskInfo, hasStarted, type InfoItem } from './taskInfo';
 import { Emitter } from '../util/emitter';
 import { errorActions, type MessageAction } from '../util/errorActions';
 import { FilterModel, STATUS_LABELS, visibleStatuses, type MementoLike } from './filterModel';
@@ -48,6 +49,8 @@ export class GroupNode {
 export class TaskNode {
   readonly kind = 'task';
   readonly id: string;
+  /** What the task opens into (errors, jobs, logs, files), read when it is first opened. */
+  info: { children?: InfoNode[]; loading?: Promise<void>; key: string } | undefined;
   /** A batch parent's children, created when it is first opened. */
   list: PagedList | undefined;
   readonly taskNodes = new Map<string, TaskNode>();
@@ -63,6 +66,32 @@ export class TaskNode {
 }
 
 export type ContainerNode = GroupNode | TaskNode;
+
+/** A row under a task: a section (Errors, Jobs…), a job, a log, a file, a message. */
+export class InfoNode {
+  readonly kind = 'info';
+  readonly id: string;
+  readonly children: InfoNode[];
+  constructor(
+    readonly item: InfoItem,
+    readonly parent: TaskNode | InfoNode,
+  ) {
+    this.id = `${parent.id}/${item.key}`;
+    this.children = (item.children ?? []).map((c) => new InfoNode(c, this));
+  }
+  /** The task this row belongs to. */
+  get task(): Task {
+    let node: TaskNode | InfoNode = this.parent;
+    while (node.kind === 'info') node = node.parent;
+    return node.task;
+  }
+}
+
+/** What opening a task reads: its whole record and its jobs. */
+export interface TaskInfoSource {
+  get(id: string, signal?: AbortSignal): Promise<Task>;
+  executionDetails(id: string, signal?: AbortSignal): Promise<ExecutionDetails>;
+}
 
 export class LoadMoreNode {
   readonly kind = 'loadMore';
@@ -84,7 +113,7 @@ export class MessageNode {
   ) {}
 }
 
-export type TaskTreeNode = GroupNode | TaskNode | LoadMoreNode | MessageNode;
+export type TaskTreeNode = GroupNode | TaskNode | LoadMoreNode | MessageNode | InfoNode;
 
 export interface TaskTreeOptions {
   source: TaskCountSource;
@@ -93,6 +122,8 @@ export interface TaskTreeOptions {
   store: MementoLike;
   signedIn: () => boolean;
   now?: () => number;
+  /** Lets a task open into its errors, jobs and logs; without it only batch parents open. */
+  info?: TaskInfoSource;
 }
 
 export class TaskTreeModel {
@@ -168,7 +199,54 @@ export class TaskTreeModel {
     if (!node) return this.rootChildren();
     if (node.kind === 'group') return this.containerChildren(node);
     if (node.kind === 'task' && node.task.batch) return this.containerChildren(node);
+    if (node.kind === 'task' && this.options.info) return this.infoChildren(node);
+    if (node.kind === 'info') return node.children;
     return [];
+  }
+
+  /** Whether a task row opens: a batch parent into its children, any other task into what explains it. */
+  canOpen(task: Task): boolean {
+    return task.batch === true || this.options.info !== undefined;
+  }
+
+  /** Reads the task's record and jobs again the next time it is shown (after an action, for one). */
+  forgetInfo(taskId: string): void {
+    for (const node of this.findTaskNodes(taskId)) node.info = undefined;
+  }
+
+  private async infoChildren(node: TaskNode): Promise<TaskTreeNode[]> {
+    const source = this.options.info!;
+    const key = infoKey(node.task);
+    if (!node.info || node.info.key !== key) {
+      const state: NonNullable<TaskNode['info']> = { key };
+      state.loading = (async () => {
+        let record: Task;
+        try {
+          record = await source.get(node.task.id);
+        } catch (error) {
+          state.children = [
+            new InfoNode({ key: 'error', label: 'Could not read the task', description: describeError(error), tooltip: describeError(error), icon: { id: 'error' }, contextValue: 'message' }, node),
+          ];
+          return;
+        }
+        let details: ExecutionDetails | undefined;
+        let detailsError: string | undefined;
+        if (hasStarted(record)) {
+          try {
+            details = await source.executionDetails(node.task.id);
+          } catch (error) {
+            detailsError = describeError(error);
+          }
+        }
+        state.children = buildTaskInfo(record, details, this.now(), detailsError).map((item) => new InfoNode(item, node));
+      })();
+      node.info = state;
+    }
+    const state = node.info;
+    await state.loading;
+    // A failure to read the task is shown once; opening the task again tries again.
+    if (state.children?.[0]?.item.key === 'error' && state.children.length === 1) node.info = undefined;
+    return state.children ?? [];
   }
 
   getParent(node: TaskTreeNode): TaskTreeNode | undefined {
@@ -304,7 +382,11 @@ export class TaskTreeModel {
     const children: TaskTreeNode[] = items.map((task) => {
       seen.add(task.id);
       let child = node.taskNodes.get(task.id);
-      if (child) child.task = task;
+      if (child) {
+        // A task that moved on (running → failed) has new jobs, errors and outputs: read them again when shown.
+        if (child.info && child.info.key !== infoKey(task)) child.info = undefined;
+        child.task = task;
+      }
       else {
         child = new TaskNode(task, node);
         node.taskNodes.set(task.id, child);
@@ -404,4 +486,9 @@ export class TaskTreeModel {
     const counts = this.visibleGroups().map((g) => `${g.status}=${g.count ?? '?'}${g.countError ? '!' : ''}`);
     return [counts.join(','), ...this.openLists().map((l) => l.signature()), String(this.rootError !== undefined)].join('\n');
   }
+}
+
+/** What decides whether a task's opened rows are still current: its status and its end. */
+function infoKey(task: Task): string {
+  return `${task.status ?? ''}|${task.end_time ?? ''}`;
 }

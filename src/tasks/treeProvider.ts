@@ -41,7 +41,7 @@ export class TaskTreeProvider implements vscode.TreeDataProvider<TaskTreeNode>, 
       }
       case 'task': {
         const view = taskView(node.task, { now: model.now(), hideProject: !!model.filter.filter.project });
-        const state = collapsibleState(view.expandable, model.isExpanded(node));
+        const state = collapsibleState(view.expandable || model.canOpen(node.task), model.isExpanded(node));
         const item = new vscode.TreeItem(view.label, state);
         item.id = node.id;
         item.description = view.description;
@@ -62,6 +62,18 @@ export class TaskTreeProvider implements vscode.TreeDataProvider<TaskTreeNode>, 
         if (failed) item.tooltip = describeError(list.error);
         item.contextValue = 'loadMore';
         item.command = { command: 'sevenbridges.tasks.loadMore', title: 'Load More Tasks', arguments: [node] };
+        return item;
+      }
+      case 'info': {
+        const info = node.item;
+        const open = info.children?.length ? (info.expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed) : vscode.TreeItemCollapsibleState.None;
+        const item = new vscode.TreeItem(info.label, open);
+        item.id = node.id;
+        item.description = info.description;
+        item.tooltip = info.tooltip;
+        item.iconPath = themeIcon(info.icon);
+        item.contextValue = info.contextValue;
+        if (info.command) item.command = { command: info.command.command, title: info.command.title, arguments: info.command.args };
         return item;
       }
       case 'message': {
