@@ -202,6 +202,11 @@ export function buildTaskInfo(task: Task, details: ExecutionDetails | undefined,
   if (inputs.length) items.push(section('inputs', 'Inputs', { id: 'arrow-right' }, inputs));
   const outputs = fileItems('out', task.outputs, 'taskOutput');
   if (outputs.length) items.push(section('outputs', 'Outputs', { id: 'arrow-left' }, outputs));
+  const act = (key: string, label: string, icon: IconSpec, command: string) =>
+    items.push({ key, label, icon, contextValue: 'taskAction', command: { command, title: label, args: [task.id] } });
+  if (task.status === 'RUNNING' || task.status === 'QUEUED') act('abort', 'Abort this task…', { id: 'debug-stop', color: 'testing.iconFailed' }, 'sevenbridges.tasks.abort');
+  if (task.status === 'DRAFT') act('run', 'Run this task…', { id: 'play', color: 'testing.iconPassed' }, 'sevenbridges.tasks.run');
+  if (task.status === 'COMPLETED' || task.status === 'FAILED' || task.status === 'ABORTED') act('rerun', 'Re-run (a copy, the original kept)…', { id: 'debug-restart' }, 'sevenbridges.tasks.rerun');
   items.push({
     key: 'raw',
     label: 'Task record (JSON)',

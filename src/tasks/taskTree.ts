@@ -209,6 +209,24 @@ export class TaskTreeModel {
     return task.batch === true || this.options.info !== undefined;
   }
 
+  /** Shows a newer record of a task at once (an action's answer), wherever it is listed, before any refresh. */
+  applyTask(task: Task): void {
+    const lists = [...this.groups.values()].map((g) => g.list);
+    for (const node of this.findTaskNodes(task.id)) {
+      if (node.list) lists.push(node.list);
+      if (node.parent.kind === 'task' && node.parent.list) lists.push(node.parent.list);
+      if (node.info && node.info.key !== infoKey({ ...node.task, ...task })) node.info = undefined;
+      node.task = { ...node.task, ...task };
+    }
+    for (const list of lists) list.replace(task);
+    this.changed.fire(undefined);
+  }
+
+  /** Renders again from what is loaded (a row's menu depends on whether it is watched). */
+  redraw(): void {
+    this.changed.fire(undefined);
+  }
+
   /** Reads the task's record and jobs again the next time it is shown (after an action, for one). */
   forgetInfo(taskId: string): void {
     for (const node of this.findTaskNodes(taskId)) node.info = undefined;

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { describeError } from '../api/errors';
+import type { Task } from '../api/types';
 import { groupView, loadMoreLabel, taskView, type IconSpec } from './nodes';
 import type { TaskTreeModel, TaskTreeNode } from './taskTree';
 import { OTHER_GROUP, otherGroupView } from './otherStatuses';
@@ -16,7 +17,11 @@ export class TaskTreeProvider implements vscode.TreeDataProvider<TaskTreeNode>, 
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subscription: { dispose(): void };
 
-  constructor(private readonly model: TaskTreeModel) {
+  /** `extraContext`: more context-value tokens for a task row (the actions it can take, whether it is watched). */
+  constructor(
+    private readonly model: TaskTreeModel,
+    private readonly extraContext?: (task: Task) => string,
+  ) {
     this.subscription = model.onDidChange((node) => this.changed.fire(node));
   }
 
@@ -49,7 +54,7 @@ export class TaskTreeProvider implements vscode.TreeDataProvider<TaskTreeNode>, 
         tooltip.isTrusted = false;
         item.tooltip = tooltip;
         item.iconPath = themeIcon(view.icon);
-        item.contextValue = view.contextValue;
+        item.contextValue = [view.contextValue, this.extraContext?.(node.task)].filter(Boolean).join(' ');
         item.accessibilityInformation = { label: `${view.label}, ${node.task.status ?? 'unknown status'}, ${view.description}` };
         return item;
       }

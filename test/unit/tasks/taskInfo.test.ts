@@ -41,7 +41,8 @@ describe('task info: what a task opens into', () => {
       ],
     };
     const items = buildTaskInfo(task, details, Date.parse('2026-01-02T00:00:00Z'));
-    assert.deepStrictEqual(items.map((i) => i.key), ['errors', 'jobs', 'inputs', 'raw']);
+    assert.deepStrictEqual(items.map((i) => i.key), ['errors', 'jobs', 'inputs', 'rerun', 'raw']);
+    assert.deepStrictEqual(find(items, 'rerun')!.command, { command: 'sevenbridges.tasks.rerun', title: 'Re-run (a copy, the original kept)…', args: [task.id] });
     assert.strictEqual(find(items, 'errors')!.expanded, true);
     const jobs = find(items, 'jobs')!;
     assert.strictEqual(jobs.expanded, true);
