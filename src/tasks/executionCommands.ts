@@ -45,7 +45,8 @@ export function registerExecutionCommands(parts: ExecutionParts): vscode.Disposa
 
   const full = async (task: Task): Promise<Task> => (task.status && task.name ? task : await client.tasks.get(task.id));
 
-  async function act(kind: TaskActionKind, arg: unknown, many: unknown): Promise<Task[]> {
+  /** `options.confirm: false` skips the confirmation (the tests, and callers that confirmed already). */
+  async function act(kind: TaskActionKind, arg: unknown, many: unknown, options?: { confirm?: boolean }): Promise<Task[]> {
     const words = ACTION_WORDS[kind];
     let tasks: Task[];
     try {
@@ -68,8 +69,10 @@ export function registerExecutionCommands(parts: ExecutionParts): vscode.Disposa
     const { message, detail } = confirmationText(kind, able, Date.now());
     const note = skipped ? `\n\n${skipped} of the ${tasks.length} selected ${skipped === 1 ? 'is' : 'are'} left alone (not ${kind === 'abort' ? 'running or queued' : kind === 'run' ? 'a draft' : 'finished'}).` : '';
     const button = able.length === 1 ? `${words.button} Task` : `${words.button} ${able.length} Tasks`;
-    const chosen = await vscode.window.showWarningMessage(message, { modal: true, detail: detail + note }, button);
-    if (chosen !== button) return [];
+    if (options?.confirm !== false) {
+      const chosen = await vscode.window.showWarningMessage(message, { modal: true, detail: detail + note }, button);
+      if (chosen !== button) return [];
+    }
     const results: Task[] = [];
     const problems: string[] = [];
     await Promise.all(
@@ -163,9 +166,15 @@ export function registerExecutionCommands(parts: ExecutionParts): vscode.Disposa
 
     vscode.commands.registerCommand('sevenbridges.tasks.showLogs', (arg: unknown) => showLogs(arg)),
 
-    vscode.commands.registerCommand('sevenbridges.tasks.abort', (arg: unknown, many: unknown) => act('abort', arg ?? view.selection[0], many ?? view.selection)),
-    vscode.commands.registerCommand('sevenbridges.tasks.run', (arg: unknown, many: unknown) => act('run', arg ?? view.selection[0], many ?? view.selection)),
-    vscode.commands.registerCommand('sevenbridges.tasks.rerun', (arg: unknown, many: unknown) => act('rerun', arg ?? view.selection[0], many)),
+    vscode.commands.registerCommand('sevenbridges.tasks.abort', (arg: unknown, many: unknown, options?: { confirm?: boolean }) =>
+      act('abort', arg ?? view.selection[0], many ?? (arg === undefined ? view.selection : undefined), options),
+    ),
+    vscode.commands.registerCommand('sevenbridges.tasks.run', (arg: unknown, many: unknown, options?: { confirm?: boolean }) =>
+      act('run', arg ?? view.selection[0], many ?? (arg === undefined ? view.selection : undefined), options),
+    ),
+    vscode.commands.registerCommand('sevenbridges.tasks.rerun', (arg: unknown, many: unknown, options?: { confirm?: boolean }) =>
+      act('rerun', arg ?? view.selection[0], many ?? (arg === undefined ? view.selection : undefined), options),
+    ),
 
     vscode.commands.registerCommand('sevenbridges.tasks.watch', async (arg: unknown, many: unknown) => {
       const tasks = selectedTasks(arg, many);
