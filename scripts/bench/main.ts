@@ -12,6 +12,7 @@ import { rateFigures } from './rateFigures';
 import { METHOD_NOTES, performanceSection } from './report';
 import { writeReadme } from './readme';
 import { runTree, treeFigures } from './treeScenario';
+import { watchFigures } from './watchScenario';
 
 export const FILTER: TaskFilter = { statuses: ['COMPLETED', 'FAILED'], project: 'rfranklin/rna-seq-analysis', created: { preset: 'month' } };
 
@@ -28,6 +29,9 @@ async function main(): Promise<number> {
   figures.push(...treeFigures('Task tree', await runTree('task tree', {}), 7));
   step('filtering');
   figures.push(...treeFigures('Filtering', await runTree('filtering', FILTER), FILTER.statuses!.length));
+
+  step('watching 50 tasks');
+  figures.push(...(await watchFigures()));
 
   step('copying 1,000 items (real clock)');
   const copyExt = await extensionCopy();
