@@ -359,7 +359,7 @@ const LINES = [
   'INFO  Reading input chunk %d',
   'INFO  Processed %d reads',
   'DEBUG buffer flushed (%d records)',
-  'INFO  progress: %d%%',
+  'INFO  wrote chunk %d to the output',
   'WARN  low base quality in %d positions, continuing',
 ];
 

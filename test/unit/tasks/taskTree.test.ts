@@ -103,6 +103,28 @@ describe('task tree model (against the emulator)', function () {
     assert.strictEqual(tree.group('RUNNING').count, count('RUNNING') + aborting.length);
   });
 
+  it('a task opens into what explains it (two requests: the record and its jobs), read again once its status moves on', async () => {
+    const memento = new MemoryMemento();
+    model();
+    const tree = new TaskTreeModel({ source: client.tasks, filter: new FilterModel(memento), store: memento, signedIn: () => true, info: client.tasks });
+    await tree.getChildren();
+    const failed = (await tree.getChildren(tree.group('FAILED'))).find((n): n is TaskNode => n.kind === 'task' && !n.task.batch)!;
+    assert.strictEqual(tree.canOpen(failed.task), true);
+    seen = [];
+    const rows = await tree.getChildren(failed);
+    assert.deepStrictEqual(seen.map((s) => s.path), [`/v2/tasks/${failed.task.id}`, `/v2/tasks/${failed.task.id}/execution_details`]);
+    const keys = rows.map((r) => (r.kind === 'info' ? r.item.key : r.kind));
+    assert.strictEqual(keys[0], 'errors');
+    assert.ok(keys.includes('jobs') && keys.includes('raw'), keys.join(','));
+    seen = [];
+    await tree.getChildren(failed);
+    assert.strictEqual(seen.length, 0, 'kept while the task does not change');
+    tree.applyTask({ ...failed.task, status: 'ABORTED' } as typeof failed.task);
+    assert.strictEqual(tree.findTaskNodes(failed.task.id)[0].task.status, 'ABORTED');
+    await tree.getChildren(failed);
+    assert.strictEqual(seen.length, 2, 'read again after the status moved on');
+  });
+
   it('loads a group when it is opened: 100 newest first, with only the fields the nodes need, then "Load more"', async () => {
     const { tree } = model();
     const [, , , completed] = (await tree.getChildren()) as GroupNode[];
