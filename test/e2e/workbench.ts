@@ -148,7 +148,12 @@ export class Workbench {
     const row = this.treeItem(viewName, label);
     if ((await row.getAttribute('aria-expanded')) !== 'true') {
       await row.locator('.monaco-tl-twistie').click();
-      await this.page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'true', await row.elementHandle());
+      // The locator, not an element handle: a refresh of the tree may render the row afresh while it expands.
+      const deadline = Date.now() + this.defaultTimeoutMs;
+      while ((await row.getAttribute('aria-expanded', { timeout: this.defaultTimeoutMs }).catch(() => null)) !== 'true') {
+        if (Date.now() > deadline) throw new Error(`the row ${String(label)} did not expand`);
+        await this.page.waitForTimeout(100);
+      }
     }
   }
 
