@@ -14,7 +14,7 @@ export const LOG_SCHEME = 'sevenbridges-log';
 export class LogDocumentProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly texts = new Map<string, string>();
   private readonly subscription: vscode.Disposable | undefined;
-  /** The document's size as the storage gave it, for the tests and the status line. */
+  /** Whether each log document shows only the end of its file (by URI). */
   readonly partial = new Map<string, boolean>();
 
   constructor(
