@@ -43,7 +43,8 @@ async function main(): Promise<number> {
   let server: RunningCodeServer | undefined;
   let browser: RunningBrowser | undefined;
   try {
-    emulator = await startHarnessEmulator();
+    // Task lifecycle steps of 6 s: slow enough for a person (and the spec) to see ABORTING, quick enough for a watched run to end.
+    emulator = await startHarnessEmulator({ taskStepMs: 6000 });
     const target = pointAt(emulator, false);
     server = await startCodeServer({ name: 'e2e', host, vsix: vsixPath, settings: target.settings, env: target.env });
     browser = await openBrowser(server.url);
