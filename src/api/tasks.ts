@@ -1,7 +1,7 @@
 import { ApiError } from './errors';
 import { isProjectId, isTaskId } from './ids';
 import { parseFilterTimestamp } from './timestamps';
-import type { Credentials, Transport } from './transport';
+import type { Call, Credentials, Transport } from './transport';
 import { TASK_STATUSES, type BulkTaskItem, type ExecutionDetails, type Page, type Task, type TaskStatus } from './types';
 
 export const TIME_BOUNDS = ['created_from', 'created_to', 'started_from', 'started_to', 'ended_from', 'ended_to'] as const;
@@ -37,7 +37,11 @@ export class TasksApi {
 
   // async: a refused filter value arrives as a rejected promise, like every other failure.
   async list(query: TaskListQuery, page: PageRequest = {}): Promise<Page<Task>> {
-    return this.transport.page<Task>('tasks', { query: { ...checkTaskQuery(query), offset: page.offset, limit: page.limit }, signal: page.signal });
+    return this.transport.page<Task>('tasks', {
+      query: { ...checkTaskQuery(query), offset: page.offset, limit: page.limit },
+      signal: page.signal,
+      credentials: page.credentials,
+    });
   }
 
   /** The number of tasks matching a query, from one request of one item. */
@@ -47,9 +51,9 @@ export class TasksApi {
     return page.total;
   }
 
-  async get(id: string, signal?: AbortSignal): Promise<Task> {
+  async get(id: string, options: AbortSignal | Call = {}): Promise<Task> {
     if (!isTaskId(id)) throw invalid(`"${id}" is not a task ID (a UUID).`);
-    return (await this.transport.get<Task>(`tasks/${id}`, { signal })).body;
+    return (await this.transport.get<Task>(`tasks/${id}`, options instanceof AbortSignal ? { signal: options } : options)).body;
   }
 
   /** The task's jobs, each with its instance and its logs (file URLs). */
@@ -78,11 +82,11 @@ export class TasksApi {
    * A task action: `abort` (RUNNING, QUEUED), `run` (DRAFT), `clone` (`run: true` runs the copy at once).
    * One POST, never repeated here: a lost answer may still have moved the task (see the write path).
    */
-  async action(kind: TaskActionKind, id: string, options: { signal?: AbortSignal } = {}): Promise<Task> {
+  async action(kind: TaskActionKind, id: string, options: Call = {}): Promise<Task> {
     if (!isTaskId(id)) throw invalid(`"${id}" is not a task ID (a UUID).`);
     const path = kind === 'rerun' ? `tasks/${id}/actions/clone` : `tasks/${id}/actions/${kind}`;
     const query = kind === 'rerun' ? { action: 'run' } : undefined;
-    const body = (await this.transport.post<Task>(path, undefined, { query, signal: options.signal })).body;
+    const body = (await this.transport.post<Task>(path, undefined, { ...options, query })).body;
     if (!body || typeof body !== 'object' || typeof body.id !== 'string') {
       throw new ApiError({ kind: 'malformed', message: `the answer to the ${kind} of task ${id} is not a task`, maybeDelivered: true });
     }

@@ -13,7 +13,6 @@ export const SHOW_JOBS = 'sevenbridges.jobs.show';
 export const SHOW_DETAILS = 'Show Details';
 export const RETRY_FAILED = 'Retry Failed Items';
 export const DISMISS = 'Dismiss';
-const DISMISS_REQUEST = 'Discard';
 
 type CopyWriteRecord = WriteRecord<CopyPayload>;
 
@@ -128,11 +127,9 @@ async function showPending(outbox: Outbox, flow: CopyFlow, group: CopyWriteRecor
   const label = group[0].payload.destination.label;
   const count = group.reduce((sum, p) => sum + p.payload.items.length, 0);
   if (!group.every((p) => outbox.owns(p))) {
-    const chosen = await vscode.window.showInformationMessage(
-      `The copy to ${label} is handled by another window; this window takes it over if that window closes. Nothing is sent from here meanwhile.`,
-      DISMISS_REQUEST,
+    void vscode.window.showInformationMessage(
+      `The copy to ${label} is handled by another window: act on it there. This window takes it over if that window closes; nothing is sent from here meanwhile.`,
     );
-    if (chosen === DISMISS_REQUEST) await flow.discard(group[0].group);
     return;
   }
   const actions: (vscode.QuickPickItem & { run: () => Promise<unknown> })[] = [];
@@ -143,7 +140,7 @@ async function showPending(outbox: Outbox, flow: CopyFlow, group: CopyWriteRecor
     actions.push({
       label: '$(warning) Submit Anyway',
       detail: 'It may have been submitted already: sending it again may copy twice. The platform is being checked meanwhile.',
-      run: () => flow.resubmit(group[0].group),
+      run: () => flow.resubmit(group[0].group, true),
     });
   }
   actions.push({ label: '$(trash) Discard', detail: 'Forget this request (what is already on its way is not recalled).', run: () => flow.discard(group[0].group) });

@@ -1,24 +1,23 @@
 // Task actions (abort, run, re-run) as they reach the platform, and the words that confirm them. No `vscode` import.
 //
-// Until the shared write path (issue #11) lands, every action POST goes through `sendTaskAction` alone:
-// - it is sent once and never repeated here (the transport never repeats a POST);
-// - an answer that proves the platform did not process it (a 4xx, 429, 503 code 0) is reported as such;
-// - an answer that was lost (timeout, dropped connection, 5xx, unreadable) is looked up by reading the task
-//   before anything is sent again: abort → ABORTING/ABORTED means it was processed; run → no longer DRAFT; re-run
-//   (clone and run) → a task with the same name and app created in the project since the send. When the look-up
-//   cannot tell, the action is remembered as uncertain and the next send of it looks up first.
-// Two sends of the same action on the same task at once are refused (a double click).
+// Every action POST is a write of the outbox (src/write/outbox.ts: recorded first, one owner window, bound to its
+// account, resent by itself only after a 429 or maintenance). After a lost answer it is looked up by reading the
+// task before anything is sent again: abort → ABORTING/ABORTED (or already ended) means done, still RUNNING/QUEUED
+// means not received; run → no longer DRAFT; re-run (clone and run) → a task with the same name and app created
+// in the project since the send; not found within RERUN_SETTLE_MS of the send, it was not received.
 
 import { ApiError, describeError } from '../api/errors';
 import type { TaskActionKind, TaskListQuery } from '../api/tasks';
 import { formatFilterTimestamp } from '../api/timestamps';
+import type { Credentials } from '../api/transport';
 import type { Page, Task } from '../api/types';
 import { formatDuration } from '../util/time';
+import { followWrites, type Account, type Lookup, type Outbox, type WriteKind, type WriteRecord } from '../write/outbox';
 
 export interface TaskActionApi {
-  action(kind: TaskActionKind, id: string): Promise<Task>;
-  get(id: string): Promise<Task>;
-  list(query: TaskListQuery, page: { limit?: number }): Promise<Page<Task>>;
+  action(kind: TaskActionKind, id: string, options: { credentials?: Credentials }): Promise<Task>;
+  get(id: string, options: { credentials?: Credentials }): Promise<Task>;
+  list(query: TaskListQuery, page: { limit?: number; credentials?: Credentials }): Promise<Page<Task>>;
 }
 
 export type ActionOutcome =
@@ -26,9 +25,11 @@ export type ActionOutcome =
   | { kind: 'done'; task: Task }
   /** The answer was lost, but the look-up shows it was processed. */
   | { kind: 'found'; task: Task }
-  /** Refused or not processed: nothing happened, it can be tried again. */
+  /** Refused: nothing happened, it can be tried again. */
   | { kind: 'refused'; error: unknown }
-  /** The answer was lost and the look-up could not tell: it may have been processed. Not sent again unasked. */
+  /** Not sent yet (rate limit, maintenance): it is sent by itself after the wait. */
+  | { kind: 'waiting'; note: string }
+  /** The answer was lost and the look-up cannot tell yet: it may have been processed; it is checked, not resent. */
   | { kind: 'uncertain'; error: unknown };
 
 export const ACTION_WORDS: Record<TaskActionKind, { verb: string; button: string; past: string }> = {
@@ -55,67 +56,107 @@ export function actionTokens(task: Pick<Task, 'status'>, watched: boolean): stri
   return tokens.join(' ');
 }
 
-export class TaskActionSender {
-  private readonly inFlight = new Set<string>();
-  /** Actions whose answer was lost and whose look-up could not tell: looked up again before any resend. */
-  private readonly uncertain = new Map<string, { sentAt: number; task: Task }>();
+export const TASK_ACTION_WRITE = 'taskAction';
+/** A re-run's new task shows in the project's list at once; one not there this long after the send was not made. */
+const RERUN_SETTLE_MS = 30_000;
+
+export interface TaskActionPayload {
+  action: TaskActionKind;
+  task: Pick<Task, 'id' | 'name' | 'app' | 'project' | 'status'>;
+}
+
+/** The task action as a write of the outbox. */
+export class TaskActionWrite implements WriteKind<TaskActionPayload, null, Task> {
+  readonly name = TASK_ACTION_WRITE;
 
   constructor(
     private readonly api: TaskActionApi,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Sends one action on one task (the one function every action POST goes through). */
-  async sendTaskAction(kind: TaskActionKind, task: Task): Promise<ActionOutcome> {
-    const key = `${kind}:${task.id}`;
-    if (this.inFlight.has(key)) {
-      return { kind: 'refused', error: new ApiError({ kind: 'invalid', message: `${ACTION_WORDS[kind].verb} of "${task.name}" is already being sent.` }) };
-    }
-    this.inFlight.add(key);
-    try {
-      const earlier = this.uncertain.get(key);
-      if (earlier) {
-        const found = await this.lookUp(kind, earlier.task, earlier.sentAt).catch(() => undefined);
-        if (found) {
-          this.uncertain.delete(key);
-          return { kind: 'found', task: found };
-        }
-        this.uncertain.delete(key);
-      }
-      const sentAt = this.now();
-      try {
-        return { kind: 'done', task: await this.api.action(kind, task.id) };
-      } catch (error) {
-        if (!(error instanceof ApiError) || !error.maybeDelivered) return { kind: 'refused', error };
-        const found = await this.lookUp(kind, task, sentAt).catch(() => undefined);
-        if (found) return { kind: 'found', task: found };
-        this.uncertain.set(key, { sentAt, task });
-        return { kind: 'uncertain', error };
-      }
-    } finally {
-      this.inFlight.delete(key);
-    }
+  async prepare(): Promise<null> {
+    return null;
   }
 
-  /** The task that shows the action was processed, or undefined when nothing shows it. */
-  private async lookUp(kind: TaskActionKind, task: Task, sentAt: number): Promise<Task | undefined> {
-    if (kind === 'abort') {
-      const now = await this.api.get(task.id);
-      return now.status === 'ABORTING' || now.status === 'ABORTED' ? now : undefined;
+  send(record: WriteRecord<TaskActionPayload>, credentials: Credentials): Promise<Task> {
+    return this.api.action(record.payload.action, record.payload.task.id, { credentials });
+  }
+
+  async lookup(record: WriteRecord<TaskActionPayload>, credentials: Credentials): Promise<Lookup<Task>> {
+    const { action, task } = record.payload;
+    if (action === 'abort') {
+      const now = await this.api.get(task.id, { credentials });
+      if (now.status === 'RUNNING' || now.status === 'QUEUED') return { absent: 'The task still runs: the abort was not received.' };
+      return { found: now };
     }
-    if (kind === 'run') {
-      const now = await this.api.get(task.id);
-      return now.status !== 'DRAFT' ? now : undefined;
+    if (action === 'run') {
+      const now = await this.api.get(task.id, { credentials });
+      return now.status === 'DRAFT' ? { absent: 'The task is still a draft: the run was not received.' } : { found: now };
     }
-    // A re-run made a new task: the same name and app, in the same project, created since the send (a minute of
-    // clock skew allowed), and not the original.
-    if (!task.project) return undefined;
-    const since = formatFilterTimestamp(new Date(sentAt - 60_000));
+    if (!task.project) return { unknown: 'The task has no project to look for its copy in.' };
+    const sentAt = record.lastAttemptAt ?? record.createdAt;
     const page = await this.api.list(
-      { project: task.project, created_from: since, order_by: 'created_time', order: 'desc', fields: 'id,name,app,status,project,created_time' },
-      { limit: 100 },
+      { project: task.project, created_from: formatFilterTimestamp(new Date(sentAt - 60_000)), order_by: 'created_time', order: 'desc', fields: 'id,name,app,status,project,created_time' },
+      { limit: 100, credentials },
     );
-    return page.items.find((t) => t.id !== task.id && t.name === task.name && (!task.app || t.app === task.app));
+    const copy = page.items.find((t) => t.id !== task.id && t.name === task.name && (!task.app || t.app === task.app));
+    if (copy) return { found: copy };
+    return this.now() - sentAt > RERUN_SETTLE_MS
+      ? { absent: 'No copy of the task was made: the re-run was not received.' }
+      : { unknown: 'No copy of the task shows yet; checking again shortly.' };
+  }
+
+  finish(): void {
+    // The caller (the command that asked) shows the outcome; a write taken over from a closed window shows in the next refresh.
+  }
+}
+
+/** Sends one action on one task through the outbox and says how it went. */
+export class TaskActionSender {
+  constructor(
+    private readonly outbox: Outbox,
+    private readonly account: () => Promise<Account | undefined>,
+    /** How long the command waits for the lookup after a lost answer before saying it is being checked. */
+    private readonly lookupWaitMs = 10_000,
+  ) {}
+
+  async sendTaskAction(kind: TaskActionKind, task: Task): Promise<ActionOutcome> {
+    let account: Account | undefined;
+    try {
+      account = await this.account();
+    } catch (error) {
+      return { kind: 'refused', error };
+    }
+    if (!account) return { kind: 'refused', error: new ApiError({ kind: 'signedOut', message: 'Not signed in.' }) };
+    // The same action on the same task already on its way (a double click, or an answer being checked): follow that one.
+    const existing = this.outbox
+      .forAccount(account.key)
+      .filter((r): r is WriteRecord<TaskActionPayload> => r.kind === TASK_ACTION_WRITE)
+      .find((r) => r.payload.action === kind && r.payload.task.id === task.id && this.outbox.owns(r));
+    const payload: TaskActionPayload = { action: kind, task: { id: task.id, name: task.name, app: task.app, project: task.project, status: task.status } };
+    // A lost answer is looked up in the background; the person waits a little for it rather than hear "maybe" at once.
+    const found = new Promise<Task | undefined>((resolve) => {
+      const done = (outcome: Task | undefined) => {
+        listening.dispose();
+        clearTimeout(timer);
+        resolve(outcome);
+      };
+      const listening = this.outbox.onDidFinish(({ record, outcome }) => {
+        if (record.kind === TASK_ACTION_WRITE && (record.payload as TaskActionPayload).task.id === task.id) done(outcome as Task);
+      });
+      const timer = setTimeout(() => done(undefined), this.lookupWaitMs);
+    });
+    const { finished, left } = await followWrites(this.outbox, async () => (existing ? [existing] : this.outbox.submit(TASK_ACTION_WRITE, [payload], account)));
+    if (finished[0]) return { kind: finished[0].found ? 'found' : 'done', task: finished[0].outcome as Task };
+    if (left[0]?.state === 'unsure') {
+      const task = await found;
+      if (task) return { kind: 'found', task };
+    }
+    const record = this.outbox.all().find((r) => r.id === left[0]?.id) ?? left[0];
+    if (!record) return { kind: 'refused', error: new Error('It was discarded.') };
+    if (record.state === 'failed') return { kind: 'refused', error: new Error(record.note ?? 'The platform refused it.') };
+    if (record.state === 'queued') return { kind: 'waiting', note: record.note ?? 'The platform asked to wait.' };
+    return { kind: 'uncertain', error: new Error(record.note ?? 'No answer came.') };
   }
 }
 
@@ -123,8 +164,9 @@ export class TaskActionSender {
 export function describeOutcome(kind: TaskActionKind, task: Pick<Task, 'name'>, outcome: ActionOutcome): string | undefined {
   const what = `${ACTION_WORDS[kind].verb} "${task.name}"`;
   if (outcome.kind === 'refused') return `${what}: ${describeError(outcome.error)}`;
+  if (outcome.kind === 'waiting') return `${what}: not sent yet. ${outcome.note} It is sent by itself after the wait; nothing to do.`;
   if (outcome.kind === 'uncertain') {
-    return `${what}: the platform's answer was lost and the task does not show it yet. It may have been processed: check the task before trying again.`;
+    return `${what}: the platform's answer was lost and the task does not show it yet. It may have been processed: it is checked on the platform and not sent again until that is known.`;
   }
   return undefined;
 }

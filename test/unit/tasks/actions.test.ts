@@ -1,7 +1,9 @@
 import * as assert from 'assert';
 import { ApiError } from '../../../src/api/errors';
 import type { Task } from '../../../src/api/types';
-import { actionTokens, canTake, confirmationText, TaskActionSender } from '../../../src/tasks/actions';
+import { actionTokens, canTake, confirmationText, TaskActionSender, TaskActionWrite, type TaskActionApi } from '../../../src/tasks/actions';
+import { Outbox } from '../../../src/write/outbox';
+import { memoryState } from '../../support/sharedState';
 
 const task = (over: Partial<Task>): Task => ({ href: 'h', id: 'bd5e95d9-12b3-789c-45b6-34d8696571a9', name: 'BWA-MEM run', ...over });
 
@@ -27,7 +29,7 @@ describe('task actions: rules, words, one send', () => {
     assert.strictEqual(confirmationText('run', [task({ status: 'DRAFT' })], now).message, 'Run "BWA-MEM run"?');
   });
 
-  it('never sends the same action twice at once, and never repeats a refused one', async () => {
+  it('goes through the outbox: the same action twice at once is sent once, a refused one is not repeated', async () => {
     let posts = 0;
     let release: () => void = () => undefined;
     const api = {
@@ -39,16 +41,39 @@ describe('task actions: rules, words, one send', () => {
       get: async () => task({ status: 'RUNNING' }),
       list: async () => ({ items: [], total: 0, next: undefined }),
     };
-    const sender = new TaskActionSender(api);
-    const t = task({ status: 'RUNNING' });
-    const first = sender.sendTaskAction('abort', t);
-    const second = await sender.sendTaskAction('abort', t);
-    assert.strictEqual(second.kind, 'refused');
-    release();
-    assert.strictEqual((await first).kind, 'done');
-    assert.strictEqual(posts, 1);
-    const refusing = new TaskActionSender({ ...api, action: async () => { posts++; throw new ApiError({ kind: 'http', status: 400, message: 'cannot be aborted' }); } });
-    assert.strictEqual((await refusing.sendTaskAction('abort', t)).kind, 'refused');
-    assert.strictEqual(posts, 2);
+    const { outbox, sender } = withOutbox(api);
+    try {
+      const t = task({ status: 'RUNNING' });
+      const first = sender.sendTaskAction('abort', t);
+      await waitUntil(() => posts === 1);
+      const second = sender.sendTaskAction('abort', t);
+      release();
+      assert.deepStrictEqual([(await first).kind, (await second).kind], ['done', 'done']);
+      assert.strictEqual(posts, 1, 'one POST for the double click');
+    } finally {
+      outbox.dispose();
+    }
+    const refusing = withOutbox({ ...api, action: async () => { posts++; throw new ApiError({ kind: 'http', status: 400, message: 'cannot be aborted' }); } });
+    try {
+      const outcome = await refusing.sender.sendTaskAction('abort', task({ status: 'RUNNING' }));
+      assert.strictEqual(outcome.kind, 'refused');
+      await new Promise((r) => setTimeout(r, 50));
+      assert.strictEqual(posts, 2, 'not repeated');
+    } finally {
+      refusing.outbox.dispose();
+    }
   });
 });
+
+function withOutbox(api: TaskActionApi) {
+  const account = { key: 'e#u', credentials: { endpoint: 'https://api.sbgenomics.com/v2', token: 't' } };
+  const outbox = new Outbox(memoryState(), async () => account);
+  outbox.register(new TaskActionWrite(api));
+  outbox.start();
+  return { outbox, sender: new TaskActionSender(outbox, async () => account, 1_000) };
+}
+
+async function waitUntil(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 5));
+  assert.ok(done(), 'timed out');
+}
