@@ -1,7 +1,7 @@
 // Watching 50 tasks: the requests one refresh round costs (the watcher's one bulk get for up to 100 tasks), against
 // the naive way (one GET per watched task per round). Real emulator, real client; 5 rounds each.
 import { SbClient } from '../../src/api/client';
-import { MemoryStore } from '../../src/jobs/store';
+import { memoryState } from '../../test/support/sharedState';
 import { TaskWatcher } from '../../src/tasks/watcher';
 import { startEmulator } from '../../test/emulator';
 import type { Figure } from './figures';
@@ -15,7 +15,7 @@ export async function watchFigures(): Promise<Figure[]> {
     const client = new SbClient({ credentials: async () => ({ endpoint: emulator.baseUrl, token: emulator.token }) });
     const active = emulator.data.tasks.filter((t) => t.status === 'RUNNING' || t.status === 'QUEUED').slice(0, WATCHED);
     if (active.length < WATCHED) throw new Error(`only ${active.length} active tasks to watch`);
-    const watcher = new TaskWatcher(client.tasks, new MemoryStore(), () => emulator.baseUrl);
+    const watcher = new TaskWatcher(client.tasks, memoryState(), () => emulator.baseUrl);
     for (const t of active) await watcher.watch(t);
     let before = emulator.stats.requests;
     for (let i = 0; i < ROUNDS; i++) await watcher.poll();

@@ -1,3 +1,4 @@
+import { randomUUID } from 'crypto';
 import { ApiError, describeError } from '../api/errors';
 import type { Credentials } from '../api/transport';
 import type { StateStore, Timers } from '../jobs/store';
@@ -120,7 +121,7 @@ export class Outbox {
   private readonly finished = new Emitter<{ record: WriteRecord; outcome: unknown; found: boolean }>();
   /** A write of this window reached the platform (answered, or found after a lost answer) and its kind took it. */
   readonly onDidFinish = this.finished.event;
-  private readonly id = `w${Math.random().toString(36).slice(2, 10)}`;
+  private readonly id = `w${randomUUID()}`;
   private readonly opts: Required<OutboxOptions>;
   private timer: unknown;
   private beatTimer: unknown;
@@ -427,8 +428,10 @@ export class Outbox {
       await this.save({ ...record, state: 'sent', outcome, ...this.later(record), note: `Submitted; not shown yet (${describeError(error)}).` });
       return;
     }
-    await this.remove(record);
+    // Told at once: its record leaves this window now, while global state is still being written.
+    const removing = this.remove(record);
     this.finished.fire({ record, outcome, found });
+    await removing;
   }
 
   /** The next of doubling waits between lookups or sends, from 1 s up to `maxWaitMs`. */

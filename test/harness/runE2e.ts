@@ -17,11 +17,7 @@ import { RunningCodeServer, startCodeServer } from './codeServer';
 import { Emulator, pointAt, startHarnessEmulator } from './emulator';
 import { ensureChromium, ensureHost } from './installHost';
 import { repoRoot, screenshotsDir, vsixPath } from './paths';
-
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
+import { options } from '../support/args';
 
 function findSpecs(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
@@ -60,7 +56,7 @@ async function main(): Promise<number> {
     setE2eContext({ wb, emulator, server });
 
     const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec' });
-    const grep = arg('--grep');
+    const { grep } = options('grep');
     if (grep) mocha.grep(grep);
     mocha.suite.afterEach(async function () {
       const test = this.currentTest;

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import { SbClient } from '../../../src/api/client';
-import { MemoryStore } from '../../../src/jobs/store';
+import { memoryState } from '../../support/sharedState';
 import { shouldNotify, TaskWatcher, type TaskEnded } from '../../../src/tasks/watcher';
 import { Emulator, startEmulator } from '../../emulator';
 
@@ -20,7 +20,7 @@ describe('task watcher (against the emulator)', function () {
   afterEach(() => emu.close());
 
   it('50 watched tasks cost one request per poll; each ending is announced once, then it is no longer watched', async () => {
-    const watcher = new TaskWatcher(sb.tasks, new MemoryStore(), () => emu.baseUrl, () => clock);
+    const watcher = new TaskWatcher(sb.tasks, memoryState(), () => emu.baseUrl, () => clock);
     const active = emu.data.tasks.filter((t) => (t.status === 'RUNNING' || t.status === 'QUEUED') && !t.batch).slice(0, 50);
     assert.strictEqual(active.length, 50);
     for (const t of active) await watcher.watch(t);
@@ -44,7 +44,7 @@ describe('task watcher (against the emulator)', function () {
   });
 
   it('a task run here ends FAILED: announced with its errors; terminal tasks are not watched; endpoints are kept apart', async () => {
-    const store = new MemoryStore();
+    const store = memoryState();
     const watcher = new TaskWatcher(sb.tasks, store, () => emu.baseUrl, () => clock);
     const draft = emu.data.tasks.find((t) => t.status === 'DRAFT' && !t.batch)!;
     emu.setRunOutcome(draft.id, 'FAILED');
