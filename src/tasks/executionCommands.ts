@@ -10,6 +10,7 @@ import { showApiError } from '../ui/errors';
 import { formatDuration } from '../util/time';
 import { ACTION_WORDS, canTake, confirmationText, describeOutcome, TaskActionSender } from './actions';
 import { taskArgument } from './commands';
+import { pickTask } from './filterPicks';
 import { LOAD_WHOLE_LOG_COMMAND } from './logContent';
 import { LOG_SCHEME, LogDocumentProvider, showLog } from './logs';
 import type { Refresher } from './refresher';
@@ -42,6 +43,17 @@ export function registerExecutionCommands(parts: ExecutionParts): vscode.Disposa
     const unique = new Map(tasks.map((t) => [t.id, t]));
     return [...unique.values()];
   };
+
+  /**
+   * The row a command acts on: its argument (a context menu), else the view's selection (a keyboard user's focus),
+   * else a task picked from the newest ones (the palette), among those `fits` accepts.
+   */
+  const rowOrPick = async (arg: unknown, title: string, fits: (task: Task) => boolean): Promise<unknown> => {
+    if (arg !== undefined || view.selection.length) return arg ?? view.selection[0];
+    const picked = await pickTask(services, { title: `Seven Bridges: ${title}`, placeholder: 'Which task? Pick one, or paste a task ID', query: {}, accept: fits, noun: 'Tasks' });
+    return picked && picked !== 'none' ? picked : undefined;
+  };
+  const active = (t: Task) => t.status !== 'COMPLETED' && t.status !== 'FAILED' && t.status !== 'ABORTED';
 
   const full = async (task: Task): Promise<Task> => (task.status && task.name ? task : await client.tasks.get(task.id));
 
@@ -164,26 +176,26 @@ export function registerExecutionCommands(parts: ExecutionParts): vscode.Disposa
       await showLog(target.with({ query: 'whole' }));
     }),
 
-    vscode.commands.registerCommand('sevenbridges.tasks.showLogs', (arg: unknown) => showLogs(arg)),
+    vscode.commands.registerCommand('sevenbridges.tasks.showLogs', async (arg: unknown) => showLogs(await rowOrPick(arg, 'Show Logs', (t) => t.status !== 'DRAFT'))),
 
-    vscode.commands.registerCommand('sevenbridges.tasks.abort', (arg: unknown, many: unknown, options?: { confirm?: boolean }) =>
-      act('abort', arg ?? view.selection[0], many ?? (arg === undefined ? view.selection : undefined), options),
+    vscode.commands.registerCommand('sevenbridges.tasks.abort', async (arg: unknown, many: unknown, options?: { confirm?: boolean }) =>
+      act('abort', await rowOrPick(arg, 'Abort Task…', (t) => canTake('abort', t.status)), many ?? (arg === undefined ? view.selection : undefined), options),
     ),
-    vscode.commands.registerCommand('sevenbridges.tasks.run', (arg: unknown, many: unknown, options?: { confirm?: boolean }) =>
-      act('run', arg ?? view.selection[0], many ?? (arg === undefined ? view.selection : undefined), options),
+    vscode.commands.registerCommand('sevenbridges.tasks.run', async (arg: unknown, many: unknown, options?: { confirm?: boolean }) =>
+      act('run', await rowOrPick(arg, 'Run Task…', (t) => canTake('run', t.status)), many ?? (arg === undefined ? view.selection : undefined), options),
     ),
-    vscode.commands.registerCommand('sevenbridges.tasks.rerun', (arg: unknown, many: unknown, options?: { confirm?: boolean }) =>
-      act('rerun', arg ?? view.selection[0], many ?? (arg === undefined ? view.selection : undefined), options),
+    vscode.commands.registerCommand('sevenbridges.tasks.rerun', async (arg: unknown, many: unknown, options?: { confirm?: boolean }) =>
+      act('rerun', await rowOrPick(arg, 'Re-run Task…', (t) => canTake('rerun', t.status)), many ?? (arg === undefined ? view.selection : undefined), options),
     ),
 
     vscode.commands.registerCommand('sevenbridges.tasks.watch', async (arg: unknown, many: unknown) => {
-      const tasks = selectedTasks(arg, many);
+      const tasks = selectedTasks(await rowOrPick(arg, 'Watch Task', active), many);
       for (const task of tasks) await watcher.watch(await full(task));
       tree.redraw();
       if (tasks.length) vscode.window.setStatusBarMessage(`$(eye) Watching ${tasks.length === 1 ? `"${tasks[0].name ?? tasks[0].id}"` : `${tasks.length} tasks`}: you will be told when ${tasks.length === 1 ? 'it ends' : 'they end'}`, 5000);
     }),
     vscode.commands.registerCommand('sevenbridges.tasks.unwatch', async (arg: unknown, many: unknown) => {
-      for (const task of selectedTasks(arg, many)) await watcher.unwatch(task.id);
+      for (const task of selectedTasks(await rowOrPick(arg, 'Stop Watching Task', (t) => watcher.isWatched(t.id)), many)) await watcher.unwatch(task.id);
       tree.redraw();
     }),
   ];
