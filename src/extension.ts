@@ -8,12 +8,18 @@ import { startSoon } from './lazyStart';
 
 export type { ExtensionApi } from './main';
 
-/** What `activate` returns: `ready` resolves to the running parts once started (for the integration tests). */
+/** What `activate` returns to the test harness only: `ready` resolves to the running parts once started. */
 export interface Activation {
   readonly ready: Promise<ExtensionApi>;
 }
 
-export function activate(context: vscode.ExtensionContext): Activation {
+/**
+ * Set (to 1) by the test harness alone. Without it `activate` hands nothing out: another extension that needs the
+ * account asks VS Code's authentication API, with the user's consent, and never reaches the token or the client.
+ */
+export const TEST_HOOKS_ENV = 'SEVENBRIDGES_TEST_HOOKS';
+
+export function activate(context: vscode.ExtensionContext): Activation | undefined {
   const activatedAt = Date.now();
   const contributed = (context.extension.packageJSON as { contributes?: { commands?: { command: string }[] } }).contributes?.commands ?? [];
   const ready = startSoon<ExtensionApi>({
@@ -29,7 +35,7 @@ export function activate(context: vscode.ExtensionContext): Activation {
   });
   // A start that fails says so where a person looks (the log it would have written to does not exist yet).
   ready.catch((error: unknown) => void vscode.window.showErrorMessage(`Seven Bridges could not start: ${error instanceof Error ? error.message : String(error)}`));
-  return { ready };
+  return process.env[TEST_HOOKS_ENV] === '1' ? { ready } : undefined;
 }
 
 export function deactivate(): void {}

@@ -90,6 +90,7 @@ export async function hostActivation(order: ActivationProbe['order']): Promise<H
       },
       settings: { 'sevenbridges.apiEndpoint': baseUrl },
       env: {
+        SEVENBRIDGES_TEST_HOOKS: '1',
         SB_API_ENDPOINT: baseUrl,
         SB_AUTH_TOKEN: TEST_TOKEN,
         [ENV.results]: resultsFile,

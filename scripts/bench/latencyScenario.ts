@@ -79,7 +79,7 @@ export async function extensionOverLatency(): Promise<LatencyResult> {
       await model.getChildren(largest);
       pages.push(performance.now() - t1);
       pageBytes.push(lastBytes);
-      const query = filter.query(largest.status, Date.now());
+      const query = filter.query(largest.status === 'OTHER' ? undefined : largest.status, Date.now());
       const t2 = performance.now();
       await client.tasks.count(query);
       trips.push(performance.now() - t2);

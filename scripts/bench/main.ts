@@ -16,6 +16,7 @@ import { rateFigures } from './rateFigures';
 import { METHOD_NOTES, performanceSection } from './report';
 import { writeReadme } from './readme';
 import { runTree, treeFigures } from './treeScenario';
+import { watchFigures } from './watchScenario';
 
 export const FILTER: TaskFilter = { statuses: ['COMPLETED', 'FAILED'], project: 'rfranklin/rna-seq-analysis', created: { preset: 'month' } };
 
@@ -32,9 +33,15 @@ async function main(): Promise<number> {
 
   if (runs('tree')) {
     step('task tree, 10,000 tasks');
-    figures.push(...treeFigures('Task tree', await runTree('task tree', {}), 6));
+    // Six status groups and the unfiltered count that tells how many tasks are in other statuses (ABORTING, CREATING).
+    figures.push(...treeFigures('Task tree', await runTree('task tree', {}), 7));
     step('filtering');
     figures.push(...treeFigures('Filtering', await runTree('filtering', FILTER), FILTER.statuses!.length));
+  }
+
+  if (runs('watch')) {
+    step('watching 50 tasks');
+    figures.push(...(await watchFigures()));
   }
 
   if (runs('scale')) {

@@ -55,10 +55,10 @@ export async function extensionTree(client: SbClient, filterValue: TaskFilter): 
   await model.getChildren();
   const countMs = performance.now() - t0;
   const countRequests = stats.requests - r0;
-  const groups = model.visibleGroups();
+  const groups = model.visibleGroups().filter((g) => g.status !== 'OTHER') as (GroupNode & { status: TaskStatus })[];
   const counts: TreeResult['counts'] = {};
   for (const g of groups) counts[g.status] = g.count;
-  const largest = groups.reduce((a: GroupNode, b: GroupNode) => ((b.count ?? 0) > (a.count ?? 0) ? b : a));
+  const largest = groups.reduce((a, b) => ((b.count ?? 0) > (a.count ?? 0) ? b : a));
 
   // Reference latencies, taken between the measured parts (not counted in them): the ideals of the times.
   const query = filter.query(largest.status, Date.now());

@@ -27,6 +27,16 @@ export class FilesApi {
     return (await this.transport.get<FileRecord>(`files/${id}`, options)).body;
   }
 
+  /** Where the file's bytes can be fetched: a signed URL on the storage provider (a credential while it lives). */
+  async downloadInfo(id: string, signal?: AbortSignal): Promise<string> {
+    if (!isFileId(id)) throw invalid(`"${id}" is not a file ID (24 hex digits).`);
+    const body = (await this.transport.get<{ url?: unknown }>(`files/${id}/download_info`, { signal })).body;
+    if (!body || typeof body.url !== 'string' || !/^https?:\/\//i.test(body.url)) {
+      throw new ApiError({ kind: 'malformed', message: 'the download information has no URL' });
+    }
+    return body.url;
+  }
+
   next(url: string, signal?: AbortSignal): Promise<Page<FileRecord>> {
     return this.transport.page<FileRecord>(url, { signal });
   }

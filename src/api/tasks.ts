@@ -1,8 +1,8 @@
 import { ApiError } from './errors';
 import { isProjectId, isTaskId } from './ids';
 import { parseFilterTimestamp } from './timestamps';
-import type { Credentials, Transport } from './transport';
-import { TASK_STATUSES, type Page, type Task, type TaskStatus } from './types';
+import type { Call, Credentials, Transport } from './transport';
+import { TASK_STATUSES, type BulkTaskItem, type ExecutionDetails, type Page, type Task, type TaskStatus } from './types';
 
 export const TIME_BOUNDS = ['created_from', 'created_to', 'started_from', 'started_to', 'ended_from', 'ended_to'] as const;
 export type TimeBound = (typeof TIME_BOUNDS)[number];
@@ -19,6 +19,11 @@ export type TaskListQuery = Partial<Record<TimeBound, string>> & {
   fields?: string;
 };
 
+export const MAX_BULK_IDS = 100;
+
+/** abort, run (a draft), or rerun (clone and run the copy, keeping the original). */
+export type TaskActionKind = 'abort' | 'run' | 'rerun';
+
 export interface PageRequest {
   offset?: number;
   limit?: number;
@@ -32,7 +37,11 @@ export class TasksApi {
 
   // async: a refused filter value arrives as a rejected promise, like every other failure.
   async list(query: TaskListQuery, page: PageRequest = {}): Promise<Page<Task>> {
-    return this.transport.page<Task>('tasks', { query: { ...checkTaskQuery(query), offset: page.offset, limit: page.limit }, signal: page.signal });
+    return this.transport.page<Task>('tasks', {
+      query: { ...checkTaskQuery(query), offset: page.offset, limit: page.limit },
+      signal: page.signal,
+      credentials: page.credentials,
+    });
   }
 
   /** The number of tasks matching a query, from one request of one item. */
@@ -42,9 +51,46 @@ export class TasksApi {
     return page.total;
   }
 
-  async get(id: string, signal?: AbortSignal): Promise<Task> {
+  async get(id: string, options: AbortSignal | Call = {}): Promise<Task> {
     if (!isTaskId(id)) throw invalid(`"${id}" is not a task ID (a UUID).`);
-    return (await this.transport.get<Task>(`tasks/${id}`, { signal })).body;
+    return (await this.transport.get<Task>(`tasks/${id}`, options instanceof AbortSignal ? { signal: options } : options)).body;
+  }
+
+  /** The task's jobs, each with its instance and its logs (file URLs). */
+  async executionDetails(id: string, signal?: AbortSignal): Promise<ExecutionDetails> {
+    if (!isTaskId(id)) throw invalid(`"${id}" is not a task ID (a UUID).`);
+    const body = (await this.transport.get<ExecutionDetails>(`tasks/${id}/execution_details`, { signal })).body;
+    if (!body || typeof body !== 'object') throw new ApiError({ kind: 'malformed', message: 'the execution details are not an object' });
+    return { ...body, jobs: Array.isArray(body.jobs) ? body.jobs.filter((j) => j !== null && typeof j === 'object') : [] };
+  }
+
+  /**
+   * Up to 100 tasks in one request (`POST /v2/bulk/tasks/get`), one entry per ID in order. It only reads, so it
+   * is repeated after a transient fault like a GET.
+   */
+  async bulkGet(ids: readonly string[], signal?: AbortSignal): Promise<BulkTaskItem[]> {
+    if (ids.length > MAX_BULK_IDS) throw invalid(`At most ${MAX_BULK_IDS} tasks per bulk request (${ids.length} given).`);
+    const bad = ids.find((id) => !isTaskId(id));
+    if (bad !== undefined) throw invalid(`"${bad}" is not a task ID (a UUID).`);
+    if (!ids.length) return [];
+    const body = (await this.transport.request<{ items?: unknown }>('POST', 'bulk/tasks/get', { body: { task_ids: ids }, signal, idempotent: true })).body;
+    if (!body || !Array.isArray(body.items)) throw new ApiError({ kind: 'malformed', message: 'the bulk task answer has no items array' });
+    return (body.items as unknown[]).filter((i): i is BulkTaskItem => !!i && typeof i === 'object' && ('resource' in i || 'error' in i));
+  }
+
+  /**
+   * A task action: `abort` (RUNNING, QUEUED), `run` (DRAFT), `clone` (`run: true` runs the copy at once).
+   * One POST, never repeated here: a lost answer may still have moved the task (see the write path).
+   */
+  async action(kind: TaskActionKind, id: string, options: Call = {}): Promise<Task> {
+    if (!isTaskId(id)) throw invalid(`"${id}" is not a task ID (a UUID).`);
+    const path = kind === 'rerun' ? `tasks/${id}/actions/clone` : `tasks/${id}/actions/${kind}`;
+    const query = kind === 'rerun' ? { action: 'run' } : undefined;
+    const body = (await this.transport.post<Task>(path, undefined, { ...options, query })).body;
+    if (!body || typeof body !== 'object' || typeof body.id !== 'string') {
+      throw new ApiError({ kind: 'malformed', message: `the answer to the ${kind} of task ${id} is not a task`, maybeDelivered: true });
+    }
+    return body;
   }
 
   /** Continues a listing from its `next` link. */

@@ -69,6 +69,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Send with these and no others (a write bound to the account it was made for); default: ask `credentials`. */
   credentials?: Credentials;
+  /** A POST that only reads (a bulk get) may be repeated after a transient fault like a GET. */
+  idempotent?: boolean;
 }
 
 /** How one call is made: cancellable, and pinned to an account's credentials when given. */
@@ -163,7 +165,7 @@ export class Transport {
     const endpoint = checked.endpoint;
     const url = buildUrl(endpoint, pathOrUrl, options.query);
     const path = displayPath(url);
-    const idempotent = method === 'GET';
+    const idempotent = method === 'GET' || options.idempotent === true;
 
     for (let attempt = 1; ; attempt++) {
       await this.waitForRateLimit(endpoint, credentials, method, path, options.signal);

@@ -140,3 +140,29 @@ export interface Page<T> {
   total: number | undefined;
   next: string | undefined;
 }
+
+/** A job of a task (`execution_details.jobs[]`); `logs` maps a log's name to the API URL of its file. */
+export interface TaskJob {
+  name?: string;
+  start_time?: string;
+  end_time?: string;
+  status?: string;
+  command_line?: string;
+  retried?: boolean;
+  instance?: { id?: string; type?: string; provider?: string; disk?: unknown };
+  docker?: { checksum?: string };
+  logs?: Record<string, unknown>;
+}
+
+/** `GET /v2/tasks/{id}/execution_details`. */
+export interface ExecutionDetails {
+  href?: string;
+  start_time?: string | null;
+  end_time?: string | null;
+  status?: string;
+  message?: string;
+  jobs?: TaskJob[];
+}
+
+/** One entry of a bulk get: the record, or why it could not be read. */
+export type BulkTaskItem = { resource: Task; error?: undefined } | { error: ApiErrorBody; resource?: undefined };

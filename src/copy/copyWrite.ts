@@ -3,7 +3,7 @@ import type { FilesApi } from '../api/files';
 import type { Credentials } from '../api/transport';
 import type { AsyncJob, CopyItem } from '../api/types';
 import type { JobDestination, JobTracker, TrackedJob } from '../jobs/tracker';
-import type { Account, Lookup, Outbox, WriteKind, WriteRecord } from '../write/outbox';
+import { followWrites, type Account, type Lookup, type Outbox, type WriteKind, type WriteRecord } from '../write/outbox';
 
 /** One copy call: what is sent, where to, and the sources' names where known. */
 export interface CopyPayload {
@@ -72,7 +72,9 @@ export class CopyWrite implements WriteKind<CopyPayload, CopySnapshot, AsyncJob>
     const before = new Set(record.lookup?.before ?? []);
     const { jobs, complete } = await this.listAll(credentials, LOOKUP_PAGES);
     const taken = new Set([...this.tracker.recordedIds(), ...this.claimed()]);
-    const since = (record.lastAttemptAt ?? record.createdAt) - CLOCK_SKEW_MS;
+    // With the whole list seen before the send, being new is proof enough; with part of it, jobs past that part
+    // may be old ones, so those must also have started around the attempt (which trusts this machine's clock).
+    const since = record.lookup?.complete ? -Infinity : (record.lastAttemptAt ?? record.createdAt) - CLOCK_SKEW_MS;
     const candidates = jobs.filter((job) => {
       if (before.has(job.id) || taken.has(job.id) || (job.type !== undefined && job.type !== 'COPY')) return false;
       const started = job.started_on ? Date.parse(job.started_on) : NaN;
@@ -139,33 +141,16 @@ export interface CopiesSettled {
   left: WriteRecord[];
 }
 
-/**
- * Runs `start` (which records writes in the outbox) and resolves once they need nothing more from this window,
- * with the jobs made and the calls left. `onProgress` hears how many have reached the platform.
- */
+/** Runs `start` (copy writes) until they settle, with the tracker's jobs of those that reached the platform. */
 export async function followCopies(
   outbox: Outbox,
   tracker: JobTracker,
   start: () => Promise<WriteRecord[]>,
   onProgress?: (done: number, total: number) => void,
 ): Promise<CopiesSettled> {
-  const finished: { id: string; jobId: string }[] = [];
-  const listening = outbox.onDidFinish(({ record, outcome }) => finished.push({ id: record.id, jobId: (outcome as AsyncJob).id }));
-  try {
-    const records = await start();
-    const ids = records.map((r) => r.id);
-    const done = () => finished.filter((f) => ids.includes(f.id));
-    const watching = outbox.onDidChange(() => onProgress?.(done().length, ids.length));
-    try {
-      const left = await outbox.settled(ids);
-      const jobs = done().map((f) => tracker.get(f.jobId)).filter((j): j is TrackedJob => j !== undefined);
-      return { records, jobs, left };
-    } finally {
-      watching.dispose();
-    }
-  } finally {
-    listening.dispose();
-  }
+  const { records, finished, left } = await followWrites(outbox, start, onProgress);
+  const jobs = finished.map((f) => tracker.get((f.outcome as AsyncJob).id)).filter((j): j is TrackedJob => j !== undefined);
+  return { records, jobs, left };
 }
 
 /** Sends copy calls (one group, in order) as the account, through the outbox. */

@@ -163,14 +163,17 @@ export class CopyFlow {
     return this.follow(destination.label, () => this.services.outbox.submit(COPY_WRITE, payloads, account));
   }
 
-  /** Sends a group's calls again, as they were: the user says so (after a refusal, or on their word when unsure). */
-  async resubmit(group: string): Promise<TrackedJob[]> {
+  /**
+   * Sends a group's calls again, as they were: the refused ones (Submit Again), or on the user's word those that
+   * may have been submitted (Submit Anyway, `anyway`).
+   */
+  async resubmit(group: string, anyway = false): Promise<TrackedJob[]> {
     const records = this.services.outbox.all().filter((r) => r.group === group && this.services.outbox.owns(r));
     if (!records.length) return [];
     const label = (records[0].payload as CopyPayload).destination.label;
     return this.follow(label, async () => {
-      await this.services.outbox.resubmit(group);
-      return records;
+      await this.services.outbox.resubmit(group, anyway ? ['unsure'] : ['failed']);
+      return records.filter((r) => r.state === (anyway ? 'unsure' : 'failed'));
     });
   }
 

@@ -113,7 +113,7 @@ export function registerJobsView(context: vscode.ExtensionContext, tracker: JobT
         );
         if (answer !== 'Submit Anyway') return [];
       }
-      return flow.resubmit(request.group);
+      return flow.resubmit(request.group, true);
     }),
     vscode.commands.registerCommand(JOB_COMMANDS.discard, async (node?: JobsNode) => {
       const request = requestOf(await chosen(node, 'Discard which copy request?', (n) => n.kind === 'request' || (n.kind === 'submission' && n.pending.length > 0)));

@@ -203,9 +203,9 @@ export function requestRow(node: RequestNode, now: number, owns: (record: CopyWr
   const tokens = ['copyRequest'];
   if (owned && refused) tokens.push('refused');
   if (owned && unsure) tokens.push('unsure');
-  tokens.push('discardable');
+  if (owned) tokens.push('discardable');
   const advice = !owned
-    ? 'Handled by another window; this window takes it over if that window closes.'
+    ? 'Handled by another window: act on it there. This window takes it over if that window closes.'
     : refused
       ? 'Nothing was copied: Submit Again once the reason is fixed, or Discard.'
       : unsure

@@ -18,19 +18,3 @@ export const systemTimers: Timers = {
   setTimeout: (callback, ms) => setTimeout(callback, ms),
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
-
-/** A store in memory, for tests and as a fallback. */
-export class MemoryStore implements StateStore {
-  readonly values = new Map<string, unknown>();
-  writes = 0;
-  get<T>(key: string): T | undefined {
-    const value = this.values.get(key);
-    return value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as T);
-  }
-  update(key: string, value: unknown): Promise<void> {
-    this.writes++;
-    if (value === undefined) this.values.delete(key);
-    else this.values.set(key, JSON.parse(JSON.stringify(value)));
-    return Promise.resolve();
-  }
-}

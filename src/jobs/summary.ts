@@ -26,6 +26,8 @@ export function statusSummary(jobs: readonly TrackedJob[], pending: readonly Wri
   const failed = pending.filter((p) => p.state === 'failed');
   const checking = pending.filter((p) => p.state === 'unsure');
   const sending = pending.length - failed.length - checking.length;
+  /** A copy is a user's request; it may have been split in several calls. */
+  const copies = new Set(failed.map((p) => p.group)).size;
   if (failed.length) tooltip.push(`${plural(failed.length, 'copy request')} not submitted: click to submit again or discard`);
   if (checking.length) tooltip.push(`${plural(checking.length, 'copy request')} may have been submitted: being checked on the platform`);
   if (sending) tooltip.push(`${plural(sending, 'copy request')} being sent`);
@@ -38,7 +40,7 @@ export function statusSummary(jobs: readonly TrackedJob[], pending: readonly Wri
     return { visible: true, text: `$(sync~spin) Copying ${plural(active.length, 'job')}${counts}`, warning: failed.length > 0, tooltip };
   }
   if (failed.length) {
-    return { visible: true, text: `$(warning) ${plural(failed.length, 'copy', 'copies')} not submitted`, warning: true, tooltip };
+    return { visible: true, text: `$(warning) ${plural(copies, 'copy', 'copies')} not submitted`, warning: true, tooltip };
   }
   if (checking.length) return { visible: true, text: `$(search) Checking ${plural(checking.length, 'copy request')}`, warning: false, tooltip };
   if (sending) return { visible: true, text: `$(sync~spin) Submitting ${plural(sending, 'copy request')}`, warning: false, tooltip };

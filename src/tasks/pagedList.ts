@@ -103,6 +103,14 @@ export class PagedList {
     return promise;
   }
 
+  /** Replaces a listed task with a newer record of it (after an action); a task not listed is left out. */
+  replace(task: Task): boolean {
+    const old = this.itemsById.get(task.id);
+    if (!old) return false;
+    this.itemsById.set(task.id, readableTask({ ...old, ...task }));
+    return true;
+  }
+
   /** Forgets everything and stops any request in flight. */
   reset(): void {
     this.controller.abort();

@@ -6,6 +6,11 @@ import { FilterModel } from './filterModel';
 import { Refresher } from './refresher';
 import { TaskTreeModel, type TaskTreeNode } from './taskTree';
 import { TASKS_VIEW_ID, TaskTreeProvider } from './treeProvider';
+import { actionTokens, TaskActionSender, TaskActionWrite } from './actions';
+import { registerExecutionCommands } from './executionCommands';
+import { LOG_SCHEME, LogDocumentProvider } from './logs';
+import { requestLogger } from '../ui/requestLog';
+import { NOTIFY_SETTING, notifyMode, TaskWatcher } from './watcher';
 
 export const REFRESH_SETTING = 'sevenbridges.tasks.refreshInterval';
 /** How often the view redraws from what it has, so "started 5 min ago" stays true between refreshes. */
@@ -18,6 +23,10 @@ export interface TaskExplorer {
   readonly refresher: Refresher;
   readonly view: vscode.TreeView<TaskTreeNode>;
   readonly provider: TaskTreeProvider;
+  readonly watcher: TaskWatcher;
+  readonly watchPoller: Refresher;
+  readonly logs: LogDocumentProvider;
+  readonly sender: TaskActionSender;
 }
 
 /** The task explorer: its tree, filters and commands. */
@@ -29,9 +38,28 @@ export function registerTasks(services: Services): TaskExplorer {
     filter: filters,
     store: context.workspaceState,
     signedIn: () => session.state === 'signedIn',
+    info: client.tasks,
   });
-  const provider = new TaskTreeProvider(tree);
+  const watcher = new TaskWatcher(client.tasks, context.globalState, () => session.endpoint);
+  services.outbox.register(new TaskActionWrite(client.tasks));
+  const sender = new TaskActionSender(services.outbox, services.account);
+  const provider = new TaskTreeProvider(tree, (task) => actionTokens(task, watcher.isWatched(task.id)));
   const view = vscode.window.createTreeView(TASKS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true });
+  // Watched tasks are followed even while the view is hidden: one bulk request per round for all of them.
+  const watchPoller = new Refresher({
+    refresh: () => watcher.poll(),
+    intervalSeconds: () => vscode.workspace.getConfiguration().get<number>(REFRESH_SETTING),
+    hasActiveWork: () =>
+      session.state === 'signedIn' && watcher.list().length > 0 && notifyMode(vscode.workspace.getConfiguration().get(NOTIFY_SETTING)) !== 'off',
+    onError: (error) => log.warn(`Watched tasks: poll failed: ${String(error)}`),
+  });
+  watchPoller.setVisible(true);
+  const logs = new LogDocumentProvider(client.files, requestLogger(log), session.onDidChange);
+  /** The number of running tasks on the view's icon, from the counts the tree already has (no request of its own). */
+  const showBadge = () => {
+    const running = tree.runningCount();
+    view.badge = running ? { value: running, tooltip: `${running.toLocaleString('en-US')} running task${running === 1 ? '' : 's'}` } : undefined;
+  };
   const refresher = new Refresher({
     refresh: async () => {
       const changed = await tree.refresh();
@@ -58,6 +86,16 @@ export function registerTasks(services: Services): TaskExplorer {
     { dispose: () => tree.dispose() },
     { dispose: () => filters.dispose() },
     vscode.workspace.registerTextDocumentContentProvider(TASK_DETAILS_SCHEME, details),
+    vscode.workspace.registerTextDocumentContentProvider(LOG_SCHEME, logs),
+    logs,
+    { dispose: () => watchPoller.dispose() },
+    { dispose: () => watcher.dispose() },
+    watcher.onDidChange(() => {
+      watchPoller.poke();
+      tree.redraw();
+    }),
+    tree.onDidLoad(showBadge),
+    tree.onDidChange(showBadge),
     filters.onDidChange(() => {
       showFilter();
       tree.reset();
@@ -72,11 +110,16 @@ export function registerTasks(services: Services): TaskExplorer {
       if (e.element.kind === 'group' || e.element.kind === 'task') tree.setExpanded(e.element, false);
     }),
     view.onDidChangeVisibility((e) => refresher.setVisible(e.visible)),
-    vscode.window.onDidChangeWindowState((e) => refresher.setFocused(e.focused)),
+    vscode.window.onDidChangeWindowState((e) => {
+      refresher.setFocused(e.focused);
+      watchPoller.setFocused(e.focused);
+    }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(REFRESH_SETTING)) refresher.reschedule();
+      if (e.affectsConfiguration(REFRESH_SETTING) || e.affectsConfiguration(NOTIFY_SETTING)) watchPoller.reschedule();
     }),
     ...registerTaskCommands({ services, filters, tree, refresher, details, selection: () => view.selection }),
+    ...registerExecutionCommands({ services, tree, refresher, watcher, sender, view }),
   );
   const clock = setInterval(() => {
     if (view.visible && vscode.window.state.focused && !refresher.running) provider.redraw();
@@ -84,5 +127,7 @@ export function registerTasks(services: Services): TaskExplorer {
   context.subscriptions.push({ dispose: () => clearInterval(clock) });
   refresher.setFocused(vscode.window.state.focused);
   refresher.setVisible(view.visible);
-  return { filters, tree, refresher, view, provider };
+  watchPoller.setFocused(vscode.window.state.focused);
+  watchPoller.markFresh();
+  return { filters, tree, refresher, view, provider, watcher, watchPoller, logs, sender };
 }

@@ -3,12 +3,17 @@
 
 import { ApiError, describeError } from '../api/errors';
 import type { TaskListQuery } from '../api/tasks';
-import type { Task, TaskStatus } from '../api/types';
+import type { ExecutionDetails, Task, TaskStatus } from '../api/types';
+import { buildTaskInfo, hasStarted, type InfoItem } from './taskInfo';
 import { Emitter } from '../util/emitter';
 import { errorActions, type MessageAction } from '../util/errorActions';
 import { FilterModel, STATUS_LABELS, visibleStatuses, type MementoLike } from './filterModel';
 import { TASK_LIST_FIELDS } from './nodes';
 import { PagedList, type TaskSource } from './pagedList';
+import { OTHER_GROUP, OTHER_LABEL, otherCount, otherStatusSource } from './otherStatuses';
+
+/** A status group: one of the six filter values, or the tasks none of them names. */
+export type GroupStatus = TaskStatus | typeof OTHER_GROUP;
 
 export { errorActions, type MessageAction } from '../util/errorActions';
 
@@ -32,7 +37,7 @@ export class GroupNode {
   readonly more: LoadMoreNode;
 
   constructor(
-    readonly status: TaskStatus,
+    readonly status: GroupStatus,
     list: PagedList,
   ) {
     this.id = `group:${status}`;
@@ -44,6 +49,8 @@ export class GroupNode {
 export class TaskNode {
   readonly kind = 'task';
   readonly id: string;
+  /** What the task opens into (errors, jobs, logs, files), read when it is first opened. */
+  info: { children?: InfoNode[]; loading?: Promise<void>; key: string } | undefined;
   /** A batch parent's children, created when it is first opened. */
   list: PagedList | undefined;
   readonly taskNodes = new Map<string, TaskNode>();
@@ -59,6 +66,32 @@ export class TaskNode {
 }
 
 export type ContainerNode = GroupNode | TaskNode;
+
+/** A row under a task: a section (Errors, Jobs…), a job, a log, a file, a message. */
+export class InfoNode {
+  readonly kind = 'info';
+  readonly id: string;
+  readonly children: InfoNode[];
+  constructor(
+    readonly item: InfoItem,
+    readonly parent: TaskNode | InfoNode,
+  ) {
+    this.id = `${parent.id}/${item.key}`;
+    this.children = (item.children ?? []).map((c) => new InfoNode(c, this));
+  }
+  /** The task this row belongs to. */
+  get task(): Task {
+    let node: TaskNode | InfoNode = this.parent;
+    while (node.kind === 'info') node = node.parent;
+    return node.task;
+  }
+}
+
+/** What opening a task reads: its whole record and its jobs. */
+export interface TaskInfoSource {
+  get(id: string, signal?: AbortSignal): Promise<Task>;
+  executionDetails(id: string, signal?: AbortSignal): Promise<ExecutionDetails>;
+}
 
 export class LoadMoreNode {
   readonly kind = 'loadMore';
@@ -80,7 +113,7 @@ export class MessageNode {
   ) {}
 }
 
-export type TaskTreeNode = GroupNode | TaskNode | LoadMoreNode | MessageNode;
+export type TaskTreeNode = GroupNode | TaskNode | LoadMoreNode | MessageNode | InfoNode;
 
 export interface TaskTreeOptions {
   source: TaskCountSource;
@@ -89,10 +122,12 @@ export interface TaskTreeOptions {
   store: MementoLike;
   signedIn: () => boolean;
   now?: () => number;
+  /** Lets a task open into its errors, jobs and logs; without it only batch parents open. */
+  info?: TaskInfoSource;
 }
 
 export class TaskTreeModel {
-  private readonly groups: Map<TaskStatus, GroupNode>;
+  private readonly groups: Map<GroupStatus, GroupNode>;
   private countsPromise: Promise<void> | undefined;
   private countsLoaded = false;
   private rootError: unknown;
@@ -115,19 +150,37 @@ export class TaskTreeModel {
     for (const status of Object.keys(STATUS_LABELS) as TaskStatus[]) {
       this.groups.set(status, new GroupNode(status, this.listFor({ status })));
     }
+    const otherList = new PagedList(
+      this.counting(otherStatusSource(this.options.source, () => this.groups.get(OTHER_GROUP)?.count)),
+      () => ({ ...this.filter.query(undefined, this.now()), fields: TASK_LIST_FIELDS }),
+    );
+    this.groups.set(OTHER_GROUP, new GroupNode(OTHER_GROUP, otherList));
   }
 
   get filter(): FilterModel {
     return this.options.filter;
   }
 
-  group(status: TaskStatus): GroupNode {
+  group(status: GroupStatus): GroupNode {
     return this.groups.get(status)!;
   }
 
-  /** The groups the filter lets through, in the view's order. */
+  /** The groups the filter lets through, in the view's order; "Other statuses" last, when it holds any task. */
   visibleGroups(): GroupNode[] {
-    return visibleStatuses(this.filter.filter).map((s) => this.group(s));
+    const groups = visibleStatuses(this.filter.filter).map((s) => this.group(s));
+    const other = this.group(OTHER_GROUP);
+    if (this.countsOther() && (other.count !== 0 || other.countError) && other.count !== undefined) groups.push(other);
+    return groups;
+  }
+
+  /** The six groups' counts tell the "Other" count only when none is filtered out. */
+  private countsOther(): boolean {
+    return !this.filter.filter.statuses?.length;
+  }
+
+  /** The number of running tasks, as last counted (for the view's badge), or undefined before the first count. */
+  runningCount(): number | undefined {
+    return this.group('RUNNING').count;
   }
 
   isExpanded(node: ContainerNode): boolean {
@@ -146,7 +199,72 @@ export class TaskTreeModel {
     if (!node) return this.rootChildren();
     if (node.kind === 'group') return this.containerChildren(node);
     if (node.kind === 'task' && node.task.batch) return this.containerChildren(node);
+    if (node.kind === 'task' && this.options.info) return this.infoChildren(node);
+    if (node.kind === 'info') return node.children;
     return [];
+  }
+
+  /** Whether a task row opens: a batch parent into its children, any other task into what explains it. */
+  canOpen(task: Task): boolean {
+    return task.batch === true || this.options.info !== undefined;
+  }
+
+  /** Shows a newer record of a task at once (an action's answer), wherever it is listed, before any refresh. */
+  applyTask(task: Task): void {
+    const lists = [...this.groups.values()].map((g) => g.list);
+    for (const node of this.findTaskNodes(task.id)) {
+      if (node.list) lists.push(node.list);
+      if (node.parent.kind === 'task' && node.parent.list) lists.push(node.parent.list);
+      if (node.info && node.info.key !== infoKey({ ...node.task, ...task })) node.info = undefined;
+      node.task = { ...node.task, ...task };
+    }
+    for (const list of lists) list.replace(task);
+    this.changed.fire(undefined);
+  }
+
+  /** Renders again from what is loaded (a row's menu depends on whether it is watched). */
+  redraw(): void {
+    this.changed.fire(undefined);
+  }
+
+  /** Reads the task's record and jobs again the next time it is shown (after an action, for one). */
+  forgetInfo(taskId: string): void {
+    for (const node of this.findTaskNodes(taskId)) node.info = undefined;
+  }
+
+  private async infoChildren(node: TaskNode): Promise<TaskTreeNode[]> {
+    const source = this.options.info!;
+    const key = infoKey(node.task);
+    if (!node.info || node.info.key !== key) {
+      const state: NonNullable<TaskNode['info']> = { key };
+      state.loading = (async () => {
+        let record: Task;
+        try {
+          record = await source.get(node.task.id);
+        } catch (error) {
+          state.children = [
+            new InfoNode({ key: 'error', label: 'Could not read the task', description: describeError(error), tooltip: describeError(error), icon: { id: 'error' }, contextValue: 'message' }, node),
+          ];
+          return;
+        }
+        let details: ExecutionDetails | undefined;
+        let detailsError: string | undefined;
+        if (hasStarted(record)) {
+          try {
+            details = await source.executionDetails(node.task.id);
+          } catch (error) {
+            detailsError = describeError(error);
+          }
+        }
+        state.children = buildTaskInfo(record, details, this.now(), detailsError).map((item) => new InfoNode(item, node));
+      })();
+      node.info = state;
+    }
+    const state = node.info;
+    await state.loading;
+    // A failure to read the task is shown once; opening the task again tries again.
+    if (state.children?.[0]?.item.key === 'error' && state.children.length === 1) node.info = undefined;
+    return state.children ?? [];
   }
 
   getParent(node: TaskTreeNode): TaskTreeNode | undefined {
@@ -202,7 +320,7 @@ export class TaskTreeModel {
     // A refused token or request will be refused again: wait for the user rather than poll.
     if (this.rootError !== undefined && !(this.rootError instanceof ApiError && this.rootError.isTransient)) return false;
     for (const group of this.visibleGroups()) {
-      if ((group.status === 'RUNNING' || group.status === 'QUEUED') && (group.count ?? 0) > 0) return true;
+      if ((group.status === 'RUNNING' || group.status === 'QUEUED' || group.status === OTHER_GROUP) && (group.count ?? 0) > 0) return true;
     }
     return this.openLists().some((list) => list.items.some((t) => t.status !== undefined && ACTIVE_STATUSES.includes(t.status)));
   }
@@ -273,7 +391,8 @@ export class TaskTreeModel {
       ];
     }
     if (!items.length) {
-      const what = node.kind === 'group' ? `No ${STATUS_LABELS[node.status].toLowerCase()} tasks` : 'No child tasks';
+      const what =
+        node.kind !== 'group' ? 'No child tasks' : node.status === OTHER_GROUP ? `No tasks in ${OTHER_LABEL.toLowerCase()}` : `No ${STATUS_LABELS[node.status].toLowerCase()} tasks`;
       return [new MessageNode(`${node.id}/empty`, node, this.filter.active && node.kind === 'group' ? `${what} match the filters.` : `${what}.`, 'info')];
     }
     if (node.kind === 'group' && list.total !== undefined && list.error === undefined) node.count = list.total;
@@ -281,7 +400,11 @@ export class TaskTreeModel {
     const children: TaskTreeNode[] = items.map((task) => {
       seen.add(task.id);
       let child = node.taskNodes.get(task.id);
-      if (child) child.task = task;
+      if (child) {
+        // A task that moved on (running → failed) has new jobs, errors and outputs: read them again when shown.
+        if (child.info && child.info.key !== infoKey(task)) child.info = undefined;
+        child.task = task;
+      }
       else {
         child = new TaskNode(task, node);
         node.taskNodes.set(task.id, child);
@@ -300,10 +423,10 @@ export class TaskTreeModel {
     return node.list;
   }
 
-  private listFor(scope: { status?: TaskStatus; parent?: string }, filtered = true): PagedList {
+  private listFor(scope: { status?: GroupStatus; parent?: string }, filtered = true): PagedList {
     const query = (): TaskListQuery => {
       const base: TaskListQuery = filtered
-        ? this.filter.query(scope.status, this.now())
+        ? this.filter.query(scope.status === OTHER_GROUP ? undefined : scope.status, this.now())
         : { parent: scope.parent, order_by: 'created_time', order: 'desc' };
       return { ...base, fields: TASK_LIST_FIELDS };
     };
@@ -311,7 +434,7 @@ export class TaskTreeModel {
   }
 
   /** Counts requests, so a refresh can report what it cost. */
-  private counting(source: TaskCountSource): TaskSource {
+  private counting(source: TaskSource): TaskSource {
     return {
       list: (query, page) => {
         this.requestCounter++;
@@ -329,12 +452,14 @@ export class TaskTreeModel {
     this.countsController.abort();
     const controller = new AbortController();
     this.countsController = controller;
-    const groups = this.visibleGroups();
+    const groups = visibleStatuses(this.filter.filter).map((s) => this.group(s));
+    if (this.countsOther()) groups.push(this.group(OTHER_GROUP));
     const promise = (async () => {
       const results = await Promise.allSettled(
         groups.map((group) => {
           this.requestCounter++;
-          return this.options.source.count(this.filter.query(group.status, this.now()), controller.signal);
+          const status = group.status === OTHER_GROUP ? undefined : group.status;
+          return this.options.source.count(this.filter.query(status, this.now()), controller.signal);
         }),
       );
       if (controller.signal.aborted) return;
@@ -350,6 +475,12 @@ export class TaskTreeModel {
           group.countError = describeError(result.reason);
         }
       });
+      const other = this.group(OTHER_GROUP);
+      if (this.countsOther() && other.countError === undefined && other.count !== undefined) {
+        // Until now it held the unfiltered total; what no group holds is the rest.
+        const named = groups.filter((g) => g !== other);
+        other.count = named.every((g) => g.count !== undefined && !g.countError) ? otherCount(other.count, named.map((g) => g.count!)) : undefined;
+      }
       this.countsLoaded = true;
       this.loadedEmitter.fire();
     })();
@@ -373,4 +504,9 @@ export class TaskTreeModel {
     const counts = this.visibleGroups().map((g) => `${g.status}=${g.count ?? '?'}${g.countError ? '!' : ''}`);
     return [counts.join(','), ...this.openLists().map((l) => l.signature()), String(this.rootError !== undefined)].join('\n');
   }
+}
+
+/** What decides whether a task's opened rows are still current: its status and its end. */
+function infoKey(task: Task): string {
+  return `${task.status ?? ''}|${task.end_time ?? ''}`;
 }

@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import { describeError } from '../api/errors';
+import type { Task } from '../api/types';
 import { groupView, loadMoreLabel, taskView, type IconSpec } from './nodes';
 import type { TaskTreeModel, TaskTreeNode } from './taskTree';
+import { OTHER_GROUP, otherGroupView } from './otherStatuses';
 
 export const TASKS_VIEW_ID = 'sevenbridges.tasks';
 
@@ -15,7 +17,11 @@ export class TaskTreeProvider implements vscode.TreeDataProvider<TaskTreeNode>, 
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subscription: { dispose(): void };
 
-  constructor(private readonly model: TaskTreeModel) {
+  /** `extraContext`: more context-value tokens for a task row (the actions it can take, whether it is watched). */
+  constructor(
+    private readonly model: TaskTreeModel,
+    private readonly extraContext?: (task: Task) => string,
+  ) {
     this.subscription = model.onDidChange((node) => this.changed.fire(node));
   }
 
@@ -28,7 +34,7 @@ export class TaskTreeProvider implements vscode.TreeDataProvider<TaskTreeNode>, 
     const model = this.model;
     switch (node.kind) {
       case 'group': {
-        const view = groupView(node.status, node.count, node.countError);
+        const view = node.status === OTHER_GROUP ? otherGroupView(node.count, node.countError) : groupView(node.status, node.count, node.countError);
         const state = collapsibleState(view.expandable, model.isExpanded(node));
         const item = new vscode.TreeItem(view.label, state);
         item.id = node.id;
@@ -41,7 +47,7 @@ export class TaskTreeProvider implements vscode.TreeDataProvider<TaskTreeNode>, 
       }
       case 'task': {
         const view = taskView(node.task, { now: model.now(), hideProject: !!model.filter.filter.project });
-        const state = collapsibleState(view.expandable, model.isExpanded(node));
+        const state = collapsibleState(view.expandable || model.canOpen(node.task), model.isExpanded(node));
         const item = new vscode.TreeItem(view.label, state);
         item.id = node.id;
         item.description = view.description;
@@ -49,7 +55,7 @@ export class TaskTreeProvider implements vscode.TreeDataProvider<TaskTreeNode>, 
         tooltip.isTrusted = false;
         item.tooltip = tooltip;
         item.iconPath = themeIcon(view.icon);
-        item.contextValue = view.contextValue;
+        item.contextValue = [view.contextValue, this.extraContext?.(node.task)].filter(Boolean).join(' ');
         item.accessibilityInformation = { label: view.ariaLabel };
         return item;
       }
@@ -62,6 +68,18 @@ export class TaskTreeProvider implements vscode.TreeDataProvider<TaskTreeNode>, 
         if (failed) item.tooltip = describeError(list.error);
         item.contextValue = 'loadMore';
         item.command = { command: 'sevenbridges.tasks.loadMore', title: 'Load More Tasks', arguments: [node] };
+        return item;
+      }
+      case 'info': {
+        const info = node.item;
+        const open = info.children?.length ? (info.expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed) : vscode.TreeItemCollapsibleState.None;
+        const item = new vscode.TreeItem(info.label, open);
+        item.id = node.id;
+        item.description = info.description;
+        item.tooltip = info.tooltip;
+        item.iconPath = themeIcon(info.icon);
+        item.contextValue = info.contextValue;
+        if (info.command) item.command = { command: info.command.command, title: info.command.title, arguments: info.command.args };
         return item;
       }
       case 'message': {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'crypto';
 import { ApiError, describeError } from '../api/errors';
 import type { Credentials } from '../api/transport';
 import type { StateStore, Timers } from '../jobs/store';
@@ -55,6 +56,8 @@ export interface WriteRecord<P = unknown, L = unknown, R = unknown> {
   lastAttemptAt?: number;
   /** Not sent or looked up before this (a rate-limit reset, a maintenance back-off, the next lookup). */
   notBefore?: number;
+  /** The last back-off (ms), doubled by the next. */
+  waitMs?: number;
   /** What the kind noted before the last send, to find its outcome after a lost answer. */
   lookup?: L;
   /** The platform's answer (`sent`), until the kind has taken it. */
@@ -111,12 +114,14 @@ export class Outbox {
   private readonly gone = new Set<string>();
   /** The last run found no account to send as (signed out, or the username not known). */
   private blocked = false;
+  /** The account the last run (or submit) sent as: only its writes are this window's work now. */
+  private accountKey: string | undefined;
   private readonly changed = new Emitter<void>();
   readonly onDidChange = this.changed.event;
   private readonly finished = new Emitter<{ record: WriteRecord; outcome: unknown; found: boolean }>();
   /** A write of this window reached the platform (answered, or found after a lost answer) and its kind took it. */
   readonly onDidFinish = this.finished.event;
-  private readonly id = `w${Math.random().toString(36).slice(2, 10)}`;
+  private readonly id = `w${randomUUID()}`;
   private readonly opts: Required<OutboxOptions>;
   private timer: unknown;
   private beatTimer: unknown;
@@ -200,6 +205,7 @@ export class Outbox {
     );
     // The heartbeat goes out before the records, so no window sees them without an owner alive.
     for (const record of records) this.mine.set(record.id, record);
+    this.accountKey = account.key;
     this.beat();
     for (const record of records) await this.save(record);
     this.blocked = false;
@@ -211,7 +217,7 @@ export class Outbox {
   async settled(ids: readonly string[]): Promise<WriteRecord[]> {
     for (;;) {
       const current = ids.map((id) => this.mine.get(id)).filter((r): r is WriteRecord => r !== undefined);
-      const due = current.filter((r) => this.isDue(r));
+      const due = current.filter((r) => r.account === this.accountKey && this.isDue(r));
       if (!due.length || this.disposed || this.blocked) return current;
       await new Promise<void>((resolve) => {
         const sub = this.onDidChange(() => {
@@ -222,11 +228,14 @@ export class Outbox {
     }
   }
 
-  /** The user asks to send a failed (or unsure) write again: unsure ones are sent without a lookup, on their word. */
-  async resubmit(group: string): Promise<void> {
-    for (const record of this.mine.values()) {
-      if (record.group !== group || (record.state !== 'failed' && record.state !== 'unsure' && record.state !== 'queued')) continue;
-      await this.save({ ...record, state: 'queued', notBefore: undefined, resends: 0, note: undefined });
+  /**
+   * The user asks to send the group's writes in these states again: `failed` ones (Submit Again), or `unsure`
+   * ones on their word, without a lookup (Submit Anyway). Only this window's writes.
+   */
+  async resubmit(group: string, states: readonly WriteState[] = ['failed']): Promise<void> {
+    for (const record of [...this.mine.values()]) {
+      if (record.group !== group || !states.includes(record.state)) continue;
+      await this.save({ ...record, state: 'queued', notBefore: undefined, waitMs: undefined, resends: 0, note: undefined });
     }
     this.wake(0);
   }
@@ -244,8 +253,12 @@ export class Outbox {
     this.disposed = true;
     if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
     if (this.beatTimer !== undefined) this.timers.clearTimeout(this.beatTimer);
-    // A clean close: other windows may take over at once.
-    void Promise.resolve(this.state.update(BEAT_PREFIX + this.id, undefined)).catch(() => undefined);
+    // A clean close lets other windows take over at once, unless a POST is on its way: then the heartbeat is left
+    // to go stale, so that nobody looks it up before the platform could have answered it.
+    if (![...this.mine.values()].some((r) => r.state === 'sending')) {
+      void Promise.resolve(this.state.update(BEAT_PREFIX + this.id, undefined)).catch(() => undefined);
+    }
+    this.changed.fire();
     this.changed.dispose();
     this.finished.dispose();
   }
@@ -282,8 +295,9 @@ export class Outbox {
   private nextWake(): number {
     const now = this.timers.now();
     let next = this.opts.heartbeatMs;
+    if (this.blocked) return next;
     for (const record of this.mine.values()) {
-      if (record.state === 'failed') continue;
+      if (record.state === 'failed' || record.account !== this.accountKey) continue;
       next = Math.min(next, Math.max(0, (record.notBefore ?? now) - now));
     }
     return next;
@@ -292,6 +306,7 @@ export class Outbox {
   private async run(): Promise<void> {
     const account = await this.account().catch(() => undefined);
     this.blocked = !account;
+    this.accountKey = account?.key;
     if (!account) {
       this.changed.fire();
       return;
@@ -331,12 +346,20 @@ export class Outbox {
       lookup = await kind.prepare(record, account.credentials);
     } catch (error) {
       // Without it a lost answer could not be told apart later: wait rather than send blind.
-      await this.save({ ...record, notBefore: this.timers.now() + this.backoff(record), note: `Waiting to send: ${describeError(error)}` });
+      if (this.mine.get(record.id) === record) await this.save({ ...record, ...this.later(record), note: `Waiting to send: ${describeError(error)}` });
+      return;
+    }
+    // Discarded or changed by the user meanwhile, or claimed by another window: not this step's to send.
+    const stored = this.state.get<WriteRecord>(RECORD_PREFIX + record.id);
+    if (this.mine.get(record.id) !== record) return;
+    if (isRecord(stored) && stored.owner !== this.id) {
+      this.mine.delete(record.id);
+      this.changed.fire();
       return;
     }
     const sending: WriteRecord = { ...record, state: 'sending', lookup, attempts: record.attempts + 1, lastAttemptAt: this.timers.now(), notBefore: undefined, note: undefined };
     if (!(await this.save(sending, true))) {
-      await this.save({ ...record, notBefore: this.timers.now() + this.backoff(record), note: 'Waiting to send: VS Code could not record it.' });
+      await this.save({ ...record, ...this.later(record), note: 'Waiting to send: VS Code could not record it.' });
       return;
     }
     let outcome: unknown;
@@ -360,9 +383,9 @@ export class Outbox {
     }
     if (error.isRateLimited || error.isMaintenance) {
       // Proof the platform did not process it: sent again, as it was, once the wait is over.
-      const wait = error.isRateLimited && error.resetAt ? Math.max(0, error.resetAt * 1000 - now) + 1_000 : this.backoff(record);
       const why = error.isRateLimited ? "The platform's rate limit is used up." : 'The platform is under maintenance.';
-      await this.save({ ...record, state: 'queued', notBefore: now + Math.min(wait, 5 * 60_000), note: why });
+      const wait = error.isRateLimited && error.resetAt ? { notBefore: now + Math.min(Math.max(0, error.resetAt * 1000 - now) + 1_000, 5 * 60_000) } : this.later(record);
+      await this.save({ ...record, state: 'queued', ...wait, note: why });
       return;
     }
     await this.save({ ...record, state: 'failed', note });
@@ -380,10 +403,12 @@ export class Outbox {
     try {
       result = await kind.lookup(record, account.credentials);
     } catch (error) {
-      await this.save({ ...record, notBefore: now + this.backoff(record), note: `May have been submitted; could not check yet (${describeError(error)}). Checking again soon.` });
+      if (this.mine.get(record.id) === record) await this.save({ ...record, ...this.later(record), note: `May have been submitted; could not check yet (${describeError(error)}). Checking again soon.` });
       return;
     }
     if ((await this.account().catch(() => undefined))?.key !== record.account) return;
+    // Discarded or sent anyway by the user meanwhile: their word stands (a found job is still followed).
+    if (this.mine.get(record.id) !== record && !('found' in result)) return;
     if ('found' in result) {
       await this.save({ ...record, state: 'sent', outcome: result.found });
       await this.finish(kind, this.mine.get(record.id) ?? record, result.found, true);
@@ -391,7 +416,7 @@ export class Outbox {
       if (record.resends >= MAX_RESENDS) await this.save({ ...record, state: 'failed', note: `${result.absent} It was sent ${record.attempts} times without an answer.` });
       else await this.save({ ...record, state: 'queued', resends: record.resends + 1, note: result.absent });
     } else {
-      await this.save({ ...record, notBefore: now + this.backoff(record), note: result.unknown });
+      await this.save({ ...record, ...this.later(record), note: result.unknown });
     }
   }
 
@@ -400,24 +425,27 @@ export class Outbox {
       await kind.finish(record, outcome, found);
     } catch (error) {
       // The platform has it: kept as sent (never sent again), and handed over again later.
-      const now = this.timers.now();
-      await this.save({ ...record, state: 'sent', outcome, lastAttemptAt: now, notBefore: now + this.backoff(record), note: `Submitted; not shown yet (${describeError(error)}).` });
+      await this.save({ ...record, state: 'sent', outcome, ...this.later(record), note: `Submitted; not shown yet (${describeError(error)}).` });
       return;
     }
-    await this.remove(record);
+    // Told at once: its record leaves this window now, while global state is still being written.
+    const removing = this.remove(record);
     this.finished.fire({ record, outcome, found });
+    await removing;
   }
 
-  /** Doubling waits between lookups or sends, from 1 s up to `maxWaitMs`. */
-  private backoff(record: WriteRecord): number {
-    const waited = record.notBefore !== undefined && record.lastAttemptAt !== undefined ? record.notBefore - record.lastAttemptAt : 0;
-    return Math.min(this.opts.maxWaitMs, Math.max(1_000, waited * 2));
+  /** The next of doubling waits between lookups or sends, from 1 s up to `maxWaitMs`. */
+  private later(record: WriteRecord): { notBefore: number; waitMs: number } {
+    const waitMs = Math.min(this.opts.maxWaitMs, Math.max(1_000, (record.waitMs ?? 500) * 2));
+    return { notBefore: this.timers.now() + waitMs, waitMs };
   }
 
   /** Takes over the account's writes whose window is gone: claimed, then confirmed after the settle time. */
   private async takeOver(account: Account): Promise<void> {
     const orphans = this.all().filter((r) => r.account === account.key && !this.mine.has(r.id) && this.isStale(r));
     if (!orphans.length) return;
+    // Our heartbeat goes first, so that no third window takes our claim for an orphan's.
+    await Promise.resolve(this.state.update(BEAT_PREFIX + this.id, this.timers.now())).catch(() => undefined);
     for (const record of orphans) await this.write({ ...record, owner: this.id });
     await new Promise<void>((resolve) => this.timers.setTimeout(resolve, this.opts.settleMs));
     for (const record of orphans) {
@@ -449,6 +477,7 @@ export class Outbox {
 
   /** Keeps a write of this window, in memory and global state; with `must`, false when global state refused it. */
   private async save(record: WriteRecord, must = false): Promise<boolean> {
+    if (this.disposed) return false;
     this.mine.set(record.id, record);
     const ok = await this.write(record);
     this.changed.fire();
@@ -480,4 +509,39 @@ export class Outbox {
 function isRecord(value: unknown): value is WriteRecord {
   const r = value as WriteRecord | undefined;
   return !!r && typeof r === 'object' && typeof r.id === 'string' && typeof r.kind === 'string' && typeof r.account === 'string' && typeof r.state === 'string';
+}
+
+export interface FinishedWrite {
+  record: WriteRecord;
+  outcome: unknown;
+  /** Found on the platform after a lost answer (not answered). */
+  found: boolean;
+}
+
+/**
+ * Runs `start` (which records writes in the outbox) and resolves once they need nothing more from this window:
+ * those that reached the platform, and those left (refused, maybe submitted and being looked up, or waiting).
+ * `onProgress` hears how many have reached it.
+ */
+export async function followWrites(
+  outbox: Outbox,
+  start: () => Promise<WriteRecord[]>,
+  onProgress?: (done: number, total: number) => void,
+): Promise<{ records: WriteRecord[]; finished: FinishedWrite[]; left: WriteRecord[] }> {
+  const finished: FinishedWrite[] = [];
+  const listening = outbox.onDidFinish((f) => finished.push(f));
+  try {
+    const records = await start();
+    const ids = new Set(records.map((r) => r.id));
+    const mine = () => finished.filter((f) => ids.has(f.record.id));
+    const watching = outbox.onDidChange(() => onProgress?.(mine().length, ids.size));
+    try {
+      const left = await outbox.settled([...ids]);
+      return { records, finished: mine(), left };
+    } finally {
+      watching.dispose();
+    }
+  } finally {
+    listening.dispose();
+  }
 }

@@ -153,9 +153,18 @@ export class Workbench {
   /** Expands a collapsed tree item (clicks its twistie) and waits for it to be expanded. */
   async expandTreeItem(viewName: string, label: string | RegExp): Promise<void> {
     const row = this.treeItem(viewName, label);
-    if ((await row.getAttribute('aria-expanded')) !== 'true') {
+    // The locator, not an element handle: a refresh of the tree may render the row afresh while it expands. A
+    // group that reopens on its own (it was open before a filter hid it) can be toggled shut by a click landing at
+    // that moment: then the click is made again.
+    for (let attempt = 1; ; attempt++) {
+      if ((await row.getAttribute('aria-expanded').catch(() => null)) === 'true') return;
       await row.locator('.monaco-tl-twistie').click();
-      await this.page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'true', await row.elementHandle());
+      const deadline = Date.now() + 3_000;
+      while (Date.now() < deadline) {
+        if ((await row.getAttribute('aria-expanded').catch(() => null)) === 'true') return;
+        await this.page.waitForTimeout(100);
+      }
+      if (attempt >= 4) throw new Error(`the row ${String(label)} did not expand`);
     }
   }
 

@@ -1,20 +1,9 @@
 /** Command line: run the emulator until SIGINT/SIGTERM. */
+import { options } from '../support/args';
 import { startEmulator } from './index';
 
-function main(argv: string[]): void {
-  const opts: Record<string, string> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a.startsWith('--')) {
-      const eq = a.indexOf('=');
-      if (eq > 0) {
-        opts[a.slice(2, eq)] = a.slice(eq + 1);
-      } else {
-        opts[a.slice(2)] = argv[i + 1] ?? '';
-        i++;
-      }
-    }
-  }
+function main(): void {
+  const opts: Record<string, string | undefined> = options('port', 'token', 'seed', 'tasks', 'files', 'copy-step', 'rate-limit', 'latency');
   const num = (k: string): number | undefined => {
     if (opts[k] === undefined) {
       return undefined;
@@ -53,4 +42,4 @@ function main(argv: string[]): void {
   );
 }
 
-main(process.argv.slice(2));
+main();

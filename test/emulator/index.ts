@@ -13,8 +13,9 @@
  *   a missing destination folder or project 400/10228; duplicates are counted among items whose source is valid;
  * - job timeline: SUBMITTED for one `copyStepMs`, RESOLVING for one, RUNNING for ceil(total_files / 25) steps;
  *   the copies are created when the job turns FINISHED (jobs advance lazily on every request);
- * - the `status` filter lists an ABORTING task under RUNNING and a CREATING batch parent under QUEUED (the
- *   states they are leaving), so no task falls outside every status;
+ * - the `status` filter is exact: an ABORTING task, a CREATING batch parent (and any status outside the six) is
+ *   listed by no `status` value, only without the filter; the product must find them all the same;
+ * - task execution, actions and logs: see execution.ts; log bytes are served by a second origin (storage.ts);
  * - `files` (option) counts files and folders together, besides each project's root folder (about 1 folder per 12).
  */
 import { CopyEngine, CopySettings, ReceivedCopyRequest } from './copy';
@@ -23,11 +24,14 @@ import { EmulatorData, generateData } from './data';
 import { FaultSettings, Faults } from './faults';
 import { RateLimiter } from './rateLimit';
 import { EmulatorServer } from './server';
+import { ExecutionEngine, type LogFile, type ReceivedAction } from './execution';
+import { StorageServer, type StorageRequest } from './storage';
 
 export type { ReceivedCopyRequest } from './copy';
 export type { EmulatorData, FileRec, JobRec, ProjectRec, TaskRec, TaskStatus, UserRec } from './data';
 export type { FaultSettings } from './faults';
-export { listedStatus } from './tasks';
+export type { LogFile, ReceivedAction, JobRecord } from './execution';
+export type { StorageRequest } from './storage';
 
 export interface EmulatorOptions {
   /** 0 (default) = a free port */
@@ -52,6 +56,10 @@ export interface EmulatorOptions {
   rateLimit?: { limit: number; windowMs: number };
   /** time per job state step; default 600 ms (a job of a few items finishes in ~1.8 s) */
   copyStepMs?: number;
+  /** time per task lifecycle step (queued → running, aborting → aborted); default 2000 ms */
+  taskStepMs?: number;
+  /** steps a task that was run here spends RUNNING before it ends; default 3 */
+  runSteps?: number;
   faults?: Partial<FaultSettings>;
   /** clock (ms); default Date.now */
   now?: () => number;
@@ -72,6 +80,17 @@ export interface Emulator {
   readonly foreignCopyRequests: ReceivedCopyRequest[];
   /** A copy job submitted elsewhere in an account (the web page, a script): not one of `copyRequests`. */
   foreignCopy(items: CopyItem[], username?: string): string;
+  /** The next task action is processed, then its connection dropped before any answer. */
+  loseNextActionResponse(): void;
+  /** How a task run (or re-run) here ends; default COMPLETED. A clone inherits its original's. */
+  setRunOutcome(taskId: string, outcome: 'COMPLETED' | 'FAILED'): void;
+  /** every task action that reached processing (accepted or refused) */
+  readonly actionRequests: ReceivedAction[];
+  /** log files drawn so far, by file ID */
+  readonly logs: ReadonlyMap<string, LogFile>;
+  /** the storage origin (signed URLs) and every request it saw */
+  readonly storageOrigin: string;
+  readonly storageRequests: StorageRequest[];
   /** every POST /v2/async/files/copy that reached processing: a job created, or the request refused as a whole */
   readonly copyRequests: ReceivedCopyRequest[];
   /** copy POSTs stopped before processing (fault, bad token, rate limit), with `notProcessed` saying why */
@@ -95,7 +114,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     immediateResults: options.immediateResults ?? 0.5,
   });
   const accounts = new Map([[token, store.user.username], ...(options.accounts ?? []).map((a): [string, string] => [a.token, a.username])]);
-  const server = new EmulatorServer({ store, token, accounts, faults, limiter, copy, now });
+  const execution = new ExecutionEngine(store, now, options.taskStepMs ?? 2000, options.runSteps ?? 3);
+  const storage = new StorageServer((id) => execution.logs.get(id), now);
+  const storageOrigin = await storage.listen();
+  const server = new EmulatorServer({ store, token, accounts, faults, limiter, copy, execution, storage, now });
   const port = await server.listen(options.port ?? 0);
   return {
     baseUrl: `http://127.0.0.1:${port}/v2`,
@@ -109,10 +131,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     copySettings: copy.settings,
     foreignCopyRequests: copy.foreign,
     foreignCopy: (items, username) => copy.submitForeign(items, username),
+    loseNextActionResponse: () => execution.loseNextActionResponse(),
+    setRunOutcome: (id, outcome) => execution.setRunOutcome(id, outcome),
+    actionRequests: execution.actions,
+    logs: execution.logs,
+    storageOrigin,
+    storageRequests: storage.requests,
     copyRequests: copy.requests,
     unprocessedCopyRequests: copy.unprocessed,
     stats: server.stats,
     data: store,
-    close: () => server.close(),
+    close: async () => {
+      await Promise.all([server.close(), storage.close()]);
+    },
   };
 }

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'net';
 import { ApiError, errorBody } from './errors';
 import { Ctx, Result } from './common';
 import { CopyEngine, ReceivedCopyRequest } from './copy';
+import type { ExecutionEngine } from './execution';
+import type { StorageServer } from './storage';
 import type { Store } from './data';
 import { Faults } from './faults';
 import { RateLimiter } from './rateLimit';
@@ -18,6 +20,8 @@ export interface ServerDeps {
   faults: Faults;
   limiter: RateLimiter;
   copy: CopyEngine;
+  execution: ExecutionEngine;
+  storage: StorageServer;
   now: () => number;
 }
 
@@ -38,6 +42,7 @@ export class EmulatorServer {
 
   constructor(private readonly deps: ServerDeps) {
     const copy = deps.copy;
+    const execution = deps.execution;
     this.routes = [
       { method: 'GET', re: /^\/user$/, handle: (c) => getUser(c) },
       { method: 'GET', re: /^\/projects$/, handle: (c) => listProjects(c) },
@@ -46,6 +51,9 @@ export class EmulatorServer {
       { method: 'GET', re: /^\/files\/([^/]+)$/, handle: (c, m) => getFile(c, m[1]) },
       { method: 'GET', re: /^\/tasks$/, handle: (c) => listTasks(c) },
       { method: 'GET', re: /^\/tasks\/([^/]+)$/, handle: (c, m) => getTask(c, m[1]) },
+      { method: 'GET', re: /^\/files\/([^/]+)\/download_info$/, handle: (c, m) => execution.downloadInfo(c, m[1], (log) => deps.storage.signedUrl(log)) },
+      { method: 'GET', re: /^\/tasks\/([^/]+)\/execution_details$/, handle: (c, m) => execution.executionDetails(c, m[1]) },
+      { method: 'POST', re: /^\/bulk\/tasks\/get$/, handle: (c) => execution.bulkGet(c) },
       { method: 'GET', re: /^\/async\/files$/, handle: (c) => copy.listJobs(c) },
       { method: 'GET', re: /^\/async\/files\/copy\/([^/]+)$/, handle: (c, m) => copy.getJob(c, m[1]) },
     ];
@@ -183,6 +191,29 @@ export class EmulatorServer {
     }
     const ctx: Ctx = { store: this.deps.store, base: this.base, now, method, path: sub, query: url.searchParams, rawBody, user };
     this.deps.copy.advance(this.base);
+    this.deps.execution.advance();
+    const action = method === 'POST' ? /^\/tasks\/([^/]+)\/actions\/([^/]+)$/.exec(sub) : null;
+    if (action) {
+      let result: Result;
+      let lose = false;
+      try {
+        const out = this.deps.execution.action(ctx, action[1], action[2]);
+        result = out.result;
+        // Lost after processing, like a copy answer: the task moved, the client never hears of it.
+        lose = this.deps.execution.takeLoseAction();
+        if (lose) out.record.responseLost = true;
+      } catch (e) {
+        if (!(e instanceof ApiError)) throw e;
+        result = { status: e.status, body: e.body() };
+      }
+      if (lose) {
+        this.stats.faultsInjected++;
+        this.count(0);
+        req.socket.destroy();
+        return;
+      }
+      return this.respond(res, token, result);
+    }
     if (method === 'POST' && sub === '/async/files/copy') {
       let record: ReceivedCopyRequest | undefined;
       let result: Result;

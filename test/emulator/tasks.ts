@@ -42,7 +42,7 @@ export function listTasks(ctx: Ctx): Result {
     if (!FILTER_STATUSES.includes(status as TaskStatus)) {
       throw new ApiError(400, 7006, `Invalid task status '${status}'. Use one of ${FILTER_STATUSES.join(', ')}.`);
     }
-    preds.push((t) => listedStatus(t.status) === status);
+    preds.push((t) => t.status === status);
   }
   const parent = one(q, 'parent');
   if (parent !== null) {
@@ -117,11 +117,4 @@ export function getTask(ctx: Ctx, id: string): Result {
     throw notFound(`Task '${id}' does not exist.`);
   }
   return { status: 200, body: applyFields(taskRecord(ctx.base, t), one(ctx.query, 'fields'), null) };
-}
-
-/** The filter value a task is listed under: a transitional status belongs to the state it is leaving. */
-export function listedStatus(status: TaskStatus): TaskStatus {
-  if (status === 'ABORTING') return 'RUNNING';
-  if (status === 'CREATING') return 'QUEUED';
-  return status;
 }

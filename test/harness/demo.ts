@@ -14,11 +14,7 @@ import { ensureHost } from './installHost';
 import { vsixPath } from './paths';
 import { freePort } from './ports';
 import { installOpenViewExtension } from './runnerExtension';
-
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
+import { options } from '../support/args';
 
 function portIsFree(port: number, host: string): Promise<boolean> {
   return new Promise((resolve) => {
@@ -31,10 +27,11 @@ function portIsFree(port: number, host: string): Promise<boolean> {
 async function main(): Promise<void> {
   const host = ensureHost();
   if (!fs.existsSync(vsixPath)) throw new Error(`${vsixPath} is missing: \`npm run package\` builds it (npm run demo does)`);
-  const bindHost = arg('--host') ?? '127.0.0.1';
-  const wanted = Number(arg('--port') ?? process.env.PORT ?? 8080);
+  const args = options('host', 'port', 'emulator-port');
+  const bindHost = args.host ?? '127.0.0.1';
+  const wanted = Number(args.port ?? process.env.PORT ?? 8080);
   const port = (await portIsFree(wanted, bindHost)) ? wanted : await freePort();
-  const emuPort = arg('--emulator-port') ? Number(arg('--emulator-port')) : undefined;
+  const emuPort = args['emulator-port'] ? Number(args['emulator-port']) : undefined;
 
   const emulator = await startHarnessEmulator({ port: emuPort });
   const target = pointAt(emulator, true);

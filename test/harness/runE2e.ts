@@ -17,11 +17,7 @@ import { RunningCodeServer, startCodeServer } from './codeServer';
 import { Emulator, pointAt, startHarnessEmulator } from './emulator';
 import { ensureChromium, ensureHost } from './installHost';
 import { repoRoot, screenshotsDir, vsixPath } from './paths';
-
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
+import { options } from '../support/args';
 
 function findSpecs(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
@@ -43,7 +39,8 @@ async function main(): Promise<number> {
   let server: RunningCodeServer | undefined;
   let browser: RunningBrowser | undefined;
   try {
-    emulator = await startHarnessEmulator();
+    // Task lifecycle steps of 6 s: slow enough for a person (and the spec) to see ABORTING, quick enough for a watched run to end.
+    emulator = await startHarnessEmulator({ taskStepMs: 6000 });
     const target = pointAt(emulator, false);
     server = await startCodeServer({ name: 'e2e', host, vsix: vsixPath, settings: target.settings, env: target.env });
     browser = await openBrowser(server.url);
@@ -59,7 +56,7 @@ async function main(): Promise<number> {
     setE2eContext({ wb, emulator, server });
 
     const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec' });
-    const grep = arg('--grep');
+    const { grep } = options('grep');
     if (grep) mocha.grep(grep);
     mocha.suite.afterEach(async function () {
       const test = this.currentTest;

@@ -16,14 +16,10 @@ import { ensureChromium, ensureHost } from './installHost';
 import { artifactsRoot, repoRoot, screenshotsDir, vsixPath } from './paths';
 import { freePort } from './ports';
 import { installRunnerExtension } from './runnerExtension';
+import { options } from '../support/args';
 
 const START_TIMEOUT_MS = Number(process.env.SB_TEST_START_TIMEOUT_MS ?? 90_000);
 const SUITE_TIMEOUT_MS = Number(process.env.SB_TEST_SUITE_TIMEOUT_MS ?? 600_000);
-
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 
 function print(record: RunnerRecord): void {
   switch (record.type) {
@@ -65,7 +61,7 @@ async function main(): Promise<number> {
       vsix: vsixPath,
       beforeStart: (dirs) => installRunnerExtension(dirs.extensionsDir),
       settings: { 'sevenbridges.apiEndpoint': baseUrl },
-      env: suiteEnv({ endpoint: baseUrl, token: TEST_TOKEN, resultsFile, emulatorPort, repoRoot, grep: arg('--grep') }),
+      env: suiteEnv({ endpoint: baseUrl, token: TEST_TOKEN, resultsFile, emulatorPort, repoRoot, grep: options('grep').grep }),
     });
     const startedAt = Date.now();
     console.log(`integration: code-server up in ${((startedAt - t0) / 1000).toFixed(1)} s at ${server.url}`);

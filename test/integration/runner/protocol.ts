@@ -24,6 +24,8 @@ export const ENV = {
 /** The host's environment for a suite run: signed in to the emulator (SB_*), and where the runner reads and writes. */
 export function suiteEnv(run: { endpoint: string; token: string; resultsFile: string; emulatorPort: number; repoRoot: string; grep?: string }): Record<string, string> {
   return {
+    // Only the harness turns on what activate() hands out (src/extension.ts).
+    SEVENBRIDGES_TEST_HOOKS: '1',
     SB_API_ENDPOINT: run.endpoint,
     SB_AUTH_TOKEN: run.token,
     [ENV.results]: run.resultsFile,

@@ -86,7 +86,7 @@ describe('Copy Jobs view model', () => {
     assert.match(unsure.contextValue, /\bunsure\b/);
     assert.doesNotMatch(unsure.contextValue, /\brefused\b/);
     const elsewhere = requestRow({ kind: 'request', id: 'request:i', group: 'i', records: [request('i', 'failed', 0)] }, 0, () => false);
-    assert.doesNotMatch(elsewhere.contextValue, /\brefused\b/, 'another window owns it: no Submit Again here');
+    assert.doesNotMatch(elsewhere.contextValue, /\b(refused|discardable)\b/, 'another window owns it: no Submit Again or Discard here');
     assert.match(elsewhere.tooltip, /another window/);
   });
 

@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import * as FakeTimers from '@sinonjs/fake-timers';
 import { ApiError } from '../../../src/api/errors';
 import type { AsyncJob, Page } from '../../../src/api/types';
-import { MemoryStore } from '../../../src/jobs/store';
+import { memoryState, type WindowState } from '../../support/sharedState';
 import { JobsSource, JobTracker, TrackedJob } from '../../../src/jobs/tracker';
 
 /** A platform in memory: jobs whose state the test moves on; counts the calls the tracker makes. */
@@ -76,7 +76,7 @@ describe('JobTracker', () => {
     clearTimeout: (handle: unknown) => clock.clearTimeout(handle as never),
   });
   let api: FakeJobs;
-  let store: MemoryStore;
+  let store: WindowState;
   const trackers: JobTracker[] = [];
   const make = (options = {}) => {
     // A fixed 5 s interval unless a test says otherwise: the pacing by age has tests of its own.
@@ -88,7 +88,7 @@ describe('JobTracker', () => {
   beforeEach(() => {
     clock = FakeTimers.createClock(Date.UTC(2026, 0, 1));
     api = new FakeJobs();
-    store = new MemoryStore();
+    store = memoryState();
   });
   afterEach(() => {
     trackers.splice(0).forEach((t) => t.dispose());

@@ -5,7 +5,6 @@ import { FilterModel, type MementoLike } from '../../../src/tasks/filterModel';
 import { PAGE_SIZE } from '../../../src/tasks/pagedList';
 import { GroupNode, LoadMoreNode, MessageNode, TaskNode, TaskTreeModel, type TaskTreeNode } from '../../../src/tasks/taskTree';
 import { startEmulator, type Emulator, type TaskRec } from '../../emulator';
-import { listedStatus } from '../../emulator';
 
 class MemoryMemento implements MementoLike {
   readonly values = new Map<string, unknown>();
@@ -49,21 +48,81 @@ describe('task tree model (against the emulator)', function () {
   }
 
   const count = (status: string, pred: (t: TaskRec) => boolean = () => true) =>
-    emu.data.tasks.filter((t) => listedStatus(t.status) === status && pred(t)).length;
+    emu.data.tasks.filter((t) => t.status === status && pred(t)).length;
 
-  it('shows one group per status with its count, from one small request per group', async () => {
+  it('shows one group per status with its count, from one small request per group (and one for the other statuses)', async () => {
     const { tree } = model();
     const roots = (await tree.getChildren()) as GroupNode[];
     assert.deepStrictEqual(
       roots.map((g) => g.status),
-      ['RUNNING', 'QUEUED', 'DRAFT', 'COMPLETED', 'FAILED', 'ABORTED'],
+      ['RUNNING', 'QUEUED', 'DRAFT', 'COMPLETED', 'FAILED', 'ABORTED', 'OTHER'],
     );
-    for (const group of roots) assert.strictEqual(group.count, count(group.status), group.status);
-    assert.strictEqual(seen.length, 6);
+    for (const group of roots.slice(0, 6)) assert.strictEqual(group.count, count(group.status), group.status);
+    assert.strictEqual(seen.length, 7);
+    assert.strictEqual(seen.filter((s) => !s.query.has('status')).length, 1, 'one unfiltered count');
     for (const s of seen) {
       assert.strictEqual(s.query.get('limit'), '1');
       assert.strictEqual(s.query.get('fields'), 'id');
     }
+  });
+
+  it('finds the tasks no status filter returns (ABORTING, CREATING) in "Other statuses", whatever status=RUNNING returns', async () => {
+    const { tree } = model();
+    await tree.getChildren();
+    const other = tree.group('OTHER');
+    const expected = emu.data.tasks.filter((t) => !['RUNNING', 'QUEUED', 'DRAFT', 'COMPLETED', 'FAILED', 'ABORTED'].includes(t.status));
+    assert.ok(expected.length > 0);
+    assert.strictEqual(other.count, expected.length);
+    const shown = (await tree.getChildren(other)).filter((c): c is TaskNode => c.kind === 'task').map((n) => n.task);
+    assert.deepStrictEqual(shown.map((t) => t.id).sort(), expected.map((t) => t.id).sort());
+    assert.ok(shown.every((t) => t.status === 'ABORTING' || t.status === 'CREATING'));
+    assert.strictEqual(tree.hasActiveTasks(), true);
+    // A status filter hides the group: its count would need the hidden groups' counts.
+    const filtered = model();
+    await filtered.filters.update({ statuses: ['RUNNING'] });
+    const roots = (await filtered.tree.getChildren()) as GroupNode[];
+    assert.deepStrictEqual(roots.map((g) => g.status), ['RUNNING']);
+  });
+
+  it('a platform that lists ABORTING under RUNNING: no "Other" group, the task shows in Running with its own status', async () => {
+    model();
+    const aborting = emu.data.tasks.filter((t) => t.status === 'ABORTING');
+    const source = {
+      list: (query: Parameters<typeof client.tasks.list>[0], page: Parameters<typeof client.tasks.list>[1]) =>
+        query.status === 'RUNNING' ? client.tasks.list({ ...query, status: undefined }, page).then((p) => ({ ...p, items: p.items.filter((t) => t.status === 'RUNNING' || t.status === 'ABORTING') })) : client.tasks.list(query, page),
+      next: (url: string, signal?: AbortSignal) => client.tasks.next(url, signal),
+      count: async (query: Parameters<typeof client.tasks.count>[0]) =>
+        (await client.tasks.count(query)) + (query.status === 'RUNNING' ? aborting.length : 0),
+    };
+    const memento = new MemoryMemento();
+    const tree = new TaskTreeModel({ source, filter: new FilterModel(memento), store: memento, signedIn: () => true });
+    const roots = (await tree.getChildren()) as GroupNode[];
+    const other = roots.find((g) => g.status === 'OTHER');
+    // CREATING parents are still outside every group here; only ABORTING moved into Running.
+    assert.strictEqual(other?.count, emu.data.tasks.filter((t) => t.status === 'CREATING').length);
+    assert.strictEqual(tree.group('RUNNING').count, count('RUNNING') + aborting.length);
+  });
+
+  it('a task opens into what explains it (two requests: the record and its jobs), read again once its status moves on', async () => {
+    const memento = new MemoryMemento();
+    model();
+    const tree = new TaskTreeModel({ source: client.tasks, filter: new FilterModel(memento), store: memento, signedIn: () => true, info: client.tasks });
+    await tree.getChildren();
+    const failed = (await tree.getChildren(tree.group('FAILED'))).find((n): n is TaskNode => n.kind === 'task' && !n.task.batch)!;
+    assert.strictEqual(tree.canOpen(failed.task), true);
+    seen = [];
+    const rows = await tree.getChildren(failed);
+    assert.deepStrictEqual(seen.map((s) => s.path), [`/v2/tasks/${failed.task.id}`, `/v2/tasks/${failed.task.id}/execution_details`]);
+    const keys = rows.map((r) => (r.kind === 'info' ? r.item.key : r.kind));
+    assert.strictEqual(keys[0], 'errors');
+    assert.ok(keys.includes('jobs') && keys.includes('raw'), keys.join(','));
+    seen = [];
+    await tree.getChildren(failed);
+    assert.strictEqual(seen.length, 0, 'kept while the task does not change');
+    tree.applyTask({ ...failed.task, status: 'ABORTED' } as typeof failed.task);
+    assert.strictEqual(tree.findTaskNodes(failed.task.id)[0].task.status, 'ABORTED');
+    await tree.getChildren(failed);
+    assert.strictEqual(seen.length, 2, 'read again after the status moved on');
   });
 
   it('loads a group when it is opened: 100 newest first, with only the fields the nodes need, then "Load more"', async () => {
@@ -258,8 +317,8 @@ describe('task tree model (against the emulator)', function () {
     await tree.getChildren(running);
     seen = [];
     assert.strictEqual(await tree.refresh(), false);
-    assert.strictEqual(seen.length, 7, 'six counts and the open group');
-    assert.strictEqual(tree.lastRefreshRequests, 7);
+    assert.strictEqual(seen.length, 8, 'six counts, the unfiltered count and the open group');
+    assert.strictEqual(tree.lastRefreshRequests, 8);
     assert.strictEqual(tree.hasActiveTasks(), true);
 
     const rec = emu.data.tasks.find((t) => t.status === 'RUNNING' && !t.batch && !t.parent)!;

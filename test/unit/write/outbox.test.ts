@@ -137,7 +137,7 @@ describe('Outbox', () => {
     assert.deepStrictEqual([first.kind.sends, second.kind.sends, second.kind.lookups], [['a', 'a'], [], []]);
   });
 
-  it('a write left on its way by a closed window is taken over and looked up first, not sent', async () => {
+  it('a write left on its way by a closed window is taken over once the POST could have been answered, looked up first, not sent', async () => {
     const first = open();
     first.kind.send = () => new Promise(() => undefined); // the POST never comes back: the window closes meanwhile
     await first.outbox.submit('fake', ['a'], ACCOUNT);
@@ -146,7 +146,42 @@ describe('Outbox', () => {
     const second = open();
     second.kind.lookupAnswers = [{ found: 'job-a' }];
     await clock.tickAsync(2_000);
+    assert.deepStrictEqual(second.kind.lookups, [], 'its heartbeat is left to go stale while its POST is on its way');
+    await clock.tickAsync(6_000);
     assert.deepStrictEqual([second.kind.sends, second.kind.lookups, second.kind.finished], [[], ['a'], ['job-a']]);
+  });
+
+  it('two windows taking over the same orphan: one of them sends it, once', async () => {
+    const first = open();
+    first.kind.answers = [new ApiError({ kind: 'http', status: 503, code: 0, message: 'Maintenance' })];
+    await first.outbox.submit('fake', ['a'], ACCOUNT);
+    await clock.tickAsync(10);
+    first.outbox.dispose();
+    const [second, third] = [open(), open()];
+    await clock.tickAsync(10_000);
+    assert.deepStrictEqual([...second.kind.sends, ...third.kind.sends], ['a']);
+    assert.deepStrictEqual([...second.kind.finished, ...third.kind.finished], ['job-a']);
+  });
+
+  it('writes of an account not in use make no work: the loop sleeps, asks the account once a beat', async () => {
+    let asked = 0;
+    let account: typeof ACCOUNT | undefined = ACCOUNT;
+    const { outbox, kind } = open(undefined, async () => {
+      asked++;
+      return account;
+    });
+    kind.answers = [new ApiError({ kind: 'http', status: 503, code: 0, message: 'Maintenance' })];
+    await outbox.submit('fake', ['a'], ACCOUNT);
+    await clock.tickAsync(10);
+    account = { ...ACCOUNT, key: 'https://api.sbgenomics.com/v2#colleague' };
+    asked = 0;
+    await clock.tickAsync(10_000);
+    assert.ok(asked <= 12, `the account was asked ${asked} times in 10 s`);
+    account = undefined;
+    asked = 0;
+    await clock.tickAsync(10_000);
+    assert.ok(asked <= 12, `signed out: asked ${asked} times in 10 s`);
+    assert.deepStrictEqual(kind.sends, ['a']);
   });
 
   it('a write of another account waits, untouched, until that account is back', async () => {

@@ -1,6 +1,6 @@
 /** The emulator's own semantics: what a strict client written against the documentation may rely on. */
 import * as assert from 'assert';
-import { Emulator, startEmulator } from '../emulator';
+import { Emulator, startEmulator } from '../../emulator';
 
 const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -200,13 +200,11 @@ describe('platform emulator', function () {
       assert.strictEqual(parent.execution_status.completed, kids.filter((k) => k.status === 'COMPLETED').length);
     });
 
-    it('is deterministic for a seed and starts quickly at benchmark size', async () => {
-      const t0 = Date.now();
+    // How fast it starts is a benchmark figure (scripts/bench), not a timed test.
+    it('is deterministic for a seed at benchmark size', async () => {
       const big = await startEmulator({ tasks: 10000, files: 10000, seed: 7 });
-      const elapsed = Date.now() - t0;
       const again = await startEmulator({ tasks: 10000, files: 10000, seed: 7, now: () => big.data.startedAt });
       try {
-        assert.ok(elapsed < 2000, `started in ${elapsed} ms`);
         assert.strictEqual(big.data.tasks.length, 10000);
         assert.ok(big.data.files.length >= 10000);
         assert.deepStrictEqual(again.data.tasks.map((t) => t.id), big.data.tasks.map((t) => t.id));

@@ -1,0 +1,209 @@
+// Task actions (abort, run, re-run) as they reach the platform, and the words that confirm them. No `vscode` import.
+//
+// Every action POST is a write of the outbox (src/write/outbox.ts: recorded first, one owner window, bound to its
+// account, resent by itself only after a 429 or maintenance). After a lost answer it is looked up by reading the
+// task before anything is sent again: abort → ABORTING/ABORTED (or already ended) means done, still RUNNING/QUEUED
+// means not received; run → no longer DRAFT; re-run (clone and run) → a task with the same name and app created
+// in the project since the send; not found within RERUN_SETTLE_MS of the send, it was not received.
+
+import { ApiError, describeError } from '../api/errors';
+import type { TaskActionKind, TaskListQuery } from '../api/tasks';
+import { formatFilterTimestamp } from '../api/timestamps';
+import type { Credentials } from '../api/transport';
+import type { Page, Task } from '../api/types';
+import { formatDuration } from '../util/time';
+import { followWrites, type Account, type Lookup, type Outbox, type WriteKind, type WriteRecord } from '../write/outbox';
+
+export interface TaskActionApi {
+  action(kind: TaskActionKind, id: string, options: { credentials?: Credentials }): Promise<Task>;
+  get(id: string, options: { credentials?: Credentials }): Promise<Task>;
+  list(query: TaskListQuery, page: { limit?: number; credentials?: Credentials }): Promise<Page<Task>>;
+}
+
+export type ActionOutcome =
+  /** The platform answered: the task as it is now (for a re-run, the new task). */
+  | { kind: 'done'; task: Task }
+  /** The answer was lost, but the look-up shows it was processed. */
+  | { kind: 'found'; task: Task }
+  /** Refused: nothing happened, it can be tried again. */
+  | { kind: 'refused'; error: unknown }
+  /** Not sent yet (rate limit, maintenance): it is sent by itself after the wait. */
+  | { kind: 'waiting'; note: string }
+  /** The answer was lost and the look-up cannot tell yet: it may have been processed; it is checked, not resent. */
+  | { kind: 'uncertain'; error: unknown };
+
+export const ACTION_WORDS: Record<TaskActionKind, { verb: string; button: string; past: string }> = {
+  abort: { verb: 'Abort', button: 'Abort', past: 'aborted' },
+  run: { verb: 'Run', button: 'Run', past: 'started' },
+  rerun: { verb: 'Re-run', button: 'Re-run', past: 're-run' },
+};
+
+/** Whether a task in this status can take the action (the platform's rules). */
+export function canTake(kind: TaskActionKind, status: string | undefined): boolean {
+  if (kind === 'abort') return status === 'RUNNING' || status === 'QUEUED';
+  if (kind === 'run') return status === 'DRAFT';
+  return status === 'COMPLETED' || status === 'FAILED' || status === 'ABORTED';
+}
+
+/** The context-value tokens that show the action menu items on a task row. */
+export function actionTokens(task: Pick<Task, 'status'>, watched: boolean): string {
+  const tokens: string[] = [];
+  if (canTake('abort', task.status)) tokens.push('canAbort');
+  if (canTake('run', task.status)) tokens.push('canRun');
+  if (canTake('rerun', task.status)) tokens.push('canRerun');
+  const terminal = task.status === 'COMPLETED' || task.status === 'FAILED' || task.status === 'ABORTED';
+  if (!terminal) tokens.push(watched ? 'watched' : 'canWatch');
+  return tokens.join(' ');
+}
+
+export const TASK_ACTION_WRITE = 'taskAction';
+/** A re-run's new task shows in the project's list at once; one not there this long after the send was not made. */
+const RERUN_SETTLE_MS = 30_000;
+
+export interface TaskActionPayload {
+  action: TaskActionKind;
+  task: Pick<Task, 'id' | 'name' | 'app' | 'project' | 'status'>;
+}
+
+/** The task action as a write of the outbox. */
+export class TaskActionWrite implements WriteKind<TaskActionPayload, null, Task> {
+  readonly name = TASK_ACTION_WRITE;
+
+  constructor(
+    private readonly api: TaskActionApi,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async prepare(): Promise<null> {
+    return null;
+  }
+
+  send(record: WriteRecord<TaskActionPayload>, credentials: Credentials): Promise<Task> {
+    return this.api.action(record.payload.action, record.payload.task.id, { credentials });
+  }
+
+  async lookup(record: WriteRecord<TaskActionPayload>, credentials: Credentials): Promise<Lookup<Task>> {
+    const { action, task } = record.payload;
+    if (action === 'abort') {
+      const now = await this.api.get(task.id, { credentials });
+      if (now.status === 'RUNNING' || now.status === 'QUEUED') return { absent: 'The task still runs: the abort was not received.' };
+      return { found: now };
+    }
+    if (action === 'run') {
+      const now = await this.api.get(task.id, { credentials });
+      return now.status === 'DRAFT' ? { absent: 'The task is still a draft: the run was not received.' } : { found: now };
+    }
+    if (!task.project) return { unknown: 'The task has no project to look for its copy in.' };
+    const sentAt = record.lastAttemptAt ?? record.createdAt;
+    const page = await this.api.list(
+      { project: task.project, created_from: formatFilterTimestamp(new Date(sentAt - 60_000)), order_by: 'created_time', order: 'desc', fields: 'id,name,app,status,project,created_time' },
+      { limit: 100, credentials },
+    );
+    const copy = page.items.find((t) => t.id !== task.id && t.name === task.name && (!task.app || t.app === task.app));
+    if (copy) return { found: copy };
+    return this.now() - sentAt > RERUN_SETTLE_MS
+      ? { absent: 'No copy of the task was made: the re-run was not received.' }
+      : { unknown: 'No copy of the task shows yet; checking again shortly.' };
+  }
+
+  finish(): void {
+    // The caller (the command that asked) shows the outcome; a write taken over from a closed window shows in the next refresh.
+  }
+}
+
+/** Sends one action on one task through the outbox and says how it went. */
+export class TaskActionSender {
+  constructor(
+    private readonly outbox: Outbox,
+    private readonly account: () => Promise<Account | undefined>,
+    /** How long the command waits for the lookup after a lost answer before saying it is being checked. */
+    private readonly lookupWaitMs = 10_000,
+  ) {}
+
+  async sendTaskAction(kind: TaskActionKind, task: Task): Promise<ActionOutcome> {
+    let account: Account | undefined;
+    try {
+      account = await this.account();
+    } catch (error) {
+      return { kind: 'refused', error };
+    }
+    if (!account) return { kind: 'refused', error: new ApiError({ kind: 'signedOut', message: 'Not signed in.' }) };
+    // The same action on the same task already on its way (a double click, or an answer being checked): follow that one.
+    const existing = this.outbox
+      .forAccount(account.key)
+      .filter((r): r is WriteRecord<TaskActionPayload> => r.kind === TASK_ACTION_WRITE)
+      .find((r) => r.payload.action === kind && r.payload.task.id === task.id && this.outbox.owns(r));
+    const payload: TaskActionPayload = { action: kind, task: { id: task.id, name: task.name, app: task.app, project: task.project, status: task.status } };
+    // A lost answer is looked up in the background; the person waits a little for it rather than hear "maybe" at once.
+    const found = new Promise<Task | undefined>((resolve) => {
+      const done = (outcome: Task | undefined) => {
+        listening.dispose();
+        clearTimeout(timer);
+        resolve(outcome);
+      };
+      const listening = this.outbox.onDidFinish(({ record, outcome }) => {
+        if (record.kind === TASK_ACTION_WRITE && (record.payload as TaskActionPayload).task.id === task.id) done(outcome as Task);
+      });
+      const timer = setTimeout(() => done(undefined), this.lookupWaitMs);
+    });
+    const { finished, left } = await followWrites(this.outbox, async () => (existing ? [existing] : this.outbox.submit(TASK_ACTION_WRITE, [payload], account)));
+    if (finished[0]) return { kind: finished[0].found ? 'found' : 'done', task: finished[0].outcome as Task };
+    if (left[0]?.state === 'unsure') {
+      const task = await found;
+      if (task) return { kind: 'found', task };
+    }
+    const record = this.outbox.all().find((r) => r.id === left[0]?.id) ?? left[0];
+    if (!record) return { kind: 'refused', error: new Error('It was discarded.') };
+    if (record.state === 'failed') return { kind: 'refused', error: new Error(record.note ?? 'The platform refused it.') };
+    if (record.state === 'queued') return { kind: 'waiting', note: record.note ?? 'The platform asked to wait.' };
+    return { kind: 'uncertain', error: new Error(record.note ?? 'No answer came.') };
+  }
+}
+
+/** Words for an outcome that did not go as asked. */
+export function describeOutcome(kind: TaskActionKind, task: Pick<Task, 'name'>, outcome: ActionOutcome): string | undefined {
+  const what = `${ACTION_WORDS[kind].verb} "${task.name}"`;
+  if (outcome.kind === 'refused') return `${what}: ${describeError(outcome.error)}`;
+  if (outcome.kind === 'waiting') return `${what}: not sent yet. ${outcome.note} It is sent by itself after the wait; nothing to do.`;
+  if (outcome.kind === 'uncertain') {
+    return `${what}: the platform's answer was lost and the task does not show it yet. It may have been processed: it is checked on the platform and not sent again until that is known.`;
+  }
+  return undefined;
+}
+
+function money(amount: number, currency: string | undefined): string {
+  return currency === 'USD' || !currency ? `$${amount.toFixed(2)}` : `${amount.toFixed(2)} ${currency}`;
+}
+
+function runSoFar(task: Task, now: number): number | undefined {
+  const seconds = task.execution_status?.duration;
+  if (typeof seconds === 'number' && seconds >= 0) return seconds * 1000;
+  const start = task.start_time ? Date.parse(task.start_time) : NaN;
+  return Number.isFinite(start) ? Math.max(0, now - start) : undefined;
+}
+
+/** The confirmation: what will happen, to which tasks, and what they have cost so far. */
+export function confirmationText(kind: TaskActionKind, tasks: readonly Task[], now: number): { message: string; detail: string } {
+  const one = tasks.length === 1 ? tasks[0] : undefined;
+  const subject = one ? `"${one.name || one.id}"` : `${tasks.length} tasks`;
+  const costs = tasks.map((t) => t.price?.amount).filter((a): a is number => typeof a === 'number');
+  const cost = costs.length ? money(costs.reduce((a, b) => a + b, 0), tasks.find((t) => t.price)?.price?.currency) : undefined;
+  let message: string;
+  let detail: string;
+  if (kind === 'abort') {
+    const ran = tasks.map((t) => (t.status === 'RUNNING' ? runSoFar(t, now) : undefined)).filter((d): d is number => d !== undefined);
+    const parts: string[] = [];
+    if (ran.length) parts.push(`${one ? 'It has' : 'They have'} run ${formatDuration(ran.reduce((a, b) => a + b, 0))}${one ? '' : ' in all'}`);
+    if (cost) parts.push(`${parts.length ? 'cost' : `${one ? 'It has' : 'They have'} cost`} ${cost} so far`);
+    message = `Abort ${subject}?${parts.length ? ` ${parts.join(' and ')}.` : one?.status === 'QUEUED' ? ' It has not started yet.' : ''}`;
+    detail = 'Running jobs are stopped; outputs made so far are kept. An aborted task cannot be resumed, only re-run.';
+  } else if (kind === 'run') {
+    message = `Run ${subject}?`;
+    detail = `${one ? 'It is' : 'They are'} queued on the platform and charged to ${one ? 'its' : 'their'} project's billing group.`;
+  } else {
+    message = `Re-run ${subject}?`;
+    detail = `A copy of ${one ? 'the task' : 'each task'} is made with the same app and inputs and run at once; the original stays as it is. The new run is charged to the project's billing group.`;
+  }
+  if (!one) detail += `\n\n${tasks.slice(0, 10).map((t) => `• ${t.name || t.id}`).join('\n')}${tasks.length > 10 ? `\n… and ${tasks.length - 10} more` : ''}`;
+  return { message, detail };
+}

@@ -1,0 +1,79 @@
+import * as vscode from 'vscode';
+import { describeError } from '../api/errors';
+import { isFileId } from '../api/ids';
+import type { RequestLogEntry } from '../api/transport';
+import { fetchLog, type LogSource } from './logContent';
+import type { LogRef } from './taskInfo';
+
+export const LOG_SCHEME = 'sevenbridges-log';
+
+/**
+ * A job's log as a read-only document: `sevenbridges-log:/<task id>/<file id>/<log name>` (the tab shows the log's
+ * name), `?whole` for the whole file. Fetched from the storage's signed URL without the auth token.
+ */
+export class LogDocumentProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly texts = new Map<string, string>();
+  private readonly subscription: vscode.Disposable | undefined;
+  /** Whether each log document shows only the end of its file (by URI). */
+  readonly partial = new Map<string, boolean>();
+
+  constructor(
+    private readonly source: LogSource,
+    private readonly onRequest: (entry: RequestLogEntry) => void,
+    sessionChanged?: vscode.Event<unknown>,
+  ) {
+    this.subscription = sessionChanged?.(() => {
+      this.texts.clear();
+      this.partial.clear();
+    });
+  }
+
+  static uriFor(log: Pick<LogRef, 'taskId' | 'fileId' | 'name'>, whole = false): vscode.Uri {
+    const name = log.name.replace(/[\\/:*?"<>|#%]+/g, '_').slice(0, 80) || 'log';
+    return vscode.Uri.from({ scheme: LOG_SCHEME, path: `/${log.taskId}/${log.fileId}/${name}`, query: whole ? 'whole' : '' });
+  }
+
+  static fileIdOf(uri: vscode.Uri): string | undefined {
+    const id = uri.path.split('/')[2];
+    return id && isFileId(id) ? id : undefined;
+  }
+
+  async provideTextDocumentContent(uri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {
+    const key = uri.toString();
+    const cached = this.texts.get(key);
+    if (cached !== undefined) return cached;
+    const fileId = LogDocumentProvider.fileIdOf(uri);
+    if (!fileId) return `"${uri.path}" does not name a log file.`;
+    const controller = new AbortController();
+    const cancel = token.onCancellationRequested(() => controller.abort());
+    try {
+      const { text, download } = await fetchLog(this.source, fileId, uri.query === 'whole', { onRequest: this.onRequest, signal: controller.signal });
+      this.texts.set(key, text);
+      this.partial.set(key, download.partial);
+      return text;
+    } catch (error) {
+      // Not kept: opening the log again tries again.
+      return `Could not load this log.\n\n${describeError(error)}\n\nOpen it again from the task's job in the Seven Bridges Tasks view.\n`;
+    } finally {
+      cancel.dispose();
+    }
+  }
+
+  dispose(): void {
+    this.subscription?.dispose();
+    this.texts.clear();
+  }
+}
+
+/** Opens a log in a read-only tab, scrolled to its end (where a failed job says why). */
+export async function showLog(uri: vscode.Uri): Promise<vscode.TextEditor> {
+  const doc = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Loading ${uri.path.split('/').pop()}…` }, () =>
+    Promise.resolve(vscode.workspace.openTextDocument(uri)),
+  );
+  const shown = await Promise.resolve(vscode.languages.setTextDocumentLanguage(doc, 'log')).catch(() => doc);
+  const last = shown.lineAt(Math.max(0, shown.lineCount - 1));
+  const editor = await vscode.window.showTextDocument(shown, { preview: true });
+  editor.selection = new vscode.Selection(last.range.start, last.range.start);
+  editor.revealRange(last.range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  return editor;
+}

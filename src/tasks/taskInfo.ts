@@ -1,0 +1,224 @@
+// What a task opens into in the tree: its errors and warnings, its jobs (failed first, each with its logs), its
+// inputs and outputs by file name, and a link to the raw record. Built from the task record and its execution
+// details; no `vscode` import (the tree provider renders these rows).
+
+import { findFileIds } from '../api/ids';
+import { parseRecordTimestamp } from '../api/timestamps';
+import type { ExecutionDetails, Task, TaskJob } from '../api/types';
+import { formatDuration, formatUtc } from '../util/time';
+import type { IconSpec } from './nodes';
+
+export interface InfoCommand {
+  command: string;
+  title: string;
+  args: unknown[];
+}
+
+/** One row under a task. `key` is unique among its siblings. */
+export interface InfoItem {
+  key: string;
+  label: string;
+  description?: string;
+  tooltip?: string;
+  icon: IconSpec;
+  contextValue: string;
+  command?: InfoCommand;
+  children?: InfoItem[];
+  /** Open at first (errors, a failed job). */
+  expanded?: boolean;
+}
+
+/** A job's log: what the log editor needs to fetch and title it. */
+export interface LogRef {
+  fileId: string;
+  name: string;
+  taskId: string;
+  job: string;
+}
+
+export const OPEN_LOG_COMMAND = 'sevenbridges.tasks.openLog';
+
+const JOB_ORDER: Record<string, number> = { FAILED: 0, ABORTED: 1, RUNNING: 2, QUEUED: 3, COMPLETED: 4 };
+const JOB_ICONS: Record<string, IconSpec> = {
+  FAILED: { id: 'error', color: 'testing.iconFailed' },
+  ABORTED: { id: 'circle-slash', color: 'disabledForeground' },
+  RUNNING: { id: 'sync~spin', color: 'charts.blue' },
+  COMPLETED: { id: 'pass', color: 'testing.iconPassed' },
+};
+/** Logs in the order a person reads them when a job failed. */
+const LOG_ORDER = ['job.err.log', 'job.out.log', 'cmd.log'];
+
+function text(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value && typeof value === 'object') {
+    const e = value as { message?: unknown; code?: unknown };
+    if (typeof e.message === 'string') return typeof e.code === 'number' && e.code !== 0 ? `${e.message} (code ${e.code})` : e.message;
+    return JSON.stringify(value);
+  }
+  return String(value);
+}
+
+/** Errors and warnings arrive as lists in the docs' examples and as objects in the official Python client. */
+export function messages(value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  if (Array.isArray(value)) return value.map(text);
+  if (typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>);
+    if ('message' in (value as object)) return [text(value)];
+    return entries.map(([k, v]) => (typeof v === 'string' ? `${k}: ${v}` : text(v)));
+  }
+  return [text(value)];
+}
+
+/** The files among a task's input or output values: `{class, path, name}`, possibly in lists. */
+export function fileValues(values: Record<string, unknown> | undefined): { port: string; id: string; name: string; kind: string }[] {
+  const out: { port: string; id: string; name: string; kind: string }[] = [];
+  const visit = (port: string, value: unknown, depth: number) => {
+    if (depth > 6 || value === null || typeof value !== 'object') return;
+    if (Array.isArray(value)) return value.forEach((v) => visit(port, v, depth + 1));
+    const v = value as { class?: unknown; path?: unknown; name?: unknown };
+    if ((v.class === 'File' || v.class === 'Directory') && typeof v.path === 'string') {
+      out.push({ port, id: v.path, name: typeof v.name === 'string' && v.name ? v.name : v.path, kind: v.class });
+    }
+  };
+  for (const [port, value] of Object.entries(values ?? {})) visit(port, value, 0);
+  return out;
+}
+
+/** The job's duration: end − start, or "so far" while it runs. */
+export function jobDuration(job: TaskJob, now: number): string | undefined {
+  const start = parseRecordTimestamp(job.start_time);
+  if (!start) return undefined;
+  const end = parseRecordTimestamp(job.end_time);
+  if (end) return formatDuration(end.getTime() - start.getTime());
+  return job.status === 'RUNNING' ? `${formatDuration(now - start.getTime())} so far` : undefined;
+}
+
+/** Failed jobs first, then aborted, running, completed; the platform's order within each. */
+export function sortJobs(jobs: readonly TaskJob[]): TaskJob[] {
+  return jobs
+    .map((job, i) => ({ job, i }))
+    .sort((a, b) => (JOB_ORDER[a.job.status ?? ''] ?? 5) - (JOB_ORDER[b.job.status ?? ''] ?? 5) || a.i - b.i)
+    .map((x) => x.job);
+}
+
+/** The logs of a job that name a file, in reading order. */
+export function jobLogs(job: TaskJob, taskId: string): LogRef[] {
+  const logs: LogRef[] = [];
+  for (const [name, url] of Object.entries(job.logs ?? {})) {
+    const fileId = typeof url === 'string' ? findFileIds(url)[0] : undefined;
+    if (fileId) logs.push({ fileId, name, taskId, job: job.name ?? 'job' });
+  }
+  const rank = (name: string) => (LOG_ORDER.includes(name) ? LOG_ORDER.indexOf(name) : LOG_ORDER.length);
+  return logs.sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
+}
+
+function jobItem(job: TaskJob, index: number, task: Task, now: number): InfoItem {
+  const status = job.status ?? 'UNKNOWN';
+  const parts = [status.charAt(0) + status.slice(1).toLowerCase()];
+  if (job.instance?.type) parts.push(job.instance.type);
+  const duration = jobDuration(job, now);
+  if (duration) parts.push(duration);
+  if (job.retried) parts.push('retried');
+  const start = parseRecordTimestamp(job.start_time);
+  const tooltip = [
+    `${job.name ?? 'job'}: ${status}`,
+    job.instance?.type ? `Instance: ${job.instance.type}${job.instance.provider ? ` (${job.instance.provider})` : ''}` : undefined,
+    start ? `Started: ${formatUtc(start)}` : undefined,
+    duration ? `Duration: ${duration}` : undefined,
+    job.retried ? 'Retried: this attempt was replaced by another' : undefined,
+    job.command_line ? `Command: ${job.command_line}` : undefined,
+  ]
+    .filter((l): l is string => !!l)
+    .join('\n');
+  const logs = jobLogs(job, task.id).map(
+    (log): InfoItem => ({
+      key: `log:${log.fileId}`,
+      label: log.name,
+      tooltip: `Open ${log.name} of ${log.job} (read-only; the last 1 MB first)`,
+      icon: { id: 'output' },
+      contextValue: 'taskLog',
+      command: { command: OPEN_LOG_COMMAND, title: 'Open Log', args: [log] },
+    }),
+  );
+  return {
+    key: `job:${index}:${job.name ?? ''}`,
+    label: job.name ?? `job ${index + 1}`,
+    description: parts.join(' · '),
+    tooltip,
+    icon: JOB_ICONS[status] ?? { id: 'circle-outline' },
+    contextValue: 'taskJob',
+    children: logs.length ? logs : [{ key: 'nolog', label: 'No logs', icon: { id: 'info' }, contextValue: 'message' }],
+    expanded: status === 'FAILED' && !job.retried,
+  };
+}
+
+function fileItems(prefix: string, values: Record<string, unknown> | undefined, contextValue: string): InfoItem[] {
+  return fileValues(values).map((f, i) => ({
+    key: `${prefix}:${i}:${f.id}`,
+    label: f.name,
+    description: f.port,
+    tooltip: `${f.kind} ${f.name}\nID: ${f.id}\nPort: ${f.port}`,
+    icon: { id: f.kind === 'Directory' ? 'folder' : 'file' },
+    contextValue,
+  }));
+}
+
+/**
+ * The rows under a task. `details` is undefined for a task that has not started (it has no jobs yet);
+ * `detailsError` says why the jobs could not be read (the rest is still shown).
+ */
+export function buildTaskInfo(task: Task, details: ExecutionDetails | undefined, now: number, detailsError?: string): InfoItem[] {
+  const items: InfoItem[] = [];
+  const errors = messages(task.errors);
+  const warnings = messages(task.warnings);
+  const section = (key: string, label: string, icon: IconSpec, children: InfoItem[], expanded = false): InfoItem => ({
+    key,
+    label,
+    description: String(children.length),
+    icon,
+    contextValue: `taskSection ${key}`,
+    children,
+    expanded,
+  });
+  if (errors.length) {
+    items.push(
+      section('errors', 'Errors', { id: 'error', color: 'testing.iconFailed' }, errors.map((m, i) => ({ key: `e${i}`, label: m, tooltip: m, icon: { id: 'error', color: 'testing.iconFailed' }, contextValue: 'taskMessage' })), true),
+    );
+  }
+  if (warnings.length) {
+    items.push(section('warnings', 'Warnings', { id: 'warning', color: 'list.warningForeground' }, warnings.map((m, i) => ({ key: `w${i}`, label: m, tooltip: m, icon: { id: 'warning', color: 'list.warningForeground' }, contextValue: 'taskMessage' }))));
+  }
+  if (detailsError) {
+    items.push({ key: 'jobs-error', label: 'Jobs could not be read', description: detailsError, tooltip: detailsError, icon: { id: 'warning' }, contextValue: 'message' });
+  } else if (details) {
+    const jobs = sortJobs(details.jobs ?? []);
+    const failed = jobs.some((j) => j.status === 'FAILED');
+    items.push(section('jobs', 'Jobs', { id: 'server-process' }, jobs.map((j, i) => jobItem(j, i, task, now)), failed));
+  } else {
+    items.push({ key: 'jobs-none', label: 'No jobs yet', description: 'the task has not started', icon: { id: 'info' }, contextValue: 'message' });
+  }
+  const inputs = fileItems('in', task.inputs, 'taskInput');
+  if (inputs.length) items.push(section('inputs', 'Inputs', { id: 'arrow-right' }, inputs));
+  const outputs = fileItems('out', task.outputs, 'taskOutput');
+  if (outputs.length) items.push(section('outputs', 'Outputs', { id: 'arrow-left' }, outputs));
+  const act = (key: string, label: string, icon: IconSpec, command: string) =>
+    items.push({ key, label, icon, contextValue: 'taskAction', command: { command, title: label, args: [task.id] } });
+  if (task.status === 'RUNNING' || task.status === 'QUEUED') act('abort', 'Abort this task…', { id: 'debug-stop', color: 'testing.iconFailed' }, 'sevenbridges.tasks.abort');
+  if (task.status === 'DRAFT') act('run', 'Run this task…', { id: 'play', color: 'testing.iconPassed' }, 'sevenbridges.tasks.run');
+  if (task.status === 'COMPLETED' || task.status === 'FAILED' || task.status === 'ABORTED') act('rerun', 'Re-run (a copy, the original kept)…', { id: 'debug-restart' }, 'sevenbridges.tasks.rerun');
+  items.push({
+    key: 'raw',
+    label: 'Task record (JSON)',
+    tooltip: 'The whole record as the platform returns it',
+    icon: { id: 'json' },
+    contextValue: 'taskRaw',
+    command: { command: 'sevenbridges.tasks.openDetails', title: 'Open Task Details', args: [task.id] },
+  });
+  return items;
+}
+
+/** Whether the task has started, so it has execution details worth a request. */
+export function hasStarted(task: Task): boolean {
+  return !!task.start_time || ['RUNNING', 'COMPLETED', 'FAILED', 'ABORTED', 'ABORTING'].includes(task.status ?? '');
+}

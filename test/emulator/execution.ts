@@ -1,0 +1,384 @@
+/**
+ * What a task does once it is started: its jobs and their log files (GET /v2/tasks/{id}/execution_details), the
+ * actions that move it (abort, run, clone), its lifecycle after them, and POST /v2/bulk/tasks/get.
+ *
+ * Picks where the documentation is silent ([infer]; clients must not depend on them):
+ * - jobs and logs are drawn from a PRNG seeded by the task ID and its status, so they are stable between calls;
+ *   every task with a `start_time` has jobs; a FAILED task's last job failed and its `job.err.log` ends with the
+ *   task's first error; about half of those logs are 1.2–3 MB (verbose tools), the rest 8–120 KB;
+ * - log URLs are `<base>/files/<24 hex>/download_info`;
+ * - abort: QUEUED → ABORTED at once, RUNNING → ABORTING, then ABORTED one `taskStepMs` later (a batch parent's
+ *   active children go with it); run: DRAFT → QUEUED, RUNNING one step later, ended `runSteps` steps after that
+ *   (COMPLETED unless `setRunOutcome` said FAILED); clone: a DRAFT copy (same app, inputs, name) created now;
+ * - bulk get answers `{items: [{resource}|{error}]}` in request order, at most 100 IDs.
+ */
+import { createHash } from 'crypto';
+import { ApiError, badRequest, errorBody, notFound } from './errors';
+import { Ctx, Result, one } from './common';
+import type { Store, TaskRec, TaskStatus } from './data';
+import { Prng, isoZ } from './prng';
+import { taskRecord } from './tasks';
+
+export interface LogFile {
+  id: string;
+  name: string;
+  taskId: string;
+  content: Buffer;
+}
+
+export interface JobRecord {
+  name: string;
+  start_time: string;
+  end_time?: string;
+  status: 'RUNNING' | 'COMPLETED' | 'FAILED' | 'ABORTED';
+  command_line: string;
+  retried: boolean;
+  instance: { id: string; type: string; provider: string; disk: { size: number; unit: string; type: string } };
+  docker: { checksum: string };
+  logs: Record<string, string>;
+}
+
+export interface ReceivedAction {
+  at: number;
+  taskId: string;
+  action: 'abort' | 'run' | 'clone';
+  status: number;
+  /** the new task of a clone */
+  newTaskId?: string;
+  responseLost?: boolean;
+}
+
+interface Pending {
+  at: number;
+  apply: () => void;
+}
+
+const INSTANCES = ['c5.2xlarge', 'c5.4xlarge', 'm5.4xlarge', 'r5.2xlarge', 'c5.9xlarge', 'm5.12xlarge'];
+const TOOLS: Record<string, string[]> = {
+  'bwa-mem': ['bwa_index', 'bwa_mem', 'samtools_sort', 'samtools_index'],
+  'gatk-haplotypecaller': ['gatk_baserecalibrator', 'gatk_applybqsr', 'gatk_haplotypecaller', 'bcftools_stats'],
+  fastqc: ['fastqc'],
+  'star-align': ['star_genome_generate', 'star_align', 'samtools_index'],
+  'salmon-quant': ['salmon_index', 'salmon_quant'],
+  rsem: ['rsem_prepare_reference', 'rsem_calculate_expression'],
+  grep: ['grep'],
+};
+const MB = 1024 * 1024;
+
+export class ExecutionEngine {
+  readonly logs = new Map<string, LogFile>();
+  readonly actions: ReceivedAction[] = [];
+  private readonly details = new Map<string, JobRecord[]>();
+  private readonly outcomes = new Map<string, 'COMPLETED' | 'FAILED'>();
+  private pending: Pending[] = [];
+  private loseAction = 0;
+
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number,
+    readonly taskStepMs: number,
+    readonly runSteps: number,
+  ) {}
+
+  setRunOutcome(taskId: string, outcome: 'COMPLETED' | 'FAILED'): void {
+    this.outcomes.set(taskId, outcome);
+  }
+
+  loseNextActionResponse(): void {
+    this.loseAction++;
+  }
+
+  takeLoseAction(): boolean {
+    if (this.loseAction <= 0) return false;
+    this.loseAction--;
+    return true;
+  }
+
+  /** Applies the lifecycle steps that are due (called before every request, like the copy jobs). */
+  advance(): void {
+    const now = this.now();
+    const due = this.pending.filter((p) => p.at <= now).sort((a, b) => a.at - b.at);
+    if (!due.length) return;
+    this.pending = this.pending.filter((p) => p.at > now);
+    for (const p of due) p.apply();
+  }
+
+  executionDetails(ctx: Ctx, id: string): Result {
+    const t = this.task(id);
+    const jobs = t.start_time ? this.jobsOf(ctx.base, t) : [];
+    return {
+      status: 200,
+      body: {
+        href: `${ctx.base}/tasks/${t.id}/execution_details`,
+        start_time: t.start_time ?? null,
+        end_time: t.end_time ?? null,
+        status: t.status,
+        message: t.execution_status.message,
+        jobs,
+      },
+    };
+  }
+
+  downloadInfo(ctx: Ctx, id: string, signedUrl: (log: LogFile) => string): Result {
+    const log = this.logs.get(id);
+    if (!log) {
+      if (ctx.store.fileById.has(id)) throw new ApiError(404, 5002, 'Requested file has no content in this emulator (only log files do).');
+      throw new ApiError(404, 5002, 'Requested file does not exist.');
+    }
+    return { status: 200, body: { url: signedUrl(log) } };
+  }
+
+  bulkGet(ctx: Ctx): Result {
+    let body: unknown;
+    try {
+      body = JSON.parse(ctx.rawBody || 'null');
+    } catch {
+      throw badRequest('The request body is not valid JSON.');
+    }
+    const ids = (body as { task_ids?: unknown } | null)?.task_ids;
+    if (!Array.isArray(ids) || !ids.every((i) => typeof i === 'string')) throw badRequest("Give 'task_ids', a list of task IDs.");
+    if (ids.length > 100) throw badRequest(`At most 100 task IDs per request (${ids.length} given).`);
+    const items = (ids as string[]).map((id) => {
+      const t = this.store.taskById.get(id);
+      return t ? { resource: taskRecord(ctx.base, t) } : { error: errorBody(404, 90003, `Task '${id}' does not exist.`) };
+    });
+    return { status: 200, body: { items } };
+  }
+
+  action(ctx: Ctx, id: string, action: string): { result: Result; record: ReceivedAction } {
+    const record: ReceivedAction = { at: this.now(), taskId: id, action: action as ReceivedAction['action'], status: 0 };
+    try {
+      const result = this.perform(ctx, id, action, record);
+      record.status = result.status;
+      this.actions.push(record);
+      return { result, record };
+    } catch (e) {
+      if (e instanceof ApiError) record.status = e.status;
+      this.actions.push(record);
+      throw e;
+    }
+  }
+
+  private perform(ctx: Ctx, id: string, action: string, record: ReceivedAction): Result {
+    const t = this.task(id);
+    if (action === 'abort') {
+      if (t.status !== 'RUNNING' && t.status !== 'QUEUED') {
+        throw new ApiError(400, 9005, `Task '${t.name}' cannot be aborted: it is ${t.status}, and only running or queued tasks can be.`);
+      }
+      this.abort(t);
+      return { status: 200, body: taskRecord(ctx.base, t) };
+    }
+    if (action === 'run') {
+      if (t.status !== 'DRAFT') throw new ApiError(400, 9006, `Task '${t.name}' cannot be run: it is ${t.status}, and only draft tasks can be.`);
+      this.run(t);
+      return { status: 200, body: taskRecord(ctx.base, t) };
+    }
+    if (action === 'clone') {
+      const runIt = one(ctx.query, 'action');
+      if (runIt !== null && runIt !== 'run') throw badRequest(`Invalid value '${runIt}' for parameter 'action'. Use run.`);
+      const copy = this.clone(t);
+      record.newTaskId = copy.id;
+      if (runIt === 'run') this.run(copy);
+      return { status: 201, body: taskRecord(ctx.base, copy) };
+    }
+    throw notFound(`No such task action: ${action}`);
+  }
+
+  private task(id: string): TaskRec {
+    const t = this.store.taskById.get(id);
+    if (!t) throw notFound(`Task '${id}' does not exist.`);
+    return t;
+  }
+
+  private set(t: TaskRec, status: TaskStatus, message: string): void {
+    t.status = status;
+    t.execution_status.message = message;
+  }
+
+  private at(delay: number, apply: () => void): void {
+    this.pending.push({ at: this.now() + delay, apply });
+  }
+
+  private finish(t: TaskRec, status: 'COMPLETED' | 'FAILED' | 'ABORTED'): void {
+    const now = this.now();
+    this.set(t, status, status === 'COMPLETED' ? 'Completed' : status === 'FAILED' ? 'Failed' : 'Aborted');
+    t.end_time = isoZ(now);
+    if (t.start_time) {
+      t.execution_status.duration = Math.max(1, Math.round((now - Date.parse(t.start_time)) / 1000));
+      t.price = { currency: 'USD', amount: Math.round(t.execution_status.duration * 0.05) / 100 };
+    }
+    if (status === 'FAILED') t.errors = [{ status: 400, code: 0, message: 'Job failed with exit code 1. Check the job log for details.' }];
+    if (status === 'COMPLETED') t.execution_status.steps_completed = t.execution_status.steps_total;
+  }
+
+  private abort(t: TaskRec): void {
+    if (t.status === 'QUEUED') {
+      this.finish(t, 'ABORTED');
+    } else {
+      this.set(t, 'ABORTING', 'Aborting');
+      this.at(this.taskStepMs, () => {
+        if (t.status === 'ABORTING') this.finish(t, 'ABORTED');
+      });
+    }
+    if (t.batch) {
+      for (const c of this.store.tasks) {
+        if (c.parent === t.id && (c.status === 'RUNNING' || c.status === 'QUEUED')) this.finish(c, 'ABORTED');
+      }
+    }
+  }
+
+  private run(t: TaskRec): void {
+    this.set(t, 'QUEUED', 'In queue');
+    t.errors = [];
+    this.at(this.taskStepMs, () => {
+      if (t.status !== 'QUEUED') return;
+      this.set(t, 'RUNNING', 'Running');
+      t.start_time = isoZ(this.now());
+      this.at(this.taskStepMs * this.runSteps, () => {
+        if (t.status === 'RUNNING') this.finish(t, this.outcomes.get(t.id) ?? 'COMPLETED');
+      });
+    });
+  }
+
+  private clone(t: TaskRec): TaskRec {
+    const id = this.store.rng.uuid();
+    const copy: TaskRec = {
+      ...t,
+      id,
+      status: 'DRAFT',
+      created_time: isoZ(this.now()),
+      start_time: undefined,
+      end_time: undefined,
+      execution_status: {
+        message: 'Draft', steps_completed: 0, steps_total: t.execution_status.steps_total, queued: 0, running: 0, completed: 0,
+        failed: 0, aborted: 0, system_limit: false, account_limit: false,
+      },
+      price: undefined,
+      errors: [],
+      warnings: [],
+      inputs: JSON.parse(JSON.stringify(t.inputs)) as TaskRec['inputs'],
+      outputs: {},
+    };
+    this.store.addTask(copy);
+    const outcome = this.outcomes.get(t.id);
+    if (outcome) this.outcomes.set(id, outcome);
+    return copy;
+  }
+
+  /** The task's jobs for its current status, drawn once and kept (so log IDs stay valid). */
+  private jobsOf(base: string, t: TaskRec): JobRecord[] {
+    const key = `${t.id}:${t.status}`;
+    let jobs = this.details.get(key);
+    if (!jobs) {
+      jobs = this.drawJobs(base, t);
+      this.details.set(key, jobs);
+    }
+    return jobs;
+  }
+
+  private drawJobs(base: string, t: TaskRec): JobRecord[] {
+    const rng = new Prng(seedOf(`${t.id}:${t.status}`));
+    const appId = t.app.split('/')[2] ?? 'grep';
+    const tools = TOOLS[appId] ?? ['main'];
+    const start = Date.parse(t.start_time!);
+    const end = t.end_time ? Date.parse(t.end_time) : this.now();
+    const span = Math.max(tools.length * 1000, end - start);
+    const failedAt = t.status === 'FAILED' ? rng.int(0, tools.length - 1) : t.status === 'ABORTED' || t.status === 'ABORTING' ? rng.int(0, tools.length - 1) : -1;
+    const runningAt = t.status === 'RUNNING' ? rng.int(0, tools.length - 1) : -1;
+    const last = failedAt >= 0 ? failedAt : runningAt >= 0 ? runningAt : tools.length - 1;
+    const jobs: JobRecord[] = [];
+    for (let i = 0; i <= last; i++) {
+      const name = tools[i];
+      const jStart = start + Math.floor((span * i) / tools.length);
+      let jEnd: number | undefined = start + Math.floor((span * (i + 1)) / tools.length);
+      let status: JobRecord['status'] = 'COMPLETED';
+      if (i === last && t.status === 'FAILED') status = 'FAILED';
+      else if (i === last && t.status === 'ABORTED') status = 'ABORTED';
+      else if (i === last && (t.status === 'RUNNING' || t.status === 'ABORTING')) {
+        status = 'RUNNING';
+        jEnd = undefined;
+      }
+      if (i === last && t.end_time) jEnd = end;
+      const retried = rng.chance(0.12);
+      if (retried) {
+        // The first attempt, cut short by a spot instance reclaim; its retry follows.
+        jobs.push(this.job(base, t, rng, `${name}`, jStart, jStart + Math.floor(((jEnd ?? this.now()) - jStart) / 3), 'FAILED', true, 'Spot instance was reclaimed by the provider.'));
+      }
+      const error = status === 'FAILED' ? firstError(t) : undefined;
+      jobs.push(this.job(base, t, rng, name, jStart, jEnd, status, false, error));
+    }
+    return jobs;
+  }
+
+  private job(
+    base: string,
+    t: TaskRec,
+    rng: Prng,
+    name: string,
+    start: number,
+    end: number | undefined,
+    status: JobRecord['status'],
+    retried: boolean,
+    error: string | undefined,
+  ): JobRecord {
+    const type = rng.pick(INSTANCES);
+    const logs: Record<string, string> = {};
+    const add = (logName: string, content: Buffer): void => {
+      const id = this.store.newFileId();
+      this.logs.set(id, { id, name: logName, taskId: t.id, content });
+      logs[logName] = `${base}/files/${id}/download_info`;
+    };
+    const cmd = `${name.replace(/_/g, ' ')} --threads 8 --input /sbgenomics/workspace/input --output /sbgenomics/workspace/out`;
+    add('cmd.log', Buffer.from(`${cmd}\n`));
+    add('job.out.log', logText(rng, name, start, rng.int(2, 40) * 1024, undefined));
+    const big = status === 'FAILED' && !retried && rng.chance(0.5);
+    add('job.err.log', logText(rng, name, start, big ? rng.int(Math.round(1.2 * MB), 3 * MB) : rng.int(8, 120) * 1024, error));
+    return {
+      name,
+      start_time: isoZ(start),
+      ...(end !== undefined ? { end_time: isoZ(end) } : {}),
+      status,
+      command_line: cmd,
+      retried,
+      instance: { id: `i-${rng.hex(17)}`, type, provider: 'AWS', disk: { size: 1024, unit: 'GB', type: 'gp3' } },
+      docker: { checksum: `sha256:${rng.hex(64)}` },
+      logs,
+    };
+  }
+}
+
+function firstError(t: TaskRec): string {
+  return t.errors[0]?.message ?? 'Job failed with exit code 1.';
+}
+
+function seedOf(text: string): number {
+  return createHash('sha256').update(text).digest().readUInt32BE(0);
+}
+
+const LINES = [
+  'INFO  Reading input chunk %d',
+  'INFO  Processed %d reads',
+  'DEBUG buffer flushed (%d records)',
+  'INFO  wrote chunk %d to the output',
+  'WARN  low base quality in %d positions, continuing',
+];
+
+/** A log of about `size` bytes of timestamped lines; with `error`, its last lines say why the job failed. */
+function logText(rng: Prng, tool: string, start: number, size: number, error: string | undefined): Buffer {
+  const parts: string[] = [`${isoZ(start)} INFO  ${tool} starting`];
+  let length = parts[0].length + 1;
+  let t = start;
+  let n = 0;
+  while (length < size) {
+    t += rng.int(0, 3) * 1000;
+    const line = `${isoZ(t)} ${rng.pick(LINES).replace('%d', String(++n * 1000 + rng.int(0, 999)))}`;
+    parts.push(line);
+    length += line.length + 1;
+  }
+  if (error) {
+    parts.push(`${isoZ(t + 1000)} ERROR ${tool} stopped`, `${isoZ(t + 1000)} ERROR ${error}`);
+  } else {
+    parts.push(`${isoZ(t + 1000)} INFO  ${tool} done`);
+  }
+  return Buffer.from(parts.join('\n') + '\n');
+}

@@ -1,0 +1,153 @@
+/**
+ * A task's execution in the real host: opening a task into its errors, jobs and logs, a log in a read-only tab
+ * (its last 1 MB, then the whole file), the actions (abort, run, re-run) and their effect on the tree, watching,
+ * and the running-task badge.
+ */
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../../src/extension';
+import type { Task } from '../../../src/api/types';
+import type { InfoNode, TaskNode, TaskTreeNode } from '../../../src/tasks/taskTree';
+import { activateProduct, emulator, waitFor } from '../helpers';
+
+describe('task execution: details, logs, actions, watching', function () {
+  this.timeout(60_000);
+  let api: ExtensionApi;
+  const tasks = () => api.tasks;
+  const children = (node?: TaskTreeNode) => Promise.resolve(tasks().provider.getChildren(node)) as Promise<TaskTreeNode[]>;
+  const item = (node: TaskTreeNode) => tasks().provider.getTreeItem(node);
+  const info = (nodes: TaskTreeNode[], key: string) => nodes.find((n): n is InfoNode => n.kind === 'info' && n.item.key === key);
+
+  /** The node of a task in its status group (its first page). */
+  async function taskNode(pred: (t: Task) => boolean, status: string): Promise<TaskNode> {
+    await children();
+    const group = tasks().tree.group(status as 'RUNNING');
+    const node = (await children(group)).find((n): n is TaskNode => n.kind === 'task' && !n.task.batch && pred(n.task));
+    assert.ok(node, `a ${status} task on the first page`);
+    return node;
+  }
+
+  before(async () => {
+    api = await activateProduct();
+    await waitFor(() => api.services.session.state === 'signedIn', 'the product to be signed in', 20_000);
+    await vscode.commands.executeCommand('sevenbridges.tasks.clearFilter');
+  });
+
+  after(async () => {
+    for (const w of tasks().watcher.list()) await tasks().watcher.unwatch(w.id);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('a failed task opens into its errors, its jobs (the failed one first) and a link to its record', async () => {
+    const node = await taskNode(() => true, 'FAILED');
+    assert.strictEqual(item(node).collapsibleState, vscode.TreeItemCollapsibleState.Collapsed, 'every task opens');
+    const rows = await children(node);
+    const errors = info(rows, 'errors')!;
+    assert.strictEqual(item(errors).collapsibleState, vscode.TreeItemCollapsibleState.Expanded);
+    const rec = emulator().data.taskById.get(node.task.id)!;
+    assert.strictEqual(errors.children[0].item.label, rec.errors[0].message);
+    const jobs = info(rows, 'jobs')!;
+    const failedJob = jobs.children[0];
+    assert.match(String(item(failedJob).description), /^Failed · [a-z0-9]+\.[a-z0-9]+ · /);
+    assert.deepStrictEqual(failedJob.children.map((c) => c.item.label), ['job.err.log', 'job.out.log', 'cmd.log']);
+    assert.strictEqual(item(failedJob.children[0]).command?.command, 'sevenbridges.tasks.openLog');
+    assert.strictEqual(item(info(rows, 'raw')!).command?.command, 'sevenbridges.tasks.openDetails');
+  });
+
+  it('a job\'s log opens read-only, titled with its name, scrolled to the error; the whole file on demand', async () => {
+    // A failed task whose job.err.log is above 1 MB, from the emulator's data.
+    const emu = emulator();
+    let found: { node: TaskNode; log: InfoNode; size: number } | undefined;
+    const group = tasks().tree.group('FAILED');
+    for (const node of (await children(group)).filter((n): n is TaskNode => n.kind === 'task' && !n.task.batch).slice(0, 40)) {
+      const jobs = info(await children(node), 'jobs');
+      const log = jobs?.children[0]?.children.find((c) => c.item.label === 'job.err.log');
+      const args = log?.item.command?.args[0] as { fileId: string } | undefined;
+      const size = args ? emu.logs.get(args.fileId)?.content.length ?? 0 : 0;
+      if (log && size > 1024 * 1024) {
+        found = { node, log, size };
+        break;
+      }
+    }
+    assert.ok(found, 'a failed task with a large job.err.log');
+    const command = item(found.log).command!;
+    await vscode.commands.executeCommand(command.command, ...(command.arguments ?? []));
+    const editor = await waitFor(() => (vscode.window.activeTextEditor?.document.uri.scheme === 'sevenbridges-log' ? vscode.window.activeTextEditor : undefined), 'the log tab');
+    assert.strictEqual(editor.document.uri.path.split('/').pop(), 'job.err.log');
+    const text = editor.document.getText();
+    assert.match(text.split('\n')[0], /^\[Showing the last 1\.0 MB of \d\.\d MB\./);
+    const error = emu.data.taskById.get(found.node.task.id)!.errors[0].message;
+    assert.ok(text.trimEnd().endsWith(error), 'the log ends with the task\'s error');
+    assert.strictEqual(editor.selection.active.line, editor.document.lineCount - 1, 'scrolled to the end');
+    // Read-only: a content provider's document, with no file system behind it to save to.
+    assert.strictEqual(vscode.workspace.fs.isWritableFileSystem('sevenbridges-log'), undefined);
+    assert.strictEqual(editor.document.isDirty, false);
+    await vscode.commands.executeCommand('sevenbridges.tasks.loadWholeLog');
+    const whole = await waitFor(() => (vscode.window.activeTextEditor?.document.uri.query === 'whole' ? vscode.window.activeTextEditor : undefined), 'the whole log');
+    assert.strictEqual(Buffer.byteLength(whole.document.getText()), found.size);
+    assert.ok(emu.storageRequests.every((r) => !r.carriedToken), 'the storage never saw the token');
+  });
+
+  it('Abort: the tree shows ABORTING at once, then follows the task to ABORTED', async () => {
+    const node = await taskNode(() => true, 'RUNNING');
+    assert.match(String(item(node).contextValue), /\bcanAbort\b/);
+    const before = emulator().actionRequests.length;
+    const done = (await vscode.commands.executeCommand('sevenbridges.tasks.abort', node, undefined, { confirm: false })) as Task[];
+    assert.strictEqual(done[0].status, 'ABORTING');
+    assert.strictEqual(emulator().actionRequests.length, before + 1);
+    const shown = tasks().tree.findTaskNodes(node.task.id);
+    assert.ok(shown.length && shown.every((n) => n.task.status === 'ABORTING'), 'ABORTING shows before any refresh');
+    assert.doesNotMatch(String(item(shown[0]).contextValue), /\bcanAbort\b/);
+    // After the emulator's step (2 s) a refresh shows it ABORTED, in the Aborted group.
+    await new Promise((r) => setTimeout(r, 2200));
+    await vscode.commands.executeCommand('sevenbridges.tasks.refresh');
+    const aborted = await children(tasks().tree.group('ABORTED'));
+    assert.ok(aborted.some((n) => n.kind === 'task' && n.task.id === node.task.id && n.task.status === 'ABORTED'));
+  });
+
+  it('Run a draft: queued at once and watched; Re-run a failed task: a new task, the original kept, watched', async () => {
+    const draft = await taskNode(() => true, 'DRAFT');
+    const [ran] = (await vscode.commands.executeCommand('sevenbridges.tasks.run', draft, undefined, { confirm: false })) as Task[];
+    assert.strictEqual(ran.status, 'QUEUED');
+    assert.ok(tasks().watcher.isWatched(draft.task.id));
+    const failed = await taskNode(() => true, 'FAILED');
+    const [copy] = (await vscode.commands.executeCommand('sevenbridges.tasks.rerun', failed, undefined, { confirm: false })) as Task[];
+    assert.notStrictEqual(copy.id, failed.task.id);
+    assert.strictEqual(copy.status, 'QUEUED');
+    assert.strictEqual(emulator().data.taskById.get(failed.task.id)!.status, 'FAILED', 'the original stays');
+    assert.ok(tasks().watcher.isWatched(copy.id));
+    // A refused action says why and sends nothing more.
+    const completed = await taskNode(() => true, 'COMPLETED');
+    const before = emulator().actionRequests.length;
+    const none = (await vscode.commands.executeCommand('sevenbridges.tasks.abort', completed, undefined, { confirm: false })) as Task[];
+    assert.deepStrictEqual(none, []);
+    assert.strictEqual(emulator().actionRequests.length, before);
+  });
+
+  it('a watched task that ends is announced once; following costs one bulk request per round', async () => {
+    const watcher = tasks().watcher;
+    const running = emulator().data.tasks.filter((t) => t.status === 'RUNNING' && !t.batch).slice(0, 3);
+    for (const t of running) await vscode.commands.executeCommand('sevenbridges.tasks.watch', { task: t });
+    const ended: string[] = [];
+    const sub = watcher.onDidEnd((e) => ended.push(`${e.task.id}:${e.how}`));
+    try {
+      const before = emulator().stats.requests;
+      await watcher.poll();
+      assert.strictEqual(emulator().stats.requests - before, 1, 'one request for every watched task');
+      await vscode.commands.executeCommand('sevenbridges.tasks.abort', { task: running[0] }, undefined, { confirm: false });
+      await new Promise((r) => setTimeout(r, 2200));
+      await watcher.poll();
+      assert.ok(ended.includes(`${running[0].id}:ABORTED`));
+      assert.ok(!watcher.isWatched(running[0].id));
+    } finally {
+      sub.dispose();
+    }
+  });
+
+  it('the Tasks view shows the number of running tasks as its badge, from the counts it already has', async () => {
+    await vscode.commands.executeCommand('sevenbridges.tasks.refresh');
+    const running = emulator().data.tasks.filter((t) => t.status === 'RUNNING').length;
+    await waitFor(() => tasks().view.badge?.value === running, `the badge to show ${running}`);
+    assert.match(tasks().view.badge!.tooltip, /running task/);
+  });
+});

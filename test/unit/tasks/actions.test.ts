@@ -1,0 +1,79 @@
+import * as assert from 'assert';
+import { ApiError } from '../../../src/api/errors';
+import type { Task } from '../../../src/api/types';
+import { actionTokens, canTake, confirmationText, TaskActionSender, TaskActionWrite, type TaskActionApi } from '../../../src/tasks/actions';
+import { Outbox } from '../../../src/write/outbox';
+import { memoryState } from '../../support/sharedState';
+
+const task = (over: Partial<Task>): Task => ({ href: 'h', id: 'bd5e95d9-12b3-789c-45b6-34d8696571a9', name: 'BWA-MEM run', ...over });
+
+describe('task actions: rules, words, one send', () => {
+  it('follows the platform\'s rules: abort RUNNING/QUEUED, run DRAFT, re-run a finished task', () => {
+    assert.deepStrictEqual(['RUNNING', 'QUEUED', 'DRAFT', 'COMPLETED', 'ABORTING'].map((s) => canTake('abort', s)), [true, true, false, false, false]);
+    assert.deepStrictEqual(['DRAFT', 'QUEUED'].map((s) => canTake('run', s)), [true, false]);
+    assert.deepStrictEqual(['FAILED', 'ABORTED', 'COMPLETED', 'RUNNING'].map((s) => canTake('rerun', s)), [true, true, true, false]);
+    assert.strictEqual(actionTokens({ status: 'RUNNING' }, false), 'canAbort canWatch');
+    assert.strictEqual(actionTokens({ status: 'QUEUED' }, true), 'canAbort watched');
+    assert.strictEqual(actionTokens({ status: 'FAILED' }, false), 'canRerun');
+  });
+
+  it('confirms with what will happen: how long it ran and what it cost; several tasks in one confirmation', () => {
+    const now = Date.parse('2026-01-01T12:00:00Z');
+    const running = task({ status: 'RUNNING', start_time: '2026-01-01T09:50:00Z', price: { currency: 'USD', amount: 3.2 } });
+    assert.strictEqual(confirmationText('abort', [running], now).message, 'Abort "BWA-MEM run"? It has run 2 h 10 min and cost $3.20 so far.');
+    assert.strictEqual(confirmationText('abort', [task({ status: 'QUEUED' })], now).message, 'Abort "BWA-MEM run"? It has not started yet.');
+    const both = confirmationText('abort', [running, task({ id: 'x', name: 'second', status: 'RUNNING', start_time: '2026-01-01T11:00:00Z', price: { currency: 'USD', amount: 1 } })], now);
+    assert.strictEqual(both.message, 'Abort 2 tasks? They have run 3 h 10 min in all and cost $4.20 so far.');
+    assert.match(both.detail, /• BWA-MEM run\n• second/);
+    assert.match(confirmationText('rerun', [task({ status: 'FAILED' })], now).detail, /the original stays as it is/);
+    assert.strictEqual(confirmationText('run', [task({ status: 'DRAFT' })], now).message, 'Run "BWA-MEM run"?');
+  });
+
+  it('goes through the outbox: the same action twice at once is sent once, a refused one is not repeated', async () => {
+    let posts = 0;
+    let release: () => void = () => undefined;
+    const api = {
+      action: async () => {
+        posts++;
+        await new Promise<void>((r) => (release = r));
+        return task({ status: 'ABORTING' });
+      },
+      get: async () => task({ status: 'RUNNING' }),
+      list: async () => ({ items: [], total: 0, next: undefined }),
+    };
+    const { outbox, sender } = withOutbox(api);
+    try {
+      const t = task({ status: 'RUNNING' });
+      const first = sender.sendTaskAction('abort', t);
+      await waitUntil(() => posts === 1);
+      const second = sender.sendTaskAction('abort', t);
+      release();
+      assert.deepStrictEqual([(await first).kind, (await second).kind], ['done', 'done']);
+      assert.strictEqual(posts, 1, 'one POST for the double click');
+    } finally {
+      outbox.dispose();
+    }
+    const refusing = withOutbox({ ...api, action: async () => { posts++; throw new ApiError({ kind: 'http', status: 400, message: 'cannot be aborted' }); } });
+    try {
+      const outcome = await refusing.sender.sendTaskAction('abort', task({ status: 'RUNNING' }));
+      assert.strictEqual(outcome.kind, 'refused');
+      await new Promise((r) => setTimeout(r, 50));
+      assert.strictEqual(posts, 2, 'not repeated');
+    } finally {
+      refusing.outbox.dispose();
+    }
+  });
+});
+
+function withOutbox(api: TaskActionApi) {
+  const account = { key: 'e#u', credentials: { endpoint: 'https://api.sbgenomics.com/v2', token: 't' } };
+  const outbox = new Outbox(memoryState(), async () => account);
+  outbox.register(new TaskActionWrite(api));
+  outbox.start();
+  return { outbox, sender: new TaskActionSender(outbox, async () => account, 1_000) };
+}
+
+async function waitUntil(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 5));
+  assert.ok(done(), 'timed out');
+}
