@@ -5,10 +5,11 @@
 import nodeFetch from 'node-fetch';
 import { SbClient } from '../../src/api/client';
 import type { FetchLike } from '../../src/api/transport';
-import { FilterModel, type MementoLike } from '../../src/tasks/filterModel';
+import { FilterModel } from '../../src/tasks/filterModel';
 import { TaskTreeModel } from '../../src/tasks/taskTree';
 import { freshEmulator, tally } from './env';
 import { timeLimit, type Figure } from './figures';
+import { memoryState } from '../../test/support/sharedState';
 
 export const LATENCY_MS = 80;
 /** What a row of the tree shows, and no more (the issue's list). */
@@ -25,17 +26,6 @@ export interface LatencyResult {
   /** The same page with `fields=_all`: every field of every task. */
   allFieldsPageBytes: number;
   countRequests: number;
-}
-
-class MemoryMemento implements MementoLike {
-  private readonly values = new Map<string, unknown>();
-  get<T>(key: string): T | undefined {
-    return this.values.get(key) as T | undefined;
-  }
-  update(key: string, value: unknown): Promise<void> {
-    this.values.set(key, value);
-    return Promise.resolve();
-  }
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -65,8 +55,8 @@ export async function extensionOverLatency(): Promise<LatencyResult> {
     const allBytes: number[] = [];
     let countRequests = 0;
     for (let run = 0; run < RUNS; run++) {
-      const filter = new FilterModel(new MemoryMemento());
-      const model = new TaskTreeModel({ source: client.tasks, filter, store: new MemoryMemento(), signedIn: () => true });
+      const filter = new FilterModel(memoryState());
+      const model = new TaskTreeModel({ source: client.tasks, filter, store: memoryState(), signedIn: () => true });
       const r0 = client.transport.stats.requests;
       const t0 = performance.now();
       const groups = (await model.getChildren()).filter((n) => n.kind === 'group');

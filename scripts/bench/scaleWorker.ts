@@ -3,11 +3,12 @@
 // heap is this one's. Times: the extension's models, and beside them (timed apart, median of 3) the same requests
 // bare, which is what the emulator itself costs at this size.
 import { Pager } from '../../src/files/pager';
-import { FilterModel, type MementoLike } from '../../src/tasks/filterModel';
+import { FilterModel } from '../../src/tasks/filterModel';
 import { TASK_LIST_FIELDS } from '../../src/tasks/nodes';
 import { TaskTreeModel } from '../../src/tasks/taskTree';
 import { clientFor } from './env';
 import { startHeapProbe } from './heap';
+import { memoryState } from '../../test/support/sharedState';
 
 export type ScaleJob = { kind: 'tasks'; baseUrl: string; token: string; pages: number } | { kind: 'files'; baseUrl: string; token: string; folder: string };
 
@@ -32,17 +33,6 @@ export interface FilesScale {
 
 export type ScaleMessage = { ok: true; tasks?: TasksScale; files?: FilesScale } | { ok: false; error: string };
 
-class MemoryMemento implements MementoLike {
-  private readonly values = new Map<string, unknown>();
-  get<T>(key: string): T | undefined {
-    return this.values.get(key) as T | undefined;
-  }
-  update(key: string, value: unknown): Promise<void> {
-    this.values.set(key, value);
-    return Promise.resolve();
-  }
-}
-
 async function median3(work: () => Promise<unknown>): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < 3; i++) {
@@ -56,8 +46,8 @@ async function median3(work: () => Promise<unknown>): Promise<number> {
 async function tasks(job: Extract<ScaleJob, { kind: 'tasks' }>): Promise<TasksScale> {
   const client = clientFor(job);
   await client.rateLimit();
-  const filter = new FilterModel(new MemoryMemento());
-  const model = new TaskTreeModel({ source: client.tasks, filter, store: new MemoryMemento(), signedIn: () => true });
+  const filter = new FilterModel(memoryState());
+  const model = new TaskTreeModel({ source: client.tasks, filter, store: memoryState(), signedIn: () => true });
   const t0 = performance.now();
   await model.getChildren();
   const countMs = performance.now() - t0;

@@ -6,10 +6,11 @@
 import type { SbClient } from '../../src/api/client';
 import { parseFilterTimestamp } from '../../src/api/timestamps';
 import type { Task, TaskStatus } from '../../src/api/types';
-import { buildQuery, FilterModel, visibleStatuses, type MementoLike, type TaskFilter } from '../../src/tasks/filterModel';
+import { buildQuery, FilterModel, visibleStatuses, type TaskFilter } from '../../src/tasks/filterModel';
 import { TASK_LIST_FIELDS } from '../../src/tasks/nodes';
 import { TaskTreeModel, type GroupNode } from '../../src/tasks/taskTree';
 import { gcIfExposed, startHeapProbe } from './heap';
+import { memoryState } from '../../test/support/sharedState';
 
 export interface TreeResult {
   /** Requests until every visible group had its count. */
@@ -32,22 +33,11 @@ export interface TreeResult {
 
 const MAX_PAGES = 2_000;
 
-class MemoryMemento implements MementoLike {
-  private readonly values = new Map<string, unknown>();
-  get<T>(key: string): T | undefined {
-    return this.values.get(key) as T | undefined;
-  }
-  update(key: string, value: unknown): Promise<void> {
-    this.values.set(key, value);
-    return Promise.resolve();
-  }
-}
-
 export async function extensionTree(client: SbClient, filterValue: TaskFilter): Promise<TreeResult> {
   const stats = client.transport.stats;
-  const filter = new FilterModel(new MemoryMemento());
+  const filter = new FilterModel(memoryState());
   await filter.set(filterValue);
-  const model = new TaskTreeModel({ source: client.tasks, filter, store: new MemoryMemento(), signedIn: () => true });
+  const model = new TaskTreeModel({ source: client.tasks, filter, store: memoryState(), signedIn: () => true });
 
   gcIfExposed();
   const r0 = stats.requests;

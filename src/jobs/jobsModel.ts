@@ -2,7 +2,7 @@
 // `jobsView.ts` turns these into TreeItems.
 import type { CopyPayload } from '../copy/copyWrite';
 import { writeStateWords } from '../copy/submissionWords';
-import type { IconSpec } from '../tasks/nodes';
+import type { IconSpec, RowView } from '../ui/rowView';
 import { relativeTime } from '../util/time';
 import { plural } from '../util/words';
 import type { WriteRecord } from '../write/outbox';
@@ -45,16 +45,7 @@ export interface JobsMessageNode {
 }
 export type JobsNode = SubmissionNode | JobNode | RequestNode | ItemNode | JobsMessageNode;
 
-/** What a row shows; the provider turns it into a TreeItem. */
-export interface RowView {
-  label: string;
-  description: string;
-  tooltip: string;
-  ariaLabel: string;
-  icon: IconSpec;
-  contextValue: string;
-  expandable: boolean;
-}
+export type { RowView } from '../ui/rowView';
 
 const n = (value: number) => value.toLocaleString('en-US');
 

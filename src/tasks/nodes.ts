@@ -7,6 +7,7 @@ import { outputFileIds } from '../copy/extract';
 import { escapeMarkdown } from '../util/markdown';
 import { formatDuration, formatUtc, relativeTime } from '../util/time';
 import { STATUS_LABELS } from './filterModel';
+import type { IconSpec, RowView } from '../ui/rowView';
 
 /** Escapes text for a Markdown tooltip (names come from users and may hold any character). */
 export { escapeMarkdown } from '../util/markdown';
@@ -15,12 +16,7 @@ export { escapeMarkdown } from '../util/markdown';
 export const TASK_LIST_FIELDS =
   'id,name,status,project,app,created_by,created_time,start_time,end_time,batch,parent,execution_status,price,errors,warnings,outputs';
 
-export interface IconSpec {
-  /** A codicon id, e.g. `sync~spin`. */
-  id: string;
-  /** A theme colour id, e.g. `testing.iconPassed`. */
-  color?: string;
-}
+export type { IconSpec } from '../ui/rowView';
 
 export interface StatusLook {
   label: string;
@@ -68,17 +64,8 @@ export function groupIcon(status: TaskStatus): IconSpec {
   return GROUP_ICONS[status];
 }
 
-/** What a tree row shows, worked out without `vscode`; the provider turns it into a TreeItem. */
-export interface NodeView {
-  label: string;
-  description: string;
-  tooltip: string;
-  /** What a screen reader says for the row: plain words, no Markdown. */
-  ariaLabel: string;
-  icon: IconSpec;
-  contextValue: string;
-  expandable: boolean;
-}
+/** What a tree row shows (the rows of every tree share the shape). */
+export type NodeView = RowView;
 export type GroupView = NodeView;
 
 /** A status group: "Running" with "12" beside it; a count still loading or unavailable says so. */
