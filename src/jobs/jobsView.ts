@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { describeError } from '../api/errors';
-import type { IconSpec } from '../tasks/nodes';
+import { rowItem } from '../ui/treeItems';
 import type { Outbox } from '../write/outbox';
 import { childNodes, itemRow, jobRow, requestRow, rootNodes, submissionRow, type CopyWriteRecord, type JobsNode, type RowView } from './jobsModel';
 import { isFinished, type JobTracker } from './tracker';
@@ -96,13 +96,7 @@ export class CopyJobsProvider implements vscode.TreeDataProvider<JobsNode>, vsco
             ? requestRow(node, now, (r) => this.outbox.owns(r))
             : itemRow(node.job, node.index);
     const collapsed = node.kind === 'submission' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
-    const item = new vscode.TreeItem(view.label, view.expandable ? collapsed : vscode.TreeItemCollapsibleState.None);
-    item.id = node.id;
-    item.description = view.description;
-    item.tooltip = view.tooltip;
-    item.iconPath = themeIcon(view.icon);
-    item.contextValue = view.contextValue;
-    item.accessibilityInformation = { label: view.ariaLabel };
+    const item = rowItem(node.id, view, view.expandable ? collapsed : vscode.TreeItemCollapsibleState.None);
     if (node.kind === 'item') item.command = { command: 'sevenbridges.jobs.openItem', title: 'Open Item', arguments: [node] };
     return item;
   }
@@ -110,10 +104,6 @@ export class CopyJobsProvider implements vscode.TreeDataProvider<JobsNode>, vsco
   dispose(): void {
     for (const d of this.subscriptions) d.dispose();
   }
-}
-
-function themeIcon(spec: IconSpec): vscode.ThemeIcon {
-  return new vscode.ThemeIcon(spec.id, spec.color ? new vscode.ThemeColor(spec.color) : undefined);
 }
 
 /** Keeps the ages current while the view is visible, and marks outcomes seen (the status bar lets go of them) when it is shown. */

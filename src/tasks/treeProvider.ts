@@ -1,15 +1,12 @@
 import * as vscode from 'vscode';
 import { describeError } from '../api/errors';
 import type { Task } from '../api/types';
-import { groupView, loadMoreLabel, taskView, type IconSpec } from './nodes';
+import { groupView, loadMoreLabel, taskView } from './nodes';
+import { rowItem, themeIcon } from '../ui/treeItems';
 import type { TaskTreeModel, TaskTreeNode } from './taskTree';
 import { OTHER_GROUP, otherGroupView } from './otherStatuses';
 
 export const TASKS_VIEW_ID = 'sevenbridges.tasks';
-
-function themeIcon(spec: IconSpec): vscode.ThemeIcon {
-  return new vscode.ThemeIcon(spec.id, spec.color ? new vscode.ThemeColor(spec.color) : undefined);
-}
 
 /** Renders the task tree model; shows a progress bar in the view while anything loads. */
 export class TaskTreeProvider implements vscode.TreeDataProvider<TaskTreeNode>, vscode.Disposable {
@@ -35,28 +32,15 @@ export class TaskTreeProvider implements vscode.TreeDataProvider<TaskTreeNode>, 
     switch (node.kind) {
       case 'group': {
         const view = node.status === OTHER_GROUP ? otherGroupView(node.count, node.countError) : groupView(node.status, node.count, node.countError);
-        const state = collapsibleState(view.expandable, model.isExpanded(node));
-        const item = new vscode.TreeItem(view.label, state);
-        item.id = node.id;
-        item.description = view.description;
-        item.tooltip = view.tooltip;
-        item.iconPath = themeIcon(view.icon);
-        item.contextValue = view.contextValue;
-        item.accessibilityInformation = { label: view.ariaLabel };
-        return item;
+        return rowItem(node.id, view, collapsibleState(view.expandable, model.isExpanded(node)));
       }
       case 'task': {
         const view = taskView(node.task, { now: model.now(), hideProject: !!model.filter.filter.project });
-        const state = collapsibleState(view.expandable || model.canOpen(node.task), model.isExpanded(node));
-        const item = new vscode.TreeItem(view.label, state);
-        item.id = node.id;
-        item.description = view.description;
+        const item = rowItem(node.id, view, collapsibleState(view.expandable || model.canOpen(node.task), model.isExpanded(node)));
         const tooltip = new vscode.MarkdownString(view.tooltip, true);
         tooltip.isTrusted = false;
         item.tooltip = tooltip;
-        item.iconPath = themeIcon(view.icon);
         item.contextValue = [view.contextValue, this.extraContext?.(node.task)].filter(Boolean).join(' ');
-        item.accessibilityInformation = { label: view.ariaLabel };
         return item;
       }
       case 'loadMore': {

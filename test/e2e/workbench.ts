@@ -179,11 +179,14 @@ export class Workbench {
     await this.clickContextMenuEntry(entry);
   }
 
-  /** Clicks an entry of the open context menu. */
+  /** Runs an entry of the open context menu: hovered, then Enter (a plain click can land while the menu animates). */
   async clickContextMenuEntry(entry: string): Promise<void> {
     const menu = this.page.locator('.monaco-menu-container .monaco-menu, .context-view .monaco-menu').first();
     await menu.waitFor();
-    await menu.locator('.action-item .action-label', { hasText: new RegExp(`^\\s*${escape(entry)}`) }).first().click();
+    const item = menu.locator('.action-item', { has: this.page.locator('.action-label', { hasText: new RegExp(`^\\s*${escape(entry)}`) }) }).first();
+    await item.hover();
+    await this.page.keyboard.press('Enter');
+    await menu.waitFor({ state: 'hidden' }).catch(() => undefined);
   }
 
   // ---------- command palette and quick input ----------

@@ -57,17 +57,6 @@ async function scrollToRow(label: RegExp, maxSteps = 60): Promise<void> {
   await row.scrollIntoViewIfNeeded();
 }
 
-/** Right-clicks a row and runs a context-menu entry (hovered, then Enter: a plain click can land while the menu animates). */
-async function contextMenu(label: RegExp, entry: string): Promise<void> {
-  const { wb } = e2e();
-  await wb.treeItem(VIEW.tasks, label).click({ button: 'right' });
-  const menu = wb.page.locator('.monaco-menu-container .monaco-menu, .context-view .monaco-menu').first();
-  await menu.waitFor();
-  const item = menu.locator('.action-item', { has: wb.page.locator('.action-label', { hasText: new RegExp(`^\\s*${escape(entry)}`) }) }).first();
-  await item.hover();
-  await wb.page.keyboard.press('Enter');
-  await menu.waitFor({ state: 'hidden' }).catch(() => undefined);
-}
 
 /** The Tasks view's title actions, left to right, without their keybindings. */
 async function titleActions(): Promise<string[]> {
@@ -262,7 +251,7 @@ describe('the task explorer', () => {
     await clearFilters();
     await collapseAll();
     await waitForGroups(GROUPS);
-    await contextMenu(/^Queued$/, 'Show Only This Status');
+    await e2e().wb.treeItemContextMenu(VIEW.tasks, /^Queued$/, 'Show Only This Status');
     await waitForGroups(['Queued']);
     assert.strictEqual(await viewDescription(), 'Queued');
     await wb.expandTreeItem(VIEW.tasks, /^Queued$/);
@@ -270,7 +259,7 @@ describe('the task explorer', () => {
     const row = (await wb.treeItems(VIEW.tasks)).find((r) => r.level === 2)!;
     const project = / · (\S+\/\S+)$/.exec(row.description)?.[1];
     assert.ok(project, `a project in "${row.description}"`);
-    await contextMenu(new RegExp(`^${escape(row.label)}$`), 'Filter by This Project');
+    await e2e().wb.treeItemContextMenu(VIEW.tasks, new RegExp(`^${escape(row.label)}$`), 'Filter by This Project');
     await waitUntil(async () => (await viewDescription()) === `Queued · ${project.split('/')[1]}`, 'the project filter');
     // The filter's description changes at once; the count follows when the platform answers.
     const expected = count('QUEUED', (t) => t.project === project).toLocaleString('en-US');

@@ -47,17 +47,6 @@ async function openGroup(label: string): Promise<void> {
   await waitUntil(async () => (await wb.treeItems(VIEW.tasks)).some((r) => r.level === 2), `the tasks of ${label}`, 20_000);
 }
 
-/** Right-clicks a row and runs a context-menu entry (hovered, then Enter: a click can land while the menu animates). */
-async function contextMenu(label: RegExp, entry: string): Promise<void> {
-  const { wb } = e2e();
-  await wb.treeItem(VIEW.tasks, label).click({ button: 'right' });
-  const menu = wb.page.locator('.monaco-menu-container .monaco-menu, .context-view .monaco-menu').first();
-  await menu.waitFor();
-  const item = menu.locator('.action-item', { has: wb.page.locator('.action-label', { hasText: new RegExp(`^\\s*${escape(entry)}`) }) }).first();
-  await item.hover();
-  await wb.page.keyboard.press('Enter');
-  await menu.waitFor({ state: 'hidden' }).catch(() => undefined);
-}
 
 async function confirmDialog(button: RegExp): Promise<string> {
   const { wb } = e2e();
@@ -111,7 +100,7 @@ describe('why a task failed, acting on it, hearing when it ends', () => {
     const { wb, emulator } = e2e();
     const task = newest('RUNNING');
     await openGroup('Running');
-    await contextMenu(exact(task.name), 'Abort Task…');
+    await e2e().wb.treeItemContextMenu(VIEW.tasks, exact(task.name), 'Abort Task…');
     const question = await confirmDialog(/^Abort Task$/);
     assert.match(question, new RegExp(`^Abort "${escape(task.name)}"\\? It has run .+ and cost \\$\\d+\\.\\d\\d so far\\.$`));
     // Its row says ABORTING at once; the refresh that follows lists it where the platform does: with exact
@@ -135,7 +124,7 @@ describe('why a task failed, acting on it, hearing when it ends', () => {
     const task = newest('DRAFT');
     emulator.setRunOutcome(task.id, 'FAILED');
     await openGroup('Draft');
-    await contextMenu(exact(task.name), 'Run Task…');
+    await e2e().wb.treeItemContextMenu(VIEW.tasks, exact(task.name), 'Run Task…');
     const question = await confirmDialog(/^Run Task$/);
     assert.strictEqual(question, `Run "${task.name}"?`);
     // Watched at once: its row offers "Stop Watching" now.
