@@ -23,6 +23,8 @@ export interface ApiErrorInit {
   maybeDelivered?: boolean;
   /** Unix seconds at which a rate limit resets, when known. */
   resetAt?: number;
+  /** Milliseconds from when the error was made until the rate limit resets, measured on the server's clock. */
+  untilResetMs?: number;
   cause?: unknown;
 }
 
@@ -36,6 +38,7 @@ export class ApiError extends Error {
   readonly path: string | undefined;
   readonly maybeDelivered: boolean;
   readonly resetAt: number | undefined;
+  readonly untilResetMs: number | undefined;
   private readonly init: ApiErrorInit;
 
   constructor(init: ApiErrorInit) {
@@ -50,6 +53,7 @@ export class ApiError extends Error {
     this.path = init.path;
     this.maybeDelivered = init.maybeDelivered ?? false;
     this.resetAt = init.resetAt;
+    this.untilResetMs = init.untilResetMs;
     this.init = init;
   }
 
@@ -85,7 +89,7 @@ export class ApiError extends Error {
 export function errorFromResponse(
   status: number,
   text: string,
-  context: { method: string; path: string; requestId?: string; resetAt?: number; maybeDelivered?: boolean; secrets?: readonly string[] },
+  context: { method: string; path: string; requestId?: string; resetAt?: number; untilResetMs?: number; maybeDelivered?: boolean; secrets?: readonly string[] },
 ): ApiError {
   const { secrets = [], ...facts } = context;
   text = redact(text, secrets);

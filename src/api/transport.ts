@@ -237,7 +237,9 @@ export class Transport {
       });
     }
     if (response.status >= 400) {
-      const error = errorFromResponse(response.status, text, { method, path, requestId, resetAt: this.rate?.state.reset, secrets: [token] });
+      const resetAt = this.rate?.state.reset;
+      const untilResetMs = resetAt === undefined ? undefined : Math.max(0, this.untilServerTime(resetAt));
+      const error = errorFromResponse(response.status, text, { method, path, requestId, resetAt, untilResetMs, secrets: [token] });
       // Only a 4xx, a 429 and maintenance (503 with code 0) prove a POST was not processed; any other 5xx (a
       // proxy's plain 503 included) may come after the server acted on it.
       if (method === 'GET' || response.status < 500 || error.isMaintenance) throw error;
@@ -296,7 +298,7 @@ export class Transport {
     if (!state) return;
     const wait = this.untilServerTime(state.reset) + RATE_LIMIT_SLACK_MS;
     if (method !== 'GET' || wait > this.maxRateLimitWaitMs) {
-      throw new ApiError({ kind: 'http', status: 429, code: 1000, message: 'Rate limit exceeded', method, path, resetAt: state.reset });
+      throw new ApiError({ kind: 'http', status: 429, code: 1000, message: 'Rate limit exceeded', method, path, resetAt: state.reset, untilResetMs: Math.max(0, this.untilServerTime(state.reset)) });
     }
     this.stats.rateLimitWaits++;
     await this.clock.sleep(wait, signal);

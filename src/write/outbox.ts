@@ -384,7 +384,9 @@ export class Outbox {
     if (error.isRateLimited || error.isMaintenance) {
       // Proof the platform did not process it: sent again, as it was, once the wait is over.
       const why = error.isRateLimited ? "The platform's rate limit is used up." : 'The platform is under maintenance.';
-      const wait = error.isRateLimited && error.resetAt ? { notBefore: now + Math.min(Math.max(0, error.resetAt * 1000 - now) + 1_000, 5 * 60_000) } : this.later(record);
+      // The reset as the transport measured it on the server's clock; else from the reset time and this clock.
+      const untilReset = error.untilResetMs ?? (error.resetAt ? Math.max(0, error.resetAt * 1000 - now) : undefined);
+      const wait = error.isRateLimited && untilReset !== undefined ? { notBefore: now + Math.min(untilReset + 1_000, 5 * 60_000) } : this.later(record);
       await this.save({ ...record, state: 'queued', ...wait, note: why });
       return;
     }

@@ -380,6 +380,7 @@ describe('transport: the rate limit and writes (issue 11)', () => {
     assert.ok(error.isRateLimited);
     assert.strictEqual(error.maybeDelivered, false);
     assert.strictEqual(error.resetAt, reset);
+    assert.ok(error.untilResetMs! >= 29_000 && error.untilResetMs! <= 30_000, `the owner of the write waits ${error.untilResetMs} ms`);
     assert.deepStrictEqual(clock.sleeps, [], 'no wait');
     assert.ok(!fake.calls.some((c) => c.method === 'POST'), 'the POST was not sent');
   });
@@ -395,6 +396,16 @@ describe('transport: the rate limit and writes (issue 11)', () => {
     await transport.get('tasks');
     assert.strictEqual(clock.sleeps.length, 1);
     assert.ok(clock.sleeps[0] >= 19_000 && clock.sleeps[0] <= 22_000, `waited ${clock.sleeps[0]} ms for a reset 20 s away on the server's clock`);
+  });
+
+  it('a 429 on a POST says how long until the reset on the server clock, whatever this clock says', async () => {
+    const clock = new FakeClock();
+    const serverNow = clock.now() + 3_600_000;
+    const reset = Math.floor(serverNow / 1000) + 40;
+    const fake = new FakeFetch([response(429, { status: 429, code: 1000, message: 'Rate limit exceeded' }, { ...rateHeaders(0, reset), Date: new Date(serverNow).toUTCString() })]);
+    const transport = new Transport({ credentials: async () => ({ endpoint: ENDPOINT, token: TOKEN }), fetch: fake.fetch, clock });
+    const error = await rejection(transport.post('async/files/copy', { items: [] }));
+    assert.ok(error.untilResetMs! >= 39_000 && error.untilResetMs! <= 41_000, `until the reset: ${error.untilResetMs} ms, not an hour and 40 s`);
   });
 
   it('a 429 after a clock one hour fast is repeated after the server-clock wait, not at once and not never', async () => {
