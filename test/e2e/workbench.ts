@@ -246,6 +246,15 @@ export class Workbench {
   /** Clicks a quick-pick row (toggles it in a multi-select). */
   async pickQuickItem(label: string | RegExp, exact = false): Promise<void> {
     const row = this.quickItem(label, exact);
+    await row.waitFor();
+    // A list still being filled or redrawn can move rows under the pointer: click once two reads 100 ms apart agree.
+    let before = '';
+    for (let i = 0; i < 30; i++) {
+      const now = JSON.stringify(await this.quickItems());
+      if (now === before) break;
+      before = now;
+      await this.page.waitForTimeout(100);
+    }
     const multi = await this.quickInput().locator('.quick-input-list .monaco-list-row').first().locator('input[type="checkbox"], .quick-input-list-checkbox, .monaco-checkbox').count();
     if (multi > 0) await row.locator('input[type="checkbox"], .quick-input-list-checkbox, .monaco-checkbox').first().click();
     else await row.click();
