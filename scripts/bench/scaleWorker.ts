@@ -9,6 +9,7 @@ import { TaskTreeModel } from '../../src/tasks/taskTree';
 import { clientFor } from './env';
 import { startHeapProbe } from './heap';
 import { memoryState } from '../../test/support/sharedState';
+import { median3 } from './treeStrategies';
 
 export type ScaleJob = { kind: 'tasks'; baseUrl: string; token: string; pages: number } | { kind: 'files'; baseUrl: string; token: string; folder: string };
 
@@ -32,16 +33,6 @@ export interface FilesScale {
 }
 
 export type ScaleMessage = { ok: true; tasks?: TasksScale; files?: FilesScale } | { ok: false; error: string };
-
-async function median3(work: () => Promise<unknown>): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < 3; i++) {
-    const t = performance.now();
-    await work();
-    times.push(performance.now() - t);
-  }
-  return times.sort((a, b) => a - b)[1];
-}
 
 async function tasks(job: Extract<ScaleJob, { kind: 'tasks' }>): Promise<TasksScale> {
   const client = clientFor(job);

@@ -86,7 +86,8 @@ export async function extensionTree(client: SbClient, filterValue: TaskFilter): 
   };
 }
 
-async function median3(work: () => Promise<unknown>): Promise<number> {
+/** The median of three timed runs (ms). */
+export async function median3(work: () => Promise<unknown>): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < 3; i++) {
     const t = performance.now();
