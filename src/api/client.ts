@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { ApiError } from './errors';
 import { CopyJobsApi } from './copyJobs';
 import { FilesApi } from './files';
@@ -25,7 +26,7 @@ export class SbClient {
   /** The caller: the cheap way to check a token. */
   async user(options: Call = {}): Promise<User> {
     const user = (await this.transport.get<User>('user', options)).body;
-    if (!user || typeof user.username !== 'string') throw new ApiError({ kind: 'malformed', message: 'the user record has no username' });
+    if (!user || typeof user.username !== 'string') throw new ApiError({ kind: 'malformed', message: l10n.t('the user record has no username') });
     return user;
   }
 

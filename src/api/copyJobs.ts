@@ -1,4 +1,5 @@
 import { ApiError } from './errors';
+import * as l10n from '@vscode/l10n';
 import { isJobId } from './ids';
 import type { PageRequest } from './tasks';
 import type { Call, Transport } from './transport';
@@ -19,7 +20,7 @@ export class CopyJobsApi {
   }
 
   async get(id: string, options: Call = {}): Promise<AsyncJob> {
-    if (!isJobId(id)) throw new ApiError({ kind: 'invalid', message: `"${id}" is not an async job ID (digits).` });
+    if (!isJobId(id)) throw new ApiError({ kind: 'invalid', message: l10n.t('"{0}" is not an async job ID (digits).', id) });
     return checkJob((await this.transport.get<AsyncJob>(`async/files/copy/${id}`, options)).body);
   }
 
@@ -38,7 +39,7 @@ export class CopyJobsApi {
 function checkJob(body: unknown, maybeDelivered = false): AsyncJob {
   const job = body as AsyncJob | undefined;
   if (!job || typeof job !== 'object' || typeof job.id !== 'string' || typeof job.state !== 'string') {
-    throw new ApiError({ kind: 'malformed', message: 'the copy job in the answer has no id or state', maybeDelivered });
+    throw new ApiError({ kind: 'malformed', message: l10n.t('the copy job in the answer has no id or state'), maybeDelivered });
   }
   return readableResults(job);
 }
@@ -62,7 +63,7 @@ function readableResults(job: AsyncJob): AsyncJob {
       return { resource: typeof r.name === 'string' ? r : { ...r, name: r.id } };
     }
     const e = (error && typeof error === 'object' ? error : {}) as Record<string, unknown>;
-    const message = typeof e.message === 'string' ? e.message : typeof error === 'string' ? error : 'The platform gave no readable result for this item.';
+    const message = typeof e.message === 'string' ? e.message : typeof error === 'string' ? error : l10n.t('The platform gave no readable result for this item.');
     return {
       error: {
         message,

@@ -1,4 +1,5 @@
-// Which API endpoints the client accepts, and the platforms it knows.
+// Which API endpoints the client accepts, and the platforms it knows. (Platform names are names: not translated.)
+import * as l10n from '@vscode/l10n';
 
 export interface Platform {
   /** Stable short name, used in context keys. */
@@ -36,21 +37,21 @@ export function isLoopbackHost(hostname: string): boolean {
  */
 export function checkEndpoint(input: string): EndpointCheck {
   const text = input.trim();
-  if (!text) return { ok: false, reason: 'The API endpoint is empty.' };
+  if (!text) return { ok: false, reason: l10n.t('The API endpoint is empty.') };
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    return { ok: false, reason: `"${text}" is not a URL. Expected something like https://api.sbgenomics.com/v2.` };
+    return { ok: false, reason: l10n.t('"{0}" is not a URL. Expected something like https://api.sbgenomics.com/v2.', text) };
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return { ok: false, reason: `The API endpoint must use https, not ${url.protocol.replace(':', '')}.` };
+    return { ok: false, reason: l10n.t('The API endpoint must use https, not {0}.', url.protocol.replace(':', '')) };
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    return { ok: false, reason: `Plain http is refused for ${url.hostname}: the token would travel unencrypted. Use https.` };
+    return { ok: false, reason: l10n.t('Plain http is refused for {0}: the token would travel unencrypted. Use https.', url.hostname) };
   }
-  if (url.username || url.password) return { ok: false, reason: 'The API endpoint must not contain a user name or password.' };
-  if (url.search || url.hash) return { ok: false, reason: 'The API endpoint must not contain a query or a fragment.' };
+  if (url.username || url.password) return { ok: false, reason: l10n.t('The API endpoint must not contain a user name or password.') };
+  if (url.search || url.hash) return { ok: false, reason: l10n.t('The API endpoint must not contain a query or a fragment.') };
   return { ok: true, endpoint: `${url.origin}${url.pathname.replace(/\/+$/, '')}` };
 }
 

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { ApiErrorBody } from './types';
 
 /**
@@ -122,28 +123,29 @@ export function redact(text: string, secrets: readonly string[]): string {
 /** Words for a person: what happened and what to do. Never contains the token. */
 export function describeError(error: unknown): string {
   if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error);
-  if (error.kind === 'signedOut') return 'You are not signed in. Set an authentication token to continue.';
-  if (error.isUnauthorized) return 'The platform rejected the authentication token. Set a new token to continue.';
+  if (error.kind === 'signedOut') return l10n.t('You are not signed in. Set an authentication token to continue.');
+  if (error.isUnauthorized) return l10n.t('The platform rejected the authentication token. Set a new token to continue.');
   if (error.isRateLimited) {
-    const when = error.resetAt ? ` It resets at ${new Date(error.resetAt * 1000).toLocaleTimeString()}.` : '';
-    return `The platform's rate limit (1,000 requests per 5 minutes) is used up.${when} Try again then.`;
+    return error.resetAt
+      ? l10n.t("The platform's rate limit (1,000 requests per 5 minutes) is used up. It resets at {0}. Try again then.", new Date(error.resetAt * 1000).toLocaleTimeString())
+      : l10n.t("The platform's rate limit (1,000 requests per 5 minutes) is used up. Try again then.");
   }
-  if (error.isMaintenance) return 'The platform is under maintenance. Try again later.';
+  if (error.isMaintenance) return l10n.t('The platform is under maintenance. Try again later.');
   switch (error.kind) {
     case 'network':
-      return `Cannot reach the platform (${error.message}). Check your connection and the API endpoint.`;
+      return l10n.t('Cannot reach the platform ({0}). Check your connection and the API endpoint.', error.message);
     case 'timeout':
-      return 'The platform did not answer in time. Try again.';
+      return l10n.t('The platform did not answer in time. Try again.');
     case 'cancelled':
-      return 'Cancelled.';
+      return l10n.t('Cancelled.');
     case 'malformed':
-      return `The platform sent an answer that cannot be read (${error.message}).`;
+      return l10n.t('The platform sent an answer that cannot be read ({0}).', error.message);
     case 'config':
     case 'invalid':
       return error.message;
-    default: {
-      const code = error.code !== undefined ? `, code ${error.code}` : '';
-      return `${error.message} (HTTP ${error.status ?? '?'}${code}).`;
-    }
+    default:
+      return error.code !== undefined
+        ? l10n.t({ message: '{0} (HTTP {1}, code {2}).', args: [error.message, error.status ?? '?', error.code], comment: ['{0}: the platform\'s own message; {1}: HTTP status; {2}: its error code'] })
+        : l10n.t({ message: '{0} (HTTP {1}).', args: [error.message, error.status ?? '?'], comment: ['{0}: the platform\'s own message; {1}: HTTP status'] });
   }
 }

@@ -1,5 +1,6 @@
+import * as l10n from '@vscode/l10n';
 import { ApiError } from './errors';
-import { isFileId, isProjectId } from './ids';
+import { isFileId, isProjectId, notFileId, notFolderId, notProjectId } from './ids';
 import type { PageRequest } from './tasks';
 import type { Call, Transport } from './transport';
 import type { FileRecord, Page } from './types';
@@ -14,8 +15,8 @@ export class FilesApi {
 
   // async: a refused location arrives as a rejected promise, like every other failure.
   async list(location: FileLocation, page: PageRequest & { name?: string; fields?: string } = {}): Promise<Page<FileRecord>> {
-    if ('project' in location && !isProjectId(location.project)) throw invalid(`"${location.project}" is not a project ID (owner/project).`);
-    if ('parent' in location && !isFileId(location.parent)) throw invalid(`"${location.parent}" is not a folder ID (24 hex digits).`);
+    if ('project' in location && !isProjectId(location.project)) throw invalid(notProjectId(location.project));
+    if ('parent' in location && !isFileId(location.parent)) throw invalid(notFolderId(location.parent));
     return this.transport.page<FileRecord>('files', {
       query: { ...location, name: page.name, fields: page.fields ?? FILE_FIELDS, offset: page.offset, limit: page.limit },
       signal: page.signal,
@@ -23,16 +24,16 @@ export class FilesApi {
   }
 
   async get(id: string, options: Call = {}): Promise<FileRecord> {
-    if (!isFileId(id)) throw invalid(`"${id}" is not a file ID (24 hex digits).`);
+    if (!isFileId(id)) throw invalid(notFileId(id));
     return (await this.transport.get<FileRecord>(`files/${id}`, options)).body;
   }
 
   /** Where the file's bytes can be fetched: a signed URL on the storage provider (a credential while it lives). */
   async downloadInfo(id: string, signal?: AbortSignal): Promise<string> {
-    if (!isFileId(id)) throw invalid(`"${id}" is not a file ID (24 hex digits).`);
+    if (!isFileId(id)) throw invalid(notFileId(id));
     const body = (await this.transport.get<{ url?: unknown }>(`files/${id}/download_info`, { signal })).body;
     if (!body || typeof body.url !== 'string' || !/^https?:\/\//i.test(body.url)) {
-      throw new ApiError({ kind: 'malformed', message: 'the download information has no URL' });
+      throw new ApiError({ kind: 'malformed', message: l10n.t('the download information has no URL') });
     }
     return body.url;
   }

@@ -1,4 +1,5 @@
-// The shapes of the platform's identifiers (API contract §2).
+// The shapes of the platform's identifiers (API contract §2), and what a person is told when a value is not one.
+import * as l10n from '@vscode/l10n';
 
 const TASK_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FILE_ID = /^[0-9a-f]{24}$/i;
@@ -10,6 +11,11 @@ export const isFileId = (value: string): boolean => FILE_ID.test(value);
 /** `owner/short-name`; a part made only of dots is refused (`projects/../..` would leave the projects path). */
 export const isProjectId = (value: string): boolean => PROJECT_ID.test(value) && !value.split('/').some((part) => /^\.+$/.test(part));
 export const isJobId = (value: string): boolean => JOB_ID.test(value);
+
+export const notTaskId = (value: string): string => l10n.t('"{0}" is not a task ID (a UUID).', value);
+export const notProjectId = (value: string): string => l10n.t('"{0}" is not a project ID (owner/project).', value);
+export const notFolderId = (value: string): string => l10n.t('"{0}" is not a folder ID (24 hex digits).', value);
+export const notFileId = (value: string): string => l10n.t('"{0}" is not a file ID (24 hex digits).', value);
 
 /** Every 24-hex-digit run in a text that stands alone (not part of a longer hex run). */
 export function findFileIds(text: string): string[] {

@@ -1,5 +1,5 @@
 import { ApiError } from './errors';
-import { isProjectId } from './ids';
+import { isProjectId, notProjectId } from './ids';
 import type { PageRequest } from './tasks';
 import type { Transport } from './transport';
 import type { Page, Project } from './types';
@@ -18,7 +18,7 @@ export class ProjectsApi {
   }
 
   async get(id: string, signal?: AbortSignal): Promise<Project> {
-    if (!isProjectId(id)) throw new ApiError({ kind: 'invalid', message: `"${id}" is not a project ID (owner/project).` });
+    if (!isProjectId(id)) throw new ApiError({ kind: 'invalid', message: notProjectId(id) });
     return (await this.transport.get<Project>(`projects/${id}`, { signal })).body;
   }
 

@@ -1,6 +1,7 @@
+import * as l10n from '@vscode/l10n';
 import nodeFetch from 'node-fetch';
 import { ApiError } from './errors';
-import type { RequestLogEntry } from './transport';
+import { unreadableAddress, type RequestLogEntry } from './transport';
 
 /**
  * Fetches a file's bytes from the signed URL `download_info` gave: another origin (the storage provider), so the
@@ -38,7 +39,7 @@ export function safeLocation(url: string): string {
     const u = new URL(url);
     return `${u.host}${u.pathname}`;
   } catch {
-    return 'an unreadable address';
+    return unreadableAddress();
   }
 }
 
@@ -54,7 +55,7 @@ export function downloadWhole(url: string, options: DownloadOptions = {}): Promi
 async function download(url: string, headers: Record<string, string>, options: DownloadOptions): Promise<DownloadedText> {
   const fetch = options.fetch ?? (nodeFetch as unknown as BinaryFetchLike);
   const where = safeLocation(url);
-  if (!/^https?:\/\//i.test(url)) throw new ApiError({ kind: 'malformed', message: `the download address is not a web address (${where})` });
+  if (!/^https?:\/\//i.test(url)) throw new ApiError({ kind: 'malformed', message: l10n.t('the download address is not a web address ({0})', where) });
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(), options.timeoutMs ?? 60_000);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
@@ -71,7 +72,14 @@ async function download(url: string, headers: Record<string, string>, options: D
     const cancelled = options.signal?.aborted === true;
     const kind = cancelled ? 'cancelled' : timeout.signal.aborted ? 'timeout' : 'network';
     const code = (cause as { code?: string })?.code;
-    const message = kind === 'cancelled' ? 'Cancelled' : kind === 'timeout' ? `the file storage (${where}) did not answer in time` : `cannot reach the file storage ${new URL(url).host} (${code ?? 'connection failed'})`;
+    const message =
+      kind === 'cancelled'
+        ? 'Cancelled'
+        : kind === 'timeout'
+          ? l10n.t('the file storage ({0}) did not answer in time', where)
+          : code
+            ? l10n.t({ message: 'cannot reach the file storage {0} ({1})', args: [new URL(url).host, code], comment: ['{1}: a system error code such as ECONNRESET'] })
+            : l10n.t('cannot reach the file storage {0} (connection failed)', new URL(url).host);
     log(undefined, message);
     throw new ApiError({ kind, message, method: 'GET', path: where });
   } finally {
@@ -82,11 +90,11 @@ async function download(url: string, headers: Record<string, string>, options: D
   if (response.status < 200 || response.status >= 300) {
     // Storage error bodies can repeat the request's signature (S3's SignatureDoesNotMatch does): show the code only.
     const code = /<Code>([A-Za-z]+)<\/Code>/.exec(bytes.toString('utf8', 0, 2000))?.[1];
-    const hint = response.status === 403 ? ' The link may have expired: open the log again.' : '';
+
     throw new ApiError({
       kind: 'http',
       status: response.status,
-      message: `The file storage answered HTTP ${response.status}${code ? ` (${code})` : ''}.${hint}`,
+      message: storageRefusal(response.status, code),
       method: 'GET',
       path: where,
     });
@@ -101,4 +109,14 @@ async function download(url: string, headers: Record<string, string>, options: D
     if (newline >= 0) text = text.slice(newline + 1);
   }
   return { text, size, received: bytes.length, partial };
+}
+
+/** What the file storage's refusal says; a 403 is most often a signed link that expired. */
+function storageRefusal(status: number, code: string | undefined): string {
+  if (status === 403) {
+    return code
+      ? l10n.t('The file storage answered HTTP {0} ({1}). The link may have expired: open the log again.', status, code)
+      : l10n.t('The file storage answered HTTP {0}. The link may have expired: open the log again.', status);
+  }
+  return code ? l10n.t('The file storage answered HTTP {0} ({1}).', status, code) : l10n.t('The file storage answered HTTP {0}.', status);
 }

@@ -1,5 +1,6 @@
+import * as l10n from '@vscode/l10n';
 import { ApiError } from './errors';
-import { isProjectId, isTaskId } from './ids';
+import { isProjectId, isTaskId, notProjectId, notTaskId } from './ids';
 import { parseFilterTimestamp } from './timestamps';
 import type { Call, Credentials, Transport } from './transport';
 import { TASK_STATUSES, type BulkTaskItem, type ExecutionDetails, type Page, type Task, type TaskStatus } from './types';
@@ -47,20 +48,20 @@ export class TasksApi {
   /** The number of tasks matching a query, from one request of one item. */
   async count(query: TaskListQuery, signal?: AbortSignal): Promise<number> {
     const page = await this.list({ ...query, fields: 'id' }, { limit: 1, signal });
-    if (page.total === undefined) throw new ApiError({ kind: 'malformed', message: 'the task list did not say how many tasks match (X-Total-Matching-Query)' });
+    if (page.total === undefined) throw new ApiError({ kind: 'malformed', message: l10n.t('the task list did not say how many tasks match (X-Total-Matching-Query)') });
     return page.total;
   }
 
   async get(id: string, options: AbortSignal | Call = {}): Promise<Task> {
-    if (!isTaskId(id)) throw invalid(`"${id}" is not a task ID (a UUID).`);
+    if (!isTaskId(id)) throw invalid(notTaskId(id));
     return (await this.transport.get<Task>(`tasks/${id}`, options instanceof AbortSignal ? { signal: options } : options)).body;
   }
 
   /** The task's jobs, each with its instance and its logs (file URLs). */
   async executionDetails(id: string, signal?: AbortSignal): Promise<ExecutionDetails> {
-    if (!isTaskId(id)) throw invalid(`"${id}" is not a task ID (a UUID).`);
+    if (!isTaskId(id)) throw invalid(notTaskId(id));
     const body = (await this.transport.get<ExecutionDetails>(`tasks/${id}/execution_details`, { signal })).body;
-    if (!body || typeof body !== 'object') throw new ApiError({ kind: 'malformed', message: 'the execution details are not an object' });
+    if (!body || typeof body !== 'object') throw new ApiError({ kind: 'malformed', message: l10n.t('the execution details are not an object') });
     return { ...body, jobs: Array.isArray(body.jobs) ? body.jobs.filter((j) => j !== null && typeof j === 'object') : [] };
   }
 
@@ -69,12 +70,12 @@ export class TasksApi {
    * is repeated after a transient fault like a GET.
    */
   async bulkGet(ids: readonly string[], signal?: AbortSignal): Promise<BulkTaskItem[]> {
-    if (ids.length > MAX_BULK_IDS) throw invalid(`At most ${MAX_BULK_IDS} tasks per bulk request (${ids.length} given).`);
+    if (ids.length > MAX_BULK_IDS) throw invalid(l10n.t('At most {0} tasks per bulk request ({1} given).', MAX_BULK_IDS, ids.length));
     const bad = ids.find((id) => !isTaskId(id));
-    if (bad !== undefined) throw invalid(`"${bad}" is not a task ID (a UUID).`);
+    if (bad !== undefined) throw invalid(notTaskId(bad));
     if (!ids.length) return [];
     const body = (await this.transport.request<{ items?: unknown }>('POST', 'bulk/tasks/get', { body: { task_ids: ids }, signal, idempotent: true })).body;
-    if (!body || !Array.isArray(body.items)) throw new ApiError({ kind: 'malformed', message: 'the bulk task answer has no items array' });
+    if (!body || !Array.isArray(body.items)) throw new ApiError({ kind: 'malformed', message: l10n.t('the bulk task answer has no items array') });
     return (body.items as unknown[]).filter((i): i is BulkTaskItem => !!i && typeof i === 'object' && ('resource' in i || 'error' in i));
   }
 
@@ -83,12 +84,12 @@ export class TasksApi {
    * One POST, never repeated here: a lost answer may still have moved the task (see the write path).
    */
   async action(kind: TaskActionKind, id: string, options: Call = {}): Promise<Task> {
-    if (!isTaskId(id)) throw invalid(`"${id}" is not a task ID (a UUID).`);
+    if (!isTaskId(id)) throw invalid(notTaskId(id));
     const path = kind === 'rerun' ? `tasks/${id}/actions/clone` : `tasks/${id}/actions/${kind}`;
     const query = kind === 'rerun' ? { action: 'run' } : undefined;
     const body = (await this.transport.post<Task>(path, undefined, { ...options, query })).body;
     if (!body || typeof body !== 'object' || typeof body.id !== 'string') {
-      throw new ApiError({ kind: 'malformed', message: `the answer to the ${kind} of task ${id} is not a task`, maybeDelivered: true });
+      throw new ApiError({ kind: 'malformed', message: l10n.t({ message: 'the answer to the {0} of task {1} is not a task', args: [kind, id], comment: ['{0}: abort, run or rerun (the API action)'] }), maybeDelivered: true });
     }
     return body;
   }
@@ -102,24 +103,24 @@ export class TasksApi {
 /** Refuses, before sending, any filter value the API would reject. Returns the query as it will be sent. */
 export function checkTaskQuery(query: TaskListQuery): Record<string, string | undefined> {
   if (query.status !== undefined && !(TASK_STATUSES as readonly string[]).includes(query.status)) {
-    throw invalid(`"${query.status}" is not a task status (one of ${TASK_STATUSES.join(', ')}).`);
+    throw invalid(l10n.t('"{0}" is not a task status (one of {1}).', query.status, TASK_STATUSES.join(', ')));
   }
-  if (query.parent !== undefined && !isTaskId(query.parent)) throw invalid(`"${query.parent}" is not a task ID (a UUID).`);
-  if (query.project !== undefined && !isProjectId(query.project)) throw invalid(`"${query.project}" is not a project ID (owner/project).`);
+  if (query.parent !== undefined && !isTaskId(query.parent)) throw invalid(notTaskId(query.parent));
+  if (query.project !== undefined && !isProjectId(query.project)) throw invalid(notProjectId(query.project));
   const sent: Record<string, string | undefined> = { ...query };
   for (const bound of TIME_BOUNDS) {
     const value = query[bound];
     if (value === undefined) continue;
     const check = parseFilterTimestamp(value);
-    if (!check.ok) throw invalid(`${bound}: ${check.reason}`);
+    if (!check.ok) throw invalid(l10n.t({ message: '{0}: {1}', args: [bound, check.reason], comment: ['{0}: a filter name of the API (created_from, …); {1}: why its value is refused'] }));
     // Send the value that was checked: parseFilterTimestamp ignores surrounding blanks, the platform does not.
     sent[bound] = value.trim();
   }
   if (query.order_by !== undefined && !(TASK_ORDER_COLUMNS as readonly string[]).includes(query.order_by)) {
-    throw invalid(`order_by: "${query.order_by}" is not a column to order by (one of ${TASK_ORDER_COLUMNS.join(', ')}).`);
+    throw invalid(l10n.t('order_by: "{0}" is not a column to order by (one of {1}).', query.order_by, TASK_ORDER_COLUMNS.join(', ')));
   }
-  if (query.order !== undefined && query.order !== 'asc' && query.order !== 'desc') throw invalid(`order is asc or desc, not "${query.order}".`);
-  if (query.order !== undefined && query.order_by === undefined) throw invalid('order needs order_by.');
+  if (query.order !== undefined && query.order !== 'asc' && query.order !== 'desc') throw invalid(l10n.t('order is asc or desc, not "{0}".', query.order));
+  if (query.order !== undefined && query.order_by === undefined) throw invalid(l10n.t('order needs order_by.'));
   return sent;
 }
 

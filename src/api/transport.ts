@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { ApiError, errorFromResponse, redact } from './errors';
 import { checkEndpoint, sameOrigin } from './endpoint';
 import { Clock, systemClock } from './clock';
@@ -148,7 +149,7 @@ export class Transport {
     for (let pages = 1; page.next && !seen.has(page.next); pages++) {
       if (!page.items.length || (page.total !== undefined && read >= page.total)) return;
       if (pages >= MAX_LIST_PAGES) {
-        throw new ApiError({ kind: 'malformed', message: `the list at ${displayPath(path)} did not end after ${MAX_LIST_PAGES.toLocaleString('en-US')} pages` });
+        throw new ApiError({ kind: 'malformed', message: l10n.t('the list at {0} did not end after {1} pages', displayPath(path), MAX_LIST_PAGES.toLocaleString('en-US')) });
       }
       seen.add(page.next);
       page = await this.page<T>(page.next, { signal: options.signal });
@@ -159,7 +160,7 @@ export class Transport {
 
   async request<T>(method: string, pathOrUrl: string, options: RequestOptions = {}): Promise<Response<T>> {
     const credentials = options.credentials ?? (await this.options.credentials());
-    if (!credentials) throw new ApiError({ kind: 'signedOut', message: 'Not signed in: no authentication token is set.' });
+    if (!credentials) throw new ApiError({ kind: 'signedOut', message: l10n.t('Not signed in: no authentication token is set.') });
     const checked = checkEndpoint(credentials.endpoint);
     if (!checked.ok) throw new ApiError({ kind: 'config', message: checked.reason });
     const endpoint = checked.endpoint;
@@ -228,7 +229,9 @@ export class Transport {
       const location = response.headers.get('location');
       throw new ApiError({
         kind: 'http',
-        message: `The platform answered with a redirect${location ? ` to ${safeHost(location)}` : ''}, which is not followed. Check the API endpoint`,
+        message: location
+          ? l10n.t('The platform answered with a redirect to {0}, which is not followed. Check the API endpoint', safeHost(location))
+          : l10n.t('The platform answered with a redirect, which is not followed. Check the API endpoint'),
         status: response.status,
         requestId,
         method,
@@ -251,7 +254,7 @@ export class Transport {
     } catch {
       throw new ApiError({
         kind: 'malformed',
-        message: `the answer to ${method} ${path} is not JSON`,
+        message: l10n.t({ message: 'the answer to {0} {1} is not JSON', args: [method, path], comment: ['{0}: HTTP method; {1}: the path called'] }),
         status: response.status,
         requestId,
         method,
@@ -338,7 +341,7 @@ export function buildUrl(endpoint: string, pathOrUrl: string, query?: RequestOpt
   let url: URL;
   if (/^https?:\/\//i.test(pathOrUrl)) {
     if (!sameOrigin(pathOrUrl, endpoint)) {
-      throw new ApiError({ kind: 'malformed', message: `refused to follow a link to another host (${safeHost(pathOrUrl)})` });
+      throw new ApiError({ kind: 'malformed', message: l10n.t('refused to follow a link to another host ({0})', safeHost(pathOrUrl)) });
     }
     url = new URL(pathOrUrl);
   } else {
@@ -353,7 +356,7 @@ export function buildUrl(endpoint: string, pathOrUrl: string, query?: RequestOpt
 function readPage<T>(response: Response<unknown>, source: string): Page<T> {
   const body = response.body as { items?: unknown; links?: unknown } | undefined;
   if (!body || typeof body !== 'object' || !Array.isArray(body.items)) {
-    throw new ApiError({ kind: 'malformed', message: `the list at ${displayPath(source)} has no items array` });
+    throw new ApiError({ kind: 'malformed', message: l10n.t('the list at {0} has no items array', displayPath(source)) });
   }
   const totalHeader = response.headers.get('x-total-matching-query');
   const total = totalHeader !== null && /^\d+$/.test(totalHeader.trim()) ? Number(totalHeader) : undefined;
@@ -366,7 +369,7 @@ function readPage<T>(response: Response<unknown>, source: string): Page<T> {
 function transportFailure(cause: unknown, context: { method: string; path: string; cancelled: boolean; timedOut: boolean; token: string }): ApiError {
   const { method, path } = context;
   if (context.cancelled) return new ApiError({ kind: 'cancelled', message: 'Cancelled', method, path, maybeDelivered: method !== 'GET', cause });
-  if (context.timedOut) return new ApiError({ kind: 'timeout', message: `${method} ${path} timed out`, method, path, maybeDelivered: method !== 'GET', cause });
+  if (context.timedOut) return new ApiError({ kind: 'timeout', message: l10n.t({ message: '{0} {1} timed out', args: [method, path], comment: ['{0}: HTTP method; {1}: the path called'] }), method, path, maybeDelivered: method !== 'GET', cause });
   const code = (cause as { code?: string })?.code;
   // A refused connection or an unknown host never reached the server; anything later may have.
   const neverSent = code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
@@ -389,6 +392,11 @@ function safeHost(url: string): string {
   try {
     return new URL(url).host;
   } catch {
-    return 'an unreadable address';
+    return unreadableAddress();
   }
+}
+
+/** Stands for a host or URL that cannot be parsed. */
+export function unreadableAddress(): string {
+  return l10n.t('an unreadable address');
 }

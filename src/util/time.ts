@@ -1,6 +1,9 @@
-// Human words for times and durations.
+// Human words for times and durations: each unit, direction and number a whole message of its own.
+import * as l10n from '@vscode/l10n';
 
-const UNITS: [number, string][] = [
+type Unit = 'year' | 'month' | 'week' | 'day' | 'hour' | 'min' | 'sec';
+
+const UNITS: [number, Unit][] = [
   [365 * 24 * 3600, 'year'],
   [30 * 24 * 3600, 'month'],
   [7 * 24 * 3600, 'week'],
@@ -10,19 +13,54 @@ const UNITS: [number, string][] = [
   [1, 'sec'],
 ];
 
+function ago(unit: Unit, n: number): string {
+  const one = n === 1;
+  switch (unit) {
+    case 'year':
+      return one ? l10n.t('1 year ago') : l10n.t('{0} years ago', n);
+    case 'month':
+      return one ? l10n.t('1 month ago') : l10n.t('{0} months ago', n);
+    case 'week':
+      return one ? l10n.t('1 week ago') : l10n.t('{0} weeks ago', n);
+    case 'day':
+      return one ? l10n.t('1 day ago') : l10n.t('{0} days ago', n);
+    case 'hour':
+      return one ? l10n.t('1 hour ago') : l10n.t('{0} hours ago', n);
+    case 'min':
+      return one ? l10n.t('1 min ago') : l10n.t('{0} min ago', n);
+    case 'sec':
+      return one ? l10n.t('1 sec ago') : l10n.t('{0} sec ago', n);
+  }
+}
+
+function fromNow(unit: Unit, n: number): string {
+  const one = n === 1;
+  switch (unit) {
+    case 'year':
+      return one ? l10n.t('in 1 year') : l10n.t('in {0} years', n);
+    case 'month':
+      return one ? l10n.t('in 1 month') : l10n.t('in {0} months', n);
+    case 'week':
+      return one ? l10n.t('in 1 week') : l10n.t('in {0} weeks', n);
+    case 'day':
+      return one ? l10n.t('in 1 day') : l10n.t('in {0} days', n);
+    case 'hour':
+      return one ? l10n.t('in 1 hour') : l10n.t('in {0} hours', n);
+    case 'min':
+      return one ? l10n.t('in 1 min') : l10n.t('in {0} min', n);
+    case 'sec':
+      return one ? l10n.t('in 1 sec') : l10n.t('in {0} sec', n);
+  }
+}
+
 /** "5 min ago", "2 days ago", "just now"; "in 3 min" for future times. */
 export function relativeTime(date: Date, now: number = Date.now()): string {
   const seconds = Math.round((now - date.getTime()) / 1000);
   const abs = Math.abs(seconds);
-  if (abs < 10) return 'just now';
-  for (const [size, unit] of UNITS) {
-    if (abs >= size) {
-      const n = Math.floor(abs / size);
-      const word = unit === 'min' || unit === 'sec' ? unit : n === 1 ? unit : `${unit}s`;
-      return seconds >= 0 ? `${n} ${word} ago` : `in ${n} ${word}`;
-    }
-  }
-  return 'just now';
+  const found = abs < 10 ? undefined : UNITS.find(([size]) => abs >= size);
+  if (!found) return l10n.t('just now');
+  const n = Math.floor(abs / found[0]);
+  return seconds >= 0 ? ago(found[1], n) : fromNow(found[1], n);
 }
 
 /** "1 h 04 min", "3 min 20 s", "45 s". */
@@ -31,12 +69,12 @@ export function formatDuration(ms: number): string {
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);
   const s = total % 60;
-  if (h > 0) return `${h} h ${String(m).padStart(2, '0')} min`;
-  if (m > 0) return `${m} min ${String(s).padStart(2, '0')} s`;
-  return `${s} s`;
+  if (h > 0) return l10n.t('{0} h {1} min', h, String(m).padStart(2, '0'));
+  if (m > 0) return l10n.t('{0} min {1} s', m, String(s).padStart(2, '0'));
+  return l10n.t('{0} s', s);
 }
 
 /** "2026-03-07 14:05 UTC". */
 export function formatUtc(date: Date): string {
-  return date.toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+  return l10n.t('{0} UTC', date.toISOString().slice(0, 16).replace('T', ' '));
 }
