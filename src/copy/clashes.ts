@@ -3,7 +3,8 @@
 import { describeError } from '../api/errors';
 import type { FilesApi, FileLocation } from '../api/files';
 import type { FileRecord } from '../api/types';
-import { plural } from '../util/words';
+import * as l10n from '@vscode/l10n';
+import { count } from '../util/words';
 
 /** An item as it will arrive: the name it is copied with (its new name, if given) and whether it is a folder. */
 export interface Arriving {
@@ -110,7 +111,7 @@ export async function lookupDestination(
     add(page.items);
     for (let n = 1; page.next; n++) {
       if (n >= maxPages) {
-        return { existing: [...existing.values()], complete: false, requests, problem: `the destination holds more than ${(maxPages * 100).toLocaleString('en-US')} entries` };
+        return { existing: [...existing.values()], complete: false, requests, problem: l10n.t('the destination holds more than {0} entries', count(maxPages * 100)) };
       }
       page = await files.next(page.next);
       requests++;
@@ -136,15 +137,25 @@ export function clashWords(plan: ClashPlan, lookup: Pick<DestinationLookup, 'com
   const parts: string[] = [];
   const files = plan.renamed.filter((r) => !r.folder);
   const folders = plan.renamed.filter((r) => r.folder);
-  if (files.length) parts.push(`${plural(files.length, 'file')} will arrive renamed (${listed(files.map((r) => r.to))})`);
-  if (folders.length) parts.push(`${plural(folders.length, 'folder')} will arrive renamed (${listed(folders.map((r) => r.to))})`);
-  if (plan.merged.length) parts.push(`${plural(plan.merged.length, 'folder')} will be merged (${listed(plan.merged)})`);
+  // Whole clauses, one per kind of change, joined as a list.
+  if (files.length) {
+    const to = listed(files.map((r) => r.to));
+    parts.push(files.length === 1 ? l10n.t('1 file will arrive renamed ({0})', to) : l10n.t('{0} files will arrive renamed ({1})', count(files.length), to));
+  }
+  if (folders.length) {
+    const to = listed(folders.map((r) => r.to));
+    parts.push(folders.length === 1 ? l10n.t('1 folder will arrive renamed ({0})', to) : l10n.t('{0} folders will arrive renamed ({1})', count(folders.length), to));
+  }
+  if (plan.merged.length) {
+    const merged = listed(plan.merged);
+    parts.push(plan.merged.length === 1 ? l10n.t('1 folder will be merged ({0})', merged) : l10n.t('{0} folders will be merged ({1})', count(plan.merged.length), merged));
+  }
   const lines: string[] = [];
-  if (parts.length) lines.push(`${parts.join('; ')}.`);
+  if (parts.length) lines.push(l10n.t({ message: '{0}.', args: [parts.join(l10n.t({ message: '; ', comment: ['Separates the clauses of one sentence'] }))], comment: ['Clauses that make one sentence'] }));
   if (!lookup.complete) {
-    lines.push(`The names in the destination could not all be checked (${lookup.problem ?? 'the lookup did not finish'}): some items may arrive renamed or merged. Copy anyway?`);
+    lines.push(l10n.t('The names in the destination could not all be checked ({0}): some items may arrive renamed or merged. Copy anyway?', lookup.problem ?? l10n.t('the lookup did not finish')));
   } else if (!parts.length) {
-    lines.push('No name is taken in the destination: every item keeps its name.');
+    lines.push(l10n.t('No name is taken in the destination: every item keeps its name.'));
   }
   return lines;
 }

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import type { CopyJobsApi } from '../api/copyJobs';
 import type { FilesApi } from '../api/files';
 import type { Credentials } from '../api/transport';
@@ -91,12 +92,12 @@ export class CopyWrite implements WriteKind<CopyPayload, CopySnapshot, AsyncJob>
       else if (verdict === 'maybe') undecided++;
     }
     if (matches.length === 1) return { found: matches[0] };
-    if (matches.length > 1) return { unknown: `${matches.length} copy jobs started since match it; it is checked again until only one does.` };
+    if (matches.length > 1) return { unknown: l10n.t('{0} copy jobs started since match it; it is checked again until only one does.', matches.length) };
     if (undecided || candidates.length > MAX_CANDIDATES) {
-      return { unknown: 'It may have been submitted: a copy job started since cannot be told apart yet (no results). Checking again when it has them.' };
+      return { unknown: l10n.t('It may have been submitted: a copy job started since cannot be told apart yet (no results). Checking again when it has them.') };
     }
-    if (!complete) return { unknown: 'It may have been submitted: your job list is too long to check to its end.' };
-    return { absent: 'No copy job on the platform matches it: it was not received.' };
+    if (!complete) return { unknown: l10n.t('It may have been submitted: your job list is too long to check to its end.') };
+    return { absent: l10n.t('No copy job on the platform matches it: it was not received.') };
   }
 
   finish(record: CopyRecord, job: AsyncJob, found: boolean): void {

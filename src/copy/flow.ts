@@ -9,10 +9,16 @@ import type { JobDestination, JobTracker, TrackedJob } from '../jobs/tracker';
 import { SHOW_JOBS } from '../jobs/ui';
 import type { Account, WriteRecord } from '../write/outbox';
 import { COPY_WRITE, followCopies, type CopyPayload } from './copyWrite';
-import { DISCARD, SHOW_COPY_JOBS, SUBMIT_AGAIN, submissionTellings } from './submissionWords';
-import { plural } from '../util/words';
+import { discardAction, showCopyJobsAction, submitAgainAction, submissionTellings } from './submissionWords';
+import { count } from '../util/words';
 import { askNewName, browseFolder, pickDestinationKind, pickProject, ProjectCache } from './pickers';
-import { clampBatchSize, confirmationNotes, confirmationText, CopyDestination, describeDestination, planCopy, sourceProblems, checkSources, splitItems } from './request';
+import { clampBatchSize, confirmationNotes, confirmationText, CopyDestination, describeDestination, duplicatesDropped, planCopy, sourceProblems, checkSources, splitItems } from './request';
+
+const nothingCopied = (): string => vscode.l10n.t('Nothing was copied.');
+const copyButton = (): string => vscode.l10n.t({ message: 'Copy', comment: ['A button: go ahead with the copy'] });
+
+/** Said when a copy is asked for while signed out (the command palette, a drop). */
+export const signInToCopy = (): string => vscode.l10n.t('Sign in to copy files: set an authentication token first.');
 
 /** What a copy is made of, and what is known about it where it came from. */
 export interface CopySources {
@@ -56,11 +62,11 @@ export class CopyFlow {
     const problems = sourceProblems(check);
     if (problems.length) {
       // A modal: its detail shows the whole reason (IDs and advice), which a notification would cut.
-      void vscode.window.showErrorMessage('Nothing was copied.', { modal: true, detail: problems.join('\n\n') });
+      void vscode.window.showErrorMessage(nothingCopied(), { modal: true, detail: problems.join('\n\n') });
       return [];
     }
     if (!check.ids.length) {
-      void vscode.window.showInformationMessage('There is nothing to copy: no file or folder IDs were given.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('There is nothing to copy: no file or folder IDs were given.'));
       return [];
     }
     const ids = check.ids;
@@ -86,7 +92,7 @@ export class CopyFlow {
       maxItemsPerRequest: vscode.workspace.getConfiguration('sevenbridges').get<number>('copy.maxItemsPerRequest'),
     });
     if (!plan.ok) {
-      void vscode.window.showErrorMessage('Nothing was copied.', { modal: true, detail: plan.problems.join('\n\n') });
+      void vscode.window.showErrorMessage(nothingCopied(), { modal: true, detail: plan.problems.join('\n\n') });
       return [];
     }
     const label = describeDestination(destination);
@@ -100,10 +106,10 @@ export class CopyFlow {
         batches: plan.batches.length,
         batchSize: clampBatchSize(plan.batches[0].length),
       });
-      const clashes = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Checking names in ${label}…` }, () =>
+      const clashes = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Checking names in {0}…', label) }, () =>
         this.checkClashes(ids, sources, destination, newName),
       );
-      const button = clashes.complete ? 'Copy' : 'Copy Anyway';
+      const button = clashes.complete ? copyButton() : vscode.l10n.t('Copy Anyway');
       const answer = await vscode.window.showInformationMessage(
         confirmationText(plan.items.length, destination, { names, newName }),
         { modal: true, detail: [...(sources.notes ?? []), ...clashes.lines, ...notes].join('\n') },
@@ -111,7 +117,7 @@ export class CopyFlow {
       );
       if (answer !== button) return [];
     } else if (check.duplicates) {
-      void vscode.window.showInformationMessage(`${plural(check.duplicates, 'duplicate ID was', 'duplicate IDs were')} dropped.`);
+      void vscode.window.showInformationMessage(duplicatesDropped(check.duplicates));
     }
     return this.submit(plan.batches, { label, project: destination.project, parent: destination.kind === 'projectRoot' ? undefined : destination.folder }, sources.names);
   }
@@ -130,14 +136,14 @@ export class CopyFlow {
       else unknown.push(id);
     }
     if (unknown.length > NAME_QUERIES) {
-      return { lines: clashWords({ renamed: [], merged: [] }, { complete: false, problem: 'the names of the sources are not known' }), complete: false };
+      return { lines: clashWords({ renamed: [], merged: [] }, { complete: false, problem: vscode.l10n.t('the names of the sources are not known') }), complete: false };
     }
     for (const id of unknown) {
       try {
         const record = await this.services.client.files.get(id);
         arriving.push({ name: record.name, folder: record.type === 'folder' });
       } catch (error) {
-        return { lines: clashWords({ renamed: [], merged: [] }, { complete: false, problem: `the source ${id} could not be read: ${describeError(error)}` }), complete: false };
+        return { lines: clashWords({ renamed: [], merged: [] }, { complete: false, problem: vscode.l10n.t('the source {0} could not be read: {1}', id, describeError(error)) }), complete: false };
       }
     }
     if (newName && arriving.length === 1) arriving[0] = { ...arriving[0], name: newName };
@@ -152,11 +158,11 @@ export class CopyFlow {
     try {
       account = await this.services.account();
     } catch (error) {
-      await showApiError(`Nothing was copied to ${destination.label}: the account could not be checked`, error);
+      await showApiError(vscode.l10n.t('Nothing was copied to {0}: the account could not be checked', destination.label), error);
       return [];
     }
     if (!account) {
-      void vscode.window.showWarningMessage('Sign in to copy files: set an authentication token first.');
+      void vscode.window.showWarningMessage(signInToCopy());
       return [];
     }
     const payloads: CopyPayload[] = batches.map((items) => ({ items, destination, sourceNames: pick(names, items) }));
@@ -183,9 +189,9 @@ export class CopyFlow {
 
   /** Runs `start`, shows progress until its writes need nothing more from this window, and tells what is left. */
   private async follow(label: string, start: () => Promise<WriteRecord[]>): Promise<TrackedJob[]> {
-    const { jobs, left } = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Copying to ${label}` }, (progress) =>
+    const { jobs, left } = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Copying to {0}', label) }, (progress) =>
       followCopies(this.services.outbox, this.tracker, start, (done, total) => {
-        if (total > 1) progress.report({ message: `${done} of ${total} requests submitted…` });
+        if (total > 1) progress.report({ message: vscode.l10n.t('{0} of {1} requests submitted…', count(done), count(total)) });
       }),
     );
     if (left.length) void this.tell(left, label);
@@ -198,9 +204,9 @@ export class CopyFlow {
     for (const telling of submissionTellings(left as WriteRecord<CopyPayload>[], label, Date.now())) {
       const show = { error: vscode.window.showErrorMessage, warning: vscode.window.showWarningMessage, info: vscode.window.showInformationMessage }[telling.severity];
       void show(telling.text, ...telling.actions).then(async (chosen) => {
-        if (chosen === SUBMIT_AGAIN) await this.resubmit(group);
-        else if (chosen === DISCARD) await this.discard(group);
-        else if (chosen === SHOW_COPY_JOBS) await vscode.commands.executeCommand(SHOW_JOBS);
+        if (chosen === submitAgainAction()) await this.resubmit(group);
+        else if (chosen === discardAction()) await this.discard(group);
+        else if (chosen === showCopyJobsAction()) await vscode.commands.executeCommand(SHOW_JOBS);
       });
     }
   }
@@ -208,21 +214,24 @@ export class CopyFlow {
   /** A new request made of a finished job's failed items only, to the same destination. */
   async retryFailed(job: TrackedJob, options: { confirm?: boolean } = {}): Promise<TrackedJob[]> {
     if (job.account && job.account !== this.services.session.accountKey) {
-      void vscode.window.showInformationMessage(`Copy job ${job.id} ran as ${job.account.replace('#', ' · ')}: sign in to that account to copy its failed items again.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Copy job {0} ran as {1}: sign in to that account to copy its failed items again.', job.id, job.account.replace('#', ' · ')));
       return [];
     }
     const failed = failedItems(job);
     if (!failed.length) {
-      void vscode.window.showInformationMessage('No item of this job failed.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('No item of this job failed.'));
       return [];
     }
     if (options.confirm !== false) {
+      const button = copyButton();
       const answer = await vscode.window.showInformationMessage(
-        `Copy the ${plural(failed.length, 'failed item')} again to ${job.destination.label}?`,
-        { modal: true, detail: 'A new request is made of the failed items only.' },
-        'Copy',
+        failed.length === 1
+          ? vscode.l10n.t('Copy the 1 failed item again to {0}?', job.destination.label)
+          : vscode.l10n.t('Copy the {0} failed items again to {1}?', count(failed.length), job.destination.label),
+        { modal: true, detail: vscode.l10n.t('A new request is made of the failed items only.') },
+        button,
       );
-      if (answer !== 'Copy') return [];
+      if (answer !== button) return [];
     }
     const max = vscode.workspace.getConfiguration('sevenbridges').get<number>('copy.maxItemsPerRequest');
     return this.submit(splitItems(failed, max), job.destination, job.sourceNames);
@@ -242,7 +251,7 @@ export class CopyFlow {
       }
       for (;;) {
         const project = await pickProject(this.projects, {
-          title: kind === 'projectRoot' ? 'Copy to the root of which project?' : 'Copy to a folder of which project?',
+          title: kind === 'projectRoot' ? vscode.l10n.t('Copy to the root of which project?') : vscode.l10n.t('Copy to a folder of which project?'),
           // "Another project" either way: the sources' own project is the first choice's.
           exclude: sourceProject,
         });

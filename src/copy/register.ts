@@ -6,11 +6,11 @@ import { FinishNotifier, JobsStatusBar } from '../jobs/ui';
 import { registerJobsView, type CopyJobsView } from '../jobs/jobsCommands';
 import { dropDestination, FilesDragAndDrop, type DropTarget } from '../files/dragAndDrop';
 import type { Services } from '../services';
-import { showApiError } from '../ui/errors';
+import { setTokenAction, showApiError } from '../ui/errors';
 import { idsInEditorText, outputFileIds, outputNames, splitIdText } from './extract';
-import { CopyCommandArgs, CopyFlow, CopySources } from './flow';
+import { CopyCommandArgs, CopyFlow, CopySources, signInToCopy } from './flow';
 import { pickProject, ProjectCache } from './pickers';
-import { plural } from '../util/words';
+import { count, fileCount, itemCount, taskCount } from '../util/words';
 import type { AsyncJob } from '../api/types';
 import { COPY_WRITE, CopyWrite } from './copyWrite';
 import { gatherOutputs, type GatheredOutputs } from './taskOutputs';
@@ -86,14 +86,14 @@ export function registerCopy(services: Services): CopyFeature {
       );
       if (!chosen.length) {
         // From the palette with nothing selected: which project's ID.
-        const project = await pickProject(projects, { title: 'Seven Bridges: Copy the ID of which project?', allowReadOnly: true });
+        const project = await pickProject(projects, { title: vscode.l10n.t('Seven Bridges: Copy the ID of which project?'), allowReadOnly: true });
         if (!project) return;
         await vscode.env.clipboard.writeText(project.id);
-        vscode.window.setStatusBarMessage(`Copied ${project.id}`, 3_000);
+        vscode.window.setStatusBarMessage(copiedId(project.id), 3_000);
         return;
       }
       await vscode.env.clipboard.writeText(chosen.map((n) => n.id).join('\n'));
-      vscode.window.setStatusBarMessage(chosen.length === 1 ? `Copied ${chosen[0].id}` : `Copied ${chosen.length} IDs`, 3_000);
+      vscode.window.setStatusBarMessage(chosen.length === 1 ? copiedId(chosen[0].id) : vscode.l10n.t('Copied {0} IDs', count(chosen.length)), 3_000);
     }),
 
     vscode.commands.registerCommand('sevenbridges.copy', (arg?: CopyCommandArgs | FilesNode, nodes?: FilesNode[], extra?: CopyCommandArgs) =>
@@ -115,7 +115,7 @@ export function registerCopy(services: Services): CopyFeature {
   /** Sources in the order of the issue: the command's arguments, the view's selection, the editor's selection, an input box. */
   async function copyCommand(arg?: CopyCommandArgs | FilesNode, nodes?: FilesNode[], extra?: CopyCommandArgs): Promise<TrackedJob[]> {
     if (!(await session.credentials())) {
-      const chosen = await vscode.window.showWarningMessage('Sign in to copy files: set an authentication token first.', 'Set Authentication Token');
+      const chosen = await vscode.window.showWarningMessage(signInToCopy(), setTokenAction());
       if (chosen) await vscode.commands.executeCommand('sevenbridges.setToken');
       return [];
     }
@@ -139,11 +139,11 @@ export function registerCopy(services: Services): CopyFeature {
     if (!task || typeof task !== 'object' || typeof task.id !== 'string') {
       // From the palette: a completed task with output files, picked from the newest ones.
       const picked = await pickTask(services, {
-        title: 'Seven Bridges: Copy Outputs To…',
-        placeholder: 'Whose outputs? Pick a completed task, or paste a task ID',
+        title: vscode.l10n.t('Seven Bridges: Copy Outputs To…'),
+        placeholder: vscode.l10n.t('Whose outputs? Pick a completed task, or paste a task ID'),
         query: { status: 'COMPLETED' },
         accept: hasFileOutputs,
-        noun: 'Completed tasks with outputs',
+        noun: vscode.l10n.t('Completed tasks with outputs'),
       });
       if (!picked || picked === 'none') return [];
       task = picked as Task;
@@ -153,13 +153,13 @@ export function registerCopy(services: Services): CopyFeature {
       try {
         task = await client.tasks.get(task.id);
       } catch (error) {
-        await showApiError(`Could not read the outputs of task "${task.name || task.id}"`, error);
+        await showApiError(vscode.l10n.t('Could not read the outputs of task "{0}"', task.name || task.id), error);
         return [];
       }
     }
     const ids = outputFileIds(task.outputs);
     if (!ids.length) {
-      void vscode.window.showInformationMessage(`Task "${task.name || task.id}" has no output files to copy.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Task "{0}" has no output files to copy.', task.name || task.id));
       return [];
     }
     return flow.run(
@@ -172,16 +172,16 @@ export function registerCopy(services: Services): CopyFeature {
   async function copyOutputsOfMany(tasks: Task[], args: CopyCommandArgs): Promise<TrackedJob[]> {
     let gathered: GatheredOutputs;
     try {
-      gathered = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Reading task outputs…' }, () => gatherOutputs(tasks, client.tasks));
+      gathered = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Reading task outputs…') }, () => gatherOutputs(tasks, client.tasks));
     } catch (error) {
-      await showApiError('Could not read the outputs of the tasks', error);
+      await showApiError(vscode.l10n.t('Could not read the outputs of the tasks'), error);
       return [];
     }
     if (!gathered.ids.length) {
-      void vscode.window.showInformationMessage(['The selected tasks have no output files to copy.', ...gathered.notes].join(' '));
+      void vscode.window.showInformationMessage([vscode.l10n.t('The selected tasks have no output files to copy.'), ...gathered.notes].join(' '));
       return [];
     }
-    const summary = `The outputs of ${plural(gathered.tasks, 'task')}: ${plural(gathered.ids.length, 'file')}.`;
+    const summary = vscode.l10n.t({ message: 'The outputs of {0}: {1}.', args: [taskCount(gathered.tasks), fileCount(gathered.ids.length)], comment: ['{0}: "12 tasks"; {1}: "340 files"'] });
     return flow.run({ ids: gathered.ids, origin: 'outputs', names: gathered.names, projects: gathered.projects, trusted: true, notes: [summary, ...gathered.notes] }, args);
   }
 
@@ -233,8 +233,8 @@ function editorSources(): CopySources | undefined {
 /** IDs pasted or typed; malformed ones are named as they are typed and the box cannot be accepted with them. */
 async function askForIds(): Promise<CopySources | undefined> {
   const text = await vscode.window.showInputBox({
-    title: 'Copy Files and Folders',
-    prompt: 'File and folder IDs to copy, separated by spaces, commas or new lines',
+    title: vscode.l10n.t('Copy Files and Folders'),
+    prompt: vscode.l10n.t('File and folder IDs to copy, separated by spaces, commas or new lines'),
     placeHolder: '567890abc8a5639cc6722063, 567890abc8a5639cc6722064',
     ignoreFocusOut: true,
     validateInput: (value) => {
@@ -242,10 +242,18 @@ async function askForIds(): Promise<CopySources | undefined> {
       const problems = sourceProblems(check);
       if (problems.length) return { message: problems.join(' '), severity: vscode.InputBoxValidationSeverity.Error };
       if (!check.ids.length) return undefined;
-      const dup = check.duplicates ? `; ${plural(check.duplicates, 'duplicate', 'duplicates')} will be dropped` : '';
-      return { message: `${plural(check.ids.length, 'item')}${dup}`, severity: vscode.InputBoxValidationSeverity.Info };
+      return { message: idsFound(check.ids.length, check.duplicates), severity: vscode.InputBoxValidationSeverity.Info };
     },
   });
   if (!text?.trim()) return undefined;
   return { ids: splitIdText(text), origin: 'given' };
+}
+
+const copiedId = (id: string): string => vscode.l10n.t('Copied {0}', id);
+
+/** "3 items", "3 items; 1 duplicate will be dropped": what the box holds so far. */
+function idsFound(items: number, duplicates: number): string {
+  const all = itemCount(items);
+  if (!duplicates) return all;
+  return duplicates === 1 ? vscode.l10n.t('{0}; 1 duplicate will be dropped', all) : vscode.l10n.t('{0}; {1} duplicates will be dropped', all, count(duplicates));
 }

@@ -1,7 +1,8 @@
 // Building copy requests (API contract §4). Pure: no `vscode`, no network.
-import { isFileId, isProjectId } from '../api/ids';
+import * as l10n from '@vscode/l10n';
+import { isFileId, isProjectId, notFolderId, notProjectId } from '../api/ids';
 import type { CopyItem } from '../api/types';
-import { plural } from '../util/words';
+import { count as figure } from '../util/words';
 
 export const MAX_ITEMS_PER_CALL = 100;
 
@@ -52,10 +53,10 @@ export function checkSources(raw: readonly string[], rootFolders: ReadonlySet<st
 
 /** A reason the copy cannot be sent as asked, for a person to read. */
 export function destinationProblem(destination: CopyDestination, ids: readonly string[]): string | undefined {
-  if (!isProjectId(destination.project)) return `"${destination.project}" is not a project ID (owner/project).`;
+  if (!isProjectId(destination.project)) return notProjectId(destination.project);
   if (destination.kind === 'projectRoot') return undefined;
-  if (!isFileId(destination.folder)) return `"${destination.folder}" is not a folder ID (24 hex digits).`;
-  if (ids.includes(destination.folder.toLowerCase())) return 'A folder cannot be copied into itself.';
+  if (!isFileId(destination.folder)) return notFolderId(destination.folder);
+  if (ids.includes(destination.folder.toLowerCase())) return l10n.t('A folder cannot be copied into itself.');
   return undefined;
 }
 
@@ -63,9 +64,9 @@ export function destinationProblem(destination: CopyDestination, ids: readonly s
 export function nameProblem(name: string): string | undefined {
   const trimmed = name.trim();
   if (!trimmed) return undefined;
-  if (/[/\\]/.test(trimmed)) return 'A name cannot contain "/" or "\\".';
-  if (trimmed === '.' || trimmed === '..') return `"${trimmed}" is not a usable name.`;
-  if (trimmed.length > 255) return 'A name can have at most 255 characters.';
+  if (/[/\\]/.test(trimmed)) return l10n.t('A name cannot contain "/" or "\\".');
+  if (trimmed === '.' || trimmed === '..') return l10n.t('"{0}" is not a usable name.', trimmed);
+  if (trimmed.length > 255) return l10n.t('A name can have at most 255 characters.');
   return undefined;
 }
 
@@ -75,7 +76,7 @@ export function nameProblem(name: string): string | undefined {
  */
 export function buildCopyItems(ids: readonly string[], destination: CopyDestination, newName?: string): CopyItem[] {
   const name = newName?.trim() || undefined;
-  if (name !== undefined && ids.length !== 1) throw new Error('Only a single item can be given a new name.');
+  if (name !== undefined && ids.length !== 1) throw new Error(onlyOneRenamed());
   const problem = destinationProblem(destination, ids) ?? (name !== undefined ? nameProblem(name) : undefined);
   if (problem) throw new Error(problem);
   return ids.map((file) => {
@@ -115,9 +116,9 @@ export type CopyPlan =
 export function planCopy(input: CopyPlanInput): CopyPlan {
   const check = checkSources(input.sources, input.rootFolders);
   const problems = sourceProblems(check);
-  if (!problems.length && !check.ids.length) problems.push('There is nothing to copy.');
+  if (!problems.length && !check.ids.length) problems.push(l10n.t('There is nothing to copy.'));
   const name = input.newName?.trim() || undefined;
-  if (name !== undefined && check.ids.length > 1) problems.push('Only a single item can be given a new name.');
+  if (name !== undefined && check.ids.length > 1) problems.push(onlyOneRenamed());
   if (name !== undefined) {
     const bad = nameProblem(name);
     if (bad) problems.push(bad);
@@ -134,13 +135,22 @@ export function sourceProblems(check: SourceCheck): string[] {
   const problems: string[] = [];
   if (check.malformed.length) {
     const shown = check.malformed.slice(0, 5).map((m) => `"${m.length > 40 ? m.slice(0, 40) + '…' : m}"`);
-    const more = check.malformed.length > 5 ? ` and ${check.malformed.length - 5} more` : '';
-    problems.push(`${check.malformed.length === 1 ? 'This is not a file or folder ID' : 'These are not file or folder IDs'} (24 hex digits): ${shown.join(', ')}${more}.`);
+    const n = check.malformed.length;
+    problems.push(
+      n === 1
+        ? l10n.t('This is not a file or folder ID (24 hex digits): {0}.', shown[0])
+        : n > 5
+          ? l10n.t('These are not file or folder IDs (24 hex digits): {0} and {1} more.', shown.join(', '), n - 5)
+          : l10n.t('These are not file or folder IDs (24 hex digits): {0}.', shown.join(', ')),
+    );
   }
   if (check.roots.length) {
     // What to do first: the end of a long sentence is what a narrow notification cuts.
-    const which = check.roots.length === 1 ? `${check.roots[0]} is a project's root folder` : `${check.roots.join(', ')} are projects' root folders`;
-    problems.push(`Copy the files and folders inside a project's root folder instead: the root folder itself cannot be copied (${which}).`);
+    problems.push(
+      check.roots.length === 1
+        ? l10n.t("Copy the files and folders inside a project's root folder instead: the root folder itself cannot be copied ({0} is a project's root folder).", check.roots[0])
+        : l10n.t("Copy the files and folders inside a project's root folder instead: the root folder itself cannot be copied ({0} are projects' root folders).", check.roots.join(', ')),
+    );
   }
   return problems;
 }
@@ -151,11 +161,14 @@ export function describeDestination(destination: CopyDestination): string {
   return `${destination.project} › ${destination.path.join('/')}`;
 }
 
-/** `"a.bam"`, `"a.bam" and "b.bam"`: two names at most, else undefined (the count says it better). */
-function namesInWords(names: readonly string[]): string | undefined {
-  if (names.length === 1) return `"${names[0]}"`;
-  if (names.length === 2) return `"${names[0]}" and "${names[1]}"`;
-  return undefined;
+/** Said when a new name is asked for more than one item. */
+function onlyOneRenamed(): string {
+  return l10n.t('Only a single item can be given a new name.');
+}
+
+/** "1 duplicate ID was dropped.", "3 duplicate IDs were dropped." */
+export function duplicatesDropped(n: number): string {
+  return n === 1 ? l10n.t('1 duplicate ID was dropped.') : l10n.t('{0} duplicate IDs were dropped.', figure(n));
 }
 
 export interface ConfirmationOptions {
@@ -164,12 +177,18 @@ export interface ConfirmationOptions {
   newName?: string;
 }
 
-/** The confirmation question: `Copy "a.bam" and "b.bam" to rfranklin/dest › results?`, `Copy 12 items to …?` */
+/**
+ * The confirmation question: `Copy "a.bam" and "b.bam" to rfranklin/dest › results?`, `Copy 12 items to …?`; two names
+ * at most, else the count. A new name applies to a single item only (planCopy refuses it for more).
+ */
 export function confirmationText(count: number, destination: CopyDestination, options: ConfirmationOptions = {}): string {
-  const named = options.names?.length === count ? namesInWords(options.names) : undefined;
-  const what = named ?? plural(count, 'item');
-  const rename = options.newName?.trim() ? ` as "${options.newName.trim()}"` : '';
-  return `Copy ${what} to ${describeDestination(destination)}${rename}?`;
+  const names = options.names?.length === count ? options.names : undefined;
+  const where = describeDestination(destination);
+  const newName = options.newName?.trim();
+  if (count === 1 && newName) return names ? l10n.t('Copy "{0}" to {1} as "{2}"?', names[0], where, newName) : l10n.t('Copy 1 item to {0} as "{1}"?', where, newName);
+  if (names?.length === 1) return l10n.t('Copy "{0}" to {1}?', names[0], where);
+  if (names?.length === 2) return l10n.t('Copy "{0}" and "{1}" to {2}?', names[0], names[1], where);
+  return count === 1 ? l10n.t('Copy 1 item to {0}?', where) : l10n.t('Copy {0} items to {1}?', figure(count), where);
 }
 
 /** Most names listed in the confirmation's detail. */
@@ -191,12 +210,12 @@ export function confirmationNotes(notes: ConfirmationNotes): string[] {
   const names = notes.names?.length === notes.count ? notes.names : undefined;
   if (names && names.length > 2) {
     const shown = names.slice(0, NAMES_LISTED).join(', ');
-    lines.push(`${shown}${names.length > NAMES_LISTED ? ` and ${names.length - NAMES_LISTED} more` : ''}.`);
+    lines.push(names.length > NAMES_LISTED ? l10n.t('{0} and {1} more.', shown, names.length - NAMES_LISTED) : l10n.t({ message: '{0}.', args: [shown], comment: ['A list of names that ends a sentence'] }));
   }
-  if (notes.duplicates) lines.push(`${plural(notes.duplicates, 'duplicate ID was', 'duplicate IDs were')} dropped.`);
-  if (notes.batches > 1) lines.push(`Sent as ${notes.batches} requests of at most ${notes.batchSize} items, each its own job.`);
-  if (notes.folders === undefined) lines.push('A folder is copied with everything in it.');
-  else if (notes.folders > 0) lines.push(notes.folders === notes.count && notes.count === 1 ? 'The folder is copied with everything in it.' : 'Folders are copied with everything in them.');
-  if (notes.folders === undefined || notes.folders < notes.count) lines.push('A file whose name is taken there gets a numbered name.');
+  if (notes.duplicates) lines.push(duplicatesDropped(notes.duplicates));
+  if (notes.batches > 1) lines.push(l10n.t('Sent as {0} requests of at most {1} items, each its own job.', notes.batches, notes.batchSize));
+  if (notes.folders === undefined) lines.push(l10n.t('A folder is copied with everything in it.'));
+  else if (notes.folders > 0) lines.push(notes.folders === notes.count && notes.count === 1 ? l10n.t('The folder is copied with everything in it.') : l10n.t('Folders are copied with everything in them.'));
+  if (notes.folders === undefined || notes.folders < notes.count) lines.push(l10n.t('A file whose name is taken there gets a numbered name.'));
   return lines;
 }

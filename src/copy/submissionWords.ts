@@ -1,11 +1,12 @@
 // What a person is told about copy calls that did not go straight through. Pure: no `vscode`.
+import * as l10n from '@vscode/l10n';
 import type { WriteRecord } from '../write/outbox';
-import { plural } from '../util/words';
+import { count } from '../util/words';
 
-export const SUBMIT_AGAIN = 'Submit Again';
-export const SUBMIT_ANYWAY = 'Submit Anyway';
-export const DISCARD = 'Discard';
-export const SHOW_COPY_JOBS = 'Show Copy Jobs';
+// Action titles: functions, so that each is read from the bundle main.ts configures, not at load time.
+export const submitAgainAction = (): string => l10n.t('Submit Again');
+export const discardAction = (): string => l10n.t('Discard');
+export const showCopyJobsAction = (): string => l10n.t('Show Copy Jobs');
 
 export interface Telling {
   severity: 'error' | 'warning' | 'info';
@@ -13,57 +14,64 @@ export interface Telling {
   actions: string[];
 }
 
+type Records = readonly WriteRecord<{ items: unknown[] }>[];
+
+const itemTotal = (rs: Records): number => rs.reduce((sum, r) => sum + r.payload.items.length, 0);
+const notes = (rs: readonly WriteRecord[]): string => [...new Set(rs.map((r) => r.note).filter((n): n is string => !!n))].join(' ');
+
+function refusedText(rs: Records, destination: string): string {
+  const n = itemTotal(rs);
+  const why = notes(rs) || l10n.t('the platform refused the request.');
+  return n === 1
+    ? l10n.t('Nothing was copied to {0} for 1 item: {1} Submit it again once that is fixed, or discard it.', destination, why)
+    : l10n.t('Nothing was copied to {0} for {1} items: {2} Submit it again once that is fixed, or discard it.', destination, count(n), why);
+}
+
+function unsureText(rs: Records, destination: string): string {
+  const n = itemTotal(rs);
+  const why = notes(rs) || l10n.t('no answer came');
+  return n === 1
+    ? l10n.t('The copy of 1 item to {0} may have been submitted ({1}). It is being checked on the platform and followed if found: nothing to do, and nothing is sent again until that is known.', destination, why)
+    : l10n.t('The copy of {0} items to {1} may have been submitted ({2}). It is being checked on the platform and followed if found: nothing to do, and nothing is sent again until that is known.', count(n), destination, why);
+}
+
+function waitingText(rs: Records, destination: string, at: string): string {
+  const n = itemTotal(rs);
+  const why = notes(rs) || l10n.t('the platform asked to wait.');
+  return n === 1
+    ? l10n.t('The copy of 1 item to {0} was not sent yet: {1} It is sent by itself at {2}; nothing to do.', destination, why, at)
+    : l10n.t('The copy of {0} items to {1} was not sent yet: {2} It is sent by itself at {3}; nothing to do.', count(n), destination, why, at);
+}
+
 /**
  * One message per situation among a copy's calls that are still in the outbox: refused (the user decides),
  * maybe submitted (looked up before anything is sent again), or waiting to be sent by itself.
  */
-export function submissionTellings(records: readonly WriteRecord<{ items: unknown[] }>[], destination: string, now: number): Telling[] {
+export function submissionTellings(records: Records, destination: string, now: number): Telling[] {
   const tellings: Telling[] = [];
-  const items = (rs: readonly WriteRecord<{ items: unknown[] }>[]) => plural(rs.reduce((sum, r) => sum + r.payload.items.length, 0), 'item');
-  const notes = (rs: readonly WriteRecord[]) => [...new Set(rs.map((r) => r.note).filter((n): n is string => !!n))].join(' ');
-
   const failed = records.filter((r) => r.state === 'failed');
-  if (failed.length) {
-    tellings.push({
-      severity: 'error',
-      text: `Nothing was copied to ${destination} for ${items(failed)}: ${notes(failed) || 'the platform refused the request.'} Submit it again once that is fixed, or discard it.`,
-      actions: [SUBMIT_AGAIN, DISCARD],
-    });
-  }
+  if (failed.length) tellings.push({ severity: 'error', text: refusedText(failed, destination), actions: [submitAgainAction(), discardAction()] });
   const unsure = records.filter((r) => r.state === 'unsure' || r.state === 'sending');
-  if (unsure.length) {
-    tellings.push({
-      severity: 'warning',
-      text: `The copy of ${items(unsure)} to ${destination} may have been submitted (${notes(unsure) || 'no answer came'}). It is being checked on the platform and followed if found: nothing to do, and nothing is sent again until that is known.`,
-      actions: [SHOW_COPY_JOBS],
-    });
-  }
+  if (unsure.length) tellings.push({ severity: 'warning', text: unsureText(unsure, destination), actions: [showCopyJobsAction()] });
   const waiting = records.filter((r) => r.state === 'queued' && r.notBefore !== undefined && r.notBefore > now);
   if (waiting.length) {
     const at = new Date(Math.max(...waiting.map((r) => r.notBefore!))).toLocaleTimeString();
-    tellings.push({
-      severity: 'info',
-      text: `The copy of ${items(waiting)} to ${destination} was not sent yet: ${notes(waiting) || 'the platform asked to wait.'} It is sent by itself at ${at}; nothing to do.`,
-      actions: [SHOW_COPY_JOBS],
-    });
+    tellings.push({ severity: 'info', text: waitingText(waiting, destination, at), actions: [showCopyJobsAction()] });
   }
   return tellings;
 }
 
 /** A record's state in a few words, for lists and tooltips. */
 export function writeStateWords(record: WriteRecord, now: number, ownedHere: boolean): string {
-  const where = ownedHere ? '' : ' (in another window)';
-  switch (record.state) {
-    case 'queued':
-      return record.notBefore !== undefined && record.notBefore > now
-        ? `waiting until ${new Date(record.notBefore).toLocaleTimeString()}${where}`
-        : `being sent${where}`;
-    case 'sending':
-    case 'sent':
-      return `being sent${where}`;
-    case 'unsure':
-      return `may have been submitted: being checked${where}`;
-    case 'failed':
-      return `not submitted${where}`;
+  const waitingUntil = record.state === 'queued' && record.notBefore !== undefined && record.notBefore > now ? new Date(record.notBefore).toLocaleTimeString() : undefined;
+  if (ownedHere) {
+    if (waitingUntil) return l10n.t('waiting until {0}', waitingUntil);
+    if (record.state === 'unsure') return l10n.t('may have been submitted: being checked');
+    if (record.state === 'failed') return l10n.t('not submitted');
+    return l10n.t('being sent');
   }
+  if (waitingUntil) return l10n.t('waiting until {0} (in another window)', waitingUntil);
+  if (record.state === 'unsure') return l10n.t('may have been submitted: being checked (in another window)');
+  if (record.state === 'failed') return l10n.t('not submitted (in another window)');
+  return l10n.t('being sent (in another window)');
 }

@@ -2,7 +2,8 @@
 // No `vscode`: the task API is handed in.
 import type { TasksApi } from '../api/tasks';
 import type { Task } from '../api/types';
-import { plural } from '../util/words';
+import * as l10n from '@vscode/l10n';
+import { count } from '../util/words';
 import { outputFileIds, outputNames } from './extract';
 
 /** A batch's completed children are read 100 a page, at most this many pages. */
@@ -47,7 +48,11 @@ export async function gatherOutputs(tasks: readonly Task[], source: Pick<TasksAp
       let read = 0;
       for (let page = 0; ; page++) {
         if (page >= maxPages) {
-          out.notes.push(`Only the first ${plural(read, 'completed child', 'completed children')} of "${task.name || task.id}" were read.`);
+          out.notes.push(
+            read === 1
+              ? l10n.t('Only the first completed child of "{0}" was read.', task.name || task.id)
+              : l10n.t('Only the first {0} completed children of "{1}" were read.', count(read), task.name || task.id),
+          );
           break;
         }
         out.requests++;
@@ -64,12 +69,12 @@ export async function gatherOutputs(tasks: readonly Task[], source: Pick<TasksAp
         out.requests++;
         full = await source.get(task.id);
       } catch {
-        out.notes.push(`The outputs of "${task.name || task.id}" could not be read.`);
+        out.notes.push(l10n.t('The outputs of "{0}" could not be read.', task.name || task.id));
         continue;
       }
     }
     if (full.status !== undefined && full.status !== 'COMPLETED') {
-      out.notes.push(`"${full.name || full.id}" is not completed: its outputs are not copied.`);
+      out.notes.push(l10n.t('"{0}" is not completed: its outputs are not copied.', full.name || full.id));
       continue;
     }
     take(full);

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { ApiError, describeError } from '../api/errors';
+import { setTokenAction } from '../util/errorActions';
 
-export const SET_TOKEN_ACTION = 'Set Authentication Token';
+export { setTokenAction } from '../util/errorActions';
 
 export interface ErrorAction {
   title: string;
@@ -11,13 +12,14 @@ export interface ErrorAction {
 /**
  * Tells the user what went wrong and what to do: a rejected or missing token offers to set one,
  * other errors offer the actions given (e.g. "Retry"). Returns once the message is dismissed or acted on.
+ * `what` is a whole clause ("Could not read the task"); the explanation follows it after a colon.
  */
-export async function showApiError(prefix: string, error: unknown, ...actions: ErrorAction[]): Promise<void> {
+export async function showApiError(what: string, error: unknown, ...actions: ErrorAction[]): Promise<void> {
   if (error instanceof ApiError && error.isCancelled) return;
-  const text = `${prefix}: ${describeError(error)}`;
+  const text = vscode.l10n.t({ message: '{0}: {1}', args: [what, describeError(error)], comment: ['{0}: what failed ("Could not read the task"); {1}: why, and what to do'] });
   const all = [...actions];
   if (error instanceof ApiError && error.isUnauthorized) {
-    all.unshift({ title: SET_TOKEN_ACTION, run: () => vscode.commands.executeCommand('sevenbridges.setToken') });
+    all.unshift({ title: setTokenAction(), run: () => vscode.commands.executeCommand('sevenbridges.setToken') });
   }
   const severe = !(error instanceof ApiError) || !error.isTransient;
   const show = severe ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
