@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { CopyFlow } from '../copy/flow';
 import type { Outbox } from '../write/outbox';
-import { plural } from '../util/words';
+import { count } from '../util/words';
 import { childNodes, itemOutcome, resultsTable, type ItemNode, type JobsNode, type RequestNode } from './jobsModel';
 import { CopyJobsProvider, followVisibility, JOBS_VIEW } from './jobsView';
 import { isFinished, type JobTracker, type TrackedJob } from './tracker';
@@ -31,7 +31,7 @@ export function registerJobsView(context: vscode.ExtensionContext, tracker: JobT
   const pick = async (title: string, fits: (node: JobsNode) => boolean): Promise<JobsNode | undefined> => {
     const nodes = provider.roots().flatMap((r) => (r.kind === 'submission' ? [r, ...childNodes(r)] : [r])).filter(fits);
     if (!nodes.length) {
-      void vscode.window.showInformationMessage(`${title}: no copy job or request fits.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t({ message: '{0}: no copy job or request fits.', args: [title], comment: ['{0}: the question asked, e.g. "Dismiss which copy job?"'] }));
       return undefined;
     }
     const items = nodes.map((node) => {
@@ -73,13 +73,13 @@ export function registerJobsView(context: vscode.ExtensionContext, tracker: JobT
       if (node) await view.reveal(node, { select: true, focus: true, expand: true });
     }),
     vscode.commands.registerCommand(JOB_COMMANDS.retryFailed, async (node?: JobsNode, options?: { confirm?: boolean }) => {
-      const jobs = jobsOf(await chosen(node, 'Retry the failed items of which copy job?', hasContext(/\bhasFailed\b/))).filter(isFinished);
+      const jobs = jobsOf(await chosen(node, vscode.l10n.t('Retry the failed items of which copy job?'), hasContext(/\bhasFailed\b/))).filter(isFinished);
       const made: TrackedJob[] = [];
       for (const job of jobs) made.push(...(await flow.retryFailed(job, options)));
       return made;
     }),
     vscode.commands.registerCommand(JOB_COMMANDS.copyResults, async (node?: JobsNode, nodes?: JobsNode[]) => {
-      const jobs = (await selected(node, nodes, 'Copy the results of which copy job?')).flatMap(jobsOf);
+      const jobs = (await selected(node, nodes, vscode.l10n.t('Copy the results of which copy job?'))).flatMap(jobsOf);
       if (!jobs.length) return undefined;
       const missing = jobs.filter((j) => isFinished(j) && j.state !== 'UNKNOWN' && !j.result?.length && j.items.length);
       for (const job of missing) await tracker.details(job.id).catch(() => undefined);
@@ -88,35 +88,36 @@ export function registerJobsView(context: vscode.ExtensionContext, tracker: JobT
       return document;
     }),
     vscode.commands.registerCommand(JOB_COMMANDS.dismiss, async (node?: JobsNode, nodes?: JobsNode[]) => {
-      for (const n of await selected(node, nodes, 'Dismiss which copy job?')) {
+      for (const n of await selected(node, nodes, vscode.l10n.t('Dismiss which copy job?'))) {
         for (const job of jobsOf(n)) tracker.dismiss(job.id);
       }
     }),
     vscode.commands.registerCommand(JOB_COMMANDS.clearFinished, () => {
       const finished = tracker.all().filter(isFinished);
       for (const job of finished) tracker.dismiss(job.id);
-      if (finished.length) vscode.window.setStatusBarMessage(`Cleared ${plural(finished.length, 'finished copy job')}`, 3_000);
+      if (finished.length) vscode.window.setStatusBarMessage(finished.length === 1 ? vscode.l10n.t('Cleared 1 finished copy job') : vscode.l10n.t('Cleared {0} finished copy jobs', count(finished.length)), 3_000);
       return finished.length;
     }),
     vscode.commands.registerCommand(JOB_COMMANDS.submitAgain, async (node?: JobsNode) => {
-      const request = requestOf(await chosen(node, 'Submit which copy request again?', hasContext(/\brefused\b/)));
+      const request = requestOf(await chosen(node, vscode.l10n.t('Submit which copy request again?'), hasContext(/\brefused\b/)));
       return request ? flow.resubmit(request.group) : [];
     }),
     vscode.commands.registerCommand(JOB_COMMANDS.submitAnyway, async (node?: JobsNode, options?: { confirm?: boolean }) => {
-      const request = requestOf(await chosen(node, 'Submit which copy request anyway?', hasContext(/\bunsure\b/)));
+      const request = requestOf(await chosen(node, vscode.l10n.t('Submit which copy request anyway?'), hasContext(/\bunsure\b/)));
       if (!request) return [];
       if (options?.confirm !== false) {
+        const submitAnyway = vscode.l10n.t('Submit Anyway');
         const answer = await vscode.window.showWarningMessage(
-          `Submit the copy to ${request.records[0].payload.destination.label} again?`,
-          { modal: true, detail: 'It may have been submitted already: sending it again may copy everything twice. Without this, it is looked up on the platform and followed if found.' },
-          'Submit Anyway',
+          vscode.l10n.t('Submit the copy to {0} again?', request.records[0].payload.destination.label),
+          { modal: true, detail: vscode.l10n.t('It may have been submitted already: sending it again may copy everything twice. Without this, it is looked up on the platform and followed if found.') },
+          submitAnyway,
         );
-        if (answer !== 'Submit Anyway') return [];
+        if (answer !== submitAnyway) return [];
       }
       return flow.resubmit(request.group, true);
     }),
     vscode.commands.registerCommand(JOB_COMMANDS.discard, async (node?: JobsNode) => {
-      const request = requestOf(await chosen(node, 'Discard which copy request?', (n) => n.kind === 'request' || (n.kind === 'submission' && n.pending.length > 0)));
+      const request = requestOf(await chosen(node, vscode.l10n.t('Discard which copy request?'), (n) => n.kind === 'request' || (n.kind === 'submission' && n.pending.length > 0)));
       return request ? flow.discard(request.group) : undefined;
     }),
     vscode.commands.registerCommand(JOB_COMMANDS.openItem, async (node?: ItemNode) => {
@@ -125,9 +126,12 @@ export function registerJobsView(context: vscode.ExtensionContext, tracker: JobT
       if (o.ok && o.newId) {
         // Revealing it in Projects & Files would mean loading every folder on its way; its ID is what a person uses next.
         await vscode.env.clipboard.writeText(o.newId);
-        vscode.window.setStatusBarMessage(`Copied the ID of ${o.newName} (${o.newId})`, 3_000);
+        vscode.window.setStatusBarMessage(vscode.l10n.t('Copied the ID of {0} ({1})', o.newName ?? '', o.newId), 3_000);
       } else if (o.ok === false) {
-        void vscode.window.showWarningMessage(`${o.sourceName ?? o.sourceId} was not copied: ${o.error}${o.advice ? `. ${o.advice}` : ''}`);
+        const name = o.sourceName ?? o.sourceId;
+        void vscode.window.showWarningMessage(
+          o.advice ? vscode.l10n.t('{0} was not copied: {1}. {2}', name, o.error ?? '', o.advice) : vscode.l10n.t('{0} was not copied: {1}', name, o.error ?? ''),
+        );
       }
     }),
   );

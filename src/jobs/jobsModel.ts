@@ -1,12 +1,13 @@
 // The Copy Jobs view as data: which rows there are, in which order, and how each looks. No `vscode` import;
 // `jobsView.ts` turns these into TreeItems.
+import * as l10n from '@vscode/l10n';
 import type { CopyPayload } from '../copy/copyWrite';
 import { writeStateWords } from '../copy/submissionWords';
 import type { IconSpec, RowView } from '../ui/rowView';
 import { relativeTime } from '../util/time';
-import { plural } from '../util/words';
+import { count, itemCount, requestCount } from '../util/words';
 import type { WriteRecord } from '../write/outbox';
-import { failedCount, jobOutcome, jobProgress } from './summary';
+import { failedCount, itemErrorWords, jobIdWords, jobOutcome, jobProgress, jobStateWord, noResultWords, pendingWords, submittedWhen } from './summary';
 import { isFinished, type TrackedJob } from './tracker';
 
 export type CopyWriteRecord = WriteRecord<CopyPayload>;
@@ -47,7 +48,16 @@ export type JobsNode = SubmissionNode | JobNode | RequestNode | ItemNode | JobsM
 
 export type { RowView } from '../ui/rowView';
 
-const n = (value: number) => value.toLocaleString('en-US');
+const n = count;
+
+/** "10 failed", one part of a row's description. */
+const failedWords = (failed: number): string => (failed === 1 ? l10n.t('1 failed') : l10n.t('{0} failed', n(failed)));
+/** "340/1,000 files", once the platform has counted a job's files. */
+const filesDone = (done: number, total: number): string => l10n.t('{0}/{1} files', n(done), n(total));
+/** The tooltip's first line and the start of the row's aria label. */
+const copyTo = (label: string): string => l10n.t('Copy to {0}', label);
+/** An aria label: what the row is, then its description. */
+const ariaCopyTo = (label: string, description: string): string => l10n.t({ message: 'Copy to {0}, {1}', args: [label, description], comment: ['{1}: the row\'s description'] });
 
 /**
  * The view's top rows, newest first: a job on its own, or the submission it belongs to when its copy was split
@@ -77,7 +87,7 @@ export function rootNodes(jobs: readonly TrackedJob[], pending: readonly CopyWri
     }
   }
   rows.sort((a, b) => b.at - a.at);
-  if (!rows.length) return [{ kind: 'message', id: 'message:empty', text: 'No copy jobs yet', detail: 'Drag files onto a folder in Projects & Files, or use Copy To…' }];
+  if (!rows.length) return [{ kind: 'message', id: 'message:empty', text: l10n.t('No copy jobs yet'), detail: l10n.t('Drag files onto a folder in Projects & Files, or use Copy To…') }];
   return rows.map((r) => r.node);
 }
 
@@ -111,9 +121,10 @@ function newestFirst(jobs: TrackedJob[]): TrackedJob[] {
 
 /** "340/1,000 files" once the platform has counted them; the item count before. */
 export function progressText(job: TrackedJob): string {
-  if (job.total) return `${n((job.completed ?? 0) + (job.failed ?? 0))}/${n(job.total)} files`;
+  if (job.total) return filesDone((job.completed ?? 0) + (job.failed ?? 0), job.total);
   const done = job.result?.length ?? 0;
-  return done ? `${n(done)}/${plural(job.items.length, 'item')}` : plural(job.items.length, 'item');
+  if (!done) return itemCount(job.items.length);
+  return job.items.length === 1 ? l10n.t('{0}/1 item', n(done)) : l10n.t('{0}/{1} items', n(done), n(job.items.length));
 }
 
 function jobIconSpec(job: TrackedJob): IconSpec {
@@ -124,25 +135,25 @@ function jobIconSpec(job: TrackedJob): IconSpec {
 
 /** A job's row: destination, state, progress and age. */
 export function jobRow(job: TrackedJob, now: number): RowView {
-  const state = job.state === 'UNKNOWN' ? 'unknown' : String(job.state).toLowerCase();
+  const state = jobStateWord(job.state);
   const age = relativeTime(new Date(job.submittedAt), now);
   const failed = failedCount(job);
-  const description = `${state} · ${progressText(job)}${failed ? ` · ${n(failed)} failed` : ''} · ${age}`;
+  const description = [state, progressText(job), ...(failed ? [failedWords(failed)] : []), age].join(' · ');
   const tokens = ['copyJob', isFinished(job) ? 'finished' : 'running'];
   if (isFinished(job) && job.state !== 'UNKNOWN' && failed && job.result?.some((r) => r.error)) tokens.push('hasFailed');
   if (job.result?.length || job.items.length) tokens.push('hasItems');
   const tooltip = [
-    `Copy to ${job.destination.label}`,
-    `Job ${job.id}: ${isFinished(job) ? jobOutcome(job) : jobProgress(job)}`,
-    `${plural(job.items.length, 'item')} · submitted ${age}`,
-    ...(job.adopted ? ['Found on the platform after its answer was lost'] : []),
+    copyTo(job.destination.label),
+    l10n.t({ message: '{0}: {1}', args: [jobIdWords(job.id), isFinished(job) ? jobOutcome(job) : jobProgress(job)], comment: ['{0}: "Job 7071…"; {1}: how it is doing'] }),
+    [itemCount(job.items.length), submittedWhen(age)].join(' · '),
+    ...(job.adopted ? [l10n.t('Found on the platform after its answer was lost')] : []),
     ...(job.lastError ? [job.lastError] : []),
   ].join('\n');
   return {
     label: job.destination.label,
     description,
     tooltip,
-    ariaLabel: `Copy to ${job.destination.label}, ${description}`,
+    ariaLabel: ariaCopyTo(job.destination.label, description),
     icon: jobIconSpec(job),
     contextValue: tokens.join(' '),
     expandable: job.items.length > 0,
@@ -151,7 +162,7 @@ export function jobRow(job: TrackedJob, now: number): RowView {
 
 /** A split copy's row: its destination and how far its jobs are together. */
 export function submissionRow(node: SubmissionNode, now: number): RowView {
-  const label = node.jobs[0]?.destination.label ?? node.pending[0]?.payload.destination.label ?? 'copy';
+  const label = node.jobs[0]?.destination.label ?? node.pending[0]?.payload.destination.label ?? l10n.t({ message: 'copy', comment: ['A row\'s label when its destination is not known'] });
   const total = node.jobs.reduce((sum, j) => sum + (j.total ?? 0), 0);
   const done = node.jobs.reduce((sum, j) => sum + (j.completed ?? 0) + (j.failed ?? 0), 0);
   const failed = node.jobs.reduce((sum, j) => sum + failedCount(j), 0);
@@ -160,11 +171,11 @@ export function submissionRow(node: SubmissionNode, now: number): RowView {
   const requests = node.jobs.length + node.pending.length;
   const at = Math.min(...node.jobs.map((j) => j.submittedAt), ...node.pending.map((p) => p.createdAt));
   const parts = [
-    allDone ? 'finished' : 'running',
-    plural(requests, 'request'),
-    total ? `${n(done)}/${n(total)} files` : plural(items, 'item'),
-    ...(failed ? [`${n(failed)} failed`] : []),
-    ...(node.pending.length ? [`${plural(node.pending.length, 'request')} not submitted yet`] : []),
+    jobStateWord(allDone ? 'FINISHED' : 'RUNNING'),
+    requestCount(requests),
+    total ? filesDone(done, total) : itemCount(items),
+    ...(failed ? [failedWords(failed)] : []),
+    ...(node.pending.length ? [node.pending.length === 1 ? l10n.t('1 request not submitted yet') : l10n.t('{0} requests not submitted yet', n(node.pending.length))] : []),
     relativeTime(new Date(at), now),
   ];
   const description = parts.join(' · ');
@@ -172,8 +183,11 @@ export function submissionRow(node: SubmissionNode, now: number): RowView {
   return {
     label,
     description,
-    tooltip: `Copy of ${plural(items, 'item')} to ${label}, split into ${plural(requests, 'request')}`,
-    ariaLabel: `Copy to ${label}, ${description}`,
+    tooltip:
+      items === 1
+        ? l10n.t('Copy of 1 item to {0}, split into {1}', label, requestCount(requests))
+        : l10n.t({ message: 'Copy of {0} items to {1}, split into {2}', args: [n(items), label, requestCount(requests)], comment: ['{2}: "3 requests"'] }),
+    ariaLabel: ariaCopyTo(label, description),
     icon: refused ? { id: 'warning', color: 'list.warningForeground' } : allDone ? (failed ? { id: 'warning', color: 'list.warningForeground' } : { id: 'pass', color: 'testing.iconPassed' }) : { id: 'sync~spin', color: 'charts.blue' },
     contextValue: ['copySubmission', allDone ? 'finished' : 'running'].join(' '),
     expandable: true,
@@ -188,7 +202,7 @@ export function requestRow(node: RequestNode, now: number, owns: (record: CopyWr
   const owned = records.every(owns);
   const states = [...new Set(records.map((p) => writeStateWords(p, now, owns(p))))].join(', ');
   const note = records.find((p) => p.note)?.note;
-  const description = `${plural(count, 'item')} · ${states} · ${relativeTime(new Date(records[0].createdAt), now)}`;
+  const description = [itemCount(count), states, relativeTime(new Date(records[0].createdAt), now)].join(' · ');
   const refused = records.some((p) => p.state === 'failed');
   const unsure = records.some((p) => p.state === 'unsure');
   const tokens = ['copyRequest'];
@@ -196,17 +210,18 @@ export function requestRow(node: RequestNode, now: number, owns: (record: CopyWr
   if (owned && unsure) tokens.push('unsure');
   if (owned) tokens.push('discardable');
   const advice = !owned
-    ? 'Handled by another window: act on it there. This window takes it over if that window closes.'
+    ? l10n.t('Handled by another window: act on it there. This window takes it over if that window closes.')
     : refused
-      ? 'Nothing was copied: Submit Again once the reason is fixed, or Discard.'
+      ? l10n.t('Nothing was copied: Submit Again once the reason is fixed, or Discard.')
       : unsure
-        ? 'It may have been submitted: it is looked up on the platform before anything is sent again. Submit Anyway may copy twice.'
-        : 'It is sent by itself: nothing to do.';
+        ? l10n.t('It may have been submitted: it is looked up on the platform before anything is sent again. Submit Anyway may copy twice.')
+        : l10n.t('It is sent by itself: nothing to do.');
+  const what = count === 1 ? l10n.t('Copy of 1 item to {0}: {1}', label, states) : l10n.t('Copy of {0} items to {1}: {2}', n(count), label, states);
   return {
-    label: `Request: ${label}`,
+    label: l10n.t('Request: {0}', label),
     description,
-    tooltip: [`Copy of ${plural(count, 'item')} to ${label}: ${states}`, ...(note ? [note] : []), advice].join('\n'),
-    ariaLabel: `Copy request to ${label}, ${description}`,
+    tooltip: [what, ...(note ? [note] : []), advice].join('\n'),
+    ariaLabel: l10n.t({ message: 'Copy request to {0}, {1}', args: [label, description], comment: ['{1}: the row\'s description'] }),
     icon: refused ? { id: 'error', color: 'testing.iconFailed' } : unsure ? { id: 'search' } : { id: 'clock' },
     contextValue: tokens.join(' '),
     expandable: false,
@@ -234,8 +249,7 @@ export function itemOutcome(job: TrackedJob, index: number): ItemOutcome {
   if (!result) return { ...base, ok: undefined, outcome: isFinished(job) ? 'no result' : 'pending' };
   if (result.resource) return { ...base, ok: true, outcome: 'copied', newId: result.resource.id, newName: result.resource.name + (result.resource.type === 'folder' ? '/' : '') };
   const e = result.error ?? {};
-  const error = `${e.code !== undefined ? `error ${e.code}` : `HTTP ${e.status ?? '?'}`}: ${e.message ?? 'failed'}`;
-  return { ...base, ok: false, outcome: 'failed', error, advice: errorAdvice(e.code, e.status) };
+  return { ...base, ok: false, outcome: 'failed', error: itemErrorWords(e), advice: errorAdvice(e.code, e.status) };
 }
 
 /** What to do about an item's error, by its code (contract §2). */
@@ -243,40 +257,41 @@ export function errorAdvice(code: number | undefined, status: number | undefined
   switch (code) {
     case 5002:
     case 10225:
-      return 'The source no longer exists: nothing to retry.';
+      return l10n.t('The source no longer exists: nothing to retry.');
     case 10226:
     case 90002:
-      return 'Ask for access (copy permission on the source, write permission on the destination), then Retry Failed Items.';
+      return l10n.t('Ask for access (copy permission on the source, write permission on the destination), then Retry Failed Items.');
     case 10227:
     case 10228:
     case 5026:
-      return 'The destination folder is gone or not a folder: copy again to another destination.';
+      return l10n.t('The destination folder is gone or not a folder: copy again to another destination.');
     case 10229:
-      return 'A folder cannot be copied into itself: choose another destination.';
+      return l10n.t('A folder cannot be copied into itself: choose another destination.');
     case 10223:
     case 10224:
-      return 'A file or folder of that name exists: rename it, or copy with another name.';
+      return l10n.t('A file or folder of that name exists: rename it, or copy with another name.');
     case 10231:
-      return 'The source was listed twice: its other entry is the copy.';
+      return l10n.t('The source was listed twice: its other entry is the copy.');
   }
-  if (status !== undefined && status >= 500) return 'The platform failed: Retry Failed Items.';
+  if (status !== undefined && status >= 500) return l10n.t('The platform failed: Retry Failed Items.');
   return undefined;
 }
 
 export function itemRow(job: TrackedJob, index: number): RowView {
   const o = itemOutcome(job, index);
   const label = o.sourceName ?? o.sourceId;
-  const description = o.ok ? `→ ${o.newName}` : o.ok === false ? o.error! : o.outcome === 'pending' ? 'pending' : 'no result reported';
+  const description = o.ok ? `→ ${o.newName}` : o.ok === false ? o.error! : o.outcome === 'pending' ? pendingWords() : noResultWords();
   const tooltip = [
-    `Source: ${o.sourceName ? `${o.sourceName} (${o.sourceId})` : o.sourceId}`,
-    o.ok ? `Copied as ${o.newName} (${o.newId}). Click to copy its ID.` : o.ok === false ? `Failed: ${o.error}` : description,
+    o.sourceName ? l10n.t('Source: {0} ({1})', o.sourceName, o.sourceId) : l10n.t('Source: {0}', o.sourceId),
+    o.ok ? l10n.t('Copied as {0} ({1}). Click to copy its ID.', o.newName!, o.newId!) : o.ok === false ? l10n.t('Failed: {0}', o.error!) : description,
     ...(o.advice ? [o.advice] : []),
   ].join('\n');
+  const state = o.ok ? l10n.t('copied as {0}', o.newName!) : o.ok === false ? l10n.t('failed, {0}', o.error!) : description;
   return {
     label,
     description,
     tooltip,
-    ariaLabel: `${label}, ${o.ok ? `copied as ${o.newName}` : o.ok === false ? `failed, ${o.error}` : description}`,
+    ariaLabel: l10n.t({ message: '{0}, {1}', args: [label, state], comment: ['{0}: an item\'s name; {1}: what became of it'] }),
     icon: o.ok ? { id: 'pass', color: 'testing.iconPassed' } : o.ok === false ? { id: 'error', color: 'testing.iconFailed' } : { id: 'circle-outline' },
     contextValue: o.ok ? 'copyItem copied' : o.ok === false ? 'copyItem failed' : 'copyItem',
     expandable: false,

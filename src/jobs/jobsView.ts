@@ -54,7 +54,7 @@ export class CopyJobsProvider implements vscode.TreeDataProvider<JobsNode>, vsco
       }
       const error = this.loadErrors.get(job.id);
       const items = childNodes({ ...node, job });
-      return error ? [{ kind: 'message', id: `message:${job.id}`, text: `Could not load the results: ${error}` }, ...items] : items;
+      return error ? [{ kind: 'message', id: `message:${job.id}`, text: vscode.l10n.t('Could not load the results: {0}', error) }, ...items] : items;
     }
     return childNodes(node);
   }
@@ -97,7 +97,7 @@ export class CopyJobsProvider implements vscode.TreeDataProvider<JobsNode>, vsco
             : itemRow(node.job, node.index);
     const collapsed = node.kind === 'submission' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
     const item = rowItem(node.id, view, view.expandable ? collapsed : vscode.TreeItemCollapsibleState.None);
-    if (node.kind === 'item') item.command = { command: 'sevenbridges.jobs.openItem', title: 'Open Item', arguments: [node] };
+    if (node.kind === 'item') item.command = { command: 'sevenbridges.jobs.openItem', title: vscode.l10n.t('Open Item'), arguments: [node] };
     return item;
   }
 

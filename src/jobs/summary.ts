@@ -1,7 +1,9 @@
-// Words for the copy jobs (status bar, lists, notifications). Pure: no `vscode`.
+// Words for the copy jobs (status bar, lists, notifications). Pure: no `vscode`. Codicons (`$(check)`) stay outside
+// the messages: the status bar item reads them (jobs/ui.ts).
+import * as l10n from '@vscode/l10n';
 import type { CopyItem, CopyItemResult } from '../api/types';
 import { relativeTime } from '../util/time';
-import { plural } from '../util/words';
+import { count, itemCount } from '../util/words';
 import type { WriteRecord } from '../write/outbox';
 import { isFinished, TrackedJob } from './tracker';
 
@@ -13,7 +15,47 @@ export interface StatusSummary {
   tooltip: string[];
 }
 
-const n = (value: number) => value.toLocaleString('en-US');
+const n = count;
+
+/** A job's state as the platform names it, in words ("running"); a state this version does not know, as it is. */
+export function jobStateWord(state: string): string {
+  switch (state) {
+    case 'SUBMITTED':
+      return l10n.t('submitted');
+    case 'RESOLVING':
+      return l10n.t('resolving');
+    case 'RUNNING':
+      return l10n.t('running');
+    case 'FINISHED':
+      return l10n.t('finished');
+    case 'UNKNOWN':
+      return l10n.t('unknown');
+    default:
+      return String(state).toLowerCase();
+  }
+}
+
+/** A tooltip line: a job's destination and how it is doing. */
+const destinationLine = (label: string, text: string): string => l10n.t({ message: '{0}: {1}', args: [label, text], comment: ['{0}: where a copy goes; {1}: how its job is doing'] });
+
+function pendingTooltip(failed: number, checking: number, sending: number): string[] {
+  const lines: string[] = [];
+  if (failed) lines.push(failed === 1 ? l10n.t('1 copy request not submitted: click to submit again or discard') : l10n.t('{0} copy requests not submitted: click to submit again or discard', n(failed)));
+  if (checking) lines.push(checking === 1 ? l10n.t('1 copy request may have been submitted: being checked on the platform') : l10n.t('{0} copy requests may have been submitted: being checked on the platform', n(checking)));
+  if (sending) lines.push(sending === 1 ? l10n.t('1 copy request being sent') : l10n.t('{0} copy requests being sent', n(sending)));
+  return lines;
+}
+
+function copyingText(jobs: number, done: number, total: number): string {
+  if (total > 0) return jobs === 1 ? l10n.t('Copying 1 job · {0}/{1} files', n(done), n(total)) : l10n.t('Copying {0} jobs · {1}/{2} files', n(jobs), n(done), n(total));
+  return jobs === 1 ? l10n.t('Copying 1 job…') : l10n.t('Copying {0} jobs…', n(jobs));
+}
+
+function doneText(copies: number, files: number): string {
+  // The count is of the jobs not seen yet: say so when there are several, so 3 files after a 1-file copy reads right.
+  if (copies === 1) return files === 1 ? l10n.t('Copy done · 1 file') : l10n.t('Copy done · {0} files', n(files));
+  return files === 1 ? l10n.t('{0} copies done · 1 file', n(copies)) : l10n.t('{0} copies done · {1} files', n(copies), n(files));
+}
 
 /**
  * The status-bar item: while any job runs, `$(sync~spin) Copying 2 jobs · 340/1000 files`; then the outcome
@@ -28,33 +70,30 @@ export function statusSummary(jobs: readonly TrackedJob[], pending: readonly Wri
   const sending = pending.length - failed.length - checking.length;
   /** A copy is a user's request; it may have been split in several calls. */
   const copies = new Set(failed.map((p) => p.group)).size;
-  if (failed.length) tooltip.push(`${plural(failed.length, 'copy request')} not submitted: click to submit again or discard`);
-  if (checking.length) tooltip.push(`${plural(checking.length, 'copy request')} may have been submitted: being checked on the platform`);
-  if (sending) tooltip.push(`${plural(sending, 'copy request')} being sent`);
+  tooltip.push(...pendingTooltip(failed.length, checking.length, sending));
 
   if (active.length) {
     const total = active.reduce((sum, job) => sum + (job.total ?? 0), 0);
     const done = active.reduce((sum, job) => sum + (job.completed ?? 0) + (job.failed ?? 0), 0);
-    const counts = total > 0 ? ` · ${n(done)}/${n(total)} files` : '…';
-    for (const job of active) tooltip.push(`${job.destination.label}: ${jobProgress(job)}`);
-    return { visible: true, text: `$(sync~spin) Copying ${plural(active.length, 'job')}${counts}`, warning: failed.length > 0, tooltip };
+    for (const job of active) tooltip.push(destinationLine(job.destination.label, jobProgress(job)));
+    return { visible: true, text: `$(sync~spin) ${copyingText(active.length, done, total)}`, warning: failed.length > 0, tooltip };
   }
   if (failed.length) {
-    return { visible: true, text: `$(warning) ${plural(copies, 'copy', 'copies')} not submitted`, warning: true, tooltip };
+    return { visible: true, text: `$(warning) ${copies === 1 ? l10n.t('1 copy not submitted') : l10n.t('{0} copies not submitted', n(copies))}`, warning: true, tooltip };
   }
-  if (checking.length) return { visible: true, text: `$(search) Checking ${plural(checking.length, 'copy request')}`, warning: false, tooltip };
-  if (sending) return { visible: true, text: `$(sync~spin) Submitting ${plural(sending, 'copy request')}`, warning: false, tooltip };
+  if (checking.length) {
+    return { visible: true, text: `$(search) ${checking.length === 1 ? l10n.t('Checking 1 copy request') : l10n.t('Checking {0} copy requests', n(checking.length))}`, warning: false, tooltip };
+  }
+  if (sending) return { visible: true, text: `$(sync~spin) ${sending === 1 ? l10n.t('Submitting 1 copy request') : l10n.t('Submitting {0} copy requests', n(sending))}`, warning: false, tooltip };
   if (unseen.length) {
     const failed = unseen.reduce((sum, job) => sum + failedCount(job), 0);
     const copied = unseen.reduce((sum, job) => sum + (job.completed ?? 0), 0);
     const unknown = unseen.filter((job) => job.state === 'UNKNOWN').length;
-    for (const job of unseen) tooltip.push(`${job.destination.label}: ${jobOutcome(job)}`);
-    tooltip.push('Click to see the copy jobs');
-    if (failed > 0) return { visible: true, text: `$(warning) Copy: ${n(failed)} failed`, warning: true, tooltip };
-    if (unknown > 0) return { visible: true, text: `$(question) Copy: ${unknown === 1 ? 'outcome' : `${n(unknown)} outcomes`} unknown`, warning: true, tooltip };
-    // The count is of the jobs not seen yet: say so when there are several, so 3 files after a 1-file copy reads right.
-    const what = unseen.length === 1 ? 'Copy done' : `${n(unseen.length)} copies done`;
-    return { visible: true, text: `$(check) ${what} · ${plural(copied, 'file')}`, warning: false, tooltip };
+    for (const job of unseen) tooltip.push(destinationLine(job.destination.label, jobOutcome(job)));
+    tooltip.push(l10n.t('Click to see the copy jobs'));
+    if (failed > 0) return { visible: true, text: `$(warning) ${failed === 1 ? l10n.t('Copy: 1 failed') : l10n.t('Copy: {0} failed', n(failed))}`, warning: true, tooltip };
+    if (unknown > 0) return { visible: true, text: `$(question) ${unknown === 1 ? l10n.t('Copy: outcome unknown') : l10n.t('Copy: {0} outcomes unknown', n(unknown))}`, warning: true, tooltip };
+    return { visible: true, text: `$(check) ${doneText(unseen.length, copied)}`, warning: false, tooltip };
   }
   return { visible: false, text: '', warning: false, tooltip };
 }
@@ -69,19 +108,23 @@ export function failedCount(job: TrackedJob): number {
 }
 
 export function jobProgress(job: TrackedJob): string {
-  if (job.state === 'SUBMITTED') return 'submitted, waiting to start';
-  if (job.state === 'RESOLVING') return 'resolving folders…';
-  if (job.total) return `${String(job.state).toLowerCase()}, ${n((job.completed ?? 0) + (job.failed ?? 0))}/${n(job.total)} files${job.failed ? ` (${n(job.failed)} failed)` : ''}`;
-  return String(job.state).toLowerCase();
+  if (job.state === 'SUBMITTED') return l10n.t('submitted, waiting to start');
+  if (job.state === 'RESOLVING') return l10n.t('resolving folders…');
+  const state = jobStateWord(job.state);
+  if (!job.total) return state;
+  const done = n((job.completed ?? 0) + (job.failed ?? 0));
+  return job.failed
+    ? l10n.t({ message: '{0}, {1}/{2} files ({3} failed)', args: [state, done, n(job.total), n(job.failed)], comment: ['{0}: the job\'s state ("running")'] })
+    : l10n.t({ message: '{0}, {1}/{2} files', args: [state, done, n(job.total)], comment: ['{0}: the job\'s state ("running")'] });
 }
 
 export function jobOutcome(job: TrackedJob): string {
-  if (job.state === 'UNKNOWN') return 'outcome unknown: the platform no longer knows this job';
+  if (job.state === 'UNKNOWN') return l10n.t('outcome unknown: the platform no longer knows this job');
   if (!isFinished(job)) return jobProgress(job);
   const failed = failedCount(job);
   const copied = job.completed ?? job.result?.filter((r) => r.resource).length ?? 0;
-  if (failed) return `${plural(copied, 'file')} copied, ${n(failed)} failed`;
-  return `done, ${plural(copied, 'file')} copied`;
+  if (failed) return copied === 1 ? l10n.t('1 file copied, {0} failed', n(failed)) : l10n.t('{0} files copied, {1} failed', n(copied), n(failed));
+  return copied === 1 ? l10n.t('done, 1 file copied') : l10n.t('done, {0} files copied', n(copied));
 }
 
 export function jobIcon(job: TrackedJob): string {
@@ -98,12 +141,29 @@ export function failedItems(job: TrackedJob): CopyItem[] {
 
 /** One line per job for the jobs list: state, counts, destination, age. */
 export function jobLine(job: TrackedJob, now: number): { label: string; description: string; detail: string } {
-  const items = plural(job.items.length, 'item');
+  const detail = [
+    jobIdWords(job.id),
+    itemCount(job.items.length),
+    submittedWhen(relativeTime(new Date(job.submittedAt), now)),
+    ...(job.adopted ? [l10n.t('found after a lost answer')] : []),
+    ...(job.lastError ? [job.lastError] : []),
+  ];
   return {
     label: `${jobIcon(job)} ${job.destination.label}`,
     description: `${job.state === 'UNKNOWN' ? 'UNKNOWN' : job.state} · ${isFinished(job) ? jobOutcome(job) : jobProgress(job)}`,
-    detail: `Job ${job.id} · ${items} · submitted ${relativeTime(new Date(job.submittedAt), now)}${job.adopted ? ' · found after a lost answer' : ''}${job.lastError ? ` · ${job.lastError}` : ''}`,
+    detail: detail.join(' · '),
   };
+}
+
+/** "Job 70711174378885120". */
+export const jobIdWords = (id: string): string => l10n.t('Job {0}', id);
+/** "submitted 5 min ago". */
+export const submittedWhen = (ago: string): string => l10n.t({ message: 'submitted {0}', args: [ago], comment: ['{0}: when, e.g. "5 min ago"'] });
+
+/** "error 10223: File already exists.", "HTTP 500: failed": an item's error as the platform gave it. */
+export function itemErrorWords(e: { code?: number; status?: number; message?: string }): string {
+  const message = e.message ?? l10n.t('failed');
+  return e.code !== undefined ? l10n.t('error {0}: {1}', e.code, message) : l10n.t('HTTP {0}: {1}', e.status ?? '?', message);
 }
 
 /** One line per item of a job's details: the source, then the new file or the error's code and message. */
@@ -111,14 +171,16 @@ export function itemLine(job: TrackedJob, index: number): { ok: boolean | undefi
   const item = job.items[index];
   const source = job.sourceNames?.[item.file] ? `${job.sourceNames[item.file]} (${item.file})` : item.file;
   const result: CopyItemResult | undefined = job.result?.[index];
-  if (!result) return { ok: undefined, source, outcome: isFinished(job) ? 'no result reported' : 'pending' };
+  if (!result) return { ok: undefined, source, outcome: isFinished(job) ? noResultWords() : pendingWords() };
   if (result.resource) {
     const r = result.resource;
     return { ok: true, source, outcome: `→ ${r.name}${r.type === 'folder' ? '/' : ''} (${r.id})`, newId: r.id };
   }
-  const e = result.error ?? {};
-  return { ok: false, source, outcome: `${e.code !== undefined ? `error ${e.code}` : `HTTP ${e.status ?? '?'}`}: ${e.message ?? 'failed'}` };
+  return { ok: false, source, outcome: itemErrorWords(result.error ?? {}) };
 }
+
+export const noResultWords = (): string => l10n.t('no result reported');
+export const pendingWords = (): string => l10n.t({ message: 'pending', comment: ['A copied item whose result is not known yet'] });
 
 /**
  * "Copy to rfranklin/dest › results finished: 10 files copied, 2 failed." A job the platform no longer knows
@@ -131,18 +193,25 @@ export function finishMessage(jobs: readonly TrackedJob[]): { text: string; fail
   const copied = known.reduce((sum, job) => sum + (job.completed ?? 0), 0);
   const where = (list: readonly TrackedJob[]) => {
     const labels = [...new Set(list.map((j) => j.destination.label))];
-    return labels.length === 1 ? labels[0] : `${labels.length} destinations`;
+    return labels.length === 1 ? labels[0] : l10n.t('{0} destinations', labels.length);
   };
-  const lost = (count: number) => (count === 1 ? "the platform no longer has the job's details" : 'the platform no longer has their details');
   if (!known.length) {
     const text =
       unknown === 1
-        ? `The outcome of the copy to ${where(jobs)} is unknown: ${lost(1)}.`
-        : `The outcome of ${unknown} copy jobs to ${where(jobs)} is unknown: ${lost(unknown)}.`;
+        ? l10n.t("The outcome of the copy to {0} is unknown: the platform no longer has the job's details.", where(jobs))
+        : l10n.t('The outcome of {0} copy jobs to {1} is unknown: the platform no longer has their details.', unknown, where(jobs));
     return { text, failed, unknown };
   }
-  const what = known.length > 1 ? `${known.length} copy jobs to ${where(known)} finished` : `Copy to ${where(known)} finished`;
-  const counts = failed ? `${plural(copied, 'file')} copied, ${n(failed)} failed.` : `${plural(copied, 'file')} copied.`;
-  const rest = unknown ? ` The outcome of ${plural(unknown, 'other job')} is unknown: ${lost(unknown)}.` : '';
-  return { text: `${what}: ${counts}${rest}`, failed, unknown };
+  const what = known.length > 1 ? l10n.t('{0} copy jobs to {1} finished', known.length, where(known)) : l10n.t('Copy to {0} finished', where(known));
+  const counts =
+    copied === 1
+      ? failed ? l10n.t('1 file copied, {0} failed.', n(failed)) : l10n.t('1 file copied.')
+      : failed ? l10n.t('{0} files copied, {1} failed.', n(copied), n(failed)) : l10n.t('{0} files copied.', n(copied));
+  const sentence = l10n.t({ message: '{0}: {1}', args: [what, counts], comment: ['{0}: which copy finished; {1}: what it copied'] });
+  if (!unknown) return { text: sentence, failed, unknown };
+  const rest =
+    unknown === 1
+      ? l10n.t("The outcome of 1 other job is unknown: the platform no longer has the job's details.")
+      : l10n.t('The outcome of {0} other jobs is unknown: the platform no longer has their details.', n(unknown));
+  return { text: `${sentence} ${rest}`, failed, unknown };
 }

@@ -6,9 +6,10 @@ import { failedItems, finishMessage, statusSummary } from './summary';
 import { isFinished, JobTracker, TrackedJob } from './tracker';
 
 export const SHOW_JOBS = 'sevenbridges.jobs.show';
-export const SHOW_DETAILS = 'Show Details';
-export const RETRY_FAILED = 'Retry Failed Items';
-export const DISMISS = 'Dismiss';
+// vscode.l10n reads its bundle before the extension loads, so these may be read at load time.
+export const SHOW_DETAILS = vscode.l10n.t('Show Details');
+export const RETRY_FAILED = vscode.l10n.t('Retry Failed Items');
+export const DISMISS = vscode.l10n.t({ message: 'Dismiss', comment: ['Dismiss a finished copy job\'s notification'] });
 
 type CopyWriteRecord = WriteRecord<CopyPayload>;
 
@@ -30,7 +31,7 @@ export class JobsStatusBar implements vscode.Disposable {
     private readonly outbox: Outbox,
   ) {
     this.item = vscode.window.createStatusBarItem('sevenbridges.copyJobs', vscode.StatusBarAlignment.Left, 50);
-    this.item.name = 'Seven Bridges Copy Jobs';
+    this.item.name = vscode.l10n.t('Seven Bridges Copy Jobs');
     this.item.command = SHOW_JOBS;
     this.disposables.push(this.item, tracker.onDidChange(() => this.update()), outbox.onDidChange(() => this.update()));
     this.update();
