@@ -34,7 +34,7 @@ export function activate(context: vscode.ExtensionContext): Activation | undefin
     later: (fn) => setImmediate(fn),
   });
   // A start that fails says so where a person looks (the log it would have written to does not exist yet).
-  ready.catch((error: unknown) => void vscode.window.showErrorMessage(`Seven Bridges could not start: ${error instanceof Error ? error.message : String(error)}`));
+  ready.catch((error: unknown) => void vscode.window.showErrorMessage(vscode.l10n.t('Seven Bridges could not start: {0}', error instanceof Error ? error.message : String(error))));
   return process.env[TEST_HOOKS_ENV] === '1' ? { ready } : undefined;
 }
 

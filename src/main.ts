@@ -1,5 +1,6 @@
 // Everything the extension does, started by extension.ts right after activation (see there why it is a file of
 // its own in the bundle).
+import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import { SbClient } from './api/client';
 import { Session } from './auth/session';
@@ -22,6 +23,9 @@ export interface ExtensionApi {
 /** Builds the parts and wires them; `activatedAt` is when VS Code called `activate`, for the log. */
 export function start(context: vscode.ExtensionContext, activatedAt: number): ExtensionApi {
   const started = Date.now();
+  // The vscode-free modules speak through @vscode/l10n: hand it the bundle VS Code loaded for the display language
+  // (none for English, whose text is in the code). Before anything is built, so every message reads from it.
+  if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
   const log = vscode.window.createOutputChannel('Seven Bridges', { log: true });
   const session = new Session(context.secrets, log);
   const client = new SbClient({

@@ -6,12 +6,14 @@
 // means not received; run → no longer DRAFT; re-run (clone and run) → a task with the same name and app created
 // in the project since the send; not found within RERUN_SETTLE_MS of the send, it was not received.
 
+import * as l10n from '@vscode/l10n';
 import { ApiError, describeError } from '../api/errors';
 import type { TaskActionKind, TaskListQuery } from '../api/tasks';
 import { formatFilterTimestamp } from '../api/timestamps';
 import type { Credentials } from '../api/transport';
 import type { Page, Task } from '../api/types';
 import { formatDuration } from '../util/time';
+import { count } from '../util/words';
 import { followWrites, type Account, type Lookup, type Outbox, type WriteKind, type WriteRecord } from '../write/outbox';
 
 export interface TaskActionApi {
@@ -32,11 +34,20 @@ export type ActionOutcome =
   /** The answer was lost and the look-up cannot tell yet: it may have been processed; it is checked, not resent. */
   | { kind: 'uncertain'; error: unknown };
 
-export const ACTION_WORDS: Record<TaskActionKind, { verb: string; button: string; past: string }> = {
-  abort: { verb: 'Abort', button: 'Abort', past: 'aborted' },
-  run: { verb: 'Run', button: 'Run', past: 'started' },
-  rerun: { verb: 'Re-run', button: 'Re-run', past: 're-run' },
-};
+/** The action's name, as a title and a button ("Abort"). */
+export function actionName(kind: TaskActionKind): string {
+  if (kind === 'abort') return l10n.t({ message: 'Abort', comment: ['Abort a task (a button, a title)'] });
+  if (kind === 'run') return l10n.t({ message: 'Run', comment: ['Run a draft task (a button, a title)'] });
+  return l10n.t({ message: 'Re-run', comment: ['Re-run a task (a button, a title)'] });
+}
+
+/** "Abort "BWA-MEM run"": the action on one task, as the start of a message about it. */
+function actionOn(kind: TaskActionKind, name: string | undefined): string {
+  const task = name ?? '';
+  if (kind === 'abort') return l10n.t('Abort "{0}"', task);
+  if (kind === 'run') return l10n.t('Run "{0}"', task);
+  return l10n.t('Re-run "{0}"', task);
+}
 
 /** Whether a task in this status can take the action (the platform's rules). */
 export function canTake(kind: TaskActionKind, status: string | undefined): boolean {
@@ -86,14 +97,14 @@ export class TaskActionWrite implements WriteKind<TaskActionPayload, null, Task>
     const { action, task } = record.payload;
     if (action === 'abort') {
       const now = await this.api.get(task.id, { credentials });
-      if (now.status === 'RUNNING' || now.status === 'QUEUED') return { absent: 'The task still runs: the abort was not received.' };
+      if (now.status === 'RUNNING' || now.status === 'QUEUED') return { absent: l10n.t('The task still runs: the abort was not received.') };
       return { found: now };
     }
     if (action === 'run') {
       const now = await this.api.get(task.id, { credentials });
-      return now.status === 'DRAFT' ? { absent: 'The task is still a draft: the run was not received.' } : { found: now };
+      return now.status === 'DRAFT' ? { absent: l10n.t('The task is still a draft: the run was not received.') } : { found: now };
     }
-    if (!task.project) return { unknown: 'The task has no project to look for its copy in.' };
+    if (!task.project) return { unknown: l10n.t('The task has no project to look for its copy in.') };
     const sentAt = record.lastAttemptAt ?? record.createdAt;
     const page = await this.api.list(
       { project: task.project, created_from: formatFilterTimestamp(new Date(sentAt - 60_000)), order_by: 'created_time', order: 'desc', fields: 'id,name,app,status,project,created_time' },
@@ -102,8 +113,8 @@ export class TaskActionWrite implements WriteKind<TaskActionPayload, null, Task>
     const copy = page.items.find((t) => t.id !== task.id && t.name === task.name && (!task.app || t.app === task.app));
     if (copy) return { found: copy };
     return this.now() - sentAt > RERUN_SETTLE_MS
-      ? { absent: 'No copy of the task was made: the re-run was not received.' }
-      : { unknown: 'No copy of the task shows yet; checking again shortly.' };
+      ? { absent: l10n.t('No copy of the task was made: the re-run was not received.') }
+      : { unknown: l10n.t('No copy of the task shows yet; checking again shortly.') };
   }
 
   finish(): void {
@@ -127,7 +138,7 @@ export class TaskActionSender {
     } catch (error) {
       return { kind: 'refused', error };
     }
-    if (!account) return { kind: 'refused', error: new ApiError({ kind: 'signedOut', message: 'Not signed in.' }) };
+    if (!account) return { kind: 'refused', error: new ApiError({ kind: 'signedOut', message: l10n.t('Not signed in.') }) };
     // The same action on the same task already on its way (a double click, or an answer being checked): follow that one.
     const existing = this.outbox
       .forAccount(account.key)
@@ -153,20 +164,20 @@ export class TaskActionSender {
       if (task) return { kind: 'found', task };
     }
     const record = this.outbox.all().find((r) => r.id === left[0]?.id) ?? left[0];
-    if (!record) return { kind: 'refused', error: new Error('It was discarded.') };
-    if (record.state === 'failed') return { kind: 'refused', error: new Error(record.note ?? 'The platform refused it.') };
-    if (record.state === 'queued') return { kind: 'waiting', note: record.note ?? 'The platform asked to wait.' };
-    return { kind: 'uncertain', error: new Error(record.note ?? 'No answer came.') };
+    if (!record) return { kind: 'refused', error: new Error(l10n.t('It was discarded.')) };
+    if (record.state === 'failed') return { kind: 'refused', error: new Error(record.note ?? l10n.t('The platform refused it.')) };
+    if (record.state === 'queued') return { kind: 'waiting', note: record.note ?? l10n.t('The platform asked to wait.') };
+    return { kind: 'uncertain', error: new Error(record.note ?? l10n.t('No answer came.')) };
   }
 }
 
 /** Words for an outcome that did not go as asked. */
 export function describeOutcome(kind: TaskActionKind, task: Pick<Task, 'name'>, outcome: ActionOutcome): string | undefined {
-  const what = `${ACTION_WORDS[kind].verb} "${task.name}"`;
-  if (outcome.kind === 'refused') return `${what}: ${describeError(outcome.error)}`;
-  if (outcome.kind === 'waiting') return `${what}: not sent yet. ${outcome.note} It is sent by itself after the wait; nothing to do.`;
+  const what = actionOn(kind, task.name);
+  if (outcome.kind === 'refused') return l10n.t({ message: '{0}: {1}', args: [what, describeError(outcome.error)], comment: ['{0}: the action ("Abort "BWA-MEM run""); {1}: why it was refused'] });
+  if (outcome.kind === 'waiting') return l10n.t('{0}: not sent yet. {1} It is sent by itself after the wait; nothing to do.', what, outcome.note);
   if (outcome.kind === 'uncertain') {
-    return `${what}: the platform's answer was lost and the task does not show it yet. It may have been processed: it is checked on the platform and not sent again until that is known.`;
+    return l10n.t("{0}: the platform's answer was lost and the task does not show it yet. It may have been processed: it is checked on the platform and not sent again until that is known.", what);
   }
   return undefined;
 }
@@ -185,25 +196,48 @@ function runSoFar(task: Task, now: number): number | undefined {
 /** The confirmation: what will happen, to which tasks, and what they have cost so far. */
 export function confirmationText(kind: TaskActionKind, tasks: readonly Task[], now: number): { message: string; detail: string } {
   const one = tasks.length === 1 ? tasks[0] : undefined;
-  const subject = one ? `"${one.name || one.id}"` : `${tasks.length} tasks`;
+  const name = one ? one.name || one.id : '';
   const costs = tasks.map((t) => t.price?.amount).filter((a): a is number => typeof a === 'number');
   const cost = costs.length ? money(costs.reduce((a, b) => a + b, 0), tasks.find((t) => t.price)?.price?.currency) : undefined;
   let message: string;
   let detail: string;
   if (kind === 'abort') {
     const ran = tasks.map((t) => (t.status === 'RUNNING' ? runSoFar(t, now) : undefined)).filter((d): d is number => d !== undefined);
-    const parts: string[] = [];
-    if (ran.length) parts.push(`${one ? 'It has' : 'They have'} run ${formatDuration(ran.reduce((a, b) => a + b, 0))}${one ? '' : ' in all'}`);
-    if (cost) parts.push(`${parts.length ? 'cost' : `${one ? 'It has' : 'They have'} cost`} ${cost} so far`);
-    message = `Abort ${subject}?${parts.length ? ` ${parts.join(' and ')}.` : one?.status === 'QUEUED' ? ' It has not started yet.' : ''}`;
-    detail = 'Running jobs are stopped; outputs made so far are kept. An aborted task cannot be resumed, only re-run.';
+    const took = ran.length ? formatDuration(ran.reduce((a, b) => a + b, 0)) : undefined;
+    const question = one ? l10n.t('Abort "{0}"?', name) : l10n.t('Abort {0} tasks?', count(tasks.length));
+    const sofar = one ? soFarOne(took, cost, one.status === 'QUEUED') : soFarMany(took, cost);
+    message = sofar ? `${question} ${sofar}` : question;
+    detail = l10n.t('Running jobs are stopped; outputs made so far are kept. An aborted task cannot be resumed, only re-run.');
   } else if (kind === 'run') {
-    message = `Run ${subject}?`;
-    detail = `${one ? 'It is' : 'They are'} queued on the platform and charged to ${one ? 'its' : 'their'} project's billing group.`;
+    message = one ? l10n.t('Run "{0}"?', name) : l10n.t('Run {0} tasks?', count(tasks.length));
+    detail = one
+      ? l10n.t("It is queued on the platform and charged to its project's billing group.")
+      : l10n.t("They are queued on the platform and charged to their project's billing group.");
   } else {
-    message = `Re-run ${subject}?`;
-    detail = `A copy of ${one ? 'the task' : 'each task'} is made with the same app and inputs and run at once; the original stays as it is. The new run is charged to the project's billing group.`;
+    message = one ? l10n.t('Re-run "{0}"?', name) : l10n.t('Re-run {0} tasks?', count(tasks.length));
+    detail = one
+      ? l10n.t("A copy of the task is made with the same app and inputs and run at once; the original stays as it is. The new run is charged to the project's billing group.")
+      : l10n.t("A copy of each task is made with the same app and inputs and run at once; the original stays as it is. The new run is charged to the project's billing group.");
   }
-  if (!one) detail += `\n\n${tasks.slice(0, 10).map((t) => `• ${t.name || t.id}`).join('\n')}${tasks.length > 10 ? `\n… and ${tasks.length - 10} more` : ''}`;
+  if (!one) {
+    const listed = tasks.slice(0, 10).map((t) => `• ${t.name || t.id}`).join('\n');
+    detail += `\n\n${listed}${tasks.length > 10 ? `\n${l10n.t('… and {0} more', tasks.length - 10)}` : ''}`;
+  }
   return { message, detail };
+}
+
+/** What one task to abort has run and cost: a sentence, or undefined when nothing is known. */
+function soFarOne(took: string | undefined, cost: string | undefined, queued: boolean): string | undefined {
+  if (took && cost) return l10n.t('It has run {0} and cost {1} so far.', took, cost);
+  if (took) return l10n.t('It has run {0}.', took);
+  if (cost) return l10n.t('It has cost {0} so far.', cost);
+  return queued ? l10n.t('It has not started yet.') : undefined;
+}
+
+/** What the tasks to abort have run and cost together. */
+function soFarMany(took: string | undefined, cost: string | undefined): string | undefined {
+  if (took && cost) return l10n.t('They have run {0} in all and cost {1} so far.', took, cost);
+  if (took) return l10n.t('They have run {0} in all.', took);
+  if (cost) return l10n.t('They have cost {0} so far.', cost);
+  return undefined;
 }

@@ -7,11 +7,20 @@ import { TASK_STATUSES, type Task, type TaskStatus } from '../api/types';
 import type { Services } from '../services';
 import { showApiError } from '../ui/errors';
 import { TaskDetailsProvider } from './details';
+import { openTaskDetailsTitle } from './taskInfo';
 import type { FilterModel } from './filterModel';
 import { pickFilter, pickOneStatus, pickParent, pickProject, pickTask } from './filterPicks';
 import type { Refresher } from './refresher';
 import { type ContainerNode, type LoadMoreNode, type TaskTreeModel } from './taskTree';
 import { withViewProgress } from './treeProvider';
+
+/** A quick pick's title for a command run from the palette: "Seven Bridges: Copy Task ID". */
+export const paletteTitle = (command: string): string => vscode.l10n.t({ message: 'Seven Bridges: {0}', args: [command], comment: ['{0}: a command\'s title'] });
+/** The task pickers' placeholder and the name of their list. */
+export const whichTaskPlaceholder = (): string => vscode.l10n.t('Which task? Pick one, or paste a task ID');
+export const tasksNoun = (): string => vscode.l10n.t({ message: 'Tasks', comment: ['The list of tasks in a task picker'] });
+/** The start of an error message when a task could not be read. */
+export const couldNotReadTask = (): string => vscode.l10n.t('Could not read the task');
 
 export interface TaskCommandParts {
   services: Services;
@@ -48,11 +57,11 @@ async function chosenTask(arg: unknown, parts: TaskCommandParts, command: string
   // The tasks the view shows: its filter's query, and its statuses (a query names one status at most).
   const statuses = parts.filters.filter.statuses;
   const picked = await pickTask(parts.services, {
-    title: `Seven Bridges: ${command}`,
-    placeholder: 'Which task? Pick one, or paste a task ID',
+    title: paletteTitle(command),
+    placeholder: whichTaskPlaceholder(),
     query: parts.filters.query(statuses?.length === 1 ? statuses[0] : undefined, Date.now()),
     accept: statuses?.length ? (t) => (statuses as string[]).includes(t.status ?? '') : undefined,
-    noun: 'Tasks',
+    noun: tasksNoun(),
   });
   return picked && picked !== 'none' ? picked : undefined;
 }
@@ -91,7 +100,7 @@ export function registerTaskCommands(parts: TaskCommandParts): vscode.Disposable
         const full = await fullTask(task);
         if (full.project) await filters.update({ project: full.project });
       } catch (error) {
-        await showApiError('Could not read the task', error);
+        await showApiError(couldNotReadTask(), error);
       }
     }),
 
@@ -103,14 +112,14 @@ export function registerTaskCommands(parts: TaskCommandParts): vscode.Disposable
     }),
 
     vscode.commands.registerCommand('sevenbridges.tasks.copyId', async (arg: unknown) => {
-      const task = await chosenTask(arg, parts, 'Copy Task ID');
+      const task = await chosenTask(arg, parts, copyTaskIdTitle());
       if (!task) return;
       await vscode.env.clipboard.writeText(task.id);
-      vscode.window.setStatusBarMessage(`$(check) Copied task ID ${task.id}`, 3000);
+      vscode.window.setStatusBarMessage(`$(check) ${vscode.l10n.t('Copied task ID {0}', task.id)}`, 3000);
     }),
 
     vscode.commands.registerCommand('sevenbridges.tasks.openDetails', async (arg: unknown) => {
-      const task = await chosenTask(arg, parts, 'Open Task Details');
+      const task = await chosenTask(arg, parts, openTaskDetailsTitle());
       if (!task) return;
       try {
         const record = await vscode.window.withProgress(
@@ -121,26 +130,26 @@ export function registerTaskCommands(parts: TaskCommandParts): vscode.Disposable
         await vscode.languages.setTextDocumentLanguage(doc, 'json');
         await vscode.window.showTextDocument(doc, { preview: true });
       } catch (error) {
-        await showApiError('Could not open the task details', error, { title: 'Retry', run: () => vscode.commands.executeCommand('sevenbridges.tasks.openDetails', arg) });
+        await showApiError(vscode.l10n.t('Could not open the task details'), error, { title: vscode.l10n.t('Retry'), run: () => vscode.commands.executeCommand('sevenbridges.tasks.openDetails', arg) });
       }
     }),
 
     vscode.commands.registerCommand('sevenbridges.tasks.openInBrowser', async (arg: unknown) => {
-      const task = await chosenTask(arg, parts, 'Open Task in Browser');
+      const task = await chosenTask(arg, parts, vscode.l10n.t('Open Task in Browser'));
       if (!task) return;
       let full: Pick<Task, 'id' | 'project'> = task;
       if (!task.project) {
         try {
           full = await client.tasks.get(task.id);
         } catch (error) {
-          return showApiError('Could not read the task', error);
+          return showApiError(couldNotReadTask(), error);
         }
       }
       const url = taskWebUrl(session.endpoint, full);
       if (!url) {
         const choice = await vscode.window.showInformationMessage(
-          `The web page of ${endpointLabel(session.endpoint)} is not known (a custom endpoint). The task ID is ${task.id}.`,
-          'Copy Task ID',
+          vscode.l10n.t('The web page of {0} is not known (a custom endpoint). The task ID is {1}.', endpointLabel(session.endpoint), task.id),
+          copyTaskIdTitle(),
         );
         if (choice) await vscode.env.clipboard.writeText(task.id);
         return;
@@ -156,3 +165,6 @@ export function registerTaskCommands(parts: TaskCommandParts): vscode.Disposable
 
   ];
 }
+
+/** The Copy Task ID command's name: a picker's title, and a button where the task's page is not known. */
+const copyTaskIdTitle = (): string => vscode.l10n.t('Copy Task ID');

@@ -3,6 +3,7 @@ import { describeError } from '../api/errors';
 import { isTaskId } from '../api/ids';
 import type { SbClient } from '../api/client';
 import type { Task } from '../api/types';
+import { openTaskDetailsTitle } from './taskInfo';
 
 export const TASK_DETAILS_SCHEME = 'sevenbridges-task';
 
@@ -59,17 +60,15 @@ export class TaskDetailsProvider implements vscode.TextDocumentContentProvider, 
    */
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const id = TaskDetailsProvider.idOf(uri);
-    if (!id) return `"${uri.path}" does not name a task.`;
+    if (!id) return vscode.l10n.t('"{0}" does not name a task.', uri.path);
     this.shown.set(id, uri);
     const cached = this.records.get(id);
     if (cached) return JSON.stringify(cached, null, 2) + '\n';
     try {
       return JSON.stringify(await this.load(id), null, 2) + '\n';
     } catch (error) {
-      return (
-        `Could not load the details of task ${id}.\n\n${describeError(error)}\n\n` +
-        'To try again, right-click the task in the Seven Bridges Tasks view and choose "Open Task Details".\n'
-      );
+      const tryAgain = vscode.l10n.t('To try again, right-click the task in the Seven Bridges Tasks view and choose "{0}".', openTaskDetailsTitle());
+      return `${vscode.l10n.t('Could not load the details of task {0}.', id)}\n\n${describeError(error)}\n\n${tryAgain}\n`;
     }
   }
 

@@ -8,8 +8,10 @@ import type { Task } from '../api/types';
 import type { Services } from '../services';
 import { showApiError } from '../ui/errors';
 import { formatDuration } from '../util/time';
-import { ACTION_WORDS, canTake, confirmationText, describeOutcome, TaskActionSender } from './actions';
-import { taskArgument } from './commands';
+import { actionName, canTake, confirmationText, describeOutcome, TaskActionSender } from './actions';
+import { couldNotReadTask, paletteTitle, taskArgument, tasksNoun, whichTaskPlaceholder } from './commands';
+import { statusWord } from './filterModel';
+import { count } from '../util/words';
 import { pickTask } from './filterPicks';
 import { LOAD_WHOLE_LOG_COMMAND } from './logContent';
 import { LOG_SCHEME, LogDocumentProvider, showLog } from './logs';
@@ -50,7 +52,7 @@ export function registerExecutionCommands(parts: ExecutionParts): vscode.Disposa
    */
   const rowOrPick = async (arg: unknown, title: string, fits: (task: Task) => boolean): Promise<unknown> => {
     if (arg !== undefined || view.selection.length) return arg ?? view.selection[0];
-    const picked = await pickTask(services, { title: `Seven Bridges: ${title}`, placeholder: 'Which task? Pick one, or paste a task ID', query: {}, accept: fits, noun: 'Tasks' });
+    const picked = await pickTask(services, { title: paletteTitle(title), placeholder: whichTaskPlaceholder(), query: {}, accept: fits, noun: tasksNoun() });
     return picked && picked !== 'none' ? picked : undefined;
   };
   const active = (t: Task) => t.status !== 'COMPLETED' && t.status !== 'FAILED' && t.status !== 'ABORTED';
@@ -59,28 +61,26 @@ export function registerExecutionCommands(parts: ExecutionParts): vscode.Disposa
 
   /** `options.confirm: false` skips the confirmation (the tests, and callers that confirmed already). */
   async function act(kind: TaskActionKind, arg: unknown, many: unknown, options?: { confirm?: boolean }): Promise<Task[]> {
-    const words = ACTION_WORDS[kind];
     let tasks: Task[];
     try {
       tasks = await Promise.all(selectedTasks(arg, many).map(full));
     } catch (error) {
-      await showApiError('Could not read the task', error);
+      await showApiError(couldNotReadTask(), error);
       return [];
     }
     if (!tasks.length) {
-      void vscode.window.showInformationMessage(`${words.verb}: right-click a task in the Tasks view.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t({ message: '{0}: right-click a task in the Tasks view.', args: [actionName(kind)], comment: ['{0}: Abort, Run or Re-run'] }));
       return [];
     }
     const able = tasks.filter((t) => canTake(kind, t.status));
     const skipped = tasks.length - able.length;
     if (!able.length) {
-      const rule = kind === 'abort' ? 'running or queued' : kind === 'run' ? 'draft' : 'completed, failed or aborted';
-      void vscode.window.showInformationMessage(`${words.verb}: only ${rule} tasks can be ${words.past}; ${tasks.length === 1 ? `"${tasks[0].name}" is ${tasks[0].status?.toLowerCase()}` : 'none of the selected is'}.`);
+      void vscode.window.showInformationMessage(noTaskFits(kind, tasks.length === 1 ? tasks[0] : undefined));
       return [];
     }
     const { message, detail } = confirmationText(kind, able, Date.now());
-    const note = skipped ? `\n\n${skipped} of the ${tasks.length} selected ${skipped === 1 ? 'is' : 'are'} left alone (not ${kind === 'abort' ? 'running or queued' : kind === 'run' ? 'a draft' : 'finished'}).` : '';
-    const button = able.length === 1 ? `${words.button} Task` : `${words.button} ${able.length} Tasks`;
+    const note = skipped ? `\n\n${leftAlone(kind, skipped, tasks.length)}` : '';
+    const button = actionButton(kind, able.length);
     if (options?.confirm !== false) {
       const chosen = await vscode.window.showWarningMessage(message, { modal: true, detail: detail + note }, button);
       if (chosen !== button) return [];
@@ -102,10 +102,7 @@ export function registerExecutionCommands(parts: ExecutionParts): vscode.Disposa
     );
     void refresher.refreshNow();
     if (problems.length) void vscode.window.showErrorMessage(problems.join('\n'));
-    else {
-      const what = results.length === 1 ? `"${results[0].name}"` : `${results.length} tasks`;
-      vscode.window.setStatusBarMessage(`$(check) ${words.verb}: ${what} ${kind === 'abort' ? 'aborting' : kind === 'run' ? 'queued' : 're-run (the copy is watched)'}`, 5000);
-    }
+    else vscode.window.setStatusBarMessage(`$(check) ${actionDone(kind, results)}`, 5000);
     return results;
   }
 
@@ -119,12 +116,12 @@ export function registerExecutionCommands(parts: ExecutionParts): vscode.Disposa
       const job = jobs.find((j) => j.status === 'FAILED' && !j.retried) ?? jobs[jobs.length - 1];
       const log = job ? jobLogs(job, task.id)[0] : undefined;
       if (!log) {
-        void vscode.window.showInformationMessage(`"${task.name ?? task.id}" has no job logs yet.`);
+        void vscode.window.showInformationMessage(vscode.l10n.t('"{0}" has no job logs yet.', task.name ?? task.id));
         return;
       }
       await showLog(LogDocumentProvider.uriFor(log));
     } catch (error) {
-      await showApiError('Could not read the task\'s jobs', error);
+      await showApiError(vscode.l10n.t("Could not read the task's jobs"), error);
     }
   }
 
@@ -134,69 +131,124 @@ export function registerExecutionCommands(parts: ExecutionParts): vscode.Disposa
     void refresher.refreshNow();
     if (!shouldNotify(mode, ended.how)) return;
     const { task, how } = ended;
-    const name = `"${task.name || task.id}"`;
-    const took = typeof task.execution_status?.duration === 'number' ? ` in ${formatDuration(task.execution_status.duration * 1000)}` : '';
+    const name = task.name || task.id;
+    const took = typeof task.execution_status?.duration === 'number' ? formatDuration(task.execution_status.duration * 1000) : undefined;
+    const showLogsAction = showLogsTitle();
+    const rerunAction = actionName('rerun');
+    const copyOutputsAction = vscode.l10n.t('Copy Outputs To…');
     const actions: string[] = [];
     let message: string;
     let show: (m: string, ...items: string[]) => Thenable<string | undefined>;
     if (how === 'COMPLETED') {
-      message = `Task ${name} completed${took}.`;
+      message = took ? vscode.l10n.t('Task "{0}" completed in {1}.', name, took) : vscode.l10n.t('Task "{0}" completed.', name);
       show = vscode.window.showInformationMessage;
-      if (task.outputs && Object.keys(task.outputs).length) actions.push('Copy Outputs To…');
-      actions.push('Show Logs');
+      if (task.outputs && Object.keys(task.outputs).length) actions.push(copyOutputsAction);
+      actions.push(showLogsAction);
     } else if (how === 'FAILED') {
       const errors = Array.isArray(task.errors) ? task.errors : task.errors ? Object.values(task.errors as object) : [];
       const first = errors[0] as { message?: unknown } | string | undefined;
       const why = typeof first === 'string' ? first : typeof first?.message === 'string' ? first.message : undefined;
-      message = `Task ${name} failed${why ? `: ${why}` : '.'}`;
+      message = why ? vscode.l10n.t('Task "{0}" failed: {1}', name, why) : vscode.l10n.t('Task "{0}" failed.', name);
       show = vscode.window.showErrorMessage;
-      actions.push('Show Logs', 'Re-run');
+      actions.push(showLogsAction, rerunAction);
     } else {
-      message = `Task ${name} was aborted.`;
+      message = vscode.l10n.t('Task "{0}" was aborted.', name);
       show = vscode.window.showWarningMessage;
-      actions.push('Show Logs', 'Re-run');
+      actions.push(showLogsAction, rerunAction);
     }
     const chosen = await show(message, ...actions);
-    if (chosen === 'Show Logs') await showLogs(task);
-    else if (chosen === 'Re-run') await vscode.commands.executeCommand('sevenbridges.tasks.rerun', task);
-    else if (chosen === 'Copy Outputs To…') await vscode.commands.executeCommand('sevenbridges.tasks.copyOutputs', task);
+    if (chosen === showLogsAction) await showLogs(task);
+    else if (chosen === rerunAction) await vscode.commands.executeCommand('sevenbridges.tasks.rerun', task);
+    else if (chosen === copyOutputsAction) await vscode.commands.executeCommand('sevenbridges.tasks.copyOutputs', task);
   }
 
   return [
     watcher.onDidEnd((ended) => void announce(ended)),
 
     vscode.commands.registerCommand(OPEN_LOG_COMMAND, async (arg: unknown) => {
-      if (!isLogRef(arg)) return void vscode.window.showInformationMessage('Open Log: open a task in the Tasks view, then a job, then click one of its logs.');
+      if (!isLogRef(arg)) return void vscode.window.showInformationMessage(vscode.l10n.t('Open Log: open a task in the Tasks view, then a job, then click one of its logs.'));
       await showLog(LogDocumentProvider.uriFor(arg));
     }),
 
     vscode.commands.registerCommand(LOAD_WHOLE_LOG_COMMAND, async (uri?: vscode.Uri) => {
       const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
-      if (!target || target.scheme !== LOG_SCHEME) return void vscode.window.showInformationMessage('Load Whole Log: open a job\'s log first.');
+      if (!target || target.scheme !== LOG_SCHEME) return void vscode.window.showInformationMessage(vscode.l10n.t("Load Whole Log: open a job's log first."));
       await showLog(target.with({ query: 'whole' }));
     }),
 
-    vscode.commands.registerCommand('sevenbridges.tasks.showLogs', async (arg: unknown) => showLogs(await rowOrPick(arg, 'Show Logs', (t) => t.status !== 'DRAFT'))),
+    vscode.commands.registerCommand('sevenbridges.tasks.showLogs', async (arg: unknown) => showLogs(await rowOrPick(arg, showLogsTitle(), (t) => t.status !== 'DRAFT'))),
 
     vscode.commands.registerCommand('sevenbridges.tasks.abort', async (arg: unknown, many: unknown, options?: { confirm?: boolean }) =>
-      act('abort', await rowOrPick(arg, 'Abort Task…', (t) => canTake('abort', t.status)), many ?? (arg === undefined ? view.selection : undefined), options),
+      act('abort', await rowOrPick(arg, vscode.l10n.t('Abort Task…'), (t) => canTake('abort', t.status)), many ?? (arg === undefined ? view.selection : undefined), options),
     ),
     vscode.commands.registerCommand('sevenbridges.tasks.run', async (arg: unknown, many: unknown, options?: { confirm?: boolean }) =>
-      act('run', await rowOrPick(arg, 'Run Task…', (t) => canTake('run', t.status)), many ?? (arg === undefined ? view.selection : undefined), options),
+      act('run', await rowOrPick(arg, vscode.l10n.t('Run Task…'), (t) => canTake('run', t.status)), many ?? (arg === undefined ? view.selection : undefined), options),
     ),
     vscode.commands.registerCommand('sevenbridges.tasks.rerun', async (arg: unknown, many: unknown, options?: { confirm?: boolean }) =>
-      act('rerun', await rowOrPick(arg, 'Re-run Task…', (t) => canTake('rerun', t.status)), many ?? (arg === undefined ? view.selection : undefined), options),
+      act('rerun', await rowOrPick(arg, vscode.l10n.t('Re-run Task…'), (t) => canTake('rerun', t.status)), many ?? (arg === undefined ? view.selection : undefined), options),
     ),
 
     vscode.commands.registerCommand('sevenbridges.tasks.watch', async (arg: unknown, many: unknown) => {
-      const tasks = selectedTasks(await rowOrPick(arg, 'Watch Task', active), many);
+      const tasks = selectedTasks(await rowOrPick(arg, vscode.l10n.t('Watch Task'), active), many);
       for (const task of tasks) await watcher.watch(await full(task));
       tree.redraw();
-      if (tasks.length) vscode.window.setStatusBarMessage(`$(eye) Watching ${tasks.length === 1 ? `"${tasks[0].name ?? tasks[0].id}"` : `${tasks.length} tasks`}: you will be told when ${tasks.length === 1 ? 'it ends' : 'they end'}`, 5000);
+      if (tasks.length) {
+        const watching = tasks.length === 1
+          ? vscode.l10n.t('Watching "{0}": you will be told when it ends', tasks[0].name ?? tasks[0].id)
+          : vscode.l10n.t('Watching {0} tasks: you will be told when they end', count(tasks.length));
+        vscode.window.setStatusBarMessage(`$(eye) ${watching}`, 5000);
+      }
     }),
     vscode.commands.registerCommand('sevenbridges.tasks.unwatch', async (arg: unknown, many: unknown) => {
-      for (const task of selectedTasks(await rowOrPick(arg, 'Stop Watching Task', (t) => watcher.isWatched(t.id)), many)) await watcher.unwatch(task.id);
+      for (const task of selectedTasks(await rowOrPick(arg, vscode.l10n.t('Stop Watching Task'), (t) => watcher.isWatched(t.id)), many)) await watcher.unwatch(task.id);
       tree.redraw();
     }),
   ];
+}
+
+/** The Show Logs command's name: a picker's title and a notification's button. */
+const showLogsTitle = (): string => vscode.l10n.t('Show Logs');
+
+/** Why none of the tasks can take the action: which statuses can, and the one task's status (or that none can). */
+function noTaskFits(kind: TaskActionKind, one: Task | undefined): string {
+  if (one) {
+    const name = one.name ?? '';
+    const status = statusWord(one.status).toLocaleLowerCase();
+    if (kind === 'abort') return vscode.l10n.t('Abort: only running or queued tasks can be aborted; "{0}" is {1}.', name, status);
+    if (kind === 'run') return vscode.l10n.t('Run: only draft tasks can be started; "{0}" is {1}.', name, status);
+    return vscode.l10n.t('Re-run: only completed, failed or aborted tasks can be re-run; "{0}" is {1}.', name, status);
+  }
+  if (kind === 'abort') return vscode.l10n.t('Abort: only running or queued tasks can be aborted; none of the selected is.');
+  if (kind === 'run') return vscode.l10n.t('Run: only draft tasks can be started; none of the selected is.');
+  return vscode.l10n.t('Re-run: only completed, failed or aborted tasks can be re-run; none of the selected is.');
+}
+
+/** The confirmation's note on the selected tasks the action leaves alone. */
+function leftAlone(kind: TaskActionKind, skipped: number, selected: number): string {
+  const one = skipped === 1;
+  if (kind === 'abort') {
+    return one
+      ? vscode.l10n.t('1 of the {0} selected is left alone (not running or queued).', selected)
+      : vscode.l10n.t('{0} of the {1} selected are left alone (not running or queued).', skipped, selected);
+  }
+  if (kind === 'run') {
+    return one ? vscode.l10n.t('1 of the {0} selected is left alone (not a draft).', selected) : vscode.l10n.t('{0} of the {1} selected are left alone (not a draft).', skipped, selected);
+  }
+  return one ? vscode.l10n.t('1 of the {0} selected is left alone (not finished).', selected) : vscode.l10n.t('{0} of the {1} selected are left alone (not finished).', skipped, selected);
+}
+
+/** The confirmation's button: "Abort Task", "Abort 3 Tasks". */
+function actionButton(kind: TaskActionKind, tasks: number): string {
+  if (kind === 'abort') return tasks === 1 ? vscode.l10n.t('Abort Task') : vscode.l10n.t('Abort {0} Tasks', tasks);
+  if (kind === 'run') return tasks === 1 ? vscode.l10n.t('Run Task') : vscode.l10n.t('Run {0} Tasks', tasks);
+  return tasks === 1 ? vscode.l10n.t('Re-run Task') : vscode.l10n.t('Re-run {0} Tasks', tasks);
+}
+
+/** The status bar's word once the platform took the action. */
+function actionDone(kind: TaskActionKind, results: readonly Task[]): string {
+  const one = results.length === 1 ? results[0].name ?? '' : undefined;
+  const n = count(results.length);
+  if (kind === 'abort') return one !== undefined ? vscode.l10n.t('Abort: "{0}" aborting', one) : vscode.l10n.t('Abort: {0} tasks aborting', n);
+  if (kind === 'run') return one !== undefined ? vscode.l10n.t('Run: "{0}" queued', one) : vscode.l10n.t('Run: {0} tasks queued', n);
+  return one !== undefined ? vscode.l10n.t('Re-run: "{0}" re-run (the copy is watched)', one) : vscode.l10n.t('Re-run: {0} tasks re-run (the copy is watched)', n);
 }

@@ -1,6 +1,7 @@
 // The task filter: what the user chose, the query it makes per status group, and its description in words.
 // No `vscode` import: persisted through a Memento-like store, changes announced with an Emitter.
 
+import * as l10n from '@vscode/l10n';
 import { isProjectId, isTaskId } from '../api/ids';
 import type { TaskListQuery, TimeBound } from '../api/tasks';
 import { formatFilterTimestamp, parseFilterTimestamp } from '../api/timestamps';
@@ -10,11 +11,28 @@ import { Emitter } from '../util/emitter';
 export const TIME_FIELDS = ['created', 'started', 'ended'] as const;
 export type TimeField = (typeof TIME_FIELDS)[number];
 
+// Words are getters: read from the bundle when used (main.ts hands it over after this module has loaded).
 export const TIME_PRESETS = {
-  hour: { label: 'Last hour', words: 'in the last hour', ms: 3600_000 },
-  day: { label: 'Last 24 hours', words: 'in the last 24 hours', ms: 24 * 3600_000 },
-  week: { label: 'Last 7 days', words: 'in the last 7 days', ms: 7 * 24 * 3600_000 },
-  month: { label: 'Last 30 days', words: 'in the last 30 days', ms: 30 * 24 * 3600_000 },
+  hour: {
+    get label() { return l10n.t('Last hour'); },
+    get words() { return l10n.t('in the last hour'); },
+    ms: 3600_000,
+  },
+  day: {
+    get label() { return l10n.t('Last 24 hours'); },
+    get words() { return l10n.t('in the last 24 hours'); },
+    ms: 24 * 3600_000,
+  },
+  week: {
+    get label() { return l10n.t('Last 7 days'); },
+    get words() { return l10n.t('in the last 7 days'); },
+    ms: 7 * 24 * 3600_000,
+  },
+  month: {
+    get label() { return l10n.t('Last 30 days'); },
+    get words() { return l10n.t('in the last 30 days'); },
+    ms: 30 * 24 * 3600_000,
+  },
 } as const;
 export type TimePreset = keyof typeof TIME_PRESETS;
 
@@ -41,24 +59,42 @@ export interface MementoLike {
 export const FILTER_STATE_KEY = 'sevenbridges.tasks.filter';
 
 export const STATUS_LABELS: Record<TaskStatus, string> = {
-  RUNNING: 'Running',
-  QUEUED: 'Queued',
-  DRAFT: 'Draft',
-  COMPLETED: 'Completed',
-  FAILED: 'Failed',
-  ABORTED: 'Aborted',
+  get RUNNING() { return l10n.t({ message: 'Running', comment: ['A task status'] }); },
+  get QUEUED() { return l10n.t({ message: 'Queued', comment: ['A task status'] }); },
+  get DRAFT() { return l10n.t({ message: 'Draft', comment: ['A task status'] }); },
+  get COMPLETED() { return l10n.t({ message: 'Completed', comment: ['A task status'] }); },
+  get FAILED() { return l10n.t({ message: 'Failed', comment: ['A task status'] }); },
+  get ABORTED() { return l10n.t({ message: 'Aborted', comment: ['A task status'] }); },
 };
 
-const TIME_LABELS: Record<TimeField, string> = { created: 'Created', started: 'Started', ended: 'Ended' };
+/** A status's label; a status this version does not know (ABORTING, …), as the platform names it. */
+export function statusWord(status: string | undefined): string {
+  if (status === undefined) return l10n.t({ message: 'unknown', comment: ['A task\'s status when the platform gave none'] });
+  return (STATUS_LABELS as Record<string, string>)[status] ?? status;
+}
+
+const TIME_LABELS: Record<TimeField, string> = {
+  get created() { return l10n.t({ message: 'Created', comment: ['A task filter: when the task was created'] }); },
+  get started() { return l10n.t({ message: 'Started', comment: ['A task filter: when the task started'] }); },
+  get ended() { return l10n.t({ message: 'Ended', comment: ['A task filter: when the task ended'] }); },
+};
+
+/** "created in the last 24 hours": a time filter in words ({0} is describeRange's phrase). */
+function timeFilterWords(field: TimeField, range: TimeRange): string {
+  const when = describeRange(range);
+  if (field === 'created') return l10n.t({ message: 'created {0}', args: [when], comment: ['{0}: "in the last 24 hours", "since 2026-03-01", …'] });
+  if (field === 'started') return l10n.t({ message: 'started {0}', args: [when], comment: ['{0}: "in the last 24 hours", "since 2026-03-01", …'] });
+  return l10n.t({ message: 'ended {0}', args: [when], comment: ['{0}: "in the last 24 hours", "since 2026-03-01", …'] });
+}
 
 /** Checks a custom range: each bound in one of the three forms, `from` not after `to`. Returns the problem, or undefined. */
 export function checkRange(from: string | undefined, to: string | undefined): string | undefined {
   const f = from?.trim() ? parseFilterTimestamp(from) : undefined;
   const t = to?.trim() ? parseFilterTimestamp(to) : undefined;
-  if (f && !f.ok) return `From: ${f.reason}`;
-  if (t && !t.ok) return `To: ${t.reason}`;
-  if (!f && !t) return 'Give a start, an end, or both.';
-  if (f?.ok && t?.ok && f.date.getTime() > t.date.getTime()) return `"From" (${from!.trim()}) is after "to" (${to!.trim()}).`;
+  if (f && !f.ok) return l10n.t('From: {0}', f.reason);
+  if (t && !t.ok) return l10n.t('To: {0}', t.reason);
+  if (!f && !t) return l10n.t('Give a start, an end, or both.');
+  if (f?.ok && t?.ok && f.date.getTime() > t.date.getTime()) return l10n.t('"From" ({0}) is after "to" ({1}).', from!.trim(), to!.trim());
   return undefined;
 }
 
@@ -125,14 +161,14 @@ export function buildQuery(filter: TaskFilter, status: TaskStatus | undefined, n
 /** "in the last 24 hours", "from 2026-03-01 to 2026-03-07", "since 2026-03-01", "until 2026-03-07". */
 export function describeRange(range: TimeRange): string {
   if ('preset' in range) return TIME_PRESETS[range.preset].words;
-  if (range.from && range.to) return `from ${range.from} to ${range.to}`;
-  if (range.from) return `since ${range.from}`;
-  if (range.to) return `until ${range.to}`;
-  return 'at any time';
+  if (range.from && range.to) return l10n.t('from {0} to {1}', range.from, range.to);
+  if (range.from) return l10n.t('since {0}', range.from);
+  if (range.to) return l10n.t('until {0}', range.to);
+  return l10n.t('at any time');
 }
 
 export function describeStatuses(statuses: readonly TaskStatus[] | undefined): string {
-  if (!statuses?.length || statuses.length === TASK_STATUSES.length) return 'All statuses';
+  if (!statuses?.length || statuses.length === TASK_STATUSES.length) return l10n.t('All statuses');
   return statuses.map((s) => STATUS_LABELS[s]).join(', ');
 }
 
@@ -140,9 +176,9 @@ export function describeStatuses(statuses: readonly TaskStatus[] | undefined): s
 const PARENT_NAME_SHOWN = 24;
 
 export function describeParent(parent: { id: string; name?: string }, maxName = Infinity): string {
-  if (!parent.name) return `children of ${parent.id.slice(0, 8)}…`;
+  if (!parent.name) return l10n.t('children of {0}…', parent.id.slice(0, 8));
   const name = parent.name.length > maxName ? `${parent.name.slice(0, maxName - 1).trimEnd()}…` : parent.name;
-  return `children of "${name}"`;
+  return l10n.t('children of "{0}"', name);
 }
 
 /** "rna-seq-analysis" for "rfranklin/rna-seq-analysis": the words that tell projects apart, for narrow places. */
@@ -159,7 +195,7 @@ export function filterParts(filter: TaskFilter): string[] {
   if (filter.parent) parts.push(describeParent(filter.parent, PARENT_NAME_SHOWN));
   for (const field of TIME_FIELDS) {
     const range = filter[field];
-    if (range) parts.push(`${TIME_LABELS[field].toLowerCase()} ${describeRange(range)}`);
+    if (range) parts.push(timeFilterWords(field, range));
   }
   return parts;
 }

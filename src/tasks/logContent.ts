@@ -1,6 +1,7 @@
 // The text of a job's log as the log editor shows it: the last 1 MB first (with a line saying so and how to see
 // the rest), or the whole file. No `vscode` import.
 
+import * as l10n from '@vscode/l10n';
 import { downloadTail, downloadWhole, type DownloadOptions, type DownloadedText } from '../api/signedDownload';
 
 export const TAIL_BYTES = 1024 * 1024;
@@ -12,15 +13,16 @@ export interface LogSource {
 }
 
 export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  if (bytes < 1024) return l10n.t('{0} B', bytes);
+  if (bytes < 1024 * 1024) return l10n.t('{0} KB', (bytes / 1024).toFixed(1));
+  return l10n.t('{0} MB', (bytes / 1024 / 1024).toFixed(1));
 }
 
 /** The first line of a log shown in part. */
 export function partialNote(received: number, size: number | undefined): string {
-  const of = size !== undefined ? ` of ${formatBytes(size)}` : '';
-  return `[Showing the last ${formatBytes(received)}${of}. To see the whole log, click "Load Whole Log" in the editor's title bar.]`;
+  return size !== undefined
+    ? l10n.t('[Showing the last {0} of {1}. To see the whole log, click "Load Whole Log" in the editor\'s title bar.]', formatBytes(received), formatBytes(size))
+    : l10n.t('[Showing the last {0}. To see the whole log, click "Load Whole Log" in the editor\'s title bar.]', formatBytes(received));
 }
 
 export async function fetchLog(

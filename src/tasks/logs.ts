@@ -43,7 +43,7 @@ export class LogDocumentProvider implements vscode.TextDocumentContentProvider, 
     const cached = this.texts.get(key);
     if (cached !== undefined) return cached;
     const fileId = LogDocumentProvider.fileIdOf(uri);
-    if (!fileId) return `"${uri.path}" does not name a log file.`;
+    if (!fileId) return vscode.l10n.t('"{0}" does not name a log file.', uri.path);
     const controller = new AbortController();
     const cancel = token.onCancellationRequested(() => controller.abort());
     try {
@@ -53,7 +53,7 @@ export class LogDocumentProvider implements vscode.TextDocumentContentProvider, 
       return text;
     } catch (error) {
       // Not kept: opening the log again tries again.
-      return `Could not load this log.\n\n${describeError(error)}\n\nOpen it again from the task's job in the Seven Bridges Tasks view.\n`;
+      return `${vscode.l10n.t('Could not load this log.')}\n\n${describeError(error)}\n\n${vscode.l10n.t("Open it again from the task's job in the Seven Bridges Tasks view.")}\n`;
     } finally {
       cancel.dispose();
     }
@@ -67,7 +67,7 @@ export class LogDocumentProvider implements vscode.TextDocumentContentProvider, 
 
 /** Opens a log in a read-only tab, scrolled to its end (where a failed job says why). */
 export async function showLog(uri: vscode.Uri): Promise<vscode.TextEditor> {
-  const doc = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Loading ${uri.path.split('/').pop()}…` }, () =>
+  const doc = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Loading {0}…', uri.path.split('/').pop() ?? '') }, () =>
     Promise.resolve(vscode.workspace.openTextDocument(uri)),
   );
   const shown = await Promise.resolve(vscode.languages.setTextDocumentLanguage(doc, 'log')).catch(() => doc);

@@ -4,13 +4,17 @@
 // platform lists them under the status they are leaving, that difference is 0 and they show, marked with their
 // own status, in that group instead. No `vscode` import.
 
+import * as l10n from '@vscode/l10n';
 import type { TaskListQuery } from '../api/tasks';
 import { TASK_STATUSES, type Page, type Task } from '../api/types';
 import type { IconSpec, NodeView } from './nodes';
 import { PAGE_SIZE, type TaskSource } from './pagedList';
+import { taskCount } from '../util/words';
 
 export const OTHER_GROUP = 'OTHER';
+/** English, for src/tasks/taskTree.ts until the lead converts it to `otherStatusesLabel()`. */
 export const OTHER_LABEL = 'Other statuses';
+export const otherStatusesLabel = (): string => l10n.t('Other statuses');
 /** Pages of the unfiltered list scanned at most when the "Other" group opens (newest first: transitions are recent). */
 export const MAX_OTHER_SCAN_PAGES = 20;
 
@@ -50,10 +54,15 @@ const OTHER_ICON: IconSpec = { id: 'question', color: 'charts.orange' };
 
 /** The "Other statuses" group row. */
 export function otherGroupView(count: number | undefined, countError?: string): NodeView {
-  const description = countError ? 'count unavailable' : count === undefined ? '…' : count.toLocaleString('en-US');
+  const label = otherStatusesLabel();
+  const description = countError ? l10n.t('count unavailable') : count === undefined ? '…' : count.toLocaleString('en-US');
   const tooltip = countError
-    ? `Tasks in other statuses: the count could not be read. ${countError}`
-    : 'Tasks whose status no filter value names: aborting, batch parents still creating their children, or a status this extension does not know.';
-  const ariaLabel = countError ? `${OTHER_LABEL}: count unavailable` : `${OTHER_LABEL}: ${count === undefined ? 'counting' : `${description} ${count === 1 ? 'task' : 'tasks'}`}`;
-  return { label: OTHER_LABEL, description, tooltip, ariaLabel, icon: OTHER_ICON, contextValue: 'otherStatusGroup', expandable: count !== 0 || !!countError };
+    ? l10n.t('Tasks in other statuses: the count could not be read. {0}', countError)
+    : l10n.t('Tasks whose status no filter value names: aborting, batch parents still creating their children, or a status this extension does not know.');
+  const ariaLabel = countError
+    ? l10n.t('{0}: count unavailable', label)
+    : count === undefined
+      ? l10n.t('{0}: counting', label)
+      : l10n.t({ message: '{0}: {1}', args: [label, taskCount(count)], comment: ['{0}: a group of tasks; {1}: "12 tasks"'] });
+  return { label, description, tooltip, ariaLabel, icon: OTHER_ICON, contextValue: 'otherStatusGroup', expandable: count !== 0 || !!countError };
 }

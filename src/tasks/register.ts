@@ -58,7 +58,9 @@ export function registerTasks(services: Services): TaskExplorer {
   /** The number of running tasks on the view's icon, from the counts the tree already has (no request of its own). */
   const showBadge = () => {
     const running = tree.runningCount();
-    view.badge = running ? { value: running, tooltip: `${running.toLocaleString('en-US')} running task${running === 1 ? '' : 's'}` } : undefined;
+    view.badge = running
+      ? { value: running, tooltip: running === 1 ? vscode.l10n.t('1 running task') : vscode.l10n.t('{0} running tasks', running.toLocaleString('en-US')) }
+      : undefined;
   };
   const refresher = new Refresher({
     refresh: async () => {

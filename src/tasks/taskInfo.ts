@@ -2,11 +2,22 @@
 // inputs and outputs by file name, and a link to the raw record. Built from the task record and its execution
 // details; no `vscode` import (the tree provider renders these rows).
 
+import * as l10n from '@vscode/l10n';
 import { findFileIds } from '../api/ids';
 import { parseRecordTimestamp } from '../api/timestamps';
 import type { ExecutionDetails, Task, TaskJob } from '../api/types';
 import { formatDuration, formatUtc } from '../util/time';
 import type { IconSpec } from './nodes';
+import { STATUS_LABELS } from './filterModel';
+
+/** The Open Task Details command's name (a row's command, a picker's title). */
+export const openTaskDetailsTitle = (): string => l10n.t('Open Task Details');
+const unnamedJob = (): string => l10n.t({ message: 'job', comment: ['A job of a task that has no name'] });
+
+/** A job's status as shown: the task status's label when it is one, else the platform's word capitalised. */
+function jobStatusWord(status: string): string {
+  return (STATUS_LABELS as Record<string, string | undefined>)[status] ?? status.charAt(0) + status.slice(1).toLowerCase();
+}
 
 export interface InfoCommand {
   command: string;
@@ -91,7 +102,7 @@ export function jobDuration(job: TaskJob, now: number): string | undefined {
   if (!start) return undefined;
   const end = parseRecordTimestamp(job.end_time);
   if (end) return formatDuration(end.getTime() - start.getTime());
-  return job.status === 'RUNNING' ? `${formatDuration(now - start.getTime())} so far` : undefined;
+  return job.status === 'RUNNING' ? l10n.t('{0} so far', formatDuration(now - start.getTime())) : undefined;
 }
 
 /** Failed jobs first, then aborted, running, completed; the platform's order within each. */
@@ -107,7 +118,7 @@ export function jobLogs(job: TaskJob, taskId: string): LogRef[] {
   const logs: LogRef[] = [];
   for (const [name, url] of Object.entries(job.logs ?? {})) {
     const fileId = typeof url === 'string' ? findFileIds(url)[0] : undefined;
-    if (fileId) logs.push({ fileId, name, taskId, job: job.name ?? 'job' });
+    if (fileId) logs.push({ fileId, name, taskId, job: job.name ?? unnamedJob() });
   }
   const rank = (name: string) => (LOG_ORDER.includes(name) ? LOG_ORDER.indexOf(name) : LOG_ORDER.length);
   return logs.sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
@@ -115,19 +126,19 @@ export function jobLogs(job: TaskJob, taskId: string): LogRef[] {
 
 function jobItem(job: TaskJob, index: number, task: Task, now: number): InfoItem {
   const status = job.status ?? 'UNKNOWN';
-  const parts = [status.charAt(0) + status.slice(1).toLowerCase()];
+  const parts = [jobStatusWord(status)];
   if (job.instance?.type) parts.push(job.instance.type);
   const duration = jobDuration(job, now);
   if (duration) parts.push(duration);
-  if (job.retried) parts.push('retried');
+  if (job.retried) parts.push(l10n.t({ message: 'retried', comment: ['A job attempt that was replaced by another'] }));
   const start = parseRecordTimestamp(job.start_time);
   const tooltip = [
-    `${job.name ?? 'job'}: ${status}`,
-    job.instance?.type ? `Instance: ${job.instance.type}${job.instance.provider ? ` (${job.instance.provider})` : ''}` : undefined,
-    start ? `Started: ${formatUtc(start)}` : undefined,
-    duration ? `Duration: ${duration}` : undefined,
-    job.retried ? 'Retried: this attempt was replaced by another' : undefined,
-    job.command_line ? `Command: ${job.command_line}` : undefined,
+    l10n.t({ message: '{0}: {1}', args: [job.name ?? unnamedJob(), status], comment: ['{0}: a job\'s name; {1}: its status as the platform names it'] }),
+    job.instance?.type ? (job.instance.provider ? l10n.t('Instance: {0} ({1})', job.instance.type, job.instance.provider) : l10n.t('Instance: {0}', job.instance.type)) : undefined,
+    start ? l10n.t('Started: {0}', formatUtc(start)) : undefined,
+    duration ? l10n.t('Duration: {0}', duration) : undefined,
+    job.retried ? l10n.t('Retried: this attempt was replaced by another') : undefined,
+    job.command_line ? l10n.t('Command: {0}', job.command_line) : undefined,
   ]
     .filter((l): l is string => !!l)
     .join('\n');
@@ -135,20 +146,20 @@ function jobItem(job: TaskJob, index: number, task: Task, now: number): InfoItem
     (log): InfoItem => ({
       key: `log:${log.fileId}`,
       label: log.name,
-      tooltip: `Open ${log.name} of ${log.job} (read-only; the last 1 MB first)`,
+      tooltip: l10n.t('Open {0} of {1} (read-only; the last 1 MB first)', log.name, log.job),
       icon: { id: 'output' },
       contextValue: 'taskLog',
-      command: { command: OPEN_LOG_COMMAND, title: 'Open Log', args: [log] },
+      command: { command: OPEN_LOG_COMMAND, title: l10n.t('Open Log'), args: [log] },
     }),
   );
   return {
     key: `job:${index}:${job.name ?? ''}`,
-    label: job.name ?? `job ${index + 1}`,
+    label: job.name ?? l10n.t('job {0}', index + 1),
     description: parts.join(' · '),
     tooltip,
     icon: JOB_ICONS[status] ?? { id: 'circle-outline' },
     contextValue: 'taskJob',
-    children: logs.length ? logs : [{ key: 'nolog', label: 'No logs', icon: { id: 'info' }, contextValue: 'message' }],
+    children: logs.length ? logs : [{ key: 'nolog', label: l10n.t('No logs'), icon: { id: 'info' }, contextValue: 'message' }],
     expanded: status === 'FAILED' && !job.retried,
   };
 }
@@ -158,7 +169,7 @@ function fileItems(prefix: string, values: Record<string, unknown> | undefined, 
     key: `${prefix}:${i}:${f.id}`,
     label: f.name,
     description: f.port,
-    tooltip: `${f.kind} ${f.name}\nID: ${f.id}\nPort: ${f.port}`,
+    tooltip: [f.kind === 'Directory' ? l10n.t('Directory {0}', f.name) : l10n.t('File {0}', f.name), l10n.t('ID: {0}', f.id), l10n.t('Port: {0}', f.port)].join('\n'),
     icon: { id: f.kind === 'Directory' ? 'folder' : 'file' },
     contextValue,
   }));
@@ -183,37 +194,37 @@ export function buildTaskInfo(task: Task, details: ExecutionDetails | undefined,
   });
   if (errors.length) {
     items.push(
-      section('errors', 'Errors', { id: 'error', color: 'testing.iconFailed' }, errors.map((m, i) => ({ key: `e${i}`, label: m, tooltip: m, icon: { id: 'error', color: 'testing.iconFailed' }, contextValue: 'taskMessage' })), true),
+      section('errors', l10n.t('Errors'), { id: 'error', color: 'testing.iconFailed' }, errors.map((m, i) => ({ key: `e${i}`, label: m, tooltip: m, icon: { id: 'error', color: 'testing.iconFailed' }, contextValue: 'taskMessage' })), true),
     );
   }
   if (warnings.length) {
-    items.push(section('warnings', 'Warnings', { id: 'warning', color: 'list.warningForeground' }, warnings.map((m, i) => ({ key: `w${i}`, label: m, tooltip: m, icon: { id: 'warning', color: 'list.warningForeground' }, contextValue: 'taskMessage' }))));
+    items.push(section('warnings', l10n.t('Warnings'), { id: 'warning', color: 'list.warningForeground' }, warnings.map((m, i) => ({ key: `w${i}`, label: m, tooltip: m, icon: { id: 'warning', color: 'list.warningForeground' }, contextValue: 'taskMessage' }))));
   }
   if (detailsError) {
-    items.push({ key: 'jobs-error', label: 'Jobs could not be read', description: detailsError, tooltip: detailsError, icon: { id: 'warning' }, contextValue: 'message' });
+    items.push({ key: 'jobs-error', label: l10n.t('Jobs could not be read'), description: detailsError, tooltip: detailsError, icon: { id: 'warning' }, contextValue: 'message' });
   } else if (details) {
     const jobs = sortJobs(details.jobs ?? []);
     const failed = jobs.some((j) => j.status === 'FAILED');
-    items.push(section('jobs', 'Jobs', { id: 'server-process' }, jobs.map((j, i) => jobItem(j, i, task, now)), failed));
+    items.push(section('jobs', l10n.t('Jobs'), { id: 'server-process' }, jobs.map((j, i) => jobItem(j, i, task, now)), failed));
   } else {
-    items.push({ key: 'jobs-none', label: 'No jobs yet', description: 'the task has not started', icon: { id: 'info' }, contextValue: 'message' });
+    items.push({ key: 'jobs-none', label: l10n.t('No jobs yet'), description: l10n.t('the task has not started'), icon: { id: 'info' }, contextValue: 'message' });
   }
   const inputs = fileItems('in', task.inputs, 'taskInput');
-  if (inputs.length) items.push(section('inputs', 'Inputs', { id: 'arrow-right' }, inputs));
+  if (inputs.length) items.push(section('inputs', l10n.t('Inputs'), { id: 'arrow-right' }, inputs));
   const outputs = fileItems('out', task.outputs, 'taskOutput');
-  if (outputs.length) items.push(section('outputs', 'Outputs', { id: 'arrow-left' }, outputs));
+  if (outputs.length) items.push(section('outputs', l10n.t('Outputs'), { id: 'arrow-left' }, outputs));
   const act = (key: string, label: string, icon: IconSpec, command: string) =>
     items.push({ key, label, icon, contextValue: 'taskAction', command: { command, title: label, args: [task.id] } });
-  if (task.status === 'RUNNING' || task.status === 'QUEUED') act('abort', 'Abort this task…', { id: 'debug-stop', color: 'testing.iconFailed' }, 'sevenbridges.tasks.abort');
-  if (task.status === 'DRAFT') act('run', 'Run this task…', { id: 'play', color: 'testing.iconPassed' }, 'sevenbridges.tasks.run');
-  if (task.status === 'COMPLETED' || task.status === 'FAILED' || task.status === 'ABORTED') act('rerun', 'Re-run (a copy, the original kept)…', { id: 'debug-restart' }, 'sevenbridges.tasks.rerun');
+  if (task.status === 'RUNNING' || task.status === 'QUEUED') act('abort', l10n.t('Abort this task…'), { id: 'debug-stop', color: 'testing.iconFailed' }, 'sevenbridges.tasks.abort');
+  if (task.status === 'DRAFT') act('run', l10n.t('Run this task…'), { id: 'play', color: 'testing.iconPassed' }, 'sevenbridges.tasks.run');
+  if (task.status === 'COMPLETED' || task.status === 'FAILED' || task.status === 'ABORTED') act('rerun', l10n.t('Re-run (a copy, the original kept)…'), { id: 'debug-restart' }, 'sevenbridges.tasks.rerun');
   items.push({
     key: 'raw',
-    label: 'Task record (JSON)',
-    tooltip: 'The whole record as the platform returns it',
+    label: l10n.t('Task record (JSON)'),
+    tooltip: l10n.t('The whole record as the platform returns it'),
     icon: { id: 'json' },
     contextValue: 'taskRaw',
-    command: { command: 'sevenbridges.tasks.openDetails', title: 'Open Task Details', args: [task.id] },
+    command: { command: 'sevenbridges.tasks.openDetails', title: openTaskDetailsTitle(), args: [task.id] },
   });
   return items;
 }
