@@ -5,6 +5,10 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as ts from 'typescript';
 import { getL10nJson } from '@vscode/l10n-dev';
+import * as l10n from '@vscode/l10n';
+import { ApiError, describeError } from '../../../src/api/errors';
+import { STATUS_LABELS } from '../../../src/tasks/filterModel';
+import { fileCount } from '../../../src/util/words';
 
 const root = path.resolve(__dirname, '..', '..', '..', '..');
 const BUNDLE = path.join(root, 'l10n', 'bundle.l10n.json');
@@ -114,6 +118,26 @@ describe('localisable strings (l10n)', function () {
     assert.deepStrictEqual(shipped, exported);
     // The exporter and this test's reading agree on what the messages are.
     assert.deepStrictEqual(Object.keys(shipped).sort(), [...new Set(calls.map((c) => c.key!))].sort());
+  });
+
+  it('a bundle handed to @vscode/l10n (as main.ts does) is what the vscode-free modules show, comments and placeholders included', () => {
+    l10n.config({
+      contents: {
+        '1 file': '1 fichier',
+        '{0} files': '{0} fichiers',
+        'Running/A task status': 'En cours',
+        'The platform did not answer in time. Try again.': 'La plateforme n’a pas répondu à temps. Réessayez.',
+      },
+    });
+    try {
+      assert.deepStrictEqual([fileCount(1), fileCount(1234)], ['1 fichier', '1,234 fichiers']);
+      assert.strictEqual(STATUS_LABELS.RUNNING, 'En cours', 'read when used, not when the module loaded');
+      assert.strictEqual(describeError(new ApiError({ kind: 'timeout', message: 'GET /v2/user timed out' })), 'La plateforme n’a pas répondu à temps. Réessayez.');
+      assert.strictEqual(STATUS_LABELS.QUEUED, 'Queued', 'a message the bundle lacks stays English');
+    } finally {
+      l10n.config({ contents: {} });
+    }
+    assert.strictEqual(fileCount(2), '2 files');
   });
 
   it('the manifest points VS Code at the bundle, and the package ships it', () => {
