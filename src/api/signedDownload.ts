@@ -90,7 +90,6 @@ async function download(url: string, headers: Record<string, string>, options: D
   if (response.status < 200 || response.status >= 300) {
     // Storage error bodies can repeat the request's signature (S3's SignatureDoesNotMatch does): show the code only.
     const code = /<Code>([A-Za-z]+)<\/Code>/.exec(bytes.toString('utf8', 0, 2000))?.[1];
-
     throw new ApiError({
       kind: 'http',
       status: response.status,
