@@ -6,7 +6,7 @@ import { describeError } from '../api/errors';
 import { clashWords, lookupDestination, NAME_QUERIES, planClashes, type Arriving } from './clashes';
 import { failedItems } from '../jobs/summary';
 import type { JobDestination, JobTracker, TrackedJob } from '../jobs/tracker';
-import { SHOW_JOBS } from '../jobs/ui';
+import { COMMANDS } from '../keys/commands';
 import type { Account, WriteRecord } from '../write/outbox';
 import { COPY_WRITE, followCopies, type CopyPayload } from './copyWrite';
 import { DISCARD, SHOW_COPY_JOBS, SUBMIT_AGAIN, submissionTellings } from './submissionWords';
@@ -200,7 +200,7 @@ export class CopyFlow {
       void show(telling.text, ...telling.actions).then(async (chosen) => {
         if (chosen === SUBMIT_AGAIN) await this.resubmit(group);
         else if (chosen === DISCARD) await this.discard(group);
-        else if (chosen === SHOW_COPY_JOBS) await vscode.commands.executeCommand(SHOW_JOBS);
+        else if (chosen === SHOW_COPY_JOBS) await vscode.commands.executeCommand(COMMANDS.showJobs);
       });
     }
   }

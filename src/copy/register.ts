@@ -17,6 +17,7 @@ import { gatherOutputs, type GatheredOutputs } from './taskOutputs';
 import { checkSources, sourceProblems } from './request';
 import { pickTask } from '../tasks/filterPicks';
 import { hasFileOutputs } from '../tasks/nodes';
+import { COMMAND_TITLES, COMMANDS } from '../keys/commands';
 
 /** The running copy feature, returned for the integration tests. */
 export interface CopyFeature {
@@ -75,12 +76,12 @@ export function registerCopy(services: Services): CopyFeature {
     session.onDidChangeUsername(followSession),
     vscode.window.onDidChangeWindowState((state) => tracker.setFocused(state.focused)),
 
-    vscode.commands.registerCommand('sevenbridges.files.refresh', (node?: FilesNode) => {
+    vscode.commands.registerCommand(COMMANDS.refreshFiles, (node?: FilesNode) => {
       projects.clear();
       tree.refresh(node instanceof ProjectNode || node instanceof FolderNode ? node : undefined);
     }),
-    vscode.commands.registerCommand('sevenbridges.files.loadMore', (node?: LoadMoreNode | MessageNode) => (node ? tree.loadMore(node) : undefined)),
-    vscode.commands.registerCommand('sevenbridges.files.copyId', async (node?: FilesNode, nodes?: FilesNode[]) => {
+    vscode.commands.registerCommand(COMMANDS.loadMoreFiles, (node?: LoadMoreNode | MessageNode) => (node ? tree.loadMore(node) : undefined)),
+    vscode.commands.registerCommand(COMMANDS.copyFileId, async (node?: FilesNode, nodes?: FilesNode[]) => {
       const chosen = (nodes?.length ? nodes : node ? [node] : [...view.selection]).filter(
         (n): n is ItemNode | ProjectNode => isItemNode(n) || n instanceof ProjectNode,
       );
@@ -96,13 +97,13 @@ export function registerCopy(services: Services): CopyFeature {
       vscode.window.setStatusBarMessage(chosen.length === 1 ? `Copied ${chosen[0].id}` : `Copied ${chosen.length} IDs`, 3_000);
     }),
 
-    vscode.commands.registerCommand('sevenbridges.copy', (arg?: CopyCommandArgs | FilesNode, nodes?: FilesNode[], extra?: CopyCommandArgs) =>
+    vscode.commands.registerCommand(COMMANDS.copy, (arg?: CopyCommandArgs | FilesNode, nodes?: FilesNode[], extra?: CopyCommandArgs) =>
       copyCommand(arg, nodes, extra),
     ),
-    vscode.commands.registerCommand('sevenbridges.copyTo', (arg?: CopyCommandArgs | FilesNode, nodes?: FilesNode[], extra?: CopyCommandArgs) =>
+    vscode.commands.registerCommand(COMMANDS.copyTo, (arg?: CopyCommandArgs | FilesNode, nodes?: FilesNode[], extra?: CopyCommandArgs) =>
       copyCommand(arg, nodes, extra),
     ),
-    vscode.commands.registerCommand('sevenbridges.tasks.copyOutputs', (arg?: { task?: Task } | Task, second?: CopyCommandArgs | unknown[], third?: CopyCommandArgs) => {
+    vscode.commands.registerCommand(COMMANDS.copyTaskOutputs, (arg?: { task?: Task } | Task, second?: CopyCommandArgs | unknown[], third?: CopyCommandArgs) => {
       // From the tree with several rows selected VS Code passes (clicked row, selected rows).
       const selected = Array.isArray(second) ? second : undefined;
       const args = (Array.isArray(second) ? third : second) ?? {};
@@ -115,8 +116,8 @@ export function registerCopy(services: Services): CopyFeature {
   /** Sources in the order of the issue: the command's arguments, the view's selection, the editor's selection, an input box. */
   async function copyCommand(arg?: CopyCommandArgs | FilesNode, nodes?: FilesNode[], extra?: CopyCommandArgs): Promise<TrackedJob[]> {
     if (!(await session.credentials())) {
-      const chosen = await vscode.window.showWarningMessage('Sign in to copy files: set an authentication token first.', 'Set Authentication Token');
-      if (chosen) await vscode.commands.executeCommand('sevenbridges.setToken');
+      const chosen = await vscode.window.showWarningMessage('Sign in to copy files: set an authentication token first.', COMMAND_TITLES.setToken);
+      if (chosen) await vscode.commands.executeCommand(COMMANDS.setToken);
       return [];
     }
     const args: CopyCommandArgs = arg && !isTreeNode(arg) ? arg : (extra ?? {});

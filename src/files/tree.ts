@@ -6,6 +6,7 @@ import { errorActions, type MessageAction } from '../util/errorActions';
 import { escapeMarkdown } from '../util/markdown';
 import { formatUtc, relativeTime } from '../util/time';
 import { Pager } from './pager';
+import { COMMANDS } from '../keys/commands';
 
 const PAGE_SIZE = 100;
 export const FILES_VIEW = 'sevenbridges.files';
@@ -190,7 +191,7 @@ export class FilesTreeProvider implements vscode.TreeDataProvider<FilesNode>, vs
     const ownerNode = owner instanceof Root ? undefined : owner;
     if (pager.error) {
       // A refused token offers a new one (as the task tree does), anything else a retry (and the log when it helps).
-      const retry: MessageAction = { title: 'Try Again', command: 'sevenbridges.files.loadMore' };
+      const retry: MessageAction = { title: 'Try Again', command: COMMANDS.loadMoreFiles };
       const [first, ...others] = errorActions(pager.error, retry);
       const hint = first === retry ? 'Click to try again' : `Click to ${first.title.toLowerCase()}`;
       nodes.push(new MessageNode(`Could not load: ${describeError(pager.error)}`, owner, hint, true, first));
@@ -236,7 +237,7 @@ export class FilesTreeProvider implements vscode.TreeDataProvider<FilesNode>, vs
       );
       item.iconPath = new vscode.ThemeIcon(pager.isLoading ? 'loading~spin' : 'ellipsis');
       item.contextValue = 'loadMore';
-      item.command = { command: 'sevenbridges.files.loadMore', title: 'Load More Files', arguments: [node] };
+      item.command = { command: COMMANDS.loadMoreFiles, title: 'Load More Files', arguments: [node] };
       return item;
     }
     const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
@@ -244,7 +245,7 @@ export class FilesTreeProvider implements vscode.TreeDataProvider<FilesNode>, vs
     item.description = node.detail;
     item.contextValue = node.isError ? 'message error' : 'message';
     if (node.action) {
-      const retry = node.action.command === 'sevenbridges.files.loadMore';
+      const retry = node.action.command === COMMANDS.loadMoreFiles;
       item.command = { command: node.action.command, title: node.action.title, arguments: node.action.args ?? (retry ? [node] : []) };
     }
     return item;
@@ -256,8 +257,8 @@ export class FilesTreeProvider implements vscode.TreeDataProvider<FilesNode>, vs
 }
 
 function actionIcon(command: string): string {
-  if (command === 'sevenbridges.setToken') return 'key';
-  if (command === 'sevenbridges.showLog') return 'output';
+  if (command === COMMANDS.setToken) return 'key';
+  if (command === COMMANDS.showLog) return 'output';
   return 'refresh';
 }
 

@@ -5,18 +5,7 @@ import { plural } from '../util/words';
 import { childNodes, itemOutcome, resultsTable, type ItemNode, type JobsNode, type RequestNode } from './jobsModel';
 import { CopyJobsProvider, followVisibility, JOBS_VIEW } from './jobsView';
 import { isFinished, type JobTracker, type TrackedJob } from './tracker';
-import { SHOW_JOBS } from './ui';
-
-export const JOB_COMMANDS = {
-  retryFailed: 'sevenbridges.jobs.retryFailed',
-  copyResults: 'sevenbridges.jobs.copyResults',
-  dismiss: 'sevenbridges.jobs.dismiss',
-  clearFinished: 'sevenbridges.jobs.clearFinished',
-  submitAgain: 'sevenbridges.jobs.submitAgain',
-  submitAnyway: 'sevenbridges.jobs.submitAnyway',
-  discard: 'sevenbridges.jobs.discard',
-  openItem: 'sevenbridges.jobs.openItem',
-} as const;
+import { COMMANDS } from '../keys/commands';
 
 export interface CopyJobsView {
   readonly provider: CopyJobsProvider;
@@ -67,18 +56,18 @@ export function registerJobsView(context: vscode.ExtensionContext, tracker: JobT
     provider,
     view,
     followVisibility(view, provider, tracker),
-    vscode.commands.registerCommand(SHOW_JOBS, async (id?: string) => {
+    vscode.commands.registerCommand(COMMANDS.showJobs, async (id?: string) => {
       await vscode.commands.executeCommand(`${JOBS_VIEW}.focus`);
       const node = typeof id === 'string' ? provider.jobNode(id) : undefined;
       if (node) await view.reveal(node, { select: true, focus: true, expand: true });
     }),
-    vscode.commands.registerCommand(JOB_COMMANDS.retryFailed, async (node?: JobsNode, options?: { confirm?: boolean }) => {
+    vscode.commands.registerCommand(COMMANDS.retryFailed, async (node?: JobsNode, options?: { confirm?: boolean }) => {
       const jobs = jobsOf(await chosen(node, 'Retry the failed items of which copy job?', hasContext(/\bhasFailed\b/))).filter(isFinished);
       const made: TrackedJob[] = [];
       for (const job of jobs) made.push(...(await flow.retryFailed(job, options)));
       return made;
     }),
-    vscode.commands.registerCommand(JOB_COMMANDS.copyResults, async (node?: JobsNode, nodes?: JobsNode[]) => {
+    vscode.commands.registerCommand(COMMANDS.copyResults, async (node?: JobsNode, nodes?: JobsNode[]) => {
       const jobs = (await selected(node, nodes, 'Copy the results of which copy job?')).flatMap(jobsOf);
       if (!jobs.length) return undefined;
       const missing = jobs.filter((j) => isFinished(j) && j.state !== 'UNKNOWN' && !j.result?.length && j.items.length);
@@ -87,22 +76,22 @@ export function registerJobsView(context: vscode.ExtensionContext, tracker: JobT
       await vscode.window.showTextDocument(document, { preview: false });
       return document;
     }),
-    vscode.commands.registerCommand(JOB_COMMANDS.dismiss, async (node?: JobsNode, nodes?: JobsNode[]) => {
+    vscode.commands.registerCommand(COMMANDS.dismissJob, async (node?: JobsNode, nodes?: JobsNode[]) => {
       for (const n of await selected(node, nodes, 'Dismiss which copy job?')) {
         for (const job of jobsOf(n)) tracker.dismiss(job.id);
       }
     }),
-    vscode.commands.registerCommand(JOB_COMMANDS.clearFinished, () => {
+    vscode.commands.registerCommand(COMMANDS.clearFinishedJobs, () => {
       const finished = tracker.all().filter(isFinished);
       for (const job of finished) tracker.dismiss(job.id);
       if (finished.length) vscode.window.setStatusBarMessage(`Cleared ${plural(finished.length, 'finished copy job')}`, 3_000);
       return finished.length;
     }),
-    vscode.commands.registerCommand(JOB_COMMANDS.submitAgain, async (node?: JobsNode) => {
+    vscode.commands.registerCommand(COMMANDS.submitAgain, async (node?: JobsNode) => {
       const request = requestOf(await chosen(node, 'Submit which copy request again?', hasContext(/\brefused\b/)));
       return request ? flow.resubmit(request.group) : [];
     }),
-    vscode.commands.registerCommand(JOB_COMMANDS.submitAnyway, async (node?: JobsNode, options?: { confirm?: boolean }) => {
+    vscode.commands.registerCommand(COMMANDS.submitAnyway, async (node?: JobsNode, options?: { confirm?: boolean }) => {
       const request = requestOf(await chosen(node, 'Submit which copy request anyway?', hasContext(/\bunsure\b/)));
       if (!request) return [];
       if (options?.confirm !== false) {
@@ -115,11 +104,11 @@ export function registerJobsView(context: vscode.ExtensionContext, tracker: JobT
       }
       return flow.resubmit(request.group, true);
     }),
-    vscode.commands.registerCommand(JOB_COMMANDS.discard, async (node?: JobsNode) => {
+    vscode.commands.registerCommand(COMMANDS.discardRequest, async (node?: JobsNode) => {
       const request = requestOf(await chosen(node, 'Discard which copy request?', (n) => n.kind === 'request' || (n.kind === 'submission' && n.pending.length > 0)));
       return request ? flow.discard(request.group) : undefined;
     }),
-    vscode.commands.registerCommand(JOB_COMMANDS.openItem, async (node?: ItemNode) => {
+    vscode.commands.registerCommand(COMMANDS.openJobItem, async (node?: ItemNode) => {
       if (node?.kind !== 'item') return;
       const o = itemOutcome(tracker.get(node.job.id) ?? node.job, node.index);
       if (o.ok && o.newId) {

@@ -3,6 +3,7 @@ import type { CopyJobsApi } from '../api/copyJobs';
 import type { AsyncJob, CopyItem, CopyItemResult, CopyJobState } from '../api/types';
 import { Emitter } from '../util/emitter';
 import { StateStore, systemTimers, Timers } from './store';
+import { STATE_KEYS } from '../keys/state';
 
 /** Where a job copies to, as shown to a person and as sent. */
 export interface JobDestination {
@@ -86,7 +87,6 @@ export interface TrackerOptions {
 
 export type JobsSource = Pick<CopyJobsApi, 'get' | 'list'>;
 
-const STORE_KEY = 'sevenbridges.copyJobs';
 const LIST_LIMIT = 100;
 const NOT_FOUND = 10211;
 
@@ -162,7 +162,7 @@ export class JobTracker {
    */
   recordedIds(): Set<string> {
     const ids = new Set<string>([...this.jobs.keys(), ...this.removed]);
-    for (const job of this.store.get<{ jobs?: TrackedJob[] }>(STORE_KEY)?.jobs ?? []) if (job && typeof job.id === 'string') ids.add(job.id);
+    for (const job of this.store.get<{ jobs?: TrackedJob[] }>(STATE_KEYS.copyJobs.key)?.jobs ?? []) if (job && typeof job.id === 'string') ids.add(job.id);
     return ids;
   }
 
@@ -408,7 +408,7 @@ export class JobTracker {
   }
 
   private load(): void {
-    const saved = this.store.get<{ version?: number; jobs?: TrackedJob[] }>(STORE_KEY);
+    const saved = this.store.get<{ version?: number; jobs?: TrackedJob[] }>(STATE_KEYS.copyJobs.key);
     for (const job of saved?.jobs ?? []) {
       if (job && typeof job.id === 'string' && typeof job.state === 'string' && Array.isArray(job.items)) this.jobs.set(job.id, job);
     }
@@ -450,11 +450,11 @@ export class JobTracker {
   private save(): void {
     const ours = this.every();
     const known = new Set(ours.map((j) => j.id));
-    const theirs = (this.store.get<{ jobs?: TrackedJob[] }>(STORE_KEY)?.jobs ?? []).filter(
+    const theirs = (this.store.get<{ jobs?: TrackedJob[] }>(STATE_KEYS.copyJobs.key)?.jobs ?? []).filter(
       (j) => j && typeof j.id === 'string' && !known.has(j.id) && !this.removed.has(j.id),
     );
     const jobs = [...ours, ...theirs].sort((a, b) => b.submittedAt - a.submittedAt || compareIds(b.id, a.id));
-    void Promise.resolve(this.store.update(STORE_KEY, { version: 1, jobs })).catch(() => undefined);
+    void Promise.resolve(this.store.update(STATE_KEYS.copyJobs.key, { version: 1, jobs })).catch(() => undefined);
   }
 }
 

@@ -4,8 +4,8 @@ import type { CopyPayload } from '../copy/copyWrite';
 import type { Outbox, WriteRecord } from '../write/outbox';
 import { failedItems, finishMessage, statusSummary } from './summary';
 import { isFinished, JobTracker, TrackedJob } from './tracker';
+import { COMMANDS } from '../keys/commands';
 
-export const SHOW_JOBS = 'sevenbridges.jobs.show';
 export const SHOW_DETAILS = 'Show Details';
 export const RETRY_FAILED = 'Retry Failed Items';
 export const DISMISS = 'Dismiss';
@@ -31,7 +31,7 @@ export class JobsStatusBar implements vscode.Disposable {
   ) {
     this.item = vscode.window.createStatusBarItem('sevenbridges.copyJobs', vscode.StatusBarAlignment.Left, 50);
     this.item.name = 'Seven Bridges Copy Jobs';
-    this.item.command = SHOW_JOBS;
+    this.item.command = COMMANDS.showJobs;
     this.disposables.push(this.item, tracker.onDidChange(() => this.update()), outbox.onDidChange(() => this.update()));
     this.update();
   }
@@ -94,7 +94,7 @@ export class FinishNotifier implements vscode.Disposable {
     const chosen = await show(message.text, ...actions);
     if (chosen === SHOW_DETAILS) {
       this.tracker.acknowledge(jobs.map((j) => j.id));
-      await vscode.commands.executeCommand(SHOW_JOBS, jobs.length === 1 ? jobs[0].id : undefined);
+      await vscode.commands.executeCommand(COMMANDS.showJobs, jobs.length === 1 ? jobs[0].id : undefined);
     } else if (chosen === RETRY_FAILED) {
       this.tracker.acknowledge(jobs.map((j) => j.id));
       await this.flow.retryFailed(jobs[0]);

@@ -12,6 +12,7 @@ import { pickFilter, pickOneStatus, pickParent, pickProject, pickTask } from './
 import type { Refresher } from './refresher';
 import { type ContainerNode, type LoadMoreNode, type TaskTreeModel } from './taskTree';
 import { withViewProgress } from './treeProvider';
+import { COMMAND_TITLES, COMMANDS } from '../keys/commands';
 
 export interface TaskCommandParts {
   services: Services;
@@ -72,18 +73,18 @@ export function registerTaskCommands(parts: TaskCommandParts): vscode.Disposable
     task.project && task.name ? (task as Task) : await client.tasks.get(task.id);
 
   return [
-    vscode.commands.registerCommand('sevenbridges.tasks.refresh', () => withViewProgress(refresher.refreshNow())),
+    vscode.commands.registerCommand(COMMANDS.refreshTasks, () => withViewProgress(refresher.refreshNow())),
 
-    vscode.commands.registerCommand('sevenbridges.tasks.filter', () => pickFilter(services, filters, tree)),
+    vscode.commands.registerCommand(COMMANDS.filterTasks, () => pickFilter(services, filters, tree)),
 
-    vscode.commands.registerCommand('sevenbridges.tasks.clearFilter', () => filters.clear()),
+    vscode.commands.registerCommand(COMMANDS.clearTaskFilter, () => filters.clear()),
 
-    vscode.commands.registerCommand('sevenbridges.tasks.showOnlyStatus', async (arg: unknown) => {
+    vscode.commands.registerCommand(COMMANDS.showOnlyStatus, async (arg: unknown) => {
       const status = statusArgument(arg) ?? statusArgument(parts.selection?.()[0]) ?? (await pickOneStatus(tree));
       if (status) await filters.update({ statuses: [status] });
     }),
 
-    vscode.commands.registerCommand('sevenbridges.tasks.filterByProject', async (arg: unknown) => {
+    vscode.commands.registerCommand(COMMANDS.filterByProject, async (arg: unknown) => {
       const task = taskArgument(arg) ?? taskArgument(parts.selection?.()[0]);
       // From the palette with no task at hand: the project is what is asked for.
       if (!task) return pickProject(services, filters);
@@ -95,21 +96,21 @@ export function registerTaskCommands(parts: TaskCommandParts): vscode.Disposable
       }
     }),
 
-    vscode.commands.registerCommand('sevenbridges.tasks.showChildren', async (arg: unknown) => {
+    vscode.commands.registerCommand(COMMANDS.showChildTasks, async (arg: unknown) => {
       const selected = taskArgument(parts.selection?.()[0]);
       const task = taskArgument(arg) ?? (selected?.batch ? selected : undefined);
       if (!task) return pickParent(services, filters);
       await filters.update({ parent: { id: task.id, ...(task.name ? { name: task.name } : {}) } });
     }),
 
-    vscode.commands.registerCommand('sevenbridges.tasks.copyId', async (arg: unknown) => {
-      const task = await chosenTask(arg, parts, 'Copy Task ID');
+    vscode.commands.registerCommand(COMMANDS.copyTaskId, async (arg: unknown) => {
+      const task = await chosenTask(arg, parts, COMMAND_TITLES.copyTaskId);
       if (!task) return;
       await vscode.env.clipboard.writeText(task.id);
       vscode.window.setStatusBarMessage(`$(check) Copied task ID ${task.id}`, 3000);
     }),
 
-    vscode.commands.registerCommand('sevenbridges.tasks.openDetails', async (arg: unknown) => {
+    vscode.commands.registerCommand(COMMANDS.openTaskDetails, async (arg: unknown) => {
       const task = await chosenTask(arg, parts, 'Open Task Details');
       if (!task) return;
       try {
@@ -121,11 +122,11 @@ export function registerTaskCommands(parts: TaskCommandParts): vscode.Disposable
         await vscode.languages.setTextDocumentLanguage(doc, 'json');
         await vscode.window.showTextDocument(doc, { preview: true });
       } catch (error) {
-        await showApiError('Could not open the task details', error, { title: 'Retry', run: () => vscode.commands.executeCommand('sevenbridges.tasks.openDetails', arg) });
+        await showApiError('Could not open the task details', error, { title: 'Retry', run: () => vscode.commands.executeCommand(COMMANDS.openTaskDetails, arg) });
       }
     }),
 
-    vscode.commands.registerCommand('sevenbridges.tasks.openInBrowser', async (arg: unknown) => {
+    vscode.commands.registerCommand(COMMANDS.openTaskInBrowser, async (arg: unknown) => {
       const task = await chosenTask(arg, parts, 'Open Task in Browser');
       if (!task) return;
       let full: Pick<Task, 'id' | 'project'> = task;
@@ -140,7 +141,7 @@ export function registerTaskCommands(parts: TaskCommandParts): vscode.Disposable
       if (!url) {
         const choice = await vscode.window.showInformationMessage(
           `The web page of ${endpointLabel(session.endpoint)} is not known (a custom endpoint). The task ID is ${task.id}.`,
-          'Copy Task ID',
+          COMMAND_TITLES.copyTaskId,
         );
         if (choice) await vscode.env.clipboard.writeText(task.id);
         return;
@@ -148,7 +149,7 @@ export function registerTaskCommands(parts: TaskCommandParts): vscode.Disposable
       await vscode.env.openExternal(vscode.Uri.parse(url));
     }),
 
-    vscode.commands.registerCommand('sevenbridges.tasks.loadMore', async (arg: unknown) => {
+    vscode.commands.registerCommand(COMMANDS.loadMoreTasks, async (arg: unknown) => {
       const node = arg as LoadMoreNode | ContainerNode | undefined;
       if (!node || (node.kind !== 'loadMore' && node.kind !== 'group' && node.kind !== 'task')) return;
       await withViewProgress(tree.loadMore(node));

@@ -11,12 +11,12 @@ import { formatDuration } from '../util/time';
 import { ACTION_WORDS, canTake, confirmationText, describeOutcome, TaskActionSender } from './actions';
 import { taskArgument } from './commands';
 import { pickTask } from './filterPicks';
-import { LOAD_WHOLE_LOG_COMMAND } from './logContent';
 import { LOG_SCHEME, LogDocumentProvider, showLog } from './logs';
 import type { Refresher } from './refresher';
-import { jobLogs, OPEN_LOG_COMMAND, sortJobs, type LogRef } from './taskInfo';
+import { jobLogs, sortJobs, type LogRef } from './taskInfo';
 import type { TaskTreeModel, TaskTreeNode } from './taskTree';
 import { NOTIFY_SETTING, notifyMode, shouldNotify, type TaskEnded, type TaskWatcher } from './watcher';
+import { COMMAND_TITLES, COMMANDS } from '../keys/commands';
 
 export interface ExecutionParts {
   services: Services;
@@ -142,59 +142,59 @@ export function registerExecutionCommands(parts: ExecutionParts): vscode.Disposa
     if (how === 'COMPLETED') {
       message = `Task ${name} completed${took}.`;
       show = vscode.window.showInformationMessage;
-      if (task.outputs && Object.keys(task.outputs).length) actions.push('Copy Outputs To…');
-      actions.push('Show Logs');
+      if (task.outputs && Object.keys(task.outputs).length) actions.push(COMMAND_TITLES.copyTaskOutputs);
+      actions.push(COMMAND_TITLES.showLogs);
     } else if (how === 'FAILED') {
       const errors = Array.isArray(task.errors) ? task.errors : task.errors ? Object.values(task.errors as object) : [];
       const first = errors[0] as { message?: unknown } | string | undefined;
       const why = typeof first === 'string' ? first : typeof first?.message === 'string' ? first.message : undefined;
       message = `Task ${name} failed${why ? `: ${why}` : '.'}`;
       show = vscode.window.showErrorMessage;
-      actions.push('Show Logs', 'Re-run');
+      actions.push(COMMAND_TITLES.showLogs, 'Re-run');
     } else {
       message = `Task ${name} was aborted.`;
       show = vscode.window.showWarningMessage;
-      actions.push('Show Logs', 'Re-run');
+      actions.push(COMMAND_TITLES.showLogs, 'Re-run');
     }
     const chosen = await show(message, ...actions);
-    if (chosen === 'Show Logs') await showLogs(task);
-    else if (chosen === 'Re-run') await vscode.commands.executeCommand('sevenbridges.tasks.rerun', task);
-    else if (chosen === 'Copy Outputs To…') await vscode.commands.executeCommand('sevenbridges.tasks.copyOutputs', task);
+    if (chosen === COMMAND_TITLES.showLogs) await showLogs(task);
+    else if (chosen === 'Re-run') await vscode.commands.executeCommand(COMMANDS.rerunTask, task);
+    else if (chosen === COMMAND_TITLES.copyTaskOutputs) await vscode.commands.executeCommand(COMMANDS.copyTaskOutputs, task);
   }
 
   return [
     watcher.onDidEnd((ended) => void announce(ended)),
 
-    vscode.commands.registerCommand(OPEN_LOG_COMMAND, async (arg: unknown) => {
+    vscode.commands.registerCommand(COMMANDS.openLog, async (arg: unknown) => {
       if (!isLogRef(arg)) return void vscode.window.showInformationMessage('Open Log: open a task in the Tasks view, then a job, then click one of its logs.');
       await showLog(LogDocumentProvider.uriFor(arg));
     }),
 
-    vscode.commands.registerCommand(LOAD_WHOLE_LOG_COMMAND, async (uri?: vscode.Uri) => {
+    vscode.commands.registerCommand(COMMANDS.loadWholeLog, async (uri?: vscode.Uri) => {
       const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
       if (!target || target.scheme !== LOG_SCHEME) return void vscode.window.showInformationMessage('Load Whole Log: open a job\'s log first.');
       await showLog(target.with({ query: 'whole' }));
     }),
 
-    vscode.commands.registerCommand('sevenbridges.tasks.showLogs', async (arg: unknown) => showLogs(await rowOrPick(arg, 'Show Logs', (t) => t.status !== 'DRAFT'))),
+    vscode.commands.registerCommand(COMMANDS.showLogs, async (arg: unknown) => showLogs(await rowOrPick(arg, COMMAND_TITLES.showLogs, (t) => t.status !== 'DRAFT'))),
 
-    vscode.commands.registerCommand('sevenbridges.tasks.abort', async (arg: unknown, many: unknown, options?: { confirm?: boolean }) =>
+    vscode.commands.registerCommand(COMMANDS.abortTask, async (arg: unknown, many: unknown, options?: { confirm?: boolean }) =>
       act('abort', await rowOrPick(arg, 'Abort Task…', (t) => canTake('abort', t.status)), many ?? (arg === undefined ? view.selection : undefined), options),
     ),
-    vscode.commands.registerCommand('sevenbridges.tasks.run', async (arg: unknown, many: unknown, options?: { confirm?: boolean }) =>
+    vscode.commands.registerCommand(COMMANDS.runTask, async (arg: unknown, many: unknown, options?: { confirm?: boolean }) =>
       act('run', await rowOrPick(arg, 'Run Task…', (t) => canTake('run', t.status)), many ?? (arg === undefined ? view.selection : undefined), options),
     ),
-    vscode.commands.registerCommand('sevenbridges.tasks.rerun', async (arg: unknown, many: unknown, options?: { confirm?: boolean }) =>
+    vscode.commands.registerCommand(COMMANDS.rerunTask, async (arg: unknown, many: unknown, options?: { confirm?: boolean }) =>
       act('rerun', await rowOrPick(arg, 'Re-run Task…', (t) => canTake('rerun', t.status)), many ?? (arg === undefined ? view.selection : undefined), options),
     ),
 
-    vscode.commands.registerCommand('sevenbridges.tasks.watch', async (arg: unknown, many: unknown) => {
+    vscode.commands.registerCommand(COMMANDS.watchTask, async (arg: unknown, many: unknown) => {
       const tasks = selectedTasks(await rowOrPick(arg, 'Watch Task', active), many);
       for (const task of tasks) await watcher.watch(await full(task));
       tree.redraw();
       if (tasks.length) vscode.window.setStatusBarMessage(`$(eye) Watching ${tasks.length === 1 ? `"${tasks[0].name ?? tasks[0].id}"` : `${tasks.length} tasks`}: you will be told when ${tasks.length === 1 ? 'it ends' : 'they end'}`, 5000);
     }),
-    vscode.commands.registerCommand('sevenbridges.tasks.unwatch', async (arg: unknown, many: unknown) => {
+    vscode.commands.registerCommand(COMMANDS.unwatchTask, async (arg: unknown, many: unknown) => {
       for (const task of selectedTasks(await rowOrPick(arg, 'Stop Watching Task', (t) => watcher.isWatched(t.id)), many)) await watcher.unwatch(task.id);
       tree.redraw();
     }),

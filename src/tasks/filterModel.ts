@@ -6,6 +6,7 @@ import type { TaskListQuery, TimeBound } from '../api/tasks';
 import { formatFilterTimestamp, parseFilterTimestamp } from '../api/timestamps';
 import { TASK_STATUSES, type TaskStatus } from '../api/types';
 import { Emitter } from '../util/emitter';
+import { STATE_KEYS } from '../keys/state';
 
 export const TIME_FIELDS = ['created', 'started', 'ended'] as const;
 export type TimeField = (typeof TIME_FIELDS)[number];
@@ -37,8 +38,6 @@ export interface MementoLike {
   get<T>(key: string): T | undefined;
   update(key: string, value: unknown): Thenable<void> | Promise<void>;
 }
-
-export const FILTER_STATE_KEY = 'sevenbridges.tasks.filter';
 
 export const STATUS_LABELS: Record<TaskStatus, string> = {
   RUNNING: 'Running',
@@ -187,7 +186,7 @@ export class FilterModel {
   readonly onDidChange = this.changed.event;
 
   constructor(private readonly store: MementoLike) {
-    this.value = sanitizeFilter(store.get(FILTER_STATE_KEY));
+    this.value = sanitizeFilter(store.get(STATE_KEYS.taskFilter.key));
   }
 
   get filter(): TaskFilter {
@@ -208,7 +207,7 @@ export class FilterModel {
     if (JSON.stringify(next) === JSON.stringify(this.value)) return;
     this.value = next;
     this.changed.fire(next);
-    await this.store.update(FILTER_STATE_KEY, Object.keys(next).length ? next : undefined);
+    await this.store.update(STATE_KEYS.taskFilter.key, Object.keys(next).length ? next : undefined);
   }
 
   /** Changes some kinds of filter and keeps the others; an `undefined` value clears that kind. */

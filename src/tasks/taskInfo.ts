@@ -7,6 +7,7 @@ import { parseRecordTimestamp } from '../api/timestamps';
 import type { ExecutionDetails, Task, TaskJob } from '../api/types';
 import { formatDuration, formatUtc } from '../util/time';
 import type { IconSpec } from './nodes';
+import { COMMANDS } from '../keys/commands';
 
 export interface InfoCommand {
   command: string;
@@ -35,8 +36,6 @@ export interface LogRef {
   taskId: string;
   job: string;
 }
-
-export const OPEN_LOG_COMMAND = 'sevenbridges.tasks.openLog';
 
 const JOB_ORDER: Record<string, number> = { FAILED: 0, ABORTED: 1, RUNNING: 2, QUEUED: 3, COMPLETED: 4 };
 const JOB_ICONS: Record<string, IconSpec> = {
@@ -138,7 +137,7 @@ function jobItem(job: TaskJob, index: number, task: Task, now: number): InfoItem
       tooltip: `Open ${log.name} of ${log.job} (read-only; the last 1 MB first)`,
       icon: { id: 'output' },
       contextValue: 'taskLog',
-      command: { command: OPEN_LOG_COMMAND, title: 'Open Log', args: [log] },
+      command: { command: COMMANDS.openLog, title: 'Open Log', args: [log] },
     }),
   );
   return {
@@ -204,16 +203,16 @@ export function buildTaskInfo(task: Task, details: ExecutionDetails | undefined,
   if (outputs.length) items.push(section('outputs', 'Outputs', { id: 'arrow-left' }, outputs));
   const act = (key: string, label: string, icon: IconSpec, command: string) =>
     items.push({ key, label, icon, contextValue: 'taskAction', command: { command, title: label, args: [task.id] } });
-  if (task.status === 'RUNNING' || task.status === 'QUEUED') act('abort', 'Abort this task…', { id: 'debug-stop', color: 'testing.iconFailed' }, 'sevenbridges.tasks.abort');
-  if (task.status === 'DRAFT') act('run', 'Run this task…', { id: 'play', color: 'testing.iconPassed' }, 'sevenbridges.tasks.run');
-  if (task.status === 'COMPLETED' || task.status === 'FAILED' || task.status === 'ABORTED') act('rerun', 'Re-run (a copy, the original kept)…', { id: 'debug-restart' }, 'sevenbridges.tasks.rerun');
+  if (task.status === 'RUNNING' || task.status === 'QUEUED') act('abort', 'Abort this task…', { id: 'debug-stop', color: 'testing.iconFailed' }, COMMANDS.abortTask);
+  if (task.status === 'DRAFT') act('run', 'Run this task…', { id: 'play', color: 'testing.iconPassed' }, COMMANDS.runTask);
+  if (task.status === 'COMPLETED' || task.status === 'FAILED' || task.status === 'ABORTED') act('rerun', 'Re-run (a copy, the original kept)…', { id: 'debug-restart' }, COMMANDS.rerunTask);
   items.push({
     key: 'raw',
     label: 'Task record (JSON)',
     tooltip: 'The whole record as the platform returns it',
     icon: { id: 'json' },
     contextValue: 'taskRaw',
-    command: { command: 'sevenbridges.tasks.openDetails', title: 'Open Task Details', args: [task.id] },
+    command: { command: COMMANDS.openTaskDetails, title: 'Open Task Details', args: [task.id] },
   });
   return items;
 }

@@ -11,6 +11,8 @@ import { FilterModel, STATUS_LABELS, visibleStatuses, type MementoLike } from '.
 import { TASK_LIST_FIELDS } from './nodes';
 import { PagedList, type TaskSource } from './pagedList';
 import { OTHER_GROUP, OTHER_LABEL, otherCount, otherStatusSource } from './otherStatuses';
+import { COMMANDS } from '../keys/commands';
+import { STATE_KEYS } from '../keys/state';
 
 /** A status group: one of the six filter values, or the tasks none of them names. */
 export type GroupStatus = TaskStatus | typeof OTHER_GROUP;
@@ -21,7 +23,6 @@ export interface TaskCountSource extends TaskSource {
   count(query: TaskListQuery, signal?: AbortSignal): Promise<number>;
 }
 
-export const EXPANDED_STATE_KEY = 'sevenbridges.tasks.expanded';
 /** At most this many pages are fetched again per open listing on a refresh. */
 export const MAX_REFRESH_PAGES = 3;
 const ACTIVE_STATUSES = ['RUNNING', 'QUEUED', 'CREATING', 'ABORTING'];
@@ -145,7 +146,7 @@ export class TaskTreeModel {
 
   constructor(private readonly options: TaskTreeOptions) {
     this.now = options.now ?? Date.now;
-    this.expanded = new Set(options.store.get<string[]>(EXPANDED_STATE_KEY) ?? []);
+    this.expanded = new Set(options.store.get<string[]>(STATE_KEYS.expandedTaskRows.key) ?? []);
     this.groups = new Map();
     for (const status of Object.keys(STATUS_LABELS) as TaskStatus[]) {
       this.groups.set(status, new GroupNode(status, this.listFor({ status })));
@@ -192,7 +193,7 @@ export class TaskTreeModel {
     if (had === open) return;
     if (open) this.expanded.add(node.id);
     else this.expanded.delete(node.id);
-    void this.options.store.update(EXPANDED_STATE_KEY, [...this.expanded]);
+    void this.options.store.update(STATE_KEYS.expandedTaskRows.key, [...this.expanded]);
   }
 
   async getChildren(node?: TaskTreeNode): Promise<TaskTreeNode[]> {
@@ -352,7 +353,7 @@ export class TaskTreeModel {
     await this.loadCounts(false);
     if (this.rootError !== undefined) {
       const error = this.rootError;
-      const retry = { title: 'Retry', command: 'sevenbridges.tasks.refresh' };
+      const retry = { title: 'Retry', command: COMMANDS.refreshTasks };
       return [
         new MessageNode('root/error', undefined, describeError(error), error instanceof ApiError && error.isTransient ? 'warning' : 'error', describeError(error)),
         ...errorActions(error, retry).map((a, i) => new MessageNode(`root/action/${i}`, undefined, a.title, 'info', undefined, a)),
@@ -364,7 +365,7 @@ export class TaskTreeModel {
       if (this.filter.active) {
         nodes.push(new MessageNode('root/empty', undefined, 'No tasks match the filters.', 'info', this.filter.description, {
           title: 'Clear Task Filters',
-          command: 'sevenbridges.tasks.clearFilter',
+          command: COMMANDS.clearTaskFilter,
         }));
       } else {
         nodes.push(new MessageNode('root/empty', undefined, 'No tasks yet.', 'info', 'Tasks you run on the platform appear here.'));
@@ -384,7 +385,7 @@ export class TaskTreeModel {
     if (list.error !== undefined && !items.length) {
       const error = list.error;
       // "Load More" on a listing that failed before its first page loads it again.
-      const retry = { title: 'Retry', command: 'sevenbridges.tasks.loadMore', args: [node] };
+      const retry = { title: 'Retry', command: COMMANDS.loadMoreTasks, args: [node] };
       return [
         new MessageNode(`${node.id}/error`, node, describeError(error), 'error', describeError(error)),
         ...errorActions(error, retry).map((a, i) => new MessageNode(`${node.id}/action/${i}`, node, a.title, 'info', undefined, a)),

@@ -5,6 +5,7 @@ import { groupView, loadMoreLabel, taskView } from './nodes';
 import { rowItem, themeIcon } from '../ui/treeItems';
 import type { TaskTreeModel, TaskTreeNode } from './taskTree';
 import { OTHER_GROUP, otherGroupView } from './otherStatuses';
+import { COMMANDS } from '../keys/commands';
 
 export const TASKS_VIEW_ID = 'sevenbridges.tasks';
 
@@ -51,7 +52,7 @@ export class TaskTreeProvider implements vscode.TreeDataProvider<TaskTreeNode>, 
         item.iconPath = new vscode.ThemeIcon(list.loading ? 'loading~spin' : failed ? 'warning' : 'ellipsis');
         if (failed) item.tooltip = describeError(list.error);
         item.contextValue = 'loadMore';
-        item.command = { command: 'sevenbridges.tasks.loadMore', title: 'Load More Tasks', arguments: [node] };
+        item.command = { command: COMMANDS.loadMoreTasks, title: 'Load More Tasks', arguments: [node] };
         return item;
       }
       case 'info': {
@@ -98,9 +99,9 @@ export class TaskTreeProvider implements vscode.TreeDataProvider<TaskTreeNode>, 
 }
 
 function actionIcon(command: string): string {
-  if (command === 'sevenbridges.setToken') return 'key';
-  if (command === 'sevenbridges.tasks.clearFilter') return 'clear-all';
-  if (command === 'sevenbridges.showLog') return 'output';
+  if (command === COMMANDS.setToken) return 'key';
+  if (command === COMMANDS.clearTaskFilter) return 'clear-all';
+  if (command === COMMANDS.showLog) return 'output';
   return 'refresh';
 }
 

@@ -6,8 +6,8 @@ import { MAX_BULK_IDS } from '../api/tasks';
 import { TERMINAL_TASK_STATUSES, type BulkTaskItem, type Task } from '../api/types';
 import { Emitter } from '../util/emitter';
 import type { StateStore } from '../jobs/store';
+import { STATE_KEYS } from '../keys/state';
 
-export const WATCHED_STATE_KEY = 'sevenbridges.tasks.watched';
 export const NOTIFY_SETTING = 'sevenbridges.tasks.notifyWhenWatchedTasksEnd';
 export type NotifyMode = 'all' | 'failures' | 'off';
 
@@ -125,12 +125,12 @@ export class TaskWatcher {
   }
 
   private all(): WatchedTask[] {
-    const value = this.store.get<WatchedTask[]>(WATCHED_STATE_KEY);
+    const value = this.store.get<WatchedTask[]>(STATE_KEYS.watchedTasks.key);
     return Array.isArray(value) ? value.filter((w) => w && typeof w.id === 'string' && typeof w.endpoint === 'string') : [];
   }
 
   private async save(list: WatchedTask[]): Promise<void> {
-    await this.store.update(WATCHED_STATE_KEY, list.length ? list : undefined);
+    await this.store.update(STATE_KEYS.watchedTasks.key, list.length ? list : undefined);
     this.changedEmitter.fire();
   }
 }

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { ApiError, describeError } from '../api/errors';
-
-export const SET_TOKEN_ACTION = 'Set Authentication Token';
+import { COMMAND_TITLES, COMMANDS } from '../keys/commands';
 
 export interface ErrorAction {
   title: string;
@@ -17,7 +16,7 @@ export async function showApiError(prefix: string, error: unknown, ...actions: E
   const text = `${prefix}: ${describeError(error)}`;
   const all = [...actions];
   if (error instanceof ApiError && error.isUnauthorized) {
-    all.unshift({ title: SET_TOKEN_ACTION, run: () => vscode.commands.executeCommand('sevenbridges.setToken') });
+    all.unshift({ title: COMMAND_TITLES.setToken, run: () => vscode.commands.executeCommand(COMMANDS.setToken) });
   }
   const severe = !(error instanceof ApiError) || !error.isTransient;
   const show = severe ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;

@@ -1,6 +1,7 @@
 // The actions offered beside an error in a tree (tasks, files). No `vscode` import.
 
 import { ApiError } from '../api/errors';
+import { COMMAND_TITLES, COMMANDS } from '../keys/commands';
 
 export interface MessageAction {
   title: string;
@@ -10,10 +11,10 @@ export interface MessageAction {
 
 /** The actions offered for an error: a new token when it was refused, else a retry (and the log when it helps). */
 export function errorActions(error: unknown, retry: MessageAction): MessageAction[] {
-  if (error instanceof ApiError && error.isUnauthorized) return [{ title: 'Set Authentication Token', command: 'sevenbridges.setToken' }];
+  if (error instanceof ApiError && error.isUnauthorized) return [{ title: COMMAND_TITLES.setToken, command: COMMANDS.setToken }];
   const actions = [retry];
   if (error instanceof ApiError && (error.kind === 'network' || error.kind === 'malformed' || error.kind === 'config')) {
-    actions.push({ title: 'Show Log', command: 'sevenbridges.showLog' });
+    actions.push({ title: COMMAND_TITLES.showLog, command: COMMANDS.showLog });
   }
   return actions;
 }

@@ -4,6 +4,7 @@ import type { Credentials } from '../api/transport';
 import type { StateStore, Timers } from '../jobs/store';
 import { systemTimers } from '../jobs/store';
 import { Emitter } from '../util/emitter';
+import { STATE_KEY_PREFIXES } from '../keys/state';
 
 /*
  * The one way this extension writes to the platform (copies; task abort, run, re-run).
@@ -101,8 +102,8 @@ export interface OutboxOptions {
   maxWaitMs?: number;
 }
 
-const RECORD_PREFIX = 'sevenbridges.write.';
-const BEAT_PREFIX = 'sevenbridges.writer.';
+const RECORD_PREFIX = STATE_KEY_PREFIXES.writeRecord;
+const BEAT_PREFIX = STATE_KEY_PREFIXES.writerBeat;
 const MAX_RESENDS = 3;
 
 /** Records, sends, looks up and finishes the writes of this window (see the states above). */

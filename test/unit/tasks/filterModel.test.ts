@@ -3,7 +3,6 @@ import {
   buildQuery,
   checkRange,
   describeFilter,
-  FILTER_STATE_KEY,
   FilterModel,
   isFilterActive,
   sanitizeFilter,
@@ -11,6 +10,7 @@ import {
   type MementoLike,
 } from '../../../src/tasks/filterModel';
 import { checkTaskQuery } from '../../../src/api/tasks';
+import { STATE_KEYS } from '../../../src/keys/state';
 
 const NOW = Date.UTC(2026, 2, 7, 12, 0, 0);
 const PARENT = '0f0e0d0c-1111-4222-8333-444455556666';
@@ -140,7 +140,7 @@ describe('task filter model', () => {
       model.onDidChange((f) => seen.push(f));
       await model.update({ project: 'rfranklin/my-project' });
       await model.update({ statuses: ['FAILED'] });
-      assert.deepStrictEqual(memento.get(FILTER_STATE_KEY), { project: 'rfranklin/my-project', statuses: ['FAILED'] });
+      assert.deepStrictEqual(memento.get(STATE_KEYS.taskFilter.key), { project: 'rfranklin/my-project', statuses: ['FAILED'] });
       assert.strictEqual(model.active, true);
 
       const reopened = new FilterModel(memento);
@@ -152,7 +152,7 @@ describe('task filter model', () => {
       await model.update({ statuses: ['FAILED'] });
       assert.strictEqual(seen.length, 3, 'no event when nothing changes');
       await model.clear();
-      assert.strictEqual(memento.get(FILTER_STATE_KEY), undefined);
+      assert.strictEqual(memento.get(STATE_KEYS.taskFilter.key), undefined);
       assert.strictEqual(model.active, false);
       assert.strictEqual(seen.length, 4);
     });

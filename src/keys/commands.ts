@@ -1,0 +1,65 @@
+// Every command the extension contributes, by name: the one place in the code its ID is written. package.json
+// declares the same list (test/unit/keys/commands.test.ts keeps the two equal, titles included).
+
+export const COMMANDS = {
+  // Sign-in
+  setToken: 'sevenbridges.setToken',
+  signOut: 'sevenbridges.signOut',
+  selectPlatform: 'sevenbridges.selectPlatform',
+  importCredentials: 'sevenbridges.importCredentials',
+  openTokenPage: 'sevenbridges.openTokenPage',
+  showLog: 'sevenbridges.showLog',
+  accountMenu: 'sevenbridges.accountMenu',
+  // Tasks view
+  refreshTasks: 'sevenbridges.tasks.refresh',
+  filterTasks: 'sevenbridges.tasks.filter',
+  clearTaskFilter: 'sevenbridges.tasks.clearFilter',
+  showOnlyStatus: 'sevenbridges.tasks.showOnlyStatus',
+  filterByProject: 'sevenbridges.tasks.filterByProject',
+  showChildTasks: 'sevenbridges.tasks.showChildren',
+  copyTaskId: 'sevenbridges.tasks.copyId',
+  openTaskDetails: 'sevenbridges.tasks.openDetails',
+  openTaskInBrowser: 'sevenbridges.tasks.openInBrowser',
+  copyTaskOutputs: 'sevenbridges.tasks.copyOutputs',
+  loadMoreTasks: 'sevenbridges.tasks.loadMore',
+  // A task's execution: actions, watching, logs
+  abortTask: 'sevenbridges.tasks.abort',
+  runTask: 'sevenbridges.tasks.run',
+  rerunTask: 'sevenbridges.tasks.rerun',
+  watchTask: 'sevenbridges.tasks.watch',
+  unwatchTask: 'sevenbridges.tasks.unwatch',
+  openLog: 'sevenbridges.tasks.openLog',
+  showLogs: 'sevenbridges.tasks.showLogs',
+  loadWholeLog: 'sevenbridges.tasks.loadWholeLog',
+  // Projects & Files view
+  refreshFiles: 'sevenbridges.files.refresh',
+  copyFileId: 'sevenbridges.files.copyId',
+  loadMoreFiles: 'sevenbridges.files.loadMore',
+  // Copy
+  copy: 'sevenbridges.copy',
+  copyTo: 'sevenbridges.copyTo',
+  // Copy Jobs view
+  showJobs: 'sevenbridges.jobs.show',
+  retryFailed: 'sevenbridges.jobs.retryFailed',
+  copyResults: 'sevenbridges.jobs.copyResults',
+  dismissJob: 'sevenbridges.jobs.dismiss',
+  clearFinishedJobs: 'sevenbridges.jobs.clearFinished',
+  submitAgain: 'sevenbridges.jobs.submitAgain',
+  submitAnyway: 'sevenbridges.jobs.submitAnyway',
+  discardRequest: 'sevenbridges.jobs.discard',
+  openJobItem: 'sevenbridges.jobs.openItem',
+} as const;
+
+export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
+
+/** The titles of the commands the code also offers as buttons ("Set Authentication Token" on an error): the same words as in the palette. */
+export const COMMAND_TITLES = {
+  setToken: 'Set Authentication Token',
+  showLog: 'Show Log',
+  selectPlatform: 'Select Platform',
+  importCredentials: 'Import Token from Credentials File',
+  signOut: 'Sign Out',
+  copyTaskOutputs: 'Copy Outputs To…',
+  showLogs: 'Show Logs',
+  copyTaskId: 'Copy Task ID',
+} as const satisfies Partial<Record<keyof typeof COMMANDS, string>>;
