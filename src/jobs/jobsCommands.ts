@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { CopyFlow } from '../copy/flow';
+import type { CopyActions } from './copyRequests';
 import type { Outbox } from '../write/outbox';
 import { plural } from '../util/words';
 import { childNodes, itemOutcome, resultsTable, type ItemNode, type JobsNode, type RequestNode } from './jobsModel';
@@ -13,7 +13,7 @@ export interface CopyJobsView {
 }
 
 /** The Copy Jobs view and its actions; "Show Copy Jobs" (and the status-bar item) focus it. */
-export function registerJobsView(context: vscode.ExtensionContext, tracker: JobTracker, outbox: Outbox, flow: CopyFlow): CopyJobsView {
+export function registerJobsView(context: vscode.ExtensionContext, tracker: JobTracker, outbox: Outbox, copies: CopyActions): CopyJobsView {
   const provider = new CopyJobsProvider(tracker, outbox);
   const view = vscode.window.createTreeView(JOBS_VIEW, { treeDataProvider: provider, showCollapseAll: true });
   /** From the palette with nothing selected in the view: which one, picked among the rows that fit. */
@@ -64,7 +64,7 @@ export function registerJobsView(context: vscode.ExtensionContext, tracker: JobT
     vscode.commands.registerCommand(COMMANDS.retryFailed, async (node?: JobsNode, options?: { confirm?: boolean }) => {
       const jobs = jobsOf(await chosen(node, 'Retry the failed items of which copy job?', hasContext(/\bhasFailed\b/))).filter(isFinished);
       const made: TrackedJob[] = [];
-      for (const job of jobs) made.push(...(await flow.retryFailed(job, options)));
+      for (const job of jobs) made.push(...(await copies.retryFailed(job, options)));
       return made;
     }),
     vscode.commands.registerCommand(COMMANDS.copyResults, async (node?: JobsNode, nodes?: JobsNode[]) => {
@@ -89,7 +89,7 @@ export function registerJobsView(context: vscode.ExtensionContext, tracker: JobT
     }),
     vscode.commands.registerCommand(COMMANDS.submitAgain, async (node?: JobsNode) => {
       const request = requestOf(await chosen(node, 'Submit which copy request again?', hasContext(/\brefused\b/)));
-      return request ? flow.resubmit(request.group) : [];
+      return request ? copies.resubmit(request.group) : [];
     }),
     vscode.commands.registerCommand(COMMANDS.submitAnyway, async (node?: JobsNode, options?: { confirm?: boolean }) => {
       const request = requestOf(await chosen(node, 'Submit which copy request anyway?', hasContext(/\bunsure\b/)));
@@ -102,11 +102,11 @@ export function registerJobsView(context: vscode.ExtensionContext, tracker: JobT
         );
         if (answer !== 'Submit Anyway') return [];
       }
-      return flow.resubmit(request.group, true);
+      return copies.resubmit(request.group, true);
     }),
     vscode.commands.registerCommand(COMMANDS.discardRequest, async (node?: JobsNode) => {
       const request = requestOf(await chosen(node, 'Discard which copy request?', (n) => n.kind === 'request' || (n.kind === 'submission' && n.pending.length > 0)));
-      return request ? flow.discard(request.group) : undefined;
+      return request ? copies.discard(request.group) : undefined;
     }),
     vscode.commands.registerCommand(COMMANDS.openJobItem, async (node?: ItemNode) => {
       if (node?.kind !== 'item') return;

@@ -2,9 +2,9 @@ import * as vscode from 'vscode';
 import { describeError } from '../api/errors';
 import { rowItem } from '../ui/treeItems';
 import type { Outbox } from '../write/outbox';
-import { childNodes, itemRow, jobRow, requestRow, rootNodes, submissionRow, type CopyWriteRecord, type JobsNode, type RowView } from './jobsModel';
+import { childNodes, itemRow, jobRow, requestRow, rootNodes, submissionRow, type JobsNode, type RowView } from './jobsModel';
+import { pendingCopies, type CopyWriteRecord } from './copyRequests';
 import { isFinished, type JobTracker } from './tracker';
-import { pendingCopies } from './ui';
 import { COMMANDS } from '../keys/commands';
 
 export const JOBS_VIEW = 'sevenbridges.copyJobs';

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
-import type { CopyFlow } from '../copy/flow';
-import type { CopyPayload } from '../copy/copyWrite';
-import type { Outbox, WriteRecord } from '../write/outbox';
+import type { Outbox } from '../write/outbox';
+import { pendingCopies, type CopyActions } from './copyRequests';
 import { failedItems, finishMessage, statusSummary } from './summary';
 import { isFinished, JobTracker, TrackedJob } from './tracker';
 import { COMMANDS } from '../keys/commands';
@@ -10,12 +9,6 @@ export const SHOW_DETAILS = 'Show Details';
 export const RETRY_FAILED = 'Retry Failed Items';
 export const DISMISS = 'Dismiss';
 
-type CopyWriteRecord = WriteRecord<CopyPayload>;
-
-/** The copy calls of the account in use still in the outbox (any window's), oldest first. */
-export function pendingCopies(outbox: Outbox, account: string | undefined): CopyWriteRecord[] {
-  return account === undefined ? [] : (outbox.forAccount(account).filter((r) => r.kind === 'copy') as CopyWriteRecord[]);
-}
 /** A successful outcome stays in the status bar this long unless seen earlier; a failure stays until seen. */
 const DONE_DISPLAY_MS = 5 * 60_000;
 
@@ -72,7 +65,7 @@ export class FinishNotifier implements vscode.Disposable {
 
   constructor(
     private readonly tracker: JobTracker,
-    private readonly flow: CopyFlow,
+    private readonly copies: Pick<CopyActions, 'retryFailed'>,
   ) {
     this.subscription = tracker.onDidFinish((job) => {
       this.batch.push(job);
@@ -97,7 +90,7 @@ export class FinishNotifier implements vscode.Disposable {
       await vscode.commands.executeCommand(COMMANDS.showJobs, jobs.length === 1 ? jobs[0].id : undefined);
     } else if (chosen === RETRY_FAILED) {
       this.tracker.acknowledge(jobs.map((j) => j.id));
-      await this.flow.retryFailed(jobs[0]);
+      await this.copies.retryFailed(jobs[0]);
     }
   }
 
