@@ -30,6 +30,8 @@ export function checkSources(raw: readonly string[], rootFolders: ReadonlySet<st
   const malformed: string[] = [];
   const roots: string[] = [];
   const seen = new Set<string>();
+  // IDs are hex: the same ID may come in either case from a person, an editor or the platform.
+  const rootIds = new Set([...rootFolders].map((id) => id.toLowerCase()));
   let duplicates = 0;
   for (const entry of raw) {
     const value = entry.trim();
@@ -44,7 +46,7 @@ export function checkSources(raw: readonly string[], rootFolders: ReadonlySet<st
       continue;
     }
     seen.add(id);
-    if (rootFolders.has(id)) roots.push(id);
+    if (rootIds.has(id)) roots.push(id);
     else ids.push(id);
   }
   return { ids, malformed, duplicates, roots };
@@ -55,7 +57,8 @@ export function destinationProblem(destination: CopyDestination, ids: readonly s
   if (!isProjectId(destination.project)) return `"${destination.project}" is not a project ID (owner/project).`;
   if (destination.kind === 'projectRoot') return undefined;
   if (!isFileId(destination.folder)) return `"${destination.folder}" is not a folder ID (24 hex digits).`;
-  if (ids.includes(destination.folder.toLowerCase())) return 'A folder cannot be copied into itself.';
+  const folder = destination.folder.toLowerCase();
+  if (ids.some((id) => id.toLowerCase() === folder)) return 'A folder cannot be copied into itself.';
   return undefined;
 }
 

@@ -24,7 +24,7 @@ export async function copyFiles(session: Session, flow: CopyFlow, selected: Copy
 }
 
 /** File IDs in the active editor's selection (any text around them is ignored). */
-export function editorSources(): CopySources | undefined {
+function editorSources(): CopySources | undefined {
   const editor = vscode.window.activeTextEditor;
   if (!editor) return undefined;
   const text = editor.selections.filter((s) => !s.isEmpty).map((s) => editor.document.getText(s)).join('\n');
@@ -34,7 +34,7 @@ export function editorSources(): CopySources | undefined {
 }
 
 /** IDs pasted or typed; malformed ones are named as they are typed and the box cannot be accepted with them. */
-export async function askForIds(): Promise<CopySources | undefined> {
+async function askForIds(): Promise<CopySources | undefined> {
   const text = await vscode.window.showInputBox({
     title: 'Copy Files and Folders',
     prompt: 'File and folder IDs to copy, separated by spaces, commas or new lines',

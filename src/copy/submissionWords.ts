@@ -1,11 +1,11 @@
 // What a person is told about copy calls that did not go straight through. Pure: no `vscode`.
 import type { WriteRecord } from '../write/outbox';
 import { plural } from '../util/words';
+import { COMMAND_TITLES } from '../keys/commands';
 
-export const SUBMIT_AGAIN = 'Submit Again';
-export const SUBMIT_ANYWAY = 'Submit Anyway';
+export const SUBMIT_AGAIN = COMMAND_TITLES.submitAgain;
 export const DISCARD = 'Discard';
-export const SHOW_COPY_JOBS = 'Show Copy Jobs';
+export const SHOW_COPY_JOBS = COMMAND_TITLES.showJobs;
 
 export interface Telling {
   severity: 'error' | 'warning' | 'info';

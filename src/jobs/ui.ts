@@ -3,11 +3,10 @@ import type { Outbox } from '../write/outbox';
 import { pendingCopies, type CopyActions } from './copyRequests';
 import { failedItems, finishMessage, statusSummary } from './summary';
 import { isFinished, JobTracker, TrackedJob } from './tracker';
-import { COMMANDS } from '../keys/commands';
+import { COMMAND_TITLES, COMMANDS } from '../keys/commands';
 
 export const SHOW_DETAILS = 'Show Details';
-export const RETRY_FAILED = 'Retry Failed Items';
-export const DISMISS = 'Dismiss';
+export const RETRY_FAILED = COMMAND_TITLES.retryFailed;
 
 /** A successful outcome stays in the status bar this long unless seen earlier; a failure stays until seen. */
 const DONE_DISPLAY_MS = 5 * 60_000;

@@ -50,8 +50,6 @@ export const COMMANDS = {
   openJobItem: 'sevenbridges.jobs.openItem',
 } as const;
 
-export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
-
 /** The titles of the commands the code also offers as buttons ("Set Authentication Token" on an error): the same words as in the palette. */
 export const COMMAND_TITLES = {
   setToken: 'Set Authentication Token',
@@ -62,4 +60,7 @@ export const COMMAND_TITLES = {
   copyTaskOutputs: 'Copy Outputs To…',
   showLogs: 'Show Logs',
   copyTaskId: 'Copy Task ID',
+  showJobs: 'Show Copy Jobs',
+  retryFailed: 'Retry Failed Items',
+  submitAgain: 'Submit Again',
 } as const satisfies Partial<Record<keyof typeof COMMANDS, string>>;

@@ -12,8 +12,6 @@ export interface TaskSource {
   next(url: string, signal?: AbortSignal): Promise<Page<Task>>;
 }
 
-export type ListState = 'idle' | 'loading' | 'loaded' | 'error';
-
 export class PagedList {
   private itemsById = new Map<string, Task>();
   private order: string[] = [];
