@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import type { CopyActions } from './copyRequests';
-import { registerJobsView } from './jobsCommands';
-import type { CopyJobsProvider } from './jobsView';
-import type { JobsNode } from './jobsModel';
+import { COMMANDS } from '../keys/commands';
+import * as commands from './jobsCommands';
+import { CopyJobsProvider, followVisibility, JOBS_VIEW } from './jobsView';
+import type { ItemNode, JobsNode } from './jobsModel';
 import { JobTracker } from './tracker';
 import { FinishNotifier, JobsStatusBar } from './ui';
 
@@ -42,7 +43,28 @@ export function registerJobs(services: Services, tracker: JobTracker, copies: Co
   const statusBar = new JobsStatusBar(tracker, outbox);
   // Another platform or account may be in use now: its jobs and calls are the ones to show.
   const showAccount = () => statusBar.update();
-  context.subscriptions.push(statusBar, new FinishNotifier(tracker, copies), session.onDidChange(showAccount), session.onDidChangeUsername(showAccount));
-  const { provider, view } = registerJobsView(context, tracker, outbox, copies);
+  const provider = new CopyJobsProvider(tracker, outbox);
+  const view = vscode.window.createTreeView(JOBS_VIEW, { treeDataProvider: provider, showCollapseAll: true });
+  const parts: commands.JobsViewParts = { tracker, copies, provider, view };
+  type Confirm = { confirm?: boolean };
+  context.subscriptions.push(
+    statusBar,
+    new FinishNotifier(tracker, copies),
+    session.onDidChange(showAccount),
+    session.onDidChangeUsername(showAccount),
+    provider,
+    view,
+    followVisibility(view, provider, tracker),
+    // "Show Copy Jobs" (and the status-bar item) focus the view.
+    vscode.commands.registerCommand(COMMANDS.showJobs, (id?: string) => commands.showJobs(parts, id)),
+    vscode.commands.registerCommand(COMMANDS.retryFailed, (node?: JobsNode, options?: Confirm) => commands.retryFailed(parts, node, options)),
+    vscode.commands.registerCommand(COMMANDS.copyResults, (node?: JobsNode, nodes?: JobsNode[]) => commands.copyResults(parts, node, nodes)),
+    vscode.commands.registerCommand(COMMANDS.dismissJob, (node?: JobsNode, nodes?: JobsNode[]) => commands.dismiss(parts, node, nodes)),
+    vscode.commands.registerCommand(COMMANDS.clearFinishedJobs, () => commands.clearFinished(parts)),
+    vscode.commands.registerCommand(COMMANDS.submitAgain, (node?: JobsNode) => commands.submitAgain(parts, node)),
+    vscode.commands.registerCommand(COMMANDS.submitAnyway, (node?: JobsNode, options?: Confirm) => commands.submitAnyway(parts, node, options)),
+    vscode.commands.registerCommand(COMMANDS.discardRequest, (node?: JobsNode) => commands.discard(parts, node)),
+    vscode.commands.registerCommand(COMMANDS.openJobItem, (node?: ItemNode) => commands.openItem(parts, node)),
+  );
   return { tracker, statusBar, provider, view };
 }
