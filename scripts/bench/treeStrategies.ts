@@ -1,6 +1,6 @@
 // The two ways to show the task tree, run in a worker process so each has a heap of its own:
 // - extension: the extension's TaskTreeModel (one count request per visible group, then the largest group
-//   listed by its own PagedList, 100 a page);
+//   listed by its own paged loader, 100 a page);
 // - naive: one unfiltered listing at the API's default page size (no `limit`: 25 a page), following `next`
 //   links, filtered and grouped on the client. Written here on top of the client's transport.
 import type { SbClient } from '../../src/api/client';

@@ -7,7 +7,8 @@
 import type { TaskListQuery } from '../api/tasks';
 import { TASK_STATUSES, type Page, type Task } from '../api/types';
 import type { IconSpec, NodeView } from './nodes';
-import { PAGE_SIZE, type TaskSource } from './pagedList';
+import { PAGE_SIZE } from '../api/pagedLoader';
+import type { TaskSource } from './taskListing';
 
 export const OTHER_GROUP = 'OTHER';
 export const OTHER_LABEL = 'Other statuses';

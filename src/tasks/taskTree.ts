@@ -9,7 +9,7 @@ import { Emitter } from '../util/emitter';
 import { errorActions, type MessageAction } from '../util/errorActions';
 import { FilterModel, STATUS_LABELS, visibleStatuses, type MementoLike } from './filterModel';
 import { TASK_LIST_FIELDS } from './nodes';
-import { PagedList, type TaskSource } from './pagedList';
+import { listingSignature, taskListing, type TaskListing, type TaskSource } from './taskListing';
 import { OTHER_GROUP, OTHER_LABEL, otherCount, otherStatusSource } from './otherStatuses';
 
 /** A status group: one of the six filter values, or the tasks none of them names. */
@@ -32,13 +32,13 @@ export class GroupNode {
   readonly id: string;
   count: number | undefined;
   countError: string | undefined;
-  readonly list: PagedList;
+  readonly list: TaskListing;
   readonly taskNodes = new Map<string, TaskNode>();
   readonly more: LoadMoreNode;
 
   constructor(
     readonly status: GroupStatus,
-    list: PagedList,
+    list: TaskListing,
   ) {
     this.id = `group:${status}`;
     this.list = list;
@@ -52,7 +52,7 @@ export class TaskNode {
   /** What the task opens into (errors, jobs, logs, files), read when it is first opened. */
   info: { children?: InfoNode[]; loading?: Promise<void>; key: string } | undefined;
   /** A batch parent's children, created when it is first opened. */
-  list: PagedList | undefined;
+  list: TaskListing | undefined;
   readonly taskNodes = new Map<string, TaskNode>();
   readonly more: LoadMoreNode;
 
@@ -150,7 +150,7 @@ export class TaskTreeModel {
     for (const status of Object.keys(STATUS_LABELS) as TaskStatus[]) {
       this.groups.set(status, new GroupNode(status, this.listFor({ status })));
     }
-    const otherList = new PagedList(
+    const otherList = taskListing(
       this.counting(otherStatusSource(this.options.source, () => this.groups.get(OTHER_GROUP)?.count)),
       () => ({ ...this.filter.query(undefined, this.now()), fields: TASK_LIST_FIELDS }),
     );
@@ -218,7 +218,7 @@ export class TaskTreeModel {
       if (node.info && node.info.key !== infoKey({ ...node.task, ...task })) node.info = undefined;
       node.task = { ...node.task, ...task };
     }
-    for (const list of lists) list.replace(task);
+    for (const list of lists) list.update(task.id, (old) => ({ ...old, ...task }));
     this.changed.fire(undefined);
   }
 
@@ -417,20 +417,20 @@ export class TaskTreeModel {
   }
 
   /** The listing behind a group or a batch parent (created on first use for a batch parent). */
-  listOf(node: ContainerNode): PagedList {
+  listOf(node: ContainerNode): TaskListing {
     if (node.kind === 'group') return node.list;
     if (!node.list) node.list = this.listFor({ parent: node.task.id }, false);
     return node.list;
   }
 
-  private listFor(scope: { status?: GroupStatus; parent?: string }, filtered = true): PagedList {
+  private listFor(scope: { status?: GroupStatus; parent?: string }, filtered = true): TaskListing {
     const query = (): TaskListQuery => {
       const base: TaskListQuery = filtered
         ? this.filter.query(scope.status === OTHER_GROUP ? undefined : scope.status, this.now())
         : { parent: scope.parent, order_by: 'created_time', order: 'desc' };
       return { ...base, fields: TASK_LIST_FIELDS };
     };
-    return new PagedList(this.counting(this.options.source), query);
+    return taskListing(this.counting(this.options.source), query);
   }
 
   /** Counts requests, so a refresh can report what it cost. */
@@ -488,10 +488,10 @@ export class TaskTreeModel {
     return promise;
   }
 
-  private openLists(): PagedList[] {
-    const lists: PagedList[] = [];
+  private openLists(): TaskListing[] {
+    const lists: TaskListing[] = [];
     const visit = (node: ContainerNode) => {
-      const list = node.kind === 'group' ? node.list : node.list;
+      const list = node.list;
       if (!list || !list.loaded || !this.isExpanded(node)) return;
       lists.push(list);
       for (const child of node.taskNodes.values()) if (child.task.batch) visit(child);
@@ -502,7 +502,7 @@ export class TaskTreeModel {
 
   private signature(): string {
     const counts = this.visibleGroups().map((g) => `${g.status}=${g.count ?? '?'}${g.countError ? '!' : ''}`);
-    return [counts.join(','), ...this.openLists().map((l) => l.signature()), String(this.rootError !== undefined)].join('\n');
+    return [counts.join(','), ...this.openLists().map(listingSignature), String(this.rootError !== undefined)].join('\n');
   }
 }
 

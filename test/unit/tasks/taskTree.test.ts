@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import { SbClient } from '../../../src/api/client';
 import type { Task, TaskStatus } from '../../../src/api/types';
 import { FilterModel, type MementoLike } from '../../../src/tasks/filterModel';
-import { PAGE_SIZE } from '../../../src/tasks/pagedList';
+import { PAGE_SIZE } from '../../../src/api/pagedLoader';
 import { GroupNode, LoadMoreNode, MessageNode, TaskNode, TaskTreeModel, type TaskTreeNode } from '../../../src/tasks/taskTree';
 import { startEmulator, type Emulator, type TaskRec } from '../../emulator';
 
