@@ -4,7 +4,7 @@
 // bare, which is what the emulator itself costs at this size.
 import { Pager } from '../../src/files/pager';
 import { FilterModel } from '../../src/tasks/filterModel';
-import { TASK_LIST_FIELDS } from '../../src/tasks/nodes';
+import { TASK_LIST_FIELDS } from '../../src/tasks/taskListing';
 import { TaskTreeModel } from '../../src/tasks/taskTree';
 import { clientFor } from './env';
 import { startHeapProbe } from './heap';

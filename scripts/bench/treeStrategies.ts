@@ -7,7 +7,7 @@ import type { SbClient } from '../../src/api/client';
 import { parseFilterTimestamp } from '../../src/api/timestamps';
 import type { Task, TaskStatus } from '../../src/api/types';
 import { buildQuery, FilterModel, visibleStatuses, type TaskFilter } from '../../src/tasks/filterModel';
-import { TASK_LIST_FIELDS } from '../../src/tasks/nodes';
+import { TASK_LIST_FIELDS } from '../../src/tasks/taskListing';
 import { TaskTreeModel, type GroupNode } from '../../src/tasks/taskTree';
 import { gcIfExposed, startHeapProbe } from './heap';
 import { memoryState } from '../../test/support/sharedState';

@@ -51,6 +51,11 @@ export function outputFileIds(outputs: Record<string, unknown> | undefined): str
   return ids;
 }
 
+/** Whether a task has at least one output "Copy Outputs To…" can copy. */
+export function hasFileOutputs(task: { outputs?: Record<string, unknown> }): boolean {
+  return outputFileIds(task.outputs).length > 0;
+}
+
 /** The names of a task's outputs by file ID, for showing sources by name. */
 export function outputNames(outputs: Record<string, unknown> | undefined): Map<string, string> {
   const names = new Map<string, string>();

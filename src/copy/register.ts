@@ -7,7 +7,7 @@ import { registerJobsView, type CopyJobsView } from '../jobs/jobsCommands';
 import { dropDestination, FilesDragAndDrop, type DropTarget } from '../files/dragAndDrop';
 import type { Services } from '../services';
 import { showApiError } from '../ui/errors';
-import { idsInEditorText, outputFileIds, outputNames, splitIdText } from './extract';
+import { hasFileOutputs, idsInEditorText, outputFileIds, outputNames, splitIdText } from './extract';
 import { CopyCommandArgs, CopyFlow, CopySources } from './flow';
 import { pickProject, ProjectCache } from './pickers';
 import { plural } from '../util/words';
@@ -16,7 +16,6 @@ import { COPY_WRITE, CopyWrite } from './copyWrite';
 import { gatherOutputs, type GatheredOutputs } from './taskOutputs';
 import { checkSources, sourceProblems } from './request';
 import { pickTask } from '../tasks/filterPicks';
-import { hasFileOutputs } from '../tasks/nodes';
 
 /** The running copy feature, returned for the integration tests. */
 export interface CopyFeature {

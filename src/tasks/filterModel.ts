@@ -6,6 +6,7 @@ import type { TaskListQuery, TimeBound } from '../api/tasks';
 import { formatFilterTimestamp, parseFilterTimestamp } from '../api/timestamps';
 import { TASK_STATUSES, type TaskStatus } from '../api/types';
 import { Emitter } from '../util/emitter';
+import { STATUS_LABELS } from './statuses';
 
 export const TIME_FIELDS = ['created', 'started', 'ended'] as const;
 export type TimeField = (typeof TIME_FIELDS)[number];
@@ -39,15 +40,6 @@ export interface MementoLike {
 }
 
 export const FILTER_STATE_KEY = 'sevenbridges.tasks.filter';
-
-export const STATUS_LABELS: Record<TaskStatus, string> = {
-  RUNNING: 'Running',
-  QUEUED: 'Queued',
-  DRAFT: 'Draft',
-  COMPLETED: 'Completed',
-  FAILED: 'Failed',
-  ABORTED: 'Aborted',
-};
 
 const TIME_LABELS: Record<TimeField, string> = { created: 'Created', started: 'Started', ended: 'Ended' };
 

@@ -12,7 +12,6 @@ import {
   describeRange,
   describeStatuses,
   FilterModel,
-  STATUS_LABELS,
   TIME_FIELDS,
   TIME_PRESETS,
   timeFieldLabel,
@@ -20,7 +19,8 @@ import {
   type TimePreset,
   type TimeRange,
 } from './filterModel';
-import { batchSummary, groupIcon, statusLook, taskTime } from './nodes';
+import { batchSummary, taskTime } from './taskRows';
+import { groupIcon, STATUS_LABELS, statusLook } from './statuses';
 import { plural } from '../util/words';
 import type { TaskListQuery } from '../api/tasks';
 import type { TaskTreeModel } from './taskTree';

@@ -6,7 +6,7 @@ import { findFileIds } from '../api/ids';
 import { parseRecordTimestamp } from '../api/timestamps';
 import type { ExecutionDetails, Task, TaskJob } from '../api/types';
 import { formatDuration, formatUtc } from '../util/time';
-import type { IconSpec } from './nodes';
+import type { IconSpec } from '../ui/rowView';
 
 export interface InfoCommand {
   command: string;

@@ -13,6 +13,10 @@ export interface TaskSource {
 
 export type TaskListing = PagedLoader<Task>;
 
+/** The fields list requests ask for: what the rows, the tooltips and "Copy Outputs" read, nothing more. */
+export const TASK_LIST_FIELDS =
+  'id,name,status,project,app,created_by,created_time,start_time,end_time,batch,parent,execution_status,price,errors,warnings,outputs';
+
 /** Tasks of `query()` (read at each request, so a new filter applies to the next load), 100 a page. */
 export function taskListing(source: TaskSource, query: () => TaskListQuery): TaskListing {
   return new PagedLoader<Task>(

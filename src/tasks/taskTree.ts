@@ -6,16 +6,14 @@ import type { TaskListQuery } from '../api/tasks';
 import type { ExecutionDetails, Task, TaskStatus } from '../api/types';
 import { buildTaskInfo, hasStarted, type InfoItem } from './taskInfo';
 import { Emitter } from '../util/emitter';
-import { errorActions, type MessageAction } from '../util/errorActions';
-import { FilterModel, STATUS_LABELS, visibleStatuses, type MementoLike } from './filterModel';
-import { TASK_LIST_FIELDS } from './nodes';
-import { listingSignature, taskListing, type TaskListing, type TaskSource } from './taskListing';
+import { errorRows, LoadMoreNode as ListingEnd, MessageNode as Message } from '../ui/rowView';
+import { FilterModel, visibleStatuses, type MementoLike } from './filterModel';
+import { STATUS_LABELS } from './statuses';
+import { listingSignature, TASK_LIST_FIELDS, taskListing, type TaskListing, type TaskSource } from './taskListing';
 import { OTHER_GROUP, OTHER_LABEL, otherCount, otherStatusSource } from './otherStatuses';
 
 /** A status group: one of the six filter values, or the tasks none of them names. */
 export type GroupStatus = TaskStatus | typeof OTHER_GROUP;
-
-export { errorActions, type MessageAction } from '../util/errorActions';
 
 export interface TaskCountSource extends TaskSource {
   count(query: TaskListQuery, signal?: AbortSignal): Promise<number>;
@@ -42,7 +40,7 @@ export class GroupNode {
   ) {
     this.id = `group:${status}`;
     this.list = list;
-    this.more = new LoadMoreNode(this);
+    this.more = new ListingEnd<ContainerNode>(this);
   }
 }
 
@@ -61,7 +59,7 @@ export class TaskNode {
     readonly parent: GroupNode | TaskNode,
   ) {
     this.id = `${parent.id}/${task.id}`;
-    this.more = new LoadMoreNode(this);
+    this.more = new ListingEnd<ContainerNode>(this);
   }
 }
 
@@ -93,25 +91,8 @@ export interface TaskInfoSource {
   executionDetails(id: string, signal?: AbortSignal): Promise<ExecutionDetails>;
 }
 
-export class LoadMoreNode {
-  readonly kind = 'loadMore';
-  readonly id: string;
-  constructor(readonly parent: ContainerNode) {
-    this.id = `${parent.id}/more`;
-  }
-}
-
-export class MessageNode {
-  readonly kind = 'message';
-  constructor(
-    readonly id: string,
-    readonly parent: ContainerNode | undefined,
-    readonly text: string,
-    readonly severity: 'info' | 'warning' | 'error',
-    readonly detail?: string,
-    readonly action?: MessageAction,
-  ) {}
-}
+export type LoadMoreNode = ListingEnd<ContainerNode>;
+export type MessageNode = Message<ContainerNode>;
 
 export type TaskTreeNode = GroupNode | TaskNode | LoadMoreNode | MessageNode | InfoNode;
 
@@ -351,23 +332,18 @@ export class TaskTreeModel {
     if (!this.options.signedIn()) return [];
     await this.loadCounts(false);
     if (this.rootError !== undefined) {
-      const error = this.rootError;
-      const retry = { title: 'Retry', command: 'sevenbridges.tasks.refresh' };
-      return [
-        new MessageNode('root/error', undefined, describeError(error), error instanceof ApiError && error.isTransient ? 'warning' : 'error', describeError(error)),
-        ...errorActions(error, retry).map((a, i) => new MessageNode(`root/action/${i}`, undefined, a.title, 'info', undefined, a)),
-      ];
+      return errorRows<ContainerNode>('root', undefined, this.rootError, { title: 'Retry', command: 'sevenbridges.tasks.refresh' });
     }
     const groups = this.visibleGroups();
     const nodes: TaskTreeNode[] = [];
     if (groups.every((g) => g.count === 0)) {
       if (this.filter.active) {
-        nodes.push(new MessageNode('root/empty', undefined, 'No tasks match the filters.', 'info', this.filter.description, {
+        nodes.push(new Message<ContainerNode>('root/empty', undefined, 'No tasks match the filters.', 'info', this.filter.description, {
           title: 'Clear Task Filters',
           command: 'sevenbridges.tasks.clearFilter',
         }));
       } else {
-        nodes.push(new MessageNode('root/empty', undefined, 'No tasks yet.', 'info', 'Tasks you run on the platform appear here.'));
+        nodes.push(new Message<ContainerNode>('root/empty', undefined, 'No tasks yet.', 'info', 'Tasks you run on the platform appear here.'));
       }
     }
     nodes.push(...groups);
@@ -382,18 +358,13 @@ export class TaskTreeModel {
     }
     const items = list.items;
     if (list.error !== undefined && !items.length) {
-      const error = list.error;
       // "Load More" on a listing that failed before its first page loads it again.
-      const retry = { title: 'Retry', command: 'sevenbridges.tasks.loadMore', args: [node] };
-      return [
-        new MessageNode(`${node.id}/error`, node, describeError(error), 'error', describeError(error)),
-        ...errorActions(error, retry).map((a, i) => new MessageNode(`${node.id}/action/${i}`, node, a.title, 'info', undefined, a)),
-      ];
+      return errorRows(node.id, node, list.error, { title: 'Retry', command: 'sevenbridges.tasks.loadMore', args: [node] });
     }
     if (!items.length) {
       const what =
         node.kind !== 'group' ? 'No child tasks' : node.status === OTHER_GROUP ? `No tasks in ${OTHER_LABEL.toLowerCase()}` : `No ${STATUS_LABELS[node.status].toLowerCase()} tasks`;
-      return [new MessageNode(`${node.id}/empty`, node, this.filter.active && node.kind === 'group' ? `${what} match the filters.` : `${what}.`, 'info')];
+      return [new Message<ContainerNode>(`${node.id}/empty`, node, this.filter.active && node.kind === 'group' ? `${what} match the filters.` : `${what}.`, 'info')];
     }
     if (node.kind === 'group' && list.total !== undefined && list.error === undefined) node.count = list.total;
     const seen = new Set<string>();
