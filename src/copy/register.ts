@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Task } from '../api/types';
-import { FilesTreeProvider, FILES_VIEW, isItemNode, ItemNode, LoadMoreNode, MessageNode, ProjectNode, FolderNode, FilesNode } from '../files/tree';
+import { FilesTreeProvider, FILES_VIEW } from '../files/tree';
+import { isItemNode, ItemNode, LoadMoreNode, MessageNode, ProjectNode, FolderNode, FilesNode } from '../files/filesModel';
 import { JobTracker, TrackedJob } from '../jobs/tracker';
 import { FinishNotifier, JobsStatusBar } from '../jobs/ui';
 import { registerJobsView, type CopyJobsView } from '../jobs/jobsCommands';
