@@ -161,7 +161,7 @@ export class FilesTreeModel {
   }
 
   private projectNodes(root: FilesRoot): ProjectNode[] {
-    return root.listing.items.map((project) => reuse(root.nodes, project.id, () => new ProjectNode(project, this.entries({ project: project.id }))));
+    return root.listing.items.map((project) => reuse(root.nodes, project.id, () => new ProjectNode(project, fileListing(this.source.files, { project: project.id }))));
   }
 
   /** Folders first, as in the Explorer; otherwise the platform's order. */
@@ -169,7 +169,7 @@ export class FilesTreeModel {
     const entries = [...owner.listing.items].sort((a, b) => Number(b.type === 'folder') - Number(a.type === 'folder'));
     return entries.map((file) =>
       file.type === 'folder'
-        ? reuse(owner.nodes, `d:${file.id}`, () => new FolderNode(file, owner, this.entries({ parent: file.id })))
+        ? reuse(owner.nodes, `d:${file.id}`, () => new FolderNode(file, owner, fileListing(this.source.files, { parent: file.id })))
         : reuse(owner.nodes, `f:${file.id}`, () => new FileNode(file, owner)),
     );
   }
@@ -184,17 +184,17 @@ export class FilesTreeModel {
     );
   }
 
-  private entries(location: FileLocation): PagedLoader<FileRecord> {
-    const files = this.source.files;
-    return new PagedLoader<FileRecord>(
-      { page: (offset, limit, signal) => files.list(location, { offset, limit, signal }), next: (url, signal) => files.next(url, signal) },
-      { key: recordKey },
-    );
-  }
-
   private fireFor(owner: ListingNode): void {
     this.changed.fire(owner.kind === 'root' ? undefined : owner);
   }
+}
+
+/** The entries of a project's root or of a folder, 100 at a time (the tree's levels, the folder picker's). */
+export function fileListing(files: FilesSource['files'], location: FileLocation): PagedLoader<FileRecord> {
+  return new PagedLoader<FileRecord>(
+    { page: (offset, limit, signal) => files.list(location, { offset, limit, signal }), next: (url, signal) => files.next(url, signal) },
+    { key: recordKey },
+  );
 }
 
 function reuse<N>(cache: Map<string, N>, key: string, make: () => N): N {
