@@ -7,6 +7,7 @@ import { escapeMarkdown } from '../util/markdown';
 import { formatDuration, relativeTime } from '../util/time';
 import { tooltipLines, whenText, type RowView } from '../ui/rowView';
 import { groupIcon, STATUS_LABELS, statusLook } from './statuses';
+import { entryText } from './taskInfo';
 
 
 /** A status group: "Running" with "12" beside it; a count still loading or unavailable says so. */
@@ -95,16 +96,6 @@ export function taskView(task: Task, options: TaskViewOptions): RowView {
   };
 }
 
-function messageOf(entry: unknown): string {
-  if (typeof entry === 'string') return entry;
-  if (entry && typeof entry === 'object') {
-    const e = entry as { message?: unknown; code?: unknown };
-    if (typeof e.message === 'string') return typeof e.code === 'number' && e.code !== 0 ? `${e.message} (code ${e.code})` : e.message;
-    return JSON.stringify(entry);
-  }
-  return String(entry);
-}
-
 /** The duration: from execution_status when the platform gives it, else from the start and end times (or now). */
 export function taskDuration(task: Task, now: number): string | undefined {
   const seconds = task.execution_status?.duration;
@@ -150,12 +141,12 @@ export function taskTooltip(task: Task, now: number): string {
   const warnings = Array.isArray(task.warnings) ? task.warnings : [];
   if (errors.length) {
     lines.push('', `**Errors (${errors.length})**`, '');
-    for (const e of errors.slice(0, 5)) lines.push(`- $(error) ${escapeMarkdown(messageOf(e))}`);
+    for (const e of errors.slice(0, 5)) lines.push(`- $(error) ${escapeMarkdown(entryText(e))}`);
     if (errors.length > 5) lines.push(`- … and ${errors.length - 5} more`);
   }
   if (warnings.length) {
     lines.push('', `**Warnings (${warnings.length})**`, '');
-    for (const w of warnings.slice(0, 5)) lines.push(`- $(warning) ${escapeMarkdown(messageOf(w))}`);
+    for (const w of warnings.slice(0, 5)) lines.push(`- $(warning) ${escapeMarkdown(entryText(w))}`);
     if (warnings.length > 5) lines.push(`- … and ${warnings.length - 5} more`);
   }
   return lines.join('\n');
