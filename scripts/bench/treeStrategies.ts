@@ -1,13 +1,13 @@
 // The two ways to show the task tree, run in a worker process so each has a heap of its own:
 // - extension: the extension's TaskTreeModel (one count request per visible group, then the largest group
-//   listed by its own PagedList, 100 a page);
+//   listed by its own paged loader, 100 a page);
 // - naive: one unfiltered listing at the API's default page size (no `limit`: 25 a page), following `next`
 //   links, filtered and grouped on the client. Written here on top of the client's transport.
 import type { SbClient } from '../../src/api/client';
 import { parseFilterTimestamp } from '../../src/api/timestamps';
 import type { Task, TaskStatus } from '../../src/api/types';
 import { buildQuery, FilterModel, visibleStatuses, type TaskFilter } from '../../src/tasks/filterModel';
-import { TASK_LIST_FIELDS } from '../../src/tasks/nodes';
+import { TASK_LIST_FIELDS } from '../../src/tasks/taskListing';
 import { TaskTreeModel, type GroupNode } from '../../src/tasks/taskTree';
 import { gcIfExposed, startHeapProbe } from './heap';
 import { memoryState } from '../../test/support/sharedState';

@@ -4,10 +4,9 @@ import type { Task } from '../api/types';
 import type { TrackedJob } from '../jobs/tracker';
 import type { Services } from '../services';
 import { pickTask } from '../tasks/filterPicks';
-import { hasFileOutputs } from '../tasks/nodes';
 import { showApiError } from '../ui/errors';
 import { plural } from '../util/words';
-import { outputFileIds, outputNames } from './extract';
+import { hasFileOutputs, outputFileIds, outputNames } from '../api/outputs';
 import type { CopyCommandArgs, CopyFlow } from './flow';
 import { gatherOutputs, type GatheredOutputs } from './taskOutputs';
 

@@ -6,7 +6,8 @@ import type { CopyFeature } from '../copy/register';
 import type { TrackedJob } from '../jobs/tracker';
 import { dropDestination, type DropTarget } from './dragAndDrop';
 import { copySourcesOf, isFilesNode } from './selection';
-import { FolderNode, isItemNode, ProjectNode, type FilesNode, type FilesTreeProvider, type ItemNode } from './tree';
+import { FolderNode, isItemNode, ProjectNode, type FilesNode, type ItemNode } from './filesModel';
+import type { FilesTreeProvider } from './tree';
 
 export interface FilesParts {
   readonly tree: FilesTreeProvider;

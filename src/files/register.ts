@@ -6,7 +6,8 @@ import { COMMANDS } from '../keys/commands';
 import type { Services } from '../services';
 import { copyFromView, copyIds, dropCopy, refreshFiles, type FilesParts } from './commands';
 import { FilesDragAndDrop, type DropTarget } from './dragAndDrop';
-import { FILES_VIEW, FilesTreeProvider, type FilesNode, type ItemNode, type LoadMoreNode, type MessageNode } from './tree';
+import { FILES_VIEW, FilesTreeProvider } from './tree';
+import type { FilesNode, ItemNode, LoadMoreNode, MessageNode } from './filesModel';
 
 /** The running Projects & Files view, for the integration tests. */
 export interface FilesFeature {

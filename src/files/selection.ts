@@ -1,7 +1,7 @@
 // Rows of Projects & Files as the sources of a copy.
 import type { CopySources } from '../copy/flow';
 import { projectNodeOf } from './dragAndDrop';
-import { FolderNode, isItemNode, type FilesNode } from './tree';
+import { FolderNode, isItemNode, type FilesNode } from './filesModel';
 
 /** Whether a command's argument is a row of this view (VS Code passes the clicked row, then the selected rows). */
 export function isFilesNode(value: unknown): value is FilesNode {

@@ -7,6 +7,7 @@ import { formatFilterTimestamp, parseFilterTimestamp } from '../api/timestamps';
 import { TASK_STATUSES, type TaskStatus } from '../api/types';
 import { Emitter } from '../util/emitter';
 import { STATE_KEYS } from '../keys/state';
+import { STATUS_LABELS } from './statuses';
 
 export const TIME_FIELDS = ['created', 'started', 'ended'] as const;
 export type TimeField = (typeof TIME_FIELDS)[number];
@@ -39,14 +40,6 @@ export interface MementoLike {
   update(key: string, value: unknown): Thenable<void> | Promise<void>;
 }
 
-export const STATUS_LABELS: Record<TaskStatus, string> = {
-  RUNNING: 'Running',
-  QUEUED: 'Queued',
-  DRAFT: 'Draft',
-  COMPLETED: 'Completed',
-  FAILED: 'Failed',
-  ABORTED: 'Aborted',
-};
 
 const TIME_LABELS: Record<TimeField, string> = { created: 'Created', started: 'Started', ended: 'Ended' };
 

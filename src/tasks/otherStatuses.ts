@@ -6,8 +6,9 @@
 
 import type { TaskListQuery } from '../api/tasks';
 import { TASK_STATUSES, type Page, type Task } from '../api/types';
-import type { IconSpec, NodeView } from './nodes';
-import { PAGE_SIZE, type TaskSource } from './pagedList';
+import type { IconSpec, RowView } from '../ui/rowView';
+import { PAGE_SIZE } from '../api/pagedLoader';
+import type { TaskSource } from './taskListing';
 
 export const OTHER_GROUP = 'OTHER';
 export const OTHER_LABEL = 'Other statuses';
@@ -49,7 +50,7 @@ export function otherStatusSource(source: TaskSource, expected: () => number | u
 const OTHER_ICON: IconSpec = { id: 'question', color: 'charts.orange' };
 
 /** The "Other statuses" group row. */
-export function otherGroupView(count: number | undefined, countError?: string): NodeView {
+export function otherGroupView(count: number | undefined, countError?: string): RowView {
   const description = countError ? 'count unavailable' : count === undefined ? '…' : count.toLocaleString('en-US');
   const tooltip = countError
     ? `Tasks in other statuses: the count could not be read. ${countError}`

@@ -6,7 +6,7 @@ import { findFileIds } from '../api/ids';
 import { parseRecordTimestamp } from '../api/timestamps';
 import type { ExecutionDetails, Task, TaskJob } from '../api/types';
 import { formatDuration, formatUtc } from '../util/time';
-import type { IconSpec } from './nodes';
+import type { IconSpec } from '../ui/rowView';
 import { COMMANDS } from '../keys/commands';
 
 export interface InfoCommand {
@@ -47,7 +47,8 @@ const JOB_ICONS: Record<string, IconSpec> = {
 /** Logs in the order a person reads them when a job failed. */
 const LOG_ORDER = ['job.err.log', 'job.out.log', 'cmd.log'];
 
-function text(value: unknown): string {
+/** An error or warning entry as text: a string, or a record's message (with its code), or its JSON. */
+export function entryText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value && typeof value === 'object') {
     const e = value as { message?: unknown; code?: unknown };
@@ -60,13 +61,13 @@ function text(value: unknown): string {
 /** Errors and warnings arrive as lists in the docs' examples and as objects in the official Python client. */
 export function messages(value: unknown): string[] {
   if (value === undefined || value === null) return [];
-  if (Array.isArray(value)) return value.map(text);
+  if (Array.isArray(value)) return value.map(entryText);
   if (typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>);
-    if ('message' in (value as object)) return [text(value)];
-    return entries.map(([k, v]) => (typeof v === 'string' ? `${k}: ${v}` : text(v)));
+    if ('message' in (value as object)) return [entryText(value)];
+    return entries.map(([k, v]) => (typeof v === 'string' ? `${k}: ${v}` : entryText(v)));
   }
-  return [text(value)];
+  return [entryText(value)];
 }
 
 /** The files among a task's input or output values: `{class, path, name}`, possibly in lists. */

@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import { describeError } from '../../src/api/errors';
 import type { Task, TaskStatus } from '../../src/api/types';
 import { FilterModel } from '../../src/tasks/filterModel';
-import { groupView } from '../../src/tasks/nodes';
+import { groupView } from '../../src/tasks/taskRows';
 import { MessageNode, TaskNode, TaskTreeModel, type ContainerNode, type GroupNode, type TaskTreeNode } from '../../src/tasks/taskTree';
 import type { Emulator, TaskRec } from '../emulator';
 import { makeClient, makeEmulator, MemoryMemento, note, shown, sleep } from './support';

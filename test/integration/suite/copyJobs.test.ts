@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
-import type { FilesNode, ItemNode } from '../../../src/files/tree';
+import type { FilesNode, ItemNode } from '../../../src/files/filesModel';
 import type { JobsNode } from '../../../src/jobs/jobsModel';
 import type { TrackedJob } from '../../../src/jobs/tracker';
 import type { FileRec } from '../../emulator';
