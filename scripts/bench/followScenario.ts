@@ -6,7 +6,7 @@
 import { benchWriter } from './writer';
 import { planCopy } from '../../src/copy/request';
 import { DESTINATION, pickFiles } from './copySources';
-import { clientFor, freshEmulator, tally } from './env';
+import { clientFor, freshEmulator, sent, tally } from './env';
 import type { Figure } from './figures';
 import { naivePoll, naiveSubmit, NAIVE_INTERVAL_MS } from './naiveJobs';
 import { VirtualClock } from './virtualClock';
@@ -40,12 +40,12 @@ export async function extensionFollow(jobs: number): Promise<FollowResult> {
     if (!plan.ok || plan.batches.length !== jobs) throw new Error('the copy plan is not one call per job');
     const report = await send(plan.batches, { label: DESTINATION, project: DESTINATION });
     if (report.jobs.length !== jobs) throw new Error(`submitted ${report.jobs.length} of ${jobs} jobs`);
-    const before = client.transport.stats.requests;
+    const since = sent(client).mark();
     await clock.runUntil(clock.now() + MINUTE, () => clock.timers > 0 || tracker.active().length === 0);
     const result: FollowResult = {
       jobs,
-      perMinute: client.transport.stats.requests - before,
-      sent: client.transport.stats.requests - before,
+      perMinute: since(),
+      sent: since(),
       inFlightAtEnd: tracker.active().length,
       status429: emulator.stats.byStatus[429] ?? 0,
     };

@@ -6,7 +6,7 @@ import { planCopy } from '../../src/copy/request';
 import { benchWriter } from './writer';
 import { JobTracker } from '../../src/jobs/tracker';
 import { DESTINATION, pickFiles, platformFinish } from './copySources';
-import { clientFor, freshEmulator, tally } from './env';
+import { clientFor, freshEmulator, sent, tally } from './env';
 import type { Figure } from './figures';
 import { VirtualClock } from './virtualClock';
 
@@ -63,8 +63,7 @@ async function followOne(stepMs: number, watch: (ctx: { clock: VirtualClock; tra
     const request = emulator.copyRequests[0];
     const job = emulator.data.jobs.find((j) => j.id === request.jobId);
     if (!job) throw new Error('the emulator has no job for the copy');
-    const before = client.transport.stats.requests;
-    await watch({ clock, tracker, requests: () => client.transport.stats.requests - before, platformEnd: platformFinish(request.at, ITEMS, stepMs) });
+    await watch({ clock, tracker, requests: sent(client).mark(), platformEnd: platformFinish(request.at, ITEMS, stepMs) });
     tally(`follow one job (${stepMs * STEPS} ms)`, 'extension', emulator, client);
   } finally {
     outbox.dispose();

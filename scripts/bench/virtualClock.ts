@@ -1,9 +1,8 @@
 // An accelerated clock: time stands still until the bench moves it to the next timer, so a minute of polling
-// runs in well under a second of real time. It serves as the client's Clock, the tracker's Timers and the
+// runs in well under a second of real time. It serves as the client's and the tracker's Clock and the
 // emulator's `now`, so jobs progress, the rate-limit window turns and the tracker waits all in the same time.
 import { ApiError } from '../../src/api/errors';
 import type { Clock } from '../../src/api/clock';
-import type { Timers } from '../../src/jobs/store';
 
 interface Pending {
   id: number;
@@ -13,7 +12,7 @@ interface Pending {
 
 const SETTLE_LIMIT_MS = 5_000;
 
-export class VirtualClock implements Clock, Timers {
+export class VirtualClock implements Clock {
   private time: number;
   private readonly pending: Pending[] = [];
   private nextId = 1;

@@ -7,7 +7,7 @@ import { FilterModel } from '../../src/tasks/filterModel';
 import { groupView } from '../../src/tasks/nodes';
 import { MessageNode, TaskNode, TaskTreeModel, type ContainerNode, type GroupNode, type TaskTreeNode } from '../../src/tasks/taskTree';
 import type { Emulator, TaskRec } from '../emulator';
-import { makeClient, makeEmulator, MemoryMemento, note, shown, sleep } from './support';
+import { makeClient, makeEmulator, MemoryMemento, note, sent, shown, sleep } from './support';
 
 const ERROR_500_RATE = 0.1;
 const DROP_RATE = 0.05;
@@ -139,7 +139,7 @@ describe('1. faults: the task tree ends complete and correct, and every problem 
     }
 
     const s = emu.stats;
-    const t = client.transport.stats;
+    const t = sent(client);
     const random = s.requests - (s.byStatus[429] ?? 0) - (s.byStatus[503] ?? 0);
     note(`${rounds} rounds, each complete and equal to the emulator data (6 counts, ${first.listed} tasks, ${first.children} batch children)`);
     note(`emulator: ${s.faultsInjected} faults in ${s.requests} requests: ${s.byStatus[500] ?? 0} × 500, ${s.byStatus[0] ?? 0} dropped, ` +

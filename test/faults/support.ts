@@ -6,9 +6,10 @@ import type * as vscode from 'vscode';
 import { SbClient } from '../../src/api/client';
 import { ApiError, describeError } from '../../src/api/errors';
 import type { RequestLogEntry, TransportOptions } from '../../src/api/transport';
-import type { StateStore } from '../../src/jobs/store';
+import type { StateStore } from '../../src/util/stateStore';
 import { requestLogger } from '../../src/ui/requestLog';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../emulator';
+import { RequestCounter } from '../support/requestCounter';
 
 /** A fresh token per run, so a grep for it finds nothing but a real leak. */
 export const TOKEN = `sbfault${randomBytes(16).toString('hex')}`;
@@ -17,6 +18,8 @@ export const TOKEN = `sbfault${randomBytes(16).toString('hex')}`;
 export const record = {
   emulators: [] as Emulator[],
   clients: [] as SbClient[],
+  /** What each client sent, counted through its onRequest hook. */
+  sent: new Map<SbClient, RequestCounter>(),
   /** Faults injected by the suite's own hostile servers (bad bodies, foreign links, redirects). */
   hostileFaults: 0,
   /** Requests the hostile servers received. */
@@ -45,18 +48,27 @@ const writeLog = requestLogger(fakeLog);
 /** A client like the extension's: its requests logged through the extension's own requestLogger. Small back-off so the suite is quick. */
 export function makeClient(endpoint: string, options: Partial<TransportOptions> & { token?: string | null } = {}): SbClient {
   const token = options.token === undefined ? TOKEN : options.token;
+  const counter = new RequestCounter();
   const client = new SbClient({
     backoffMs: 20,
     timeoutMs: 10_000,
     ...options,
     credentials: options.credentials ?? (async () => (token === null ? undefined : { endpoint, token })),
-    onRequest: (entry) => {
+    onRequest: counter.hook((entry) => {
       record.logEntries.push(entry);
       writeLog(entry);
-    },
+    }),
   });
   record.clients.push(client);
+  record.sent.set(client, counter);
   return client;
+}
+
+/** The requests a client of `makeClient` sent. */
+export function sent(client: SbClient): RequestCounter {
+  const counter = record.sent.get(client);
+  if (!counter) throw new Error('not a client of makeClient');
+  return counter;
 }
 
 export async function makeEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
@@ -134,11 +146,11 @@ export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
 /** Totals of the clients made so far. */
 export function clientTotals(): { requests: number; retries: number; rateLimitWaits: number } {
-  return record.clients.reduce(
+  return [...record.sent.values()].reduce(
     (sum, c) => ({
-      requests: sum.requests + c.transport.stats.requests,
-      retries: sum.retries + c.transport.stats.retries,
-      rateLimitWaits: sum.rateLimitWaits + c.transport.stats.rateLimitWaits,
+      requests: sum.requests + c.requests,
+      retries: sum.retries + c.retries,
+      rateLimitWaits: sum.rateLimitWaits + c.rateLimitWaits,
     }),
     { requests: 0, retries: 0, rateLimitWaits: 0 },
   );

@@ -1,9 +1,9 @@
 import * as assert from 'assert';
-import * as FakeTimers from '@sinonjs/fake-timers';
-import { intervalMs, Refresher, type Timers } from '../../../src/tasks/refresher';
+import { intervalMs, Refresher } from '../../../src/tasks/refresher';
+import { FakeClock } from '../../support/fakeClock';
 
 interface Setup {
-  clock: FakeTimers.Clock;
+  clock: FakeClock;
   refresher: Refresher;
   calls: number[];
   state: { interval: unknown; active: boolean; changed: boolean; delayMs: number };
@@ -11,12 +11,7 @@ interface Setup {
 }
 
 function setup(initial: Partial<Setup['state']> = {}): Setup {
-  const clock = FakeTimers.createClock(0);
-  const timers: Timers = {
-    setTimeout: (fn, ms) => clock.setTimeout(fn, ms),
-    clearTimeout: (h) => clock.clearTimeout(h as FakeTimers.TimerId),
-    now: () => clock.now,
-  };
+  const clock = new FakeClock(0);
   const state = { interval: 30, active: true, changed: false, delayMs: 0, ...initial };
   const calls: number[] = [];
   let running = 0;
@@ -25,14 +20,14 @@ function setup(initial: Partial<Setup['state']> = {}): Setup {
     refresh: async () => {
       running++;
       maxRunning = Math.max(maxRunning, running);
-      calls.push(clock.now);
-      if (state.delayMs) await new Promise((r) => clock.setTimeout(r, state.delayMs));
+      calls.push(clock.now());
+      if (state.delayMs) await new Promise<void>((r) => clock.setTimeout(r, state.delayMs));
       running--;
       return state.changed;
     },
     intervalSeconds: () => state.interval,
     hasActiveWork: () => state.active,
-    timers,
+    clock,
     jitterMs: 1000,
     random: () => 0.5,
   });
