@@ -6,6 +6,7 @@ import type { TaskListQuery, TimeBound } from '../api/tasks';
 import { formatFilterTimestamp, parseFilterTimestamp } from '../api/timestamps';
 import { TASK_STATUSES, type TaskStatus } from '../api/types';
 import { Emitter } from '../util/emitter';
+import type { StateStore } from '../util/stateStore';
 
 export const TIME_FIELDS = ['created', 'started', 'ended'] as const;
 export type TimeField = (typeof TIME_FIELDS)[number];
@@ -30,12 +31,6 @@ export interface TaskFilter {
   created?: TimeRange;
   started?: TimeRange;
   ended?: TimeRange;
-}
-
-/** The part of vscode.Memento the model needs. */
-export interface MementoLike {
-  get<T>(key: string): T | undefined;
-  update(key: string, value: unknown): Thenable<void> | Promise<void>;
 }
 
 export const FILTER_STATE_KEY = 'sevenbridges.tasks.filter';
@@ -186,7 +181,7 @@ export class FilterModel {
   private readonly changed = new Emitter<TaskFilter>();
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly store: MementoLike) {
+  constructor(private readonly store: StateStore) {
     this.value = sanitizeFilter(store.get(FILTER_STATE_KEY));
   }
 

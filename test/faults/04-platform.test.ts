@@ -12,7 +12,7 @@ import { FilterModel } from '../../src/tasks/filterModel';
 import { groupView, statusLook, taskView } from '../../src/tasks/nodes';
 import { MessageNode, TaskTreeModel, type GroupNode, type TaskNode, type TaskTreeNode } from '../../src/tasks/taskTree';
 import { listReply, startForeign, startHostile, type HostileReply, type HostileServer } from './hostile';
-import { makeClient, MemoryMemento, note, sent, shown, shownError, TOKEN, waitFor } from './support';
+import { makeClient, note, recordedState, sent, shown, shownError, TOKEN, waitFor } from './support';
 import { CopyWindow } from './copyKit';
 import { memoryState } from '../support/sharedState';
 
@@ -59,7 +59,7 @@ describe('4. bad input from the platform', function () {
   });
 
   const tree = () => {
-    const memento = new MemoryMemento();
+    const memento = recordedState();
     const client = makeClient(api.baseUrl, { maxRetries: 1 });
     return { client, tree: new TaskTreeModel({ source: client.tasks, filter: new FilterModel(memento), store: memento, signedIn: () => true }) };
   };
@@ -255,7 +255,7 @@ describe('4. bad input from the platform', function () {
       return { status: 404, body: {} };
     };
     const client = makeClient(api.baseUrl, { maxRetries: 1 });
-    const store = new MemoryMemento();
+    const store = recordedState();
     const tracker = new JobTracker(client.copyJobs, store, undefined, { firstDelayMs: 10, intervalMs: 20, maxIntervalMs: 40 });
     // A poll of three unfinished jobs lists them all: one GET /v2/async/files each.
     const polls = () => sent(client).count('GET', /^\/v2\/async\/files(\?|$)/);
