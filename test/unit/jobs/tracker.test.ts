@@ -307,8 +307,11 @@ describe('JobTracker', () => {
       return get(id);
     };
     await clock.tickAsync(2_000);
+    assert.deepStrictEqual(api.calls, ['get 78'], 'the job was asked about, and the answer (404) came to the other account');
     account = 'e#a';
     assert.strictEqual(tracker.get('78')!.state, 'RUNNING');
+    assert.deepStrictEqual(tracker.active().map((j) => j.id), ['78'], 'still followed');
+    assert.strictEqual(tracker.get('78')!.lastError, undefined, "the other account's answer left no mark on it");
   });
 
   it('gives a job recorded by an older version (a platform, no user) to the first account signed in on that platform', async () => {
