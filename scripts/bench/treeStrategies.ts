@@ -9,6 +9,7 @@ import type { Task, TaskStatus } from '../../src/api/types';
 import { buildQuery, FilterModel, visibleStatuses, type TaskFilter } from '../../src/tasks/filterModel';
 import { TASK_LIST_FIELDS } from '../../src/tasks/taskListing';
 import { TaskTreeModel, type GroupNode } from '../../src/tasks/taskTree';
+import { sent } from './env';
 import { gcIfExposed, startHeapProbe } from './heap';
 import { memoryState } from '../../test/support/sharedState';
 
@@ -34,7 +35,7 @@ export interface TreeResult {
 const MAX_PAGES = 2_000;
 
 export async function extensionTree(client: SbClient, filterValue: TaskFilter): Promise<TreeResult> {
-  const stats = client.transport.stats;
+  const stats = sent(client);
   const filter = new FilterModel(memoryState());
   await filter.set(filterValue);
   const model = new TaskTreeModel({ source: client.tasks, filter, store: memoryState(), signedIn: () => true });
@@ -82,7 +83,7 @@ export async function extensionTree(client: SbClient, filterValue: TaskFilter): 
     peakHeapMb,
     roundTripMs,
     pageMs,
-    transport: { ...stats },
+    transport: stats.totals(),
   };
 }
 
@@ -121,7 +122,7 @@ function matches(task: Task, filter: TaskFilter, now: number): boolean {
 }
 
 export async function naiveTree(client: SbClient, filter: TaskFilter): Promise<TreeResult> {
-  const stats = client.transport.stats;
+  const stats = sent(client);
   const now = Date.now();
   const statuses = visibleStatuses(filter);
   const groups = new Map<string, Task[]>(statuses.map((s) => [s, []]));
@@ -161,6 +162,6 @@ export async function naiveTree(client: SbClient, filter: TaskFilter): Promise<T
     listMs: ms,
     listed: counts[largest]!,
     peakHeapMb,
-    transport: { ...stats },
+    transport: stats.totals(),
   };
 }

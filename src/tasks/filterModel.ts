@@ -7,6 +7,7 @@ import { formatFilterTimestamp, parseFilterTimestamp } from '../api/timestamps';
 import { TASK_STATUSES, type TaskStatus } from '../api/types';
 import { Emitter } from '../util/emitter';
 import { STATE_KEYS } from '../keys/state';
+import type { StateStore } from '../util/stateStore';
 import { STATUS_LABELS } from './statuses';
 
 export const TIME_FIELDS = ['created', 'started', 'ended'] as const;
@@ -32,12 +33,6 @@ export interface TaskFilter {
   created?: TimeRange;
   started?: TimeRange;
   ended?: TimeRange;
-}
-
-/** The part of vscode.Memento the model needs. */
-export interface MementoLike {
-  get<T>(key: string): T | undefined;
-  update(key: string, value: unknown): Thenable<void> | Promise<void>;
 }
 
 
@@ -178,7 +173,7 @@ export class FilterModel {
   private readonly changed = new Emitter<TaskFilter>();
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly store: MementoLike) {
+  constructor(private readonly store: StateStore) {
     this.value = sanitizeFilter(store.get(STATE_KEYS.taskFilter.key));
   }
 

@@ -65,7 +65,7 @@ export function registerTasks(services: Services): TaskExplorer {
   const refresher = new Refresher({
     refresh: async () => {
       const changed = await tree.refresh();
-      log.debug(`Tasks refreshed: ${tree.lastRefreshRequests} requests, ${changed ? 'changes' : 'no change'}`);
+      log.debug(`Tasks refreshed: ${changed ? 'changes' : 'no change'}`);
       return changed;
     },
     intervalSeconds: () => vscode.workspace.getConfiguration().get<number>(REFRESH_SETTING),

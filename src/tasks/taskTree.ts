@@ -7,9 +7,10 @@ import type { ExecutionDetails, Task, TaskStatus } from '../api/types';
 import { buildTaskInfo, hasStarted, type InfoItem } from './taskInfo';
 import { Emitter } from '../util/emitter';
 import { errorRows, LoadMoreNode as ListingEnd, MessageNode as Message } from '../ui/rowView';
-import { FilterModel, visibleStatuses, type MementoLike } from './filterModel';
+import { FilterModel, visibleStatuses } from './filterModel';
 import { STATUS_LABELS } from './statuses';
 import { listingSignature, TASK_LIST_FIELDS, taskListing, type TaskListing, type TaskSource } from './taskListing';
+import type { StateStore } from '../util/stateStore';
 import { OTHER_GROUP, OTHER_LABEL, otherCount, otherStatusSource } from './otherStatuses';
 import { COMMANDS } from '../keys/commands';
 import { STATE_KEYS } from '../keys/state';
@@ -101,7 +102,7 @@ export interface TaskTreeOptions {
   source: TaskCountSource;
   filter: FilterModel;
   /** Where the expanded groups and batch parents are remembered (workspace state). */
-  store: MementoLike;
+  store: StateStore;
   signedIn: () => boolean;
   now?: () => number;
   /** Lets a task open into its errors, jobs and logs; without it only batch parents open. */
@@ -122,8 +123,6 @@ export class TaskTreeModel {
   /** Fires when counts or a listing arrive from the platform (not on redraws). */
   readonly onDidLoad = this.loadedEmitter.event;
   readonly now: () => number;
-  /** Requests sent by the last refresh, for the log and the tests. */
-  lastRefreshRequests = 0;
 
   constructor(private readonly options: TaskTreeOptions) {
     this.now = options.now ?? Date.now;
@@ -133,7 +132,7 @@ export class TaskTreeModel {
       this.groups.set(status, new GroupNode(status, this.listFor({ status })));
     }
     const otherList = taskListing(
-      this.counting(otherStatusSource(this.options.source, () => this.groups.get(OTHER_GROUP)?.count)),
+      otherStatusSource(this.options.source, () => this.groups.get(OTHER_GROUP)?.count),
       () => ({ ...this.filter.query(undefined, this.now()), fields: TASK_LIST_FIELDS }),
     );
     this.groups.set(OTHER_GROUP, new GroupNode(OTHER_GROUP, otherList));
@@ -289,10 +288,8 @@ export class TaskTreeModel {
       return false;
     }
     const before = this.signature();
-    const startRequests = this.requestCounter;
     const open = this.openLists();
     await Promise.all([this.loadCounts(true), ...open.map((list) => list.reload(MAX_REFRESH_PAGES))]);
-    this.lastRefreshRequests = this.requestCounter - startRequests;
     this.changed.fire(undefined);
     return this.signature() !== before;
   }
@@ -326,8 +323,6 @@ export class TaskTreeModel {
     this.changed.dispose();
     this.loadedEmitter.dispose();
   }
-
-  private requestCounter = 0;
 
   private async rootChildren(): Promise<TaskTreeNode[]> {
     if (!this.options.signedIn()) return [];
@@ -402,21 +397,7 @@ export class TaskTreeModel {
         : { parent: scope.parent, order_by: 'created_time', order: 'desc' };
       return { ...base, fields: TASK_LIST_FIELDS };
     };
-    return taskListing(this.counting(this.options.source), query);
-  }
-
-  /** Counts requests, so a refresh can report what it cost. */
-  private counting(source: TaskSource): TaskSource {
-    return {
-      list: (query, page) => {
-        this.requestCounter++;
-        return source.list(query, page);
-      },
-      next: (url, signal) => {
-        this.requestCounter++;
-        return source.next(url, signal);
-      },
-    };
+    return taskListing(this.options.source, query);
   }
 
   private loadCounts(force: boolean): Promise<void> {
@@ -429,7 +410,6 @@ export class TaskTreeModel {
     const promise = (async () => {
       const results = await Promise.allSettled(
         groups.map((group) => {
-          this.requestCounter++;
           const status = group.status === OTHER_GROUP ? undefined : group.status;
           return this.options.source.count(this.filter.query(status, this.now()), controller.signal);
         }),

@@ -70,14 +70,6 @@ export function folderGraph(graph: Map<string, string[]>): Map<string, string[]>
   return new Map([...folders].map(([name, edges]) => [name, [...edges].sort()]));
 }
 
-/**
- * Folders that still lean on each other both ways; part B of #14 removes the last (the store and clock interfaces
- * leave jobs/store.ts).
- * Delete an entry once its part is merged: a new circle fails the test.
- */
-const KNOWN_FOLDER_CYCLES = [
-  ['jobs', 'write'],
-];
 
 describe('imports', () => {
   it('finds a cycle when there is one (the check itself)', () => {
@@ -94,9 +86,8 @@ describe('imports', () => {
     assert.deepStrictEqual(cycles(graph), []);
   });
 
-  it('of the feature folders form no cycle but the known ones', () => {
+  it('of the feature folders form no cycle', () => {
     const found = cycles(folderGraph(importGraph(sourceFiles('src'), readSource)));
-    const known = new Set(KNOWN_FOLDER_CYCLES.map((c) => c.join(' ↔ ')));
-    assert.deepStrictEqual(found.map((c) => c.join(' ↔ ')).filter((c) => !known.has(c)), []);
+    assert.deepStrictEqual(found.map((c) => c.join(' ↔ ')), []);
   });
 });

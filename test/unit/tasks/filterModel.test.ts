@@ -7,24 +7,13 @@ import {
   isFilterActive,
   sanitizeFilter,
   visibleStatuses,
-  type MementoLike,
 } from '../../../src/tasks/filterModel';
+import { memoryState } from '../../support/sharedState';
 import { checkTaskQuery } from '../../../src/api/tasks';
 import { STATE_KEYS } from '../../../src/keys/state';
 
 const NOW = Date.UTC(2026, 2, 7, 12, 0, 0);
 const PARENT = '0f0e0d0c-1111-4222-8333-444455556666';
-
-class MemoryMemento implements MementoLike {
-  readonly values = new Map<string, unknown>();
-  get<T>(key: string): T | undefined {
-    return this.values.get(key) as T | undefined;
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    if (value === undefined) this.values.delete(key);
-    else this.values.set(key, JSON.parse(JSON.stringify(value)));
-  }
-}
 
 describe('task filter model', () => {
   describe('query per status group', () => {
@@ -134,7 +123,7 @@ describe('task filter model', () => {
 
   describe('state', () => {
     it('persists through the memento, fires on change, and clears', async () => {
-      const memento = new MemoryMemento();
+      const memento = memoryState();
       const model = new FilterModel(memento);
       const seen: unknown[] = [];
       model.onDidChange((f) => seen.push(f));

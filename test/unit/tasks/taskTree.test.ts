@@ -1,20 +1,12 @@
 import * as assert from 'assert';
 import { SbClient } from '../../../src/api/client';
 import type { Task, TaskStatus } from '../../../src/api/types';
-import { FilterModel, type MementoLike } from '../../../src/tasks/filterModel';
+import { FilterModel } from '../../../src/tasks/filterModel';
+import type { StateStore } from '../../../src/util/stateStore';
+import { memoryState } from '../../support/sharedState';
 import { PAGE_SIZE } from '../../../src/api/pagedLoader';
 import { GroupNode, LoadMoreNode, MessageNode, TaskNode, TaskTreeModel, type TaskTreeNode } from '../../../src/tasks/taskTree';
 import { startEmulator, type Emulator, type TaskRec } from '../../emulator';
-
-class MemoryMemento implements MementoLike {
-  readonly values = new Map<string, unknown>();
-  get<T>(key: string): T | undefined {
-    return this.values.get(key) as T | undefined;
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    this.values.set(key, value);
-  }
-}
 
 interface Seen {
   path: string;
@@ -31,7 +23,7 @@ describe('task tree model (against the emulator)', function () {
   });
   after(() => emu.close());
 
-  function model(options: { memento?: MementoLike; token?: string; signedIn?: boolean } = {}) {
+  function model(options: { memento?: StateStore; token?: string; signedIn?: boolean } = {}) {
     seen = [];
     client = new SbClient({
       credentials: async () => ({ endpoint: emu.baseUrl, token: options.token ?? emu.token }),
@@ -41,7 +33,7 @@ describe('task tree model (against the emulator)', function () {
         seen.push({ path: url.pathname, query: url.searchParams });
       },
     });
-    const memento = options.memento ?? new MemoryMemento();
+    const memento = options.memento ?? memoryState();
     const filters = new FilterModel(memento);
     const tree = new TaskTreeModel({ source: client.tasks, filter: filters, store: memento, signedIn: () => options.signedIn ?? true });
     return { tree, filters, memento };
@@ -94,7 +86,7 @@ describe('task tree model (against the emulator)', function () {
       count: async (query: Parameters<typeof client.tasks.count>[0]) =>
         (await client.tasks.count(query)) + (query.status === 'RUNNING' ? aborting.length : 0),
     };
-    const memento = new MemoryMemento();
+    const memento = memoryState();
     const tree = new TaskTreeModel({ source, filter: new FilterModel(memento), store: memento, signedIn: () => true });
     const roots = (await tree.getChildren()) as GroupNode[];
     const other = roots.find((g) => g.status === 'OTHER');
@@ -104,7 +96,7 @@ describe('task tree model (against the emulator)', function () {
   });
 
   it('a task opens into what explains it (two requests: the record and its jobs), read again once its status moves on', async () => {
-    const memento = new MemoryMemento();
+    const memento = memoryState();
     model();
     const tree = new TaskTreeModel({ source: client.tasks, filter: new FilterModel(memento), store: memento, signedIn: () => true, info: client.tasks });
     await tree.getChildren();
@@ -247,7 +239,7 @@ describe('task tree model (against the emulator)', function () {
   it('stops asking to be refreshed once the token is refused', async () => {
     let token = emu.token;
     const revocable = new SbClient({ credentials: async () => ({ endpoint: emu.baseUrl, token }), maxRetries: 0 });
-    const memento = new MemoryMemento();
+    const memento = memoryState();
     const tree = new TaskTreeModel({ source: revocable.tasks, filter: new FilterModel(memento), store: memento, signedIn: () => true });
     await tree.getChildren();
     assert.strictEqual(tree.hasActiveTasks(), true, 'tasks are running');
@@ -260,7 +252,7 @@ describe('task tree model (against the emulator)', function () {
   it('an unreachable platform becomes a message with "Retry"', async () => {
     const { tree } = model();
     const unreachable = new SbClient({ credentials: async () => ({ endpoint: 'http://127.0.0.1:9/v2', token: 't' }), maxRetries: 0 });
-    const memento = new MemoryMemento();
+    const memento = memoryState();
     const offline = new TaskTreeModel({ source: unreachable.tasks, filter: new FilterModel(memento), store: memento, signedIn: () => true });
     const roots = (await offline.getChildren()) as MessageNode[];
     assert.match(roots[0].text, /Cannot reach the platform/);
@@ -292,7 +284,7 @@ describe('task tree model (against the emulator)', function () {
         return client.tasks.list(...args);
       },
     };
-    const memento = new MemoryMemento();
+    const memento = memoryState();
     const flaky = new TaskTreeModel({ source, filter: new FilterModel(memento), store: memento, signedIn: () => true });
     await flaky.getChildren();
     const queued = flaky.group('QUEUED');
@@ -315,7 +307,7 @@ describe('task tree model (against the emulator)', function () {
       count: (query: Parameters<typeof client.tasks.count>[0], signal?: AbortSignal) =>
         query.status === 'FAILED' ? Promise.reject(new Error('socket hang up')) : client.tasks.count(query, signal),
     };
-    const memento = new MemoryMemento();
+    const memento = memoryState();
     const tree = new TaskTreeModel({ source, filter: new FilterModel(memento), store: memento, signedIn: () => true });
     const roots = await tree.getChildren();
     assert.ok(roots.every((n) => n.kind === 'group'), `groups, no message in their place: ${roots.map((n) => n.kind).join(', ')}`);
@@ -341,7 +333,7 @@ describe('task tree model (against the emulator)', function () {
       next: async () => Promise.reject(new Error('no next links')),
       count: async (query: { status?: string }) => (!query.status || query.status === 'COMPLETED' ? tasks.length : 0),
     };
-    const memento = new MemoryMemento();
+    const memento = memoryState();
     const tree = new TaskTreeModel({ source, filter: new FilterModel(memento), store: memento, signedIn: () => true });
     await tree.getChildren();
     const completed = tree.group('COMPLETED');
@@ -364,7 +356,7 @@ describe('task tree model (against the emulator)', function () {
   });
 
   it('a refresh counts again and reloads only the open groups; it reports whether anything changed', async () => {
-    const memento = new MemoryMemento();
+    const memento = memoryState();
     const { tree } = model({ memento });
     await tree.getChildren();
     const running = tree.group('RUNNING');
@@ -373,7 +365,6 @@ describe('task tree model (against the emulator)', function () {
     seen = [];
     assert.strictEqual(await tree.refresh(), false);
     assert.strictEqual(seen.length, 8, 'six counts, the unfiltered count and the open group');
-    assert.strictEqual(tree.lastRefreshRequests, 8);
     assert.strictEqual(tree.hasActiveTasks(), true);
 
     const rec = emu.data.tasks.find((t) => t.status === 'RUNNING' && !t.batch && !t.parent)!;
