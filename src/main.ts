@@ -7,6 +7,8 @@ import { Session } from './auth/session';
 import { registerAuth } from './auth/register';
 import { registerTasks, type TaskExplorer } from './tasks/register';
 import { registerCopy, type CopyFeature } from './copy/register';
+import { registerFiles, type FilesFeature } from './files/register';
+import { followCopyJobs, registerJobs, type JobsFeature } from './jobs/register';
 import type { Services } from './services';
 import { requestLogger } from './ui/requestLog';
 import { Outbox } from './write/outbox';
@@ -16,8 +18,12 @@ export interface ExtensionApi {
   readonly services: Services;
   /** The task explorer's models and view. */
   readonly tasks: TaskExplorer;
-  /** The files view, the copy flow, the job tracker and the unsubmitted requests. */
+  /** The Projects & Files view. */
+  readonly files: FilesFeature;
+  /** The copy flow. */
   readonly copy: CopyFeature;
+  /** The job tracker, its status-bar item and the Copy Jobs view. */
+  readonly jobs: JobsFeature;
 }
 
 /** Builds the parts and wires them; `activatedAt` is when VS Code called `activate`, for the log. */
@@ -40,8 +46,11 @@ export function start(context: vscode.ExtensionContext, activatedAt: number): Ex
   const services: Services = { context, client, session, log, outbox, account };
   registerAuth(services);
   const tasks = registerTasks(services);
-  const copy = registerCopy(services);
+  const tracker = followCopyJobs(services);
+  const copy = registerCopy(services, tracker);
+  const jobs = registerJobs(services, tracker, copy.flow);
+  const files = registerFiles(services, copy);
   outbox.start();
   log.info(`Started in ${Date.now() - started} ms, ${started - activatedAt} ms after activation`);
-  return { services, tasks, copy };
+  return { services, tasks, files, copy, jobs };
 }

@@ -6,7 +6,7 @@ import { planCopy } from '../../src/copy/request';
 import { benchWriter } from './writer';
 import type { Emulator } from '../../test/emulator';
 import { DESTINATION, pickFiles, platformFinish } from './copySources';
-import { clientFor, freshEmulator, tally } from './env';
+import { clientFor, freshEmulator, sent, tally } from './env';
 import { type Figure } from './figures';
 import { gcIfExposed } from './heap';
 import { naivePoll, naiveSubmit, NAIVE_INTERVAL_MS } from './naiveJobs';
@@ -148,6 +148,5 @@ export function copyFigures(e: CopyResult, n: CopyResult): Figure[] {
 /** A warm-up request, untimed and free of quota; returns a count of the requests sent after it. */
 async function warmUp(client: SbClient): Promise<() => number> {
   await client.rateLimit();
-  const warm = client.transport.stats.requests;
-  return () => client.transport.stats.requests - warm;
+  return sent(client).mark();
 }

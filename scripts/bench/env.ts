@@ -3,7 +3,9 @@
 // another's quota; the 429s of each are added up at the end.
 import { SbClient } from '../../src/api/client';
 import type { Clock } from '../../src/api/clock';
+import type { FetchLike } from '../../src/api/transport';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../test/emulator';
+import { RequestCounter } from '../../test/support/requestCounter';
 
 export const TASKS = 10_000;
 export const FILES = 10_000;
@@ -25,18 +27,34 @@ export async function freshEmulator(options: EmulatorOptions = {}): Promise<Emul
 
 export interface ClientOptions {
   clock?: Clock;
+  /** A fetch of the scenario's own (e.g. one that adds a round-trip latency). */
+  fetch?: FetchLike;
   /** The naive baseline gives up at once on a 429 instead of waiting for the reset. */
   noRateLimitWait?: boolean;
 }
 
 export function clientFor(emulator: { baseUrl: string; token: string }, options: ClientOptions = {}): SbClient {
   const credentials = { endpoint: emulator.baseUrl, token: emulator.token };
-  return new SbClient({
+  const counter = new RequestCounter();
+  const client = new SbClient({
     credentials: () => Promise.resolve(credentials),
     clock: options.clock,
+    fetch: options.fetch,
+    onRequest: counter.hook(),
     userAgent: 'sevenbridges-bench',
     ...(options.noRateLimitWait ? { maxRateLimitWaitMs: 0, maxRetries: 0 } : {}),
   });
+  counters.set(client, counter);
+  return client;
+}
+
+const counters = new WeakMap<SbClient, RequestCounter>();
+
+/** What a client of `clientFor` sent, counted through its onRequest hook. */
+export function sent(client: SbClient): RequestCounter {
+  const counter = counters.get(client);
+  if (!counter) throw new Error('not a client of clientFor');
+  return counter;
 }
 
 /** Records what one strategy cost its emulator, for the rate-limit rows. */
@@ -46,8 +64,8 @@ export function tally(scenario: string, strategy: RateTally['strategy'], emulato
     strategy,
     requests: emulator.stats.requests,
     status429: emulator.stats.byStatus[429] ?? 0,
-    retries: client?.transport.stats.retries ?? 0,
-    rateLimitWaits: client?.transport.stats.rateLimitWaits ?? 0,
+    retries: client ? sent(client).retries : 0,
+    rateLimitWaits: client ? sent(client).rateLimitWaits : 0,
   };
   tallies.push(t);
   return t;

@@ -1,15 +1,15 @@
 // Requests spent following copy jobs for one minute, with 1 and with 20 jobs in flight, on the accelerated
-// clock (virtualClock.ts): the emulator, the client and the tracker share it, so a virtual minute of polling
+// clock (test/support/fakeClock.ts): the emulator, the client and the tracker share it, so a virtual minute of polling
 // takes well under a second. Jobs stay in flight the whole minute: 100 files each at 30 s per state step
 // (3 minutes per job). Extension: JobTracker with its default timings; naive: one GET per job per second.
 // (The first minute is the dearest: looks come every 1 s + 10 % of the job's age, see lagScenario.ts.)
 import { benchWriter } from './writer';
 import { planCopy } from '../../src/copy/request';
 import { DESTINATION, pickFiles } from './copySources';
-import { clientFor, freshEmulator, tally } from './env';
+import { clientFor, freshEmulator, sent, tally } from './env';
 import type { Figure } from './figures';
 import { naivePoll, naiveSubmit, NAIVE_INTERVAL_MS } from './naiveJobs';
-import { VirtualClock } from './virtualClock';
+import { FakeClock } from '../../test/support/fakeClock';
 import { fewestLooksWithin } from './lagScenario';
 
 const STEP_MS = 30_000;
@@ -30,7 +30,7 @@ export interface FollowResult {
 }
 
 export async function extensionFollow(jobs: number): Promise<FollowResult> {
-  const clock = new VirtualClock();
+  const clock = new FakeClock(Date.now(), { sleeps: 'timers' });
   const emulator = await freshEmulator({ copyStepMs: STEP_MS, now: clock.now });
   const client = clientFor(emulator, { clock });
   const { tracker, outbox, send } = benchWriter(client, emulator, clock);
@@ -40,12 +40,12 @@ export async function extensionFollow(jobs: number): Promise<FollowResult> {
     if (!plan.ok || plan.batches.length !== jobs) throw new Error('the copy plan is not one call per job');
     const report = await send(plan.batches, { label: DESTINATION, project: DESTINATION });
     if (report.jobs.length !== jobs) throw new Error(`submitted ${report.jobs.length} of ${jobs} jobs`);
-    const before = client.transport.stats.requests;
-    await clock.runUntil(clock.now() + MINUTE, () => clock.timers > 0 || tracker.active().length === 0);
+    const since = sent(client).mark();
+    await clock.runUntil(clock.now() + MINUTE, () => clock.pending > 0 || tracker.active().length === 0);
     const result: FollowResult = {
       jobs,
-      perMinute: client.transport.stats.requests - before,
-      sent: client.transport.stats.requests - before,
+      perMinute: since(),
+      sent: since(),
       inFlightAtEnd: tracker.active().length,
       status429: emulator.stats.byStatus[429] ?? 0,
     };
@@ -59,7 +59,7 @@ export async function extensionFollow(jobs: number): Promise<FollowResult> {
 }
 
 export async function naiveFollow(jobs: number): Promise<FollowResult> {
-  const clock = new VirtualClock();
+  const clock = new FakeClock(Date.now(), { sleeps: 'timers' });
   const emulator = await freshEmulator({ copyStepMs: STEP_MS, now: clock.now });
   // Gives up on a 429 at once (no 5-minute wait): the naive loop just carries on, as a naive loop does.
   const client = clientFor(emulator, { clock, noRateLimitWait: true });

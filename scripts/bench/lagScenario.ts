@@ -1,14 +1,14 @@
 // How soon a finished copy job is seen FINISHED after the platform finished it, for jobs of several running
 // times, and what following one long job costs minute by minute: the JobTracker with its default timings against
-// the emulator, on the accelerated clock (virtualClock.ts), one job of 100 files each (6 state steps: the step is
+// the emulator, on the accelerated clock (test/support/fakeClock.ts), one job of 100 files each (6 state steps: the step is
 // a sixth of the running time).
 import { planCopy } from '../../src/copy/request';
 import { benchWriter } from './writer';
 import { JobTracker } from '../../src/jobs/tracker';
 import { DESTINATION, pickFiles, platformFinish } from './copySources';
-import { clientFor, freshEmulator, tally } from './env';
+import { clientFor, freshEmulator, sent, tally } from './env';
 import type { Figure } from './figures';
-import { VirtualClock } from './virtualClock';
+import { FakeClock } from '../../test/support/fakeClock';
 
 const ITEMS = 100;
 const STEPS = 6;
@@ -50,8 +50,8 @@ export interface LongRunResult {
   perMinute: number[];
 }
 
-async function followOne(stepMs: number, watch: (ctx: { clock: VirtualClock; tracker: JobTracker; requests: () => number; platformEnd: number }) => Promise<void>): Promise<void> {
-  const clock = new VirtualClock();
+async function followOne(stepMs: number, watch: (ctx: { clock: FakeClock; tracker: JobTracker; requests: () => number; platformEnd: number }) => Promise<void>): Promise<void> {
+  const clock = new FakeClock(Date.now(), { sleeps: 'timers' });
   const emulator = await freshEmulator({ tasks: 100, files: 1_000, copyStepMs: stepMs, now: clock.now });
   const client = clientFor(emulator, { clock });
   const { tracker, outbox, send } = benchWriter(client, emulator, clock);
@@ -63,8 +63,7 @@ async function followOne(stepMs: number, watch: (ctx: { clock: VirtualClock; tra
     const request = emulator.copyRequests[0];
     const job = emulator.data.jobs.find((j) => j.id === request.jobId);
     if (!job) throw new Error('the emulator has no job for the copy');
-    const before = client.transport.stats.requests;
-    await watch({ clock, tracker, requests: () => client.transport.stats.requests - before, platformEnd: platformFinish(request.at, ITEMS, stepMs) });
+    await watch({ clock, tracker, requests: sent(client).mark(), platformEnd: platformFinish(request.at, ITEMS, stepMs) });
     tally(`follow one job (${stepMs * STEPS} ms)`, 'extension', emulator, client);
   } finally {
     outbox.dispose();
@@ -78,7 +77,7 @@ export async function extensionLag(runningMs: number): Promise<LagResult> {
   await followOne(runningMs / STEPS, async ({ clock, tracker, requests, platformEnd }) => {
     let seenAt: number | undefined;
     tracker.onDidFinish(() => (seenAt ??= clock.now()));
-    const settled = () => clock.timers > 0 || seenAt !== undefined;
+    const settled = () => clock.pending > 0 || seenAt !== undefined;
     for (let end = clock.now() + MINUTE; seenAt === undefined && end < platformEnd + 2 * runningMs + 10 * MINUTE; end += MINUTE) {
       await clock.runUntil(end, settled);
     }
@@ -94,7 +93,7 @@ export async function extensionLongRun(): Promise<LongRunResult> {
     const start = clock.now();
     let counted = 0;
     for (let minute = 1; minute < LONG_JOB_MS / MINUTE; minute++) {
-      await clock.runUntil(start + minute * MINUTE, () => clock.timers > 0 || tracker.active().length === 0);
+      await clock.runUntil(start + minute * MINUTE, () => clock.pending > 0 || tracker.active().length === 0);
       perMinute.push(requests() - counted);
       counted = requests();
     }

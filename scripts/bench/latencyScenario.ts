@@ -3,11 +3,10 @@
 // (together) and opens the largest group (its first page of 100); the bytes of that page are compared with the
 // same page asked with only the fields a row shows. Median of 3 runs, each with a fresh model.
 import nodeFetch from 'node-fetch';
-import { SbClient } from '../../src/api/client';
 import type { FetchLike } from '../../src/api/transport';
 import { FilterModel } from '../../src/tasks/filterModel';
 import { TaskTreeModel } from '../../src/tasks/taskTree';
-import { freshEmulator, tally } from './env';
+import { clientFor, freshEmulator, sent, tally } from './env';
 import { timeLimit, type Figure } from './figures';
 import { memoryState } from '../../test/support/sharedState';
 
@@ -45,7 +44,7 @@ export async function extensionOverLatency(): Promise<LatencyResult> {
       },
     };
   };
-  const client = new SbClient({ credentials: async () => ({ endpoint: emulator.baseUrl, token: emulator.token }), fetch, userAgent: 'sevenbridges-bench' });
+  const client = clientFor(emulator, { fetch });
   try {
     const counts: number[] = [];
     const pages: number[] = [];
@@ -57,11 +56,11 @@ export async function extensionOverLatency(): Promise<LatencyResult> {
     for (let run = 0; run < RUNS; run++) {
       const filter = new FilterModel(memoryState());
       const model = new TaskTreeModel({ source: client.tasks, filter, store: memoryState(), signedIn: () => true });
-      const r0 = client.transport.stats.requests;
+      const since = sent(client).mark();
       const t0 = performance.now();
       const groups = (await model.getChildren()).filter((n) => n.kind === 'group');
       counts.push(performance.now() - t0);
-      countRequests = client.transport.stats.requests - r0;
+      countRequests = since();
       const largest = model.visibleGroups().reduce((a, b) => ((b.count ?? 0) > (a.count ?? 0) ? b : a));
       if (!groups.length) throw new Error('no groups');
       const t1 = performance.now();

@@ -2,9 +2,10 @@
 // the files view, against an emulator started by the parent. Each in a process of its own (--expose-gc), so the
 // heap is this one's. Times: the extension's models, and beside them (timed apart, median of 3) the same requests
 // bare, which is what the emulator itself costs at this size.
-import { Pager } from '../../src/files/pager';
+import { PagedLoader, recordKey } from '../../src/api/pagedLoader';
+import type { FileRecord } from '../../src/api/types';
 import { FilterModel } from '../../src/tasks/filterModel';
-import { TASK_LIST_FIELDS } from '../../src/tasks/nodes';
+import { TASK_LIST_FIELDS } from '../../src/tasks/taskListing';
 import { TaskTreeModel } from '../../src/tasks/taskTree';
 import { clientFor } from './env';
 import { startHeapProbe } from './heap';
@@ -72,14 +73,14 @@ async function files(job: Extract<ScaleJob, { kind: 'files' }>): Promise<FilesSc
   const client = clientFor(job);
   await client.rateLimit();
   const pageRefMs = await median3(() => client.files.list({ parent: job.folder }, { limit: 100 }));
-  // What the files view's folder node does: a Pager of 100 a page (src/files/tree.ts).
-  const pager = new Pager(
-    () => client.files.list({ parent: job.folder }, { limit: 100 }),
-    (url) => client.files.next(url),
+  // What the files view's folder node does: a paged loader of 100 a page (src/files/filesModel.ts).
+  const pager = new PagedLoader<FileRecord>(
+    { page: (offset, limit, signal) => client.files.list({ parent: job.folder }, { offset, limit, signal }), next: (url, signal) => client.files.next(url, signal) },
+    { key: recordKey },
   );
   const heap = startHeapProbe();
   const t0 = performance.now();
-  await pager.ensureFirst();
+  await pager.ensureLoaded();
   const firstPageMs = performance.now() - t0;
   let pages = 1;
   while (pager.hasMore && pages < 1_000) {

@@ -2,7 +2,7 @@
 import { fork } from 'child_process';
 import * as path from 'path';
 import type { TaskFilter } from '../../src/tasks/filterModel';
-import { PAGE_SIZE } from '../../src/tasks/pagedList';
+import { PAGE_SIZE } from '../../src/api/pagedLoader';
 import { freshEmulator, tally } from './env';
 import { timeLimit, type Figure } from './figures';
 import type { TreeResult } from './treeStrategies';

@@ -1,14 +1,15 @@
 // The two ways to show the task tree, run in a worker process so each has a heap of its own:
 // - extension: the extension's TaskTreeModel (one count request per visible group, then the largest group
-//   listed by its own PagedList, 100 a page);
+//   listed by its own paged loader, 100 a page);
 // - naive: one unfiltered listing at the API's default page size (no `limit`: 25 a page), following `next`
 //   links, filtered and grouped on the client. Written here on top of the client's transport.
 import type { SbClient } from '../../src/api/client';
 import { parseFilterTimestamp } from '../../src/api/timestamps';
 import type { Task, TaskStatus } from '../../src/api/types';
 import { buildQuery, FilterModel, visibleStatuses, type TaskFilter } from '../../src/tasks/filterModel';
-import { TASK_LIST_FIELDS } from '../../src/tasks/nodes';
+import { TASK_LIST_FIELDS } from '../../src/tasks/taskListing';
 import { TaskTreeModel, type GroupNode } from '../../src/tasks/taskTree';
+import { sent } from './env';
 import { gcIfExposed, startHeapProbe } from './heap';
 import { memoryState } from '../../test/support/sharedState';
 
@@ -34,7 +35,7 @@ export interface TreeResult {
 const MAX_PAGES = 2_000;
 
 export async function extensionTree(client: SbClient, filterValue: TaskFilter): Promise<TreeResult> {
-  const stats = client.transport.stats;
+  const stats = sent(client);
   const filter = new FilterModel(memoryState());
   await filter.set(filterValue);
   const model = new TaskTreeModel({ source: client.tasks, filter, store: memoryState(), signedIn: () => true });
@@ -82,7 +83,7 @@ export async function extensionTree(client: SbClient, filterValue: TaskFilter): 
     peakHeapMb,
     roundTripMs,
     pageMs,
-    transport: { ...stats },
+    transport: stats.totals(),
   };
 }
 
@@ -121,7 +122,7 @@ function matches(task: Task, filter: TaskFilter, now: number): boolean {
 }
 
 export async function naiveTree(client: SbClient, filter: TaskFilter): Promise<TreeResult> {
-  const stats = client.transport.stats;
+  const stats = sent(client);
   const now = Date.now();
   const statuses = visibleStatuses(filter);
   const groups = new Map<string, Task[]>(statuses.map((s) => [s, []]));
@@ -161,6 +162,6 @@ export async function naiveTree(client: SbClient, filter: TaskFilter): Promise<T
     listMs: ms,
     listed: counts[largest]!,
     peakHeapMb,
-    transport: { ...stats },
+    transport: stats.totals(),
   };
 }

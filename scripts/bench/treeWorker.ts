@@ -1,7 +1,7 @@
 // Worker process: runs one task-tree strategy against an emulator started by the parent and sends back
 // its figures. Run with --expose-gc so the heap baseline is taken after a collection.
 import type { TaskFilter } from '../../src/tasks/filterModel';
-import { clientFor } from './env';
+import { clientFor, sent } from './env';
 import { extensionTree, naiveTree, type TreeResult } from './treeStrategies';
 
 export interface TreeJob {
@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   // Warm-up, untimed and free of quota (GET /v2/rate_limit): the first request of a process pays for loading
   // and compiling the client, which the ideals (timed later, warm) do not.
   await client.rateLimit();
-  const warm = client.transport.stats.requests;
+  const warm = sent(client).requests;
   const result = job.strategy === 'extension' ? await extensionTree(client, job.filter) : await naiveTree(client, job.filter);
   // The figures count from after the warm-up.
   result.transport.requests -= warm;

@@ -2,13 +2,13 @@
 import type { SbClient } from '../../src/api/client';
 import type { CopyItem } from '../../src/api/types';
 import { CopyWrite, sendCopies, type CopiesSettled } from '../../src/copy/copyWrite';
-import type { Timers } from '../../src/jobs/store';
+import type { Clock } from '../../src/api/clock';
 import { JobTracker, type JobDestination } from '../../src/jobs/tracker';
 import { Outbox } from '../../src/write/outbox';
 import { memoryState } from '../../test/support/sharedState';
 
 /** `clock` times the tracker (the accelerated clock of the follow scenario); the outbox runs in real time. */
-export function benchWriter(client: SbClient, emulator: { baseUrl: string; token: string; username: string }, clock?: Timers) {
+export function benchWriter(client: SbClient, emulator: { baseUrl: string; token: string; username: string }, clock?: Clock) {
   const key = `${emulator.baseUrl}#${emulator.username}`;
   const account = { key, credentials: { endpoint: emulator.baseUrl, token: emulator.token } };
   const tracker = new JobTracker(client.copyJobs, memoryState(), clock, { account: () => key });

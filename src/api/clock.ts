@@ -1,13 +1,21 @@
 import { ApiError } from './errors';
 
-/** Time as the client sees it; tests hand in a fake one so waits take no real time. */
+/**
+ * Time and timers as the extension sees them: the client's waits, the pollers' timers, the outbox's deadlines.
+ * Tests hand in one fake (test/support/fakeClock.ts) so that waits take no real time.
+ */
 export interface Clock {
   now(): number;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+  /** Resolves after `ms`; rejects as cancelled when `signal` aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 export const systemClock: Clock = {
   now: () => Date.now(),
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
   sleep: (ms, signal) => sleepWith(setTimeout, clearTimeout, ms, signal),
 };
 

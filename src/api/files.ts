@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { ApiError } from './errors';
 import { isFileId, isProjectId, notFileId, notFolderId, notProjectId } from './ids';
+import { PagedLoader, recordKey } from './pagedLoader';
 import type { PageRequest } from './tasks';
 import type { Call, Transport } from './transport';
 import type { FileRecord, Page } from './types';
@@ -45,4 +46,12 @@ export class FilesApi {
 
 function invalid(message: string): ApiError {
   return new ApiError({ kind: 'invalid', message });
+}
+
+/** The entries of a project's root or of a folder, a page at a time (the files tree's levels, the folder picker's). */
+export function fileListing(files: Pick<FilesApi, 'list' | 'next'>, location: FileLocation): PagedLoader<FileRecord> {
+  return new PagedLoader<FileRecord>(
+    { page: (offset, limit, signal) => files.list(location, { offset, limit, signal }), next: (url, signal) => files.next(url, signal) },
+    { key: recordKey },
+  );
 }

@@ -102,8 +102,6 @@ export class Transport {
   private rate: { endpoint: string; state: RateLimitState } | undefined;
   /** The server's clock minus ours (ms), from the last `Date` header: rate-limit resets are on the server's clock. */
   private serverOffsetMs = 0;
-  /** Requests sent and repeated, for the benchmark and the fault suite. */
-  readonly stats = { requests: 0, retries: 0, rateLimitWaits: 0 };
 
   constructor(private readonly options: TransportOptions) {
     this.fetch = options.fetch ?? nodeFetchOnFirstUse;
@@ -176,7 +174,6 @@ export class Transport {
         if (!(error instanceof ApiError)) throw error;
         const delay = idempotent ? this.retryDelay(error, attempt) : undefined;
         if (delay === undefined) throw error;
-        this.stats.retries++;
         await this.clock.sleep(delay, options.signal);
       }
     }
@@ -205,7 +202,6 @@ export class Transport {
     const log = (status: number | undefined, requestId: string | undefined, error?: string) =>
       this.options.onRequest?.({ method, path, status, durationMs: this.clock.now() - started, requestId, attempt, error });
 
-    this.stats.requests++;
     let response: ResponseLike;
     let text: string;
     try {
@@ -270,7 +266,6 @@ export class Transport {
     if (error.isRateLimited) {
       const wait = this.untilServerTime(error.resetAt ?? 0) + RATE_LIMIT_SLACK_MS;
       if (attempt > this.maxRetries + 1 || wait > this.maxRateLimitWaitMs) return undefined;
-      this.stats.rateLimitWaits++;
       return Math.max(wait, this.backoffMs);
     }
     const transient =
@@ -303,7 +298,6 @@ export class Transport {
     if (method !== 'GET' || wait > this.maxRateLimitWaitMs) {
       throw new ApiError({ kind: 'http', status: 429, code: 1000, message: 'Rate limit exceeded', method, path, resetAt: state.reset, untilResetMs: Math.max(0, this.untilServerTime(state.reset)) });
     }
-    this.stats.rateLimitWaits++;
     await this.clock.sleep(wait, signal);
     state.remaining = Math.max(state.remaining, 1);
   }

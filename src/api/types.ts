@@ -75,12 +75,6 @@ export interface ExecutionStatus {
   duration?: number;
 }
 
-export interface TaskIoValue {
-  class?: 'File' | 'Directory' | (string & {});
-  path?: string;
-  name?: string;
-}
-
 export interface Task {
   href: string;
   id: string;

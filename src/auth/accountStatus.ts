@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { ApiError, describeError } from '../api/errors';
-import { endpointLabel, platformFor } from '../api/endpoint';
+import { endpointLabel } from '../api/endpoint';
 import type { Services } from '../services';
+import { commandTitles, COMMANDS } from '../keys/commands';
 
 /**
  * The status-bar indication of who is signed in where. When the sign-in changes it checks the token once
@@ -13,14 +14,13 @@ export class AccountStatus implements vscode.Disposable {
 
   constructor(private readonly services: Services) {
     this.item.name = 'Seven Bridges Account';
-    this.item.command = 'sevenbridges.accountMenu';
+    this.item.command = COMMANDS.accountMenu;
   }
 
   /** Re-renders, and checks the token when signed in and the username is not known yet. */
   async update(): Promise<void> {
     const { session } = this.services;
     const endpoint = session.endpoint;
-    await vscode.commands.executeCommand('setContext', 'sevenbridges.platform', platformFor(endpoint)?.id ?? 'custom');
     const label = endpointLabel(endpoint);
     if (session.state === 'signedOut') {
       this.checking?.abort();
@@ -71,11 +71,11 @@ function shortLabel(label: string): string {
 /** The account menu behind the status-bar item. */
 export async function accountMenu(): Promise<void> {
   const actions = [
-    { label: '$(key) Set Authentication Token', command: 'sevenbridges.setToken' },
-    { label: '$(globe) Select Platform', command: 'sevenbridges.selectPlatform' },
-    { label: '$(file) Import Token from Credentials File', command: 'sevenbridges.importCredentials' },
-    { label: '$(output) Show Log', command: 'sevenbridges.showLog' },
-    { label: '$(sign-out) Sign Out', command: 'sevenbridges.signOut' },
+    { label: `$(key) ${commandTitles().setToken}`, command: COMMANDS.setToken },
+    { label: `$(globe) ${commandTitles().selectPlatform}`, command: COMMANDS.selectPlatform },
+    { label: `$(file) ${commandTitles().importCredentials}`, command: COMMANDS.importCredentials },
+    { label: `$(output) ${commandTitles().showLog}`, command: COMMANDS.showLog },
+    { label: `$(sign-out) ${commandTitles().signOut}`, command: COMMANDS.signOut },
   ];
   const pick = await vscode.window.showQuickPick(actions, { title: 'Seven Bridges' });
   if (pick) await vscode.commands.executeCommand(pick.command);

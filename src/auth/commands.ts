@@ -8,6 +8,7 @@ import { requestLogger } from '../ui/requestLog';
 import { parseCredentialsFile, usableProfiles } from './credentialsFile';
 import { ENDPOINT_SETTING } from './session';
 import { checkToken, checkTokenShape } from './tokenCheck';
+import { commandTitles, COMMANDS } from '../keys/commands';
 
 export const CREDENTIALS_FILE = path.join(os.homedir(), '.sevenbridges', 'credentials');
 
@@ -32,7 +33,7 @@ export async function setToken(services: Services): Promise<boolean> {
       resolve(ok);
       box.dispose();
     };
-    box.onDidTriggerButton(() => void vscode.commands.executeCommand('sevenbridges.openTokenPage'));
+    box.onDidTriggerButton(() => void vscode.commands.executeCommand(COMMANDS.openTokenPage));
     box.onDidChangeValue((value) => {
       box.validationMessage = value ? checkTokenShape(value.trim()) : undefined;
     });
@@ -131,7 +132,7 @@ async function useEndpoint(services: Services, endpoint: string): Promise<void> 
   await services.session.reload();
   services.log.info(`Platform: ${endpoint}`);
   if (services.session.state === 'signedOut') {
-    const choice = await vscode.window.showInformationMessage(`Using ${endpointLabel(endpoint)}. Set a token for it to sign in.`, 'Set Authentication Token');
+    const choice = await vscode.window.showInformationMessage(`Using ${endpointLabel(endpoint)}. Set a token for it to sign in.`, commandTitles().setToken);
     if (choice) await setToken(services);
   } else {
     void vscode.window.showInformationMessage(`Using ${endpointLabel(endpoint)}.`);
@@ -153,7 +154,7 @@ export async function importCredentials(services: Services, file = CREDENTIALS_F
   for (const problem of parsed.problems) services.log.warn(`${file}:${problem.line}: ${problem.message}`);
   const profiles = usableProfiles(parsed);
   if (!profiles.length) {
-    void vscode.window.showWarningMessage(`${file} has no profile with both api_endpoint and auth_token.`, 'Show Log').then((c) => c && services.log.show());
+    void vscode.window.showWarningMessage(`${file} has no profile with both api_endpoint and auth_token.`, commandTitles().showLog).then((c) => c && services.log.show());
     return;
   }
   const pick = await vscode.window.showQuickPick(

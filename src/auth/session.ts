@@ -22,6 +22,12 @@ export class Session implements vscode.Disposable {
   private readonly usernameChanged = new vscode.EventEmitter<void>();
   /** Fires when the username is learned after a token check; nothing else about the sign-in changed. */
   readonly onDidChangeUsername = this.usernameChanged.event;
+  private readonly signInChanged = new vscode.EventEmitter<void>();
+  /**
+   * Fires whenever the endpoint or its token changed, also on the rereads that fire no onDidChange (the first one, the
+   * one a request makes): for what only mirrors the sign-in, such as the when-clause context keys.
+   */
+  readonly onDidChangeSignIn = this.signInChanged.event;
   private cachedToken: { endpoint: string; token: string | undefined } | undefined;
   private userName: string | undefined;
   private readonly disposables: vscode.Disposable[] = [];
@@ -34,6 +40,7 @@ export class Session implements vscode.Disposable {
     this.disposables.push(
       this.changed,
       this.usernameChanged,
+      this.signInChanged,
       secrets.onDidChange((e) => {
         if (e.key.startsWith(TOKEN_KEY_PREFIX)) void this.reload();
       }),
@@ -120,7 +127,7 @@ export class Session implements vscode.Disposable {
     const changed = this.cachedToken?.endpoint !== endpoint || this.cachedToken.token !== token;
     this.cachedToken = { endpoint, token };
     if (changed) this.userName = undefined;
-    await vscode.commands.executeCommand('setContext', 'sevenbridges.signedIn', !!token);
+    if (changed) this.signInChanged.fire();
     if (fire && changed) this.changed.fire();
   }
 

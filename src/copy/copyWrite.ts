@@ -2,16 +2,10 @@ import * as l10n from '@vscode/l10n';
 import type { CopyJobsApi } from '../api/copyJobs';
 import type { FilesApi } from '../api/files';
 import type { Credentials } from '../api/transport';
-import type { AsyncJob, CopyItem } from '../api/types';
-import type { JobDestination, JobTracker, TrackedJob } from '../jobs/tracker';
+import type { AsyncJob } from '../api/types';
+import type { JobTracker, TrackedJob } from '../jobs/tracker';
+import { COPY_WRITE, type CopyPayload } from '../jobs/copyRequests';
 import { followWrites, type Account, type Lookup, type Outbox, type WriteKind, type WriteRecord } from '../write/outbox';
-
-/** One copy call: what is sent, where to, and the sources' names where known. */
-export interface CopyPayload {
-  items: CopyItem[];
-  destination: JobDestination;
-  sourceNames?: Record<string, string>;
-}
 
 /** The job IDs the account had just before the call was sent: any job that answers for it is not among them. */
 export interface CopySnapshot {
@@ -22,7 +16,6 @@ export interface CopySnapshot {
 
 export type CopyRecord = WriteRecord<CopyPayload, CopySnapshot, AsyncJob>;
 
-export const COPY_WRITE = 'copy';
 const PAGE = 100;
 /** Pages read for the snapshot before a send, and for a lookup. */
 const SNAPSHOT_PAGES = 10;

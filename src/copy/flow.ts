@@ -6,9 +6,10 @@ import { describeError } from '../api/errors';
 import { clashWords, lookupDestination, NAME_QUERIES, planClashes, type Arriving } from './clashes';
 import { failedItems } from '../jobs/summary';
 import type { JobDestination, JobTracker, TrackedJob } from '../jobs/tracker';
-import { SHOW_JOBS } from '../jobs/ui';
+import { COMMANDS } from '../keys/commands';
 import type { Account, WriteRecord } from '../write/outbox';
-import { COPY_WRITE, followCopies, type CopyPayload } from './copyWrite';
+import { followCopies } from './copyWrite';
+import { COPY_WRITE, type CopyPayload } from '../jobs/copyRequests';
 import { discardAction, showCopyJobsAction, submitAgainAction, submissionTellings } from './submissionWords';
 import { count } from '../util/words';
 import { askNewName, browseFolder, pickDestinationKind, pickProject, ProjectCache } from './pickers';
@@ -206,7 +207,7 @@ export class CopyFlow {
       void show(telling.text, ...telling.actions).then(async (chosen) => {
         if (chosen === submitAgainAction()) await this.resubmit(group);
         else if (chosen === discardAction()) await this.discard(group);
-        else if (chosen === showCopyJobsAction()) await vscode.commands.executeCommand(SHOW_JOBS);
+        else if (chosen === showCopyJobsAction()) await vscode.commands.executeCommand(COMMANDS.showJobs);
       });
     }
   }

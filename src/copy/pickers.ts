@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { describeError } from '../api/errors';
 import type { SbClient } from '../api/client';
 import type { FileRecord, Project } from '../api/types';
+import { fileListing } from '../api/files';
 import { CopyDestination, describeDestination, nameProblem } from './request';
 import { plural } from '../util/words';
 
@@ -130,12 +131,8 @@ export async function browseFolder(
   pick.ignoreFocusOut = true;
   pick.placeholder = 'Open a folder, or choose "Here"';
   pick.buttons = [vscode.QuickInputButtons.Back];
-  let level = 0;
-  let folders: FileRecord[] = [];
-  let next: string | undefined;
-  let remaining: number | undefined;
-  let loadedEntries = 0;
-  let error: unknown;
+  // One listing per level shown; a level left behind is reset, which cancels its request.
+  let listing = fileListing(client.files, { project: project.id });
   const destinationHere = (): CopyDestination => {
     const current = stack[stack.length - 1];
     return current
@@ -153,6 +150,7 @@ export async function browseFolder(
         : { label: '$(arrow-left) Back', description: kind === 'sameProjectFolder' ? 'to the kind of destination' : 'to the list of projects', action: 'up', alwaysShow: true },
       { label: 'Folders', kind: vscode.QuickPickItemKind.Separator, action: 'open' },
     ];
+    const folders = listing.items.filter((f) => f.type === 'folder');
     for (const folder of folders) {
       const excluded = options.exclude?.has(folder.id.toLowerCase());
       items.push({
@@ -162,38 +160,26 @@ export async function browseFolder(
         folder,
       });
     }
-    if (error) items.push({ label: '$(error) Could not list this folder', detail: describeError(error), action: 'more', alwaysShow: true });
-    else if (next) items.push({ label: `$(ellipsis) Load more${remaining !== undefined ? ` (${remaining.toLocaleString('en-US')} entries left)` : ''}`, action: 'more', alwaysShow: true });
+    const remaining = listing.left;
+    if (listing.error !== undefined && !listing.loading) items.push({ label: '$(error) Could not list this folder', detail: describeError(listing.error), action: 'more', alwaysShow: true });
+    else if (listing.hasMore) items.push({ label: `$(ellipsis) Load more${remaining !== undefined ? ` (${remaining.toLocaleString('en-US')} entries left)` : ''}`, action: 'more', alwaysShow: true });
     else if (!folders.length && !pick.busy) items.push({ label: 'No folders here', action: 'here', description: 'choose to copy here', alwaysShow: true });
     pick.items = items;
   };
-  const load = async (more: boolean) => {
-    const myLevel = ++level;
-    pick.busy = true;
-    error = undefined;
-    if (!more) {
-      folders = [];
-      next = undefined;
-      remaining = undefined;
-      loadedEntries = 0;
-    }
-    render();
-    try {
+  /** The next page of the level shown, or (`open`) the first page of the level now on top of the stack. */
+  const load = async (open: boolean) => {
+    if (open) {
+      listing.reset();
       const current = stack[stack.length - 1];
-      const page = more && next ? await client.files.next(next) : await client.files.list(current ? { parent: current.id } : { project: project.id }, { limit: 100 });
-      if (myLevel !== level) return;
-      folders = [...folders, ...page.items.filter((f) => f.type === 'folder')];
-      next = page.next;
-      loadedEntries += page.items.length;
-      remaining = page.total !== undefined ? Math.max(0, page.total - loadedEntries) : undefined;
-    } catch (e) {
-      if (myLevel === level) error = e;
-    } finally {
-      if (myLevel === level) {
-        pick.busy = false;
-        render();
-      }
+      listing = fileListing(client.files, current ? { parent: current.id } : { project: project.id });
     }
+    const mine = listing;
+    pick.busy = true;
+    render();
+    await mine.loadMore();
+    if (mine !== listing) return;
+    pick.busy = false;
+    render();
   };
   try {
     pick.show();
@@ -206,17 +192,18 @@ export async function browseFolder(
         if (!stack.length) return { back: true };
         stack.pop();
         pick.value = '';
-        void load(false);
-      } else if (chosen.action === 'more') {
         void load(true);
+      } else if (chosen.action === 'more') {
+        void load(false);
       } else if (chosen.folder) {
         if (options.exclude?.has(chosen.folder.id.toLowerCase())) continue;
         stack.push(chosen.folder);
         pick.value = '';
-        void load(false);
+        void load(true);
       }
     }
   } finally {
+    listing.reset();
     pick.dispose();
   }
 }

@@ -31,6 +31,8 @@ export function checkSources(raw: readonly string[], rootFolders: ReadonlySet<st
   const malformed: string[] = [];
   const roots: string[] = [];
   const seen = new Set<string>();
+  // IDs are hex: the same ID may come in either case from a person, an editor or the platform.
+  const rootIds = new Set([...rootFolders].map((id) => id.toLowerCase()));
   let duplicates = 0;
   for (const entry of raw) {
     const value = entry.trim();
@@ -45,7 +47,7 @@ export function checkSources(raw: readonly string[], rootFolders: ReadonlySet<st
       continue;
     }
     seen.add(id);
-    if (rootFolders.has(id)) roots.push(id);
+    if (rootIds.has(id)) roots.push(id);
     else ids.push(id);
   }
   return { ids, malformed, duplicates, roots };
@@ -56,7 +58,8 @@ export function destinationProblem(destination: CopyDestination, ids: readonly s
   if (!isProjectId(destination.project)) return notProjectId(destination.project);
   if (destination.kind === 'projectRoot') return undefined;
   if (!isFileId(destination.folder)) return notFolderId(destination.folder);
-  if (ids.includes(destination.folder.toLowerCase())) return l10n.t('A folder cannot be copied into itself.');
+  const folder = destination.folder.toLowerCase();
+  if (ids.some((id) => id.toLowerCase() === folder)) return l10n.t('A folder cannot be copied into itself.');
   return undefined;
 }
 

@@ -2,11 +2,12 @@
 import * as l10n from '@vscode/l10n';
 import type { WriteRecord } from '../write/outbox';
 import { count } from '../util/words';
+import { commandTitles } from '../keys/commands';
 
 // Action titles: functions, so that each is read from the bundle main.ts configures, not at load time.
-export const submitAgainAction = (): string => l10n.t('Submit Again');
+export const submitAgainAction = (): string => commandTitles().submitAgain;
 export const discardAction = (): string => l10n.t('Discard');
-export const showCopyJobsAction = (): string => l10n.t('Show Copy Jobs');
+export const showCopyJobsAction = (): string => commandTitles().showJobs;
 
 export interface Telling {
   severity: 'error' | 'warning' | 'info';
@@ -59,19 +60,4 @@ export function submissionTellings(records: Records, destination: string, now: n
     tellings.push({ severity: 'info', text: waitingText(waiting, destination, at), actions: [showCopyJobsAction()] });
   }
   return tellings;
-}
-
-/** A record's state in a few words, for lists and tooltips. */
-export function writeStateWords(record: WriteRecord, now: number, ownedHere: boolean): string {
-  const waitingUntil = record.state === 'queued' && record.notBefore !== undefined && record.notBefore > now ? new Date(record.notBefore).toLocaleTimeString() : undefined;
-  if (ownedHere) {
-    if (waitingUntil) return l10n.t('waiting until {0}', waitingUntil);
-    if (record.state === 'unsure') return l10n.t('may have been submitted: being checked');
-    if (record.state === 'failed') return l10n.t('not submitted');
-    return l10n.t('being sent');
-  }
-  if (waitingUntil) return l10n.t('waiting until {0} (in another window)', waitingUntil);
-  if (record.state === 'unsure') return l10n.t('may have been submitted: being checked (in another window)');
-  if (record.state === 'failed') return l10n.t('not submitted (in another window)');
-  return l10n.t('being sent (in another window)');
 }

@@ -4,7 +4,7 @@ import type { TasksApi } from '../api/tasks';
 import type { Task } from '../api/types';
 import * as l10n from '@vscode/l10n';
 import { count } from '../util/words';
-import { outputFileIds, outputNames } from './extract';
+import { outputFileIds, outputNames } from '../api/outputs';
 
 /** A batch's completed children are read 100 a page, at most this many pages. */
 export const CHILD_PAGES = 10;

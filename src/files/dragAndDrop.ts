@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { CopyDestination } from '../copy/request';
-import { FILES_VIEW, FileNode, FolderNode, isItemNode, ProjectNode, type FilesNode, type ItemNode } from './tree';
+import { FileNode, FolderNode, isItemNode, ProjectNode, type FilesNode, type ItemNode } from './filesModel';
+import { FILES_VIEW } from './tree';
 
 /** The files view's own mime type (VS Code's convention): the dragged nodes themselves, within this window. */
 export const FILES_MIME = `application/vnd.code.tree.${FILES_VIEW.toLowerCase()}`;

@@ -1,16 +1,14 @@
 // The Copy Jobs view as data: which rows there are, in which order, and how each looks. No `vscode` import;
 // `jobsView.ts` turns these into TreeItems.
 import * as l10n from '@vscode/l10n';
-import type { CopyPayload } from '../copy/copyWrite';
-import { writeStateWords } from '../copy/submissionWords';
+import type { CopyWriteRecord } from './copyRequests';
+import { writeStateWords } from '../write/stateWords';
 import type { IconSpec, RowView } from '../ui/rowView';
 import { relativeTime } from '../util/time';
 import { count, itemCount, requestCount } from '../util/words';
-import type { WriteRecord } from '../write/outbox';
 import { failedCount, itemErrorWords, jobIdWords, jobOutcome, jobProgress, jobStateWord, noResultWords, pendingWords, submittedWhen } from './summary';
 import { isFinished, type TrackedJob } from './tracker';
 
-export type CopyWriteRecord = WriteRecord<CopyPayload>;
 
 /** Several jobs (and maybe requests not yet sent) made by one copy that was split. */
 export interface SubmissionNode {

@@ -2,9 +2,10 @@ import * as vscode from 'vscode';
 import { describeError } from '../api/errors';
 import { rowItem } from '../ui/treeItems';
 import type { Outbox } from '../write/outbox';
-import { childNodes, itemRow, jobRow, requestRow, rootNodes, submissionRow, type CopyWriteRecord, type JobsNode, type RowView } from './jobsModel';
+import { childNodes, itemRow, jobRow, requestRow, rootNodes, submissionRow, type JobsNode, type RowView } from './jobsModel';
+import { pendingCopies, type CopyWriteRecord } from './copyRequests';
 import { isFinished, type JobTracker } from './tracker';
-import { pendingCopies } from './ui';
+import { COMMANDS } from '../keys/commands';
 
 export const JOBS_VIEW = 'sevenbridges.copyJobs';
 
@@ -97,7 +98,7 @@ export class CopyJobsProvider implements vscode.TreeDataProvider<JobsNode>, vsco
             : itemRow(node.job, node.index);
     const collapsed = node.kind === 'submission' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
     const item = rowItem(node.id, view, view.expandable ? collapsed : vscode.TreeItemCollapsibleState.None);
-    if (node.kind === 'item') item.command = { command: 'sevenbridges.jobs.openItem', title: vscode.l10n.t('Open Item'), arguments: [node] };
+    if (node.kind === 'item') item.command = { command: COMMANDS.openJobItem, title: vscode.l10n.t('Open Item'), arguments: [node] };
     return item;
   }
 

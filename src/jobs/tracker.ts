@@ -1,8 +1,11 @@
 import { ApiError, describeError } from '../api/errors';
 import type { CopyJobsApi } from '../api/copyJobs';
 import type { AsyncJob, CopyItem, CopyItemResult, CopyJobState } from '../api/types';
+import { systemClock, type Clock } from '../api/clock';
 import { Emitter } from '../util/emitter';
-import { StateStore, systemTimers, Timers } from './store';
+import { Poller } from '../util/poller';
+import type { StateStore } from '../util/stateStore';
+import { STATE_KEYS } from '../keys/state';
 
 /** Where a job copies to, as shown to a person and as sent. */
 export interface JobDestination {
@@ -86,7 +89,6 @@ export interface TrackerOptions {
 
 export type JobsSource = Pick<CopyJobsApi, 'get' | 'list'>;
 
-const STORE_KEY = 'sevenbridges.copyJobs';
 const LIST_LIMIT = 100;
 const NOT_FOUND = 10211;
 
@@ -108,24 +110,15 @@ export class JobTracker {
   /** A job followed in this session reached FINISHED (its results fetched when possible). */
   readonly onDidFinish = this.finished.event;
 
-  private timer: unknown;
-  private dueAt: number | undefined;
-  /** After a failed look: the interval, doubled at each failure in a row; 0 once a look succeeds. */
-  private backoff = 0;
-  private polling: Promise<void> | undefined;
-  private paused = false;
-  private focused = true;
-  private disposed = false;
+  private readonly poller: Poller;
   private readonly opts: Required<Omit<TrackerOptions, 'account'>>;
   /** The account in use. */
   readonly account: () => string | undefined;
-  /** Requests spent following jobs, for the figures in the report. */
-  readonly stats = { polls: 0, listCalls: 0, getCalls: 0, errors: 0 };
 
   constructor(
     private readonly api: JobsSource,
     private readonly store: StateStore,
-    private readonly timers: Timers = systemTimers,
+    private readonly clock: Clock = systemClock,
     options: TrackerOptions = {},
   ) {
     this.opts = {
@@ -138,8 +131,17 @@ export class JobTracker {
       retentionMs: options.retentionMs ?? 30 * 24 * 3600_000,
     };
     this.account = options.account ?? (() => '');
+    // A failed look doubles the wait (60 s at most); while the window is unfocused, looks are 60 s apart.
+    this.poller = new Poller({
+      poll: () => this.pollOnce(),
+      hasWork: () => this.followed().length > 0,
+      interval: () => this.nextInterval(),
+      maxWaitMs: () => this.opts.maxIntervalMs,
+      awayWaitMs: this.opts.maxIntervalMs,
+      clock,
+    });
     this.load();
-    if (this.active().length) this.schedule(this.opts.firstDelayMs);
+    if (this.active().length) this.poller.schedule(this.opts.firstDelayMs);
   }
 
   /** Every job of the account in use, newest first. */
@@ -162,7 +164,7 @@ export class JobTracker {
    */
   recordedIds(): Set<string> {
     const ids = new Set<string>([...this.jobs.keys(), ...this.removed]);
-    for (const job of this.store.get<{ jobs?: TrackedJob[] }>(STORE_KEY)?.jobs ?? []) if (job && typeof job.id === 'string') ids.add(job.id);
+    for (const job of this.store.get<{ jobs?: TrackedJob[] }>(STATE_KEYS.copyJobs.key)?.jobs ?? []) if (job && typeof job.id === 'string') ids.add(job.id);
     return ids;
   }
 
@@ -173,7 +175,7 @@ export class JobTracker {
 
   /** The time of the next poll, if one is scheduled (for tests and the tooltip). */
   get nextPollAt(): number | undefined {
-    return this.dueAt;
+    return this.poller.dueAt;
   }
 
   /** Starts following a job just submitted (or found after a lost answer). */
@@ -181,7 +183,7 @@ export class JobTracker {
     const existing = this.jobs.get(job.id);
     const tracked: TrackedJob = {
       id: job.id,
-      submittedAt: info.submittedAt ?? existing?.submittedAt ?? this.timers.now(),
+      submittedAt: info.submittedAt ?? existing?.submittedAt ?? this.clock.now(),
       items: info.items,
       destination: info.destination,
       sourceNames: info.sourceNames,
@@ -196,13 +198,13 @@ export class JobTracker {
     this.save();
     this.changed.fire();
     if (wasFinished) {
-      if (!tracked.result?.length) this.schedule(this.opts.firstDelayMs);
+      if (!tracked.result?.length) this.poller.schedule(this.opts.firstDelayMs);
       else {
         tracked.notified = true;
         this.finished.fire(tracked);
       }
     } else {
-      this.schedule(this.opts.firstDelayMs);
+      this.poller.schedule(this.opts.firstDelayMs);
     }
     return tracked;
   }
@@ -232,29 +234,21 @@ export class JobTracker {
 
   /** Stops polling (signed out, or the token was rejected) until `resume`. */
   pause(): void {
-    this.paused = true;
-    this.cancelTimer();
+    this.poller.pause();
   }
 
   resume(): void {
-    if (this.disposed) return;
-    this.paused = false;
-    this.backoff = 0;
-    if (this.followed().length) this.schedule(this.opts.firstDelayMs);
+    this.poller.resume(this.opts.firstDelayMs);
   }
 
   /** While the window is unfocused polls are spaced at the longest interval; on return one comes soon. */
   setFocused(focused: boolean): void {
-    if (focused === this.focused) return;
-    this.focused = focused;
-    if (focused && this.followed().length) {
-      this.schedule(this.opts.firstDelayMs + Math.floor(Math.random() * 1_000));
-    }
+    this.poller.setFocused(focused);
   }
 
-  /** Polls now (the user asked), unless a poll is under way; resolves when it is done. */
+  /** Polls now (the user asked; after the poll under way, if any); resolves when it is done. */
   refreshNow(): Promise<void> {
-    return this.poll();
+    return this.poller.runNow();
   }
 
   /** The job's per-item results, fetched when the tracker does not have them yet. */
@@ -268,8 +262,7 @@ export class JobTracker {
   }
 
   dispose(): void {
-    this.disposed = true;
-    this.cancelTimer();
+    this.poller.dispose();
     this.changed.dispose();
     this.finished.dispose();
   }
@@ -279,55 +272,25 @@ export class JobTracker {
     return this.all().filter((job) => !isFinished(job) || (job.state === 'FINISHED' && !job.result?.length && needsResults(job)));
   }
 
-  private schedule(delay: number): void {
-    if (this.paused || this.disposed) return;
-    const due = this.timers.now() + delay;
-    if (this.dueAt !== undefined && this.dueAt <= due) return;
-    this.cancelTimer();
-    this.dueAt = due;
-    this.timer = this.timers.setTimeout(() => {
-      this.timer = undefined;
-      this.dueAt = undefined;
-      void this.poll();
-    }, delay);
-  }
-
-  private cancelTimer(): void {
-    if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
-    this.timer = undefined;
-    this.dueAt = undefined;
-  }
-
-  private poll(): Promise<void> {
-    if (this.polling) return this.polling;
-    this.polling = this.pollOnce().finally(() => {
-      this.polling = undefined;
-      if (this.disposed || this.paused) return;
-      if (this.followed().length) this.schedule(this.focused ? this.nextInterval() : this.opts.maxIntervalMs);
-    });
-    return this.polling;
-  }
-
-  /** 1 s + 10 % of the newest unfinished job's age (by default), or the back-off after a failure; 60 s at most. */
+  /** 1 s + 10 % of the newest unfinished job's age (by default); 60 s at most. */
   private nextInterval(): number {
     const unfinished = this.followed().filter((job) => !isFinished(job));
-    const age = unfinished.length ? this.timers.now() - Math.max(...unfinished.map((job) => job.submittedAt)) : 0;
+    const age = unfinished.length ? this.clock.now() - Math.max(...unfinished.map((job) => job.submittedAt)) : 0;
     const paced = this.opts.intervalMs + this.opts.elapsedFraction * Math.max(0, age);
-    return Math.min(this.opts.maxIntervalMs, Math.max(paced, this.backoff));
+    return Math.min(this.opts.maxIntervalMs, paced);
   }
 
   private async pollOnce(): Promise<void> {
     const followed = this.followed();
     if (!followed.length) return;
     const account = this.account();
-    this.stats.polls++;
     let changed = false;
     let failed = false;
+    let failure: unknown;
     try {
       const pending = new Set(followed.map((job) => job.id));
       const unfinished = followed.filter((job) => !isFinished(job));
       if (unfinished.length >= this.opts.listThreshold) {
-        this.stats.listCalls++;
         const page = await this.api.list({ offset: 0, limit: LIST_LIMIT });
         // The account changed while the list was on its way: it is the other account's list.
         if (this.account() !== account) return;
@@ -351,12 +314,11 @@ export class JobTracker {
         if (snapshot(job) !== before) changed = true;
       }
     } catch (error) {
-      this.stats.errors++;
       failed = true;
+      failure = error;
       if (error instanceof ApiError && error.isUnauthorized) this.pause();
       changed = false;
     }
-    this.backoff = failed ? Math.min(this.opts.maxIntervalMs, 2 * Math.max(this.backoff, this.nextInterval())) : 0;
     const newlyFinished = followed.filter((job) => isFinished(job) && !job.notified && this.jobs.has(job.id));
     for (const job of newlyFinished) job.notified = true;
     if (changed || newlyFinished.length) {
@@ -364,12 +326,13 @@ export class JobTracker {
       this.changed.fire();
     }
     for (const job of newlyFinished) this.finished.fire(job);
+    // The poller backs off after a failed look.
+    if (failed) throw failure;
   }
 
   /** GET one job; a job the platform no longer knows becomes UNKNOWN. Other errors propagate. */
   private async fetchOne(job: TrackedJob, signal?: AbortSignal): Promise<void> {
     try {
-      this.stats.getCalls++;
       const fresh = await this.api.get(job.id, { signal });
       // Asked as another account (the user switched meanwhile): the answer is not about this job.
       if (!this.isCurrent(job)) return;
@@ -381,7 +344,7 @@ export class JobTracker {
       if (error instanceof ApiError && (error.code === NOT_FOUND || (error.status === 404 && error.code === undefined))) {
         job.state = 'UNKNOWN';
         job.lastError = 'The platform no longer knows this job.';
-        job.finishedAt ??= this.timers.now();
+        job.finishedAt ??= this.clock.now();
         job.detailsTried = true;
         return;
       }
@@ -401,14 +364,14 @@ export class JobTracker {
     if (fresh.started_on) job.startedOn = fresh.started_on;
     if (fresh.finished_on) job.finishedOn = fresh.finished_on;
     if (fresh.state === 'FINISHED' && !wasFinished) {
-      job.finishedAt = this.timers.now();
+      job.finishedAt = this.clock.now();
       return true;
     }
     return false;
   }
 
   private load(): void {
-    const saved = this.store.get<{ version?: number; jobs?: TrackedJob[] }>(STORE_KEY);
+    const saved = this.store.get<{ version?: number; jobs?: TrackedJob[] }>(STATE_KEYS.copyJobs.key);
     for (const job of saved?.jobs ?? []) {
       if (job && typeof job.id === 'string' && typeof job.state === 'string' && Array.isArray(job.items)) this.jobs.set(job.id, job);
     }
@@ -432,7 +395,7 @@ export class JobTracker {
   }
 
   private prune(): void {
-    const now = this.timers.now();
+    const now = this.clock.now();
     const done = this.every().filter(isFinished);
     done.forEach((job, index) => {
       const old = job.finishedAt !== undefined && now - job.finishedAt > this.opts.retentionMs;
@@ -450,11 +413,11 @@ export class JobTracker {
   private save(): void {
     const ours = this.every();
     const known = new Set(ours.map((j) => j.id));
-    const theirs = (this.store.get<{ jobs?: TrackedJob[] }>(STORE_KEY)?.jobs ?? []).filter(
+    const theirs = (this.store.get<{ jobs?: TrackedJob[] }>(STATE_KEYS.copyJobs.key)?.jobs ?? []).filter(
       (j) => j && typeof j.id === 'string' && !known.has(j.id) && !this.removed.has(j.id),
     );
     const jobs = [...ours, ...theirs].sort((a, b) => b.submittedAt - a.submittedAt || compareIds(b.id, a.id));
-    void Promise.resolve(this.store.update(STORE_KEY, { version: 1, jobs })).catch(() => undefined);
+    void Promise.resolve(this.store.update(STATE_KEYS.copyJobs.key, { version: 1, jobs })).catch(() => undefined);
   }
 }
 

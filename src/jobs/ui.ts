@@ -1,22 +1,13 @@
 import * as vscode from 'vscode';
-import type { CopyFlow } from '../copy/flow';
-import type { CopyPayload } from '../copy/copyWrite';
-import type { Outbox, WriteRecord } from '../write/outbox';
+import type { Outbox } from '../write/outbox';
+import { pendingCopies, type CopyActions } from './copyRequests';
 import { failedItems, finishMessage, statusSummary } from './summary';
 import { isFinished, JobTracker, TrackedJob } from './tracker';
+import { commandTitles, COMMANDS } from '../keys/commands';
 
-export const SHOW_JOBS = 'sevenbridges.jobs.show';
-// vscode.l10n reads its bundle before the extension loads, so these may be read at load time.
+// vscode.l10n reads its bundle before the extension loads, so this may be read at load time.
 export const SHOW_DETAILS = vscode.l10n.t('Show Details');
-export const RETRY_FAILED = vscode.l10n.t('Retry Failed Items');
-export const DISMISS = vscode.l10n.t({ message: 'Dismiss', comment: ['Dismiss a finished copy job\'s notification'] });
 
-type CopyWriteRecord = WriteRecord<CopyPayload>;
-
-/** The copy calls of the account in use still in the outbox (any window's), oldest first. */
-export function pendingCopies(outbox: Outbox, account: string | undefined): CopyWriteRecord[] {
-  return account === undefined ? [] : (outbox.forAccount(account).filter((r) => r.kind === 'copy') as CopyWriteRecord[]);
-}
 /** A successful outcome stays in the status bar this long unless seen earlier; a failure stays until seen. */
 const DONE_DISPLAY_MS = 5 * 60_000;
 
@@ -32,7 +23,7 @@ export class JobsStatusBar implements vscode.Disposable {
   ) {
     this.item = vscode.window.createStatusBarItem('sevenbridges.copyJobs', vscode.StatusBarAlignment.Left, 50);
     this.item.name = vscode.l10n.t('Seven Bridges Copy Jobs');
-    this.item.command = SHOW_JOBS;
+    this.item.command = COMMANDS.showJobs;
     this.disposables.push(this.item, tracker.onDidChange(() => this.update()), outbox.onDidChange(() => this.update()));
     this.update();
   }
@@ -73,7 +64,7 @@ export class FinishNotifier implements vscode.Disposable {
 
   constructor(
     private readonly tracker: JobTracker,
-    private readonly flow: CopyFlow,
+    private readonly copies: Pick<CopyActions, 'retryFailed'>,
   ) {
     this.subscription = tracker.onDidFinish((job) => {
       this.batch.push(job);
@@ -88,17 +79,18 @@ export class FinishNotifier implements vscode.Disposable {
     this.timer = undefined;
     if (!jobs.length) return;
     const message = finishMessage(jobs);
+    const retryFailed = commandTitles().retryFailed;
     const actions = [SHOW_DETAILS];
     // Only a job with items that failed can have them copied again (not one whose outcome is unknown).
-    if (jobs.length === 1 && failedItems(jobs[0]).length) actions.push(RETRY_FAILED);
+    if (jobs.length === 1 && failedItems(jobs[0]).length) actions.push(retryFailed);
     const show = message.failed || message.unknown ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
     const chosen = await show(message.text, ...actions);
     if (chosen === SHOW_DETAILS) {
       this.tracker.acknowledge(jobs.map((j) => j.id));
-      await vscode.commands.executeCommand(SHOW_JOBS, jobs.length === 1 ? jobs[0].id : undefined);
-    } else if (chosen === RETRY_FAILED) {
+      await vscode.commands.executeCommand(COMMANDS.showJobs, jobs.length === 1 ? jobs[0].id : undefined);
+    } else if (chosen === retryFailed) {
       this.tracker.acknowledge(jobs.map((j) => j.id));
-      await this.flow.retryFailed(jobs[0]);
+      await this.copies.retryFailed(jobs[0]);
     }
   }
 

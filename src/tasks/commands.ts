@@ -7,12 +7,13 @@ import { TASK_STATUSES, type Task, type TaskStatus } from '../api/types';
 import type { Services } from '../services';
 import { showApiError } from '../ui/errors';
 import { TaskDetailsProvider } from './details';
-import { openTaskDetailsTitle } from './taskInfo';
 import type { FilterModel } from './filterModel';
 import { pickFilter, pickOneStatus, pickParent, pickProject, pickTask } from './filterPicks';
 import type { Refresher } from './refresher';
 import { type ContainerNode, type LoadMoreNode, type TaskTreeModel } from './taskTree';
-import { withViewProgress } from './treeProvider';
+import { TASKS_VIEW_ID, withViewProgress } from './treeProvider';
+import { commandTitles, COMMANDS } from '../keys/commands';
+import { openTaskDetailsTitle } from './taskInfo';
 
 /** A quick pick's title for a command run from the palette: "Seven Bridges: Copy Task ID". */
 export const paletteTitle = (command: string): string => vscode.l10n.t({ message: 'Seven Bridges: {0}', args: [command], comment: ['{0}: a command\'s title'] });
@@ -72,99 +73,102 @@ export function taskWebUrl(endpoint: string, task: Pick<Task, 'id' | 'project'>)
   return `${platform.webBase}/u/${task.project}/tasks/${task.id}/`;
 }
 
-export function registerTaskCommands(parts: TaskCommandParts): vscode.Disposable[] {
-  const { services, filters, tree, refresher, details } = parts;
-  const { client, session } = services;
-
-  /** A node's full record when the node came from a list with fewer fields. */
-  const fullTask = async (task: Pick<Task, 'id'> & Partial<Task>): Promise<Task> =>
-    task.project && task.name ? (task as Task) : await client.tasks.get(task.id);
-
-  return [
-    vscode.commands.registerCommand('sevenbridges.tasks.refresh', () => withViewProgress(refresher.refreshNow())),
-
-    vscode.commands.registerCommand('sevenbridges.tasks.filter', () => pickFilter(services, filters, tree)),
-
-    vscode.commands.registerCommand('sevenbridges.tasks.clearFilter', () => filters.clear()),
-
-    vscode.commands.registerCommand('sevenbridges.tasks.showOnlyStatus', async (arg: unknown) => {
-      const status = statusArgument(arg) ?? statusArgument(parts.selection?.()[0]) ?? (await pickOneStatus(tree));
-      if (status) await filters.update({ statuses: [status] });
-    }),
-
-    vscode.commands.registerCommand('sevenbridges.tasks.filterByProject', async (arg: unknown) => {
-      const task = taskArgument(arg) ?? taskArgument(parts.selection?.()[0]);
-      // From the palette with no task at hand: the project is what is asked for.
-      if (!task) return pickProject(services, filters);
-      try {
-        const full = await fullTask(task);
-        if (full.project) await filters.update({ project: full.project });
-      } catch (error) {
-        await showApiError(couldNotReadTask(), error);
-      }
-    }),
-
-    vscode.commands.registerCommand('sevenbridges.tasks.showChildren', async (arg: unknown) => {
-      const selected = taskArgument(parts.selection?.()[0]);
-      const task = taskArgument(arg) ?? (selected?.batch ? selected : undefined);
-      if (!task) return pickParent(services, filters);
-      await filters.update({ parent: { id: task.id, ...(task.name ? { name: task.name } : {}) } });
-    }),
-
-    vscode.commands.registerCommand('sevenbridges.tasks.copyId', async (arg: unknown) => {
-      const task = await chosenTask(arg, parts, copyTaskIdTitle());
-      if (!task) return;
-      await vscode.env.clipboard.writeText(task.id);
-      vscode.window.setStatusBarMessage(`$(check) ${vscode.l10n.t('Copied task ID {0}', task.id)}`, 3000);
-    }),
-
-    vscode.commands.registerCommand('sevenbridges.tasks.openDetails', async (arg: unknown) => {
-      const task = await chosenTask(arg, parts, openTaskDetailsTitle());
-      if (!task) return;
-      try {
-        const record = await vscode.window.withProgress(
-          { location: { viewId: 'sevenbridges.tasks' } },
-          () => details.load(task.id),
-        );
-        const doc = await vscode.workspace.openTextDocument(TaskDetailsProvider.uriFor(record));
-        await vscode.languages.setTextDocumentLanguage(doc, 'json');
-        await vscode.window.showTextDocument(doc, { preview: true });
-      } catch (error) {
-        await showApiError(vscode.l10n.t('Could not open the task details'), error, { title: vscode.l10n.t('Retry'), run: () => vscode.commands.executeCommand('sevenbridges.tasks.openDetails', arg) });
-      }
-    }),
-
-    vscode.commands.registerCommand('sevenbridges.tasks.openInBrowser', async (arg: unknown) => {
-      const task = await chosenTask(arg, parts, vscode.l10n.t('Open Task in Browser'));
-      if (!task) return;
-      let full: Pick<Task, 'id' | 'project'> = task;
-      if (!task.project) {
-        try {
-          full = await client.tasks.get(task.id);
-        } catch (error) {
-          return showApiError(couldNotReadTask(), error);
-        }
-      }
-      const url = taskWebUrl(session.endpoint, full);
-      if (!url) {
-        const choice = await vscode.window.showInformationMessage(
-          vscode.l10n.t('The web page of {0} is not known (a custom endpoint). The task ID is {1}.', endpointLabel(session.endpoint), task.id),
-          copyTaskIdTitle(),
-        );
-        if (choice) await vscode.env.clipboard.writeText(task.id);
-        return;
-      }
-      await vscode.env.openExternal(vscode.Uri.parse(url));
-    }),
-
-    vscode.commands.registerCommand('sevenbridges.tasks.loadMore', async (arg: unknown) => {
-      const node = arg as LoadMoreNode | ContainerNode | undefined;
-      if (!node || (node.kind !== 'loadMore' && node.kind !== 'group' && node.kind !== 'task')) return;
-      await withViewProgress(tree.loadMore(node));
-    }),
-
-  ];
+/** A node's full record when the node came from a list with fewer fields. */
+async function fullTask(parts: TaskCommandParts, task: Pick<Task, 'id'> & Partial<Task>): Promise<Task> {
+  return task.project && task.name ? (task as Task) : await parts.services.client.tasks.get(task.id);
 }
 
-/** The Copy Task ID command's name: a picker's title, and a button where the task's page is not known. */
-const copyTaskIdTitle = (): string => vscode.l10n.t('Copy Task ID');
+/** Show Only This Status: of the group given or selected, else one picked. */
+async function showOnlyStatus(parts: TaskCommandParts, arg: unknown): Promise<void> {
+  const status = statusArgument(arg) ?? statusArgument(parts.selection?.()[0]) ?? (await pickOneStatus(parts.tree));
+  if (status) await parts.filters.update({ statuses: [status] });
+}
+
+/** Filter by This Project: the task's project; from the palette with no task at hand, the project is what is asked for. */
+async function filterByProject(parts: TaskCommandParts, arg: unknown): Promise<void> {
+  const task = taskArgument(arg) ?? taskArgument(parts.selection?.()[0]);
+  if (!task) return pickProject(parts.services, parts.filters);
+  try {
+    const full = await fullTask(parts, task);
+    if (full.project) await parts.filters.update({ project: full.project });
+  } catch (error) {
+    await showApiError(couldNotReadTask(), error);
+  }
+}
+
+/** Show Child Tasks: of the batch given or selected, else a parent picked among the batch tasks. */
+async function showChildren(parts: TaskCommandParts, arg: unknown): Promise<void> {
+  const selected = taskArgument(parts.selection?.()[0]);
+  const task = taskArgument(arg) ?? (selected?.batch ? selected : undefined);
+  if (!task) return pickParent(parts.services, parts.filters);
+  await parts.filters.update({ parent: { id: task.id, ...(task.name ? { name: task.name } : {}) } });
+}
+
+async function copyTaskId(parts: TaskCommandParts, arg: unknown): Promise<void> {
+  const task = await chosenTask(arg, parts, commandTitles().copyTaskId);
+  if (!task) return;
+  await vscode.env.clipboard.writeText(task.id);
+  vscode.window.setStatusBarMessage(`$(check) ${vscode.l10n.t('Copied task ID {0}', task.id)}`, 3000);
+}
+
+/** Open Task Details: the whole record as read-only JSON. */
+async function openDetails(parts: TaskCommandParts, arg: unknown): Promise<void> {
+  const task = await chosenTask(arg, parts, openTaskDetailsTitle());
+  if (!task) return;
+  try {
+    const record = await vscode.window.withProgress({ location: { viewId: TASKS_VIEW_ID } }, () => parts.details.load(task.id));
+    const doc = await vscode.workspace.openTextDocument(TaskDetailsProvider.uriFor(record));
+    await vscode.languages.setTextDocumentLanguage(doc, 'json');
+    await vscode.window.showTextDocument(doc, { preview: true });
+  } catch (error) {
+    await showApiError(vscode.l10n.t('Could not open the task details'), error, { title: vscode.l10n.t('Retry'), run: () => vscode.commands.executeCommand(COMMANDS.openTaskDetails, arg) });
+  }
+}
+
+/** Open Task in Browser: the platform's page of the task; a custom endpoint's is not known, so its ID is offered. */
+async function openInBrowser(parts: TaskCommandParts, arg: unknown): Promise<void> {
+  const task = await chosenTask(arg, parts, vscode.l10n.t('Open Task in Browser'));
+  if (!task) return;
+  let full: Pick<Task, 'id' | 'project'> = task;
+  if (!task.project) {
+    try {
+      full = await parts.services.client.tasks.get(task.id);
+    } catch (error) {
+      return showApiError(couldNotReadTask(), error);
+    }
+  }
+  const endpoint = parts.services.session.endpoint;
+  const url = taskWebUrl(endpoint, full);
+  if (!url) {
+    const choice = await vscode.window.showInformationMessage(
+      vscode.l10n.t('The web page of {0} is not known (a custom endpoint). The task ID is {1}.', endpointLabel(endpoint), task.id),
+      commandTitles().copyTaskId,
+    );
+    if (choice) await vscode.env.clipboard.writeText(task.id);
+    return;
+  }
+  await vscode.env.openExternal(vscode.Uri.parse(url));
+}
+
+async function loadMore(parts: TaskCommandParts, arg: unknown): Promise<void> {
+  const node = arg as LoadMoreNode | ContainerNode | undefined;
+  if (!node || (node.kind !== 'loadMore' && node.kind !== 'group' && node.kind !== 'task')) return;
+  await withViewProgress(parts.tree.loadMore(node));
+}
+
+export function registerTaskCommands(parts: TaskCommandParts): vscode.Disposable[] {
+  const { services, filters, tree, refresher } = parts;
+  const on = (id: string, handler: (parts: TaskCommandParts, arg: unknown) => unknown) => vscode.commands.registerCommand(id, (arg: unknown) => handler(parts, arg));
+  return [
+    vscode.commands.registerCommand(COMMANDS.refreshTasks, () => withViewProgress(refresher.refreshNow())),
+    vscode.commands.registerCommand(COMMANDS.filterTasks, () => pickFilter(services, filters, tree)),
+    vscode.commands.registerCommand(COMMANDS.clearTaskFilter, () => filters.clear()),
+    on(COMMANDS.showOnlyStatus, showOnlyStatus),
+    on(COMMANDS.filterByProject, filterByProject),
+    on(COMMANDS.showChildTasks, showChildren),
+    on(COMMANDS.copyTaskId, copyTaskId),
+    on(COMMANDS.openTaskDetails, openDetails),
+    on(COMMANDS.openTaskInBrowser, openInBrowser),
+    on(COMMANDS.loadMoreTasks, loadMore),
+  ];
+}

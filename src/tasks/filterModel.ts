@@ -7,6 +7,9 @@ import type { TaskListQuery, TimeBound } from '../api/tasks';
 import { formatFilterTimestamp, parseFilterTimestamp } from '../api/timestamps';
 import { TASK_STATUSES, type TaskStatus } from '../api/types';
 import { Emitter } from '../util/emitter';
+import { STATE_KEYS } from '../keys/state';
+import type { StateStore } from '../util/stateStore';
+import { STATUS_LABELS } from './statuses';
 
 export const TIME_FIELDS = ['created', 'started', 'ended'] as const;
 export type TimeField = (typeof TIME_FIELDS)[number];
@@ -50,22 +53,6 @@ export interface TaskFilter {
   ended?: TimeRange;
 }
 
-/** The part of vscode.Memento the model needs. */
-export interface MementoLike {
-  get<T>(key: string): T | undefined;
-  update(key: string, value: unknown): Thenable<void> | Promise<void>;
-}
-
-export const FILTER_STATE_KEY = 'sevenbridges.tasks.filter';
-
-export const STATUS_LABELS: Record<TaskStatus, string> = {
-  get RUNNING() { return l10n.t({ message: 'Running', comment: ['A task status'] }); },
-  get QUEUED() { return l10n.t({ message: 'Queued', comment: ['A task status'] }); },
-  get DRAFT() { return l10n.t({ message: 'Draft', comment: ['A task status'] }); },
-  get COMPLETED() { return l10n.t({ message: 'Completed', comment: ['A task status'] }); },
-  get FAILED() { return l10n.t({ message: 'Failed', comment: ['A task status'] }); },
-  get ABORTED() { return l10n.t({ message: 'Aborted', comment: ['A task status'] }); },
-};
 
 /** A status's label; a status this version does not know (ABORTING, …), as the platform names it. */
 export function statusWord(status: string | undefined): string {
@@ -222,8 +209,8 @@ export class FilterModel {
   private readonly changed = new Emitter<TaskFilter>();
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly store: MementoLike) {
-    this.value = sanitizeFilter(store.get(FILTER_STATE_KEY));
+  constructor(private readonly store: StateStore) {
+    this.value = sanitizeFilter(store.get(STATE_KEYS.taskFilter.key));
   }
 
   get filter(): TaskFilter {
@@ -244,7 +231,7 @@ export class FilterModel {
     if (JSON.stringify(next) === JSON.stringify(this.value)) return;
     this.value = next;
     this.changed.fire(next);
-    await this.store.update(FILTER_STATE_KEY, Object.keys(next).length ? next : undefined);
+    await this.store.update(STATE_KEYS.taskFilter.key, Object.keys(next).length ? next : undefined);
   }
 
   /** Changes some kinds of filter and keeps the others; an `undefined` value clears that kind. */

@@ -12,7 +12,6 @@ import {
   describeRange,
   describeStatuses,
   FilterModel,
-  STATUS_LABELS,
   TIME_FIELDS,
   TIME_PRESETS,
   timeFieldLabel,
@@ -20,7 +19,9 @@ import {
   type TimePreset,
   type TimeRange,
 } from './filterModel';
-import { batchSummary, groupIcon, statusLook, taskTime } from './nodes';
+import { taskListing } from './taskListing';
+import { batchSummary, taskTime } from './taskRows';
+import { groupIcon, STATUS_LABELS, statusLook } from './statuses';
 import { plural } from '../util/words';
 import type { TaskListQuery } from '../api/tasks';
 import type { TaskTreeModel } from './taskTree';
@@ -217,19 +218,17 @@ export async function pickTask(services: Services, options: TaskPickOptions): Pr
   };
   qp.onDidChangeValue(render);
   render();
-  const controller = new AbortController();
+  const query = { ...options.query, order_by: 'created_time' as const, order: 'desc' as const, fields: 'id,name,status,project,batch,created_time,start_time,end_time,execution_status,outputs' };
+  const listing = taskListing(services.client.tasks, () => query);
   const accept = options.accept ?? (() => true);
   const noun = options.noun.toLowerCase();
+  let closed = false;
   void (async () => {
-    const tasks: Task[] = [];
-    const query = { ...options.query, order_by: 'created_time' as const, order: 'desc' as const, fields: 'id,name,status,project,batch,created_time,start_time,end_time,execution_status,outputs' };
-    let page = await services.client.tasks.list(query, { limit: 100, signal: controller.signal });
-    tasks.push(...page.items.filter(accept));
-    for (let i = 1; i < TASK_SCAN_PAGES && page.next; i++) {
-      page = await services.client.tasks.next(page.next, controller.signal);
-      tasks.push(...page.items.filter(accept));
+    for (let page = 0; page < TASK_SCAN_PAGES && (page === 0 || listing.hasMore); page++) {
+      await listing.loadMore();
+      if (listing.error !== undefined) throw listing.error;
     }
-    return { tasks, more: page.next !== undefined };
+    return { tasks: listing.items.filter(accept), more: listing.hasMore };
   })().then(
     ({ tasks, more }) => {
       const now = Date.now();
@@ -250,7 +249,7 @@ export async function pickTask(services: Services, options: TaskPickOptions): Pr
     },
     (error: unknown) => {
       qp.busy = false;
-      if (controller.signal.aborted) return;
+      if (closed) return;
       note = { label: `$(warning) Could not list the ${noun}`, description: describeError(error), alwaysShow: true };
       render();
     },
@@ -267,7 +266,8 @@ export async function pickTask(services: Services, options: TaskPickOptions): Pr
       return describeError(error);
     }
   });
-  controller.abort();
+  closed = true;
+  listing.reset();
   qp.dispose();
   if (!chosen) return undefined;
   return chosen.none ? 'none' : chosen.task;

@@ -5,7 +5,6 @@ import * as l10n from '@vscode/l10n';
 import { downloadTail, downloadWhole, type DownloadOptions, type DownloadedText } from '../api/signedDownload';
 
 export const TAIL_BYTES = 1024 * 1024;
-export const LOAD_WHOLE_LOG_COMMAND = 'sevenbridges.tasks.loadWholeLog';
 
 export interface LogSource {
   /** The signed URL of the file (GET /v2/files/{id}/download_info). */

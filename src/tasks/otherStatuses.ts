@@ -7,8 +7,9 @@
 import * as l10n from '@vscode/l10n';
 import type { TaskListQuery } from '../api/tasks';
 import { TASK_STATUSES, type Page, type Task } from '../api/types';
-import type { IconSpec, NodeView } from './nodes';
-import { PAGE_SIZE, type TaskSource } from './pagedList';
+import type { IconSpec, RowView } from '../ui/rowView';
+import { PAGE_SIZE } from '../api/pagedLoader';
+import type { TaskSource } from './taskListing';
 import { taskCount } from '../util/words';
 
 export const OTHER_GROUP = 'OTHER';
@@ -53,7 +54,7 @@ export function otherStatusSource(source: TaskSource, expected: () => number | u
 const OTHER_ICON: IconSpec = { id: 'question', color: 'charts.orange' };
 
 /** The "Other statuses" group row. */
-export function otherGroupView(count: number | undefined, countError?: string): NodeView {
+export function otherGroupView(count: number | undefined, countError?: string): RowView {
   const label = otherStatusesLabel();
   const description = countError ? l10n.t('count unavailable') : count === undefined ? '…' : count.toLocaleString('en-US');
   const tooltip = countError

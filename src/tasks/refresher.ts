@@ -1,18 +1,8 @@
-// Automatic refresh of the task view: a setTimeout chain that runs only while the view is visible, the window
+// Automatic refresh of the task view, on the shared poller: it runs only while the view is visible, the window
 // focused and something queued or running; it backs off ×2 while nothing changes, and never runs two at once.
-// No `vscode` import; the timer functions are injected so tests fake them.
-
-export interface Timers {
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-  now(): number;
-}
-
-export const systemTimers: Timers = {
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-  now: () => Date.now(),
-};
+// No `vscode` import.
+import type { Clock } from '../api/clock';
+import { Poller } from '../util/poller';
 
 export const MIN_INTERVAL_SECONDS = 10;
 /** The longest wait between automatic refreshes, however long nothing has changed. */
@@ -32,7 +22,7 @@ export interface RefresherOptions {
   intervalSeconds: () => unknown;
   /** Whether anything is worth refreshing for (a task queued or running). */
   hasActiveWork: () => boolean;
-  timers?: Timers;
+  clock?: Clock;
   /** Up to this many ms are added to the first refresh after the window regains focus, so many windows do not fire at once. */
   jitterMs?: number;
   random?: () => number;
@@ -40,26 +30,26 @@ export interface RefresherOptions {
 }
 
 export class Refresher {
-  private readonly timers: Timers;
-  private timer: unknown;
-  private dueAt: number | undefined;
-  private inFlight: Promise<void> | undefined;
-  private queued: Promise<void> | undefined;
+  private readonly poller: Poller;
   private factor = 1;
-  private visible = false;
-  private focused = true;
-  private lastRun = 0;
-  private disposed = false;
-  /** Refreshes started, automatic and manual, for the tests and the log. */
-  runs = 0;
 
   constructor(private readonly options: RefresherOptions) {
-    this.timers = options.timers ?? systemTimers;
+    this.poller = new Poller({
+      poll: (automatic) => this.refresh(automatic),
+      hasWork: () => this.interval() > 0 && options.hasActiveWork(),
+      interval: () => Math.min(this.interval() * this.factor, this.cap()),
+      maxWaitMs: () => this.cap(),
+      visible: false,
+      clock: options.clock,
+      jitterMs: options.jitterMs,
+      random: options.random,
+      onError: options.onError,
+    });
   }
 
   /** The wait before the next automatic refresh, or undefined when none is scheduled. */
   get nextDelay(): number | undefined {
-    return this.dueAt === undefined ? undefined : Math.max(0, this.dueAt - this.timers.now());
+    return this.poller.nextDelay;
   }
 
   get backoffFactor(): number {
@@ -67,27 +57,22 @@ export class Refresher {
   }
 
   get running(): boolean {
-    return this.inFlight !== undefined;
+    return this.poller.running;
   }
 
   setVisible(visible: boolean): void {
-    if (visible === this.visible) return;
-    this.visible = visible;
-    if (visible) this.resume();
-    else this.cancelTimer();
+    if (visible) this.factor = 1;
+    this.poller.setVisible(visible);
   }
 
   setFocused(focused: boolean): void {
-    if (focused === this.focused) return;
-    this.focused = focused;
-    if (focused) this.resume();
-    else this.cancelTimer();
+    if (focused) this.factor = 1;
+    this.poller.setFocused(focused);
   }
 
   /** Re-reads the setting and whether there is work: call after a refresh, a setting change or a filter change. */
   reschedule(): void {
-    this.cancelTimer();
-    this.schedule();
+    this.poller.reschedule();
   }
 
   /**
@@ -95,13 +80,12 @@ export class Refresher {
    * due an interval from now, and is scheduled if there is now something active.
    */
   markFresh(): void {
-    this.lastRun = this.timers.now();
-    this.poke();
+    this.poller.markFresh();
   }
 
   /** Schedules a refresh if none is scheduled (something new is shown: it may be queued or running). */
   poke(): void {
-    if (this.timer === undefined) this.schedule();
+    this.poller.schedule();
   }
 
   /**
@@ -110,80 +94,28 @@ export class Refresher {
    */
   refreshNow(): Promise<void> {
     this.factor = 1;
-    if (this.inFlight) {
-      this.queued ??= this.inFlight.then(() => {
-        this.queued = undefined;
-        return this.disposed ? undefined : this.run();
-      });
-      return this.queued;
-    }
-    return this.run();
+    return this.poller.runNow();
   }
 
   dispose(): void {
-    this.disposed = true;
-    this.cancelTimer();
+    this.poller.dispose();
   }
 
-  private resume(): void {
-    this.factor = 1;
-    const interval = intervalMs(this.options.intervalSeconds());
-    // With nothing loaded yet (or nothing active) there is nothing to catch up on; markFresh() starts the pace.
-    if (!this.canRun() || !interval || !this.options.hasActiveWork()) return;
-    this.cancelTimer();
-    const since = this.timers.now() - this.lastRun;
-    const jitter = Math.floor((this.options.random ?? Math.random)() * (this.options.jitterMs ?? 1000));
-    // Back after a while away: refresh soon (what is shown may be stale); otherwise keep the normal pace.
-    this.arm(since >= interval ? jitter : interval - since);
+  private interval(): number {
+    return intervalMs(this.options.intervalSeconds());
   }
 
-  private canRun(): boolean {
-    return !this.disposed && this.visible && this.focused;
+  /** The longest wait: the interval × 8, at most 5 minutes (but never less than the interval). */
+  private cap(): number {
+    const interval = this.interval();
+    return Math.max(interval, Math.min(interval * MAX_BACKOFF_FACTOR, MAX_BACKOFF_MS));
   }
 
-  private schedule(): void {
-    const interval = intervalMs(this.options.intervalSeconds());
-    if (!interval || !this.canRun() || this.inFlight || !this.options.hasActiveWork()) return;
-    const cap = Math.max(interval, Math.min(interval * MAX_BACKOFF_FACTOR, MAX_BACKOFF_MS));
-    this.arm(Math.min(interval * this.factor, cap));
-  }
-
-  private arm(delay: number): void {
-    this.dueAt = this.timers.now() + delay;
-    this.timer = this.timers.setTimeout(() => {
-      this.timer = undefined;
-      this.dueAt = undefined;
-      if (this.inFlight || !this.canRun() || !this.options.hasActiveWork()) return;
-      void this.run(true);
-    }, delay);
-  }
-
-  private cancelTimer(): void {
-    if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
-    this.timer = undefined;
-    this.dueAt = undefined;
-  }
-
-  private run(automatic = false): Promise<void> {
-    this.cancelTimer();
-    this.runs++;
-    this.lastRun = this.timers.now();
-    const promise = (async () => {
-      try {
-        const changed = await this.options.refresh();
-        if (automatic) {
-          const interval = intervalMs(this.options.intervalSeconds()) || 1;
-          const cap = Math.max(1, Math.min(MAX_BACKOFF_FACTOR, Math.floor(MAX_BACKOFF_MS / interval)));
-          this.factor = changed ? 1 : Math.min(this.factor * 2, cap);
-        }
-      } catch (error) {
-        this.options.onError?.(error);
-      }
-    })();
-    this.inFlight = promise.finally(() => {
-      this.inFlight = undefined;
-      if (!this.queued) this.schedule();
-    });
-    return this.inFlight;
+  private async refresh(automatic: boolean): Promise<void> {
+    const changed = await this.options.refresh();
+    if (!automatic) return;
+    const interval = this.interval() || 1;
+    const cap = Math.max(1, Math.min(MAX_BACKOFF_FACTOR, Math.floor(MAX_BACKOFF_MS / interval)));
+    this.factor = changed ? 1 : Math.min(this.factor * 2, cap);
   }
 }

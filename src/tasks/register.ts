@@ -11,6 +11,8 @@ import { registerExecutionCommands } from './executionCommands';
 import { LOG_SCHEME, LogDocumentProvider } from './logs';
 import { requestLogger } from '../ui/requestLog';
 import { NOTIFY_SETTING, notifyMode, TaskWatcher } from './watcher';
+import { CONTEXT_KEYS } from '../keys/context';
+import { setContextKey } from '../ui/whenContext';
 
 export const REFRESH_SETTING = 'sevenbridges.tasks.refreshInterval';
 /** How often the view redraws from what it has, so "started 5 min ago" stays true between refreshes. */
@@ -65,7 +67,7 @@ export function registerTasks(services: Services): TaskExplorer {
   const refresher = new Refresher({
     refresh: async () => {
       const changed = await tree.refresh();
-      log.debug(`Tasks refreshed: ${tree.lastRefreshRequests} requests, ${changed ? 'changes' : 'no change'}`);
+      log.debug(`Tasks refreshed: ${changed ? 'changes' : 'no change'}`);
       return changed;
     },
     intervalSeconds: () => vscode.workspace.getConfiguration().get<number>(REFRESH_SETTING),
@@ -76,7 +78,7 @@ export function registerTasks(services: Services): TaskExplorer {
 
   const showFilter = () => {
     view.description = filters.description;
-    void vscode.commands.executeCommand('setContext', 'sevenbridges.tasks.filtered', filters.active);
+    void setContextKey(CONTEXT_KEYS.tasksFiltered, filters.active);
   };
   showFilter();
 

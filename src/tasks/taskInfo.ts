@@ -7,8 +7,9 @@ import { findFileIds } from '../api/ids';
 import { parseRecordTimestamp } from '../api/timestamps';
 import type { ExecutionDetails, Task, TaskJob } from '../api/types';
 import { formatDuration, formatUtc } from '../util/time';
-import type { IconSpec } from './nodes';
-import { STATUS_LABELS } from './filterModel';
+import type { IconSpec } from '../ui/rowView';
+import { COMMANDS } from '../keys/commands';
+import { STATUS_LABELS } from './statuses';
 
 /** The Open Task Details command's name (a row's command, a picker's title). */
 export const openTaskDetailsTitle = (): string => l10n.t('Open Task Details');
@@ -47,8 +48,6 @@ export interface LogRef {
   job: string;
 }
 
-export const OPEN_LOG_COMMAND = 'sevenbridges.tasks.openLog';
-
 const JOB_ORDER: Record<string, number> = { FAILED: 0, ABORTED: 1, RUNNING: 2, QUEUED: 3, COMPLETED: 4 };
 const JOB_ICONS: Record<string, IconSpec> = {
   FAILED: { id: 'error', color: 'testing.iconFailed' },
@@ -59,7 +58,8 @@ const JOB_ICONS: Record<string, IconSpec> = {
 /** Logs in the order a person reads them when a job failed. */
 const LOG_ORDER = ['job.err.log', 'job.out.log', 'cmd.log'];
 
-function text(value: unknown): string {
+/** An error or warning entry as text: a string, or a record's message (with its code), or its JSON. */
+export function entryText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value && typeof value === 'object') {
     const e = value as { message?: unknown; code?: unknown };
@@ -72,13 +72,13 @@ function text(value: unknown): string {
 /** Errors and warnings arrive as lists in the docs' examples and as objects in the official Python client. */
 export function messages(value: unknown): string[] {
   if (value === undefined || value === null) return [];
-  if (Array.isArray(value)) return value.map(text);
+  if (Array.isArray(value)) return value.map(entryText);
   if (typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>);
-    if ('message' in (value as object)) return [text(value)];
-    return entries.map(([k, v]) => (typeof v === 'string' ? `${k}: ${v}` : text(v)));
+    if ('message' in (value as object)) return [entryText(value)];
+    return entries.map(([k, v]) => (typeof v === 'string' ? `${k}: ${v}` : entryText(v)));
   }
-  return [text(value)];
+  return [entryText(value)];
 }
 
 /** The files among a task's input or output values: `{class, path, name}`, possibly in lists. */
@@ -149,7 +149,7 @@ function jobItem(job: TaskJob, index: number, task: Task, now: number): InfoItem
       tooltip: l10n.t('Open {0} of {1} (read-only; the last 1 MB first)', log.name, log.job),
       icon: { id: 'output' },
       contextValue: 'taskLog',
-      command: { command: OPEN_LOG_COMMAND, title: l10n.t('Open Log'), args: [log] },
+      command: { command: COMMANDS.openLog, title: l10n.t('Open Log'), args: [log] },
     }),
   );
   return {
@@ -215,16 +215,16 @@ export function buildTaskInfo(task: Task, details: ExecutionDetails | undefined,
   if (outputs.length) items.push(section('outputs', l10n.t('Outputs'), { id: 'arrow-left' }, outputs));
   const act = (key: string, label: string, icon: IconSpec, command: string) =>
     items.push({ key, label, icon, contextValue: 'taskAction', command: { command, title: label, args: [task.id] } });
-  if (task.status === 'RUNNING' || task.status === 'QUEUED') act('abort', l10n.t('Abort this task…'), { id: 'debug-stop', color: 'testing.iconFailed' }, 'sevenbridges.tasks.abort');
-  if (task.status === 'DRAFT') act('run', l10n.t('Run this task…'), { id: 'play', color: 'testing.iconPassed' }, 'sevenbridges.tasks.run');
-  if (task.status === 'COMPLETED' || task.status === 'FAILED' || task.status === 'ABORTED') act('rerun', l10n.t('Re-run (a copy, the original kept)…'), { id: 'debug-restart' }, 'sevenbridges.tasks.rerun');
+  if (task.status === 'RUNNING' || task.status === 'QUEUED') act('abort', l10n.t('Abort this task…'), { id: 'debug-stop', color: 'testing.iconFailed' }, COMMANDS.abortTask);
+  if (task.status === 'DRAFT') act('run', l10n.t('Run this task…'), { id: 'play', color: 'testing.iconPassed' }, COMMANDS.runTask);
+  if (task.status === 'COMPLETED' || task.status === 'FAILED' || task.status === 'ABORTED') act('rerun', l10n.t('Re-run (a copy, the original kept)…'), { id: 'debug-restart' }, COMMANDS.rerunTask);
   items.push({
     key: 'raw',
     label: l10n.t('Task record (JSON)'),
     tooltip: l10n.t('The whole record as the platform returns it'),
     icon: { id: 'json' },
     contextValue: 'taskRaw',
-    command: { command: 'sevenbridges.tasks.openDetails', title: openTaskDetailsTitle(), args: [task.id] },
+    command: { command: COMMANDS.openTaskDetails, title: openTaskDetailsTitle(), args: [task.id] },
   });
   return items;
 }

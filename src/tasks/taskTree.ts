@@ -6,22 +6,22 @@ import type { TaskListQuery } from '../api/tasks';
 import type { ExecutionDetails, Task, TaskStatus } from '../api/types';
 import { buildTaskInfo, hasStarted, type InfoItem } from './taskInfo';
 import { Emitter } from '../util/emitter';
-import { errorActions, type MessageAction } from '../util/errorActions';
-import { FilterModel, STATUS_LABELS, visibleStatuses, type MementoLike } from './filterModel';
-import { TASK_LIST_FIELDS } from './nodes';
-import { PagedList, type TaskSource } from './pagedList';
+import { errorRows, LoadMoreNode as ListingEnd, MessageNode as Message } from '../ui/rowView';
+import { FilterModel, visibleStatuses } from './filterModel';
+import { STATUS_LABELS } from './statuses';
+import { listingSignature, TASK_LIST_FIELDS, taskListing, type TaskListing, type TaskSource } from './taskListing';
+import type { StateStore } from '../util/stateStore';
 import { OTHER_GROUP, OTHER_LABEL, otherCount, otherStatusSource } from './otherStatuses';
+import { COMMANDS } from '../keys/commands';
+import { STATE_KEYS } from '../keys/state';
 
 /** A status group: one of the six filter values, or the tasks none of them names. */
 export type GroupStatus = TaskStatus | typeof OTHER_GROUP;
-
-export { errorActions, type MessageAction } from '../util/errorActions';
 
 export interface TaskCountSource extends TaskSource {
   count(query: TaskListQuery, signal?: AbortSignal): Promise<number>;
 }
 
-export const EXPANDED_STATE_KEY = 'sevenbridges.tasks.expanded';
 /** At most this many pages are fetched again per open listing on a refresh. */
 export const MAX_REFRESH_PAGES = 3;
 const ACTIVE_STATUSES = ['RUNNING', 'QUEUED', 'CREATING', 'ABORTING'];
@@ -32,17 +32,17 @@ export class GroupNode {
   readonly id: string;
   count: number | undefined;
   countError: string | undefined;
-  readonly list: PagedList;
+  readonly list: TaskListing;
   readonly taskNodes = new Map<string, TaskNode>();
   readonly more: LoadMoreNode;
 
   constructor(
     readonly status: GroupStatus,
-    list: PagedList,
+    list: TaskListing,
   ) {
     this.id = `group:${status}`;
     this.list = list;
-    this.more = new LoadMoreNode(this);
+    this.more = new ListingEnd<ContainerNode>(this);
   }
 }
 
@@ -52,7 +52,7 @@ export class TaskNode {
   /** What the task opens into (errors, jobs, logs, files), read when it is first opened. */
   info: { children?: InfoNode[]; loading?: Promise<void>; key: string } | undefined;
   /** A batch parent's children, created when it is first opened. */
-  list: PagedList | undefined;
+  list: TaskListing | undefined;
   readonly taskNodes = new Map<string, TaskNode>();
   readonly more: LoadMoreNode;
 
@@ -61,7 +61,7 @@ export class TaskNode {
     readonly parent: GroupNode | TaskNode,
   ) {
     this.id = `${parent.id}/${task.id}`;
-    this.more = new LoadMoreNode(this);
+    this.more = new ListingEnd<ContainerNode>(this);
   }
 }
 
@@ -93,25 +93,8 @@ export interface TaskInfoSource {
   executionDetails(id: string, signal?: AbortSignal): Promise<ExecutionDetails>;
 }
 
-export class LoadMoreNode {
-  readonly kind = 'loadMore';
-  readonly id: string;
-  constructor(readonly parent: ContainerNode) {
-    this.id = `${parent.id}/more`;
-  }
-}
-
-export class MessageNode {
-  readonly kind = 'message';
-  constructor(
-    readonly id: string,
-    readonly parent: ContainerNode | undefined,
-    readonly text: string,
-    readonly severity: 'info' | 'warning' | 'error',
-    readonly detail?: string,
-    readonly action?: MessageAction,
-  ) {}
-}
+export type LoadMoreNode = ListingEnd<ContainerNode>;
+export type MessageNode = Message<ContainerNode>;
 
 export type TaskTreeNode = GroupNode | TaskNode | LoadMoreNode | MessageNode | InfoNode;
 
@@ -119,7 +102,7 @@ export interface TaskTreeOptions {
   source: TaskCountSource;
   filter: FilterModel;
   /** Where the expanded groups and batch parents are remembered (workspace state). */
-  store: MementoLike;
+  store: StateStore;
   signedIn: () => boolean;
   now?: () => number;
   /** Lets a task open into its errors, jobs and logs; without it only batch parents open. */
@@ -140,18 +123,16 @@ export class TaskTreeModel {
   /** Fires when counts or a listing arrive from the platform (not on redraws). */
   readonly onDidLoad = this.loadedEmitter.event;
   readonly now: () => number;
-  /** Requests sent by the last refresh, for the log and the tests. */
-  lastRefreshRequests = 0;
 
   constructor(private readonly options: TaskTreeOptions) {
     this.now = options.now ?? Date.now;
-    this.expanded = new Set(options.store.get<string[]>(EXPANDED_STATE_KEY) ?? []);
+    this.expanded = new Set(options.store.get<string[]>(STATE_KEYS.expandedTaskRows.key) ?? []);
     this.groups = new Map();
     for (const status of Object.keys(STATUS_LABELS) as TaskStatus[]) {
       this.groups.set(status, new GroupNode(status, this.listFor({ status })));
     }
-    const otherList = new PagedList(
-      this.counting(otherStatusSource(this.options.source, () => this.groups.get(OTHER_GROUP)?.count)),
+    const otherList = taskListing(
+      otherStatusSource(this.options.source, () => this.groups.get(OTHER_GROUP)?.count),
       () => ({ ...this.filter.query(undefined, this.now()), fields: TASK_LIST_FIELDS }),
     );
     this.groups.set(OTHER_GROUP, new GroupNode(OTHER_GROUP, otherList));
@@ -192,7 +173,7 @@ export class TaskTreeModel {
     if (had === open) return;
     if (open) this.expanded.add(node.id);
     else this.expanded.delete(node.id);
-    void this.options.store.update(EXPANDED_STATE_KEY, [...this.expanded]);
+    void this.options.store.update(STATE_KEYS.expandedTaskRows.key, [...this.expanded]);
   }
 
   async getChildren(node?: TaskTreeNode): Promise<TaskTreeNode[]> {
@@ -218,7 +199,7 @@ export class TaskTreeModel {
       if (node.info && node.info.key !== infoKey({ ...node.task, ...task })) node.info = undefined;
       node.task = { ...node.task, ...task };
     }
-    for (const list of lists) list.replace(task);
+    for (const list of lists) list.update(task.id, (old) => ({ ...old, ...task }));
     this.changed.fire(undefined);
   }
 
@@ -307,10 +288,8 @@ export class TaskTreeModel {
       return false;
     }
     const before = this.signature();
-    const startRequests = this.requestCounter;
     const open = this.openLists();
     await Promise.all([this.loadCounts(true), ...open.map((list) => list.reload(MAX_REFRESH_PAGES))]);
-    this.lastRefreshRequests = this.requestCounter - startRequests;
     this.changed.fire(undefined);
     return this.signature() !== before;
   }
@@ -345,29 +324,22 @@ export class TaskTreeModel {
     this.loadedEmitter.dispose();
   }
 
-  private requestCounter = 0;
-
   private async rootChildren(): Promise<TaskTreeNode[]> {
     if (!this.options.signedIn()) return [];
     await this.loadCounts(false);
     if (this.rootError !== undefined) {
-      const error = this.rootError;
-      const retry = { title: 'Retry', command: 'sevenbridges.tasks.refresh' };
-      return [
-        new MessageNode('root/error', undefined, describeError(error), error instanceof ApiError && error.isTransient ? 'warning' : 'error', describeError(error)),
-        ...errorActions(error, retry).map((a, i) => new MessageNode(`root/action/${i}`, undefined, a.title, 'info', undefined, a)),
-      ];
+      return errorRows<ContainerNode>('root', undefined, this.rootError, { title: 'Retry', command: COMMANDS.refreshTasks });
     }
     const groups = this.visibleGroups();
     const nodes: TaskTreeNode[] = [];
     if (groups.every((g) => g.count === 0)) {
       if (this.filter.active) {
-        nodes.push(new MessageNode('root/empty', undefined, 'No tasks match the filters.', 'info', this.filter.description, {
+        nodes.push(new Message<ContainerNode>('root/empty', undefined, 'No tasks match the filters.', 'info', this.filter.description, {
           title: 'Clear Task Filters',
-          command: 'sevenbridges.tasks.clearFilter',
+          command: COMMANDS.clearTaskFilter,
         }));
       } else {
-        nodes.push(new MessageNode('root/empty', undefined, 'No tasks yet.', 'info', 'Tasks you run on the platform appear here.'));
+        nodes.push(new Message<ContainerNode>('root/empty', undefined, 'No tasks yet.', 'info', 'Tasks you run on the platform appear here.'));
       }
     }
     nodes.push(...groups);
@@ -382,18 +354,13 @@ export class TaskTreeModel {
     }
     const items = list.items;
     if (list.error !== undefined && !items.length) {
-      const error = list.error;
       // "Load More" on a listing that failed before its first page loads it again.
-      const retry = { title: 'Retry', command: 'sevenbridges.tasks.loadMore', args: [node] };
-      return [
-        new MessageNode(`${node.id}/error`, node, describeError(error), 'error', describeError(error)),
-        ...errorActions(error, retry).map((a, i) => new MessageNode(`${node.id}/action/${i}`, node, a.title, 'info', undefined, a)),
-      ];
+      return errorRows(node.id, node, list.error, { title: 'Retry', command: COMMANDS.loadMoreTasks, args: [node] });
     }
     if (!items.length) {
       const what =
         node.kind !== 'group' ? 'No child tasks' : node.status === OTHER_GROUP ? `No tasks in ${OTHER_LABEL.toLowerCase()}` : `No ${STATUS_LABELS[node.status].toLowerCase()} tasks`;
-      return [new MessageNode(`${node.id}/empty`, node, this.filter.active && node.kind === 'group' ? `${what} match the filters.` : `${what}.`, 'info')];
+      return [new Message<ContainerNode>(`${node.id}/empty`, node, this.filter.active && node.kind === 'group' ? `${what} match the filters.` : `${what}.`, 'info')];
     }
     if (node.kind === 'group' && list.total !== undefined && list.error === undefined) node.count = list.total;
     const seen = new Set<string>();
@@ -417,34 +384,20 @@ export class TaskTreeModel {
   }
 
   /** The listing behind a group or a batch parent (created on first use for a batch parent). */
-  listOf(node: ContainerNode): PagedList {
+  listOf(node: ContainerNode): TaskListing {
     if (node.kind === 'group') return node.list;
     if (!node.list) node.list = this.listFor({ parent: node.task.id }, false);
     return node.list;
   }
 
-  private listFor(scope: { status?: GroupStatus; parent?: string }, filtered = true): PagedList {
+  private listFor(scope: { status?: GroupStatus; parent?: string }, filtered = true): TaskListing {
     const query = (): TaskListQuery => {
       const base: TaskListQuery = filtered
         ? this.filter.query(scope.status === OTHER_GROUP ? undefined : scope.status, this.now())
         : { parent: scope.parent, order_by: 'created_time', order: 'desc' };
       return { ...base, fields: TASK_LIST_FIELDS };
     };
-    return new PagedList(this.counting(this.options.source), query);
-  }
-
-  /** Counts requests, so a refresh can report what it cost. */
-  private counting(source: TaskSource): TaskSource {
-    return {
-      list: (query, page) => {
-        this.requestCounter++;
-        return source.list(query, page);
-      },
-      next: (url, signal) => {
-        this.requestCounter++;
-        return source.next(url, signal);
-      },
-    };
+    return taskListing(this.options.source, query);
   }
 
   private loadCounts(force: boolean): Promise<void> {
@@ -457,7 +410,6 @@ export class TaskTreeModel {
     const promise = (async () => {
       const results = await Promise.allSettled(
         groups.map((group) => {
-          this.requestCounter++;
           const status = group.status === OTHER_GROUP ? undefined : group.status;
           return this.options.source.count(this.filter.query(status, this.now()), controller.signal);
         }),
@@ -488,10 +440,10 @@ export class TaskTreeModel {
     return promise;
   }
 
-  private openLists(): PagedList[] {
-    const lists: PagedList[] = [];
+  private openLists(): TaskListing[] {
+    const lists: TaskListing[] = [];
     const visit = (node: ContainerNode) => {
-      const list = node.kind === 'group' ? node.list : node.list;
+      const list = node.list;
       if (!list || !list.loaded || !this.isExpanded(node)) return;
       lists.push(list);
       for (const child of node.taskNodes.values()) if (child.task.batch) visit(child);
@@ -502,7 +454,7 @@ export class TaskTreeModel {
 
   private signature(): string {
     const counts = this.visibleGroups().map((g) => `${g.status}=${g.count ?? '?'}${g.countError ? '!' : ''}`);
-    return [counts.join(','), ...this.openLists().map((l) => l.signature()), String(this.rootError !== undefined)].join('\n');
+    return [counts.join(','), ...this.openLists().map(listingSignature), String(this.rootError !== undefined)].join('\n');
   }
 }
 

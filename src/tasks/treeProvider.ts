@@ -1,10 +1,12 @@
 import * as vscode from 'vscode';
-import { describeError } from '../api/errors';
 import type { Task } from '../api/types';
-import { groupView, loadMoreLabel, taskView } from './nodes';
-import { rowItem, themeIcon } from '../ui/treeItems';
+import { hasFileOutputs } from '../api/outputs';
+import { loadMoreView, messageView } from '../ui/rowView';
+import { collapsibleState, rowItem, themeIcon, withProgressBar } from '../ui/treeItems';
+import { groupView, taskView } from './taskRows';
 import type { TaskTreeModel, TaskTreeNode } from './taskTree';
 import { OTHER_GROUP, otherGroupView } from './otherStatuses';
+import { COMMANDS } from '../keys/commands';
 
 export const TASKS_VIEW_ID = 'sevenbridges.tasks';
 
@@ -35,25 +37,13 @@ export class TaskTreeProvider implements vscode.TreeDataProvider<TaskTreeNode>, 
         return rowItem(node.id, view, collapsibleState(view.expandable, model.isExpanded(node)));
       }
       case 'task': {
-        const view = taskView(node.task, { now: model.now(), hideProject: !!model.filter.filter.project });
+        const view = taskView(node.task, { now: model.now(), hideProject: !!model.filter.filter.project, hasOutputs: hasFileOutputs(node.task) });
         const item = rowItem(node.id, view, collapsibleState(view.expandable || model.canOpen(node.task), model.isExpanded(node)));
-        const tooltip = new vscode.MarkdownString(view.tooltip, true);
-        tooltip.isTrusted = false;
-        item.tooltip = tooltip;
         item.contextValue = [view.contextValue, this.extraContext?.(node.task)].filter(Boolean).join(' ');
         return item;
       }
-      case 'loadMore': {
-        const list = model.listOf(node.parent);
-        const failed = list.error !== undefined && !list.loading;
-        const item = new vscode.TreeItem(failed ? 'Could not load more: click to retry' : loadMoreLabel(list.left, list.loading));
-        item.id = node.id;
-        item.iconPath = new vscode.ThemeIcon(list.loading ? 'loading~spin' : failed ? 'warning' : 'ellipsis');
-        if (failed) item.tooltip = describeError(list.error);
-        item.contextValue = 'loadMore';
-        item.command = { command: 'sevenbridges.tasks.loadMore', title: 'Load More Tasks', arguments: [node] };
-        return item;
-      }
+      case 'loadMore':
+        return rowItem(node.id, loadMoreView(model.listOf(node.parent), { command: COMMANDS.loadMoreTasks, title: 'Load More Tasks', args: [node] }), collapsibleState(false));
       case 'info': {
         const info = node.item;
         const open = info.children?.length ? (info.expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed) : vscode.TreeItemCollapsibleState.None;
@@ -66,19 +56,8 @@ export class TaskTreeProvider implements vscode.TreeDataProvider<TaskTreeNode>, 
         if (info.command) item.command = { command: info.command.command, title: info.command.title, arguments: info.command.args };
         return item;
       }
-      case 'message': {
-        const item = new vscode.TreeItem(node.text);
-        item.id = node.id;
-        item.tooltip = node.detail;
-        if (node.action) {
-          item.command = { command: node.action.command, title: node.action.title, arguments: node.action.args ?? [] };
-          item.iconPath = new vscode.ThemeIcon(actionIcon(node.action.command));
-        } else {
-          item.iconPath = new vscode.ThemeIcon(node.severity === 'error' ? 'error' : node.severity === 'warning' ? 'warning' : 'info');
-        }
-        item.contextValue = 'message';
-        return item;
-      }
+      case 'message':
+        return rowItem(node.id, messageView(node), collapsibleState(false));
     }
   }
 
@@ -97,31 +76,7 @@ export class TaskTreeProvider implements vscode.TreeDataProvider<TaskTreeNode>, 
   }
 }
 
-function actionIcon(command: string): string {
-  if (command === 'sevenbridges.setToken') return 'key';
-  if (command === 'sevenbridges.tasks.clearFilter') return 'clear-all';
-  if (command === 'sevenbridges.showLog') return 'output';
-  return 'refresh';
-}
-
-const PROGRESS_DELAY_MS = 100;
-
-/** Shows the view's progress bar until the work settles (only when it does not settle at once). */
+/** Shows the Tasks view's progress bar until the work settles (only when it does not settle at once). */
 export function withViewProgress<T>(work: Promise<T>): Promise<T> {
-  let settled = false;
-  void work.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
-  // Answers from memory settle within a few ticks; only real waits get the bar, so it does not flicker.
-  setTimeout(() => {
-    if (settled) return;
-    void vscode.window.withProgress({ location: { viewId: TASKS_VIEW_ID } }, () => work.catch(() => undefined));
-  }, PROGRESS_DELAY_MS);
-  return work;
-}
-
-function collapsibleState(expandable: boolean, expanded: boolean): vscode.TreeItemCollapsibleState {
-  if (!expandable) return vscode.TreeItemCollapsibleState.None;
-  return expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
+  return withProgressBar(TASKS_VIEW_ID, work);
 }

@@ -5,9 +5,9 @@
 import { MAX_BULK_IDS } from '../api/tasks';
 import { TERMINAL_TASK_STATUSES, type BulkTaskItem, type Task } from '../api/types';
 import { Emitter } from '../util/emitter';
-import type { StateStore } from '../jobs/store';
+import type { StateStore } from '../util/stateStore';
+import { STATE_KEYS } from '../keys/state';
 
-export const WATCHED_STATE_KEY = 'sevenbridges.tasks.watched';
 export const NOTIFY_SETTING = 'sevenbridges.tasks.notifyWhenWatchedTasksEnd';
 export type NotifyMode = 'all' | 'failures' | 'off';
 
@@ -47,8 +47,6 @@ export class TaskWatcher {
   readonly onDidEnd = this.endedEmitter.event;
   /** Fires when the set of watched tasks changes. */
   readonly onDidChange = this.changedEmitter.event;
-  /** Requests made by polls, for the tests and the benchmark. */
-  requests = 0;
 
   constructor(
     private readonly source: BulkSource,
@@ -88,7 +86,6 @@ export class TaskWatcher {
     const gone = new Set<string>();
     for (let i = 0; i < watched.length; i += MAX_BULK_IDS) {
       const ids = watched.slice(i, i + MAX_BULK_IDS).map((w) => w.id);
-      this.requests++;
       const items = await this.source.bulkGet(ids, signal);
       items.forEach((item, k) => {
         if (item.resource && typeof item.resource.id === 'string') seen.set(item.resource.id, item.resource);
@@ -125,12 +122,12 @@ export class TaskWatcher {
   }
 
   private all(): WatchedTask[] {
-    const value = this.store.get<WatchedTask[]>(WATCHED_STATE_KEY);
+    const value = this.store.get<WatchedTask[]>(STATE_KEYS.watchedTasks.key);
     return Array.isArray(value) ? value.filter((w) => w && typeof w.id === 'string' && typeof w.endpoint === 'string') : [];
   }
 
   private async save(list: WatchedTask[]): Promise<void> {
-    await this.store.update(WATCHED_STATE_KEY, list.length ? list : undefined);
+    await this.store.update(STATE_KEYS.watchedTasks.key, list.length ? list : undefined);
     this.changedEmitter.fire();
   }
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { ApiError, describeError } from '../api/errors';
 import { setTokenAction } from '../util/errorActions';
+import { COMMANDS } from '../keys/commands';
 
 export { setTokenAction } from '../util/errorActions';
 
@@ -19,7 +20,7 @@ export async function showApiError(what: string, error: unknown, ...actions: Err
   const text = vscode.l10n.t({ message: '{0}: {1}', args: [what, describeError(error)], comment: ['{0}: what failed ("Could not read the task"); {1}: why, and what to do'] });
   const all = [...actions];
   if (error instanceof ApiError && error.isUnauthorized) {
-    all.unshift({ title: setTokenAction(), run: () => vscode.commands.executeCommand('sevenbridges.setToken') });
+    all.unshift({ title: setTokenAction(), run: () => vscode.commands.executeCommand(COMMANDS.setToken) });
   }
   const severe = !(error instanceof ApiError) || !error.isTransient;
   const show = severe ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;

@@ -1,6 +1,6 @@
 // The actions offered beside an error in a tree (tasks, files). No `vscode` import.
-import * as l10n from '@vscode/l10n';
 import { ApiError } from '../api/errors';
+import { commandTitles, COMMANDS } from '../keys/commands';
 
 export interface MessageAction {
   title: string;
@@ -9,14 +9,14 @@ export interface MessageAction {
 }
 
 /** The title of the action that asks for a new token, wherever an error offers it (trees, notifications). */
-export const setTokenAction = (): string => l10n.t('Set Authentication Token');
+export const setTokenAction = (): string => commandTitles().setToken;
 
 /** The actions offered for an error: a new token when it was refused, else a retry (and the log when it helps). */
 export function errorActions(error: unknown, retry: MessageAction): MessageAction[] {
-  if (error instanceof ApiError && error.isUnauthorized) return [{ title: setTokenAction(), command: 'sevenbridges.setToken' }];
+  if (error instanceof ApiError && error.isUnauthorized) return [{ title: setTokenAction(), command: COMMANDS.setToken }];
   const actions = [retry];
   if (error instanceof ApiError && (error.kind === 'network' || error.kind === 'malformed' || error.kind === 'config')) {
-    actions.push({ title: l10n.t('Show Log'), command: 'sevenbridges.showLog' });
+    actions.push({ title: commandTitles().showLog, command: COMMANDS.showLog });
   }
   return actions;
 }

@@ -1,9 +1,11 @@
 import { randomUUID } from 'crypto';
 import { ApiError, describeError } from '../api/errors';
+import { systemClock, type Clock } from '../api/clock';
 import type { Credentials } from '../api/transport';
-import type { StateStore, Timers } from '../jobs/store';
-import { systemTimers } from '../jobs/store';
 import { Emitter } from '../util/emitter';
+import { STATE_KEY_PREFIXES } from '../keys/state';
+import { Poller } from '../util/poller';
+import type { SharedState } from '../util/stateStore';
 
 /*
  * The one way this extension writes to the platform (copies; task abort, run, re-run).
@@ -85,10 +87,6 @@ export interface Account {
   credentials: Credentials;
 }
 
-export interface SharedState extends StateStore {
-  keys(): readonly string[];
-}
-
 export interface OutboxOptions {
   heartbeatMs?: number;
   /** A heartbeat older than this is a window gone: longer than any POST can take (its timeout) plus two beats. */
@@ -101,8 +99,8 @@ export interface OutboxOptions {
   maxWaitMs?: number;
 }
 
-const RECORD_PREFIX = 'sevenbridges.write.';
-const BEAT_PREFIX = 'sevenbridges.writer.';
+const RECORD_PREFIX = STATE_KEY_PREFIXES.writeRecord;
+const BEAT_PREFIX = STATE_KEY_PREFIXES.writerBeat;
 const MAX_RESENDS = 3;
 
 /** Records, sends, looks up and finishes the writes of this window (see the states above). */
@@ -123,19 +121,20 @@ export class Outbox {
   readonly onDidFinish = this.finished.event;
   private readonly id = `w${randomUUID()}`;
   private readonly opts: Required<OutboxOptions>;
-  private timer: unknown;
+  /** The loop: a run at once when woken, else when the next write is due or a heartbeat from now. */
+  private readonly loop: Poller;
   private beatTimer: unknown;
-  private running: Promise<void> | undefined;
-  private again = false;
   private disposed = false;
   private counter = 0;
 
   constructor(
     private readonly state: SharedState,
     private readonly account: () => Promise<Account | undefined>,
-    private readonly timers: Timers = systemTimers,
+    private readonly timers: Clock = systemClock,
     options: OutboxOptions = {},
   ) {
+    // A failed run is not backed off: the next is due when the next write is (run() notes waits in the records).
+    this.loop = new Poller({ poll: () => this.run().catch(() => undefined), hasWork: () => true, interval: () => this.nextWake(), clock: timers });
     this.opts = {
       heartbeatMs: options.heartbeatMs ?? 10_000,
       staleMs: options.staleMs ?? 60_000,
@@ -251,7 +250,7 @@ export class Outbox {
 
   dispose(): void {
     this.disposed = true;
-    if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
+    this.loop.dispose();
     if (this.beatTimer !== undefined) this.timers.clearTimeout(this.beatTimer);
     // A clean close lets other windows take over at once, unless a POST is on its way: then the heartbeat is left
     // to go stale, so that nobody looks it up before the platform could have answered it.
@@ -271,24 +270,7 @@ export class Outbox {
 
   /** Runs the loop soon; a run under way runs once more after it. */
   private wake(delay: number): void {
-    if (this.disposed) return;
-    if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
-    this.timer = this.timers.setTimeout(() => {
-      this.timer = undefined;
-      if (this.running) {
-        this.again = true;
-        return;
-      }
-      this.running = this.run()
-        .catch(() => undefined)
-        .finally(() => {
-          this.running = undefined;
-          if (this.again) {
-            this.again = false;
-            this.wake(0);
-          } else this.wake(this.nextWake());
-        });
-    }, delay);
+    this.loop.schedule(delay);
   }
 
   /** When the loop next has work: the earliest wait of this window's writes, else a look for writes of windows gone. */

@@ -4,10 +4,10 @@ import * as assert from 'assert';
 import { describeError } from '../../src/api/errors';
 import type { Task, TaskStatus } from '../../src/api/types';
 import { FilterModel } from '../../src/tasks/filterModel';
-import { groupView } from '../../src/tasks/nodes';
+import { groupView } from '../../src/tasks/taskRows';
 import { MessageNode, TaskNode, TaskTreeModel, type ContainerNode, type GroupNode, type TaskTreeNode } from '../../src/tasks/taskTree';
 import type { Emulator, TaskRec } from '../emulator';
-import { makeClient, makeEmulator, MemoryMemento, note, shown, sleep } from './support';
+import { makeClient, makeEmulator, note, recordedState, sent, shown, sleep } from './support';
 
 const ERROR_500_RATE = 0.1;
 const DROP_RATE = 0.05;
@@ -43,7 +43,7 @@ describe('1. faults: the task tree ends complete and correct, and every problem 
 
     /** One window's worth: a fresh tree model (as after a reload), the groups, every page of every group, every batch's children. */
     const round = async (label: string, before?: (tree: TaskTreeModel) => Promise<void>): Promise<{ listed: number; children: number }> => {
-      const memento = new MemoryMemento();
+      const memento = recordedState();
       const tree = new TaskTreeModel({ source: client.tasks, filter: new FilterModel(memento), store: memento, signedIn: () => true });
       await before?.(tree);
       let roots: TaskTreeNode[] = [];
@@ -139,7 +139,7 @@ describe('1. faults: the task tree ends complete and correct, and every problem 
     }
 
     const s = emu.stats;
-    const t = client.transport.stats;
+    const t = sent(client);
     const random = s.requests - (s.byStatus[429] ?? 0) - (s.byStatus[503] ?? 0);
     note(`${rounds} rounds, each complete and equal to the emulator data (6 counts, ${first.listed} tasks, ${first.children} batch children)`);
     note(`emulator: ${s.faultsInjected} faults in ${s.requests} requests: ${s.byStatus[500] ?? 0} × 500, ${s.byStatus[0] ?? 0} dropped, ` +
@@ -152,7 +152,7 @@ describe('1. faults: the task tree ends complete and correct, and every problem 
 
   describe('each problem a person can meet is a message that says what to do, never a stack trace', () => {
     const tree = (client: ReturnType<typeof makeClient>, signedIn = true) => {
-      const memento = new MemoryMemento();
+      const memento = recordedState();
       return new TaskTreeModel({ source: client.tasks, filter: new FilterModel(memento), store: memento, signedIn: () => signedIn });
     };
 

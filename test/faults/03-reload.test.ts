@@ -5,7 +5,7 @@ import * as assert from 'assert';
 import type { CopyItem } from '../../src/api/types';
 import type { TrackedJob } from '../../src/jobs/tracker';
 import { copySetup, untilFinished, type CopySetup, type CopyWindow } from './copyKit';
-import { accountCopies, note, waitFor } from './support';
+import { accountCopies, note, sent, waitFor } from './support';
 
 describe('3. nothing lost across a window reload', function () {
   this.timeout(60_000);
@@ -40,21 +40,21 @@ describe('3. nothing lost across a window reload', function () {
     const states = s.tracker.all().map((j) => j.state);
     assert.ok(states.some((st) => st !== 'FINISHED'), 'the reload comes while a job runs');
 
-    const oldRequests = s.client.transport.stats.requests;
+    const oldWindowRequests = sent(s.client).mark();
     s.window.dispose();
     const { next, finished } = reload(s);
     await next.account();
     assert.deepStrictEqual(next.tracker.all().map((j) => j.id).sort(), before, 'every job is still known after the reload');
 
     await waitFor('every job FINISHED after the reload', () => next.tracker.all().every((j) => j.state === 'FINISHED' && j.result?.length === j.items.length), 30_000);
-    assert.strictEqual(s.client.transport.stats.requests, oldRequests, 'the old window asks nothing after it is disposed');
+    assert.strictEqual(oldWindowRequests(), 0, 'the old window asks nothing after it is disposed');
     for (const job of next.tracker.all()) {
       assert.ok(job.result!.every((r) => r.resource), `job ${job.id}: every item copied`);
       assert.strictEqual(job.completed, job.total, `job ${job.id}: completed = total`);
     }
     const figures = accountCopies(s.emu, requested);
     note(`reload with jobs in states ${states.join(', ')}: ${before.length} jobs kept, ${finished.length} announced FINISHED by the new tracker ` +
-      `(${next.tracker.stats.polls} polls, ${next.tracker.stats.listCalls} list calls, ${next.tracker.stats.getCalls} GETs)`);
+      `(${sent(next.client).count('GET', /^\/v2\/async\/files(\?|$)/)} list calls, ${sent(next.client).count('GET', /^\/v2\/async\/files\/copy\//)} GETs of one job)`);
     note(`requested ${figures.requested}, received ${figures.received}, lost ${figures.lost}, doubled ${figures.doubled}`);
     assert.ok(finished.length >= 1);
     assert.deepStrictEqual([figures.lost, figures.doubled], [0, 0]);

@@ -12,7 +12,7 @@ import { destinationProblem, nameProblem, planCopy } from '../../src/copy/reques
 import { checkRange, FilterModel, TIME_FIELDS } from '../../src/tasks/filterModel';
 import type { Emulator } from '../emulator';
 import { copySetup, untilFinished } from './copyKit';
-import { accountCopies, makeClient, makeEmulator, MemoryMemento, note, record, shown, shownError, TOKEN } from './support';
+import { accountCopies, makeClient, makeEmulator, note, record, recordedState, shown, shownError, TOKEN } from './support';
 
 /** A refusal names what is expected (the shape of an ID, the forms of a time) or what to change. */
 const SAYS_WHAT_IS_EXPECTED = /does not exist( in [\d-]+)? \(|is not a time-zone offset \(|\(a UUID\)|\(24 hex digits\)|\(digits\)|\(owner\/project\)|one of |Expected |needs|must|Use https|Give |is after|usually|Paste |has no spaces|only letters|copy the files|not accepted|cannot be copied into itself|at most|cannot contain|not a usable name/;
@@ -101,7 +101,7 @@ describe('5. bad input from the user: a clear message, and nothing sent', functi
     refused('range from after to', checkRange('2026-03-02', '2026-03-01')!);
     refused('range with nothing', checkRange('', ' ')!);
     refused('range with a bad end', checkRange('2026-03-01', '2026-03-32')!);
-    const memento = new MemoryMemento();
+    const memento = recordedState();
     await memento.update('sevenbridges.tasks.filter', { created: { from: '2026-13-01' }, started: { from: '2026-03-02', to: '2026-03-01' }, project: '../..' });
     const filter = new FilterModel(memento);
     assert.deepStrictEqual(filter.filter, {}, 'a stored filter that does not check out is dropped');

@@ -6,9 +6,10 @@ import type * as vscode from 'vscode';
 import { SbClient } from '../../src/api/client';
 import { ApiError, describeError } from '../../src/api/errors';
 import type { RequestLogEntry, TransportOptions } from '../../src/api/transport';
-import type { StateStore } from '../../src/jobs/store';
 import { requestLogger } from '../../src/ui/requestLog';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../emulator';
+import { RequestCounter } from '../support/requestCounter';
+import { memoryState, type WindowState } from '../support/sharedState';
 
 /** A fresh token per run, so a grep for it finds nothing but a real leak. */
 export const TOKEN = `sbfault${randomBytes(16).toString('hex')}`;
@@ -17,6 +18,8 @@ export const TOKEN = `sbfault${randomBytes(16).toString('hex')}`;
 export const record = {
   emulators: [] as Emulator[],
   clients: [] as SbClient[],
+  /** What each client sent, counted through its onRequest hook. */
+  sent: new Map<SbClient, RequestCounter>(),
   /** Faults injected by the suite's own hostile servers (bad bodies, foreign links, redirects). */
   hostileFaults: 0,
   /** Requests the hostile servers received. */
@@ -27,7 +30,7 @@ export const record = {
   logEntries: [] as RequestLogEntry[],
   logLines: [] as string[],
   /** Persisted state (Memento stand-ins) to grep for the token. */
-  stores: [] as StateStore[],
+  stores: [] as WindowState[],
   /** Copy items the user asked for, and what the emulator received (filled by the copy tests). */
   copies: { requested: 0, received: 0, lost: 0, doubled: 0 },
   /** Jobs adopted after a lost answer, and of those how many were not the call's own (another client's, another call's). */
@@ -45,18 +48,27 @@ const writeLog = requestLogger(fakeLog);
 /** A client like the extension's: its requests logged through the extension's own requestLogger. Small back-off so the suite is quick. */
 export function makeClient(endpoint: string, options: Partial<TransportOptions> & { token?: string | null } = {}): SbClient {
   const token = options.token === undefined ? TOKEN : options.token;
+  const counter = new RequestCounter();
   const client = new SbClient({
     backoffMs: 20,
     timeoutMs: 10_000,
     ...options,
     credentials: options.credentials ?? (async () => (token === null ? undefined : { endpoint, token })),
-    onRequest: (entry) => {
+    onRequest: counter.hook((entry) => {
       record.logEntries.push(entry);
       writeLog(entry);
-    },
+    }),
   });
   record.clients.push(client);
+  record.sent.set(client, counter);
   return client;
+}
+
+/** The requests a client of `makeClient` sent. */
+export function sent(client: SbClient): RequestCounter {
+  const counter = record.sent.get(client);
+  if (!counter) throw new Error('not a client of makeClient');
+  return counter;
 }
 
 export async function makeEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
@@ -65,27 +77,11 @@ export async function makeEmulator(options: EmulatorOptions = {}): Promise<Emula
   return emu;
 }
 
-/** A Memento stand-in (JSON round trip, like VS Code's), kept for the secrets check. */
-export class MemoryMemento implements StateStore {
-  readonly values = new Map<string, unknown>();
-  constructor() {
-    record.stores.push(this);
-  }
-  get<T>(key: string): T | undefined {
-    const value = this.values.get(key);
-    return value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as T);
-  }
-  update(key: string, value: unknown): Promise<void> {
-    if (value === undefined) this.values.delete(key);
-    else this.values.set(key, JSON.parse(JSON.stringify(value)));
-    return Promise.resolve();
-  }
-  /** A copy of what is persisted now: the state a reloaded window finds. */
-  snapshot(): MemoryMemento {
-    const copy = new MemoryMemento();
-    for (const [k, v] of this.values) copy.values.set(k, JSON.parse(JSON.stringify(v)));
-    return copy;
-  }
+/** A window's state (the one fake of a Memento), kept for the secrets check. */
+export function recordedState(): WindowState {
+  const state = memoryState();
+  record.stores.push(state);
+  return state;
 }
 
 /** What a person must never see in a message: a stack, a JS value leaking through, the token. */
@@ -134,11 +130,11 @@ export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
 /** Totals of the clients made so far. */
 export function clientTotals(): { requests: number; retries: number; rateLimitWaits: number } {
-  return record.clients.reduce(
+  return [...record.sent.values()].reduce(
     (sum, c) => ({
-      requests: sum.requests + c.transport.stats.requests,
-      retries: sum.retries + c.transport.stats.retries,
-      rateLimitWaits: sum.rateLimitWaits + c.transport.stats.rateLimitWaits,
+      requests: sum.requests + c.requests,
+      retries: sum.retries + c.retries,
+      rateLimitWaits: sum.rateLimitWaits + c.rateLimitWaits,
     }),
     { requests: 0, retries: 0, rateLimitWaits: 0 },
   );

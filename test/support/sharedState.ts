@@ -1,7 +1,7 @@
 // VS Code's global state as several windows see it: each window reads its own copy, its writes apply there at
 // once and reach the main process, then every other window, after a delay; the main process keeps the last
 // write it received. This is the one fake of `vscode.Memento` for tests (one window, delay 0, is a plain store).
-import type { SharedState } from '../../src/write/outbox';
+import type { SharedState } from '../../src/util/stateStore';
 
 const clone = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));
 

@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
-import type { FilesNode } from '../../../src/files/tree';
+import type { FilesNode } from '../../../src/files/filesModel';
 import type { TrackedJob } from '../../../src/jobs/tracker';
 import type { CopyDestination } from '../../../src/copy/request';
 import type { FileRec } from '../../emulator';
@@ -19,7 +19,9 @@ describe('bulk copy', function () {
   let api: ExtensionApi;
 
   const copy = () => api.copy;
-  const children = async (node?: AnyNode) => (await copy().tree.getChildren(node)) as AnyNode[];
+  const filesView = () => api.files;
+  const copyJobs = () => api.jobs;
+  const children = async (node?: AnyNode) => (await filesView().tree.getChildren(node)) as AnyNode[];
   const data = () => emulator().data;
   /** A project with files at its root, and another with a folder at its root. */
   const pickProjects = () => {
@@ -42,7 +44,7 @@ describe('bulk copy', function () {
   };
   const fileOf = (node: AnyNode) => (node as unknown as { file: FileRec }).file;
   const finished = (id: string) => waitFor(() => {
-    const job = copy().tracker.get(id);
+    const job = copyJobs().tracker.get(id);
     return job && job.state === 'FINISHED' && job.result?.length ? job : undefined;
   }, `job ${id} to finish`, 40_000);
 
@@ -55,12 +57,12 @@ describe('bulk copy', function () {
   it('lists projects, folders and files with IDs in tooltips and context values for the menus', async () => {
     const { source } = pickProjects();
     const project = await projectNode(source.id);
-    const projectItem = copy().tree.getTreeItem(project);
+    const projectItem = filesView().tree.getTreeItem(project);
     assert.strictEqual(projectItem.contextValue, 'project');
     assert.ok((projectItem.tooltip as vscode.MarkdownString).value.includes(source.id));
     const kids = await children(project);
     const file = kids.find((k) => k.kind === 'file')!;
-    const item = copy().tree.getTreeItem(file);
+    const item = filesView().tree.getTreeItem(file);
     assert.strictEqual(item.contextValue, 'file');
     const tip = (item.tooltip as vscode.MarkdownString).value;
     assert.ok(tip.includes(fileOf(file).id), 'tooltip has the ID');
@@ -79,7 +81,7 @@ describe('bulk copy', function () {
     const kinds = kids.map((k) => k.kind);
     assert.ok(kinds.lastIndexOf('folder') < kinds.indexOf('file'), `folders first: ${kinds.join(',')}`);
     for (const node of kids) {
-      const item = copy().tree.getTreeItem(node);
+      const item = filesView().tree.getTreeItem(node);
       assert.ok(item.resourceUri, 'a resourceUri, so the file icon theme gives the icon');
       assert.strictEqual(item.iconPath, node.kind === 'folder' ? vscode.ThemeIcon.Folder : vscode.ThemeIcon.File);
       const label = item.accessibilityInformation?.label ?? '';
@@ -103,7 +105,7 @@ describe('bulk copy', function () {
       'body: file + parent only',
     );
 
-    const statusBar = copy().statusBar.item;
+    const statusBar = copyJobs().statusBar.item;
     assert.match(statusBar.text, /^\$\(sync~spin\) Copying 1 job/);
     const done = await finished(jobs[0].id);
     assert.strictEqual(done.failed ?? 0, 0);
@@ -130,8 +132,8 @@ describe('bulk copy', function () {
     // Kept in global state for the next session; opening the list marks the outcome as seen.
     const saved = api.services.context.globalState.get<{ jobs: TrackedJob[] }>('sevenbridges.copyJobs');
     assert.ok(saved?.jobs.some((j) => j.id === done.id && j.state === 'FINISHED'));
-    copy().tracker.acknowledge();
-    await waitFor(() => !statusBar.text || statusBar.text === '' || !copy().tracker.all().some((j) => !j.acknowledged), 'outcome seen');
+    copyJobs().tracker.acknowledge();
+    await waitFor(() => !statusBar.text || statusBar.text === '' || !copyJobs().tracker.all().some((j) => !j.acknowledged), 'outcome seen');
   });
 
   it('reports failed items and retries only them as a new request', async () => {
@@ -145,15 +147,15 @@ describe('bulk copy', function () {
     })) as TrackedJob[];
     const done = await finished(jobs[0].id);
     assert.ok(done.result![1].error, 'the missing source fails');
-    await waitFor(() => copy().statusBar.item.text === '$(warning) Copy: 1 failed', 'the failure in the status bar');
-    assert.ok(copy().statusBar.item.backgroundColor instanceof vscode.ThemeColor);
+    await waitFor(() => copyJobs().statusBar.item.text === '$(warning) Copy: 1 failed', 'the failure in the status bar');
+    assert.ok(copyJobs().statusBar.item.backgroundColor instanceof vscode.ThemeColor);
 
     const before = emulator().copyRequests.length;
     const retried = await copy().flow.retryFailed(done, { confirm: false });
     assert.strictEqual(retried.length, 1);
     assert.deepStrictEqual(emulator().copyRequests[before].items, [{ file: missing, project: target.id }]);
     await finished(retried[0].id);
-    copy().tracker.acknowledge();
+    copyJobs().tracker.acknowledge();
   });
 
   it("copies a task's outputs (Copy Outputs To…) to another project's root", async () => {
@@ -175,7 +177,7 @@ describe('bulk copy', function () {
       [...new Set(outputIds)],
     );
     await finished(jobs[0].id);
-    copy().tracker.acknowledge();
+    copyJobs().tracker.acknowledge();
   });
 
   it('after a lost answer, finds the job on the platform and follows it without submitting twice', async () => {
@@ -191,12 +193,12 @@ describe('bulk copy', function () {
     })) as TrackedJob[];
     assert.strictEqual(jobs.length, 0, 'the answer was lost');
     const created = emulator().copyRequests[before].jobId!;
-    const adopted = await waitFor(() => copy().tracker.get(created), 'the job to be found and adopted', 20_000);
+    const adopted = await waitFor(() => copyJobs().tracker.get(created), 'the job to be found and adopted', 20_000);
     assert.strictEqual(adopted.adopted, true);
     assert.deepStrictEqual(api.services.outbox.all(), [], 'nothing left to send');
     await finished(created);
     assert.strictEqual(emulator().copyRequests.length, before + 1, 'one POST only');
-    copy().tracker.acknowledge();
+    copyJobs().tracker.acknowledge();
   });
 
   it('a rate-limited call waits, told in the status bar, and is sent again by itself once, after the reset', async () => {
@@ -222,14 +224,14 @@ describe('bulk copy', function () {
     assert.ok(waiting[0].notBefore! > Date.now(), 'it waits for the reset');
     assert.ok(api.services.context.globalState.keys().includes(`sevenbridges.write.${waiting[0].id}`), 'kept in global state');
     assert.strictEqual(emulator().copyRequests.length, before, 'the refused POST was not processed');
-    await waitFor(() => copy().statusBar.item.text.includes('Submitting 1 copy request') || emulator().copyRequests.length > before, 'the status bar to show the waiting copy');
+    await waitFor(() => copyJobs().statusBar.item.text.includes('Submitting 1 copy request') || emulator().copyRequests.length > before, 'the status bar to show the waiting copy');
 
     const created = await waitFor(() => emulator().copyRequests[before]?.jobId, 'the call to be sent by itself after the reset', 20_000);
-    await waitFor(() => copy().tracker.get(created), 'its job followed');
+    await waitFor(() => copyJobs().tracker.get(created), 'its job followed');
     assert.deepStrictEqual(emulator().copyRequests[before].items, [{ file: file.id, project: target.id }]);
     await finished(created);
     assert.strictEqual(emulator().copyRequests.length, before + 1, 'processed once');
     assert.deepStrictEqual(outbox.all(), []);
-    copy().tracker.acknowledge();
+    copyJobs().tracker.acknowledge();
   });
 });

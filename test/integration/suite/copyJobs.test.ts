@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
-import type { FilesNode, ItemNode } from '../../../src/files/tree';
+import type { FilesNode, ItemNode } from '../../../src/files/filesModel';
 import type { JobsNode } from '../../../src/jobs/jobsModel';
 import type { TrackedJob } from '../../../src/jobs/tracker';
 import type { FileRec } from '../../emulator';
@@ -19,9 +19,11 @@ describe('copy jobs view, name clashes, drag and drop', function () {
   this.timeout(120_000);
   let api: ExtensionApi;
   const copy = () => api.copy;
+  const filesView = () => api.files;
+  const copyJobs = () => api.jobs;
   const data = () => emulator().data;
-  const files = async (node?: AnyNode) => (await copy().tree.getChildren(node)) as AnyNode[];
-  const jobRows = async () => copy().jobs.provider.getChildren();
+  const files = async (node?: AnyNode) => (await filesView().tree.getChildren(node)) as AnyNode[];
+  const jobRows = async () => copyJobs().provider.getChildren();
   const fileOf = (node: AnyNode) => (node as unknown as { file: FileRec }).file;
   const projectNode = async (id: string) => {
     for (;;) {
@@ -35,7 +37,7 @@ describe('copy jobs view, name clashes, drag and drop', function () {
   };
   const finished = (id: string) =>
     waitFor(() => {
-      const job = copy().tracker.get(id);
+      const job = copyJobs().tracker.get(id);
       return job && job.state === 'FINISHED' && job.result?.length ? job : undefined;
     }, `job ${id} to finish`, 40_000);
   /** A writable project with files at its root and a folder holding a subfolder; another writable project with a folder. */
@@ -65,7 +67,7 @@ describe('copy jobs view, name clashes, drag and drop', function () {
 
   it('"Show Copy Jobs" focuses the view', async () => {
     await vscode.commands.executeCommand('sevenbridges.jobs.show');
-    await waitFor(() => copy().jobs.view.visible, 'the Copy Jobs view to be visible');
+    await waitFor(() => copyJobs().view.visible, 'the Copy Jobs view to be visible');
   });
 
   it('shows a job with its progress and items (failed first), copies its results as TSV, retries the failed item, and dismisses', async () => {
@@ -81,17 +83,17 @@ describe('copy jobs view, name clashes, drag and drop', function () {
     const done = await finished(jobs[0].id);
     const row = (await jobRows()).find((n) => n.kind === 'job' && n.job.id === done.id)!;
     assert.ok(row, 'the job has a row');
-    const item = copy().jobs.provider.getTreeItem(row);
+    const item = copyJobs().provider.getTreeItem(row);
     assert.strictEqual(item.label, `${target.id} › ${folder.name}`);
     assert.match(String(item.description), /^finished · 3\/3 files · 1 failed · /);
     assert.match(item.contextValue!, /\bhasFailed\b/);
 
-    const items = (await copy().jobs.provider.getChildren(row)) as JobsNode[];
+    const items = (await copyJobs().provider.getChildren(row)) as JobsNode[];
     assert.strictEqual(items.length, 3, 'one row per item');
-    const first = copy().jobs.provider.getTreeItem(items[0]);
+    const first = copyJobs().provider.getTreeItem(items[0]);
     assert.strictEqual(first.label, missing, 'the failed item comes first');
     assert.match(String(first.description), /^error 10225: /);
-    const ok = copy().jobs.provider.getTreeItem(items[1]);
+    const ok = copyJobs().provider.getTreeItem(items[1]);
     assert.strictEqual(ok.label, kids[0].id);
     assert.match(String(ok.description), /^→ /);
 
@@ -114,11 +116,11 @@ describe('copy jobs view, name clashes, drag and drop', function () {
     await finished(retried[0].id);
 
     await vscode.commands.executeCommand('sevenbridges.jobs.dismiss', row);
-    assert.ok(!copy().tracker.get(done.id), 'dismissed');
+    assert.ok(!copyJobs().tracker.get(done.id), 'dismissed');
     assert.ok(!(await jobRows()).some((n) => n.kind === 'job' && n.job.id === done.id), 'its row is gone');
     const cleared = (await vscode.commands.executeCommand('sevenbridges.jobs.clearFinished')) as number;
     assert.ok(cleared >= 1);
-    assert.strictEqual(copy().tracker.all().filter((j) => j.state === 'FINISHED').length, 0, 'Clear Finished leaves no finished job');
+    assert.strictEqual(copyJobs().tracker.all().filter((j) => j.state === 'FINISHED').length, 0, 'Clear Finished leaves no finished job');
   });
 
   it('reads results already carried by the POST answer (the emulator answers every second small job so)', async () => {
@@ -127,7 +129,7 @@ describe('copy jobs view, name clashes, drag and drop', function () {
     const early: TrackedJob[] = [];
     for (let i = 0; i < 2; i++) {
       const jobs = (await vscode.commands.executeCommand('sevenbridges.copy', { ids: [file.id], destination: { kind: 'projectRoot', project: target.id }, confirm: false })) as TrackedJob[];
-      const job = copy().tracker.get(jobs[0].id)!;
+      const job = copyJobs().tracker.get(jobs[0].id)!;
       if (job.state !== 'FINISHED' && job.result?.length === 1) early.push(job);
     }
     assert.strictEqual(early.length, 1, 'one of two small jobs had its result in the POST answer, and it was kept');
@@ -145,9 +147,9 @@ describe('copy jobs view, name clashes, drag and drop', function () {
       assert.strictEqual(jobs.length, 2);
       const submission = (await jobRows()).find((n) => n.kind === 'submission' && n.jobs.some((j) => j.id === jobs[0].id))!;
       assert.ok(submission, 'one row for the submission');
-      const children = (await copy().jobs.provider.getChildren(submission)) as JobsNode[];
+      const children = (await copyJobs().provider.getChildren(submission)) as JobsNode[];
       assert.deepStrictEqual(children.map((c) => c.kind === 'job' && c.job.id).sort(), jobs.map((j) => j.id).sort());
-      assert.match(String(copy().jobs.provider.getTreeItem(submission).description), /2 requests/);
+      assert.match(String(copyJobs().provider.getTreeItem(submission).description), /2 requests/);
       await Promise.all(jobs.map((j) => finished(j.id)));
     } finally {
       await vscode.workspace.getConfiguration('sevenbridges').update('copy.maxItemsPerRequest', undefined, vscode.ConfigurationTarget.Global);
@@ -168,7 +170,7 @@ describe('copy jobs view, name clashes, drag and drop', function () {
     });
     await vscode.commands.executeCommand('sevenbridges.copy', { ids: [file.id], destination: { kind: 'projectRoot', project: target.id }, confirm: false });
     const request = await waitFor(async () => (await jobRows()).find((n) => n.kind === 'request'), 'the waiting request in the view');
-    const item = copy().jobs.provider.getTreeItem(request);
+    const item = copyJobs().provider.getTreeItem(request);
     assert.match(String(item.description), /^1 item · waiting until /);
     assert.match(item.contextValue!, /\bcopyRequest\b.*\bdiscardable\b/);
     assert.match(String(item.tooltip), /rate limit/);
@@ -205,7 +207,7 @@ describe('copy jobs view, name clashes, drag and drop', function () {
     const two = kids.filter((k) => k.kind === 'file').slice(0, 2);
     const parentFolder = kids.find((k) => k.kind === 'folder' && data().children(fileOf(k).id).some((c) => c.type === 'folder'))!;
     const subfolder = (await files(parentFolder)).find((k) => k.kind === 'folder')!;
-    const dnd = copy().dragAndDrop;
+    const dnd = filesView().dragAndDrop;
     const before = emulator().copyRequests.length;
 
     const transfer = new vscode.DataTransfer();
@@ -223,7 +225,7 @@ describe('copy jobs view, name clashes, drag and drop', function () {
     assert.strictEqual(api.services.outbox.all().length, 0);
 
     const targetNode = await projectNode(target.id);
-    const jobs = await copy().dropCopy(targetNode as never, two as unknown as ItemNode[], { confirm: false });
+    const jobs = await filesView().dropCopy(targetNode as never, two as unknown as ItemNode[], { confirm: false });
     assert.strictEqual(jobs.length, 1);
     assert.deepStrictEqual(emulator().copyRequests[before].items, two.map((n) => ({ file: fileOf(n).id, project: target.id })));
     await finished(jobs[0].id);
@@ -262,10 +264,10 @@ describe('copy jobs view, name clashes, drag and drop', function () {
     assert.strictEqual(jobs.length, 10);
     await Promise.all(jobs.map((j) => finished(j.id)));
     const submission = (await jobRows()).find((n) => n.kind === 'submission' && n.jobs.some((j) => j.id === jobs[0].id))!;
-    const jobNodes = (await copy().jobs.provider.getChildren(submission)) as JobsNode[];
-    const items = (await Promise.all(jobNodes.map((j) => copy().jobs.provider.getChildren(j)))).flat();
+    const jobNodes = (await copyJobs().provider.getChildren(submission)) as JobsNode[];
+    const items = (await Promise.all(jobNodes.map((j) => copyJobs().provider.getChildren(j)))).flat();
     assert.strictEqual(items.length, 1000, 'one row per item');
-    const outcomes = items.map((i) => String(copy().jobs.provider.getTreeItem(i).description));
+    const outcomes = items.map((i) => String(copyJobs().provider.getTreeItem(i).description));
     assert.strictEqual(outcomes.filter((d) => d.startsWith('→ ')).length, 1000, 'every item has its copy');
     const spent = emulator().stats.requests - requestsBefore;
     console.log(`      1,000 items: ${spent} requests from submission to every per-file outcome shown`);

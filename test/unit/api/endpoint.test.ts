@@ -32,6 +32,9 @@ describe('endpoint rules: checkEndpoint', () => {
     ['ws', 'ws://127.0.0.1/v2', /must use https, not ws/],
     ['a user name and password', 'https://user:pass@api.sbgenomics.com/v2', /user name or password/],
     ['a user name alone', 'https://user@api.sbgenomics.com/v2', /user name or password/],
+    ['a password alone', 'https://:password@host', /user name or password/],
+    ['a password alone on a known platform', 'https://:secret@api.sbgenomics.com/v2', /user name or password/],
+    ['a password on loopback http', 'http://:secret@127.0.0.1:8080/v2', /user name or password/],
     ['a query', 'https://api.sbgenomics.com/v2?x=1', /query or a fragment/],
     ['a fragment', 'https://api.sbgenomics.com/v2#top', /query or a fragment/],
     ['empty', '', /empty/],
@@ -45,6 +48,12 @@ describe('endpoint rules: checkEndpoint', () => {
       if (!result.ok) assert.match(result.reason, reason);
     });
   }
+
+  it('keeps no credentials part: an empty one ("https://:@host") is dropped, never passed on', () => {
+    for (const input of ['https://:@api.sbgenomics.com/v2', 'https://@api.sbgenomics.com/v2']) {
+      assert.deepStrictEqual(checkEndpoint(input), { ok: true, endpoint: 'https://api.sbgenomics.com/v2' }, input);
+    }
+  });
 
   it('knows the loopback hosts', () => {
     for (const host of ['localhost', '127.0.0.1', '127.255.255.254', '[::1]', '::1']) assert.ok(isLoopbackHost(host), host);

@@ -1,6 +1,5 @@
-// Test doubles for the transport: a scripted fetch and a clock whose waits take no real time.
+// Test doubles for the transport: a scripted fetch (the clock is test/support/fakeClock.ts).
 import { ApiError } from '../../../src/api/errors';
-import type { Clock } from '../../../src/api/clock';
 import type { FetchLike, ResponseLike } from '../../../src/api/transport';
 
 export const TOKEN = 'f00dfeedf00dfeedf00dfeedf00dfeed';
@@ -61,41 +60,6 @@ export class FakeFetch {
     if (answer instanceof Error) throw answer;
     return answer;
   };
-}
-
-/** A clock that jumps forward on every sleep and records it; `hold` makes sleeps wait until aborted. */
-export class FakeClock implements Clock {
-  readonly sleeps: number[] = [];
-  hold = false;
-  /** Called when a sleep starts (e.g. to abort the caller's signal from inside a wait). */
-  onSleep: ((ms: number) => void) | undefined;
-
-  constructor(
-    private time = Date.UTC(2026, 10, 21, 5, 0, 0),
-    private readonly events?: string[],
-  ) {}
-
-  now(): number {
-    return this.time;
-  }
-
-  get nowSeconds(): number {
-    return Math.floor(this.time / 1000);
-  }
-
-  sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    this.sleeps.push(ms);
-    this.events?.push(`sleep ${Math.round(ms)}`);
-    this.onSleep?.(ms);
-    if (signal?.aborted) return Promise.reject(new ApiError({ kind: 'cancelled', message: 'Cancelled' }));
-    if (this.hold) {
-      return new Promise((_resolve, reject) => {
-        signal?.addEventListener('abort', () => reject(new ApiError({ kind: 'cancelled', message: 'Cancelled' })), { once: true });
-      });
-    }
-    this.time += Math.max(0, ms);
-    return Promise.resolve();
-  }
 }
 
 /** Runs a promise that must reject with an ApiError, and returns that error. */

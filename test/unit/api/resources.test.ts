@@ -2,7 +2,8 @@
 import * as assert from 'assert';
 import { SbClient } from '../../../src/api/client';
 import { TIME_BOUNDS, type TaskListQuery } from '../../../src/api/tasks';
-import { ENDPOINT, FakeClock, FakeFetch, TOKEN, rejection, response, type Handler } from './fakes';
+import { ENDPOINT, FakeFetch, TOKEN, rejection, response, type Handler } from './fakes';
+import { FakeClock } from '../../support/fakeClock';
 
 const TASK = 'bd5e95d9-12b3-789c-45b6-34d8696571a9';
 const FILE = '567890abc8a5639cc6722063';

@@ -2,7 +2,9 @@ import * as assert from 'assert';
 import { ApiError, describeError } from '../../../src/api/errors';
 import { Transport, type RequestLogEntry, type TransportOptions } from '../../../src/api/transport';
 import { sleepWith } from '../../../src/api/clock';
-import { ENDPOINT, FakeClock, FakeFetch, TOKEN, netError, rateHeaders, rejection, response, type Scripted, type Handler } from './fakes';
+import { RequestCounter } from '../../support/requestCounter';
+import { ENDPOINT, FakeFetch, TOKEN, netError, rateHeaders, rejection, response, type Scripted, type Handler } from './fakes';
+import { FakeClock } from '../../support/fakeClock';
 
 const OK = () => response(200, { ok: true });
 /** The answer of GET /v2/rate_limit (free). */
@@ -12,7 +14,7 @@ const probe = (remaining: number, reset: number, headers: Record<string, string>
 function setup(script: Handler | Scripted[], options: Partial<TransportOptions> = {}) {
   const events: string[] = [];
   const fake = new FakeFetch(script, events);
-  const clock = new FakeClock(undefined, events);
+  const clock = new FakeClock(undefined, { events });
   const log: RequestLogEntry[] = [];
   const transport = new Transport({
     credentials: async () => ({ endpoint: ENDPOINT, token: TOKEN }),
@@ -172,14 +174,14 @@ describe('transport: error mapping', () => {
   });
 
   it('a network error on a GET is repeated with growing back-off, then succeeds', async () => {
-    const { transport, fake, clock } = setup([netError('ECONNRESET'), netError('ECONNRESET'), OK()]);
+    const { transport, fake, clock, log } = setup([netError('ECONNRESET'), netError('ECONNRESET'), OK()]);
     const answer = await transport.get<{ ok: boolean }>('user');
     assert.deepStrictEqual(answer.body, { ok: true });
     assert.strictEqual(fake.calls.length, 3);
     assert.strictEqual(clock.sleeps.length, 2);
     assert.ok(clock.sleeps[0] >= 100 && clock.sleeps[0] < 125, String(clock.sleeps));
     assert.ok(clock.sleeps[1] >= 200 && clock.sleeps[1] < 225, String(clock.sleeps));
-    assert.deepStrictEqual(transport.stats, { requests: 3, retries: 2, rateLimitWaits: 0 });
+    assert.deepStrictEqual(log.map((e) => e.attempt), [1, 2, 3], 'three requests sent, two of them repeats');
   });
 
   it('a 500 on a GET is repeated', async () => {
@@ -234,10 +236,11 @@ describe('transport: rate limit', () => {
 
   it('a 429 on a GET waits until X-RateLimit-Reset, then repeats and succeeds', async () => {
     const events: string[] = [];
-    const clock = new FakeClock(undefined, events);
+    const clock = new FakeClock(undefined, { events });
     const reset = clock.nowSeconds + 42;
     const fake = new FakeFetch([response(429, { status: 429, code: 1000, message: 'Rate limit exceeded' }, rateHeaders(0, reset)), response(200, { ok: 1 }, rateHeaders(999, reset + 300))], events);
-    const transport = new Transport({ credentials: async () => ({ endpoint: ENDPOINT, token: TOKEN }), fetch: fake.fetch, clock, backoffMs: 100 });
+    const counter = new RequestCounter();
+    const transport = new Transport({ credentials: async () => ({ endpoint: ENDPOINT, token: TOKEN }), fetch: fake.fetch, clock, backoffMs: 100, onRequest: counter.hook() });
     const before = clock.now();
     const answer = await transport.get<{ ok: number }>('tasks');
     assert.deepStrictEqual(answer.body, { ok: 1 });
@@ -246,7 +249,7 @@ describe('transport: rate limit', () => {
     const expected = reset * 1000 - before;
     assert.ok(clock.sleeps[0] >= expected && clock.sleeps[0] <= expected + 2_000, `slept ${clock.sleeps[0]}, reset in ${expected}`);
     assert.ok(clock.now() >= reset * 1000, 'the repeat went out after the reset');
-    assert.strictEqual(transport.stats.rateLimitWaits, 1);
+    assert.strictEqual(counter.rateLimitWaits, 1);
   });
 
   it('a 429 whose reset is beyond maxRateLimitWaitMs is thrown with resetAt, without waiting', async () => {
@@ -266,7 +269,7 @@ describe('transport: rate limit', () => {
 
   it('remaining=0 on the previous answer: the next request waits for the reset BEFORE sending', async () => {
     const events: string[] = [];
-    const clock = new FakeClock(undefined, events);
+    const clock = new FakeClock(undefined, { events });
     const reset = clock.nowSeconds + 20;
     const fake = new FakeFetch(
       [response(200, { n: 1 }, rateHeaders(0, reset)), probe(0, reset), response(200, { n: 2 }, rateHeaders(999, reset + 300))],
@@ -507,13 +510,13 @@ describe('transport: a POST is never repeated', () => {
   ];
   for (const [what, answer, expected] of cases) {
     it(`${what}: exactly one fetch call, maybeDelivered ${expected.maybeDelivered}`, async () => {
-      const { transport, fake, clock } = setup([answer, OK()]);
+      const { transport, fake, clock, log } = setup([answer, OK()]);
       const error = await rejection(transport.post('async/files/copy', { items: [{ file: '567890abc8a5639cc6722063', project: 'a/b' }] }));
       for (const [key, value] of Object.entries(expected)) assert.strictEqual((error as unknown as Record<string, unknown>)[key], value, `${key}`);
       assert.strictEqual(error.method, 'POST');
       assert.strictEqual(fake.calls.length, 1);
       assert.deepStrictEqual(clock.sleeps, []);
-      assert.strictEqual(transport.stats.retries, 0);
+      assert.deepStrictEqual(log.map((e) => e.attempt), [1], 'not repeated');
     });
   }
 

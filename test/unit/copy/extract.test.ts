@@ -1,5 +1,6 @@
 import * as assert from 'assert';
-import { idsInEditorText, outputFileIds, outputNames, splitIdText } from '../../../src/copy/extract';
+import { idsInEditorText, splitIdText } from '../../../src/copy/extract';
+import { outputFileIds, outputNames } from '../../../src/api/outputs';
 import { checkSources } from '../../../src/copy/request';
 
 const A = '567890abc8a5639cc6722063';

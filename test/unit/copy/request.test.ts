@@ -6,6 +6,7 @@ import {
   confirmationText,
   CopyDestination,
   describeDestination,
+  destinationProblem,
   planCopy,
   sourceProblems,
   splitItems,
@@ -112,6 +113,20 @@ describe('copy request builder', () => {
     it('refuses copying a folder into itself', () => {
       const plan = planCopy({ sources: [FOLDER], destination: otherFolder });
       assert.ok(!plan.ok && /into itself/.test(plan.problems.join(' ')));
+    });
+    it('refuses copying a folder into itself whatever the case of either ID', () => {
+      const upper = { ...otherFolder, folder: FOLDER.toUpperCase() };
+      for (const [sources, destination] of [[[FOLDER.toUpperCase()], otherFolder], [[FOLDER], upper], [[A, FOLDER.toUpperCase()], upper]] as const) {
+        const plan = planCopy({ sources, destination });
+        assert.ok(!plan.ok && /into itself/.test(plan.problems.join(' ')), `${sources.join(',')} into ${destination.folder}`);
+      }
+      assert.match(destinationProblem(otherFolder, [FOLDER.toUpperCase()]) ?? '', /into itself/);
+      assert.match(destinationProblem(upper, [FOLDER]) ?? '', /into itself/);
+      assert.strictEqual(destinationProblem(otherFolder, [A.toUpperCase()]), undefined);
+    });
+    it("refuses a project's root folder whatever the case of either ID", () => {
+      assert.deepStrictEqual(checkSources([ROOT.toUpperCase()], new Set([ROOT])).roots, [ROOT]);
+      assert.deepStrictEqual(checkSources([ROOT], new Set([ROOT.toUpperCase()])).roots, [ROOT]);
     });
     it('refuses an empty selection and a malformed destination', () => {
       assert.ok(!planCopy({ sources: [], destination: otherRoot }).ok);

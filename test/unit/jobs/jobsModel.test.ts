@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import type { CopyWriteRecord } from '../../../src/jobs/jobsModel';
+import type { CopyWriteRecord } from '../../../src/jobs/copyRequests';
 import { childNodes, itemOrder, itemRow, jobRow, requestRow, resultsTable, rootNodes, submissionRow } from '../../../src/jobs/jobsModel';
 import type { TrackedJob } from '../../../src/jobs/tracker';
 

@@ -1,9 +1,9 @@
 import * as assert from 'assert';
-import * as FakeTimers from '@sinonjs/fake-timers';
 import { ApiError } from '../../../src/api/errors';
 import type { AsyncJob, Page } from '../../../src/api/types';
 import { memoryState, type WindowState } from '../../support/sharedState';
 import { JobsSource, JobTracker, TrackedJob } from '../../../src/jobs/tracker';
+import { FakeClock } from '../../support/fakeClock';
 
 /** A platform in memory: jobs whose state the test moves on; counts the calls the tracker makes. */
 class FakeJobs implements JobsSource {
@@ -69,24 +69,19 @@ const info = (n = 2) => ({
 });
 
 describe('JobTracker', () => {
-  let clock: ReturnType<typeof FakeTimers.createClock>;
-  const timers = () => ({
-    now: () => clock.now,
-    setTimeout: (fn: () => void, ms: number) => clock.setTimeout(fn, ms),
-    clearTimeout: (handle: unknown) => clock.clearTimeout(handle as never),
-  });
+  let clock: FakeClock;
   let api: FakeJobs;
   let store: WindowState;
   const trackers: JobTracker[] = [];
   const make = (options = {}) => {
     // A fixed 5 s interval unless a test says otherwise: the pacing by age has tests of its own.
-    const tracker = new JobTracker(api, store, timers(), { firstDelayMs: 2_000, intervalMs: 5_000, elapsedFraction: 0, maxIntervalMs: 60_000, ...options });
+    const tracker = new JobTracker(api, store, clock, { firstDelayMs: 2_000, intervalMs: 5_000, elapsedFraction: 0, maxIntervalMs: 60_000, ...options });
     trackers.push(tracker);
     return tracker;
   };
 
   beforeEach(() => {
-    clock = FakeTimers.createClock(Date.UTC(2026, 0, 1));
+    clock = new FakeClock(Date.UTC(2026, 0, 1));
     api = new FakeJobs();
     store = memoryState();
   });
@@ -127,14 +122,14 @@ describe('JobTracker', () => {
   });
 
   it('by default looks after 1 s, then every 1 s + 10 % of the job\'s age, up to 60 s, whether or not anything changes', async () => {
-    const tracker = new JobTracker(api, store, timers());
+    const tracker = new JobTracker(api, store, clock);
     trackers.push(tracker);
     tracker.add(api.create('1'), info());
     const times: number[] = [];
-    const start = clock.now;
+    const start = clock.now();
     const origGet = api.get.bind(api);
     api.get = async (id: string) => {
-      times.push(clock.now - start);
+      times.push(clock.now() - start);
       return origGet(id);
     };
     await clock.tickAsync(15 * 60_000);
@@ -155,13 +150,13 @@ describe('JobTracker', () => {
 
   it('is seen FINISHED within 1 s + 10 % of its running time, for jobs short and long', async () => {
     for (const runningMs of [300, 3_000, 45_000, 20 * 60_000]) {
-      const tracker = new JobTracker(api, store, timers());
+      const tracker = new JobTracker(api, store, clock);
       trackers.push(tracker);
       const id = `r${runningMs}`;
       tracker.add(api.create(id), info());
       let seenAt: number | undefined;
-      tracker.onDidFinish(() => (seenAt = clock.now));
-      const start = clock.now;
+      tracker.onDidFinish(() => (seenAt = clock.now()));
+      const start = clock.now();
       await clock.tickAsync(runningMs);
       api.finish(id);
       await clock.tickAsync(1_000 + 0.1 * runningMs);
@@ -172,7 +167,7 @@ describe('JobTracker', () => {
   });
 
   it('paces one list call for many jobs by the newest of them', async () => {
-    const tracker = new JobTracker(api, store, timers());
+    const tracker = new JobTracker(api, store, clock);
     trackers.push(tracker);
     tracker.add(api.create('old'), info());
     await clock.tickAsync(10 * 60_000);
@@ -312,8 +307,11 @@ describe('JobTracker', () => {
       return get(id);
     };
     await clock.tickAsync(2_000);
+    assert.deepStrictEqual(api.calls, ['get 78'], 'the job was asked about, and the answer (404) came to the other account');
     account = 'e#a';
     assert.strictEqual(tracker.get('78')!.state, 'RUNNING');
+    assert.deepStrictEqual(tracker.active().map((j) => j.id), ['78'], 'still followed');
+    assert.strictEqual(tracker.get('78')!.lastError, undefined, "the other account's answer left no mark on it");
   });
 
   it('gives a job recorded by an older version (a platform, no user) to the first account signed in on that platform', async () => {
@@ -385,7 +383,7 @@ describe('JobTracker', () => {
   });
 
   it('follows 10 jobs for a minute with few requests (batch refresh)', async () => {
-    const tracker = new JobTracker(api, store, timers());
+    const tracker = new JobTracker(api, store, clock);
     trackers.push(tracker);
     for (let i = 0; i < 10; i++) tracker.add(api.create(String(i + 1)), info());
     api.calls = [];

@@ -7,7 +7,7 @@ import * as ts from 'typescript';
 import { getL10nJson } from '@vscode/l10n-dev';
 import * as l10n from '@vscode/l10n';
 import { ApiError, describeError } from '../../../src/api/errors';
-import { STATUS_LABELS } from '../../../src/tasks/filterModel';
+import { STATUS_LABELS } from '../../../src/tasks/statuses';
 import { fileCount } from '../../../src/util/words';
 
 const root = path.resolve(__dirname, '..', '..', '..', '..');

@@ -3,28 +3,17 @@ import {
   buildQuery,
   checkRange,
   describeFilter,
-  FILTER_STATE_KEY,
   FilterModel,
   isFilterActive,
   sanitizeFilter,
   visibleStatuses,
-  type MementoLike,
 } from '../../../src/tasks/filterModel';
+import { memoryState } from '../../support/sharedState';
 import { checkTaskQuery } from '../../../src/api/tasks';
+import { STATE_KEYS } from '../../../src/keys/state';
 
 const NOW = Date.UTC(2026, 2, 7, 12, 0, 0);
 const PARENT = '0f0e0d0c-1111-4222-8333-444455556666';
-
-class MemoryMemento implements MementoLike {
-  readonly values = new Map<string, unknown>();
-  get<T>(key: string): T | undefined {
-    return this.values.get(key) as T | undefined;
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    if (value === undefined) this.values.delete(key);
-    else this.values.set(key, JSON.parse(JSON.stringify(value)));
-  }
-}
 
 describe('task filter model', () => {
   describe('query per status group', () => {
@@ -134,13 +123,13 @@ describe('task filter model', () => {
 
   describe('state', () => {
     it('persists through the memento, fires on change, and clears', async () => {
-      const memento = new MemoryMemento();
+      const memento = memoryState();
       const model = new FilterModel(memento);
       const seen: unknown[] = [];
       model.onDidChange((f) => seen.push(f));
       await model.update({ project: 'rfranklin/my-project' });
       await model.update({ statuses: ['FAILED'] });
-      assert.deepStrictEqual(memento.get(FILTER_STATE_KEY), { project: 'rfranklin/my-project', statuses: ['FAILED'] });
+      assert.deepStrictEqual(memento.get(STATE_KEYS.taskFilter.key), { project: 'rfranklin/my-project', statuses: ['FAILED'] });
       assert.strictEqual(model.active, true);
 
       const reopened = new FilterModel(memento);
@@ -152,7 +141,7 @@ describe('task filter model', () => {
       await model.update({ statuses: ['FAILED'] });
       assert.strictEqual(seen.length, 3, 'no event when nothing changes');
       await model.clear();
-      assert.strictEqual(memento.get(FILTER_STATE_KEY), undefined);
+      assert.strictEqual(memento.get(STATE_KEYS.taskFilter.key), undefined);
       assert.strictEqual(model.active, false);
       assert.strictEqual(seen.length, 4);
     });

@@ -1,9 +1,15 @@
 import * as assert from 'assert';
-import * as FakeTimers from '@sinonjs/fake-timers';
-import { intervalMs, Refresher, type Timers } from '../../../src/tasks/refresher';
+import { SbClient } from '../../../src/api/client';
+import { FilterModel } from '../../../src/tasks/filterModel';
+import { intervalMs, Refresher } from '../../../src/tasks/refresher';
+import { TaskTreeModel } from '../../../src/tasks/taskTree';
+import { startEmulator } from '../../emulator';
+import { FakeClock } from '../../support/fakeClock';
+import { RequestCounter } from '../../support/requestCounter';
+import { memoryState } from '../../support/sharedState';
 
 interface Setup {
-  clock: FakeTimers.Clock;
+  clock: FakeClock;
   refresher: Refresher;
   calls: number[];
   state: { interval: unknown; active: boolean; changed: boolean; delayMs: number };
@@ -11,12 +17,7 @@ interface Setup {
 }
 
 function setup(initial: Partial<Setup['state']> = {}): Setup {
-  const clock = FakeTimers.createClock(0);
-  const timers: Timers = {
-    setTimeout: (fn, ms) => clock.setTimeout(fn, ms),
-    clearTimeout: (h) => clock.clearTimeout(h as FakeTimers.TimerId),
-    now: () => clock.now,
-  };
+  const clock = new FakeClock(0);
   const state = { interval: 30, active: true, changed: false, delayMs: 0, ...initial };
   const calls: number[] = [];
   let running = 0;
@@ -25,14 +26,14 @@ function setup(initial: Partial<Setup['state']> = {}): Setup {
     refresh: async () => {
       running++;
       maxRunning = Math.max(maxRunning, running);
-      calls.push(clock.now);
-      if (state.delayMs) await new Promise((r) => clock.setTimeout(r, state.delayMs));
+      calls.push(clock.now());
+      if (state.delayMs) await new Promise<void>((r) => clock.setTimeout(r, state.delayMs));
       running--;
       return state.changed;
     },
     intervalSeconds: () => state.interval,
     hasActiveWork: () => state.active,
-    timers,
+    clock,
     jitterMs: 1000,
     random: () => 0.5,
   });
@@ -182,5 +183,46 @@ describe('task refresher, fed by the view', () => {
     assert.strictEqual(refresher.nextDelay, 10_000);
     await clock.tickAsync(10_000);
     assert.strictEqual(calls.length, 1);
+  });
+});
+
+describe('task refresher on the task tree (against the emulator)', () => {
+  it('stops refreshing once nothing is queued or running, and asks nothing more', async () => {
+    const clock = new FakeClock(Date.UTC(2026, 0, 1));
+    const emu = await startEmulator({ tasks: 60, now: clock.now, taskStepMs: 3_600_000 });
+    const requests = new RequestCounter();
+    const client = new SbClient({ credentials: async () => ({ endpoint: emu.baseUrl, token: emu.token }), maxRetries: 0, onRequest: requests.hook() });
+    const tree = new TaskTreeModel({ source: client.tasks, filter: new FilterModel(memoryState()), store: memoryState(), signedIn: () => true, now: clock.now });
+    const refresher = new Refresher({ refresh: () => tree.refresh(), intervalSeconds: () => 30, hasActiveWork: () => tree.hasActiveTasks(), clock });
+    // The refresh's requests take real time while the fake clock stands still.
+    const settled = async () => {
+      for (let i = 0; i < 400 && refresher.running; i++) await new Promise((r) => setTimeout(r, 5));
+    };
+    try {
+      refresher.setVisible(true);
+      await tree.getChildren();
+      refresher.markFresh();
+      assert.ok(tree.hasActiveTasks(), 'the emulator seeds running and queued tasks');
+      const first = requests.mark();
+      await clock.tickAsync(30_000);
+      await settled();
+      assert.ok(first() >= 6, `a refresh counted the groups again (${first()} requests)`);
+
+      for (const task of emu.data.tasks) if (['RUNNING', 'QUEUED', 'CREATING', 'ABORTING'].includes(task.status)) task.status = 'COMPLETED';
+      const last = requests.mark();
+      await clock.tickAsync(60_000);
+      await settled();
+      assert.ok(last() >= 6, 'one more refresh finds that nothing is active');
+      assert.strictEqual(tree.hasActiveTasks(), false);
+      assert.strictEqual(refresher.nextDelay, undefined, 'no refresh is scheduled');
+      const after = requests.mark();
+      await clock.tickAsync(30 * 60_000);
+      await settled();
+      assert.strictEqual(after(), 0, 'not one request in the half hour after');
+    } finally {
+      refresher.dispose();
+      tree.dispose();
+      await emu.close();
+    }
   });
 });

@@ -1,20 +1,12 @@
 import * as assert from 'assert';
 import { SbClient } from '../../../src/api/client';
 import type { Task, TaskStatus } from '../../../src/api/types';
-import { FilterModel, type MementoLike } from '../../../src/tasks/filterModel';
-import { PAGE_SIZE } from '../../../src/tasks/pagedList';
+import { FilterModel } from '../../../src/tasks/filterModel';
+import type { StateStore } from '../../../src/util/stateStore';
+import { memoryState } from '../../support/sharedState';
+import { PAGE_SIZE } from '../../../src/api/pagedLoader';
 import { GroupNode, LoadMoreNode, MessageNode, TaskNode, TaskTreeModel, type TaskTreeNode } from '../../../src/tasks/taskTree';
 import { startEmulator, type Emulator, type TaskRec } from '../../emulator';
-
-class MemoryMemento implements MementoLike {
-  readonly values = new Map<string, unknown>();
-  get<T>(key: string): T | undefined {
-    return this.values.get(key) as T | undefined;
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    this.values.set(key, value);
-  }
-}
 
 interface Seen {
   path: string;
@@ -31,7 +23,7 @@ describe('task tree model (against the emulator)', function () {
   });
   after(() => emu.close());
 
-  function model(options: { memento?: MementoLike; token?: string; signedIn?: boolean } = {}) {
+  function model(options: { memento?: StateStore; token?: string; signedIn?: boolean } = {}) {
     seen = [];
     client = new SbClient({
       credentials: async () => ({ endpoint: emu.baseUrl, token: options.token ?? emu.token }),
@@ -41,7 +33,7 @@ describe('task tree model (against the emulator)', function () {
         seen.push({ path: url.pathname, query: url.searchParams });
       },
     });
-    const memento = options.memento ?? new MemoryMemento();
+    const memento = options.memento ?? memoryState();
     const filters = new FilterModel(memento);
     const tree = new TaskTreeModel({ source: client.tasks, filter: filters, store: memento, signedIn: () => options.signedIn ?? true });
     return { tree, filters, memento };
@@ -94,7 +86,7 @@ describe('task tree model (against the emulator)', function () {
       count: async (query: Parameters<typeof client.tasks.count>[0]) =>
         (await client.tasks.count(query)) + (query.status === 'RUNNING' ? aborting.length : 0),
     };
-    const memento = new MemoryMemento();
+    const memento = memoryState();
     const tree = new TaskTreeModel({ source, filter: new FilterModel(memento), store: memento, signedIn: () => true });
     const roots = (await tree.getChildren()) as GroupNode[];
     const other = roots.find((g) => g.status === 'OTHER');
@@ -104,7 +96,7 @@ describe('task tree model (against the emulator)', function () {
   });
 
   it('a task opens into what explains it (two requests: the record and its jobs), read again once its status moves on', async () => {
-    const memento = new MemoryMemento();
+    const memento = memoryState();
     model();
     const tree = new TaskTreeModel({ source: client.tasks, filter: new FilterModel(memento), store: memento, signedIn: () => true, info: client.tasks });
     await tree.getChildren();
@@ -196,7 +188,12 @@ describe('task tree model (against the emulator)', function () {
     assert.strictEqual(kids.length, Math.min(expected.length, PAGE_SIZE));
     assert.strictEqual(seen[0].query.get('parent'), parentRec.id);
     assert.strictEqual(seen[0].query.get('status'), null);
-    assert.ok(new Set(kids.map((k) => k.task.status)).size >= 1);
+    // Each child row carries the status of its own record, not its parent's or its group's.
+    const statusOf = new Map(expected.map((t) => [t.id, t.status]));
+    for (const kid of kids) assert.strictEqual(kid.task.status, statusOf.get(kid.task.id), kid.task.id);
+    const shown = new Set(kids.map((k) => k.task.status));
+    assert.ok(shown.size > 1, `the batch mixes statuses (${[...shown].join(', ')})`);
+    assert.ok([...shown].some((st) => st !== parentRec.status), 'a child differs from its parent');
     assert.strictEqual(tree.getParent(kids[0]), node);
     assert.strictEqual(kids[0].id, `${node.id}/${kids[0].task.id}`);
   });
@@ -242,7 +239,7 @@ describe('task tree model (against the emulator)', function () {
   it('stops asking to be refreshed once the token is refused', async () => {
     let token = emu.token;
     const revocable = new SbClient({ credentials: async () => ({ endpoint: emu.baseUrl, token }), maxRetries: 0 });
-    const memento = new MemoryMemento();
+    const memento = memoryState();
     const tree = new TaskTreeModel({ source: revocable.tasks, filter: new FilterModel(memento), store: memento, signedIn: () => true });
     await tree.getChildren();
     assert.strictEqual(tree.hasActiveTasks(), true, 'tasks are running');
@@ -255,7 +252,7 @@ describe('task tree model (against the emulator)', function () {
   it('an unreachable platform becomes a message with "Retry"', async () => {
     const { tree } = model();
     const unreachable = new SbClient({ credentials: async () => ({ endpoint: 'http://127.0.0.1:9/v2', token: 't' }), maxRetries: 0 });
-    const memento = new MemoryMemento();
+    const memento = memoryState();
     const offline = new TaskTreeModel({ source: unreachable.tasks, filter: new FilterModel(memento), store: memento, signedIn: () => true });
     const roots = (await offline.getChildren()) as MessageNode[];
     assert.match(roots[0].text, /Cannot reach the platform/);
@@ -287,7 +284,7 @@ describe('task tree model (against the emulator)', function () {
         return client.tasks.list(...args);
       },
     };
-    const memento = new MemoryMemento();
+    const memento = memoryState();
     const flaky = new TaskTreeModel({ source, filter: new FilterModel(memento), store: memento, signedIn: () => true });
     await flaky.getChildren();
     const queued = flaky.group('QUEUED');
@@ -302,6 +299,56 @@ describe('task tree model (against the emulator)', function () {
     assert.strictEqual(kids.filter((k) => k.kind === 'task').length, Math.min(100, count('QUEUED')));
   });
 
+  it('one failed group count marks that group, not the whole tree', async () => {
+    model();
+    const source = {
+      list: client.tasks.list.bind(client.tasks),
+      next: client.tasks.next.bind(client.tasks),
+      count: (query: Parameters<typeof client.tasks.count>[0], signal?: AbortSignal) =>
+        query.status === 'FAILED' ? Promise.reject(new Error('socket hang up')) : client.tasks.count(query, signal),
+    };
+    const memento = memoryState();
+    const tree = new TaskTreeModel({ source, filter: new FilterModel(memento), store: memento, signedIn: () => true });
+    const roots = await tree.getChildren();
+    assert.ok(roots.every((n) => n.kind === 'group'), `groups, no message in their place: ${roots.map((n) => n.kind).join(', ')}`);
+    const groups = roots as GroupNode[];
+    assert.deepStrictEqual(groups.filter((g) => g.countError).map((g) => g.status), ['FAILED']);
+    assert.strictEqual(tree.group('FAILED').countError, 'socket hang up');
+    for (const g of groups.filter((g) => g.status !== 'FAILED' && g.status !== 'OTHER')) assert.strictEqual(g.count, count(g.status), g.status);
+    assert.ok(!groups.some((g) => g.status === 'OTHER' && g.count !== undefined), 'the other statuses cannot be told without every count');
+    const failedTasks = (await tree.getChildren(tree.group('FAILED'))).filter((c) => c.kind === 'task');
+    assert.strictEqual(failedTasks.length, Math.min(PAGE_SIZE, count('FAILED')), 'the group still opens');
+  });
+
+  it('a refresh after "Load more" with a partly full last page keeps every row shown (150 shown stay 150)', async () => {
+    const tasks: Task[] = Array.from({ length: 150 }, (_, i) => ({ href: '', id: `task-${i}`, name: `t${i}`, status: 'COMPLETED' }));
+    const pages: { offset?: number; limit?: number }[] = [];
+    const source = {
+      list: async (query: { status?: string }, page: { offset?: number; limit?: number }) => {
+        pages.push({ offset: page.offset, limit: page.limit });
+        const matching = !query.status || query.status === 'COMPLETED' ? tasks : [];
+        const offset = page.offset ?? 0;
+        return { items: matching.slice(offset, offset + (page.limit ?? 25)), total: matching.length, next: undefined };
+      },
+      next: async () => Promise.reject(new Error('no next links')),
+      count: async (query: { status?: string }) => (!query.status || query.status === 'COMPLETED' ? tasks.length : 0),
+    };
+    const memento = memoryState();
+    const tree = new TaskTreeModel({ source, filter: new FilterModel(memento), store: memento, signedIn: () => true });
+    await tree.getChildren();
+    const completed = tree.group('COMPLETED');
+    tree.setExpanded(completed, true);
+    const rows = async () => (await tree.getChildren(completed)).filter((c) => c.kind === 'task').length;
+    assert.strictEqual(await rows(), 100);
+    await tree.loadMore(completed);
+    assert.strictEqual(await rows(), 150);
+    pages.length = 0;
+    await tree.refresh();
+    assert.strictEqual(await rows(), 150);
+    assert.ok(!(await tree.getChildren(completed)).some((c) => c.kind === 'loadMore'), 'nothing left to load');
+    assert.deepStrictEqual(pages, [{ offset: 0, limit: 100 }, { offset: 100, limit: 100 }], 'both pages reloaded');
+  });
+
   it('shows nothing when signed out (the welcome view takes over)', async () => {
     const { tree } = model({ signedIn: false });
     assert.deepStrictEqual(await tree.getChildren(), []);
@@ -309,7 +356,7 @@ describe('task tree model (against the emulator)', function () {
   });
 
   it('a refresh counts again and reloads only the open groups; it reports whether anything changed', async () => {
-    const memento = new MemoryMemento();
+    const memento = memoryState();
     const { tree } = model({ memento });
     await tree.getChildren();
     const running = tree.group('RUNNING');
@@ -318,7 +365,6 @@ describe('task tree model (against the emulator)', function () {
     seen = [];
     assert.strictEqual(await tree.refresh(), false);
     assert.strictEqual(seen.length, 8, 'six counts, the unfiltered count and the open group');
-    assert.strictEqual(tree.lastRefreshRequests, 8);
     assert.strictEqual(tree.hasActiveTasks(), true);
 
     const rec = emu.data.tasks.find((t) => t.status === 'RUNNING' && !t.batch && !t.parent)!;

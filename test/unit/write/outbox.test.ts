@@ -1,9 +1,9 @@
 // The outbox's states with a fake kind and a fake clock: what is sent, when, and what never is.
 import * as assert from 'assert';
-import * as FakeTimers from '@sinonjs/fake-timers';
 import { ApiError } from '../../../src/api/errors';
 import { Outbox, type Lookup, type WriteKind, type WriteRecord } from '../../../src/write/outbox';
 import { SharedGlobalState, type WindowState } from '../../support/sharedState';
+import { FakeClock } from '../../support/fakeClock';
 
 const ACCOUNT = { key: 'https://api.sbgenomics.com/v2#rfranklin', credentials: { endpoint: 'https://api.sbgenomics.com/v2', token: 't' } };
 
@@ -34,17 +34,12 @@ class FakeKind implements WriteKind<string, number, string> {
 }
 
 describe('Outbox', () => {
-  let clock: ReturnType<typeof FakeTimers.createClock>;
+  let clock: FakeClock;
   let global: SharedGlobalState;
   const outboxes: Outbox[] = [];
-  const timers = () => ({
-    now: () => clock.now,
-    setTimeout: (fn: () => void, ms: number) => clock.setTimeout(fn, ms),
-    clearTimeout: (handle: unknown) => clock.clearTimeout(handle as never),
-  });
   const open = (state: WindowState = global.window(), account: () => Promise<typeof ACCOUNT | undefined> = async () => ACCOUNT) => {
     const kind = new FakeKind();
-    const outbox = new Outbox(state, account, timers(), { heartbeatMs: 1_000, staleMs: 5_000, settleMs: 500, lookupDelayMs: 200, maxWaitMs: 4_000 });
+    const outbox = new Outbox(state, account, clock, { heartbeatMs: 1_000, staleMs: 5_000, settleMs: 500, lookupDelayMs: 200, maxWaitMs: 4_000 });
     outbox.register(kind);
     outbox.start();
     outboxes.push(outbox);
@@ -52,7 +47,7 @@ describe('Outbox', () => {
   };
 
   beforeEach(() => {
-    clock = FakeTimers.createClock(Date.UTC(2026, 0, 1));
+    clock = new FakeClock(Date.UTC(2026, 0, 1));
     global = new SharedGlobalState();
   });
   afterEach(() => outboxes.splice(0).forEach((o) => o.dispose()));
@@ -86,7 +81,7 @@ describe('Outbox', () => {
 
   it('after a 429 it waits for the reset, then sends again by itself; after maintenance it backs off and does too', async () => {
     const { outbox, kind } = open();
-    const reset = Math.floor(clock.now / 1000) + 30;
+    const reset = Math.floor(clock.now() / 1000) + 30;
     kind.answers = [new ApiError({ kind: 'http', status: 429, code: 1000, message: 'Rate limit exceeded', resetAt: reset }), new ApiError({ kind: 'http', status: 503, code: 0, message: 'Maintenance' })];
     await outbox.submit('fake', ['a'], ACCOUNT);
     await clock.tickAsync(10);
@@ -124,7 +119,7 @@ describe('Outbox', () => {
 
   it('another window shows the write read-only: it neither sends it nor discards it while its owner beats', async () => {
     const first = open();
-    first.kind.answers = [new ApiError({ kind: 'http', status: 429, code: 1000, message: 'x', resetAt: Math.floor(clock.now / 1000) + 20 })];
+    first.kind.answers = [new ApiError({ kind: 'http', status: 429, code: 1000, message: 'x', resetAt: Math.floor(clock.now() / 1000) + 20 })];
     const [record] = await first.outbox.submit('fake', ['a'], ACCOUNT);
     await clock.tickAsync(10);
     const second = open();
@@ -205,7 +200,7 @@ describe('Outbox', () => {
     kind.answers = [new ApiError({ kind: 'network', message: 'reset', maybeDelivered: true })];
     kind.lookupAnswers = [{ found: 'job-a' }];
     // Another window's write, on its way, with a fresh heartbeat.
-    await state.update('sevenbridges.writer.other', clock.now);
+    await state.update('sevenbridges.writer.other', clock.now());
     await state.update('sevenbridges.write.x', { id: 'x', kind: 'fake', group: 'g', account: ACCOUNT.key, owner: 'other', state: 'sending', payload: 'b', createdAt: 0, attempts: 1, resends: 0 });
     await outbox.submit('fake', ['a'], ACCOUNT);
     await clock.tickAsync(3_000);

@@ -3,73 +3,15 @@
 
 import { parseRecordTimestamp } from '../api/timestamps';
 import { TERMINAL_TASK_STATUSES, type Task, type TaskStatus } from '../api/types';
-import { outputFileIds } from '../copy/extract';
 import { escapeMarkdown } from '../util/markdown';
-import { formatDuration, formatUtc, relativeTime } from '../util/time';
-import { STATUS_LABELS } from './filterModel';
-import type { IconSpec, RowView } from '../ui/rowView';
+import { formatDuration, relativeTime } from '../util/time';
+import { tooltipLines, whenText, type RowView } from '../ui/rowView';
+import { groupIcon, STATUS_LABELS, statusLook } from './statuses';
+import { entryText } from './taskInfo';
 
-/** Escapes text for a Markdown tooltip (names come from users and may hold any character). */
-export { escapeMarkdown } from '../util/markdown';
-
-/** The fields list requests ask for: what the nodes, the tooltips and "Copy Outputs" read, nothing more. */
-export const TASK_LIST_FIELDS =
-  'id,name,status,project,app,created_by,created_time,start_time,end_time,batch,parent,execution_status,price,errors,warnings,outputs';
-
-export type { IconSpec } from '../ui/rowView';
-
-export interface StatusLook {
-  label: string;
-  icon: IconSpec;
-  /** For transitional and unknown statuses: what it means. */
-  note?: string;
-}
-
-const LOOKS: Record<string, StatusLook> = {
-  RUNNING: { label: 'Running', icon: { id: 'sync~spin', color: 'charts.blue' } },
-  QUEUED: { label: 'Queued', icon: { id: 'clock', color: 'charts.yellow' } },
-  DRAFT: { label: 'Draft', icon: { id: 'edit' } },
-  COMPLETED: { label: 'Completed', icon: { id: 'pass', color: 'testing.iconPassed' } },
-  FAILED: { label: 'Failed', icon: { id: 'error', color: 'testing.iconFailed' } },
-  ABORTED: { label: 'Aborted', icon: { id: 'circle-slash', color: 'disabledForeground' } },
-  CREATING: {
-    label: 'Creating',
-    icon: { id: 'loading~spin', color: 'charts.yellow' },
-    note: 'Creating (a batch parent still making its children; moving to Queued/Running)',
-  },
-  ABORTING: {
-    label: 'Aborting',
-    icon: { id: 'loading~spin', color: 'testing.iconFailed' },
-    note: 'Aborting (moving to Aborted)',
-  },
-};
-
-const GROUP_ICONS: Record<TaskStatus, IconSpec> = {
-  RUNNING: { id: 'sync', color: 'charts.blue' },
-  QUEUED: { id: 'clock', color: 'charts.yellow' },
-  DRAFT: { id: 'edit' },
-  COMPLETED: { id: 'pass', color: 'testing.iconPassed' },
-  FAILED: { id: 'error', color: 'testing.iconFailed' },
-  ABORTED: { id: 'circle-slash', color: 'disabledForeground' },
-};
-
-/** The look of any status a record may carry, including ones this version does not know. */
-export function statusLook(status: string | undefined): StatusLook {
-  if (status && LOOKS[status]) return LOOKS[status];
-  const shown = status ? status.charAt(0) + status.slice(1).toLowerCase() : 'Unknown';
-  return { label: shown, icon: { id: 'question' }, note: status ? `Status "${status}" (not known to this extension)` : 'No status given' };
-}
-
-export function groupIcon(status: TaskStatus): IconSpec {
-  return GROUP_ICONS[status];
-}
-
-/** What a tree row shows (the rows of every tree share the shape). */
-export type NodeView = RowView;
-export type GroupView = NodeView;
 
 /** A status group: "Running" with "12" beside it; a count still loading or unavailable says so. */
-export function groupView(status: TaskStatus, count: number | undefined, countError?: string): GroupView {
+export function groupView(status: TaskStatus, count: number | undefined, countError?: string): RowView {
   const label = STATUS_LABELS[status];
   let description: string;
   let tooltip: string;
@@ -116,27 +58,22 @@ export function taskTime(task: Task, now: number): string | undefined {
   return undefined;
 }
 
-export type TaskView = NodeView;
-
 export interface TaskViewOptions {
   now: number;
   /** Leave the project out of the description (the view is already filtered to it). */
   hideProject?: boolean;
+  /** Whether the task has outputs "Copy Outputs To…" can copy. */
+  hasOutputs?: boolean;
 }
 
-/** Whether a task has at least one output "Copy Outputs To…" can copy (the same rule the copy uses). */
-export function hasFileOutputs(task: Pick<Task, 'outputs'>): boolean {
-  return outputFileIds(task.outputs).length > 0;
-}
-
-export function taskContextValue(task: Task): string {
+export function taskContextValue(task: Task, hasOutputs = false): string {
   const tokens = ['task'];
   if (task.batch) tokens.push('batch');
-  if (task.status === 'COMPLETED' && hasFileOutputs(task)) tokens.push('hasOutputs');
+  if (task.status === 'COMPLETED' && hasOutputs) tokens.push('hasOutputs');
   return tokens.join(' ');
 }
 
-export function taskView(task: Task, options: TaskViewOptions): TaskView {
+export function taskView(task: Task, options: TaskViewOptions): RowView {
   const look = statusLook(task.status);
   // The most useful words first: a narrow side bar cuts the description at its end.
   const parts: string[] = [];
@@ -152,25 +89,11 @@ export function taskView(task: Task, options: TaskViewOptions): TaskView {
     description: parts.join(' · '),
     ariaLabel: [task.name || task.id, look.label.toLowerCase(), ...parts].join(', '),
     tooltip: taskTooltip(task, options.now),
+    markdownTooltip: true,
     icon: look.icon,
-    contextValue: taskContextValue(task),
+    contextValue: taskContextValue(task, options.hasOutputs),
     expandable: task.batch === true,
   };
-}
-
-function when(value: string | undefined, now: number): string | undefined {
-  const date = parseRecordTimestamp(value);
-  return date ? `${formatUtc(date)} (${relativeTime(date, now)})` : undefined;
-}
-
-function messageOf(entry: unknown): string {
-  if (typeof entry === 'string') return entry;
-  if (entry && typeof entry === 'object') {
-    const e = entry as { message?: unknown; code?: unknown };
-    if (typeof e.message === 'string') return typeof e.code === 'number' && e.code !== 0 ? `${e.message} (code ${e.code})` : e.message;
-    return JSON.stringify(entry);
-  }
-  return String(entry);
 }
 
 /** The duration: from execution_status when the platform gives it, else from the start and end times (or now). */
@@ -196,9 +119,9 @@ export function taskTooltip(task: Task, now: number): string {
     ['Project', task.project ? escapeMarkdown(task.project) : undefined],
     ['App', task.app ? escapeMarkdown(task.app) : undefined],
     ['Created by', task.created_by ? escapeMarkdown(task.created_by) : undefined],
-    ['Created', when(task.created_time, now)],
-    ['Started', when(task.start_time, now)],
-    ['Ended', when(task.end_time, now)],
+    ['Created', whenText(task.created_time, now)],
+    ['Started', whenText(task.start_time, now)],
+    ['Ended', whenText(task.end_time, now)],
     ['Duration', taskDuration(task, now)],
   ];
   const es = task.execution_status;
@@ -213,24 +136,18 @@ export function taskTooltip(task: Task, now: number): string {
   if (task.price && typeof task.price.amount === 'number') {
     rows.push(['Price', `${task.price.amount.toFixed(2)} ${task.price.currency ?? ''}`.trim()]);
   }
-  for (const [name, value] of rows) if (value !== undefined) lines.push(`${name}: ${value}  `);
+  lines.push(...tooltipLines(rows));
   const errors = Array.isArray(task.errors) ? task.errors : [];
   const warnings = Array.isArray(task.warnings) ? task.warnings : [];
   if (errors.length) {
     lines.push('', `**Errors (${errors.length})**`, '');
-    for (const e of errors.slice(0, 5)) lines.push(`- $(error) ${escapeMarkdown(messageOf(e))}`);
+    for (const e of errors.slice(0, 5)) lines.push(`- $(error) ${escapeMarkdown(entryText(e))}`);
     if (errors.length > 5) lines.push(`- … and ${errors.length - 5} more`);
   }
   if (warnings.length) {
     lines.push('', `**Warnings (${warnings.length})**`, '');
-    for (const w of warnings.slice(0, 5)) lines.push(`- $(warning) ${escapeMarkdown(messageOf(w))}`);
+    for (const w of warnings.slice(0, 5)) lines.push(`- $(warning) ${escapeMarkdown(entryText(w))}`);
     if (warnings.length > 5) lines.push(`- … and ${warnings.length - 5} more`);
   }
   return lines.join('\n');
-}
-
-/** "Load more (230 left)". */
-export function loadMoreLabel(left: number | undefined, loading: boolean): string {
-  if (loading) return 'Loading more…';
-  return left !== undefined && left > 0 ? `Load more (${left.toLocaleString('en-US')} left)` : 'Load more';
 }

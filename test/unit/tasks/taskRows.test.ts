@@ -1,18 +1,10 @@
 import * as assert from 'assert';
 import type { Task } from '../../../src/api/types';
-import { outputFileIds } from '../../../src/copy/extract';
-import {
-  batchSummary,
-  escapeMarkdown,
-  groupView,
-  hasFileOutputs,
-  loadMoreLabel,
-  statusLook,
-  taskContextValue,
-  taskTime,
-  taskTooltip,
-  taskView,
-} from '../../../src/tasks/nodes';
+import { hasFileOutputs, outputFileIds } from '../../../src/api/outputs';
+import { loadMoreLabel } from '../../../src/ui/rowView';
+import { escapeMarkdown } from '../../../src/util/markdown';
+import { statusLook } from '../../../src/tasks/statuses';
+import { batchSummary, groupView, taskContextValue, taskTime, taskTooltip, taskView } from '../../../src/tasks/taskRows';
 
 const NOW = Date.UTC(2026, 2, 7, 12, 0, 0);
 const ID = 'bd5e95d9-12b3-789c-45b6-34d8696571a9';
@@ -40,7 +32,7 @@ function task(overrides: Partial<Task> = {}): Task {
   };
 }
 
-describe('task nodes', () => {
+describe('task rows', () => {
   describe('icons per status', () => {
     it('uses a codicon and a theme colour per status, spinning while running', () => {
       assert.deepStrictEqual(statusLook('RUNNING').icon, { id: 'sync~spin', color: 'charts.blue' });
@@ -111,10 +103,11 @@ describe('task nodes', () => {
 
   describe('context value', () => {
     it('marks batch parents and completed tasks with file outputs', () => {
-      assert.strictEqual(taskContextValue(task()), 'task hasOutputs');
-      assert.strictEqual(taskContextValue(task({ status: 'FAILED' })), 'task');
-      assert.strictEqual(taskContextValue(task({ batch: true, outputs: {} })), 'task batch');
-      assert.strictEqual(taskContextValue(task({ outputs: { n: 3 } as Record<string, unknown> })), 'task');
+      assert.strictEqual(taskContextValue(task(), hasFileOutputs(task())), 'task hasOutputs');
+      assert.strictEqual(taskView(task(), { now: NOW, hasOutputs: true }).contextValue, 'task hasOutputs');
+      assert.strictEqual(taskContextValue(task({ status: 'FAILED' }), true), 'task', 'only a completed task offers its outputs');
+      assert.strictEqual(taskContextValue(task({ batch: true, outputs: {} }), false), 'task batch');
+      assert.strictEqual(taskContextValue(task(), false), 'task');
     });
 
     it('finds outputs nested in lists, and directories', () => {
@@ -127,7 +120,6 @@ describe('task nodes', () => {
     it('counts only outputs the copy can take: a path that is not a file ID does not (the copy rule)', () => {
       assert.strictEqual(hasFileOutputs({ outputs: { out: { class: 'File', path: 'abc' } } }), false);
       assert.strictEqual(hasFileOutputs({ outputs: { out: { class: 'File', path: '/data/out.txt' } } }), false);
-      assert.strictEqual(taskContextValue(task({ outputs: { out: { class: 'File', path: 'out.txt' } } })), 'task');
       const outputs = { a: { class: 'File', path: '567890abc9b0307bc0414999' }, b: { class: 'File', path: 'nope' } };
       assert.strictEqual(hasFileOutputs({ outputs }), outputFileIds(outputs).length > 0);
     });

@@ -1,0 +1,31 @@
+// A copy call as the outbox records it (copy/copyWrite.ts sends it): what the Copy Jobs view and the status bar show
+// until it is a job, and what their actions ask of the copy feature. Here so that jobs/ needs nothing from copy/.
+import type { CopyItem } from '../api/types';
+import type { Outbox, WriteRecord } from '../write/outbox';
+import type { JobDestination, TrackedJob } from './tracker';
+
+/** The outbox's kind for copy calls. */
+export const COPY_WRITE = 'copy';
+
+/** One copy call: what is sent, where to, and the sources' names where known. */
+export interface CopyPayload {
+  items: CopyItem[];
+  destination: JobDestination;
+  sourceNames?: Record<string, string>;
+}
+
+export type CopyWriteRecord = WriteRecord<CopyPayload>;
+
+/** The copy calls of the account in use still in the outbox (any window's), oldest first. */
+export function pendingCopies(outbox: Outbox, account: string | undefined): CopyWriteRecord[] {
+  return account === undefined ? [] : (outbox.forAccount(account).filter((r) => r.kind === COPY_WRITE) as CopyWriteRecord[]);
+}
+
+/** What the job notifications and the Copy Jobs view ask of the copy feature (copy/flow.ts's CopyFlow does it). */
+export interface CopyActions {
+  /** Copies a finished job's failed items again, to the same destination. */
+  retryFailed(job: TrackedJob, options?: { confirm?: boolean }): Promise<TrackedJob[]>;
+  /** Sends a request of the outbox again (`anyway`: even though it may have been submitted). */
+  resubmit(group: string, anyway?: boolean): Promise<TrackedJob[]>;
+  discard(group: string): Promise<void>;
+}

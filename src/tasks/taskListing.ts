@@ -1,0 +1,55 @@
+// A listing of tasks (a status group, a batch parent's children) on the one paged loader: the task query it
+// sends, and the records as the rows can show them. No `vscode` import.
+
+import { PagedLoader, recordKey } from '../api/pagedLoader';
+import type { TaskListQuery } from '../api/tasks';
+import type { Page, Task } from '../api/types';
+
+/** The part of the client a listing needs (SbClient's `tasks`, or a test double). */
+export interface TaskSource {
+  list(query: TaskListQuery, page: { offset?: number; limit?: number; signal?: AbortSignal }): Promise<Page<Task>>;
+  next(url: string, signal?: AbortSignal): Promise<Page<Task>>;
+}
+
+export type TaskListing = PagedLoader<Task>;
+
+/** The fields list requests ask for: what the rows, the tooltips and "Copy Outputs" read, nothing more. */
+export const TASK_LIST_FIELDS =
+  'id,name,status,project,app,created_by,created_time,start_time,end_time,batch,parent,execution_status,price,errors,warnings,outputs';
+
+/** Tasks of `query()` (read at each request, so a new filter applies to the next load), 100 a page. */
+export function taskListing(source: TaskSource, query: () => TaskListQuery): TaskListing {
+  return new PagedLoader<Task>(
+    {
+      page: (offset, limit, signal) => source.list(query(), { offset, limit, signal }),
+      next: (url, signal) => source.next(url, signal),
+    },
+    { key: recordKey, readable: readableTask },
+  );
+}
+
+/** Ids, statuses and end times of what is shown: compared before and after a refresh to tell if anything changed. */
+export function listingSignature(listing: TaskListing): string {
+  return `${listing.total}|` + listing.items.map((t) => `${t.id}:${t.status}:${t.end_time ?? ''}:${JSON.stringify(t.execution_status ?? '')}`).join(',');
+}
+
+const TEXT_FIELDS = ['name', 'status', 'project', 'app', 'type', 'created_by', 'executed_by', 'created_time', 'start_time', 'end_time'] as const;
+
+/**
+ * The task as the rows can show it: a text field that is not a string in the platform's answer (broken or
+ * hostile) is left out rather than crash the view (`status.charAt`, `escapeMarkdown(name)`), and so is an
+ * execution status that is not an object or whose message is not text.
+ */
+export function readableTask(raw: Task): Task {
+  const task: Task = { ...raw };
+  for (const key of TEXT_FIELDS) if (task[key] !== undefined && typeof task[key] !== 'string') delete task[key];
+  if (task.parent != null && typeof task.parent !== 'string') delete task.parent;
+  if (task.batch !== undefined && typeof task.batch !== 'boolean') delete task.batch;
+  const es: unknown = task.execution_status;
+  if (es !== undefined && (es === null || typeof es !== 'object' || Array.isArray(es))) delete task.execution_status;
+  else if (task.execution_status && task.execution_status.message !== undefined && typeof task.execution_status.message !== 'string') {
+    task.execution_status = { ...task.execution_status };
+    delete task.execution_status.message;
+  }
+  return task;
+}

@@ -1,0 +1,111 @@
+// The one fake of the extension's Clock (src/api/clock.ts): time stands still until a test (or the benchmark)
+// moves it. Timers are @sinonjs/fake-timers': `tickAsync` fires them in order, letting promises settle in between;
+// `runUntil` fires them one at a time and waits, in real time, for the work each started (real HTTP to the
+// emulator). A sleep either jumps the time forward at once and is recorded (`sleeps: 'jump'`, the default: a
+// client's waits take no time and a test reads them), or is a timer like any other (`sleeps: 'timers'`).
+import * as FakeTimers from '@sinonjs/fake-timers';
+import type { Clock } from '../../src/api/clock';
+import { sleepWith } from '../../src/api/clock';
+import { ApiError } from '../../src/api/errors';
+
+export interface FakeClockOptions {
+  /** Each sleep is noted here (`sleep 1000`), with what else the test records, to check the order. */
+  events?: string[];
+  sleeps?: 'jump' | 'timers';
+}
+
+export const FAKE_CLOCK_START = Date.UTC(2026, 10, 21, 5, 0, 0);
+/** The longest `runUntil` waits, in real time, for the work one timer started. */
+const SETTLE_LIMIT_MS = 5_000;
+
+export class FakeClock implements Clock {
+  private readonly timers: FakeTimers.Clock;
+  /** When each pending timer is due, to know the next one without firing it. */
+  private readonly dueAt = new Map<unknown, number>();
+  /** The length of every sleep, in order. */
+  readonly sleeps: number[] = [];
+  /** While true, a sleep waits until its signal aborts. */
+  hold = false;
+  /** Called when a sleep starts (e.g. to abort the caller's signal from inside a wait). */
+  onSleep: ((ms: number) => void) | undefined;
+
+  constructor(
+    start = FAKE_CLOCK_START,
+    private readonly options: FakeClockOptions = {},
+  ) {
+    this.timers = FakeTimers.createClock(start);
+  }
+
+  now = (): number => this.timers.now;
+
+  get nowSeconds(): number {
+    return Math.floor(this.timers.now / 1000);
+  }
+
+  setTimeout = (callback: () => void, ms: number): unknown => {
+    const handle: unknown = this.timers.setTimeout(() => {
+      this.dueAt.delete(handle);
+      callback();
+    }, ms);
+    this.dueAt.set(handle, this.timers.now + Math.max(0, ms));
+    return handle;
+  };
+
+  clearTimeout = (handle: unknown): void => {
+    this.dueAt.delete(handle);
+    this.timers.clearTimeout(handle as FakeTimers.TimerId);
+  };
+
+  sleep = (ms: number, signal?: AbortSignal): Promise<void> => {
+    this.sleeps.push(ms);
+    this.options.events?.push(`sleep ${Math.round(ms)}`);
+    this.onSleep?.(ms);
+    if (signal?.aborted) return Promise.reject(cancelled());
+    if (this.hold) {
+      return new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(cancelled()), { once: true }));
+    }
+    if (this.options.sleeps === 'timers') return sleepWith(this.setTimeout, this.clearTimeout, ms, signal);
+    this.advance(ms);
+    return Promise.resolve();
+  };
+
+  /** Timers pending. */
+  get pending(): number {
+    return this.dueAt.size;
+  }
+
+  /** Moves the time `ms` forward at once, firing the timers due on the way. */
+  advance(ms: number): void {
+    this.timers.tick(Math.max(0, ms));
+  }
+
+  /** Moves the time `ms` forward, firing the timers due on the way, each after the promises before it settled. */
+  async tickAsync(ms: number): Promise<void> {
+    await this.timers.tickAsync(ms);
+  }
+
+  /**
+   * Fires the timers due up to `end`, one at a time in order; after each, waits (in real time, at most 5 s) until
+   * `settled()` says the work it started is over, then moves on. Ends with the time at `end`; returns the count fired.
+   */
+  async runUntil(end: number, settled: () => boolean): Promise<number> {
+    let fired = 0;
+    for (let next = this.nextDue(); next !== undefined && next <= end; next = this.nextDue()) {
+      this.timers.next();
+      fired++;
+      const started = Date.now();
+      await new Promise((r) => setImmediate(r));
+      while (!settled() && Date.now() - started < SETTLE_LIMIT_MS) await new Promise((r) => setTimeout(r, 1));
+    }
+    if (this.timers.now < end) this.advance(end - this.timers.now);
+    return fired;
+  }
+
+  private nextDue(): number | undefined {
+    return this.dueAt.size ? Math.min(...this.dueAt.values()) : undefined;
+  }
+}
+
+function cancelled(): ApiError {
+  return new ApiError({ kind: 'cancelled', message: 'Cancelled' });
+}

@@ -1,0 +1,242 @@
+import * as assert from 'assert';
+import { PagedLoader, recordKey, type PageSource } from '../../../src/api/pagedLoader';
+import type { Page } from '../../../src/api/types';
+
+interface Item {
+  id: string;
+}
+
+/** A listing served by offset (no next links), with a log of the requests; a test may change `ids` between requests. */
+function offsetSource(ids: string[]) {
+  const fake = {
+    ids,
+    requests: [] as { offset: number; limit: number }[],
+    source: {
+      page: async (offset: number, limit: number): Promise<Page<Item>> => {
+        fake.requests.push({ offset, limit });
+        await new Promise((r) => setTimeout(r, 2));
+        return { items: fake.ids.slice(offset, offset + limit).map((id) => ({ id })), total: fake.ids.length, next: undefined };
+      },
+      next: async (): Promise<Page<Item>> => {
+        throw new Error('no next links here');
+      },
+    } satisfies PageSource<Item>,
+  };
+  return fake;
+}
+
+/** Pages of 3 numbers by `next` links, 7 in all; each call waits for the test to release it. */
+function linkedSource() {
+  const calls: string[] = [];
+  const waiting: (() => void)[] = [];
+  let fail = false;
+  const page = (from: number): Promise<Page<Item>> =>
+    new Promise((resolve, reject) =>
+      waiting.push(() => {
+        if (fail) {
+          fail = false;
+          return reject(new Error('boom'));
+        }
+        const items = [from, from + 1, from + 2].filter((n) => n < 7).map((n) => ({ id: String(n) }));
+        resolve({ items, total: 7, next: from + 3 < 7 ? `next:${from + 3}` : undefined });
+      }),
+    );
+  const loader = new PagedLoader<Item>(
+    {
+      page: (offset) => {
+        calls.push(`offset:${offset}`);
+        return page(offset);
+      },
+      next: (url) => {
+        calls.push(url);
+        return page(Number(url.split(':')[1]));
+      },
+    },
+    { key: recordKey },
+  );
+  const release = async () => {
+    while (waiting.length) waiting.shift()!();
+    await new Promise((r) => setImmediate(r));
+  };
+  return { loader, calls, release, failNext: () => (fail = true) };
+}
+
+const many = (n: number, prefix = 't') => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+const ids = (loader: PagedLoader<Item>) => loader.items.map((i) => i.id);
+
+describe('PagedLoader (every paged list)', () => {
+  it('follows next links, counting what is left', async () => {
+    const { loader, calls, release } = linkedSource();
+    const a = loader.ensureLoaded();
+    const b = loader.ensureLoaded();
+    await release();
+    await Promise.all([a, b]);
+    assert.deepStrictEqual(ids(loader), ['0', '1', '2']);
+    assert.strictEqual(loader.left, 4);
+    for (let i = 0; i < 2; i++) {
+      const more = loader.loadMore();
+      await release();
+      await more;
+    }
+    assert.deepStrictEqual(ids(loader), ['0', '1', '2', '3', '4', '5', '6']);
+    assert.strictEqual(loader.hasMore, false);
+    await loader.loadMore();
+    assert.deepStrictEqual(calls, ['offset:0', 'next:3', 'next:6']);
+  });
+
+  it('pages by offset when the platform gives no next link, 100 at a time', async () => {
+    const fake = offsetSource(many(250));
+    const loader = new PagedLoader<Item>(fake.source, { key: recordKey });
+    await loader.ensureLoaded();
+    assert.strictEqual(loader.items.length, 100);
+    assert.strictEqual(loader.left, 150);
+    await loader.loadMore();
+    await loader.loadMore();
+    assert.strictEqual(loader.items.length, 250);
+    assert.strictEqual(loader.hasMore, false);
+    assert.deepStrictEqual(fake.requests, [{ offset: 0, limit: 100 }, { offset: 100, limit: 100 }, { offset: 200, limit: 100 }]);
+    await loader.loadMore();
+    assert.strictEqual(fake.requests.length, 3, 'nothing more to load, nothing sent');
+  });
+
+  it('a double click on "Load more" loads the page once (lock)', async () => {
+    const { loader, calls, release } = linkedSource();
+    const first = loader.ensureLoaded();
+    await release();
+    await first;
+    const x = loader.loadMore();
+    const y = loader.loadMore();
+    assert.strictEqual(x, y);
+    assert.strictEqual(loader.loading, true);
+    await release();
+    await Promise.all([x, y]);
+    assert.strictEqual(loader.loading, false);
+    assert.deepStrictEqual(calls, ['offset:0', 'next:3']);
+    assert.deepStrictEqual(ids(loader), ['0', '1', '2', '3', '4', '5']);
+  });
+
+  it('never shows an item twice when newer items push older ones onto the next page', async () => {
+    const fake = offsetSource(many(150));
+    const loader = new PagedLoader<Item>(fake.source, { key: recordKey });
+    await loader.ensureLoaded();
+    fake.ids = [...many(3, 'new'), ...many(150)];
+    await loader.loadMore();
+    assert.strictEqual(new Set(ids(loader)).size, 150);
+    assert.strictEqual(loader.items.length, 150);
+  });
+
+  it('a reload keeps what is shown until the answer is in, and reloads as many pages as were shown', async () => {
+    const fake = offsetSource(many(250));
+    const loader = new PagedLoader<Item>(fake.source, { key: recordKey });
+    await loader.ensureLoaded();
+    await loader.loadMore();
+    const reloading = loader.reload(3);
+    assert.strictEqual(loader.items.length, 200, 'still shown while reloading');
+    await reloading;
+    assert.strictEqual(loader.items.length, 200);
+    assert.deepStrictEqual(fake.requests.slice(2), [{ offset: 0, limit: 100 }, { offset: 100, limit: 100 }]);
+  });
+
+  it('a reload after "Load more" with a partly full last page keeps every item (150 shown stay 150)', async () => {
+    const fake = offsetSource(many(150));
+    const loader = new PagedLoader<Item>(fake.source, { key: recordKey });
+    await loader.ensureLoaded();
+    await loader.loadMore();
+    assert.strictEqual(loader.items.length, 150);
+    await loader.reload(3);
+    assert.strictEqual(loader.items.length, 150);
+    assert.deepStrictEqual(ids(loader), many(150));
+    assert.strictEqual(loader.hasMore, false);
+  });
+
+  it('a failed first page is kept (no retry on redraw) until "Load more" asks again', async () => {
+    let fail = true;
+    const loader = new PagedLoader<Item>(
+      {
+        page: async () => {
+          if (fail) throw new Error('down');
+          return { items: [{ id: 'a' }], total: 1, next: undefined };
+        },
+        next: async () => ({ items: [], total: 0, next: undefined }),
+      },
+      { key: recordKey },
+    );
+    await loader.ensureLoaded();
+    assert.strictEqual((loader.error as Error).message, 'down');
+    assert.strictEqual(loader.loaded, true);
+    await loader.ensureLoaded();
+    assert.ok(loader.error, 'a redraw does not retry');
+    fail = false;
+    await loader.loadMore();
+    assert.strictEqual(loader.error, undefined);
+    assert.deepStrictEqual(ids(loader), ['a']);
+  });
+
+  it('a failed next page keeps what is shown and is asked for again', async () => {
+    const { loader, calls, release, failNext } = linkedSource();
+    const first = loader.ensureLoaded();
+    await release();
+    await first;
+    failNext();
+    const bad = loader.loadMore();
+    await release();
+    await bad;
+    assert.ok(loader.error instanceof Error);
+    assert.deepStrictEqual(ids(loader), ['0', '1', '2']);
+    const again = loader.loadMore();
+    await release();
+    await again;
+    assert.strictEqual(loader.error, undefined);
+    assert.deepStrictEqual(calls, ['offset:0', 'next:3', 'next:3']);
+  });
+
+  it('a reset cancels the load under way: its signal is aborted and its late answer is dropped', async () => {
+    const signals: AbortSignal[] = [];
+    let answer = 'old';
+    const loader = new PagedLoader<Item>(
+      {
+        // Ignores the signal on purpose: answers whatever was asked, however late.
+        page: async (_offset, _limit, signal) => {
+          signals.push(signal);
+          const mine = answer;
+          await new Promise((r) => setTimeout(r, mine === 'old' ? 30 : 2));
+          return { items: [{ id: `${mine}-item` }], total: 1, next: undefined };
+        },
+        next: async () => ({ items: [], total: 0, next: undefined }),
+      },
+      { key: recordKey },
+    );
+    const stale = loader.ensureLoaded();
+    loader.reset();
+    assert.strictEqual(signals[0].aborted, true);
+    assert.strictEqual(loader.loading, false);
+    answer = 'new';
+    await loader.ensureLoaded();
+    await stale;
+    assert.deepStrictEqual(ids(loader), ['new-item']);
+    assert.strictEqual(loader.error, undefined);
+
+    answer = 'old';
+    const staleReload = loader.reload();
+    loader.reset();
+    await staleReload;
+    assert.deepStrictEqual(loader.items, [], 'the stale answer does not fill a list that was reset');
+    assert.strictEqual(loader.loaded, false);
+  });
+
+  it('keeps items as `readable` makes them, and `update` changes one in place', async () => {
+    const loader = new PagedLoader<{ id: unknown; name?: unknown }>(
+      {
+        page: async () => ({ items: [{ id: 'a', name: 7 }, { id: 42 }, { id: 'b', name: 'bee' }], total: 3, next: undefined }),
+        next: async () => ({ items: [], total: 0, next: undefined }),
+      },
+      { key: recordKey, readable: (item) => (typeof item.name === 'string' ? item : { id: item.id }) },
+    );
+    await loader.ensureLoaded();
+    assert.deepStrictEqual(loader.items, [{ id: 'a' }, { id: 'b', name: 'bee' }], 'no key, no row; a bad name is left out');
+    assert.strictEqual(loader.update('b', (old) => ({ ...old, name: 'bumble' })), true);
+    assert.strictEqual(loader.update('b', (old) => ({ ...old, name: 9 })), true);
+    assert.deepStrictEqual(loader.items[1], { id: 'b' });
+    assert.strictEqual(loader.update('zz', (old) => old), false);
+  });
+});
