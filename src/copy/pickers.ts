@@ -1,10 +1,12 @@
 import * as vscode from 'vscode';
 import { describeError } from '../api/errors';
+import { couldNotListProjects } from '../ui/errors';
 import type { SbClient } from '../api/client';
 import type { FileRecord, Project } from '../api/types';
 import { fileListing } from '../api/files';
 import { CopyDestination, describeDestination, nameProblem } from './request';
-import { plural } from '../util/words';
+import { itemCount } from '../util/words';
+import { loadMoreLabel } from '../ui/rowView';
 
 const CACHE_MS = 2 * 60_000;
 
@@ -49,15 +51,15 @@ type KindPick = vscode.QuickPickItem & { value: CopyDestination['kind'] };
 export async function pickDestinationKind(sourceProject: string | undefined, count: number): Promise<CopyDestination['kind'] | undefined> {
   const items: KindPick[] = [];
   if (sourceProject) {
-    items.push({ label: '$(folder) A folder in the same project', description: sourceProject, value: 'sameProjectFolder' });
+    items.push({ label: `$(folder) ${vscode.l10n.t('A folder in the same project')}`, description: sourceProject, value: 'sameProjectFolder' });
   }
   items.push(
-    { label: '$(project) Another project', description: 'its root folder', value: 'projectRoot' },
-    { label: '$(folder-opened) A folder in another project', value: 'otherProjectFolder' },
+    { label: `$(project) ${vscode.l10n.t('Another project')}`, description: vscode.l10n.t('its root folder'), value: 'projectRoot' },
+    { label: `$(folder-opened) ${vscode.l10n.t('A folder in another project')}`, value: 'otherProjectFolder' },
   );
   const chosen = await vscode.window.showQuickPick(items, {
-    title: `Copy ${plural(count, 'item')}: where to?`,
-    placeHolder: 'Choose the kind of destination',
+    title: vscode.l10n.t({ message: 'Copy {0}: where to?', args: [itemCount(count)], comment: ['{0}: "1 item", "3 items"'] }),
+    placeHolder: vscode.l10n.t('Choose the kind of destination'),
     ignoreFocusOut: true,
   });
   return chosen?.value;
@@ -69,7 +71,7 @@ type ProjectPick = vscode.QuickPickItem & { project?: Project };
 export async function pickProject(cache: ProjectCache, options: { title: string; exclude?: string; allowReadOnly?: boolean }): Promise<Project | undefined> {
   const pick = vscode.window.createQuickPick<ProjectPick>();
   pick.title = options.title;
-  pick.placeholder = 'Type to search your projects';
+  pick.placeholder = vscode.l10n.t('Type to search your projects');
   pick.matchOnDescription = true;
   pick.ignoreFocusOut = true;
   pick.busy = true;
@@ -84,13 +86,13 @@ export async function pickProject(cache: ProjectCache, options: { title: string;
           ? sorted.map((project) => ({
               label: `$(${project.permissions?.write === false ? 'lock' : 'project'}) ${project.name || project.id}`,
               description: project.id,
-              detail: project.permissions?.write === false && !options.allowReadOnly ? 'Read only: you cannot copy into it' : undefined,
+              detail: project.permissions?.write === false && !options.allowReadOnly ? vscode.l10n.t('Read only: you cannot copy into it') : undefined,
               project,
             }))
-          : [{ label: 'No other projects', description: 'You have no project to copy into' }];
+          : [{ label: vscode.l10n.t('No other projects'), description: vscode.l10n.t('You have no project to copy into') }];
       },
       (error) => {
-        pick.items = [{ label: `$(error) Could not list your projects`, detail: describeError(error) }];
+        pick.items = [{ label: `$(error) ${couldNotListProjects()}`, detail: describeError(error) }];
       },
     );
     void load.finally(() => (pick.busy = false));
@@ -99,7 +101,7 @@ export async function pickProject(cache: ProjectCache, options: { title: string;
       if (!chosen) return undefined;
       if (!chosen.project) continue;
       if (chosen.project.permissions?.write === false && !options.allowReadOnly) {
-        pick.placeholder = `${chosen.project.id} is read only: choose another project`;
+        pick.placeholder = vscode.l10n.t('{0} is read only: choose another project', chosen.project.id);
         continue;
       }
       return chosen.project;
@@ -129,7 +131,7 @@ export async function browseFolder(
   const stack: FileRecord[] = [];
   const pick = vscode.window.createQuickPick<FolderPick>();
   pick.ignoreFocusOut = true;
-  pick.placeholder = 'Open a folder, or choose "Here"';
+  pick.placeholder = vscode.l10n.t('Open a folder, or choose "Here"');
   pick.buttons = [vscode.QuickInputButtons.Back];
   // One listing per level shown; a level left behind is reset, which cancels its request.
   let listing = fileListing(client.files, { project: project.id });
@@ -141,30 +143,33 @@ export async function browseFolder(
   };
   const render = () => {
     const here = destinationHere();
-    pick.title = `Copy ${plural(options.count, 'item')} to ${describeDestination(here)}${stack.length ? '' : ' (root)'}`;
-    const items: FolderPick[] = [
-      { label: '$(check) Here', description: describeDestination(here), action: 'here', alwaysShow: true },
+    const items = itemCount(options.count);
+    pick.title = stack.length
+      ? vscode.l10n.t({ message: 'Copy {0} to {1}', args: [items, describeDestination(here)], comment: ['{0}: "1 item", "3 items"; {1}: the destination'] })
+      : vscode.l10n.t({ message: 'Copy {0} to {1} (root)', args: [items, describeDestination(here)], comment: ['{0}: "1 item", "3 items"; {1}: a project, at its root folder'] });
+    const rows: FolderPick[] = [
+      { label: `$(check) ${vscode.l10n.t({ message: 'Here', comment: ['Copy into the folder shown'] })}`, description: describeDestination(here), action: 'here', alwaysShow: true },
       // At the project's root there is no "up": the step before (the project, or the kind of destination) is "back".
       stack.length
-        ? { label: '$(arrow-up) Up', description: `to ${stack.slice(0, -1).map((f) => f.name).join('/') || `the root of ${project.id}`}`, action: 'up', alwaysShow: true }
-        : { label: '$(arrow-left) Back', description: kind === 'sameProjectFolder' ? 'to the kind of destination' : 'to the list of projects', action: 'up', alwaysShow: true },
-      { label: 'Folders', kind: vscode.QuickPickItemKind.Separator, action: 'open' },
+        ? { label: `$(arrow-up) ${vscode.l10n.t('Up')}`, description: upTo(stack.slice(0, -1).map((f) => f.name).join('/'), project.id), action: 'up', alwaysShow: true }
+        : { label: `$(arrow-left) ${vscode.l10n.t('Back')}`, description: kind === 'sameProjectFolder' ? vscode.l10n.t('to the kind of destination') : vscode.l10n.t('to the list of projects'), action: 'up', alwaysShow: true },
+      { label: vscode.l10n.t('Folders'), kind: vscode.QuickPickItemKind.Separator, action: 'open' },
     ];
     const folders = listing.items.filter((f) => f.type === 'folder');
     for (const folder of folders) {
       const excluded = options.exclude?.has(folder.id.toLowerCase());
-      items.push({
+      rows.push({
         label: `$(folder) ${folder.name}`,
-        description: excluded ? 'being copied: cannot copy into it' : undefined,
+        description: excluded ? vscode.l10n.t('being copied: cannot copy into it') : undefined,
         action: 'open',
         folder,
       });
     }
     const remaining = listing.left;
-    if (listing.error !== undefined && !listing.loading) items.push({ label: '$(error) Could not list this folder', detail: describeError(listing.error), action: 'more', alwaysShow: true });
-    else if (listing.hasMore) items.push({ label: `$(ellipsis) Load more${remaining !== undefined ? ` (${remaining.toLocaleString('en-US')} entries left)` : ''}`, action: 'more', alwaysShow: true });
-    else if (!folders.length && !pick.busy) items.push({ label: 'No folders here', action: 'here', description: 'choose to copy here', alwaysShow: true });
-    pick.items = items;
+    if (listing.error !== undefined && !listing.loading) rows.push({ label: `$(error) ${vscode.l10n.t('Could not list this folder')}`, detail: describeError(listing.error), action: 'more', alwaysShow: true });
+    else if (listing.hasMore) rows.push({ label: `$(ellipsis) ${loadMoreLabel(remaining, false)}`, action: 'more', alwaysShow: true });
+    else if (!folders.length && !pick.busy) rows.push({ label: vscode.l10n.t('No folders here'), action: 'here', description: vscode.l10n.t('choose to copy here'), alwaysShow: true });
+    pick.items = rows;
   };
   /** The next page of the level shown, or (`open`) the first page of the level now on top of the stack. */
   const load = async (open: boolean) => {
@@ -234,10 +239,10 @@ export function nextChoice<T extends vscode.QuickPickItem>(pick: vscode.QuickPic
 export async function askNewName(currentName: string | undefined, destination: string): Promise<string | undefined> {
   const dot = currentName ? currentName.lastIndexOf('.') : -1;
   const value = await vscode.window.showInputBox({
-    title: currentName ? `Name of the copy of "${currentName}"` : 'Name of the copy',
+    title: currentName ? vscode.l10n.t('Name of the copy of "{0}"', currentName) : vscode.l10n.t('Name of the copy'),
     // VS Code adds "(Press 'Enter' to confirm or 'Escape' to cancel)".
-    prompt: `Copied into ${destination}. ${currentName ? 'Keep the name or type a new one' : 'Leave empty to keep the name'}.`,
-    placeHolder: currentName ? undefined : 'The current name',
+    prompt: currentName ? vscode.l10n.t('Copied into {0}. Keep the name or type a new one.', destination) : vscode.l10n.t('Copied into {0}. Leave empty to keep the name.', destination),
+    placeHolder: currentName ? undefined : vscode.l10n.t('The current name'),
     value: currentName ?? '',
     valueSelection: currentName ? [0, dot > 0 ? dot : currentName.length] : undefined,
     ignoreFocusOut: true,
@@ -246,3 +251,9 @@ export async function askNewName(currentName: string | undefined, destination: s
   if (value === undefined) return undefined;
   return value.trim() === currentName ? '' : value;
 }
+
+/** The Up row's description: the folder above, or the project's root. */
+function upTo(path: string, project: string): string {
+  return path ? vscode.l10n.t('to {0}', path) : vscode.l10n.t('to the root of {0}', project);
+}
+

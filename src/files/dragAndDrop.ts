@@ -22,30 +22,41 @@ export function projectNodeOf(node: ItemNode | DropTarget): ProjectNode {
   return current;
 }
 
+/** "Nothing was copied: … already in …": one item (by name) or several, in a folder or at a project's root. */
+function alreadyThere(one: string | undefined, where: { root: string } | { folder: string }): string {
+  if ('root' in where) {
+    return one !== undefined
+      ? vscode.l10n.t('Nothing was copied: "{0}" is already in the root of {1}. Drop onto another folder or project to copy.', one, where.root)
+      : vscode.l10n.t('Nothing was copied: they are already in the root of {0}. Drop onto another folder or project to copy.', where.root);
+  }
+  return one !== undefined
+    ? vscode.l10n.t('Nothing was copied: "{0}" is already in "{1}". Drop onto another folder or project to copy.', one, where.folder)
+    : vscode.l10n.t('Nothing was copied: they are already in "{0}". Drop onto another folder or project to copy.', where.folder);
+}
+
 /**
  * Why a drop cannot be copied, before anything is sent: onto the folder the items are already in, or a folder into
  * itself or its own subtree, or into a project the user cannot write to. Undefined when it can.
  */
 export function dropRefusal(target: DropTarget, items: readonly ItemNode[]): string | undefined {
-  if (!items.length) return 'Only files and folders can be dropped to copy them.';
+  if (!items.length) return vscode.l10n.t('Only files and folders can be dropped to copy them.');
   const project = projectNodeOf(target);
   if (project.project.permissions && project.project.permissions.write === false) {
-    return `Nothing was copied: you cannot write to ${project.id} (read only).`;
+    return vscode.l10n.t('Nothing was copied: you cannot write to {0} (read only).', project.id);
   }
-  const targetName = target instanceof ProjectNode ? `the root of ${target.id}` : `"${target.name}"`;
+  const atRoot = target instanceof ProjectNode;
   const ancestors = new Set<string>();
   for (let node: DropTarget | undefined = target; node && !(node instanceof ProjectNode); node = node.parentNode) ancestors.add(node.id);
   for (const item of items) {
     if (item instanceof FolderNode && ancestors.has(item.id)) {
       return item.id === target.id
-        ? `Nothing was copied: the folder "${item.name}" cannot be copied into itself.`
-        : `Nothing was copied: the folder "${item.name}" cannot be copied into its own subfolder ${targetName}.`;
+        ? vscode.l10n.t('Nothing was copied: the folder "{0}" cannot be copied into itself.', item.name)
+        : vscode.l10n.t('Nothing was copied: the folder "{0}" cannot be copied into its own subfolder "{1}".', item.name, target.name);
     }
   }
   const already = items.filter((item) => item.parentNode.id === target.id);
   if (already.length === items.length) {
-    const what = items.length === 1 ? `"${items[0].name}" is` : 'they are';
-    return `Nothing was copied: ${what} already in ${targetName}. Drop onto another folder or project to copy.`;
+    return alreadyThere(items.length === 1 ? items[0].name : undefined, atRoot ? { root: target.id } : { folder: target.name });
   }
   return undefined;
 }
@@ -84,7 +95,7 @@ export class FilesDragAndDrop implements vscode.TreeDragAndDropController<FilesN
     if (!items.length || token?.isCancellationRequested) return;
     const where = dropTarget(target);
     if (!where) {
-      void vscode.window.showWarningMessage('Drop files and folders onto a folder or a project to copy them there.');
+      void vscode.window.showWarningMessage(vscode.l10n.t('Drop files and folders onto a folder or a project to copy them there.'));
       return;
     }
     const refusal = dropRefusal(where, items);

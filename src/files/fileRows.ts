@@ -1,8 +1,9 @@
 // How a project, a folder or a file looks in Projects & Files: label, description, tooltip, context value.
 // No `vscode` import; the tree provider turns these into TreeItems.
 
+import * as l10n from '@vscode/l10n';
 import type { FileRecord, Project } from '../api/types';
-import { tooltipLines, whenText, type RowView } from '../ui/rowView';
+import { FIELD, tooltipLines, whenText, type RowView } from '../ui/rowView';
 import { escapeMarkdown } from '../util/markdown';
 
 export function projectView(project: Project, now: number): RowView {
@@ -12,7 +13,7 @@ export function projectView(project: Project, now: number): RowView {
     description: project.id,
     tooltip: projectTooltip(project, now),
     markdownTooltip: true,
-    ariaLabel: `${name}, project ${project.id}`,
+    ariaLabel: l10n.t({ message: '{0}, project {1}', args: [name, project.id], comment: ['What a screen reader says for a project row'] }),
     icon: { id: 'project' },
     contextValue: 'project',
     expandable: true,
@@ -29,7 +30,7 @@ export function entryView(file: FileRecord, now: number): RowView {
     description,
     tooltip: entryTooltip(file, now),
     markdownTooltip: true,
-    ariaLabel: [name, folder ? 'folder' : 'file', description].filter(Boolean).join(', '),
+    ariaLabel: [name, folder ? l10n.t({ message: 'folder', comment: ['What a screen reader says a row is'] }) : l10n.t({ message: 'file', comment: ['What a screen reader says a row is'] }), description].filter(Boolean).join(', '),
     icon: { id: folder ? 'folder' : 'file' },
     contextValue: folder ? 'folder' : 'file',
     expandable: folder,
@@ -48,17 +49,23 @@ export function formatSize(bytes: number | undefined): string | undefined {
   return unit === 0 ? `${bytes} B` : `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
 }
 
+/** "1.2 MB (1,234,567 bytes)". */
+function sizeWords(bytes: number): string {
+  const exact = bytes.toLocaleString('en-US');
+  return bytes === 1 ? l10n.t('{0} (1 byte)', formatSize(bytes)!) : l10n.t('{0} ({1} bytes)', formatSize(bytes)!, exact);
+}
+
 function entryTooltip(file: FileRecord, now: number): string {
-  const size = file.type !== 'folder' && typeof file.size === 'number' ? `${formatSize(file.size)} (${file.size.toLocaleString('en-US')} bytes)` : undefined;
+  const size = file.type !== 'folder' && typeof file.size === 'number' ? sizeWords(file.size) : undefined;
   return [
     `$(${file.type === 'folder' ? 'folder' : 'file'}) **${escapeMarkdown(file.name || file.id)}**`,
     '',
     ...tooltipLines([
-      ['ID', `\`${file.id}\``],
-      ['Size', size],
-      ['Project', file.project ? escapeMarkdown(file.project) : undefined],
-      ['Created', whenText(file.created_on, now)],
-      ['Modified', whenText(file.modified_on, now)],
+      [FIELD.id, `\`${file.id}\``],
+      [FIELD.size, size],
+      [FIELD.project, file.project ? escapeMarkdown(file.project) : undefined],
+      [FIELD.created, whenText(file.created_on, now)],
+      [FIELD.modified, whenText(file.modified_on, now)],
     ]),
   ].join('\n');
 }
@@ -68,13 +75,13 @@ function projectTooltip(project: Project, now: number): string {
     `$(project) **${escapeMarkdown(project.name || project.id)}**`,
     '',
     ...tooltipLines([
-      ['ID', `\`${project.id}\``],
-      ['Root folder', project.root_folder ? `\`${project.root_folder}\`` : undefined],
-      ['Created by', project.created_by ? escapeMarkdown(project.created_by) : undefined],
-      ['Created', whenText(project.created_on, now)],
-      ['Modified', whenText(project.modified_on, now)],
+      [FIELD.id, `\`${project.id}\``],
+      [FIELD.rootFolder, project.root_folder ? `\`${project.root_folder}\`` : undefined],
+      [FIELD.createdBy, project.created_by ? escapeMarkdown(project.created_by) : undefined],
+      [FIELD.created, whenText(project.created_on, now)],
+      [FIELD.modified, whenText(project.modified_on, now)],
     ]),
   ];
-  if (project.permissions && project.permissions.write === false) lines.push('Read only: you cannot copy into it.  ');
+  if (project.permissions && project.permissions.write === false) lines.push(`${l10n.t('Read only: you cannot copy into it.')}  `);
   return lines.join('\n');
 }

@@ -2,6 +2,7 @@
 // time by the paged loader, and the rows shown in place of a blank view. No `vscode` import; the tree provider
 // renders these nodes.
 
+import * as l10n from '@vscode/l10n';
 import { describeError } from '../api/errors';
 import { fileListing, type FileLocation } from '../api/files';
 import { PagedLoader, recordKey } from '../api/pagedLoader';
@@ -152,8 +153,9 @@ export class FilesTreeModel {
     const nodes: FilesNode[] = owner.kind === 'root' ? this.projectNodes(owner) : this.entryNodes(owner);
     if (listing.error !== undefined && !nodes.length) {
       // The root's retry builds it anew; a project's or a folder's loads its first page again.
-      const retry = owner.kind === 'root' ? { title: 'Try Again', command: COMMANDS.refreshFiles } : { title: 'Try Again', command: COMMANDS.loadMoreFiles, args: [owner] };
-      return errorRows(owner.id, owner, listing.error, retry, `Could not load: ${describeError(listing.error)}`);
+      const title = l10n.t('Try Again');
+      const retry = owner.kind === 'root' ? { title, command: COMMANDS.refreshFiles } : { title, command: COMMANDS.loadMoreFiles, args: [owner] };
+      return errorRows(owner.id, owner, listing.error, retry, l10n.t('Could not load: {0}', describeError(listing.error)));
     }
     if (listing.hasMore || listing.error !== undefined) nodes.push(new ListingEnd<ListingNode>(owner));
     else if (!nodes.length) nodes.push(new Message<ListingNode>(`${owner.id}/empty`, owner, emptyText(owner), 'info'));
@@ -197,5 +199,5 @@ function reuse<N>(cache: Map<string, N>, key: string, make: () => N): N {
 }
 
 function emptyText(owner: ListingNode): string {
-  return owner.kind === 'root' ? 'No projects' : owner.kind === 'project' ? 'This project is empty' : 'This folder is empty';
+  return owner.kind === 'root' ? l10n.t('No projects') : owner.kind === 'project' ? l10n.t('This project is empty') : l10n.t('This folder is empty');
 }

@@ -59,7 +59,7 @@ export class FilesTreeProvider implements vscode.TreeDataProvider<FilesNode>, vs
         return item;
       }
       case 'loadMore':
-        return rowItem(node.id, loadMoreView(node.parent.listing, { command: COMMANDS.loadMoreFiles, title: 'Load More Files', args: [node] }), collapsibleState(false));
+        return rowItem(node.id, loadMoreView(node.parent.listing, { command: COMMANDS.loadMoreFiles, title: vscode.l10n.t('Load More Files'), args: [node] }), collapsibleState(false));
       case 'message':
         return rowItem(node.id, messageView(node), collapsibleState(false));
     }

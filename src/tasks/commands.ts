@@ -6,6 +6,7 @@ import { endpointLabel, platformFor } from '../api/endpoint';
 import { TASK_STATUSES, type Task, type TaskStatus } from '../api/types';
 import type { Services } from '../services';
 import { showApiError } from '../ui/errors';
+import { retryTitle } from '../util/errorActions';
 import { TaskDetailsProvider } from './details';
 import type { FilterModel } from './filterModel';
 import { pickFilter, pickOneStatus, pickParent, pickProject, pickTask } from './filterPicks';
@@ -121,7 +122,7 @@ async function openDetails(parts: TaskCommandParts, arg: unknown): Promise<void>
     await vscode.languages.setTextDocumentLanguage(doc, 'json');
     await vscode.window.showTextDocument(doc, { preview: true });
   } catch (error) {
-    await showApiError(vscode.l10n.t('Could not open the task details'), error, { title: vscode.l10n.t('Retry'), run: () => vscode.commands.executeCommand(COMMANDS.openTaskDetails, arg) });
+    await showApiError(vscode.l10n.t('Could not open the task details'), error, { title: retryTitle(), run: () => vscode.commands.executeCommand(COMMANDS.openTaskDetails, arg) });
   }
 }
 

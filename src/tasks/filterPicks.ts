@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { describeError } from '../api/errors';
 import { isProjectId, isTaskId } from '../api/ids';
-import { TIMESTAMP_FORMS, parseFilterTimestamp } from '../api/timestamps';
+import { parseFilterTimestamp, timestampForms } from '../api/timestamps';
 import { TASK_STATUSES, type Project, type Task, type TaskStatus } from '../api/types';
 import type { Services } from '../services';
 import {
@@ -22,7 +22,8 @@ import {
 import { taskListing } from './taskListing';
 import { batchSummary, taskTime } from './taskRows';
 import { groupIcon, STATUS_LABELS, statusLook } from './statuses';
-import { plural } from '../util/words';
+import { taskCount } from '../util/words';
+import { couldNotListProjects } from '../ui/errors';
 import type { TaskListQuery } from '../api/tasks';
 import type { TaskTreeModel } from './taskTree';
 
@@ -37,19 +38,19 @@ export async function pickFilter(services: Services, filters: FilterModel, tree:
   const f = filters.filter;
   const any = (active: boolean) => (active ? '$(filter-filled) ' : '');
   const items: KindPick[] = [
-    { filterKind: 'status', label: `${any(!!f.statuses)}Status`, description: describeStatuses(f.statuses) },
-    { filterKind: 'project', label: `${any(!!f.project)}Project`, description: f.project ?? 'All projects' },
-    { filterKind: 'parent', label: `${any(!!f.parent)}Parent task`, description: f.parent ? describeParent(f.parent) : 'Any (top-level and child tasks)' },
+    { filterKind: 'status', label: `${any(!!f.statuses)}${vscode.l10n.t({ message: 'Status', comment: ['A kind of task filter'] })}`, description: describeStatuses(f.statuses) },
+    { filterKind: 'project', label: `${any(!!f.project)}${vscode.l10n.t({ message: 'Project', comment: ['A kind of task filter'] })}`, description: f.project ?? allProjects() },
+    { filterKind: 'parent', label: `${any(!!f.parent)}${vscode.l10n.t({ message: 'Parent task', comment: ['A kind of task filter'] })}`, description: f.parent ? describeParent(f.parent) : vscode.l10n.t('Any (top-level and child tasks)') },
     ...TIME_FIELDS.map((field) => ({
       filterKind: field,
       label: `${any(!!f[field])}${timeFieldLabel(field)}`,
-      description: f[field] ? describeRange(f[field]!) : 'Any time',
+      description: f[field] ? describeRange(f[field]!) : anyTime(),
     })),
   ];
-  if (filters.active) items.push({ filterKind: 'clear', label: '$(clear-all) Clear Task Filters', description: filters.description });
+  if (filters.active) items.push({ filterKind: 'clear', label: `$(clear-all) ${vscode.l10n.t('Clear Task Filters')}`, description: filters.description });
   const pick = await vscode.window.showQuickPick(items, {
-    title: 'Seven Bridges: Filter Tasks',
-    placeHolder: 'What to filter by (filters combine)',
+    title: vscode.l10n.t('Seven Bridges: Filter Tasks'),
+    placeHolder: vscode.l10n.t('What to filter by (filters combine)'),
     matchOnDescription: true,
   });
   if (!pick) return;
@@ -77,7 +78,7 @@ function statusItems(tree: TaskTreeModel): StatusPick[] {
     return {
       status,
       label: STATUS_LABELS[status],
-      description: count !== undefined ? plural(count, 'task') : undefined,
+      description: count !== undefined ? taskCount(count) : undefined,
       iconPath: new vscode.ThemeIcon(groupIcon(status).id),
     };
   });
@@ -87,8 +88,8 @@ function statusItems(tree: TaskTreeModel): StatusPick[] {
 export async function pickStatuses(filters: FilterModel, tree: TaskTreeModel): Promise<void> {
   const current = filters.filter.statuses;
   const qp = vscode.window.createQuickPick<StatusPick>();
-  qp.title = 'Seven Bridges: Filter Tasks by Status';
-  qp.placeholder = 'Statuses to show (none: all)';
+  qp.title = vscode.l10n.t('Seven Bridges: Filter Tasks by Status');
+  qp.placeholder = vscode.l10n.t('Statuses to show (none: all)');
   qp.canSelectMany = true;
   qp.items = statusItems(tree);
   qp.selectedItems = qp.items.filter((i) => current?.includes(i.status));
@@ -114,11 +115,11 @@ interface ProjectPick extends vscode.QuickPickItem {
 export async function pickProject(services: Services, filters: FilterModel): Promise<void> {
   const current = filters.filter.project;
   const qp = vscode.window.createQuickPick<ProjectPick>();
-  qp.title = 'Seven Bridges: Filter Tasks by Project';
-  qp.placeholder = 'Type to search your projects, or type owner/project';
+  qp.title = vscode.l10n.t('Seven Bridges: Filter Tasks by Project');
+  qp.placeholder = vscode.l10n.t('Type to search your projects, or type owner/project');
   qp.matchOnDescription = true;
   qp.busy = true;
-  const fixed: ProjectPick[] = [{ label: '$(close) All projects', description: current ? 'remove the project filter' : 'in use' }];
+  const fixed: ProjectPick[] = [{ label: `$(close) ${allProjects()}`, description: current ? vscode.l10n.t('remove the project filter') : inUseWords() }];
   let projects: ProjectPick[] = [];
   const render = () => {
     const typed = qp.value.trim();
@@ -127,11 +128,11 @@ export async function pickProject(services: Services, filters: FilterModel): Pro
     if (typed.includes('/') && !projects.some((p) => p.project === typed)) {
       extra.push(
         isProjectId(typed)
-          ? { label: `$(edit) ${typed}`, description: 'use this project ID', project: typed, typed: true, alwaysShow: true }
-          : { label: `$(info) "${typed}" is not a project ID`, description: 'a project ID is owner/project', alwaysShow: true },
+          ? { label: `$(edit) ${typed}`, description: vscode.l10n.t('use this project ID'), project: typed, typed: true, alwaysShow: true }
+          : { label: `$(info) ${vscode.l10n.t('"{0}" is not a project ID', typed)}`, description: vscode.l10n.t('a project ID is owner/project'), alwaysShow: true },
       );
     }
-    qp.items = [...extra, ...fixed, { label: 'Your projects', kind: vscode.QuickPickItemKind.Separator }, ...projects];
+    qp.items = [...extra, ...fixed, { label: vscode.l10n.t('Your projects'), kind: vscode.QuickPickItemKind.Separator }, ...projects];
   };
   qp.onDidChangeValue(render);
   render();
@@ -140,7 +141,7 @@ export async function pickProject(services: Services, filters: FilterModel): Pro
     (list: Project[]) => {
       projects = list
         .sort((a, b) => a.id.localeCompare(b.id))
-        .map((p) => ({ label: p.name, description: p.id, detail: p.id === current ? '$(check) in use' : undefined, project: p.id }));
+        .map((p) => ({ label: p.name, description: p.id, detail: p.id === current ? `$(check) ${inUseWords()}` : undefined, project: p.id }));
       qp.busy = false;
       render();
     },
@@ -148,7 +149,7 @@ export async function pickProject(services: Services, filters: FilterModel): Pro
       qp.busy = false;
       if (controller.signal.aborted) return;
       projects = [];
-      fixed.push({ label: `$(warning) Could not list your projects`, description: describeError(error), alwaysShow: true });
+      fixed.push({ label: `$(warning) ${couldNotListProjects()}`, description: describeError(error), alwaysShow: true });
       render();
     },
   );
@@ -212,7 +213,7 @@ export async function pickTask(services: Services, options: TaskPickOptions): Pr
     const typed = qp.value.trim();
     const extra: TaskPick[] = [];
     if (typed && isTaskId(typed) && !found.some((b) => b.task?.id === typed.toLowerCase())) {
-      extra.push({ label: `$(edit) ${typed}`, description: 'use this task ID', task: { id: typed.toLowerCase(), name: '' }, typed: true, alwaysShow: true });
+      extra.push({ label: `$(edit) ${typed}`, description: vscode.l10n.t('use this task ID'), task: { id: typed.toLowerCase(), name: '' }, typed: true, alwaysShow: true });
     }
     qp.items = [...extra, ...fixed, { label: options.noun, kind: vscode.QuickPickItemKind.Separator }, ...found, ...(note ? [note] : [])];
   };
@@ -236,13 +237,17 @@ export async function pickTask(services: Services, options: TaskPickOptions): Pr
         label: t.name || t.id,
         // The words that tell tasks apart first: status and time; the project and ID below.
         description: [statusLook(t.status).label, taskTime(t, now), t.batch ? batchSummary(t) : undefined].filter(Boolean).join(' · '),
-        detail: [t.project, t.id, t.id === options.currentId ? '$(check) in use' : undefined].filter(Boolean).join(' · '),
+        detail: [t.project, t.id, t.id === options.currentId ? `$(check) ${inUseWords()}` : undefined].filter(Boolean).join(' · '),
         task: { id: t.id, name: t.name },
       }));
       note = !tasks.length
-        ? { label: `$(info) No ${noun} among the newest tasks`, description: 'paste a task ID instead', alwaysShow: true }
+        ? { label: `$(info) ${vscode.l10n.t({ message: 'No {0} among the newest tasks', args: [noun], comment: ['{0}: the list\'s name in lower case: "tasks", "batch tasks"'] })}`, description: vscode.l10n.t('paste a task ID instead'), alwaysShow: true }
         : more
-          ? { label: `$(info) ${options.noun} among the newest ${TASK_SCAN_PAGES * 100} tasks`, description: 'paste a task ID for an older one', alwaysShow: true }
+          ? {
+              label: `$(info) ${vscode.l10n.t({ message: '{0} among the newest {1} tasks', args: [options.noun, TASK_SCAN_PAGES * 100], comment: ['{0}: the list\'s name: "Tasks", "Batch tasks"'] })}`,
+              description: vscode.l10n.t('paste a task ID for an older one'),
+              alwaysShow: true,
+            }
           : undefined;
       qp.busy = false;
       render();
@@ -250,7 +255,7 @@ export async function pickTask(services: Services, options: TaskPickOptions): Pr
     (error: unknown) => {
       qp.busy = false;
       if (closed) return;
-      note = { label: `$(warning) Could not list the ${noun}`, description: describeError(error), alwaysShow: true };
+      note = { label: `$(warning) ${vscode.l10n.t({ message: 'Could not list the {0}', args: [noun], comment: ['{0}: the list\'s name in lower case: "tasks", "batch tasks"'] })}`, description: describeError(error), alwaysShow: true };
       render();
     },
   );
@@ -277,13 +282,13 @@ export async function pickTask(services: Services, options: TaskPickOptions): Pr
 export async function pickParent(services: Services, filters: FilterModel): Promise<void> {
   const current = filters.filter.parent;
   const chosen = await pickTask(services, {
-    title: 'Seven Bridges: Show the Children of a Batch Task',
-    placeholder: 'Pick a batch task, or paste a task ID',
+    title: vscode.l10n.t('Seven Bridges: Show the Children of a Batch Task'),
+    placeholder: vscode.l10n.t('Pick a batch task, or paste a task ID'),
     query: { project: filters.filter.project },
     accept: (t) => t.batch === true,
-    noun: 'Batch tasks',
-    refuse: (task) => (task.batch ? undefined : `"${task.name || task.id}" is not a batch task: it has no children.`),
-    none: { label: '$(close) Any parent', description: current ? 'remove the parent filter' : 'in use' },
+    noun: vscode.l10n.t('Batch tasks'),
+    refuse: (task) => (task.batch ? undefined : vscode.l10n.t('"{0}" is not a batch task: it has no children.', task.name || task.id)),
+    none: { label: `$(close) ${vscode.l10n.t('Any parent')}`, description: current ? vscode.l10n.t('remove the parent filter') : inUseWords() },
     currentId: current?.id,
   });
   if (!chosen) return;
@@ -292,7 +297,7 @@ export async function pickParent(services: Services, filters: FilterModel): Prom
 
 /** One status, for "Show Only This Status" run from the palette. */
 export async function pickOneStatus(tree: TaskTreeModel): Promise<TaskStatus | undefined> {
-  const pick = await vscode.window.showQuickPick(statusItems(tree), { title: 'Seven Bridges: Show Only One Status', placeHolder: 'Which status?' });
+  const pick = await vscode.window.showQuickPick(statusItems(tree), { title: vscode.l10n.t('Seven Bridges: Show Only One Status'), placeHolder: vscode.l10n.t('Which status?') });
   return pick?.status;
 }
 
@@ -334,20 +339,23 @@ export async function pickTimeRange(filters: FilterModel, field: TimeField): Pro
   const current = filters.filter[field];
   const inUse = (r: TimeRange | undefined) => JSON.stringify(r) === JSON.stringify(current);
   const items: TimePick[] = [
-    { label: '$(close) Any time', description: inUse(undefined) ? 'in use' : undefined },
+    { label: `$(close) ${anyTime()}`, description: inUse(undefined) ? inUseWords() : undefined },
     ...(Object.keys(TIME_PRESETS) as TimePreset[]).map((preset) => ({
       label: TIME_PRESETS[preset].label,
-      description: inUse({ preset }) ? 'in use' : undefined,
+      description: inUse({ preset }) ? inUseWords() : undefined,
       range: { preset },
     })),
     {
-      label: 'Custom range…',
-      description: current && !('preset' in current) ? `in use: ${describeRange(current)}` : undefined,
-      detail: `Dates in UTC: ${TIMESTAMP_FORMS}`,
+      label: vscode.l10n.t('Custom range…'),
+      description: current && !('preset' in current) ? vscode.l10n.t('in use: {0}', describeRange(current)) : undefined,
+      detail: vscode.l10n.t('Dates in UTC: {0}', timestampForms()),
       custom: true,
     },
   ];
-  const pick = await vscode.window.showQuickPick(items, { title: `Seven Bridges: Filter Tasks by ${label} Time`, placeHolder: `${label} when?` });
+  const pick = await vscode.window.showQuickPick(items, {
+    title: vscode.l10n.t({ message: 'Seven Bridges: Filter Tasks by {0} Time', args: [label], comment: ['{0}: Created, Started or Ended'] }),
+    placeHolder: vscode.l10n.t({ message: '{0} when?', args: [label], comment: ['{0}: Created, Started or Ended'] }),
+  });
   if (!pick) return;
   if (!pick.custom) return filters.update({ [field]: pick.range });
   const range = await askCustomRange(label, current && !('preset' in current) ? current : undefined);
@@ -357,24 +365,26 @@ export async function pickTimeRange(filters: FilterModel, field: TimeField): Pro
 /** Two input boxes, each validated live: the three accepted forms, and `from` not after `to`. */
 export async function askCustomRange(label: string, current?: { from?: string; to?: string }): Promise<TimeRange | undefined> {
   const from = await vscode.window.showInputBox({
-    title: `${label} from (1/2)`,
-    prompt: `On or after (UTC unless an offset is given). ${TIMESTAMP_FORMS}. Leave empty for no start.`,
-    placeHolder: 'e.g. 2026-03-01 or 2026-03-01T09:30:00 or 2026-03-01T09:30:00+01:00',
+    title: vscode.l10n.t({ message: '{0} from (1/2)', args: [label], comment: ['{0}: Created, Started or Ended'] }),
+    prompt: vscode.l10n.t({ message: 'On or after (UTC unless an offset is given). {0}. Leave empty for no start.', args: [timestampForms()], comment: ['{0}: the accepted date forms'] }),
+    placeHolder: vscode.l10n.t('e.g. 2026-03-01 or 2026-03-01T09:30:00 or 2026-03-01T09:30:00+01:00'),
     value: current?.from ?? '',
     ignoreFocusOut: true,
     validateInput: (value) => validateBound(value),
   });
   if (from === undefined) return undefined;
   const to = await vscode.window.showInputBox({
-    title: `${label} to (2/2)`,
-    prompt: `Up to (inclusive). ${TIMESTAMP_FORMS}.${from.trim() ? ` After ${from.trim()}.` : ''} Leave empty for no end.`,
-    placeHolder: 'e.g. 2026-03-07 or 2026-03-07T18:00:00',
+    title: vscode.l10n.t({ message: '{0} to (2/2)', args: [label], comment: ['{0}: Created, Started or Ended'] }),
+    prompt: from.trim()
+      ? vscode.l10n.t({ message: 'Up to (inclusive). {0}. After {1}. Leave empty for no end.', args: [timestampForms(), from.trim()], comment: ['{0}: the accepted date forms; {1}: the start given'] })
+      : vscode.l10n.t({ message: 'Up to (inclusive). {0}. Leave empty for no end.', args: [timestampForms()], comment: ['{0}: the accepted date forms'] }),
+    placeHolder: vscode.l10n.t('e.g. 2026-03-07 or 2026-03-07T18:00:00'),
     value: current?.to ?? '',
     ignoreFocusOut: true,
     validateInput: (value) => {
       const own = validateBound(value);
       if (own?.severity === vscode.InputBoxValidationSeverity.Error) return own;
-      if (!from.trim() && !value.trim()) return { message: 'Give an end, or go back and give a start.', severity: vscode.InputBoxValidationSeverity.Error };
+      if (!from.trim() && !value.trim()) return { message: vscode.l10n.t('Give an end, or go back and give a start.'), severity: vscode.InputBoxValidationSeverity.Error };
       const problem = checkRange(from, value);
       return problem ? { message: problem, severity: vscode.InputBoxValidationSeverity.Error } : own;
     },
@@ -387,6 +397,11 @@ export async function askCustomRange(label: string, current?: { from?: string; t
 function validateBound(value: string): vscode.InputBoxValidationMessage | undefined {
   if (!value.trim()) return undefined;
   const check = parseFilterTimestamp(value);
-  if (check.ok) return { message: `= ${check.date.toISOString().slice(0, 19).replace('T', ' ')} UTC`, severity: vscode.InputBoxValidationSeverity.Info };
+  if (check.ok) return { message: vscode.l10n.t({ message: '= {0} UTC', args: [check.date.toISOString().slice(0, 19).replace('T', ' ')], comment: ['A date typed, as understood'] }), severity: vscode.InputBoxValidationSeverity.Info };
   return { message: check.reason, severity: vscode.InputBoxValidationSeverity.Error };
 }
+
+/** A filter's "in use" mark in the picks. */
+const inUseWords = (): string => vscode.l10n.t({ message: 'in use', comment: ['The filter value now applied'] });
+const allProjects = (): string => vscode.l10n.t({ message: 'All projects', comment: ['No project filter'] });
+const anyTime = (): string => vscode.l10n.t({ message: 'Any time', comment: ['No time filter'] });

@@ -5,6 +5,9 @@ import { COMMANDS } from '../keys/commands';
 
 export { setTokenAction } from '../util/errorActions';
 
+/** A project picker's row when the caller's projects could not be listed (its codicon added by the picker). */
+export const couldNotListProjects = (): string => vscode.l10n.t('Could not list your projects');
+
 export interface ErrorAction {
   title: string;
   run: () => unknown;

@@ -2,11 +2,13 @@
 // this way, and their providers turn it into a TreeItem. The rows every paged tree has (a message, an error with
 // what to do about it, "Load more") are defined here once.
 
+import * as l10n from '@vscode/l10n';
 import { parseRecordTimestamp } from '../api/timestamps';
 import { ApiError, describeError } from '../api/errors';
 import { errorActions, type MessageAction } from '../util/errorActions';
 import { formatUtc, relativeTime } from '../util/time';
 import { COMMANDS } from '../keys/commands';
+import { count } from '../util/words';
 
 export interface IconSpec {
   /** A codicon id, e.g. `sync~spin`. */
@@ -97,7 +99,7 @@ export interface ListingState {
 /** "Load more (230 left)", "Loading more…", or a failed page to click again; a click runs `command`. */
 export function loadMoreView(listing: ListingState, command: MessageAction): RowView {
   const failed = listing.error !== undefined && !listing.loading;
-  const label = failed ? 'Could not load more: click to retry' : loadMoreLabel(listing.left, listing.loading);
+  const label = failed ? l10n.t('Could not load more: click to retry') : loadMoreLabel(listing.left, listing.loading);
   return {
     label,
     description: '',
@@ -111,8 +113,9 @@ export function loadMoreView(listing: ListingState, command: MessageAction): Row
 }
 
 export function loadMoreLabel(left: number | undefined, loading: boolean): string {
-  if (loading) return 'Loading more…';
-  return left !== undefined && left > 0 ? `Load more (${left.toLocaleString('en-US')} left)` : 'Load more';
+  if (loading) return l10n.t('Loading more…');
+  if (left === undefined || left <= 0) return l10n.t('Load more');
+  return left === 1 ? l10n.t('Load more (1 left)') : l10n.t('Load more ({0} left)', count(left));
 }
 
 /** "2019-08-07 13:28 UTC (3 days ago)" for a record's timestamp; undefined when it has none that reads. */
@@ -120,6 +123,28 @@ export function whenText(value: unknown, now: number): string | undefined {
   const date = parseRecordTimestamp(value);
   return date ? `${formatUtc(date)} (${relativeTime(date, now)})` : undefined;
 }
+
+/** The names of the fields tooltips list ("Created: …"): getters, so each is read from the bundle when shown. */
+export const FIELD = {
+  get id() { return l10n.t({ message: 'ID', comment: ['A field of a tooltip: the record\'s ID'] }); },
+  get size() { return l10n.t({ message: 'Size', comment: ['A field of a tooltip: a file\'s size'] }); },
+  get project() { return l10n.t({ message: 'Project', comment: ['A field of a tooltip: the project a file or task is in'] }); },
+  get createdBy() { return l10n.t({ message: 'Created by', comment: ['A field of a tooltip: who created it'] }); },
+  get created() { return l10n.t({ message: 'Created', comment: ['A field of a tooltip: when it was created'] }); },
+  get modified() { return l10n.t({ message: 'Modified', comment: ['A field of a tooltip: when it was last modified'] }); },
+  get rootFolder() { return l10n.t({ message: 'Root folder', comment: ['A field of a tooltip: a project\'s root folder'] }); },
+  get status() { return l10n.t({ message: 'Status', comment: ['A field of a tooltip: a task\'s status'] }); },
+  get app() { return l10n.t({ message: 'App', comment: ['A field of a tooltip: the app a task runs'] }); },
+  get started() { return l10n.t({ message: 'Started', comment: ['A field of a tooltip: when a task started'] }); },
+  get ended() { return l10n.t({ message: 'Ended', comment: ['A field of a tooltip: when a task ended'] }); },
+  get duration() { return l10n.t({ message: 'Duration', comment: ['A field of a tooltip: how long a task ran'] }); },
+  get progress() { return l10n.t({ message: 'Progress', comment: ['A field of a tooltip: a task\'s steps done'] }); },
+  get batch() { return l10n.t({ message: 'Batch', comment: ['A field of a tooltip: a batch task\'s children'] }); },
+  get batchParent() { return l10n.t({ message: 'Batch parent', comment: ['A field of a tooltip: the batch a task belongs to'] }); },
+  get message() { return l10n.t({ message: 'Message', comment: ['A field of a tooltip: the platform\'s message about a task'] }); },
+  get waiting() { return l10n.t({ message: 'Waiting', comment: ['A field of a tooltip: why a task waits'] }); },
+  get price() { return l10n.t({ message: 'Price', comment: ['A field of a tooltip: what a task cost'] }); },
+};
 
 /** A tooltip's lines "Name: value", two spaces before each line break (Markdown), the empty ones left out. */
 export function tooltipLines(rows: readonly (readonly [string, string | undefined])[]): string[] {

@@ -1,4 +1,5 @@
 // The actions offered beside an error in a tree (tasks, files). No `vscode` import.
+import * as l10n from '@vscode/l10n';
 import { ApiError } from '../api/errors';
 import { commandTitles, COMMANDS } from '../keys/commands';
 
@@ -7,6 +8,9 @@ export interface MessageAction {
   command: string;
   args?: unknown[];
 }
+
+/** The title of the action that reads a listing or a record again. */
+export const retryTitle = (): string => l10n.t('Retry');
 
 /** The title of the action that asks for a new token, wherever an error offers it (trees, notifications). */
 export const setTokenAction = (): string => commandTitles().setToken;
