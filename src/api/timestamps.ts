@@ -5,9 +5,6 @@ export type TimestampCheck = { ok: true; date: Date } | { ok: false; reason: str
 
 const PATTERN = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2})(?:([+-])(\d{2}):(\d{2}))?)?$/;
 
-/** English, for src/tasks/filterPicks.ts until the lead converts it to `timestampForms()`. */
-export const TIMESTAMP_FORMS = 'yyyy-MM-dd, yyyy-MM-ddTHH:mm:ss (UTC) or yyyy-MM-ddTHH:mm:ss±HH:mm';
-
 /** The accepted forms, for prompts and messages. */
 export function timestampForms(): string {
   return l10n.t('yyyy-MM-dd, yyyy-MM-ddTHH:mm:ss (UTC) or yyyy-MM-ddTHH:mm:ss±HH:mm');

@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { ApiError, describeError } from '../api/errors';
 import type { CopyJobsApi } from '../api/copyJobs';
 import type { AsyncJob, CopyItem, CopyItemResult, CopyJobState } from '../api/types';
@@ -343,7 +344,7 @@ export class JobTracker {
       if (!this.isCurrent(job)) return;
       if (error instanceof ApiError && (error.code === NOT_FOUND || (error.status === 404 && error.code === undefined))) {
         job.state = 'UNKNOWN';
-        job.lastError = 'The platform no longer knows this job.';
+        job.lastError = l10n.t('The platform no longer knows this job.');
         job.finishedAt ??= this.clock.now();
         job.detailsTried = true;
         return;

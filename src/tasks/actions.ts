@@ -13,7 +13,7 @@ import { formatFilterTimestamp } from '../api/timestamps';
 import type { Credentials } from '../api/transport';
 import type { Page, Task } from '../api/types';
 import { formatDuration } from '../util/time';
-import { count } from '../util/words';
+import { andMore, count } from '../util/words';
 import { followWrites, type Account, type Lookup, type Outbox, type WriteKind, type WriteRecord } from '../write/outbox';
 
 export interface TaskActionApi {
@@ -221,7 +221,7 @@ export function confirmationText(kind: TaskActionKind, tasks: readonly Task[], n
   }
   if (!one) {
     const listed = tasks.slice(0, 10).map((t) => `• ${t.name || t.id}`).join('\n');
-    detail += `\n\n${listed}${tasks.length > 10 ? `\n${l10n.t('… and {0} more', tasks.length - 10)}` : ''}`;
+    detail += `\n\n${listed}${tasks.length > 10 ? `\n${andMore(tasks.length - 10)}` : ''}`;
   }
   return { message, detail };
 }

@@ -14,15 +14,14 @@ import type { Refresher } from './refresher';
 import { type ContainerNode, type LoadMoreNode, type TaskTreeModel } from './taskTree';
 import { TASKS_VIEW_ID, withViewProgress } from './treeProvider';
 import { commandTitles, COMMANDS } from '../keys/commands';
-import { openTaskDetailsTitle } from './taskInfo';
+import { couldNotReadTask, openTaskDetailsTitle } from './taskInfo';
 
 /** A quick pick's title for a command run from the palette: "Seven Bridges: Copy Task ID". */
 export const paletteTitle = (command: string): string => vscode.l10n.t({ message: 'Seven Bridges: {0}', args: [command], comment: ['{0}: a command\'s title'] });
 /** The task pickers' placeholder and the name of their list. */
 export const whichTaskPlaceholder = (): string => vscode.l10n.t('Which task? Pick one, or paste a task ID');
 export const tasksNoun = (): string => vscode.l10n.t({ message: 'Tasks', comment: ['The list of tasks in a task picker'] });
-/** The start of an error message when a task could not be read. */
-export const couldNotReadTask = (): string => vscode.l10n.t('Could not read the task');
+export { couldNotReadTask } from './taskInfo';
 
 export interface TaskCommandParts {
   services: Services;

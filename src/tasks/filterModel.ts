@@ -54,6 +54,9 @@ export interface TaskFilter {
 }
 
 
+/** The title of the action that removes every task filter. */
+export const clearFiltersTitle = (): string => l10n.t('Clear Task Filters');
+
 /** A status's label; a status this version does not know (ABORTING, …), as the platform names it. */
 export function statusWord(status: string | undefined): string {
   if (status === undefined) return l10n.t({ message: 'unknown', comment: ['A task\'s status when the platform gave none'] });

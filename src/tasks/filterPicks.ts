@@ -8,6 +8,7 @@ import { TASK_STATUSES, type Project, type Task, type TaskStatus } from '../api/
 import type { Services } from '../services';
 import {
   checkRange,
+  clearFiltersTitle,
   describeParent,
   describeRange,
   describeStatuses,
@@ -47,7 +48,7 @@ export async function pickFilter(services: Services, filters: FilterModel, tree:
       description: f[field] ? describeRange(f[field]!) : anyTime(),
     })),
   ];
-  if (filters.active) items.push({ filterKind: 'clear', label: `$(clear-all) ${vscode.l10n.t('Clear Task Filters')}`, description: filters.description });
+  if (filters.active) items.push({ filterKind: 'clear', label: `$(clear-all) ${clearFiltersTitle()}`, description: filters.description });
   const pick = await vscode.window.showQuickPick(items, {
     title: vscode.l10n.t('Seven Bridges: Filter Tasks'),
     placeHolder: vscode.l10n.t('What to filter by (filters combine)'),

@@ -11,10 +11,9 @@ import type { IconSpec, RowView } from '../ui/rowView';
 import { PAGE_SIZE } from '../api/pagedLoader';
 import type { TaskSource } from './taskListing';
 import { taskCount } from '../util/words';
+import { countUnavailable } from './taskRows';
 
 export const OTHER_GROUP = 'OTHER';
-/** English, for src/tasks/taskTree.ts until the lead converts it to `otherStatusesLabel()`. */
-export const OTHER_LABEL = 'Other statuses';
 export const otherStatusesLabel = (): string => l10n.t('Other statuses');
 /** Pages of the unfiltered list scanned at most when the "Other" group opens (newest first: transitions are recent). */
 export const MAX_OTHER_SCAN_PAGES = 20;
@@ -56,7 +55,7 @@ const OTHER_ICON: IconSpec = { id: 'question', color: 'charts.orange' };
 /** The "Other statuses" group row. */
 export function otherGroupView(count: number | undefined, countError?: string): RowView {
   const label = otherStatusesLabel();
-  const description = countError ? l10n.t('count unavailable') : count === undefined ? '…' : count.toLocaleString('en-US');
+  const description = countError ? countUnavailable() : count === undefined ? '…' : count.toLocaleString('en-US');
   const tooltip = countError
     ? l10n.t('Tasks in other statuses: the count could not be read. {0}', countError)
     : l10n.t('Tasks whose status no filter value names: aborting, batch parents still creating their children, or a status this extension does not know.');

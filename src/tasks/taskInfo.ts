@@ -11,6 +11,12 @@ import type { IconSpec } from '../ui/rowView';
 import { COMMANDS } from '../keys/commands';
 import { STATUS_LABELS } from './statuses';
 
+/** "3 min so far": how long something still running has run. */
+export const soFar = (duration: string): string => l10n.t('{0} so far', duration);
+
+/** The start of an error message when a task could not be read. */
+export const couldNotReadTask = (): string => l10n.t('Could not read the task');
+
 /** The Open Task Details command's name (a row's command, a picker's title). */
 export const openTaskDetailsTitle = (): string => l10n.t('Open Task Details');
 const unnamedJob = (): string => l10n.t({ message: 'job', comment: ['A job of a task that has no name'] });
@@ -102,7 +108,7 @@ export function jobDuration(job: TaskJob, now: number): string | undefined {
   if (!start) return undefined;
   const end = parseRecordTimestamp(job.end_time);
   if (end) return formatDuration(end.getTime() - start.getTime());
-  return job.status === 'RUNNING' ? l10n.t('{0} so far', formatDuration(now - start.getTime())) : undefined;
+  return job.status === 'RUNNING' ? soFar(formatDuration(now - start.getTime())) : undefined;
 }
 
 /** Failed jobs first, then aborted, running, completed; the platform's order within each. */

@@ -1,13 +1,18 @@
 // How a task or a status group looks in the tree: label, description, icon, tooltip text, context value.
 // No `vscode` import; the tree provider turns these into TreeItems.
 
+import * as l10n from '@vscode/l10n';
 import { parseRecordTimestamp } from '../api/timestamps';
 import { TERMINAL_TASK_STATUSES, type Task, type TaskStatus } from '../api/types';
 import { escapeMarkdown } from '../util/markdown';
 import { formatDuration, relativeTime } from '../util/time';
-import { tooltipLines, whenText, type RowView } from '../ui/rowView';
+import { FIELD, tooltipLines, whenText, type RowView } from '../ui/rowView';
+import { andMore, count as digits } from '../util/words';
 import { groupIcon, STATUS_LABELS, statusLook } from './statuses';
-import { entryText } from './taskInfo';
+import { entryText, soFar } from './taskInfo';
+
+/** A group's description when its count could not be read. */
+export const countUnavailable = (): string => l10n.t('count unavailable');
 
 
 /** A status group: "Running" with "12" beside it; a count still loading or unavailable says so. */
@@ -16,16 +21,22 @@ export function groupView(status: TaskStatus, count: number | undefined, countEr
   let description: string;
   let tooltip: string;
   if (countError) {
-    description = 'count unavailable';
-    tooltip = `${label} tasks: the count could not be read. ${countError}`;
+    description = countUnavailable();
+    tooltip = l10n.t({ message: '{0} tasks: the count could not be read. {1}', args: [label, countError], comment: ['{0}: a status, "Running"; {1}: why'] });
   } else if (count === undefined) {
     description = '…';
-    tooltip = `${label} tasks: counting…`;
+    tooltip = l10n.t({ message: '{0} tasks: counting…', args: [label], comment: ['{0}: a status, "Running"'] });
   } else {
     description = count.toLocaleString('en-US');
-    tooltip = `${count.toLocaleString('en-US')} ${label.toLowerCase()} task${count === 1 ? '' : 's'} match`;
+    tooltip = count === 1
+      ? l10n.t({ message: '1 {0} task match', args: [label.toLocaleLowerCase()], comment: ['{0}: a status in lower case, "running"'] })
+      : l10n.t({ message: '{0} {1} tasks match', args: [digits(count), label.toLocaleLowerCase()], comment: ['{0}: a count; {1}: a status in lower case, "running"'] });
   }
-  const ariaLabel = countError ? `${label} tasks, count unavailable` : count === undefined ? `${label} tasks, counting` : tooltip;
+  const ariaLabel = countError
+    ? l10n.t({ message: '{0} tasks, count unavailable', args: [label], comment: ['{0}: a status, "Running"'] })
+    : count === undefined
+      ? l10n.t({ message: '{0} tasks, counting', args: [label], comment: ['{0}: a status, "Running"'] })
+      : tooltip;
   return { label, description, tooltip, ariaLabel, icon: groupIcon(status), contextValue: 'taskGroup', expandable: count !== 0 || !!countError };
 }
 
@@ -34,14 +45,14 @@ export function batchSummary(task: Pick<Task, 'execution_status'>): string | und
   const es = task.execution_status;
   if (!es) return undefined;
   const parts: string[] = [];
-  const add = (n: number | undefined, word: string) => {
-    if (typeof n === 'number' && n > 0) parts.push(`${n} ${word}`);
+  const add = (n: number | undefined, words: (n: string) => string) => {
+    if (typeof n === 'number' && n > 0) parts.push(words(digits(n)));
   };
-  add(es.completed, 'done');
-  add(es.running, 'running');
-  add(es.queued, 'queued');
-  add(es.failed, 'failed');
-  add(es.aborted, 'aborted');
+  add(es.completed, (n) => l10n.t({ message: '{0} done', args: [n], comment: ['Children of a batch task'] }));
+  add(es.running, (n) => l10n.t({ message: '{0} running', args: [n], comment: ['Children of a batch task'] }));
+  add(es.queued, (n) => l10n.t({ message: '{0} queued', args: [n], comment: ['Children of a batch task'] }));
+  add(es.failed, (n) => l10n.t({ message: '{0} failed', args: [n], comment: ['Children of a batch task'] }));
+  add(es.aborted, (n) => l10n.t({ message: '{0} aborted', args: [n], comment: ['Children of a batch task'] }));
   return parts.length ? parts.join(' · ') : undefined;
 }
 
@@ -51,10 +62,11 @@ export function taskTime(task: Task, now: number): string | undefined {
   const started = parseRecordTimestamp(task.start_time);
   const ended = parseRecordTimestamp(task.end_time);
   const terminal = task.status !== undefined && TERMINAL_TASK_STATUSES.includes(task.status);
-  if (ended && (terminal || !started)) return `ended ${relativeTime(ended, now)}`;
-  if (started && task.status !== 'DRAFT' && task.status !== 'QUEUED') return `started ${relativeTime(started, now)}`;
-  if (ended) return `ended ${relativeTime(ended, now)}`;
-  if (created) return `created ${relativeTime(created, now)}`;
+  const endedAgo = (at: Date) => l10n.t({ message: 'ended {0}', args: [relativeTime(at, now)], comment: ['{0}: "5 min ago"'] });
+  if (ended && (terminal || !started)) return endedAgo(ended);
+  if (started && task.status !== 'DRAFT' && task.status !== 'QUEUED') return l10n.t({ message: 'started {0}', args: [relativeTime(started, now)], comment: ['{0}: "5 min ago"'] });
+  if (ended) return endedAgo(ended);
+  if (created) return l10n.t({ message: 'created {0}', args: [relativeTime(created, now)], comment: ['{0}: "5 min ago"'] });
   return undefined;
 }
 
@@ -104,7 +116,7 @@ export function taskDuration(task: Task, now: number): string | undefined {
   if (!started) return undefined;
   const ended = parseRecordTimestamp(task.end_time);
   if (ended) return formatDuration(ended.getTime() - started.getTime());
-  if (task.status === 'RUNNING') return `${formatDuration(now - started.getTime())} so far`;
+  if (task.status === 'RUNNING') return soFar(formatDuration(now - started.getTime()));
   return undefined;
 }
 
@@ -114,40 +126,40 @@ export function taskTooltip(task: Task, now: number): string {
   const lines: string[] = [];
   lines.push(`**${escapeMarkdown(task.name || task.id)}**`, '');
   const rows: [string, string | undefined][] = [
-    ['Status', look.note ?? look.label],
-    ['ID', `\`${task.id}\``],
-    ['Project', task.project ? escapeMarkdown(task.project) : undefined],
-    ['App', task.app ? escapeMarkdown(task.app) : undefined],
-    ['Created by', task.created_by ? escapeMarkdown(task.created_by) : undefined],
-    ['Created', whenText(task.created_time, now)],
-    ['Started', whenText(task.start_time, now)],
-    ['Ended', whenText(task.end_time, now)],
-    ['Duration', taskDuration(task, now)],
+    [FIELD.status, look.note ?? look.label],
+    [FIELD.id, `\`${task.id}\``],
+    [FIELD.project, task.project ? escapeMarkdown(task.project) : undefined],
+    [FIELD.app, task.app ? escapeMarkdown(task.app) : undefined],
+    [FIELD.createdBy, task.created_by ? escapeMarkdown(task.created_by) : undefined],
+    [FIELD.created, whenText(task.created_time, now)],
+    [FIELD.started, whenText(task.start_time, now)],
+    [FIELD.ended, whenText(task.end_time, now)],
+    [FIELD.duration, taskDuration(task, now)],
   ];
   const es = task.execution_status;
   if (es && typeof es.steps_total === 'number' && es.steps_total > 0) {
-    rows.push(['Progress', `${es.steps_completed ?? 0}/${es.steps_total} steps`]);
+    rows.push([FIELD.progress, l10n.t('{0}/{1} steps', es.steps_completed ?? 0, es.steps_total)]);
   }
-  if (task.batch) rows.push(['Batch', batchSummary(task) ?? 'no children yet']);
-  if (task.parent) rows.push(['Batch parent', `\`${task.parent}\``]);
-  if (es?.message && es.message !== look.label) rows.push(['Message', escapeMarkdown(es.message)]);
-  if (es?.account_limit) rows.push(['Waiting', 'account limit reached']);
-  if (es?.system_limit) rows.push(['Waiting', 'system limit reached']);
+  if (task.batch) rows.push([FIELD.batch, batchSummary(task) ?? l10n.t('no children yet')]);
+  if (task.parent) rows.push([FIELD.batchParent, `\`${task.parent}\``]);
+  if (es?.message && es.message !== look.label) rows.push([FIELD.message, escapeMarkdown(es.message)]);
+  if (es?.account_limit) rows.push([FIELD.waiting, l10n.t('account limit reached')]);
+  if (es?.system_limit) rows.push([FIELD.waiting, l10n.t('system limit reached')]);
   if (task.price && typeof task.price.amount === 'number') {
-    rows.push(['Price', `${task.price.amount.toFixed(2)} ${task.price.currency ?? ''}`.trim()]);
+    rows.push([FIELD.price, `${task.price.amount.toFixed(2)} ${task.price.currency ?? ''}`.trim()]);
   }
   lines.push(...tooltipLines(rows));
   const errors = Array.isArray(task.errors) ? task.errors : [];
   const warnings = Array.isArray(task.warnings) ? task.warnings : [];
   if (errors.length) {
-    lines.push('', `**Errors (${errors.length})**`, '');
+    lines.push('', `**${l10n.t('Errors ({0})', errors.length)}**`, '');
     for (const e of errors.slice(0, 5)) lines.push(`- $(error) ${escapeMarkdown(entryText(e))}`);
-    if (errors.length > 5) lines.push(`- … and ${errors.length - 5} more`);
+    if (errors.length > 5) lines.push(`- ${andMore(errors.length - 5)}`);
   }
   if (warnings.length) {
-    lines.push('', `**Warnings (${warnings.length})**`, '');
+    lines.push('', `**${l10n.t('Warnings ({0})', warnings.length)}**`, '');
     for (const w of warnings.slice(0, 5)) lines.push(`- $(warning) ${escapeMarkdown(entryText(w))}`);
-    if (warnings.length > 5) lines.push(`- … and ${warnings.length - 5} more`);
+    if (warnings.length > 5) lines.push(`- ${andMore(warnings.length - 5)}`);
   }
   return lines.join('\n');
 }

@@ -1,17 +1,19 @@
 // The task tree's data: status groups with counts, their paged tasks, batch children, and the messages shown
 // in place of a blank view. No `vscode` import; the tree provider renders these nodes.
 
+import * as l10n from '@vscode/l10n';
 import { ApiError, describeError } from '../api/errors';
 import type { TaskListQuery } from '../api/tasks';
 import type { ExecutionDetails, Task, TaskStatus } from '../api/types';
-import { buildTaskInfo, hasStarted, type InfoItem } from './taskInfo';
+import { buildTaskInfo, couldNotReadTask, hasStarted, type InfoItem } from './taskInfo';
+import { retryTitle } from '../util/errorActions';
 import { Emitter } from '../util/emitter';
 import { errorRows, LoadMoreNode as ListingEnd, MessageNode as Message } from '../ui/rowView';
-import { FilterModel, visibleStatuses } from './filterModel';
+import { clearFiltersTitle, FilterModel, visibleStatuses } from './filterModel';
 import { STATUS_LABELS } from './statuses';
 import { listingSignature, TASK_LIST_FIELDS, taskListing, type TaskListing, type TaskSource } from './taskListing';
 import type { StateStore } from '../util/stateStore';
-import { OTHER_GROUP, OTHER_LABEL, otherCount, otherStatusSource } from './otherStatuses';
+import { OTHER_GROUP, otherCount, otherStatusSource } from './otherStatuses';
 import { COMMANDS } from '../keys/commands';
 import { STATE_KEYS } from '../keys/state';
 
@@ -224,7 +226,7 @@ export class TaskTreeModel {
           record = await source.get(node.task.id);
         } catch (error) {
           state.children = [
-            new InfoNode({ key: 'error', label: 'Could not read the task', description: describeError(error), tooltip: describeError(error), icon: { id: 'error' }, contextValue: 'message' }, node),
+            new InfoNode({ key: 'error', label: couldNotReadTask(), description: describeError(error), tooltip: describeError(error), icon: { id: 'error' }, contextValue: 'message' }, node),
           ];
           return;
         }
@@ -328,18 +330,18 @@ export class TaskTreeModel {
     if (!this.options.signedIn()) return [];
     await this.loadCounts(false);
     if (this.rootError !== undefined) {
-      return errorRows<ContainerNode>('root', undefined, this.rootError, { title: 'Retry', command: COMMANDS.refreshTasks });
+      return errorRows<ContainerNode>('root', undefined, this.rootError, { title: retryTitle(), command: COMMANDS.refreshTasks });
     }
     const groups = this.visibleGroups();
     const nodes: TaskTreeNode[] = [];
     if (groups.every((g) => g.count === 0)) {
       if (this.filter.active) {
-        nodes.push(new Message<ContainerNode>('root/empty', undefined, 'No tasks match the filters.', 'info', this.filter.description, {
-          title: 'Clear Task Filters',
+        nodes.push(new Message<ContainerNode>('root/empty', undefined, l10n.t('No tasks match the filters.'), 'info', this.filter.description, {
+          title: clearFiltersTitle(),
           command: COMMANDS.clearTaskFilter,
         }));
       } else {
-        nodes.push(new Message<ContainerNode>('root/empty', undefined, 'No tasks yet.', 'info', 'Tasks you run on the platform appear here.'));
+        nodes.push(new Message<ContainerNode>('root/empty', undefined, l10n.t('No tasks yet.'), 'info', l10n.t('Tasks you run on the platform appear here.')));
       }
     }
     nodes.push(...groups);
@@ -355,12 +357,10 @@ export class TaskTreeModel {
     const items = list.items;
     if (list.error !== undefined && !items.length) {
       // "Load More" on a listing that failed before its first page loads it again.
-      return errorRows(node.id, node, list.error, { title: 'Retry', command: COMMANDS.loadMoreTasks, args: [node] });
+      return errorRows(node.id, node, list.error, { title: retryTitle(), command: COMMANDS.loadMoreTasks, args: [node] });
     }
     if (!items.length) {
-      const what =
-        node.kind !== 'group' ? 'No child tasks' : node.status === OTHER_GROUP ? `No tasks in ${OTHER_LABEL.toLowerCase()}` : `No ${STATUS_LABELS[node.status].toLowerCase()} tasks`;
-      return [new Message<ContainerNode>(`${node.id}/empty`, node, this.filter.active && node.kind === 'group' ? `${what} match the filters.` : `${what}.`, 'info')];
+      return [new Message<ContainerNode>(`${node.id}/empty`, node, emptyText(node, this.filter.active), 'info')];
     }
     if (node.kind === 'group' && list.total !== undefined && list.error === undefined) node.count = list.total;
     const seen = new Set<string>();
@@ -461,4 +461,14 @@ export class TaskTreeModel {
 /** What decides whether a task's opened rows are still current: its status and its end. */
 function infoKey(task: Task): string {
   return `${task.status ?? ''}|${task.end_time ?? ''}`;
+}
+
+/** What an opened group or batch with no tasks says: "No running tasks match the filters.", "No child tasks." */
+function emptyText(node: ContainerNode, filtered: boolean): string {
+  if (node.kind !== 'group') return l10n.t('No child tasks.');
+  if (node.status === OTHER_GROUP) return filtered ? l10n.t('No tasks in other statuses match the filters.') : l10n.t('No tasks in other statuses.');
+  const status = STATUS_LABELS[node.status].toLocaleLowerCase();
+  return filtered
+    ? l10n.t({ message: 'No {0} tasks match the filters.', args: [status], comment: ['{0}: a status in lower case, "running"'] })
+    : l10n.t({ message: 'No {0} tasks.', args: [status], comment: ['{0}: a status in lower case, "running"'] });
 }

@@ -43,7 +43,7 @@ export class TaskTreeProvider implements vscode.TreeDataProvider<TaskTreeNode>, 
         return item;
       }
       case 'loadMore':
-        return rowItem(node.id, loadMoreView(model.listOf(node.parent), { command: COMMANDS.loadMoreTasks, title: 'Load More Tasks', args: [node] }), collapsibleState(false));
+        return rowItem(node.id, loadMoreView(model.listOf(node.parent), { command: COMMANDS.loadMoreTasks, title: vscode.l10n.t('Load More Tasks'), args: [node] }), collapsibleState(false));
       case 'info': {
         const info = node.item;
         const open = info.children?.length ? (info.expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed) : vscode.TreeItemCollapsibleState.None;

@@ -7,14 +7,8 @@ export function count(value: number): string {
   return value.toLocaleString('en-US');
 }
 
-/**
- * `1 file`, `1,234 files`: a count and an English word. Not localisable: kept only for modules the lead converts
- * after the restructuring (src/tasks/nodes.ts, taskTree.ts, filterPicks.ts, src/files/tree.ts, src/copy/pickers.ts);
- * new code uses the counted nouns below.
- */
-export function plural(value: number, word: string, words = `${word}s`): string {
-  return `${count(value)} ${value === 1 ? word : words}`;
-}
+/** "… and 3 more": the rest of a list cut short. */
+export const andMore = (n: number): string => l10n.t('… and {0} more', count(n));
 
 export const itemCount = (n: number): string => (n === 1 ? l10n.t('1 item') : l10n.t('{0} items', count(n)));
 export const fileCount = (n: number): string => (n === 1 ? l10n.t('1 file') : l10n.t('{0} files', count(n)));

@@ -1,4 +1,5 @@
 import { randomUUID } from 'crypto';
+import * as l10n from '@vscode/l10n';
 import { ApiError, describeError } from '../api/errors';
 import { systemClock, type Clock } from '../api/clock';
 import type { Credentials } from '../api/transport';
@@ -309,13 +310,13 @@ export class Outbox {
   private async step(record: WriteRecord, account: Account): Promise<void> {
     const kind = this.kinds.get(record.kind);
     if (!kind) {
-      await this.save({ ...record, state: 'failed', note: 'This version of the extension cannot send this request.' });
+      await this.save({ ...record, state: 'failed', note: l10n.t('This version of the extension cannot send this request.') });
       return;
     }
     if (record.state === 'sent') return this.finish(kind, record, record.outcome, false);
     if (record.state === 'sending') {
       // Left on its way by a window that closed (or this one, reloaded): the call may have been processed.
-      await this.save({ ...record, state: 'unsure', notBefore: this.timers.now() + this.opts.lookupDelayMs, note: 'The window that sent it closed before the answer came.' });
+      await this.save({ ...record, state: 'unsure', notBefore: this.timers.now() + this.opts.lookupDelayMs, note: l10n.t('The window that sent it closed before the answer came.') });
       return;
     }
     if (record.state === 'unsure') return this.look(kind, record, account);
@@ -328,7 +329,7 @@ export class Outbox {
       lookup = await kind.prepare(record, account.credentials);
     } catch (error) {
       // Without it a lost answer could not be told apart later: wait rather than send blind.
-      if (this.mine.get(record.id) === record) await this.save({ ...record, ...this.later(record), note: `Waiting to send: ${describeError(error)}` });
+      if (this.mine.get(record.id) === record) await this.save({ ...record, ...this.later(record), note: l10n.t('Waiting to send: {0}', describeError(error)) });
       return;
     }
     // Discarded or changed by the user meanwhile, or claimed by another window: not this step's to send.
@@ -341,7 +342,7 @@ export class Outbox {
     }
     const sending: WriteRecord = { ...record, state: 'sending', lookup, attempts: record.attempts + 1, lastAttemptAt: this.timers.now(), notBefore: undefined, note: undefined };
     if (!(await this.save(sending, true))) {
-      await this.save({ ...record, ...this.later(record), note: 'Waiting to send: VS Code could not record it.' });
+      await this.save({ ...record, ...this.later(record), note: l10n.t('Waiting to send: VS Code could not record it.') });
       return;
     }
     let outcome: unknown;
@@ -365,7 +366,7 @@ export class Outbox {
     }
     if (error.isRateLimited || error.isMaintenance) {
       // Proof the platform did not process it: sent again, as it was, once the wait is over.
-      const why = error.isRateLimited ? "The platform's rate limit is used up." : 'The platform is under maintenance.';
+      const why = error.isRateLimited ? l10n.t("The platform's rate limit is used up.") : l10n.t('The platform is under maintenance.');
       // The reset as the transport measured it on the server's clock; else from the reset time and this clock.
       const untilReset = error.untilResetMs ?? (error.resetAt ? Math.max(0, error.resetAt * 1000 - now) : undefined);
       const wait = error.isRateLimited && untilReset !== undefined ? { notBefore: now + Math.min(untilReset + 1_000, 5 * 60_000) } : this.later(record);
@@ -387,7 +388,7 @@ export class Outbox {
     try {
       result = await kind.lookup(record, account.credentials);
     } catch (error) {
-      if (this.mine.get(record.id) === record) await this.save({ ...record, ...this.later(record), note: `May have been submitted; could not check yet (${describeError(error)}). Checking again soon.` });
+      if (this.mine.get(record.id) === record) await this.save({ ...record, ...this.later(record), note: l10n.t('May have been submitted; could not check yet ({0}). Checking again soon.', describeError(error)) });
       return;
     }
     if ((await this.account().catch(() => undefined))?.key !== record.account) return;
@@ -397,7 +398,7 @@ export class Outbox {
       await this.save({ ...record, state: 'sent', outcome: result.found });
       await this.finish(kind, this.mine.get(record.id) ?? record, result.found, true);
     } else if ('absent' in result) {
-      if (record.resends >= MAX_RESENDS) await this.save({ ...record, state: 'failed', note: `${result.absent} It was sent ${record.attempts} times without an answer.` });
+      if (record.resends >= MAX_RESENDS) await this.save({ ...record, state: 'failed', note: l10n.t({ message: '{0} It was sent {1} times without an answer.', args: [result.absent, record.attempts], comment: ['{0}: why the platform has no record of it'] }) });
       else await this.save({ ...record, state: 'queued', resends: record.resends + 1, note: result.absent });
     } else {
       await this.save({ ...record, ...this.later(record), note: result.unknown });
@@ -409,7 +410,7 @@ export class Outbox {
       await kind.finish(record, outcome, found);
     } catch (error) {
       // The platform has it: kept as sent (never sent again), and handed over again later.
-      await this.save({ ...record, state: 'sent', outcome, ...this.later(record), note: `Submitted; not shown yet (${describeError(error)}).` });
+      await this.save({ ...record, state: 'sent', outcome, ...this.later(record), note: l10n.t('Submitted; not shown yet ({0}).', describeError(error)) });
       return;
     }
     // Told at once: its record leaves this window now, while global state is still being written.
