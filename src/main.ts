@@ -17,6 +17,8 @@ export interface ExtensionApi {
   readonly tasks: TaskExplorer;
   /** The files view, the copy flow, the job tracker and the unsubmitted requests. */
   readonly copy: CopyFeature;
+  /** The Accounts menu's authentication provider. */
+  readonly auth: ReturnType<typeof registerAuth>;
 }
 
 /** Builds the parts and wires them; `activatedAt` is when VS Code called `activate`, for the log. */
@@ -34,10 +36,10 @@ export function start(context: vscode.ExtensionContext, activatedAt: number): Ex
   context.subscriptions.push(log, session, outbox, session.onDidChange(() => outbox.poke()));
 
   const services: Services = { context, client, session, log, outbox, account };
-  registerAuth(services);
+  const auth = registerAuth(services);
   const tasks = registerTasks(services);
   const copy = registerCopy(services);
   outbox.start();
   log.info(`Started in ${Date.now() - started} ms, ${started - activatedAt} ms after activation`);
-  return { services, tasks, copy };
+  return { services, tasks, copy, auth };
 }

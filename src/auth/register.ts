@@ -2,13 +2,18 @@ import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { accountMenu, AccountStatus } from './accountStatus';
 import { importCredentials, openTokenPage, selectPlatform, setToken, signOut } from './commands';
+import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, SevenBridgesAuthProvider } from './provider';
 
-/** Sign-in: token, platform, credentials file, the signed-in indicator. */
-export function registerAuth(services: Services): void {
+/** Sign-in: token, platform, credentials file, the signed-in indicator, the Accounts menu's provider. */
+export function registerAuth(services: Services): { provider: SevenBridgesAuthProvider } {
   const { context, session, log } = services;
   const status = new AccountStatus(services);
+  const provider = new SevenBridgesAuthProvider(services);
   context.subscriptions.push(
     status,
+    provider,
+    // Several accounts: one per platform with a token.
+    vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, provider, { supportsMultipleAccounts: true }),
     session.onDidChange(() => void status.update()),
     session.onDidChangeUsername(() => void status.update()),
     vscode.commands.registerCommand('sevenbridges.setToken', () => setToken(services)),
@@ -21,4 +26,5 @@ export function registerAuth(services: Services): void {
     vscode.commands.registerCommand('sevenbridges.accountMenu', accountMenu),
   );
   void session.reload(false).then(() => status.update());
+  return { provider };
 }
