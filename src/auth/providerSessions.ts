@@ -1,6 +1,6 @@
 // What the authentication provider lists, without `vscode`: which endpoints to look at, how an account is named,
 // what changed between two listings. Unit-tested on plain Node.
-import { endpointLabel, platformFor } from '../api/endpoint';
+import { endpointLabel } from '../api/endpoint';
 
 /** One signed-in account: a token for an endpoint and the user it belongs to (GET /v2/user). */
 export interface ProviderSession {
@@ -8,19 +8,22 @@ export interface ProviderSession {
   readonly id: string;
   readonly accessToken: string;
   readonly account: { readonly id: string; readonly label: string };
-  /** The endpoint again: a caller that wants one platform's session asks with its API base as the scope. */
+  /**
+   * The endpoint again. A caller that wants one platform's session asks with its API base as the scope; VS Code
+   * clears an Accounts menu sign-in request once a session arrives whose scopes equal the requested ones.
+   */
   readonly scopes: readonly string[];
   /** The token comes from SB_AUTH_TOKEN: deleting the stored one cannot sign it out. */
   readonly fromEnvironment: boolean;
 }
 
 /**
- * "rfranklin (Cancer Genomics Cloud)". VS Code remembers which extensions may use an account by this label, so it
- * names the user and the platform and nothing that changes between windows.
+ * "rfranklin (Cancer Genomics Cloud)", "rfranklin (127.0.0.1:4567)" for a custom endpoint; the Accounts menu adds
+ * " (Seven Bridges)". VS Code remembers which extensions may use an account by this label, so it names the user and
+ * the platform and nothing that changes between windows.
  */
 export function accountLabel(username: string, endpoint: string): string {
-  const platform = platformFor(endpoint);
-  return `${username} (${platform ? platform.label : `Seven Bridges at ${endpointLabel(endpoint)}`})`;
+  return `${username} (${endpointLabel(endpoint)})`;
 }
 
 /** The endpoints whose tokens could be listed: every known platform, the one in use, the environment's, any remembered. */

@@ -15,6 +15,7 @@ export function registerAuth(services: Services): { provider: SevenBridgesAuthPr
     // Several accounts: one per platform with a token.
     vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, provider, { supportsMultipleAccounts: true }),
     session.onDidChange(() => void status.update()),
+    session.onDidChange(() => void offerSignInFromAccountsMenu(services, provider)),
     session.onDidChangeUsername(() => void status.update()),
     vscode.commands.registerCommand('sevenbridges.setToken', () => setToken(services)),
     vscode.commands.registerCommand('sevenbridges.signOut', () => signOut(services)),
@@ -25,6 +26,22 @@ export function registerAuth(services: Services): { provider: SevenBridgesAuthPr
     vscode.commands.registerCommand('sevenbridges.showLog', () => log.show()),
     vscode.commands.registerCommand('sevenbridges.accountMenu', accountMenu),
   );
-  void session.reload(false).then(() => status.update());
+  void session.reload(false).then(() => {
+    void status.update();
+    void offerSignInFromAccountsMenu(services, provider);
+  });
   return { provider };
+}
+
+/**
+ * Signed out everywhere: asks VS Code for a session of the platform in use without creating one, so the Accounts menu
+ * offers "Sign in with Seven Bridges to use Seven Bridges". VS Code drops the entry once a session with the same scopes
+ * arrives, however it was made (its match of an empty scope list never succeeds, hence the endpoint as the scope).
+ */
+async function offerSignInFromAccountsMenu(services: Services, provider: SevenBridgesAuthProvider): Promise<void> {
+  if (services.session.state !== 'signedOut' || (await provider.refresh()).length) return;
+  // VS Code's own list too: while it still holds a session, the same call would ask to grant access to it instead.
+  if ((await vscode.authentication.getAccounts(AUTH_PROVIDER_ID)).length || services.session.state !== 'signedOut') return;
+  services.log.info('Signed out: the Accounts menu offers to sign in');
+  await vscode.authentication.getSession(AUTH_PROVIDER_ID, [services.session.endpoint], {}).then(undefined, () => undefined);
 }

@@ -17,7 +17,7 @@ describe('authentication provider', () => {
     const emu = emulator();
     await waitFor(() => services.session.state === 'signedIn', 'the session to read its token');
     const sessions = await auth.provider.getSessions([]);
-    const label = `${emu.username} (Seven Bridges at ${new URL(emu.baseUrl).host})`;
+    const label = `${emu.username} (${new URL(emu.baseUrl).host})`;
     assert.deepStrictEqual(
       sessions.map((s) => ({ id: s.id, label: s.account.label, scopes: s.scopes })),
       [{ id: emu.baseUrl, label, scopes: [emu.baseUrl] }],
@@ -58,7 +58,7 @@ describe('authentication provider', () => {
       await waitFor(() => services.session.endpoint === endpoint && services.session.state === 'signedOut', 'signed out on the other name');
       await services.session.storeToken(endpoint, emu.token);
       await waitFor(() => providerEvents.some((e) => e.added?.some((s) => s.id === endpoint)), 'the provider to announce the new session');
-      const label = `${emu.username} (Seven Bridges at ${new URL(endpoint).host})`;
+      const label = `${emu.username} (${new URL(endpoint).host})`;
       const listed = await auth.provider.getSessions([endpoint]);
       assert.deepStrictEqual(listed.map((s) => s.account.label), [label]);
       await waitFor(() => events.length > 0, 'VS Code to tell extensions that the sessions changed');

@@ -13,7 +13,7 @@ describe('authentication provider sessions', () => {
   it('names an account after its user and platform', () => {
     assert.strictEqual(accountLabel('rfranklin', 'https://cgc-api.sbgenomics.com/v2'), 'rfranklin (Cancer Genomics Cloud)');
     assert.strictEqual(accountLabel('rfranklin', 'https://api.sbgenomics.com/v2'), 'rfranklin (Seven Bridges (AWS US))');
-    assert.strictEqual(accountLabel('rfranklin', 'http://127.0.0.1:4567/v2'), 'rfranklin (Seven Bridges at 127.0.0.1:4567)');
+    assert.strictEqual(accountLabel('rfranklin', 'http://127.0.0.1:4567/v2'), 'rfranklin (127.0.0.1:4567)');
   });
 
   it('looks at the endpoint in use first, then each platform, the environment and remembered ones, each once', () => {
