@@ -46,7 +46,7 @@ describe('the Accounts menu', () => {
     const body = dialog.locator('.dialog-message-container');
     await body.filter({ hasText: message }).waitFor({ timeout: 30_000 });
     const text = (await body.innerText()).trim();
-    await wb.screenshot(`40-dialog-${button.toLowerCase().replace(/\W+/g, '-')}`);
+    await wb.screenshot(`accounts-dialog-${button.toLowerCase().replace(/\W+/g, '-')}`);
     await dialog.locator('.dialog-buttons .monaco-button', { hasText: new RegExp(`^\\s*${escape(button)}\\s*$`) }).first().click();
     await dialog.waitFor({ state: 'hidden' });
     return text;
@@ -54,8 +54,8 @@ describe('the Accounts menu', () => {
 
   before(async () => {
     const { wb } = e2e();
-    // Run alone (--grep), the view may not have drawn its welcome yet when ensureSignedIn looks.
-    await wb.openViewContainer('Seven Bridges');
+    // After the other specs a pane may be folded; run alone (--grep), the view may not have drawn its welcome yet.
+    await wb.resetViews();
     await wb.pane(VIEW.tasks).locator('.welcome-view .monaco-button, .monaco-list-row').first().waitFor({ timeout: 30_000 });
     await ensureSignedIn();
   });
@@ -64,7 +64,7 @@ describe('the Accounts menu', () => {
     const { wb } = e2e();
     // VS Code adds the provider's label to the account's.
     const entries = await accountsMenuUntil((e) => e.includes(`${account()} (Seven Bridges)`));
-    await wb.screenshot('40-accounts-menu');
+    await wb.screenshot('accounts-0-accounts-menu');
     await wb.page.keyboard.press('Escape');
     assert.ok(entries.includes(`${account()} (Seven Bridges)`), `Accounts menu: ${entries.join(' | ')}`);
   });
@@ -77,10 +77,10 @@ describe('the Accounts menu', () => {
     // Several accounts are possible (one per platform): VS Code asks which one it may use.
     await wb.waitForQuickInput();
     await wb.quickItem(account()).waitFor();
-    await wb.screenshot('41-account-picker');
+    await wb.screenshot('accounts-1-account-picker');
     await wb.pickQuickItem(account());
     const told = await wb.waitForNotification(/Session Consumer got/);
-    await wb.screenshot('42-consumer-got-session');
+    await wb.screenshot('accounts-2-consumer-got-session');
     assert.strictEqual(told, `Session Consumer got the session of ${account()}, and gets it silently now.`);
     await wb.clearNotifications();
   });
@@ -95,7 +95,7 @@ describe('the Accounts menu', () => {
     const submenuFocus = wb.page.locator('.monaco-submenu .action-item.focused .action-label');
     await submenuFocus.waitFor();
     for (let i = 0; i < 4 && !/^\s*Sign Out\s*$/.test(await submenuFocus.innerText()); i++) await wb.page.keyboard.press('ArrowDown');
-    await wb.screenshot('43-accounts-sign-out');
+    await wb.screenshot('accounts-3-accounts-sign-out');
     await wb.page.keyboard.press('Enter');
     // The consumer used the account: VS Code names it and asks first.
     await answerDialog(new RegExp(escape(CONSUMER_NAME)), 'Sign Out');
@@ -104,7 +104,7 @@ describe('the Accounts menu', () => {
     await wb.pane(VIEW.tasks).locator('.welcome-view').waitFor();
     const buttons = await wb.welcomeButtons(VIEW.tasks);
     const after = await accountsMenuUntil((e) => !e.some((entry) => entry.startsWith(account())));
-    await wb.screenshot('44-signed-out');
+    await wb.screenshot('accounts-4-signed-out');
     await wb.page.keyboard.press('Escape');
     assert.ok(buttons.includes('Set Authentication Token'), `welcome buttons: ${buttons.join(', ')}`);
     assert.ok(!after.some((e) => e.startsWith(account())), `Accounts menu after Sign Out: ${after.join(' | ')}`);
@@ -115,18 +115,18 @@ describe('the Accounts menu', () => {
     // Signed out everywhere, the extension asks for a session: VS Code offers the sign-in in the Accounts menu.
     const signInEntry = /^\s*Sign in with Seven Bridges/;
     const entries = await accountsMenuUntil((e) => e.some((entry) => signInEntry.test(entry)));
-    await wb.screenshot('45-accounts-sign-in');
+    await wb.screenshot('accounts-5-accounts-sign-in');
     assert.ok(entries.some((e) => signInEntry.test(e)), `Accounts menu: ${entries.join(' | ')}`);
     await wb.clickContextMenuEntry('Sign in with Seven Bridges');
     await wb.waitForQuickInput(/Authentication Token/);
     assert.match((await wb.quickInputState()).title, new RegExp(escape(new URL(emulator.baseUrl).host)), 'for the platform in use');
-    await wb.screenshot('46-accounts-sign-in-token');
+    await wb.screenshot('accounts-6-accounts-sign-in-token');
     await wb.typeInQuickInput(emulator.token, { submit: true });
     await wb.waitForQuickInputClosed(20_000);
     await wb.waitForNotification(/Signed in as/);
     await wb.waitForTreeItems(VIEW.tasks, 1, 20_000);
     const final = await accountsMenuUntil((e) => e.includes(`${account()} (Seven Bridges)`) && !e.some((entry) => signInEntry.test(entry)));
-    await wb.screenshot('47-accounts-signed-in-again');
+    await wb.screenshot('accounts-7-accounts-signed-in-again');
     await wb.page.keyboard.press('Escape');
     assert.ok(final.includes(`${account()} (Seven Bridges)`), `Accounts menu: ${final.join(' | ')}`);
     assert.ok(!final.some((e) => signInEntry.test(e) || /^\s*Grant access/.test(e)), `no request is left once signed in: ${final.join(' | ')}`);
