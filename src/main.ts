@@ -24,6 +24,8 @@ export interface ExtensionApi {
   readonly copy: CopyFeature;
   /** The job tracker, its status-bar item and the Copy Jobs view. */
   readonly jobs: JobsFeature;
+  /** The Accounts menu's authentication provider. */
+  readonly auth: ReturnType<typeof registerAuth>;
 }
 
 /** Builds the parts and wires them; `activatedAt` is when VS Code called `activate`, for the log. */
@@ -44,7 +46,7 @@ export function start(context: vscode.ExtensionContext, activatedAt: number): Ex
   context.subscriptions.push(log, session, outbox, session.onDidChange(() => outbox.poke()));
 
   const services: Services = { context, client, session, log, outbox, account };
-  registerAuth(services);
+  const auth = registerAuth(services);
   const tasks = registerTasks(services);
   const tracker = followCopyJobs(services);
   const copy = registerCopy(services, tracker);
@@ -52,5 +54,5 @@ export function start(context: vscode.ExtensionContext, activatedAt: number): Ex
   const files = registerFiles(services, copy);
   outbox.start();
   log.info(`Started in ${Date.now() - started} ms, ${started - activatedAt} ms after activation`);
-  return { services, tasks, files, copy, jobs };
+  return { services, tasks, files, copy, jobs, auth };
 }

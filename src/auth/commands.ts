@@ -12,10 +12,14 @@ import { commandTitles, COMMANDS } from '../keys/commands';
 
 export const CREDENTIALS_FILE = path.join(os.homedir(), '.sevenbridges', 'credentials');
 
-/** "Set Authentication Token": a password box; the token is checked with GET /v2/user before it is stored. */
-export async function setToken(services: Services): Promise<boolean> {
+/**
+ * "Set Authentication Token": a password box; the token is checked with GET /v2/user before it is stored for
+ * `endpoint` (the one in use unless the Accounts menu's sign-in chose another). The one sign-in: the palette, the
+ * welcome views and the authentication provider's createSession all come here. Resolves to the username, or
+ * undefined when the box was closed.
+ */
+export async function setToken(services: Services, endpoint = services.session.endpoint): Promise<string | undefined> {
   const { session, log } = services;
-  const endpoint = session.endpoint;
   const label = endpointLabel(endpoint);
   const box = vscode.window.createInputBox();
   box.title = `Seven Bridges: Authentication Token for ${label}`;
@@ -25,12 +29,12 @@ export async function setToken(services: Services): Promise<boolean> {
   box.ignoreFocusOut = true;
   box.buttons = [{ iconPath: new vscode.ThemeIcon('link-external'), tooltip: 'Open the developer page to make a token' }];
 
-  return new Promise<boolean>((resolve) => {
+  return new Promise<string | undefined>((resolve) => {
     let done = false;
-    const finish = (ok: boolean) => {
+    const finish = (username: string | undefined) => {
       if (done) return;
       done = true;
-      resolve(ok);
+      resolve(username);
       box.dispose();
     };
     box.onDidTriggerButton(() => void vscode.commands.executeCommand(COMMANDS.openTokenPage));
@@ -61,19 +65,19 @@ export async function setToken(services: Services): Promise<boolean> {
         box.validationMessage = `The token is valid but could not be saved in VS Code's secret storage (${errorText(error)}). On Linux, check that a keyring is available.`;
         return;
       }
-      session.username = check.user.username;
+      if (session.endpoint === endpoint) session.username = check.user.username;
       log.info(`Signed in as ${check.user.username} on ${endpoint}`);
-      finish(true);
+      finish(check.user.username);
       void vscode.window.showInformationMessage(`Signed in as ${check.user.username} on ${label}.`);
     });
-    box.onDidHide(() => finish(false));
+    box.onDidHide(() => finish(undefined));
     box.show();
   });
 }
 
-export async function signOut(services: Services): Promise<void> {
+/** Deletes the stored token of `endpoint` (the one in use unless the Accounts menu's Sign Out named another). */
+export async function signOut(services: Services, endpoint = services.session.endpoint): Promise<void> {
   const { session, log } = services;
-  const endpoint = session.endpoint;
   try {
     await session.deleteToken(endpoint);
   } catch (error) {
@@ -81,7 +85,7 @@ export async function signOut(services: Services): Promise<void> {
     return;
   }
   log.info(`Signed out of ${endpoint}`);
-  if (session.state === 'signedIn') {
+  if ((await session.tokenFor(endpoint))?.fromEnvironment) {
     void vscode.window.showWarningMessage(
       `The stored token for ${endpointLabel(endpoint)} is deleted, but SB_AUTH_TOKEN is set in VS Code's environment and is still used. Unset it and restart VS Code to sign out completely.`,
     );
@@ -96,7 +100,12 @@ interface PlatformPick extends vscode.QuickPickItem {
 
 /** "Select Platform": the known platforms, or a custom endpoint checked as it is typed. */
 export async function selectPlatform(services: Services): Promise<void> {
-  const current = services.session.endpoint;
+  const endpoint = await pickEndpoint(services.session.endpoint, 'Seven Bridges: Select Platform');
+  if (endpoint) await useEndpoint(services, endpoint);
+}
+
+/** The known platforms (the one in use marked), or a custom endpoint checked as it is typed; undefined when dismissed. */
+export async function pickEndpoint(current: string, title: string): Promise<string | undefined> {
   const items: PlatformPick[] = PLATFORMS.map((p) => ({
     label: p.label,
     description: p.apiBase,
@@ -105,8 +114,8 @@ export async function selectPlatform(services: Services): Promise<void> {
   }));
   const custom = !platformFor(current);
   items.push({ label: 'Custom endpoint…', description: custom ? current : undefined, detail: custom ? '$(check) In use' : 'Any other API base URL (https; http only for loopback)' });
-  const pick = await vscode.window.showQuickPick(items, { title: 'Seven Bridges: Select Platform', placeHolder: `In use: ${endpointLabel(current)}`, matchOnDescription: true });
-  if (!pick) return;
+  const pick = await vscode.window.showQuickPick(items, { title, placeHolder: `In use: ${endpointLabel(current)}`, matchOnDescription: true });
+  if (!pick) return undefined;
   let endpoint = pick.apiBase;
   if (!endpoint) {
     const typed = await vscode.window.showInputBox({
@@ -119,15 +128,16 @@ export async function selectPlatform(services: Services): Promise<void> {
         return check.ok ? undefined : check.reason;
       },
     });
-    if (typed === undefined) return;
+    if (typed === undefined) return undefined;
     const check = checkEndpoint(typed);
-    if (!check.ok) return;
+    if (!check.ok) return undefined;
     endpoint = check.endpoint;
   }
-  await useEndpoint(services, endpoint);
+  return endpoint;
 }
 
-async function useEndpoint(services: Services, endpoint: string): Promise<void> {
+/** Makes `endpoint` the one in use (the setting), offering to set a token when it has none. */
+export async function useEndpoint(services: Services, endpoint: string): Promise<void> {
   await vscode.workspace.getConfiguration('sevenbridges').update(ENDPOINT_SETTING, endpoint, vscode.ConfigurationTarget.Global);
   await services.session.reload();
   services.log.info(`Platform: ${endpoint}`);

@@ -6,9 +6,10 @@ import { COMMANDS } from '../keys/commands';
 import { CONTEXT_KEYS } from '../keys/context';
 import { platformFor } from '../api/endpoint';
 import { setContextKey } from '../ui/whenContext';
+import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, SevenBridgesAuthProvider } from './provider';
 
-/** Sign-in: token, platform, credentials file, the signed-in indicator. */
-export function registerAuth(services: Services): void {
+/** Sign-in: token, platform, credentials file, the signed-in indicator, the Accounts menu's provider. */
+export function registerAuth(services: Services): { provider: SevenBridgesAuthProvider } {
   const { context, session, log } = services;
   const status = new AccountStatus(services);
   // The when-clauses' view of the sign-in: the welcome views, the title buttons, the platform's token page.
@@ -16,10 +17,15 @@ export function registerAuth(services: Services): void {
     void setContextKey(CONTEXT_KEYS.signedIn, session.state === 'signedIn');
     void setContextKey(CONTEXT_KEYS.platform, platformFor(session.endpoint)?.id ?? 'custom');
   };
+  const provider = new SevenBridgesAuthProvider(services);
   context.subscriptions.push(
     status,
     session.onDidChangeSignIn(showSignIn),
+    provider,
+    // Several accounts: one per platform with a token.
+    vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, provider, { supportsMultipleAccounts: true }),
     session.onDidChange(() => void status.update()),
+    session.onDidChange(() => void offerSignInFromAccountsMenu(services, provider)),
     session.onDidChangeUsername(() => void status.update()),
     vscode.commands.registerCommand(COMMANDS.setToken, () => setToken(services)),
     vscode.commands.registerCommand(COMMANDS.signOut, () => signOut(services)),
@@ -30,5 +36,22 @@ export function registerAuth(services: Services): void {
     vscode.commands.registerCommand(COMMANDS.showLog, () => log.show()),
     vscode.commands.registerCommand(COMMANDS.accountMenu, accountMenu),
   );
-  void session.reload(false).then(() => status.update());
+  void session.reload(false).then(() => {
+    void status.update();
+    void offerSignInFromAccountsMenu(services, provider);
+  });
+  return { provider };
+}
+
+/**
+ * Signed out everywhere: asks VS Code for a session of the platform in use without creating one, so the Accounts menu
+ * offers "Sign in with Seven Bridges to use Seven Bridges". VS Code drops the entry once a session with the same scopes
+ * arrives, however it was made (its match of an empty scope list never succeeds, hence the endpoint as the scope).
+ */
+async function offerSignInFromAccountsMenu(services: Services, provider: SevenBridgesAuthProvider): Promise<void> {
+  if (services.session.state !== 'signedOut' || (await provider.refresh()).length) return;
+  // VS Code's own list too: while it still holds a session, the same call would ask to grant access to it instead.
+  if ((await vscode.authentication.getAccounts(AUTH_PROVIDER_ID)).length || services.session.state !== 'signedOut') return;
+  services.log.info('Signed out: the Accounts menu offers to sign in');
+  await vscode.authentication.getSession(AUTH_PROVIDER_ID, [services.session.endpoint], {}).then(undefined, () => undefined);
 }

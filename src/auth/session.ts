@@ -8,6 +8,13 @@ export const accountKey = (endpoint: string, username: string): string => `${end
 const TOKEN_KEY_PREFIX = 'sevenbridges.token:';
 export const ENDPOINT_SETTING = 'apiEndpoint';
 
+const tokenKey = (endpoint: string): string => TOKEN_KEY_PREFIX + endpoint.replace(/\/+$/, '');
+
+/** The endpoint a SecretStorage key holds the token of; undefined for keys that are not tokens. */
+export function endpointOfTokenKey(key: string): string | undefined {
+  return key.startsWith(TOKEN_KEY_PREFIX) ? key.slice(TOKEN_KEY_PREFIX.length) : undefined;
+}
+
 export type SignInState = 'signedOut' | 'signedIn';
 
 /**
@@ -98,6 +105,21 @@ export class Session implements vscode.Disposable {
     return { key: accountKey(credentials.endpoint, name), credentials };
   }
 
+  /** The token for `endpoint` (stored, else SB_AUTH_TOKEN when it belongs there) and where it came from. */
+  async tokenFor(endpoint: string): Promise<{ token: string; fromEnvironment: boolean } | undefined> {
+    const stored = await this.storedToken(endpoint);
+    if (stored) return { token: stored, fromEnvironment: false };
+    const fromEnvironment = this.environmentToken(endpoint);
+    return fromEnvironment ? { token: fromEnvironment, fromEnvironment: true } : undefined;
+  }
+
+  /** The endpoint SB_AUTH_TOKEN belongs to, when it is set. */
+  get environmentEndpoint(): string | undefined {
+    if (!this.env.SB_AUTH_TOKEN?.trim()) return undefined;
+    const checked = checkEndpoint(this.env.SB_API_ENDPOINT ?? DEFAULT_ENDPOINT);
+    return checked.ok ? checked.endpoint : undefined;
+  }
+
   /** Whether the token in use came from SB_AUTH_TOKEN rather than SecretStorage. */
   async tokenFromEnvironment(): Promise<boolean> {
     return !(await this.storedToken(this.endpoint)) && this.environmentToken(this.endpoint) !== undefined;
@@ -146,7 +168,7 @@ export class Session implements vscode.Disposable {
   }
 
   private keyFor(endpoint: string): string {
-    return TOKEN_KEY_PREFIX + endpoint.replace(/\/+$/, '');
+    return tokenKey(endpoint);
   }
 
   /** SB_AUTH_TOKEN, only for the endpoint it was given with (SB_API_ENDPOINT, else the default). */

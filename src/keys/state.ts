@@ -17,6 +17,8 @@ export const STATE_KEYS = {
   watchedTasks: { key: 'sevenbridges.tasks.watched', scope: 'global' },
   /** The copy jobs followed, every window's (jobs/tracker.ts). */
   copyJobs: { key: 'sevenbridges.copyJobs', scope: 'global' },
+  /** The custom endpoints that have a token in secret storage, never the tokens (auth/provider.ts). */
+  endpointsWithTokens: { key: 'sevenbridges.auth.endpointsWithTokens', scope: 'global' },
 } as const satisfies Record<string, StateKey>;
 
 /** Families of global-state keys, one per record (write/outbox.ts finds its records by listing the keys with the prefix). */

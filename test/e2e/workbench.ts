@@ -66,6 +66,19 @@ export class Workbench {
     if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
   }
 
+  /** Folds a view's pane (the Tasks pane, say, so that the pane below has the side bar's height). */
+  async collapsePane(viewName: string): Promise<void> {
+    const header = this.pane(viewName).locator('.pane-header');
+    if ((await header.getAttribute('aria-expanded')) === 'true') await header.click();
+  }
+
+  /** Opens `parent` in a view once it shows, and waits for `child` under it. */
+  async openTreeItem(viewName: string, parent: string, child: string | number, timeoutMs = 20_000): Promise<void> {
+    await this.waitForTreeItems(viewName, parent, timeoutMs);
+    await this.expandTreeItem(viewName, parent);
+    await this.waitForTreeItems(viewName, child, timeoutMs);
+  }
+
   /** Buttons of a view's welcome content (e.g. "Set Authentication Token"), empty when the view shows data. */
   async welcomeButtons(viewName: string): Promise<string[]> {
     return (await this.pane(viewName).locator('.welcome-view .monaco-button').allInnerTexts()).map((t) => t.trim());

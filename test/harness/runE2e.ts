@@ -17,6 +17,7 @@ import { RunningCodeServer, startCodeServer } from './codeServer';
 import { Emulator, pointAt, startHarnessEmulator } from './emulator';
 import { ensureChromium, ensureHost } from './installHost';
 import { repoRoot, screenshotsDir, vsixPath } from './paths';
+import { installConsumerExtension } from './runnerExtension';
 import { options } from '../support/args';
 
 function findSpecs(dir: string): string[] {
@@ -42,7 +43,15 @@ async function main(): Promise<number> {
     // Task lifecycle steps of 6 s: slow enough for a person (and the spec) to see ABORTING, quick enough for a watched run to end.
     emulator = await startHarnessEmulator({ taskStepMs: 6000 });
     const target = pointAt(emulator, false);
-    server = await startCodeServer({ name: 'e2e', host, vsix: vsixPath, settings: target.settings, env: target.env });
+    server = await startCodeServer({
+      name: 'e2e',
+      host,
+      vsix: vsixPath,
+      settings: target.settings,
+      env: target.env,
+      // Another extension that asks for the account: the accounts spec grants it access through VS Code's consent dialog.
+      beforeStart: (dirs) => installConsumerExtension(dirs.extensionsDir),
+    });
     browser = await openBrowser(server.url);
     const wb = new Workbench(browser.page);
     try {

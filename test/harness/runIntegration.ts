@@ -15,7 +15,7 @@ import { TEST_TOKEN } from './emulator';
 import { ensureChromium, ensureHost } from './installHost';
 import { artifactsRoot, repoRoot, screenshotsDir, vsixPath } from './paths';
 import { freePort } from './ports';
-import { installRunnerExtension } from './runnerExtension';
+import { installConsumerExtension, installRunnerExtension } from './runnerExtension';
 import { options } from '../support/args';
 
 const START_TIMEOUT_MS = Number(process.env.SB_TEST_START_TIMEOUT_MS ?? 90_000);
@@ -59,7 +59,10 @@ async function main(): Promise<number> {
       name: 'integration',
       host,
       vsix: vsixPath,
-      beforeStart: (dirs) => installRunnerExtension(dirs.extensionsDir),
+      beforeStart: (dirs) => {
+        installRunnerExtension(dirs.extensionsDir);
+        installConsumerExtension(dirs.extensionsDir);
+      },
       settings: { 'sevenbridges.apiEndpoint': baseUrl },
       env: suiteEnv({ endpoint: baseUrl, token: TEST_TOKEN, resultsFile, emulatorPort, repoRoot, grep: options('grep').grep }),
     });

@@ -26,12 +26,6 @@ function clashLine(there: string[], names: string[]): string {
   return `${renamed.length} ${renamed.length === 1 ? 'file' : 'files'} will arrive renamed (${renamed.slice(0, 3).join(', ')}${renamed.length > 3 ? ', …' : ''}).`;
 }
 
-/** Folds a view's pane (the Tasks pane, so that the files have the side bar's height). */
-async function foldPane(view: string): Promise<void> {
-  const header = e2e().wb.pane(view).locator('.pane-header');
-  if ((await header.getAttribute('aria-expanded')) === 'true') await header.click();
-}
-
 async function waitForQuickTitle(title: RegExp): Promise<void> {
   const { wb } = e2e();
   for (let i = 0; i < 100; i++) {
@@ -74,11 +68,9 @@ describe('bulk copy from the Projects & Files view', function () {
       const kids = data.children(p.root_folder);
       return kids.some((f) => f.type === 'folder') && kids.some((f) => f.type === 'file');
     })!;
-    await foldPane(VIEW.tasks);
+    await wb.collapsePane(VIEW.tasks);
     await wb.expandPane(VIEW.files);
-    await wb.waitForTreeItems(VIEW.files, project.name, 20_000);
-    await wb.expandTreeItem(VIEW.files, project.name);
-    await wb.waitForTreeItems(VIEW.files, 3, 20_000);
+    await wb.openTreeItem(VIEW.files, project.name, 3);
     await wb.page.waitForTimeout(300);
     const rows = await wb.treeItems(VIEW.files);
     const at = rows.findIndex((r) => r.label === project.name);
@@ -132,11 +124,9 @@ describe('bulk copy from the Projects & Files view', function () {
     const posts = emulator.copyRequests.length;
 
     await wb.openViewContainer('Seven Bridges');
-    await foldPane(VIEW.tasks);
+    await wb.collapsePane(VIEW.tasks);
     await wb.expandPane(VIEW.files);
-    await wb.waitForTreeItems(VIEW.files, source.name, 20_000);
-    await wb.expandTreeItem(VIEW.files, source.name);
-    await wb.waitForTreeItems(VIEW.files, first, 20_000);
+    await wb.openTreeItem(VIEW.files, source.name, first);
     await wb.clickTreeItem(VIEW.files, first);
     await wb.clickTreeItem(VIEW.files, second, ['Control']);
     const selected = (await wb.treeItems(VIEW.files)).filter((i) => i.selected).map((i) => i.label);
@@ -257,7 +247,7 @@ describe('bulk copy from the Projects & Files view', function () {
     const posts = emulator.copyRequests.length;
 
     await wb.openViewContainer('Seven Bridges');
-    await foldPane(VIEW.tasks);
+    await wb.collapsePane(VIEW.tasks);
     await wb.expandPane(VIEW.files);
     await wb.collapseAll(VIEW.files);
     // Copy Jobs is opened after each drop to see the job, and folded again to leave the files room.

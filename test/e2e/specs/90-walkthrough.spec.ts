@@ -30,11 +30,6 @@ function checkedMark(title: string): Locator {
   return step(title).locator('[role="checkbox"][aria-checked="true"]');
 }
 
-async function foldPane(view: string): Promise<void> {
-  const header = e2e().wb.pane(view).locator('.pane-header');
-  if ((await header.getAttribute('aria-expanded')) === 'true') await header.click();
-}
-
 async function closeAllEditors(): Promise<void> {
   const { wb } = e2e();
   await wb.runCommand('View: Close All Editors');
@@ -177,7 +172,7 @@ async function takePictures(): Promise<void> {
   await closeAllEditors();
   await wb.resetViews();
   // Copy Jobs folded, as on a first run (an earlier spec may have opened it), so the files have the side bar's height.
-  await foldPane(VIEW.jobs);
+  await wb.collapsePane(VIEW.jobs);
   const signedOutButton = wb.pane(VIEW.tasks).locator('.welcome-view .monaco-button', { hasText: 'Set Authentication Token' });
   if (!(await signedOutButton.isVisible())) {
     await wb.runCommand(COMMAND.signOut);
@@ -219,11 +214,9 @@ async function takePictures(): Promise<void> {
   const data = emulator.data;
   const source = data.projects.find((p) => data.children(p.root_folder).filter((f) => f.type === 'file').length >= 2)!;
   const [first, second] = data.children(source.root_folder).filter((f) => f.type === 'file').map((f) => f.name);
-  await foldPane(VIEW.tasks);
+  await wb.collapsePane(VIEW.tasks);
   await wb.expandPane(VIEW.files);
-  await wb.waitForTreeItems(VIEW.files, source.name, 20_000);
-  await wb.expandTreeItem(VIEW.files, source.name);
-  await wb.waitForTreeItems(VIEW.files, first, 20_000);
+  await wb.openTreeItem(VIEW.files, source.name, first);
   await wb.clickTreeItem(VIEW.files, first);
   await wb.clickTreeItem(VIEW.files, second, ['Control']);
   await wb.runCommand(COMMAND.copy);

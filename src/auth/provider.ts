@@ -1,0 +1,148 @@
+import * as vscode from 'vscode';
+import { PLATFORMS } from '../api/endpoint';
+import type { Services } from '../services';
+import { requestLogger } from '../ui/requestLog';
+import { pickEndpoint, setToken, signOut } from './commands';
+import { accountLabel, diffSessions, endpointScope, endpointsToList, isEmptyDiff, type ProviderSession } from './providerSessions';
+import { accountKey, ENDPOINT_SETTING, endpointOfTokenKey } from './session';
+import { checkToken } from './tokenCheck';
+import { STATE_KEYS } from '../keys/state';
+
+export const AUTH_PROVIDER_ID = 'sevenbridges';
+export const AUTH_PROVIDER_LABEL = 'Seven Bridges';
+/** A token that could not be checked (offline, say) is asked about again after this long, not on every listing. */
+const RECHECK_AFTER_MS = 60_000;
+
+/**
+ * The Accounts menu's view of the sign-in: one session per endpoint with a token (stored, or SB_AUTH_TOKEN), named
+ * after its user. It adds no sign-in of its own: createSession is Set Authentication Token, removeSession is Sign
+ * Out, and the tokens stay in `Session`. VS Code asks the user before another extension gets a session.
+ */
+export class SevenBridgesAuthProvider implements vscode.AuthenticationProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<vscode.AuthenticationProviderAuthenticationSessionsChangeEvent>();
+  readonly onDidChangeSessions = this.changed.event;
+  private listed: ProviderSession[] = [];
+  private listing: Promise<ProviderSession[]> = Promise.resolve([]);
+  private readonly usernames = new Map<string, { token: string; username?: string; failedAt?: number; checking?: Promise<string | undefined> }>();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly services: Services) {
+    const { context, session } = services;
+    this.disposables.push(
+      this.changed,
+      // Another window's sign-in or sign-out reaches this one here too.
+      context.secrets.onDidChange((e) => {
+        const endpoint = endpointOfTokenKey(e.key);
+        if (endpoint) void this.remember(endpoint).then(() => this.refresh());
+      }),
+      session.onDidChange(() => void this.refresh()),
+      session.onDidChangeUsername(() => void this.refresh()),
+    );
+  }
+
+  async getSessions(scopes: readonly string[] | undefined, options?: vscode.AuthenticationProviderSessionOptions): Promise<vscode.AuthenticationSession[]> {
+    const endpoint = endpointScope(scopes ?? []);
+    const sessions = await this.refresh();
+    return sessions.filter((s) => (!endpoint || s.id === endpoint) && (!options?.account || options.account.id === s.account.id)).map(forVsCode);
+  }
+
+  /** Set Authentication Token, for the platform the scopes name or the one the user picks. */
+  async createSession(scopes: readonly string[]): Promise<vscode.AuthenticationSession> {
+    const { session } = this.services;
+    const asked = endpointScope(scopes);
+    const endpoint = asked ?? (await pickEndpoint(session.endpoint, 'Seven Bridges: Sign In: Choose the Platform'));
+    if (!endpoint) throw new vscode.CancellationError();
+    const username = await setToken(this.services, endpoint);
+    if (!username) throw new vscode.CancellationError();
+    await this.remember(endpoint);
+    // Signed out where the views look: they follow the new sign-in. Signed in there: they stay where they are.
+    if (endpoint !== session.endpoint && session.state === 'signedOut') {
+      await vscode.workspace.getConfiguration('sevenbridges').update(ENDPOINT_SETTING, endpoint, vscode.ConfigurationTarget.Global);
+      await session.reload();
+    }
+    const made = (await this.refresh()).find((s) => s.id === endpoint);
+    if (!made) throw new Error(`Signed in as ${username}, but the token for ${endpoint} could not be read back from VS Code's secret storage.`);
+    return forVsCode(made);
+  }
+
+  /** Sign Out of that session's endpoint (a token from SB_AUTH_TOKEN stays, and Sign Out says so). */
+  async removeSession(sessionId: string): Promise<void> {
+    await signOut(this.services, sessionId);
+    await this.refresh();
+  }
+
+  /** Lists the sessions again and tells VS Code what changed; one listing at a time, so no change is told twice. */
+  refresh(): Promise<ProviderSession[]> {
+    const next = this.listing.then(async () => {
+      const sessions = await this.list();
+      const diff = diffSessions(this.listed, sessions);
+      this.listed = sessions;
+      if (!isEmptyDiff(diff)) this.changed.fire({ added: diff.added.map(forVsCode), removed: diff.removed.map(forVsCode), changed: diff.changed.map(forVsCode) });
+      return sessions;
+    });
+    this.listing = next.catch(() => this.listed);
+    return next;
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+
+  private async list(): Promise<ProviderSession[]> {
+    const { session } = this.services;
+    const endpoints = endpointsToList(
+      PLATFORMS.map((p) => p.apiBase),
+      session.endpoint,
+      session.environmentEndpoint,
+      this.services.context.globalState.get<string[]>(STATE_KEYS.endpointsWithTokens.key, []),
+    );
+    const sessions: ProviderSession[] = [];
+    for (const endpoint of endpoints) {
+      const found = await session.tokenFor(endpoint);
+      if (!found) continue;
+      const username = await this.usernameFor(endpoint, found.token);
+      if (!username) continue;
+      sessions.push({
+        id: endpoint,
+        accessToken: found.token,
+        account: { id: accountKey(endpoint, username), label: accountLabel(username, endpoint) },
+        scopes: [endpoint],
+        fromEnvironment: found.fromEnvironment,
+      });
+    }
+    return sessions;
+  }
+
+  /** Who the token belongs to: known already for the endpoint in use, else asked once per token (GET /v2/user). */
+  private async usernameFor(endpoint: string, token: string): Promise<string | undefined> {
+    const { session, log } = this.services;
+    if (endpoint === session.endpoint && session.username && (await session.credentials())?.token === token) return session.username;
+    let known = this.usernames.get(endpoint);
+    if (known?.token !== token) this.usernames.set(endpoint, (known = { token }));
+    if (known.username) return known.username;
+    if (known.failedAt !== undefined && Date.now() - known.failedAt < RECHECK_AFTER_MS) return undefined;
+    const entry = known;
+    entry.checking ??= checkToken(endpoint, token, requestLogger(log)).then((check) => {
+      entry.checking = undefined;
+      if (check.ok) return (entry.username = check.user.username);
+      entry.failedAt = Date.now();
+      log.warn(`The token for ${endpoint} is not listed in the Accounts menu: ${check.reason}`);
+      return undefined;
+    });
+    return entry.checking;
+  }
+
+  private async remember(endpoint: string): Promise<void> {
+    const { globalState } = this.services.context;
+    // Custom endpoints that had a token in some window (SecretStorage cannot list its keys). Never the tokens.
+    const remembered = globalState.get<string[]>(STATE_KEYS.endpointsWithTokens.key, []);
+    const hasToken = !!(await this.services.session.tokenFor(endpoint));
+    if (hasToken === remembered.includes(endpoint) || PLATFORMS.some((p) => p.apiBase === endpoint)) return;
+    await globalState.update(STATE_KEYS.endpointsWithTokens.key, hasToken ? [...remembered, endpoint] : remembered.filter((e) => e !== endpoint));
+  }
+}
+
+/** What VS Code and other extensions get: the session without our bookkeeping. */
+function forVsCode(s: ProviderSession): vscode.AuthenticationSession {
+  return { id: s.id, accessToken: s.accessToken, account: { ...s.account }, scopes: [...s.scopes] };
+}
