@@ -13,7 +13,7 @@ export class AccountStatus implements vscode.Disposable {
   private checking: AbortController | undefined;
 
   constructor(private readonly services: Services) {
-    this.item.name = 'Seven Bridges Account';
+    this.item.name = vscode.l10n.t('Seven Bridges Account');
     this.item.command = COMMANDS.accountMenu;
   }
 
@@ -28,10 +28,10 @@ export class AccountStatus implements vscode.Disposable {
       return;
     }
     if (session.username) {
-      this.render('$(account)', `${session.username} · ${shortLabel(label)}`, `Signed in to ${label} (${endpoint}) as ${session.username}.`);
+      this.render('$(account)', `${session.username} · ${shortLabel(label)}`, vscode.l10n.t('Signed in to {0} ({1}) as {2}.', label, endpoint, session.username));
       return;
     }
-    this.render('$(account)', shortLabel(label), `Signed in to ${label} (${endpoint}); checking the token…`);
+    this.render('$(account)', shortLabel(label), vscode.l10n.t('Signed in to {0} ({1}); checking the token…', label, endpoint));
     this.checking?.abort();
     const checking = (this.checking = new AbortController());
     try {
@@ -41,9 +41,9 @@ export class AccountStatus implements vscode.Disposable {
     } catch (error) {
       if (checking.signal.aborted || (error instanceof ApiError && error.isCancelled)) return;
       if (error instanceof ApiError && error.isUnauthorized) {
-        this.render('$(warning)', 'Seven Bridges: token rejected', `${label} rejected the stored token. Click to set a new one.`, true);
+        this.render('$(warning)', vscode.l10n.t('Seven Bridges: token rejected'), vscode.l10n.t('{0} rejected the stored token. Click to set a new one.', label), true);
       } else {
-        this.render('$(account)', shortLabel(label), `Signed in to ${label} (${endpoint}), but the token could not be checked: ${describeError(error)}`);
+        this.render('$(account)', shortLabel(label), vscode.l10n.t('Signed in to {0} ({1}), but the token could not be checked: {2}', label, endpoint, describeError(error)));
       }
     }
   }
@@ -51,9 +51,9 @@ export class AccountStatus implements vscode.Disposable {
   /** `tooltip` is plain words: it is also what a screen reader says. */
   private render(icon: string, text: string, tooltip: string, warning = false): void {
     this.item.text = `${icon} ${text}`;
-    const full = `${tooltip} Click for account actions.`;
+    const full = `${tooltip} ${vscode.l10n.t('Click for account actions.')}`;
     this.item.tooltip = full;
-    this.item.accessibilityInformation = { label: `Seven Bridges account: ${full}`, role: 'button' };
+    this.item.accessibilityInformation = { label: vscode.l10n.t({ message: 'Seven Bridges account: {0}', args: [full], comment: ['What a screen reader says for the status-bar item; {0}: its tooltip'] }), role: 'button' };
     this.item.backgroundColor = warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.show();
   }

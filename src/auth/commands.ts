@@ -22,12 +22,12 @@ export async function setToken(services: Services, endpoint = services.session.e
   const { session, log } = services;
   const label = endpointLabel(endpoint);
   const box = vscode.window.createInputBox();
-  box.title = `Seven Bridges: Authentication Token for ${label}`;
-  box.prompt = `Paste a developer token for ${endpoint}. It is kept in VS Code's secret storage, never in settings.`;
-  box.placeholder = 'Authentication token';
+  box.title = vscode.l10n.t('Seven Bridges: Authentication Token for {0}', label);
+  box.prompt = vscode.l10n.t("Paste a developer token for {0}. It is kept in VS Code's secret storage, never in settings.", endpoint);
+  box.placeholder = vscode.l10n.t('Authentication token');
   box.password = true;
   box.ignoreFocusOut = true;
-  box.buttons = [{ iconPath: new vscode.ThemeIcon('link-external'), tooltip: 'Open the developer page to make a token' }];
+  box.buttons = [{ iconPath: new vscode.ThemeIcon('link-external'), tooltip: vscode.l10n.t('Open the developer page to make a token') }];
 
   return new Promise<string | undefined>((resolve) => {
     let done = false;
@@ -62,13 +62,13 @@ export async function setToken(services: Services, endpoint = services.session.e
       try {
         await session.storeToken(endpoint, token);
       } catch (error) {
-        box.validationMessage = `The token is valid but could not be saved in VS Code's secret storage (${errorText(error)}). On Linux, check that a keyring is available.`;
+        box.validationMessage = vscode.l10n.t("The token is valid but could not be saved in VS Code's secret storage ({0}). On Linux, check that a keyring is available.", errorText(error));
         return;
       }
       if (session.endpoint === endpoint) session.username = check.user.username;
       log.info(`Signed in as ${check.user.username} on ${endpoint}`);
       finish(check.user.username);
-      void vscode.window.showInformationMessage(`Signed in as ${check.user.username} on ${label}.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Signed in as {0} on {1}.', check.user.username, label));
     });
     box.onDidHide(() => finish(undefined));
     box.show();
@@ -81,16 +81,19 @@ export async function signOut(services: Services, endpoint = services.session.en
   try {
     await session.deleteToken(endpoint);
   } catch (error) {
-    void vscode.window.showErrorMessage(`Could not delete the token from VS Code's secret storage (${errorText(error)}).`);
+    void vscode.window.showErrorMessage(vscode.l10n.t("Could not delete the token from VS Code's secret storage ({0}).", errorText(error)));
     return;
   }
   log.info(`Signed out of ${endpoint}`);
   if ((await session.tokenFor(endpoint))?.fromEnvironment) {
     void vscode.window.showWarningMessage(
-      `The stored token for ${endpointLabel(endpoint)} is deleted, but SB_AUTH_TOKEN is set in VS Code's environment and is still used. Unset it and restart VS Code to sign out completely.`,
+      vscode.l10n.t(
+        "The stored token for {0} is deleted, but SB_AUTH_TOKEN is set in VS Code's environment and is still used. Unset it and restart VS Code to sign out completely.",
+        endpointLabel(endpoint),
+      ),
     );
   } else {
-    void vscode.window.showInformationMessage(`Signed out of ${endpointLabel(endpoint)}.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Signed out of {0}.', endpointLabel(endpoint)));
   }
 }
 
@@ -100,27 +103,28 @@ interface PlatformPick extends vscode.QuickPickItem {
 
 /** "Select Platform": the known platforms, or a custom endpoint checked as it is typed. */
 export async function selectPlatform(services: Services): Promise<void> {
-  const endpoint = await pickEndpoint(services.session.endpoint, 'Seven Bridges: Select Platform');
+  const endpoint = await pickEndpoint(services.session.endpoint, vscode.l10n.t('Seven Bridges: Select Platform'));
   if (endpoint) await useEndpoint(services, endpoint);
 }
 
 /** The known platforms (the one in use marked), or a custom endpoint checked as it is typed; undefined when dismissed. */
 export async function pickEndpoint(current: string, title: string): Promise<string | undefined> {
+  const inUse = `$(check) ${vscode.l10n.t({ message: 'In use', comment: ['The platform now used'] })}`;
   const items: PlatformPick[] = PLATFORMS.map((p) => ({
     label: p.label,
     description: p.apiBase,
-    detail: p.apiBase === current ? '$(check) In use' : undefined,
+    detail: p.apiBase === current ? inUse : undefined,
     apiBase: p.apiBase,
   }));
   const custom = !platformFor(current);
-  items.push({ label: 'Custom endpoint…', description: custom ? current : undefined, detail: custom ? '$(check) In use' : 'Any other API base URL (https; http only for loopback)' });
-  const pick = await vscode.window.showQuickPick(items, { title, placeHolder: `In use: ${endpointLabel(current)}`, matchOnDescription: true });
+  items.push({ label: vscode.l10n.t('Custom endpoint…'), description: custom ? current : undefined, detail: custom ? inUse : vscode.l10n.t('Any other API base URL (https; http only for loopback)') });
+  const pick = await vscode.window.showQuickPick(items, { title, placeHolder: vscode.l10n.t('In use: {0}', endpointLabel(current)), matchOnDescription: true });
   if (!pick) return undefined;
   let endpoint = pick.apiBase;
   if (!endpoint) {
     const typed = await vscode.window.showInputBox({
-      title: 'Seven Bridges: Custom API Endpoint',
-      prompt: 'The API base URL, e.g. https://api.sbgenomics.com/v2',
+      title: vscode.l10n.t('Seven Bridges: Custom API Endpoint'),
+      prompt: vscode.l10n.t('The API base URL, e.g. https://api.sbgenomics.com/v2'),
       value: custom ? current : 'https://',
       ignoreFocusOut: true,
       validateInput: (value) => {
@@ -142,10 +146,10 @@ export async function useEndpoint(services: Services, endpoint: string): Promise
   await services.session.reload();
   services.log.info(`Platform: ${endpoint}`);
   if (services.session.state === 'signedOut') {
-    const choice = await vscode.window.showInformationMessage(`Using ${endpointLabel(endpoint)}. Set a token for it to sign in.`, commandTitles().setToken);
+    const choice = await vscode.window.showInformationMessage(vscode.l10n.t('Using {0}. Set a token for it to sign in.', endpointLabel(endpoint)), commandTitles().setToken);
     if (choice) await setToken(services);
   } else {
-    void vscode.window.showInformationMessage(`Using ${endpointLabel(endpoint)}.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Using {0}.', endpointLabel(endpoint)));
   }
 }
 
@@ -156,7 +160,7 @@ export async function importCredentials(services: Services, file = CREDENTIALS_F
     text = await fs.readFile(file, 'utf8');
   } catch {
     void vscode.window.showWarningMessage(
-      `No credentials file at ${file}. The official clients keep one [profile] section per platform there, with api_endpoint and auth_token.`,
+      vscode.l10n.t('No credentials file at {0}. The official clients keep one [profile] section per platform there, with api_endpoint and auth_token.', file),
     );
     return;
   }
@@ -164,38 +168,38 @@ export async function importCredentials(services: Services, file = CREDENTIALS_F
   for (const problem of parsed.problems) services.log.warn(`${file}:${problem.line}: ${problem.message}`);
   const profiles = usableProfiles(parsed);
   if (!profiles.length) {
-    void vscode.window.showWarningMessage(`${file} has no profile with both api_endpoint and auth_token.`, commandTitles().showLog).then((c) => c && services.log.show());
+    void vscode.window.showWarningMessage(vscode.l10n.t('{0} has no profile with both api_endpoint and auth_token.', file), commandTitles().showLog).then((c) => c && services.log.show());
     return;
   }
   const pick = await vscode.window.showQuickPick(
     profiles.map((p) => ({ label: p.name, description: endpointLabel(p.endpoint), detail: p.endpoint, profile: p })),
-    { title: 'Seven Bridges: Import Token from Credentials File', placeHolder: 'Choose a profile' },
+    { title: vscode.l10n.t('Seven Bridges: Import Token from Credentials File'), placeHolder: vscode.l10n.t('Choose a profile') },
   );
   if (!pick) return;
   const endpointCheck = checkEndpoint(pick.profile.endpoint);
   if (!endpointCheck.ok) {
-    void vscode.window.showErrorMessage(`Profile "${pick.label}": ${endpointCheck.reason}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Profile "{0}": {1}', pick.label, endpointCheck.reason));
     return;
   }
   const endpoint = endpointCheck.endpoint;
   const tokenCheck = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Checking the token of profile "${pick.label}"…` },
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking the token of profile "{0}"…', pick.label) },
     () => checkToken(endpoint, pick.profile.token, requestLogger(services.log)),
   );
   if (!tokenCheck.ok) {
-    void vscode.window.showErrorMessage(`Profile "${pick.label}" was not imported: ${tokenCheck.reason}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Profile "{0}" was not imported: {1}', pick.label, tokenCheck.reason));
     return;
   }
   try {
     await services.session.storeToken(endpoint, pick.profile.token);
   } catch (error) {
-    void vscode.window.showErrorMessage(`Profile "${pick.label}" was not imported: the token could not be saved in VS Code's secret storage (${errorText(error)}).`);
+    void vscode.window.showErrorMessage(vscode.l10n.t("Profile \"{0}\" was not imported: the token could not be saved in VS Code's secret storage ({1}).", pick.label, errorText(error)));
     return;
   }
   await vscode.workspace.getConfiguration('sevenbridges').update(ENDPOINT_SETTING, endpoint, vscode.ConfigurationTarget.Global);
   await services.session.reload();
   services.session.username = tokenCheck.user.username;
-  void vscode.window.showInformationMessage(`Signed in as ${tokenCheck.user.username} on ${endpointLabel(endpoint)} (profile "${pick.label}").`);
+  void vscode.window.showInformationMessage(vscode.l10n.t('Signed in as {0} on {1} (profile "{2}").', tokenCheck.user.username, endpointLabel(endpoint), pick.label));
 }
 
 export async function openTokenPage(services: Services): Promise<void> {
@@ -205,7 +209,7 @@ export async function openTokenPage(services: Services): Promise<void> {
     await vscode.env.openExternal(vscode.Uri.parse(platform.tokenPage));
     return;
   }
-  void vscode.window.showInformationMessage(`${endpointLabel(endpoint)} is a custom endpoint: open its web front end and look for the developer token page.`);
+  void vscode.window.showInformationMessage(vscode.l10n.t('{0} is a custom endpoint: open its web front end and look for the developer token page.', endpointLabel(endpoint)));
 }
 
 function errorText(error: unknown): string {

@@ -50,7 +50,7 @@ export class SevenBridgesAuthProvider implements vscode.AuthenticationProvider, 
   async createSession(scopes: readonly string[]): Promise<vscode.AuthenticationSession> {
     const { session } = this.services;
     const asked = endpointScope(scopes);
-    const endpoint = asked ?? (await pickEndpoint(session.endpoint, 'Seven Bridges: Sign In: Choose the Platform'));
+    const endpoint = asked ?? (await pickEndpoint(session.endpoint, vscode.l10n.t('Seven Bridges: Sign In: Choose the Platform')));
     if (!endpoint) throw new vscode.CancellationError();
     const username = await setToken(this.services, endpoint);
     if (!username) throw new vscode.CancellationError();
@@ -61,7 +61,7 @@ export class SevenBridgesAuthProvider implements vscode.AuthenticationProvider, 
       await session.reload();
     }
     const made = (await this.refresh()).find((s) => s.id === endpoint);
-    if (!made) throw new Error(`Signed in as ${username}, but the token for ${endpoint} could not be read back from VS Code's secret storage.`);
+    if (!made) throw new Error(vscode.l10n.t("Signed in as {0}, but the token for {1} could not be read back from VS Code's secret storage.", username, endpoint));
     return forVsCode(made);
   }
 

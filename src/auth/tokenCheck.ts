@@ -1,3 +1,4 @@
+import * as l10n from '@vscode/l10n';
 import { SbClient } from '../api/client';
 import { ApiError, describeError } from '../api/errors';
 import type { RequestLogEntry } from '../api/transport';
@@ -7,11 +8,11 @@ export type TokenCheck = { ok: true; user: User } | { ok: false; reason: string;
 
 /** The token's shape as far as we can tell without asking: no whitespace, a plausible length. */
 export function checkTokenShape(token: string): string | undefined {
-  if (!token) return 'Paste the authentication token from the platform\'s developer page.';
-  if (/\s/.test(token)) return 'A token has no spaces or line breaks.';
+  if (!token) return l10n.t("Paste the authentication token from the platform's developer page.");
+  if (/\s/.test(token)) return l10n.t('A token has no spaces or line breaks.');
   // It travels in an HTTP header, which holds visible ASCII only (a typographic quote or dash pasted with it would not).
-  if (/[^\x21-\x7e]/.test(token)) return 'A token has only letters, digits and plain punctuation: this one has other characters (pasted from formatted text?).';
-  if (token.length < 16 || token.length > 256) return `A token is usually 32 characters; this one has ${token.length}.`;
+  if (/[^\x21-\x7e]/.test(token)) return l10n.t('A token has only letters, digits and plain punctuation: this one has other characters (pasted from formatted text?).');
+  if (token.length < 16 || token.length > 256) return l10n.t('A token is usually 32 characters; this one has {0}.', token.length);
   return undefined;
 }
 
@@ -22,7 +23,7 @@ export async function checkToken(endpoint: string, token: string, onRequest?: (e
     return { ok: true, user: await client.user() };
   } catch (error) {
     const rejected = error instanceof ApiError && error.isUnauthorized;
-    const reason = rejected ? `The platform rejected this token (${endpoint}). Check that it belongs to this platform and has not been revoked.` : describeError(error);
+    const reason = rejected ? l10n.t('The platform rejected this token ({0}). Check that it belongs to this platform and has not been revoked.', endpoint) : describeError(error);
     return { ok: false, reason, rejected };
   }
 }
