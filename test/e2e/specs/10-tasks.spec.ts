@@ -32,13 +32,22 @@ async function topLevel(): Promise<{ label: string; description: string }[]> {
   return (await wb.treeItems(VIEW.tasks)).filter((i) => i.level === 1);
 }
 
-async function waitForGroups(expected: string[], timeoutMs = 20_000): Promise<{ label: string; description: string }[]> {
+/**
+ * Waits for these groups, counted; with `counts` (a group's label → its expected count), for those counts too: a
+ * filter shows in the view's description at once, while the groups keep the previous counts until the new ones come.
+ */
+async function waitForGroups(expected: string[], counts?: (label: string) => number, timeoutMs = 20_000): Promise<{ label: string; description: string }[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const items = await topLevel();
     const labels = items.map((i) => i.label).filter((l) => GROUPS.includes(l));
-    if (JSON.stringify(labels) === JSON.stringify(expected) && items.every((i) => i.description !== '…')) return items;
-    if (Date.now() > deadline) throw new Error(`groups shown: ${labels.join(', ')}; expected ${expected.join(', ')}`);
+    const counted = items.every((i) => i.description !== '…');
+    const wrong = counts ? items.filter((i) => GROUPS.includes(i.label) && i.description !== counts(i.label).toLocaleString('en-US')) : [];
+    if (JSON.stringify(labels) === JSON.stringify(expected) && counted && !wrong.length) return items;
+    if (Date.now() > deadline) {
+      const miscounted = wrong.map((i) => `${i.label} ${i.description} (expected ${counts!(i.label)})`).join(', ');
+      throw new Error(`groups shown: ${labels.join(', ')}; expected ${expected.join(', ')}${miscounted ? `; counts ${miscounted}` : ''}`);
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -159,7 +168,7 @@ describe('the task explorer', () => {
     await wb.screenshot('13-filter-status-multiselect');
     await wb.acceptQuickInput();
     await wb.waitForQuickInputClosed();
-    const items = await waitForGroups(['Running', 'Failed']);
+    const items = await waitForGroups(['Running', 'Failed'], (label) => count(STATUS_OF[label]));
     assert.strictEqual(items.find((i) => i.label === 'Failed')!.description, count('FAILED').toLocaleString('en-US'));
     assert.match(await viewDescription(), /Running, Failed/);
     // The filter button keeps its meaning; Clear shows beside it while a filter is on.
@@ -190,7 +199,7 @@ describe('the task explorer', () => {
     await wb.typeInQuickInput('', { submit: true });
     await wb.waitForQuickInputClosed();
     const since = Date.parse(`${from}T00:00:00Z`);
-    const items = await waitForGroups(['Running', 'Failed']);
+    const items = await waitForGroups(['Running', 'Failed'], (label) => count(STATUS_OF[label], (t) => Date.parse(t.created_time) >= since));
     for (const item of items) {
       const expected = count(STATUS_OF[item.label], (t) => Date.parse(t.created_time) >= since);
       assert.strictEqual(item.description, expected.toLocaleString('en-US'), item.label);
@@ -231,7 +240,7 @@ describe('the task explorer', () => {
     await wb.pickQuickItem('RNA-seq Analysis', true);
     await wb.waitForQuickInputClosed();
     const project = 'rfranklin/rna-seq-analysis';
-    const items = await waitForGroups(GROUPS);
+    const items = await waitForGroups(GROUPS, (label) => count(STATUS_OF[label], (t) => t.project === project));
     for (const item of items) assert.strictEqual(item.description, count(STATUS_OF[item.label], (t) => t.project === project).toLocaleString('en-US'), item.label);
     assert.strictEqual(await viewDescription(), project.split('/')[1]);
     await wb.expandTreeItem(VIEW.tasks, /^Running$/);
@@ -319,9 +328,11 @@ describe('the task explorer', () => {
     await wb.pickQuickItem(labels[0], true);
     await wb.waitForQuickInputClosed();
     await waitUntil(async () => (await viewDescription()).startsWith('children of'), 'the parent filter');
-    const items = await topLevel();
-    const shown = items.reduce((n, i) => n + Number(i.description.replace(/,/g, '') || 0), 0);
     const expected = emulator.data.tasks.filter((t) => t.parent === parent.id && STATUS_OF_VALUES.includes(t.status)).length;
+    // The description changes at once; the counts follow when the platform answers.
+    let shown = 0;
+    const groupsTotal = async () => (await topLevel()).reduce((n, i) => n + Number(i.description.replace(/,/g, '') || 0), 0);
+    await waitUntil(async () => (shown = await groupsTotal()) === expected, `the groups to count the ${expected} children (they count ${shown})`, 20_000);
     assert.strictEqual(shown, expected, 'the groups count the children');
     await wb.screenshot('24-filter-parent-applied');
     await wb.clickViewAction(VIEW.tasks, 'Clear Task Filters');
