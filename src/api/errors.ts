@@ -117,7 +117,7 @@ export function errorFromResponse(
 
 /** The text with every secret (the token) replaced: an answer may echo the request's headers. */
 export function redact(text: string, secrets: readonly string[]): string {
-  return secrets.reduce((out, secret) => (secret ? out.split(secret).join('(the token)') : out), text);
+  return secrets.reduce((out, secret) => (secret ? out.split(secret).join(l10n.t({ message: '(the token)', comment: ['Put where the token was in a text shown to the user'] })) : out), text);
 }
 
 /** Words for a person: what happened and what to do. Never contains the token. */

@@ -30,7 +30,7 @@ async function copyOutputsOfOne(services: Services, flow: CopyFlow, arg?: { task
       placeholder: vscode.l10n.t('Whose outputs? Pick a completed task, or paste a task ID'),
       query: { status: 'COMPLETED' },
       accept: hasFileOutputs,
-      noun: vscode.l10n.t('Completed tasks with outputs'),
+      list: 'tasksWithOutputs',
     });
     if (!picked || picked === 'none') return [];
     task = picked as Task;
@@ -50,7 +50,7 @@ async function copyOutputsOfOne(services: Services, flow: CopyFlow, arg?: { task
     return [];
   }
   return flow.run(
-    { ids, origin: 'outputs', names: Object.fromEntries(outputNames(task.outputs)), projects: task.project ? [task.project] : undefined, trusted: true },
+    { ids, names: Object.fromEntries(outputNames(task.outputs)), projects: task.project ? [task.project] : undefined, trusted: true },
     args,
   );
 }
@@ -69,7 +69,7 @@ async function copyOutputsOfMany(services: Services, flow: CopyFlow, tasks: Task
     return [];
   }
   const summary = vscode.l10n.t({ message: 'The outputs of {0}: {1}.', args: [taskCount(gathered.tasks), fileCount(gathered.ids.length)], comment: ['{0}: "12 tasks"; {1}: "340 files"'] });
-  return flow.run({ ids: gathered.ids, origin: 'outputs', names: gathered.names, projects: gathered.projects, trusted: true, notes: [summary, ...gathered.notes] }, args);
+  return flow.run({ ids: gathered.ids, names: gathered.names, projects: gathered.projects, trusted: true, notes: [summary, ...gathered.notes] }, args);
 }
 
 /** A task from a tree node (`{ task }`) or a task record. */

@@ -24,8 +24,6 @@ export const signInToCopy = (): string => vscode.l10n.t('Sign in to copy files: 
 /** What a copy is made of, and what is known about it where it came from. */
 export interface CopySources {
   ids: string[];
-  /** Where the IDs came from, for the titles: "selected", "in the editor selection", … */
-  origin: string;
   names?: Record<string, string>;
   /** The sources' projects, when known (files view, task outputs). */
   projects?: string[];

@@ -19,7 +19,7 @@ export async function copyFiles(session: Session, flow: CopyFlow, selected: Copy
     if (chosen) await vscode.commands.executeCommand(COMMANDS.setToken);
     return [];
   }
-  const sources: CopySources | undefined = args.ids ? { ids: args.ids, origin: 'given' } : (selected ?? editorSources() ?? (await askForIds()));
+  const sources: CopySources | undefined = args.ids ? { ids: args.ids } : (selected ?? editorSources() ?? (await askForIds()));
   if (!sources) return [];
   return flow.run(sources, args);
 }
@@ -31,7 +31,7 @@ function editorSources(): CopySources | undefined {
   const text = editor.selections.filter((s) => !s.isEmpty).map((s) => editor.document.getText(s)).join('\n');
   if (!text) return undefined;
   const ids = idsInEditorText(text);
-  return ids.length ? { ids, origin: 'in the editor selection' } : undefined;
+  return ids.length ? { ids } : undefined;
 }
 
 /** IDs pasted or typed; malformed ones are named as they are typed and the box cannot be accepted with them. */
@@ -50,7 +50,7 @@ async function askForIds(): Promise<CopySources | undefined> {
     },
   });
   if (!text?.trim()) return undefined;
-  return { ids: splitIdText(text), origin: 'given' };
+  return { ids: splitIdText(text) };
 }
 
 /** "3 items", "3 items; 1 duplicate will be dropped": what the box holds so far. */

@@ -20,5 +20,5 @@ export function copySourcesOf(nodes: readonly FilesNode[]): CopySources | undefi
     projects.add(node.file.project ?? projectNodeOf(node).project.id);
   }
   const folders = items.filter((n) => n instanceof FolderNode).map((n) => n.file.id);
-  return { ids: items.map((n) => n.file.id), origin: 'selected', names, projects: [...projects], trusted: true, folders };
+  return { ids: items.map((n) => n.file.id), names, projects: [...projects], trusted: true, folders };
 }

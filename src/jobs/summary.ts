@@ -1,9 +1,8 @@
 // Words for the copy jobs (status bar, lists, notifications). Pure: no `vscode`. Codicons (`$(check)`) stay outside
 // the messages: the status bar item reads them (jobs/ui.ts).
 import * as l10n from '@vscode/l10n';
-import type { CopyItem, CopyItemResult } from '../api/types';
-import { relativeTime } from '../util/time';
-import { count, itemCount } from '../util/words';
+import type { CopyItem } from '../api/types';
+import { count } from '../util/words';
 import type { WriteRecord } from '../write/outbox';
 import { isFinished, TrackedJob } from './tracker';
 
@@ -127,32 +126,10 @@ export function jobOutcome(job: TrackedJob): string {
   return copied === 1 ? l10n.t('done, 1 file copied') : l10n.t('done, {0} files copied', n(copied));
 }
 
-export function jobIcon(job: TrackedJob): string {
-  if (!isFinished(job)) return '$(sync~spin)';
-  if (job.state === 'UNKNOWN') return '$(question)';
-  return failedCount(job) ? '$(warning)' : '$(pass)';
-}
-
 /** The items of a job whose result is an error (what "Retry Failed Items" sends again). */
 export function failedItems(job: TrackedJob): CopyItem[] {
   const result = job.result ?? [];
   return job.items.filter((_, i) => result[i]?.error !== undefined);
-}
-
-/** One line per job for the jobs list: state, counts, destination, age. */
-export function jobLine(job: TrackedJob, now: number): { label: string; description: string; detail: string } {
-  const detail = [
-    jobIdWords(job.id),
-    itemCount(job.items.length),
-    submittedWhen(relativeTime(new Date(job.submittedAt), now)),
-    ...(job.adopted ? [l10n.t('found after a lost answer')] : []),
-    ...(job.lastError ? [job.lastError] : []),
-  ];
-  return {
-    label: `${jobIcon(job)} ${job.destination.label}`,
-    description: `${job.state === 'UNKNOWN' ? 'UNKNOWN' : job.state} · ${isFinished(job) ? jobOutcome(job) : jobProgress(job)}`,
-    detail: detail.join(' · '),
-  };
 }
 
 /** "Job 70711174378885120". */
@@ -164,19 +141,6 @@ export const submittedWhen = (ago: string): string => l10n.t({ message: 'submitt
 export function itemErrorWords(e: { code?: number; status?: number; message?: string }): string {
   const message = e.message ?? l10n.t('failed');
   return e.code !== undefined ? l10n.t('error {0}: {1}', e.code, message) : l10n.t('HTTP {0}: {1}', e.status ?? '?', message);
-}
-
-/** One line per item of a job's details: the source, then the new file or the error's code and message. */
-export function itemLine(job: TrackedJob, index: number): { ok: boolean | undefined; source: string; outcome: string; newId?: string } {
-  const item = job.items[index];
-  const source = job.sourceNames?.[item.file] ? `${job.sourceNames[item.file]} (${item.file})` : item.file;
-  const result: CopyItemResult | undefined = job.result?.[index];
-  if (!result) return { ok: undefined, source, outcome: isFinished(job) ? noResultWords() : pendingWords() };
-  if (result.resource) {
-    const r = result.resource;
-    return { ok: true, source, outcome: `→ ${r.name}${r.type === 'folder' ? '/' : ''} (${r.id})`, newId: r.id };
-  }
-  return { ok: false, source, outcome: itemErrorWords(result.error ?? {}) };
 }
 
 export const noResultWords = (): string => l10n.t('no result reported');

@@ -5,8 +5,8 @@ import { failedItems, finishMessage, statusSummary } from './summary';
 import { isFinished, JobTracker, TrackedJob } from './tracker';
 import { commandTitles, COMMANDS } from '../keys/commands';
 
-// vscode.l10n reads its bundle before the extension loads, so this may be read at load time.
-export const SHOW_DETAILS = vscode.l10n.t('Show Details');
+/** The finish notification's button that reveals the job in the Copy Jobs view. */
+export const showDetailsAction = (): string => vscode.l10n.t('Show Details');
 
 /** A successful outcome stays in the status bar this long unless seen earlier; a failure stays until seen. */
 const DONE_DISPLAY_MS = 5 * 60_000;
@@ -80,12 +80,12 @@ export class FinishNotifier implements vscode.Disposable {
     if (!jobs.length) return;
     const message = finishMessage(jobs);
     const retryFailed = commandTitles().retryFailed;
-    const actions = [SHOW_DETAILS];
+    const actions = [showDetailsAction()];
     // Only a job with items that failed can have them copied again (not one whose outcome is unknown).
     if (jobs.length === 1 && failedItems(jobs[0]).length) actions.push(retryFailed);
     const show = message.failed || message.unknown ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
     const chosen = await show(message.text, ...actions);
-    if (chosen === SHOW_DETAILS) {
+    if (chosen === showDetailsAction()) {
       this.tracker.acknowledge(jobs.map((j) => j.id));
       await vscode.commands.executeCommand(COMMANDS.showJobs, jobs.length === 1 ? jobs[0].id : undefined);
     } else if (chosen === retryFailed) {

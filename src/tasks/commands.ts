@@ -20,7 +20,6 @@ import { couldNotReadTask, openTaskDetailsTitle } from './taskInfo';
 export const paletteTitle = (command: string): string => vscode.l10n.t({ message: 'Seven Bridges: {0}', args: [command], comment: ['{0}: a command\'s title'] });
 /** The task pickers' placeholder and the name of their list. */
 export const whichTaskPlaceholder = (): string => vscode.l10n.t('Which task? Pick one, or paste a task ID');
-export const tasksNoun = (): string => vscode.l10n.t({ message: 'Tasks', comment: ['The list of tasks in a task picker'] });
 export { couldNotReadTask } from './taskInfo';
 
 export interface TaskCommandParts {
@@ -62,7 +61,7 @@ async function chosenTask(arg: unknown, parts: TaskCommandParts, command: string
     placeholder: whichTaskPlaceholder(),
     query: parts.filters.query(statuses?.length === 1 ? statuses[0] : undefined, Date.now()),
     accept: statuses?.length ? (t) => (statuses as string[]).includes(t.status ?? '') : undefined,
-    noun: tasksNoun(),
+    list: 'tasks',
   });
   return picked && picked !== 'none' ? picked : undefined;
 }

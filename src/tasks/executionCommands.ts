@@ -9,7 +9,7 @@ import type { Services } from '../services';
 import { showApiError } from '../ui/errors';
 import { formatDuration } from '../util/time';
 import { actionName, canTake, confirmationText, describeOutcome, TaskActionSender } from './actions';
-import { couldNotReadTask, paletteTitle, taskArgument, tasksNoun, whichTaskPlaceholder } from './commands';
+import { couldNotReadTask, paletteTitle, taskArgument, whichTaskPlaceholder } from './commands';
 import { statusWord } from './filterModel';
 import { count } from '../util/words';
 import { pickTask } from './filterPicks';
@@ -48,7 +48,7 @@ function selectedTasks(arg: unknown, many: unknown): Task[] {
  */
 async function rowOrPick(parts: ExecutionParts, arg: unknown, title: string, fits: (task: Task) => boolean): Promise<unknown> {
   if (arg !== undefined || parts.view.selection.length) return arg ?? parts.view.selection[0];
-  const picked = await pickTask(parts.services, { title: paletteTitle(title), placeholder: whichTaskPlaceholder(), query: {}, accept: fits, noun: tasksNoun() });
+  const picked = await pickTask(parts.services, { title: paletteTitle(title), placeholder: whichTaskPlaceholder(), query: {}, accept: fits, list: 'tasks' });
   return picked && picked !== 'none' ? picked : undefined;
 }
 

@@ -180,6 +180,36 @@ interface TaskPick extends vscode.QuickPickItem {
 /** How many pages of recent tasks are scanned for a task pick. */
 const TASK_SCAN_PAGES = 2;
 
+/** The kinds of task list a pick offers. */
+export type TaskListKind = 'tasks' | 'batchTasks' | 'tasksWithOutputs';
+
+/** A task list's heading and notes, whole messages per kind (no noun spliced into a sentence). */
+function taskListWords(kind: TaskListKind): { heading: string; empty: string; older: (shown: number) => string; failed: string } {
+  switch (kind) {
+    case 'batchTasks':
+      return {
+        heading: vscode.l10n.t('Batch tasks'),
+        empty: vscode.l10n.t('No batch tasks among the newest tasks'),
+        older: (shown) => vscode.l10n.t('Batch tasks among the newest {0} tasks', shown),
+        failed: vscode.l10n.t('Could not list the batch tasks'),
+      };
+    case 'tasksWithOutputs':
+      return {
+        heading: vscode.l10n.t('Completed tasks with outputs'),
+        empty: vscode.l10n.t('No completed tasks with outputs among the newest tasks'),
+        older: (shown) => vscode.l10n.t('Completed tasks with outputs among the newest {0} tasks', shown),
+        failed: vscode.l10n.t('Could not list the completed tasks'),
+      };
+    default:
+      return {
+        heading: vscode.l10n.t({ message: 'Tasks', comment: ['The list of tasks in a task picker'] }),
+        empty: vscode.l10n.t('No tasks among the newest tasks'),
+        older: (shown) => vscode.l10n.t('From the newest {0} tasks', shown),
+        failed: vscode.l10n.t('Could not list the tasks'),
+      };
+  }
+}
+
 export interface TaskPickOptions {
   title: string;
   placeholder: string;
@@ -187,8 +217,8 @@ export interface TaskPickOptions {
   query: TaskListQuery;
   /** Which of the listed tasks to offer; all when absent. */
   accept?: (task: Task) => boolean;
-  /** What the offered tasks are called, for the separator and the notes: "Batch tasks". */
-  noun: string;
+  /** Which tasks are offered, for the list's heading and notes (each a whole message per kind). */
+  list: TaskListKind;
   /** Why a task typed in by ID is refused, or undefined when it is fine. */
   refuse?: (task: Task) => string | undefined;
   /** A first row that chooses no task (a filter's "Any parent"). */
@@ -216,14 +246,14 @@ export async function pickTask(services: Services, options: TaskPickOptions): Pr
     if (typed && isTaskId(typed) && !found.some((b) => b.task?.id === typed.toLowerCase())) {
       extra.push({ label: `$(edit) ${typed}`, description: vscode.l10n.t('use this task ID'), task: { id: typed.toLowerCase(), name: '' }, typed: true, alwaysShow: true });
     }
-    qp.items = [...extra, ...fixed, { label: options.noun, kind: vscode.QuickPickItemKind.Separator }, ...found, ...(note ? [note] : [])];
+    qp.items = [...extra, ...fixed, { label: words.heading, kind: vscode.QuickPickItemKind.Separator }, ...found, ...(note ? [note] : [])];
   };
   qp.onDidChangeValue(render);
   render();
   const query = { ...options.query, order_by: 'created_time' as const, order: 'desc' as const, fields: 'id,name,status,project,batch,created_time,start_time,end_time,execution_status,outputs' };
   const listing = taskListing(services.client.tasks, () => query);
   const accept = options.accept ?? (() => true);
-  const noun = options.noun.toLowerCase();
+  const words = taskListWords(options.list);
   let closed = false;
   void (async () => {
     for (let page = 0; page < TASK_SCAN_PAGES && (page === 0 || listing.hasMore); page++) {
@@ -242,10 +272,10 @@ export async function pickTask(services: Services, options: TaskPickOptions): Pr
         task: { id: t.id, name: t.name },
       }));
       note = !tasks.length
-        ? { label: `$(info) ${vscode.l10n.t({ message: 'No {0} among the newest tasks', args: [noun], comment: ['{0}: the list\'s name in lower case: "tasks", "batch tasks"'] })}`, description: vscode.l10n.t('paste a task ID instead'), alwaysShow: true }
+        ? { label: `$(info) ${words.empty}`, description: vscode.l10n.t('paste a task ID instead'), alwaysShow: true }
         : more
           ? {
-              label: `$(info) ${vscode.l10n.t({ message: '{0} among the newest {1} tasks', args: [options.noun, TASK_SCAN_PAGES * 100], comment: ['{0}: the list\'s name: "Tasks", "Batch tasks"'] })}`,
+              label: `$(info) ${words.older(TASK_SCAN_PAGES * 100)}`,
               description: vscode.l10n.t('paste a task ID for an older one'),
               alwaysShow: true,
             }
@@ -256,7 +286,7 @@ export async function pickTask(services: Services, options: TaskPickOptions): Pr
     (error: unknown) => {
       qp.busy = false;
       if (closed) return;
-      note = { label: `$(warning) ${vscode.l10n.t({ message: 'Could not list the {0}', args: [noun], comment: ['{0}: the list\'s name in lower case: "tasks", "batch tasks"'] })}`, description: describeError(error), alwaysShow: true };
+      note = { label: `$(warning) ${words.failed}`, description: describeError(error), alwaysShow: true };
       render();
     },
   );
@@ -287,7 +317,7 @@ export async function pickParent(services: Services, filters: FilterModel): Prom
     placeholder: vscode.l10n.t('Pick a batch task, or paste a task ID'),
     query: { project: filters.filter.project },
     accept: (t) => t.batch === true,
-    noun: vscode.l10n.t('Batch tasks'),
+    list: 'batchTasks',
     refuse: (task) => (task.batch ? undefined : vscode.l10n.t('"{0}" is not a batch task: it has no children.', task.name || task.id)),
     none: { label: `$(close) ${vscode.l10n.t('Any parent')}`, description: current ? vscode.l10n.t('remove the parent filter') : inUseWords() },
     currentId: current?.id,

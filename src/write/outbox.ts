@@ -487,7 +487,7 @@ export class Outbox {
   }
 
   private newId(): string {
-    return `${this.timers.now().toString(36)}-${(this.counter++).toString(36).padStart(6, '0')}-${Math.random().toString(36).slice(2, 8)}`;
+    return `${this.timers.now().toString(36)}-${(this.counter++).toString(36).padStart(6, '0')}-${randomUUID().slice(0, 8)}`;
   }
 }
 

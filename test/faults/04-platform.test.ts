@@ -6,7 +6,8 @@ import * as assert from 'assert';
 import { randomUUID } from 'crypto';
 import { ApiError } from '../../src/api/errors';
 import type { Task, TaskStatus } from '../../src/api/types';
-import { itemLine, jobLine, jobOutcome, jobProgress, statusSummary } from '../../src/jobs/summary';
+import { jobOutcome, jobProgress, statusSummary } from '../../src/jobs/summary';
+import { itemRow, jobRow } from '../../src/jobs/jobsModel';
 import { JobTracker } from '../../src/jobs/tracker';
 import { FilterModel } from '../../src/tasks/filterModel';
 import { statusLook } from '../../src/tasks/statuses';
@@ -269,8 +270,12 @@ describe('4. bad input from the platform', function () {
         const summary = statusSummary(tracker.all(), []);
         const texts = [summary.text, ...summary.tooltip];
         for (const job of tracker.all()) {
-          texts.push(jobProgress(job), jobOutcome(job), ...Object.values(jobLine(job, Date.now())));
-          job.items.forEach((_, i) => texts.push(itemLine(job, i).outcome));
+          const row = jobRow(job, Date.now());
+          texts.push(jobProgress(job), jobOutcome(job), row.label, row.description, row.tooltip);
+          job.items.forEach((_, i) => {
+            const item = itemRow(job, i);
+            texts.push(item.label, item.description, item.tooltip);
+          });
         }
         for (const text of texts) assertClean(text, 'job texts');
         return texts;

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import type { WriteRecord } from '../../../src/write/outbox';
-import { failedItems, finishMessage, itemLine, statusSummary } from '../../../src/jobs/summary';
+import { failedItems, finishMessage, statusSummary } from '../../../src/jobs/summary';
 import type { TrackedJob } from '../../../src/jobs/tracker';
 
 const job = (id: string, extra: Partial<TrackedJob> = {}): TrackedJob => ({
@@ -38,7 +38,7 @@ describe('copy job words', () => {
     const sending = statusSummary([], [request('queued'), request('sending')]);
     assert.deepStrictEqual([sending.text, sending.warning], ['$(sync~spin) Submitting 2 copy requests', false]);
   });
-  it('describes each item: source, new file or error code and message', () => {
+  it('counts a copied and a failed item in the finish message', () => {
     const j = job('1', {
       state: 'FINISHED',
       sourceNames: { ['a'.repeat(24)]: 'a.bam' },
@@ -47,8 +47,6 @@ describe('copy job words', () => {
         { error: { status: 409, code: 10223, message: 'File already exists.' } },
       ],
     });
-    assert.deepStrictEqual(itemLine(j, 0), { ok: true, source: `a.bam (${'a'.repeat(24)})`, outcome: `→ a.bam (${'c'.repeat(24)})`, newId: 'c'.repeat(24) });
-    assert.deepStrictEqual(itemLine(j, 1), { ok: false, source: 'b'.repeat(24), outcome: 'error 10223: File already exists.' });
     assert.match(finishMessage([{ ...j, completed: 1, failed: 1 }]).text, /Copy to rfranklin\/dest › results\/2026 finished: 1 file copied, 1 failed\./);
   });
   it('says the outcome of a job the platform forgot is unknown, not that it failed', () => {
