@@ -123,6 +123,8 @@ describe('authentication provider', () => {
     const { services, auth } = await activateProduct();
     const emu = emulator();
     const other = emu.baseUrl.replace('127.0.0.1', 'localhost');
+    // Not in use, so only the providers ask about its token (the Session's own retried checks would outlast the test).
+    const unchecked = emu.baseUrl.replace('/v2', '/offline/v2');
     const label = `${emu.username} (${new URL(emu.baseUrl).host})`;
     await waitFor(() => services.session.username === emu.username, 'the username of the sign-in in use');
     // A provider that has only seen the sign-in in use, as after a window reload.
@@ -139,14 +141,18 @@ describe('authentication provider', () => {
       await waitFor(() => services.session.endpoint === other, 'the other endpoint in use');
       assert.deepStrictEqual((await fresh.getSessions([])).map((s) => s.account.label), [label], 'still listed under its user while offline');
       // A token stored while offline: its user is unknown, so it is not listed yet; nothing is removed.
-      await services.session.storeToken(other, emu.token);
+      await services.session.storeToken(unchecked, emu.token);
+      await waitFor(
+        () => services.context.globalState.get<string[]>('sevenbridges.auth.endpointsWithTokens', []).includes(unchecked),
+        'the custom endpoint to be remembered',
+      );
       assert.deepStrictEqual((await fresh.getSessions([])).map((s) => s.id), [emu.baseUrl]);
       assert.deepStrictEqual(events.flatMap((e) => (e.removed ?? []).map((s) => s.id)), [], 'no removed event for a token still stored');
     } finally {
       emu.faults.dropRate = 0;
       listener.dispose();
       fresh.dispose();
-      await services.session.deleteToken(other);
+      await services.session.deleteToken(unchecked);
       await settings.update('apiEndpoint', emu.baseUrl, vscode.ConfigurationTarget.Global);
       await waitFor(() => services.session.state === 'signedIn', 'signed in again to the emulator');
     }
