@@ -75,14 +75,17 @@ export async function setToken(services: Services, endpoint = services.session.e
   });
 }
 
-/** Deletes the stored token of `endpoint` (the one in use unless the Accounts menu's Sign Out named another). */
-export async function signOut(services: Services, endpoint = services.session.endpoint): Promise<void> {
+/**
+ * Deletes the stored token of `endpoint` (the one in use unless the Accounts menu's Sign Out named another).
+ * Resolves to false when the token could not be deleted (the error is shown), true otherwise.
+ */
+export async function signOut(services: Services, endpoint = services.session.endpoint): Promise<boolean> {
   const { session, log } = services;
   try {
     await session.deleteToken(endpoint);
   } catch (error) {
     void vscode.window.showErrorMessage(vscode.l10n.t("Could not delete the token from VS Code's secret storage ({0}).", errorText(error)));
-    return;
+    return false;
   }
   log.info(`Signed out of ${endpoint}`);
   if ((await session.tokenFor(endpoint))?.fromEnvironment) {
@@ -95,6 +98,7 @@ export async function signOut(services: Services, endpoint = services.session.en
   } else {
     void vscode.window.showInformationMessage(vscode.l10n.t('Signed out of {0}.', endpointLabel(endpoint)));
   }
+  return true;
 }
 
 interface PlatformPick extends vscode.QuickPickItem {

@@ -3,7 +3,7 @@ import { PLATFORMS } from '../api/endpoint';
 import type { Services } from '../services';
 import { requestLogger } from '../ui/requestLog';
 import { pickEndpoint, setToken, signOut } from './commands';
-import { accountLabel, diffSessions, endpointScope, endpointsToList, isEmptyDiff, type ProviderSession } from './providerSessions';
+import { accountLabel, diffSessions, endpointScope, endpointsToList, isEmptyDiff, mayCreateSessionFor, type ProviderSession } from './providerSessions';
 import { accountKey, ENDPOINT_SETTING, endpointOfTokenKey } from './session';
 import { checkToken } from './tokenCheck';
 import { STATE_KEYS } from '../keys/state';
@@ -12,6 +12,18 @@ export const AUTH_PROVIDER_ID = 'sevenbridges';
 export const AUTH_PROVIDER_LABEL = 'Seven Bridges';
 /** A token that could not be checked (offline, say) is asked about again after this long, not on every listing. */
 const RECHECK_AFTER_MS = 60_000;
+
+/**
+ * What is known about one endpoint's token. The username is kept for as long as the token is unchanged, so a
+ * check that fails for a network reason never takes a listed session away; only a rejection (401) does.
+ */
+interface TokenOwner {
+  readonly token: string;
+  username?: string;
+  rejected?: boolean;
+  failedAt?: number;
+  checking?: Promise<void>;
+}
 
 /**
  * The Accounts menu's view of the sign-in: one session per endpoint with a token (stored, or SB_AUTH_TOKEN), named
@@ -23,7 +35,7 @@ export class SevenBridgesAuthProvider implements vscode.AuthenticationProvider, 
   readonly onDidChangeSessions = this.changed.event;
   private listed: ProviderSession[] = [];
   private listing: Promise<ProviderSession[]> = Promise.resolve([]);
-  private readonly usernames = new Map<string, { token: string; username?: string; failedAt?: number; checking?: Promise<string | undefined> }>();
+  private readonly owners = new Map<string, TokenOwner>();
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly services: Services) {
@@ -41,7 +53,7 @@ export class SevenBridgesAuthProvider implements vscode.AuthenticationProvider, 
   }
 
   async getSessions(scopes: readonly string[] | undefined, options?: vscode.AuthenticationProviderSessionOptions): Promise<vscode.AuthenticationSession[]> {
-    const endpoint = endpointScope(scopes ?? []);
+    const endpoint = this.scopeEndpoint(scopes ?? []);
     const sessions = await this.refresh();
     return sessions.filter((s) => (!endpoint || s.id === endpoint) && (!options?.account || options.account.id === s.account.id)).map(forVsCode);
   }
@@ -49,7 +61,15 @@ export class SevenBridgesAuthProvider implements vscode.AuthenticationProvider, 
   /** Set Authentication Token, for the platform the scopes name or the one the user picks. */
   async createSession(scopes: readonly string[]): Promise<vscode.AuthenticationSession> {
     const { session } = this.services;
-    const asked = endpointScope(scopes);
+    const asked = this.scopeEndpoint(scopes);
+    if (asked && !this.mayCreateSessionFor(asked)) {
+      throw new Error(
+        vscode.l10n.t(
+          'Seven Bridges does not sign in to {0} on request: only a known platform, the endpoint in use or a custom endpoint already signed in to may be asked for. Choose it with Seven Bridges: Select Platform first.',
+          asked,
+        ),
+      );
+    }
     const endpoint = asked ?? (await pickEndpoint(session.endpoint, vscode.l10n.t('Seven Bridges: Sign In: Choose the Platform')));
     if (!endpoint) throw new vscode.CancellationError();
     const username = await setToken(this.services, endpoint);
@@ -65,10 +85,14 @@ export class SevenBridgesAuthProvider implements vscode.AuthenticationProvider, 
     return forVsCode(made);
   }
 
-  /** Sign Out of that session's endpoint (a token from SB_AUTH_TOKEN stays, and Sign Out says so). */
+  /**
+   * Sign Out of that session's endpoint (a token from SB_AUTH_TOKEN stays, and Sign Out says so). Throws when the
+   * token could not be deleted, so that VS Code does not show the account as signed out while its token stays.
+   */
   async removeSession(sessionId: string): Promise<void> {
-    await signOut(this.services, sessionId);
+    const signedOut = await signOut(this.services, sessionId);
     await this.refresh();
+    if (!signedOut) throw new Error(vscode.l10n.t("Not signed out of {0}: its token could not be deleted from VS Code's secret storage.", sessionId));
   }
 
   /** Lists the sessions again and tells VS Code what changed; one listing at a time, so no change is told twice. */
@@ -100,6 +124,8 @@ export class SevenBridgesAuthProvider implements vscode.AuthenticationProvider, 
     for (const endpoint of endpoints) {
       const found = await session.tokenFor(endpoint);
       if (!found) continue;
+      // Not listed: a rejected token, and one never checked successfully (offline since it was stored) whose user
+      // is unknown; an account is named after its user, and VS Code keeps other extensions' consent by that name.
       const username = await this.usernameFor(endpoint, found.token);
       if (!username) continue;
       sessions.push({
@@ -113,23 +139,49 @@ export class SevenBridgesAuthProvider implements vscode.AuthenticationProvider, 
     return sessions;
   }
 
-  /** Who the token belongs to: known already for the endpoint in use, else asked once per token (GET /v2/user). */
+  /**
+   * Who the token belongs to: known already for the endpoint in use, else asked once per token (GET /v2/user) and
+   * then kept while the token is unchanged. Undefined when the platform rejected the token, or when it was never
+   * checked successfully (asked again after RECHECK_AFTER_MS).
+   */
   private async usernameFor(endpoint: string, token: string): Promise<string | undefined> {
     const { session, log } = this.services;
-    if (endpoint === session.endpoint && session.username && (await session.credentials())?.token === token) return session.username;
-    let known = this.usernames.get(endpoint);
-    if (known?.token !== token) this.usernames.set(endpoint, (known = { token }));
-    if (known.username) return known.username;
-    if (known.failedAt !== undefined && Date.now() - known.failedAt < RECHECK_AFTER_MS) return undefined;
-    const entry = known;
+    let owner = this.owners.get(endpoint);
+    if (owner?.token !== token) this.owners.set(endpoint, (owner = { token }));
+    if (endpoint === session.endpoint && session.username && (await session.credentials())?.token === token) owner.username = session.username;
+    if (owner.username) return owner.username;
+    if (owner.rejected) return undefined;
+    if (owner.failedAt !== undefined && Date.now() - owner.failedAt < RECHECK_AFTER_MS) return undefined;
+    const entry = owner;
     entry.checking ??= checkToken(endpoint, token, requestLogger(log)).then((check) => {
       entry.checking = undefined;
-      if (check.ok) return (entry.username = check.user.username);
+      if (check.ok) {
+        entry.username = check.user.username;
+        return;
+      }
+      entry.rejected = check.rejected;
       entry.failedAt = Date.now();
       log.warn(`The token for ${endpoint} is not listed in the Accounts menu: ${check.reason}`);
-      return undefined;
     });
-    return entry.checking;
+    await entry.checking;
+    return entry.username;
+  }
+
+  /** The endpoint another extension's scopes name; an invalid one is refused with why. */
+  private scopeEndpoint(scopes: readonly string[]): string | undefined {
+    const named = endpointScope(scopes);
+    if (named.kind === 'invalid') throw new Error(vscode.l10n.t('The scope "{0}" does not name a Seven Bridges API endpoint: {1}', named.scope, named.reason));
+    return named.kind === 'endpoint' ? named.endpoint : undefined;
+  }
+
+  private mayCreateSessionFor(endpoint: string): boolean {
+    const { session, context } = this.services;
+    return mayCreateSessionFor(
+      endpoint,
+      PLATFORMS.map((p) => p.apiBase),
+      session.endpoint,
+      context.globalState.get<string[]>(STATE_KEYS.endpointsWithTokens.key, []),
+    );
   }
 
   private async remember(endpoint: string): Promise<void> {

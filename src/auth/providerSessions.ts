@@ -1,6 +1,6 @@
 // What the authentication provider lists, without `vscode`: which endpoints to look at, how an account is named,
 // what changed between two listings. Unit-tested on plain Node.
-import { endpointLabel } from '../api/endpoint';
+import { checkEndpoint, endpointLabel } from '../api/endpoint';
 
 /** One signed-in account: a token for an endpoint and the user it belongs to (GET /v2/user). */
 export interface ProviderSession {
@@ -32,9 +32,26 @@ export function endpointsToList(platforms: readonly string[], inUse: string, env
   return [...new Set(all)];
 }
 
-/** A scope that names an endpoint (`https://cgc-api.sbgenomics.com/v2`) narrows the listing to it; other scopes are ignored. */
-export function endpointScope(scopes: readonly string[]): string | undefined {
-  return scopes.map((s) => s.replace(/\/+$/, '')).find((s) => /^https?:\/\//i.test(s));
+export type ScopeEndpoint = { kind: 'none' } | { kind: 'endpoint'; endpoint: string } | { kind: 'invalid'; scope: string; reason: string };
+
+/**
+ * The endpoint a scope names (`https://cgc-api.sbgenomics.com/v2`), checked and normalised as a typed endpoint is
+ * (lower-case host, no trailing slash; https, or http on loopback only). Any scope with "://" is meant as an
+ * endpoint; other scopes are ignored. Scopes come from other extensions: an invalid one is refused, not guessed at.
+ */
+export function endpointScope(scopes: readonly string[]): ScopeEndpoint {
+  const scope = scopes.find((s) => s.includes('://'));
+  if (scope === undefined) return { kind: 'none' };
+  const check = checkEndpoint(scope);
+  return check.ok ? { kind: 'endpoint', endpoint: check.endpoint } : { kind: 'invalid', scope, reason: check.reason };
+}
+
+/**
+ * Whether another extension may open the token prompt for `endpoint`: a known platform, the endpoint in use, or a
+ * custom endpoint that already had a token here. Never a host the user did not choose.
+ */
+export function mayCreateSessionFor(endpoint: string, platforms: readonly string[], inUse: string, remembered: readonly string[]): boolean {
+  return [...platforms, inUse, ...remembered].some((e) => e.replace(/\/+$/, '') === endpoint);
 }
 
 export interface SessionsDiff {

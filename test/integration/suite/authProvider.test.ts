@@ -86,4 +86,87 @@ describe('authentication provider', () => {
     assert.strictEqual(services.session.state, 'signedIn');
     assert.deepStrictEqual((await auth.provider.getSessions([])).map((s) => s.id), [emu.baseUrl]);
   });
+
+  it('scopes from other extensions are checked and normalised; the token prompt opens only for an endpoint the user chose', async () => {
+    const { auth } = await activateProduct();
+    const emu = emulator();
+    const spelled = `${emu.baseUrl.replace('http://', 'HTTP://')}/`;
+    assert.deepStrictEqual((await auth.provider.getSessions([spelled])).map((s) => s.id), [emu.baseUrl], 'another spelling of the endpoint is the same session');
+    await assert.rejects(auth.provider.getSessions(['https://user:secret@cgc-api.sbgenomics.com/v2']), /does not name a Seven Bridges API endpoint: .*user name or password/);
+    await assert.rejects(auth.provider.createSession(['http://cgc-api.sbgenomics.com/v2']), /Plain http is refused for cgc-api\.sbgenomics\.com/);
+    await assert.rejects(auth.provider.createSession(['https://sbgenomics.attacker.example/v2']), /does not sign in to https:\/\/sbgenomics\.attacker\.example\/v2 on request/);
+  });
+
+  it('removeSession fails, and the session stays, when the token cannot be deleted', async () => {
+    const { services, auth } = await activateProduct();
+    const emu = emulator();
+    const endpoint = emu.baseUrl.replace('127.0.0.1', 'localhost');
+    const removed: string[] = [];
+    const listener = auth.provider.onDidChangeSessions((e) => removed.push(...(e.removed ?? []).map((s) => s.id)));
+    const deleteToken = services.session.deleteToken;
+    try {
+      await services.session.storeToken(endpoint, emu.token);
+      await waitFor(async () => (await auth.provider.getSessions([endpoint])).length === 1, 'the stored token to be a session');
+      services.session.deleteToken = () => Promise.reject(new Error('the keyring is locked'));
+      await assert.rejects(auth.provider.removeSession(endpoint), /Not signed out of .*its token could not be deleted/);
+      assert.strictEqual((await services.session.tokenFor(endpoint))?.token, emu.token, 'the token is still stored');
+      assert.deepStrictEqual((await auth.provider.getSessions([endpoint])).map((s) => s.id), [endpoint], 'still listed');
+      assert.deepStrictEqual(removed, [], 'no removed event');
+    } finally {
+      services.session.deleteToken = deleteToken;
+      listener.dispose();
+      await services.session.deleteToken(endpoint);
+    }
+  });
+
+  it('an offline check keeps the session of an unchanged token; a token never checked while offline is not listed yet, and nothing is removed', async () => {
+    const { services, auth } = await activateProduct();
+    const emu = emulator();
+    const other = emu.baseUrl.replace('127.0.0.1', 'localhost');
+    // Not in use, so only the providers ask about its token (the Session's own retried checks would outlast the test).
+    const unchecked = emu.baseUrl.replace('/v2', '/offline/v2');
+    const label = `${emu.username} (${new URL(emu.baseUrl).host})`;
+    await waitFor(() => services.session.username === emu.username, 'the username of the sign-in in use');
+    // A provider that has only seen the sign-in in use, as after a window reload.
+    const Provider = auth.provider.constructor as new (s: typeof services) => typeof auth.provider;
+    const fresh = new Provider(services);
+    const events: vscode.AuthenticationProviderAuthenticationSessionsChangeEvent[] = [];
+    const listener = fresh.onDidChangeSessions((e) => events.push(e));
+    const settings = vscode.workspace.getConfiguration('sevenbridges');
+    try {
+      assert.deepStrictEqual((await fresh.getSessions([])).map((s) => s.account.label), [label]);
+      emu.faults.dropRate = 1;
+      // The views move to another endpoint: the emulator's session is now checked with GET /v2/user, which fails.
+      await settings.update('apiEndpoint', other, vscode.ConfigurationTarget.Global);
+      await waitFor(() => services.session.endpoint === other, 'the other endpoint in use');
+      assert.deepStrictEqual((await fresh.getSessions([])).map((s) => s.account.label), [label], 'still listed under its user while offline');
+      // A token stored while offline: its user is unknown, so it is not listed yet; nothing is removed.
+      await services.session.storeToken(unchecked, emu.token);
+      await waitFor(
+        () => services.context.globalState.get<string[]>('sevenbridges.auth.endpointsWithTokens', []).includes(unchecked),
+        'the custom endpoint to be remembered',
+      );
+      assert.deepStrictEqual((await fresh.getSessions([])).map((s) => s.id), [emu.baseUrl]);
+      assert.deepStrictEqual(events.flatMap((e) => (e.removed ?? []).map((s) => s.id)), [], 'no removed event for a token still stored');
+    } finally {
+      emu.faults.dropRate = 0;
+      listener.dispose();
+      fresh.dispose();
+      await services.session.deleteToken(unchecked);
+      await settings.update('apiEndpoint', emu.baseUrl, vscode.ConfigurationTarget.Global);
+      await waitFor(() => services.session.state === 'signedIn', 'signed in again to the emulator');
+    }
+  });
+
+  it('a token the platform rejects is not listed', async () => {
+    const { services, auth } = await activateProduct();
+    const emu = emulator();
+    const other = emu.baseUrl.replace('127.0.0.1', 'localhost');
+    try {
+      await services.session.storeToken(other, 'a'.repeat(32));
+      assert.deepStrictEqual((await auth.provider.getSessions([])).map((s) => s.id), [emu.baseUrl]);
+    } finally {
+      await services.session.deleteToken(other);
+    }
+  });
 });
