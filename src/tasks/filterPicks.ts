@@ -238,6 +238,7 @@ export async function pickTask(services: Services, options: TaskPickOptions): Pr
   qp.matchOnDetail = true;
   qp.busy = true;
   const fixed: TaskPick[] = options.none ? [{ ...options.none, none: true }] : [];
+  const words = taskListWords(options.list);
   let found: TaskPick[] = [];
   let note: TaskPick | undefined;
   const render = () => {
@@ -253,7 +254,6 @@ export async function pickTask(services: Services, options: TaskPickOptions): Pr
   const query = { ...options.query, order_by: 'created_time' as const, order: 'desc' as const, fields: 'id,name,status,project,batch,created_time,start_time,end_time,execution_status,outputs' };
   const listing = taskListing(services.client.tasks, () => query);
   const accept = options.accept ?? (() => true);
-  const words = taskListWords(options.list);
   let closed = false;
   void (async () => {
     for (let page = 0; page < TASK_SCAN_PAGES && (page === 0 || listing.hasMore); page++) {
