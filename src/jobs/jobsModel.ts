@@ -3,7 +3,7 @@
 import * as l10n from '@vscode/l10n';
 import type { CopyWriteRecord } from './copyRequests';
 import { writeStateWords } from '../write/stateWords';
-import type { IconSpec, RowView } from '../ui/rowView';
+import { MessageNode, type IconSpec, type RowView } from '../ui/rowView';
 import { relativeTime } from '../util/time';
 import { count, itemCount, requestCount } from '../util/words';
 import { failedCount, itemErrorWords, jobIdWords, jobOutcome, jobProgress, jobStateWord, noResultWords, pendingWords, submittedWhen } from './summary';
@@ -36,13 +36,7 @@ export interface ItemNode {
   job: TrackedJob;
   index: number;
 }
-export interface JobsMessageNode {
-  kind: 'message';
-  id: string;
-  text: string;
-  detail?: string;
-}
-export type JobsNode = SubmissionNode | JobNode | RequestNode | ItemNode | JobsMessageNode;
+export type JobsNode = SubmissionNode | JobNode | RequestNode | ItemNode | MessageNode<JobsNode>;
 
 export type { RowView } from '../ui/rowView';
 
@@ -85,7 +79,9 @@ export function rootNodes(jobs: readonly TrackedJob[], pending: readonly CopyWri
     }
   }
   rows.sort((a, b) => b.at - a.at);
-  if (!rows.length) return [{ kind: 'message', id: 'message:empty', text: l10n.t('No copy jobs yet'), detail: l10n.t('Drag files onto a folder in Projects & Files, or use Copy To…') }];
+  if (!rows.length) {
+    return [new MessageNode<JobsNode>('message:empty', undefined, l10n.t('No copy jobs yet'), 'info', undefined, undefined, l10n.t('Drag files onto a folder in Projects & Files, or use Copy To…'))];
+  }
   return rows.map((r) => r.node);
 }
 

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { describeError } from '../api/errors';
+import { MessageNode, messageView } from '../ui/rowView';
 import { rowItem } from '../ui/treeItems';
 import type { Outbox } from '../write/outbox';
 import { childNodes, itemRow, jobRow, requestRow, rootNodes, submissionRow, type JobsNode, type RowView } from './jobsModel';
@@ -55,7 +56,7 @@ export class CopyJobsProvider implements vscode.TreeDataProvider<JobsNode>, vsco
       }
       const error = this.loadErrors.get(job.id);
       const items = childNodes({ ...node, job });
-      return error ? [{ kind: 'message', id: `message:${job.id}`, text: vscode.l10n.t('Could not load the results: {0}', error) }, ...items] : items;
+      return error ? [new MessageNode<JobsNode>(`message:${job.id}`, node, vscode.l10n.t('Could not load the results: {0}', error), 'error', error), ...items] : items;
     }
     return childNodes(node);
   }
@@ -80,14 +81,7 @@ export class CopyJobsProvider implements vscode.TreeDataProvider<JobsNode>, vsco
 
   getTreeItem(node: JobsNode): vscode.TreeItem {
     const now = this.now();
-    if (node.kind === 'message') {
-      const item = new vscode.TreeItem(node.text);
-      item.id = node.id;
-      item.description = node.detail;
-      item.iconPath = new vscode.ThemeIcon('info');
-      item.contextValue = 'message';
-      return item;
-    }
+    if (node.kind === 'message') return rowItem(node.id, messageView(node), vscode.TreeItemCollapsibleState.None);
     const view: RowView =
       node.kind === 'job'
         ? jobRow(this.tracker.get(node.job.id) ?? node.job, now)

@@ -44,6 +44,8 @@ export class MessageNode<P> {
     readonly detail?: string,
     /** What a click does. */
     readonly action?: MessageAction,
+    /** Shown beside the text (a hint worth reading without hovering). */
+    readonly description?: string,
   ) {}
 }
 
@@ -71,7 +73,7 @@ export function messageView(node: MessageNode<unknown>): RowView {
   const icon = node.action ? actionIcon(node.action.command) : node.severity;
   return {
     label: node.text,
-    description: '',
+    description: node.description ?? '',
     tooltip: node.detail ?? '',
     ariaLabel: node.text,
     icon: { id: icon },

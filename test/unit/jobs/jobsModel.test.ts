@@ -1,6 +1,7 @@
 import * as assert from 'assert';
 import type { CopyWriteRecord } from '../../../src/jobs/copyRequests';
 import { childNodes, itemOrder, itemRow, jobRow, requestRow, resultsTable, rootNodes, submissionRow } from '../../../src/jobs/jobsModel';
+import { MessageNode, messageView } from '../../../src/ui/rowView';
 import type { TrackedJob } from '../../../src/jobs/tracker';
 
 const id = (n: number) => n.toString(16).padStart(24, '0');
@@ -36,7 +37,13 @@ describe('Copy Jobs view model', () => {
     assert.deepStrictEqual(roots.map((r) => r.id), ['job:2', 'job:3', 'job:1']);
     const empty = rootNodes([], []);
     assert.strictEqual(empty.length, 1);
-    assert.strictEqual(empty[0].kind, 'message');
+    const row = empty[0] instanceof MessageNode ? messageView(empty[0]) : undefined;
+    assert.deepStrictEqual(row && [row.label, row.description, row.icon.id, row.contextValue], [
+      'No copy jobs yet',
+      'Drag files onto a folder in Projects & Files, or use Copy To…',
+      'info',
+      'message',
+    ]);
   });
 
   it('groups the jobs of a split copy under its submission, with its requests not yet sent first', () => {
