@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
-import { ApiError, errorFromResponse, redact } from './errors';
+import { ApiError, errorFromResponse, redact, redactValue } from './errors';
 import { checkEndpoint, sameOrigin } from './endpoint';
-import { Clock, systemClock } from './clock';
+import { Clock, ServerClock, systemClock } from './clock';
 import type { Page } from './types';
 
 export interface Credentials {
@@ -100,12 +100,13 @@ export class Transport {
   private readonly maxRetries: number;
   private readonly backoffMs: number;
   private rate: { endpoint: string; state: RateLimitState } | undefined;
-  /** The server's clock minus ours (ms), from the last `Date` header: rate-limit resets are on the server's clock. */
-  private serverOffsetMs = 0;
+  /** The platform's clock, from the last `Date` header: rate-limit resets and its timestamps are on it. */
+  readonly serverClock: ServerClock;
 
   constructor(private readonly options: TransportOptions) {
     this.fetch = options.fetch ?? nodeFetchOnFirstUse;
     this.clock = options.clock ?? systemClock;
+    this.serverClock = new ServerClock(this.clock);
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 5 * 60_000 + RATE_LIMIT_SLACK_MS;
     this.maxRetries = options.maxRetries ?? 4;
@@ -119,7 +120,7 @@ export class Transport {
 
   /** Milliseconds from now (on this machine's clock) until a moment given in the server's Unix seconds. */
   untilServerTime(unixSeconds: number): number {
-    return unixSeconds * 1000 - (this.clock.now() + this.serverOffsetMs);
+    return unixSeconds * 1000 - this.serverClock.now();
   }
 
   async get<T>(pathOrUrl: string, options: RequestOptions = {}): Promise<Response<T>> {
@@ -217,7 +218,7 @@ export class Transport {
     }
 
     const requestId = response.headers.get('x-request-id') ?? undefined;
-    this.rememberServerClock(response.headers);
+    this.serverClock.observe(response.headers.get('date'));
     this.rememberRateLimit(endpoint, response.headers);
     log(response.status, requestId);
 
@@ -246,7 +247,8 @@ export class Transport {
     }
     let parsed: unknown;
     try {
-      parsed = text ? JSON.parse(text) : undefined;
+      // Redacted once decoded: an answer may echo the token, escaped (`\u0073…`) so that the raw text hides it.
+      parsed = text ? redactValue(JSON.parse(text), [token]) : undefined;
     } catch {
       throw new ApiError({
         kind: 'malformed',
@@ -314,11 +316,6 @@ export class Transport {
     } catch {
       // Only a hope of not waiting: the state already known decides.
     }
-  }
-
-  private rememberServerClock(headers: ResponseLike['headers']): void {
-    const date = Date.parse(headers.get('date') ?? '');
-    if (!Number.isNaN(date)) this.serverOffsetMs = date - this.clock.now();
   }
 
   private rememberRateLimit(endpoint: string, headers: ResponseLike['headers']): void {

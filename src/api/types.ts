@@ -111,7 +111,7 @@ export interface CopyItem {
 export type CopyItemResult = { resource: FileRecord; error?: undefined } | { error: ApiErrorBody; resource?: undefined };
 
 export interface AsyncJob {
-  href: string;
+  href?: string;
   id: string;
   type?: 'COPY' | 'MOVE' | 'DELETE' | (string & {});
   state: CopyJobState;

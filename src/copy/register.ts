@@ -1,8 +1,6 @@
 import * as vscode from 'vscode';
 import type { Task } from '../api/types';
-import { COPY_WRITE } from '../jobs/copyRequests';
 import type { JobTracker, TrackedJob } from '../jobs/tracker';
-import type { AsyncJob } from '../api/types';
 import { COMMANDS } from '../keys/commands';
 import type { Services } from '../services';
 import { copyTaskOutputs } from './copyOutputs';
@@ -23,9 +21,7 @@ export interface CopyFeature {
 /** Copying: the write that sends copy calls, the interactive flow, and "Copy Outputs To…" of a task. */
 export function registerCopy(services: Services, tracker: JobTracker): CopyFeature {
   const { context, client, session, outbox } = services;
-  // A job a copy call of the outbox made is that call's: the lookup after a lost answer must not take it for another's.
-  const claimed = () => new Set(outbox.all().flatMap((r) => (r.kind === COPY_WRITE && r.outcome ? [(r.outcome as AsyncJob).id] : [])));
-  outbox.register(new CopyWrite(client.copyJobs, client.files, tracker, claimed));
+  outbox.register(new CopyWrite(client.copyJobs, client.files, tracker, () => client.transport.serverClock.now()));
   const projects = new ProjectCache(client, () => session.endpoint);
   const flow = new CopyFlow(services, tracker, projects);
   context.subscriptions.push(

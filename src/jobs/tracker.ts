@@ -43,6 +43,8 @@ export interface TrackedJob {
   finishedAt?: number;
   /** The job was found on the platform after a submission whose answer was lost. */
   adopted?: boolean;
+  /** The outbox write that made it: no other write's lookup may adopt it. */
+  write?: string;
   /** The user has seen the outcome (opened the jobs list): the status bar no longer shows it. */
   acknowledged?: boolean;
   /** A GET was made after it finished (so its per-item results are as complete as the platform has them). */
@@ -61,6 +63,8 @@ export interface NewJobInfo {
   submittedAt?: number;
   /** The account it was submitted as; the one in use by default. */
   account?: string;
+  /** The outbox write that made it. */
+  write?: string;
 }
 
 export interface TrackerOptions {
@@ -160,13 +164,16 @@ export class JobTracker {
   }
 
   /**
-   * IDs of every job recorded by any window (global state is shared) on any platform, and of those dismissed
-   * here: none of them can be the job of a call whose answer was lost.
+   * Every job recorded by any window (global state is shared) on any platform, and those dismissed here, with the
+   * outbox write that made each when known: none of them is the job of another write whose answer was lost.
    */
-  recordedIds(): Set<string> {
-    const ids = new Set<string>([...this.jobs.keys(), ...this.removed]);
-    for (const job of this.store.get<{ jobs?: TrackedJob[] }>(STATE_KEYS.copyJobs.key)?.jobs ?? []) if (job && typeof job.id === 'string') ids.add(job.id);
-    return ids;
+  recordedWrites(): Map<string, string | undefined> {
+    const made = new Map<string, string | undefined>([...this.removed].map((id) => [id, undefined]));
+    for (const job of this.store.get<{ jobs?: TrackedJob[] }>(STATE_KEYS.copyJobs.key)?.jobs ?? []) {
+      if (job && typeof job.id === 'string') made.set(job.id, typeof job.write === 'string' ? job.write : undefined);
+    }
+    for (const job of this.jobs.values()) made.set(job.id, job.write);
+    return made;
   }
 
   /** Jobs not yet FINISHED. */
@@ -192,6 +199,7 @@ export class JobTracker {
       account: info.account ?? this.account(),
       state: job.state,
       adopted: info.adopted || undefined,
+      write: info.write ?? existing?.write,
     };
     this.jobs.set(job.id, tracked);
     const wasFinished = this.apply(tracked, job);

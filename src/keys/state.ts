@@ -25,6 +25,8 @@ export const STATE_KEYS = {
 export const STATE_KEY_PREFIXES = {
   /** A write recorded before it is sent: `<prefix><write id>`. */
   writeRecord: 'sevenbridges.write.',
-  /** A window's heartbeat while it owns writes: `<prefix><window id>`. */
+  /** A window's heartbeat while writes are in view: `<prefix><window id>`. */
   writerBeat: 'sevenbridges.writer.',
+  /** A window's bid to take over a write whose window is gone: `<prefix><write id>#<window id>`. */
+  writeBid: 'sevenbridges.writeBid.',
 } as const;

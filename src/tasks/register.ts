@@ -6,7 +6,7 @@ import { FilterModel } from './filterModel';
 import { Refresher } from './refresher';
 import { TaskTreeModel, type TaskTreeNode } from './taskTree';
 import { TASKS_VIEW_ID, TaskTreeProvider } from './treeProvider';
-import { actionTokens, TaskActionSender, TaskActionWrite } from './actions';
+import { actionTokens, TaskActionSender, taskActionWrites } from './actions';
 import { registerExecutionCommands } from './executionCommands';
 import { LOG_SCHEME, LogDocumentProvider } from './logs';
 import { requestLogger } from '../ui/requestLog';
@@ -43,7 +43,7 @@ export function registerTasks(services: Services): TaskExplorer {
     info: client.tasks,
   });
   const watcher = new TaskWatcher(client.tasks, context.globalState, () => session.endpoint);
-  services.outbox.register(new TaskActionWrite(client.tasks));
+  for (const kind of taskActionWrites(client.tasks)) services.outbox.register(kind);
   const sender = new TaskActionSender(services.outbox, services.account);
   const provider = new TaskTreeProvider(tree, (task) => actionTokens(task, watcher.isWatched(task.id)));
   const view = vscode.window.createTreeView(TASKS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true });

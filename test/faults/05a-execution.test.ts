@@ -2,7 +2,7 @@
 // lost is looked up, never sent twice.
 import * as assert from 'assert';
 import type { Task } from '../../src/api/types';
-import { TaskActionSender, TaskActionWrite, type TaskActionApi } from '../../src/tasks/actions';
+import { TaskActionSender, taskActionWrites, type TaskActionApi } from '../../src/tasks/actions';
 import { Outbox } from '../../src/write/outbox';
 import { memoryState } from '../support/sharedState';
 import { TEST_OUTBOX } from './copyKit';
@@ -25,7 +25,7 @@ describe('5a. task execution: logs from the storage origin, actions sent once', 
   const actions = (api: TaskActionApi) => {
     const account = { key: `${emu.baseUrl}#${emu.username}`, credentials: { endpoint: emu.baseUrl, token: TOKEN } };
     const outbox = new Outbox(memoryState(), async () => account, undefined, TEST_OUTBOX);
-    outbox.register(new TaskActionWrite(api));
+    for (const kind of taskActionWrites(api)) outbox.register(kind);
     outbox.start();
     outboxes.push(outbox);
     return { outbox, sender: new TaskActionSender(outbox, async () => account) };

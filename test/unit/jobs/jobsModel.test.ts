@@ -18,6 +18,7 @@ const job = (jobId: string, extra: Partial<TrackedJob> = {}): TrackedJob => ({
 const copied = (n: number, name: string) => ({ resource: { href: '', id: id(100 + n), name } });
 const failedResult = (code: number, message: string) => ({ error: { status: 404, code, message } });
 const request = (group: string, state: CopyWriteRecord['state'], createdAt: number, items = 2, note?: string): CopyWriteRecord => ({
+  v: 2,
   id: `${group}-${state}-${createdAt}`,
   kind: 'copy',
   group,

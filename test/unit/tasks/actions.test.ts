@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import { ApiError } from '../../../src/api/errors';
 import type { Task } from '../../../src/api/types';
-import { actionTokens, canTake, confirmationText, TaskActionSender, TaskActionWrite, type TaskActionApi } from '../../../src/tasks/actions';
+import { actionTokens, canTake, confirmationText, TaskActionSender, taskActionWrites, type TaskActionApi } from '../../../src/tasks/actions';
 import { Outbox } from '../../../src/write/outbox';
 import { memoryState } from '../../support/sharedState';
 
@@ -68,7 +68,7 @@ describe('task actions: rules, words, one send', () => {
 function withOutbox(api: TaskActionApi) {
   const account = { key: 'e#u', credentials: { endpoint: 'https://api.sbgenomics.com/v2', token: 't' } };
   const outbox = new Outbox(memoryState(), async () => account);
-  outbox.register(new TaskActionWrite(api));
+  for (const kind of taskActionWrites(api)) outbox.register(kind);
   outbox.start();
   return { outbox, sender: new TaskActionSender(outbox, async () => account, 1_000) };
 }
