@@ -129,7 +129,7 @@ export function readRecord(value: unknown, idFromKey: string, isPayload: (kind: 
 
 /** The note of a record from a newer version of the extension. */
 export function newer(): string {
-  return l10n.t('From a newer version of the extension: left alone here, never sent.');
+  return l10n.t('From a newer version of the extension: left alone here and never sent; nothing to do.');
 }
 
 /** The note of a damaged record. */

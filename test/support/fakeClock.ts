@@ -40,11 +40,16 @@ export class FakeClock implements Clock {
 
   /** The wall clock minus the timers' time: set by `setWall` and `suspend`. */
   private wallOffset = 0;
+  /** Time slept (`suspend`) that the timers did not count. */
+  private slept = 0;
 
   now = (): number => this.timers.now + this.wallOffset;
 
   /** The timers' time: it never jumps with the wall clock. */
   monotonic = (): number => this.timers.now - this.start;
+
+  /** The time as the rest of the world has it (a platform's clock): `now()` without `setWall`'s error. */
+  trueNow = (): number => this.timers.now + this.slept;
 
   /** Sets this machine's wall clock `ms` ahead (negative: behind) of where it is; timers and `monotonic` do not move. */
   setWall(ms: number): void {
@@ -61,6 +66,7 @@ export class FakeClock implements Clock {
       this.timers.jump(ms);
     } else {
       this.wallOffset += ms;
+      this.slept += ms;
     }
     await this.tickAsync(0);
   }

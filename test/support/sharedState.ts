@@ -29,6 +29,11 @@ export class SharedGlobalState {
     return clone(this.main.get(key));
   }
 
+  /** The keys the main process holds now. */
+  keys(): string[] {
+    return [...this.main.keys()];
+  }
+
   /** @internal */
   async receive(from: WindowState, key: string, value: unknown): Promise<void> {
     await this.after();
