@@ -153,6 +153,45 @@ describe('Outbox', () => {
     assert.deepStrictEqual(outbox.all().map((r) => r.state), ['notFound']);
   });
 
+  it('when global state refuses to record "sending", no POST goes out: it waits and tries to record it again', async () => {
+    const { outbox, kind, state } = open();
+    state.refuse = (_key, value) => (value as { state?: string } | undefined)?.state === 'sending';
+    await outbox.submit('fake', ['a'], ACCOUNT);
+    await clock.tickAsync(30_000);
+    assert.deepStrictEqual(kind.sends, [], 'not sent while it cannot be marked as on its way');
+    assert.match(outbox.all()[0].note!, /could not record it/);
+    state.refuse = undefined;
+    await clock.tickAsync(5_000);
+    assert.deepStrictEqual([kind.sends, kind.finished], [['a'], ['job-a']]);
+  });
+
+  it('an error that is not an ApiError, thrown after the POST left, leads to a lookup, not to "failed"', async () => {
+    const { outbox, kind } = open();
+    kind.answers = [new TypeError('a bug after the request left')];
+    kind.lookupAnswers = [{ found: 'job-a' }];
+    await outbox.submit('fake', ['a'], ACCOUNT);
+    await clock.tickAsync(10);
+    assert.deepStrictEqual(outbox.all().map((r) => [r.state, r.note]), [['unsure', 'a bug after the request left']]);
+    await clock.tickAsync(2_000);
+    assert.deepStrictEqual([kind.sends, kind.lookups, kind.finished], [['a'], ['a'], ['job-a']]);
+  });
+
+  it('a refusal after an ambiguous try is checked, not believed; an answer that proves it done (a DELETE\'s 404) finishes it', async () => {
+    const { outbox, kind } = open(undefined, undefined, true);
+    const gone = new ApiError({ kind: 'http', status: 404, code: 5002, message: 'Requested file does not exist.' });
+    (kind as FakeKind & { doneBy?: (e: ApiError) => string | undefined }).doneBy = (e) => (e.status === 404 ? 'deleted' : undefined);
+    kind.answers = [new ApiError({ kind: 'timeout', message: 'timed out', maybeDelivered: true }), gone];
+    kind.lookupAnswers = [{ absent: 'still there' }];
+    await outbox.submit('fake', ['a'], ACCOUNT);
+    await clock.tickAsync(5_000);
+    assert.deepStrictEqual([kind.sends, kind.finished], [['a', 'a'], ['deleted']]);
+    const refused = open(undefined, undefined, true);
+    refused.kind.answers = [gone];
+    await refused.outbox.submit('fake', ['b'], ACCOUNT);
+    await clock.tickAsync(5_000);
+    assert.deepStrictEqual(refused.outbox.all().map((r) => r.state), ['failed'], 'a 404 on a first try is a refusal');
+  });
+
   it('another window shows the write read-only: it neither sends it nor discards it while its owner beats', async () => {
     const first = open();
     first.kind.answers = [new ApiError({ kind: 'http', status: 429, code: 1000, message: 'x', resetAt: Math.floor(clock.now() / 1000) + 20 })];
