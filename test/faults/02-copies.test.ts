@@ -40,6 +40,7 @@ describe('2. copies: none lost, none doubled', function () {
     assert.ok(after.lastIndexOf('GET /v2/async/files') > after.indexOf('POST /v2/async/files/copy'), 'looked up with GET /v2/async/files');
     await untilFinished(s.tracker, 'lost answer');
     const figures = accountCopies(s.emu, items);
+    s.accountCalls();
     note(`lost answer: requested ${figures.requested}, received ${figures.received}, lost ${figures.lost}, doubled ${figures.doubled}; job ${job.id} adopted and FINISHED`);
     assert.deepStrictEqual([figures.lost, figures.doubled], [0, 0]);
   });
@@ -75,6 +76,7 @@ describe('2. copies: none lost, none doubled', function () {
     }
     await untilFinished(s.tracker, 'faults on the POST');
     const figures = accountCopies(s.emu, all);
+    s.accountCalls();
     note(lines.join('; '));
     note(`faults on the POST: requested ${figures.requested}, received ${figures.received}, lost ${figures.lost}, doubled ${figures.doubled}`);
     assert.deepStrictEqual([figures.received, figures.lost, figures.doubled], [all.length, 0, 0]);
@@ -100,6 +102,7 @@ describe('2. copies: none lost, none doubled', function () {
     }
     await untilFinished(s.tracker, 'random faults');
     const figures = accountCopies(s.emu, requested);
+    s.accountCalls();
     const adopted = s.window.finished.filter((f) => f.found).length;
     const st = s.emu.stats;
     note(`30 copies, ${calls} calls: ${st.faultsInjected} faults in ${st.requests} requests (${st.byStatus[500] ?? 0} × 500, ${st.byStatus[0] ?? 0} dropped incl. lost answers); ` +

@@ -13,7 +13,7 @@ import { JobTracker, type JobDestination, type TrackedJob } from '../../src/jobs
 import { Outbox, type Account, type OutboxOptions, type WriteRecord } from '../../src/write/outbox';
 import type { Emulator, EmulatorOptions, FileRec } from '../emulator';
 import { SharedGlobalState, type WindowState } from '../support/sharedState';
-import { makeClient, makeEmulator, record, shown, waitFor } from './support';
+import { accountWrites, compareWrites, makeClient, makeEmulator, record, shown, waitFor } from './support';
 
 export type PostFault = 'error500' | 'drop' | 'burst429' | 'maintenance' | 'lose' | 'garble' | 'slowLose' | 'proxy503';
 
@@ -78,11 +78,18 @@ export class CopyWindow {
     readonly account: () => Promise<Account | undefined>,
     accountKey: () => string | undefined,
     outboxOptions: OutboxOptions = TEST_OUTBOX,
+    /** Every copy call the person asks for in any window of the setup, for the summary's table of writes. */
+    requested: string[] = [],
   ) {
     this.tracker = new JobTracker(client.copyJobs, store, undefined, { ...TEST_TRACKER, account: accountKey });
     this.outbox = new Outbox(store, account, undefined, outboxOptions);
     this.outbox.register(new CopyWrite(client.copyJobs, client.files, this.tracker, () => client.transport.serverClock.now()));
     this.outbox.onDidFinish(({ record, outcome, found }) => this.finished.push({ record, job: outcome as AsyncJob, found }));
+    const submit = this.outbox.submit.bind(this.outbox);
+    this.outbox.submit = async (kind, payloads, account) => {
+      if (kind === COPY_WRITE) requested.push(...payloads.map((p) => callKey((p as CopyPayload).items)));
+      return submit(kind, payloads, account);
+    };
     this.outbox.start();
   }
 
@@ -152,6 +159,8 @@ export async function copySetup(options: CopySetupOptions = {}) {
   const sources = emu.data.files.filter((f: FileRec) => f.parent !== null && f.type === 'file');
   /** A window signed in with `token` (the emulator's own by default). */
   const onPost: (() => void)[] = [];
+  const requested: string[] = [];
+  const windows: CopyWindow[] = [];
   /** A window signed in with `token()` (the emulator's own by default; a function, so a test can switch accounts). */
   const openWindow = (token: () => string = () => emu.token, outboxOptions?: OutboxOptions) => {
     const client = makeClient(emu.baseUrl, { fetch: faultyFetch(emu, postFaults, onPost), token: null, credentials: async () => ({ endpoint: emu.baseUrl, token: token() }) });
@@ -167,15 +176,40 @@ export async function copySetup(options: CopySetupOptions = {}) {
       }
       return { key: known.key, credentials };
     };
-    const window: CopyWindow = new CopyWindow(client, store, account, () => (known?.token === token() ? known.key : undefined), outboxOptions);
+    const window: CopyWindow = new CopyWindow(client, store, account, () => (known?.token === token() ? known.key : undefined), outboxOptions, requested);
+    windows.push(window);
     return window;
+  };
+  /**
+   * Counts the setup's copy calls into the summary's table of writes: each call asked for against the calls the
+   * emulator processed (a job made), and each job a window adopted against the call that made it.
+   */
+  const accountCalls = () => {
+    const made = emu.copyRequests.filter((r) => r.jobId !== undefined && Array.isArray(r.items)).map((r) => callKey(r.items as CopyItem[]));
+    let wronglyAdopted = 0;
+    const taker = new Map<string, string>();
+    for (const f of windows.flatMap((w) => w.finished)) {
+      const made = emu.copyRequests.find((r) => r.jobId === f.job.id);
+      if (f.found && (!made || callKey(made.items as CopyItem[]) !== callKey((f.record.payload as CopyPayload).items))) wronglyAdopted++;
+      if (taker.has(f.job.id) && taker.get(f.job.id) !== f.record.id) wronglyAdopted++;
+      taker.set(f.job.id, f.record.id);
+    }
+    // Every test here waits until no call is left in the outbox: none stays without an owner.
+    const figures = { ...compareWrites(requested, made), wronglyAdopted, stuck: 0 };
+    accountWrites('copy', figures);
+    return figures;
   };
   const window = openWindow();
   await window.account();
-  return { emu, global, postFaults, onPost, destination, sources, openWindow, window, client: window.client, tracker: window.tracker, outbox: window.outbox };
+  return { emu, global, postFaults, onPost, destination, sources, openWindow, window, client: window.client, tracker: window.tracker, outbox: window.outbox, accountCalls };
 }
 
 export type CopySetup = Awaited<ReturnType<typeof copySetup>>;
+
+/** A copy call as the emulator records it and as the summary counts it: its items. */
+function callKey(items: readonly CopyItem[]): string {
+  return JSON.stringify(items);
+}
 
 export async function untilFinished(tracker: JobTracker, where: string): Promise<void> {
   await waitFor(`${where}: every job FINISHED with its results`, () => tracker.all().every((j) => j.state === 'FINISHED' && (j.result?.length ?? 0) === j.items.length), 30_000);
