@@ -1,6 +1,7 @@
 // What the commands of the Copy Jobs view do; jobs/register.ts binds them to their IDs.
 import * as vscode from 'vscode';
-import type { CopyActions } from './copyRequests';
+import { isCopyCall, type CopyActions } from './copyRequests';
+import { USER_DECIDES, type Outbox } from '../write/outbox';
 import { count } from '../util/words';
 import { childNodes, itemOutcome, resultsTable, type ItemNode, type JobsNode, type RequestNode } from './jobsModel';
 import { JOBS_VIEW, type CopyJobsProvider } from './jobsView';
@@ -9,6 +10,8 @@ import { isFinished, type JobTracker, type TrackedJob } from './tracker';
 export interface JobsViewParts {
   readonly tracker: JobTracker;
   readonly copies: CopyActions;
+  /** The other writes shown in the view (task actions waiting for the person) are sent again through the outbox. */
+  readonly writes: Pick<Outbox, 'resubmit'>;
   readonly provider: CopyJobsProvider;
   readonly view: vscode.TreeView<JobsNode>;
 }
@@ -101,21 +104,31 @@ export function clearFinished(parts: JobsViewParts): number {
 
 export async function submitAgain(parts: JobsViewParts, node?: JobsNode): Promise<TrackedJob[]> {
   const request = requestOf(await chosen(parts, node, vscode.l10n.t('Submit which copy request again?'), hasContext(parts, /\brefused\b/)));
-  return request ? parts.copies.resubmit(request.group) : [];
+  if (!request) return [];
+  if (!request.records.every(isCopyCall)) {
+    await parts.writes.resubmit(request.group, USER_DECIDES);
+    return [];
+  }
+  return parts.copies.resubmit(request.group);
 }
 
 /** Submit Anyway: a request that may have been submitted, sent again once the person has been warned. */
 export async function submitAnyway(parts: JobsViewParts, node?: JobsNode, options?: Confirm): Promise<TrackedJob[]> {
   const request = requestOf(await chosen(parts, node, vscode.l10n.t('Submit which copy request anyway?'), hasContext(parts, /\bunsure\b/)));
   if (!request) return [];
+  const copies = request.records.every(isCopyCall);
   if (options?.confirm !== false) {
     const submitAnyway = vscode.l10n.t('Submit Anyway');
     const answer = await vscode.window.showWarningMessage(
-      vscode.l10n.t('Submit the copy to {0} again?', request.records[0].payload.destination.label),
+      copies ? vscode.l10n.t('Submit the copy to {0} again?', request.records[0].payload.destination.label) : vscode.l10n.t('Submit "{0}" again?', request.records[0].label ?? request.records[0].kind),
       { modal: true, detail: vscode.l10n.t('It may have been submitted already: sending it again may copy everything twice. Without this, it is looked up on the platform and followed if found.') },
       submitAnyway,
     );
     if (answer !== submitAnyway) return [];
+  }
+  if (!copies) {
+    await parts.writes.resubmit(request.group, ['unsure']);
+    return [];
   }
   return parts.copies.resubmit(request.group, true);
 }

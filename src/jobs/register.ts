@@ -45,7 +45,7 @@ export function registerJobs(services: Services, tracker: JobTracker, copies: Co
   const showAccount = () => statusBar.update();
   const provider = new CopyJobsProvider(tracker, outbox);
   const view = vscode.window.createTreeView(JOBS_VIEW, { treeDataProvider: provider, showCollapseAll: true });
-  const parts: commands.JobsViewParts = { tracker, copies, provider, view };
+  const parts: commands.JobsViewParts = { tracker, copies, writes: outbox, provider, view };
   type Confirm = { confirm?: boolean };
   context.subscriptions.push(
     statusBar,

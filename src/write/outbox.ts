@@ -193,7 +193,7 @@ export class Outbox {
   /** A person's words for one write ("Re-run "BWA-MEM run""). */
   describe(record: WriteRecord): string {
     const kind = this.kinds.get(record.kind);
-    return kind && !record.problem && kind.isPayload(record.payload) ? kind.describe(record.payload) : record.kind;
+    return kind && !record.problem && kind.isPayload(record.payload) ? kind.describe(record.payload) : (record.label ?? record.kind);
   }
 
   /**
@@ -203,6 +203,7 @@ export class Outbox {
    */
   async submit<P>(kind: string, payloads: P[], account: Account): Promise<WriteRecord<P>[]> {
     const now = this.clock.now();
+    const declared = this.kinds.get(kind);
     const group = this.newId();
     const records = payloads.map(
       (payload): WriteRecord<P> => ({
@@ -214,6 +215,7 @@ export class Outbox {
         owner: this.id,
         state: 'queued',
         payload,
+        label: declared?.describe(payload),
         createdAt: now,
         attempts: 0,
         resends: 0,

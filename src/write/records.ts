@@ -43,6 +43,8 @@ export interface WriteRecord<P = unknown, S = unknown, R = unknown> {
   owner: string;
   state: WriteState;
   payload: P;
+  /** A person's words for it, from its kind when it was made ("Re-run "BWA-MEM run""), for the lists that show it. */
+  label?: string;
   /** This machine's clock: to show ("3 min ago") and to order, never to judge. */
   createdAt: number;
   /** POSTs sent so far. */
@@ -98,6 +100,7 @@ export function readRecord(value: unknown, idFromKey: string, isPayload: (kind: 
       owner: text(r.owner) ? r.owner : '',
       state: problem === 'corrupt' ? 'failed' : 'queued',
       payload: undefined,
+      label: text(r.label) ? r.label : undefined,
       createdAt: count(r.createdAt) ? r.createdAt : 0,
       attempts: count(r.attempts) ? r.attempts : 0,
       resends: 0,
