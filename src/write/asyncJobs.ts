@@ -99,8 +99,8 @@ export function asyncJobIdentity<P>(rule: AsyncJobRule<P>): Identity<P, JobSnaps
         if (verdict === 'yes') matches.push(job);
         else if (verdict === 'maybe') undecided++;
       }
-      if (matches.length === 1) return { found: matches[0] };
-      if (matches.length > 1) return { unknown: l10n.t('{0} jobs started since match it; it is checked again until only one does.', matches.length) };
+      // Several (the same call made twice, both answers lost): each write takes the first that no other claims.
+      if (matches.length) return { found: matches.sort((a, b) => a.id.length - b.id.length || a.id.localeCompare(b.id))[0] };
       if (undecided || candidates.length > MAX_CANDIDATES) {
         return { unknown: l10n.t('It may have been submitted: a job started since cannot be told apart yet (no results). Checking again when it has them.') };
       }

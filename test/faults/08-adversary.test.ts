@@ -91,6 +91,18 @@ describe('8. the adversary: exactly once without trusting the local clock, a nam
     assert.strictEqual([...first.finished, ...second.finished].filter((f) => f.found).length, 1, 'the one job is adopted once');
   });
 
+  it('3b. the same copy asked twice (two calls), both answers lost: each call adopts a job of its own, none is asked again', async () => {
+    const w = make();
+    const win = w.open();
+    const items = w.platform.sourceFiles(2);
+    w.platform.postFaults.push('lose', 'lose');
+    await win.copy(items);
+    await win.copy(items);
+    await w.run(10 * MINUTE);
+    assert.deepStrictEqual(w.account('3b. one copy asked twice, both answers lost').copy, exactlyOnce(2));
+    assert.deepStrictEqual([win.finished.filter((f) => f.found).length, w.userResubmits, w.pending()], [2, 0, []]);
+  });
+
   it('4. more than 1,000 earlier jobs and this machine\'s clock 15 min ahead: a lost answer\'s job is told from old ones on the platform\'s clock', async () => {
     const w = make({ platform: { jobOrder: 'oldest' } });
     const win = w.open();
