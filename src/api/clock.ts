@@ -44,11 +44,6 @@ export class ServerClock {
     if (!Number.isNaN(date)) this.offsetMs = date - this.clock.now();
   }
 
-  /** Whether an answer has told the platform's time yet. */
-  get known(): boolean {
-    return this.offsetMs !== undefined;
-  }
-
   /** The platform's time now (epoch ms); this machine's until an answer told it. */
   now(): number {
     return this.clock.now() + (this.offsetMs ?? 0);

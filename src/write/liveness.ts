@@ -89,18 +89,12 @@ export class Liveness {
     for (const [id, watch] of this.watched) if (!seen.has(id) && watch.beat !== 'absent') this.note(id, 'absent', now);
   }
 
-  /** Starts watching a window named by a record (its beat may be missing). */
-  watch(id: string): void {
-    if (!this.watched.has(id)) this.note(id, this.beatText(id), this.clock.monotonic());
-  }
-
   /** Whether the window is gone: closed cleanly, or its beat watched unchanged (or absent) for `staleMs`. */
   isGone(id: string): boolean {
     if (id === this.id) return false;
-    this.watch(id);
-    const watch = this.watched.get(id)!;
+    this.note(id, this.beatText(id), this.clock.monotonic());
     if (this.closedBeat(id)) return true;
-    return this.clock.monotonic() - watch.since > this.opts.staleMs;
+    return this.clock.monotonic() - this.watched.get(id)!.since > this.opts.staleMs;
   }
 
   /** The windows alive that send as `account` (this one included when it does), by ID. */

@@ -96,6 +96,8 @@ const BID_PREFIX = STATE_KEY_PREFIXES.writeBid;
 const MAX_RESENDS = 3;
 /** A rate-limit wait is at most this long (the platform's window is 5 minutes). */
 const MAX_RATE_WAIT_MS = 5 * 60_000;
+/** A write missing from global state is looked at again this soon. */
+const MISSING_RETRY_MS = 250;
 
 /** Records, sends, looks up and finishes the writes of this window (see the states above). */
 export class Outbox {
@@ -108,6 +110,12 @@ export class Outbox {
   private readonly dueAt = new Map<string, number>();
   /** Since when (monotonic) each write of this window has been looked for here, added to its `lookedForMs`. */
   private readonly lookingSince = new Map<string, number>();
+  /** Writes this run leaves for the next (their record is missing for now). */
+  private readonly retrying = new Set<string>();
+  /** The writes submitted in this window (not taken over): its memory is their truth. */
+  private readonly createdHere = new Set<string>();
+  /** Since when (monotonic) each write of this window has been missing from global state. */
+  private readonly missingSince = new Map<string, number>();
   /** Since when (monotonic) this window has seen each finished write's claim. */
   private readonly doneSeen = new Map<string, number>();
   /** The last run found no account to send as (signed out, or the username not known). */
@@ -222,7 +230,10 @@ export class Outbox {
       }),
     );
     // The heartbeat goes out before the records, so no window sees them without an owner alive.
-    for (const record of records) this.mine.set(record.id, record);
+    for (const record of records) {
+      this.mine.set(record.id, record);
+      this.createdHere.add(record.id);
+    }
     this.accountKey = account.key;
     this.beat();
     const recorded: WriteRecord<P>[] = [];
@@ -335,9 +346,10 @@ export class Outbox {
       return;
     }
     await this.takeOver(account);
+    this.retrying.clear();
     for (;;) {
       const record = [...this.mine.values()]
-        .filter((r) => r.account === account.key && this.isDue(r))
+        .filter((r) => r.account === account.key && this.isDue(r) && !this.retrying.has(r.id))
         .sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id))[0];
       if (!record || this.disposed) return;
       const current = await this.account().catch(() => undefined);
@@ -349,8 +361,10 @@ export class Outbox {
   /** One move of one write, by its state. */
   private async step(record: WriteRecord, account: Account): Promise<void> {
     const kind = this.kinds.get(record.kind);
-    // Never act on a write whose stored record is gone, finished, or another window's now.
-    if (!kind || !this.stillMine(record.id)) return this.drop(record.id);
+    // Never act on a write whose stored record is finished or another window's now, nor while it is missing.
+    const standing = kind ? this.standing(record.id) : 'lost';
+    if (!kind || standing === 'lost') return this.drop(record.id);
+    if (standing === 'wait') return this.retrySoon(record.id);
     if (record.state === 'sent') return this.finish(kind, record, record.outcome, false);
     if (record.state === 'sending') {
       // Left on its way by a window that closed (or this one, reloaded): the call may have been processed.
@@ -373,18 +387,25 @@ export class Outbox {
     }
     // Discarded or changed by the person meanwhile, or taken by another window: not this step's to send.
     if (this.mine.get(record.id) !== record) return;
-    if (!this.stillMine(record.id)) return this.drop(record.id);
+    const standing = this.standing(record.id);
+    if (standing === 'lost') return this.drop(record.id);
+    if (standing === 'wait') return this.retrySoon(record.id);
     const sending: WriteRecord = { ...record, state: 'sending', snapshot, attempts: record.attempts + 1, lastAttemptAt: this.clock.now(), notBefore: undefined, note: undefined };
     if (!(await this.save(sending, true))) {
       await this.save({ ...record, ...this.later(record), note: l10n.t('Waiting to send: VS Code could not record it.') });
       return;
+    }
+    if (!this.shows(sending)) {
+      // Global state took the mark, then showed an older value: not sent until it shows the mark.
+      await this.save(record);
+      return this.retrySoon(record.id);
     }
     let answer: unknown;
     try {
       answer = await kind.send(sending, account.credentials);
     } catch (error) {
       // Taken over meanwhile (this window was thought gone): the window that took it looks it up.
-      if (!this.stillMine(sending.id)) return this.drop(sending.id);
+      if (this.standing(sending.id) === 'lost') return this.drop(sending.id);
       await this.afterFailure(kind, sending, error, account);
       return;
     }
@@ -475,7 +496,7 @@ export class Outbox {
         return;
       }
       await this.pause(this.opts.settleMs);
-      if (!this.stillMine(record.id)) return this.drop(record.id);
+      if (this.standing(record.id) === 'lost') return this.drop(record.id);
       // Another write claims it (answered, or found with a lower ID), or another is on its way: not ours to take.
       if (this.takenElsewhere(claim.id, record, true) || this.othersSending(record)) {
         if (this.mine.get(record.id) === claiming) await this.save({ ...claiming, claim: undefined, ...this.later(record), note: l10n.t('What the lookup found is claimed by another request: looking further.') });
@@ -498,6 +519,7 @@ export class Outbox {
     const keepClaim = record.claim !== undefined;
     const done: WriteRecord = { ...record, state: 'done', payload: null, outcome: undefined, snapshot: undefined, note: undefined };
     this.mine.delete(record.id);
+    this.createdHere.delete(record.id);
     this.dueAt.delete(record.id);
     this.lookingSince.delete(record.id);
     this.finished.fire({ record, outcome, found });
@@ -527,14 +549,48 @@ export class Outbox {
     return this.all().some((r) => r.id !== record.id && r.account === record.account && r.state === 'sending' && (this.mine.has(r.id) || !this.liveness.isGone(r.owner)));
   }
 
-  /** Whether the stored record is still this window's unfinished write. A missing record never says yes. */
-  private stillMine(id: string): boolean {
+  /**
+   * Where this window stands with one of its writes, by the record in global state: `mine`; `lost` (finished, or
+   * another window alive owns it now); or `wait` while the record is missing. A missing record never grants
+   * permission. VS Code keeps an extension's global state as one value, which an echo of an older write (this
+   * window's or another's) may replace for a moment, or for good: a write made here is then recorded again from
+   * this window's memory, its truth, and acted on once global state shows it. A write taken over from another
+   * window and missing for longer than the settle time was finished or discarded there, and is let go.
+   */
+  private standing(id: string): 'mine' | 'lost' | 'wait' {
     const read = this.read(id);
-    return !!read && 'record' in read && read.record.state !== 'done' && read.record.owner === this.id;
+    if (read && 'record' in read) {
+      this.missingSince.delete(id);
+      const stored = read.record;
+      if (stored.state === 'done' || (stored.owner !== this.id && !this.liveness.isGone(stored.owner))) return 'lost';
+      return 'mine';
+    }
+    const own = this.mine.get(id);
+    if (own && this.createdHere.has(id)) {
+      void this.write(own);
+      return 'wait';
+    }
+    const mono = this.clock.monotonic();
+    if (!this.missingSince.has(id)) this.missingSince.set(id, mono);
+    return mono - this.missingSince.get(id)! > this.opts.settleMs ? 'lost' : 'wait';
+  }
+
+  /** Whether global state shows this very attempt on its way (not an older value echoed back): only then is it sent. */
+  private shows(sending: WriteRecord): boolean {
+    const read = this.read(sending.id);
+    return !!read && 'record' in read && read.record.state === 'sending' && read.record.attempts === sending.attempts && read.record.owner === this.id;
+  }
+
+  /** Looks at a write again soon (its record is missing for now); it stays due meanwhile. */
+  private retrySoon(id: string): void {
+    this.retrying.add(id);
+    this.wake(MISSING_RETRY_MS);
   }
 
   /** Lets go of a write this window may no longer act on. */
   private drop(id: string): void {
+    this.missingSince.delete(id);
+    this.createdHere.delete(id);
     if (!this.mine.delete(id)) return;
     this.gone.add(id);
     this.dueAt.delete(id);
@@ -704,6 +760,7 @@ export class Outbox {
 
   private async remove(id: string): Promise<void> {
     this.mine.delete(id);
+    this.createdHere.delete(id);
     this.gone.add(id);
     this.dueAt.delete(id);
     this.lookingSince.delete(id);

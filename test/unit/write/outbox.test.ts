@@ -165,6 +165,48 @@ describe('Outbox', () => {
     assert.deepStrictEqual([kind.sends, kind.finished], [['a'], ['job-a']]);
   });
 
+  it('a record missing from global state (VS Code may echo an older value back, for a moment or for good) is never sent while missing: made here, it is recorded again, then sent once', async () => {
+    const { outbox, kind, state } = open();
+    // Submitted; the loop has not run yet (it runs on the next timer).
+    const [record] = await outbox.submit('fake', ['a'], ACCOUNT);
+    const key = `sevenbridges.write.${record.id}`;
+    let hidden = true;
+    const get = state.get.bind(state);
+    // Global state shows an older value without it, as after an echo.
+    state.get = <T>(k: string) => (k === key && hidden ? undefined : get<T>(k));
+    let settled = false;
+    void outbox.settled([record.id]).then(() => (settled = true));
+    await clock.tickAsync(1);
+    assert.deepStrictEqual([kind.sends, settled], [[], false], 'not sent while missing, and still on its way for the command that waits');
+    await clock.tickAsync(3_000);
+    assert.deepStrictEqual([kind.sends, settled], [[], false], 'however long it is missing');
+    hidden = false;
+    await clock.tickAsync(1_000);
+    assert.deepStrictEqual([kind.sends, kind.finished], [['a'], ['job-a']], 'sent once it shows again');
+    state.get = get;
+    state.apply(key, undefined);
+    await outbox.submit('fake', ['b'], ACCOUNT);
+    const [lostForGood] = outbox.all();
+    state.apply(`sevenbridges.write.${lostForGood.id}`, undefined);
+    await clock.tickAsync(5_000);
+    assert.deepStrictEqual(kind.sends, ['a', 'b'], 'lost for good by global state: recorded again from memory and sent, once');
+    assert.ok(!state.keys().includes(`sevenbridges.write.${lostForGood.id}`) || state.get<{ state: string }>(`sevenbridges.write.${lostForGood.id}`)?.state === 'done');
+  });
+
+  it('a write taken over from a closed window whose record then goes (finished there) is let go, never sent or looked up', async () => {
+    const first = open();
+    first.kind.answers = [new ApiError({ kind: 'http', status: 429, code: 1000, message: 'Rate limit exceeded', untilResetMs: 60_000 })];
+    const [record] = await first.outbox.submit('fake', ['a'], ACCOUNT);
+    await clock.tickAsync(10);
+    first.outbox.dispose();
+    const second = open();
+    await clock.tickAsync(3_000);
+    assert.ok(second.outbox.owns(second.outbox.all()[0]), 'taken over, waiting for the reset');
+    second.state.apply(`sevenbridges.write.${record.id}`, undefined);
+    await clock.tickAsync(120_000);
+    assert.deepStrictEqual([first.kind.sends, second.kind.sends, second.kind.lookups, second.outbox.all()], [['a'], [], [], []]);
+  });
+
   it('an error that is not an ApiError, thrown after the POST left, leads to a lookup, not to "failed"', async () => {
     const { outbox, kind } = open();
     kind.answers = [new TypeError('a bug after the request left')];
