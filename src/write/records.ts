@@ -131,11 +131,11 @@ export function readRecord(value: unknown, idFromKey: string, isPayload: (kind: 
 }
 
 /** The note of a record from a newer version of the extension. */
-export function newer(): string {
+function newer(): string {
   return l10n.t('From a newer version of the extension: left alone here and never sent; nothing to do.');
 }
 
 /** The note of a damaged record. */
-export function damaged(): string {
+function damaged(): string {
   return l10n.t('This request was stored damaged and cannot be sent or checked. Nothing was sent for it: discard it, and make it again if it is still needed.');
 }
