@@ -9,6 +9,7 @@ import { registerTasks, type TaskExplorer } from './tasks/register';
 import { registerCopy, type CopyFeature } from './copy/register';
 import { registerFiles, type FilesFeature } from './files/register';
 import { followCopyJobs, registerJobs, type JobsFeature } from './jobs/register';
+import { migrateState } from './keys/state';
 import type { Services } from './services';
 import { requestLogger } from './ui/requestLog';
 import { Outbox } from './write/outbox';
@@ -34,6 +35,9 @@ export function start(context: vscode.ExtensionContext, activatedAt: number): Ex
   // The vscode-free modules speak through @vscode/l10n: hand it the bundle VS Code loaded for the display language
   // (none for English, whose text is in the code). Before anything is built, so every message reads from it.
   if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
+  // What older versions stored is brought to this version before any model reads it.
+  migrateState(context.globalState, 'global');
+  migrateState(context.workspaceState, 'workspace');
   const log = vscode.window.createOutputChannel('Seven Bridges', { log: true });
   const session = new Session(context.secrets, log);
   const client = new SbClient({

@@ -6,7 +6,18 @@ export type TaskStatus = (typeof TASK_STATUSES)[number];
 /** What a task record may show: the six, the transitional CREATING / ABORTING, or a value unknown to us. */
 export type TaskRecordStatus = TaskStatus | 'CREATING' | 'ABORTING' | (string & {});
 
-export const TERMINAL_TASK_STATUSES: readonly string[] = ['COMPLETED', 'FAILED', 'ABORTED'];
+/** How a task ends: the statuses it never leaves. */
+export type EndedStatus = 'COMPLETED' | 'FAILED' | 'ABORTED';
+
+/** The one rule "this task has ended": completed, failed or aborted (ABORTING has not, yet). */
+export function hasEnded(status: string | undefined): status is EndedStatus {
+  return status === 'COMPLETED' || status === 'FAILED' || status === 'ABORTED';
+}
+
+/** Queued or running, or moving between statuses (CREATING, ABORTING, a status this version does not know): worth following. */
+export function isActive(status: string | undefined): boolean {
+  return status !== undefined && status !== 'DRAFT' && !hasEnded(status);
+}
 
 export interface User {
   href: string;

@@ -6,7 +6,7 @@ import { checkEndpoint, endpointLabel, PLATFORMS, platformFor } from '../api/end
 import type { Services } from '../services';
 import { requestLogger } from '../ui/requestLog';
 import { parseCredentialsFile, usableProfiles } from './credentialsFile';
-import { ENDPOINT_SETTING } from './session';
+import { updateUserSetting } from '../ui/settings';
 import { checkToken, checkTokenShape } from './tokenCheck';
 import { commandTitles, COMMANDS } from '../keys/commands';
 
@@ -146,7 +146,7 @@ export async function pickEndpoint(current: string, title: string): Promise<stri
 
 /** Makes `endpoint` the one in use (the setting), offering to set a token when it has none. */
 export async function useEndpoint(services: Services, endpoint: string): Promise<void> {
-  await vscode.workspace.getConfiguration('sevenbridges').update(ENDPOINT_SETTING, endpoint, vscode.ConfigurationTarget.Global);
+  await updateUserSetting('apiEndpoint', endpoint);
   await services.session.reload();
   services.log.info(`Platform: ${endpoint}`);
   if (services.session.state === 'signedOut') {
@@ -200,7 +200,7 @@ export async function importCredentials(services: Services, file = CREDENTIALS_F
     void vscode.window.showErrorMessage(vscode.l10n.t("Profile \"{0}\" was not imported: the token could not be saved in VS Code's secret storage ({1}).", pick.label, errorText(error)));
     return;
   }
-  await vscode.workspace.getConfiguration('sevenbridges').update(ENDPOINT_SETTING, endpoint, vscode.ConfigurationTarget.Global);
+  await updateUserSetting('apiEndpoint', endpoint);
   await services.session.reload();
   services.session.username = tokenCheck.user.username;
   void vscode.window.showInformationMessage(vscode.l10n.t('Signed in as {0} on {1} (profile "{2}").', tokenCheck.user.username, endpointLabel(endpoint), pick.label));

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { CopyItem } from '../api/types';
 import type { Services } from '../services';
 import { showApiError } from '../ui/errors';
+import { setting } from '../ui/settings';
 import { describeError } from '../api/errors';
 import { clashWords, lookupDestination, NAME_QUERIES, planClashes, type Arriving } from './clashes';
 import { failedItems } from '../jobs/summary';
@@ -88,7 +89,7 @@ export class CopyFlow {
       sources: ids,
       destination,
       newName,
-      maxItemsPerRequest: vscode.workspace.getConfiguration('sevenbridges').get<number>('copy.maxItemsPerRequest'),
+      maxItemsPerRequest: setting('maxItemsPerRequest'),
     });
     if (!plan.ok) {
       void vscode.window.showErrorMessage(nothingCopied(), { modal: true, detail: plan.problems.join('\n\n') });
@@ -232,7 +233,7 @@ export class CopyFlow {
       );
       if (answer !== button) return [];
     }
-    const max = vscode.workspace.getConfiguration('sevenbridges').get<number>('copy.maxItemsPerRequest');
+    const max = setting('maxItemsPerRequest');
     return this.submit(splitItems(failed, max), job.destination, job.sourceNames);
   }
 

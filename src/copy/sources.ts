@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { Session } from '../auth/session';
 import type { TrackedJob } from '../jobs/tracker';
 import { COMMANDS } from '../keys/commands';
-import { setTokenAction } from '../util/errorActions';
+import { setTokenAction } from '../ui/errorActions';
 import { count, itemCount } from '../util/words';
 import { idsInEditorText, splitIdText } from './extract';
 import { signInToCopy, type CopyCommandArgs, type CopyFlow, type CopySources } from './flow';

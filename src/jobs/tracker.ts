@@ -1,56 +1,14 @@
 import * as l10n from '@vscode/l10n';
 import { ApiError, describeError } from '../api/errors';
 import type { CopyJobsApi } from '../api/copyJobs';
-import type { AsyncJob, CopyItem, CopyItemResult, CopyJobState } from '../api/types';
+import type { AsyncJob, CopyItem } from '../api/types';
 import { systemClock, type Clock } from '../api/clock';
 import { Emitter } from '../util/emitter';
 import { Poller } from '../util/poller';
 import type { StateStore } from '../util/stateStore';
-import { STATE_KEYS } from '../keys/state';
+import { readState, STATE, writeState, type JobDestination, type TrackedJob } from '../keys/state';
 
-/** Where a job copies to, as shown to a person and as sent. */
-export interface JobDestination {
-  label: string;
-  project: string;
-  parent?: string;
-}
-
-/** A copy job as the extension remembers it (global state). */
-export interface TrackedJob {
-  id: string;
-  /**
-   * The account (`endpoint#username`) the job runs in: only that account asks about it. Absent only in records
-   * of older versions, which belong to the first account signed in on their `endpoint`.
-   */
-  account?: string;
-  /** The platform (API endpoint) of a record of an older version. */
-  endpoint?: string;
-  submittedAt: number;
-  items: CopyItem[];
-  destination: JobDestination;
-  /** Names of the sources by ID, when known (from the files view or a task's outputs). */
-  sourceNames?: Record<string, string>;
-  /** The outbox group of the request: the jobs of one copy split into several requests share it. */
-  group?: string;
-  /** `UNKNOWN` once the platform no longer knows the job (details expire about a month after it finishes). */
-  state: CopyJobState | 'UNKNOWN';
-  total?: number;
-  completed?: number;
-  failed?: number;
-  result?: CopyItemResult[];
-  startedOn?: string;
-  finishedOn?: string;
-  finishedAt?: number;
-  /** The job was found on the platform after a submission whose answer was lost. */
-  adopted?: boolean;
-  /** The user has seen the outcome (opened the jobs list): the status bar no longer shows it. */
-  acknowledged?: boolean;
-  /** A GET was made after it finished (so its per-item results are as complete as the platform has them). */
-  detailsTried?: boolean;
-  /** The finish was announced (onDidFinish). */
-  notified?: boolean;
-  lastError?: string;
-}
+export type { JobDestination, TrackedJob } from '../keys/state';
 
 export interface NewJobInfo {
   items: CopyItem[];
@@ -165,7 +123,7 @@ export class JobTracker {
    */
   recordedIds(): Set<string> {
     const ids = new Set<string>([...this.jobs.keys(), ...this.removed]);
-    for (const job of this.store.get<{ jobs?: TrackedJob[] }>(STATE_KEYS.copyJobs.key)?.jobs ?? []) if (job && typeof job.id === 'string') ids.add(job.id);
+    for (const job of this.stored()) ids.add(job.id);
     return ids;
   }
 
@@ -238,7 +196,9 @@ export class JobTracker {
     this.poller.pause();
   }
 
+  /** Follows the jobs of the account in use again (signed in, or the account changed). */
   resume(): void {
+    this.claimOlderRecords();
     this.poller.resume(this.opts.firstDelayMs);
   }
 
@@ -372,11 +332,14 @@ export class JobTracker {
   }
 
   private load(): void {
-    const saved = this.store.get<{ version?: number; jobs?: TrackedJob[] }>(STATE_KEYS.copyJobs.key);
-    for (const job of saved?.jobs ?? []) {
-      if (job && typeof job.id === 'string' && typeof job.state === 'string' && Array.isArray(job.items)) this.jobs.set(job.id, job);
-    }
+    for (const job of this.stored()) this.jobs.set(job.id, job);
+    this.claimOlderRecords();
     this.prune();
+  }
+
+  /** The jobs global state holds (any window's, any account's). */
+  private stored(): TrackedJob[] {
+    return readState(this.store, STATE.copyJobs)?.jobs ?? [];
   }
 
   /** Every job of every platform, newest first. */
@@ -386,13 +349,19 @@ export class JobTracker {
 
   private isCurrent(job: TrackedJob): boolean {
     const account = this.account();
-    if (account === undefined) return false;
-    if (job.account === undefined && (job.endpoint === undefined || account.startsWith(`${job.endpoint}#`))) {
-      // A record of an older version: the first account signed in on its platform is its account from now on.
-      job.account = account;
-      this.save();
-    }
-    return job.account === account;
+    return account !== undefined && job.account === account;
+  }
+
+  /**
+   * Records of older versions name no account: the first account signed in on their platform is theirs from now on.
+   * Run when the jobs are loaded and when an account is in use again, never when a job is read.
+   */
+  private claimOlderRecords(): void {
+    const account = this.account();
+    if (account === undefined) return;
+    const older = [...this.jobs.values()].filter((job) => job.account === undefined && (job.endpoint === undefined || account.startsWith(`${job.endpoint}#`)));
+    for (const job of older) job.account = account;
+    if (older.length) this.save();
   }
 
   private prune(): void {
@@ -414,11 +383,9 @@ export class JobTracker {
   private save(): void {
     const ours = this.every();
     const known = new Set(ours.map((j) => j.id));
-    const theirs = (this.store.get<{ jobs?: TrackedJob[] }>(STATE_KEYS.copyJobs.key)?.jobs ?? []).filter(
-      (j) => j && typeof j.id === 'string' && !known.has(j.id) && !this.removed.has(j.id),
-    );
+    const theirs = this.stored().filter((j) => !known.has(j.id) && !this.removed.has(j.id));
     const jobs = [...ours, ...theirs].sort((a, b) => b.submittedAt - a.submittedAt || compareIds(b.id, a.id));
-    void Promise.resolve(this.store.update(STATE_KEYS.copyJobs.key, { version: 1, jobs })).catch(() => undefined);
+    void Promise.resolve(writeState(this.store, STATE.copyJobs, { version: 1, jobs })).catch(() => undefined);
   }
 }
 

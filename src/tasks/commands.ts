@@ -6,7 +6,7 @@ import { endpointLabel, platformFor } from '../api/endpoint';
 import { TASK_STATUSES, type Task, type TaskStatus } from '../api/types';
 import type { Services } from '../services';
 import { showApiError } from '../ui/errors';
-import { retryTitle } from '../util/errorActions';
+import { retryTitle } from '../ui/errorActions';
 import { TaskDetailsProvider } from './details';
 import type { FilterModel } from './filterModel';
 import { pickFilter, pickOneStatus, pickParent, pickProject, pickTask } from './filterPicks';

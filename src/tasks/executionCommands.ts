@@ -17,7 +17,8 @@ import { LOG_SCHEME, LogDocumentProvider, showLog } from './logs';
 import type { Refresher } from './refresher';
 import { jobLogs, sortJobs, type LogRef } from './taskInfo';
 import type { TaskTreeModel, TaskTreeNode } from './taskTree';
-import { NOTIFY_SETTING, notifyMode, shouldNotify, type TaskEnded, type TaskWatcher } from './watcher';
+import { shouldNotify, type TaskEnded, type TaskWatcher } from './watcher';
+import { setting } from '../ui/settings';
 import { commandTitles, COMMANDS } from '../keys/commands';
 
 export interface ExecutionParts {
@@ -161,7 +162,7 @@ async function showLogs(parts: ExecutionParts, arg: unknown): Promise<void> {
 }
 
 async function announce(parts: ExecutionParts, ended: TaskEnded): Promise<void> {
-  const mode = notifyMode(vscode.workspace.getConfiguration().get(NOTIFY_SETTING));
+  const mode = setting('notifyWhenWatchedTasksEnd');
   parts.tree.applyTask(ended.task);
   void parts.refresher.refreshNow();
   if (!shouldNotify(mode, ended.how)) return;

@@ -10,11 +10,11 @@ import { actionTokens, TaskActionSender, TaskActionWrite } from './actions';
 import { registerExecutionCommands } from './executionCommands';
 import { LOG_SCHEME, LogDocumentProvider } from './logs';
 import { requestLogger } from '../ui/requestLog';
-import { NOTIFY_SETTING, notifyMode, TaskWatcher } from './watcher';
+import { TaskWatcher } from './watcher';
+import { onSettingChange, setting } from '../ui/settings';
 import { CONTEXT_KEYS } from '../keys/context';
 import { setContextKey } from '../ui/whenContext';
 
-export const REFRESH_SETTING = 'sevenbridges.tasks.refreshInterval';
 /** How often the view redraws from what it has, so "started 5 min ago" stays true between refreshes. */
 const RELATIVE_TIME_TICK_MS = 60_000;
 
@@ -50,9 +50,9 @@ export function registerTasks(services: Services): TaskExplorer {
   // Watched tasks are followed even while the view is hidden: one bulk request per round for all of them.
   const watchPoller = new Refresher({
     refresh: () => watcher.poll(),
-    intervalSeconds: () => vscode.workspace.getConfiguration().get<number>(REFRESH_SETTING),
+    intervalSeconds: () => setting('refreshInterval'),
     hasActiveWork: () =>
-      session.state === 'signedIn' && watcher.list().length > 0 && notifyMode(vscode.workspace.getConfiguration().get(NOTIFY_SETTING)) !== 'off',
+      session.state === 'signedIn' && watcher.list().length > 0 && setting('notifyWhenWatchedTasksEnd') !== 'off',
     onError: (error) => log.warn(`Watched tasks: poll failed: ${String(error)}`),
   });
   watchPoller.setVisible(true);
@@ -70,7 +70,7 @@ export function registerTasks(services: Services): TaskExplorer {
       log.debug(`Tasks refreshed: ${changed ? 'changes' : 'no change'}`);
       return changed;
     },
-    intervalSeconds: () => vscode.workspace.getConfiguration().get<number>(REFRESH_SETTING),
+    intervalSeconds: () => setting('refreshInterval'),
     hasActiveWork: () => session.state === 'signedIn' && tree.hasActiveTasks(),
     onError: (error) => log.warn(`Task refresh failed: ${String(error)}`),
   });
@@ -118,10 +118,8 @@ export function registerTasks(services: Services): TaskExplorer {
       refresher.setFocused(e.focused);
       watchPoller.setFocused(e.focused);
     }),
-    vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(REFRESH_SETTING)) refresher.reschedule();
-      if (e.affectsConfiguration(REFRESH_SETTING) || e.affectsConfiguration(NOTIFY_SETTING)) watchPoller.reschedule();
-    }),
+    onSettingChange(['refreshInterval'], () => refresher.reschedule()),
+    onSettingChange(['refreshInterval', 'notifyWhenWatchedTasksEnd'], () => watchPoller.reschedule()),
     ...registerTaskCommands({ services, filters, tree, refresher, details, selection: () => view.selection }),
     ...registerExecutionCommands({ services, tree, refresher, watcher, sender, view }),
   );

@@ -5,7 +5,7 @@
 import * as l10n from '@vscode/l10n';
 import { findFileIds } from '../api/ids';
 import { parseRecordTimestamp } from '../api/timestamps';
-import type { ExecutionDetails, Task, TaskJob } from '../api/types';
+import { hasEnded, type ExecutionDetails, type Task, type TaskJob } from '../api/types';
 import { formatDuration, formatUtc } from '../util/time';
 import type { IconSpec } from '../ui/rowView';
 import { COMMANDS } from '../keys/commands';
@@ -223,7 +223,7 @@ export function buildTaskInfo(task: Task, details: ExecutionDetails | undefined,
     items.push({ key, label, icon, contextValue: 'taskAction', command: { command, title: label, args: [task.id] } });
   if (task.status === 'RUNNING' || task.status === 'QUEUED') act('abort', l10n.t('Abort this task…'), { id: 'debug-stop', color: 'testing.iconFailed' }, COMMANDS.abortTask);
   if (task.status === 'DRAFT') act('run', l10n.t('Run this task…'), { id: 'play', color: 'testing.iconPassed' }, COMMANDS.runTask);
-  if (task.status === 'COMPLETED' || task.status === 'FAILED' || task.status === 'ABORTED') act('rerun', l10n.t('Re-run (a copy, the original kept)…'), { id: 'debug-restart' }, COMMANDS.rerunTask);
+  if (hasEnded(task.status)) act('rerun', l10n.t('Re-run (a copy, the original kept)…'), { id: 'debug-restart' }, COMMANDS.rerunTask);
   items.push({
     key: 'raw',
     label: l10n.t('Task record (JSON)'),
@@ -237,5 +237,5 @@ export function buildTaskInfo(task: Task, details: ExecutionDetails | undefined,
 
 /** Whether the task has started, so it has execution details worth a request. */
 export function hasStarted(task: Task): boolean {
-  return !!task.start_time || ['RUNNING', 'COMPLETED', 'FAILED', 'ABORTED', 'ABORTING'].includes(task.status ?? '');
+  return !!task.start_time || task.status === 'RUNNING' || task.status === 'ABORTING' || hasEnded(task.status);
 }

@@ -4,9 +4,9 @@
 import * as l10n from '@vscode/l10n';
 import { ApiError, describeError } from '../api/errors';
 import type { TaskListQuery } from '../api/tasks';
-import type { ExecutionDetails, Task, TaskStatus } from '../api/types';
+import { isActive, type ExecutionDetails, type Task, type TaskStatus } from '../api/types';
 import { buildTaskInfo, couldNotReadTask, hasStarted, type InfoItem } from './taskInfo';
-import { retryTitle } from '../util/errorActions';
+import { retryTitle } from '../ui/errorActions';
 import { Emitter } from '../util/emitter';
 import { errorRows, LoadMoreNode as ListingEnd, MessageNode as Message } from '../ui/rowView';
 import { clearFiltersTitle, FilterModel, visibleStatuses } from './filterModel';
@@ -15,7 +15,7 @@ import { listingSignature, TASK_LIST_FIELDS, taskListing, type TaskListing, type
 import type { StateStore } from '../util/stateStore';
 import { OTHER_GROUP, otherCount, otherStatusSource } from './otherStatuses';
 import { COMMANDS } from '../keys/commands';
-import { STATE_KEYS } from '../keys/state';
+import { readState, STATE, writeState } from '../keys/state';
 
 /** A status group: one of the six filter values, or the tasks none of them names. */
 export type GroupStatus = TaskStatus | typeof OTHER_GROUP;
@@ -26,7 +26,6 @@ export interface TaskCountSource extends TaskSource {
 
 /** At most this many pages are fetched again per open listing on a refresh. */
 export const MAX_REFRESH_PAGES = 3;
-const ACTIVE_STATUSES = ['RUNNING', 'QUEUED', 'CREATING', 'ABORTING'];
 
 export class GroupNode {
   readonly kind = 'group';
@@ -128,7 +127,7 @@ export class TaskTreeModel {
 
   constructor(private readonly options: TaskTreeOptions) {
     this.now = options.now ?? Date.now;
-    this.expanded = new Set(options.store.get<string[]>(STATE_KEYS.expandedTaskRows.key) ?? []);
+    this.expanded = new Set(readState(options.store, STATE.expandedTaskRows));
     this.groups = new Map();
     for (const status of Object.keys(STATUS_LABELS) as TaskStatus[]) {
       this.groups.set(status, new GroupNode(status, this.listFor({ status })));
@@ -175,7 +174,7 @@ export class TaskTreeModel {
     if (had === open) return;
     if (open) this.expanded.add(node.id);
     else this.expanded.delete(node.id);
-    void this.options.store.update(STATE_KEYS.expandedTaskRows.key, [...this.expanded]);
+    void writeState(this.options.store, STATE.expandedTaskRows, [...this.expanded]);
   }
 
   async getChildren(node?: TaskTreeNode): Promise<TaskTreeNode[]> {
@@ -303,7 +302,7 @@ export class TaskTreeModel {
     for (const group of this.visibleGroups()) {
       if ((group.status === 'RUNNING' || group.status === 'QUEUED' || group.status === OTHER_GROUP) && (group.count ?? 0) > 0) return true;
     }
-    return this.openLists().some((list) => list.items.some((t) => t.status !== undefined && ACTIVE_STATUSES.includes(t.status)));
+    return this.openLists().some((list) => list.items.some((t) => isActive(t.status)));
   }
 
   /** Every task node currently built, for tests and for finding a node by task id. */

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import { ApiError, describeError } from '../api/errors';
-import { setTokenAction } from '../util/errorActions';
+import { setTokenAction } from './errorActions';
 import { COMMANDS } from '../keys/commands';
 
-export { setTokenAction } from '../util/errorActions';
+export { setTokenAction } from './errorActions';
 
 /** A project picker's row when the caller's projects could not be listed (its codicon added by the picker). */
 export const couldNotListProjects = (): string => vscode.l10n.t('Could not list your projects');

@@ -5,7 +5,7 @@
 import * as l10n from '@vscode/l10n';
 import { parseRecordTimestamp } from '../api/timestamps';
 import { ApiError, describeError } from '../api/errors';
-import { errorActions, type MessageAction } from '../util/errorActions';
+import { errorActions, type MessageAction } from './errorActions';
 import { formatUtc, relativeTime } from '../util/time';
 import { COMMANDS } from '../keys/commands';
 import { count } from '../util/words';

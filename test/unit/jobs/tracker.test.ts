@@ -320,8 +320,12 @@ describe('JobTracker', () => {
     const tracker = make({ account: () => account });
     assert.deepStrictEqual(tracker.all(), [], 'not to an account on another platform');
     account = 'https://cavatica-api.sbgenomics.com/v2#rfranklin';
-    assert.strictEqual(tracker.get('5')!.account, account);
-    assert.strictEqual(store.get<{ jobs: TrackedJob[] }>('sevenbridges.copyJobs')!.jobs[0].account, account, 'written so');
+    const writes = store.writes;
+    assert.strictEqual(tracker.get('5'), undefined, 'reading claims nothing');
+    assert.deepStrictEqual([store.writes, store.get<{ jobs: TrackedJob[] }>('sevenbridges.copyJobs')!.jobs[0].account], [writes, undefined], 'and writes nothing');
+    tracker.resume(); // the session's account changed
+    assert.strictEqual(tracker.get('5')!.account, 'https://cavatica-api.sbgenomics.com/v2#rfranklin');
+    assert.strictEqual(store.get<{ jobs: TrackedJob[] }>('sevenbridges.copyJobs')!.jobs[0].account, 'https://cavatica-api.sbgenomics.com/v2#rfranklin', 'written so');
     account = 'https://cavatica-api.sbgenomics.com/v2#colleague';
     assert.deepStrictEqual(make({ account: () => account }).all(), [], 'a later account on the same platform does not take it');
   });
