@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from './clock';
 import * as l10n from '@vscode/l10n';
 import nodeFetch from 'node-fetch';
 import { ApiError } from './errors';
@@ -21,6 +22,8 @@ export interface DownloadOptions {
   onRequest?: (entry: RequestLogEntry) => void;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** The extension's clock (its timeout, the duration logged); the system's by default. */
+  clock?: Clock;
 }
 
 export interface DownloadedText {
@@ -57,11 +60,12 @@ async function download(url: string, headers: Record<string, string>, options: D
   const where = safeLocation(url);
   if (!/^https?:\/\//i.test(url)) throw new ApiError({ kind: 'malformed', message: l10n.t('the download address is not a web address ({0})', where) });
   const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(), options.timeoutMs ?? 60_000);
+  const clock = options.clock ?? systemClock;
+  const timer = clock.setTimeout(() => timeout.abort(), options.timeoutMs ?? 60_000);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
-  const started = Date.now();
+  const started = clock.now();
   const log = (status: number | undefined, error?: string) =>
-    options.onRequest?.({ method: 'GET', path: where, status, durationMs: Date.now() - started, requestId: undefined, attempt: 1, error });
+    options.onRequest?.({ method: 'GET', path: where, status, durationMs: clock.now() - started, requestId: undefined, attempt: 1, error });
   let response: BinaryResponseLike;
   let bytes: Buffer;
   try {
@@ -83,7 +87,7 @@ async function download(url: string, headers: Record<string, string>, options: D
     log(undefined, message);
     throw new ApiError({ kind, message, method: 'GET', path: where });
   } finally {
-    clearTimeout(timer);
+    clock.clearTimeout(timer);
   }
   log(response.status);
   if (response.status === 416) return { text: '', size: 0, received: 0, partial: false };

@@ -190,7 +190,7 @@ export class Transport {
   ): Promise<Response<T>> {
     const started = this.clock.now();
     const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), this.timeoutMs);
+    const timer = this.clock.setTimeout(() => timeout.abort(), this.timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
     const headers: Record<string, string> = {
       'X-SBG-Auth-Token': token,
@@ -213,7 +213,7 @@ export class Transport {
       log(undefined, undefined, error.message);
       throw error;
     } finally {
-      clearTimeout(timer);
+      this.clock.clearTimeout(timer);
     }
 
     const requestId = response.headers.get('x-request-id') ?? undefined;

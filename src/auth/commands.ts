@@ -9,8 +9,24 @@ import { parseCredentialsFile, usableProfiles } from './credentialsFile';
 import { updateUserSetting } from '../ui/settings';
 import { checkToken, checkTokenShape } from './tokenCheck';
 import { commandTitles, COMMANDS } from '../keys/commands';
+import { plain, type Command } from '../ui/commands';
+import { accountMenu } from './accountStatus';
 
 export const CREDENTIALS_FILE = path.join(os.homedir(), '.sevenbridges', 'credentials');
+
+/** Every command of the sign-in: they act on nothing in particular. */
+export function authCommands(services: Services): Command[] {
+  return [
+    plain('setToken', () => setToken(services)),
+    plain('signOut', () => signOut(services)),
+    plain('selectPlatform', () => selectPlatform(services)),
+    // An optional path (tests, other extensions); menus and links pass none, so the official file is read.
+    plain('importCredentials', (file) => importCredentials(services, typeof file === 'string' ? file : undefined)),
+    plain('openTokenPage', () => openTokenPage(services)),
+    plain('showLog', () => services.log.show()),
+    plain('accountMenu', accountMenu),
+  ];
+}
 
 /**
  * "Set Authentication Token": a password box; the token is checked with GET /v2/user before it is stored for

@@ -152,7 +152,7 @@ export class SevenBridgesAuthProvider implements vscode.AuthenticationProvider, 
     if (endpoint === session.endpoint && session.username && (await session.credentials())?.token === token) owner.username = session.username;
     if (owner.username) return owner.username;
     if (owner.rejected) return undefined;
-    if (owner.failedAt !== undefined && Date.now() - owner.failedAt < RECHECK_AFTER_MS) return undefined;
+    if (owner.failedAt !== undefined && this.services.clock.now() - owner.failedAt < RECHECK_AFTER_MS) return undefined;
     const entry = owner;
     entry.checking ??= checkToken(endpoint, token, requestLogger(log)).then((check) => {
       entry.checking = undefined;
@@ -161,7 +161,7 @@ export class SevenBridgesAuthProvider implements vscode.AuthenticationProvider, 
         return;
       }
       entry.rejected = check.rejected;
-      entry.failedAt = Date.now();
+      entry.failedAt = this.services.clock.now();
       log.warn(`The token for ${endpoint} is not listed in the Accounts menu: ${check.reason}`);
     });
     await entry.checking;

@@ -1,4 +1,5 @@
 import * as l10n from '@vscode/l10n';
+import { systemClock } from '../api/clock';
 import type { CopyJobsApi } from '../api/copyJobs';
 import type { FilesApi } from '../api/files';
 import type { Credentials } from '../api/transport';
@@ -44,7 +45,7 @@ export class CopyWrite implements WriteKind<CopyPayload, CopySnapshot, AsyncJob>
     private readonly tracker: JobTracker,
     /** Job IDs that answer for other writes not finished yet (any window's `sent` writes). */
     private readonly claimed: () => Set<string>,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = systemClock.now,
   ) {}
 
   async prepare(record: CopyRecord, credentials: Credentials): Promise<CopySnapshot> {

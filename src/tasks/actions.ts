@@ -7,6 +7,7 @@
 // in the project since the send; not found within RERUN_SETTLE_MS of the send, it was not received.
 
 import * as l10n from '@vscode/l10n';
+import { systemClock } from '../api/clock';
 import { ApiError, describeError } from '../api/errors';
 import type { TaskActionKind, TaskListQuery } from '../api/tasks';
 import { formatFilterTimestamp } from '../api/timestamps';
@@ -81,7 +82,7 @@ export class TaskActionWrite implements WriteKind<TaskActionPayload, null, Task>
 
   constructor(
     private readonly api: TaskActionApi,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = systemClock.now,
   ) {}
 
   async prepare(): Promise<null> {
@@ -148,13 +149,13 @@ export class TaskActionSender {
     const found = new Promise<Task | undefined>((resolve) => {
       const done = (outcome: Task | undefined) => {
         listening.dispose();
-        clearTimeout(timer);
+        systemClock.clearTimeout(timer);
         resolve(outcome);
       };
       const listening = this.outbox.onDidFinish(({ record, outcome }) => {
         if (record.kind === TASK_ACTION_WRITE && (record.payload as TaskActionPayload).task.id === task.id) done(outcome as Task);
       });
-      const timer = setTimeout(() => done(undefined), this.lookupWaitMs);
+      const timer = systemClock.setTimeout(() => done(undefined), this.lookupWaitMs);
     });
     const { finished, left } = await followWrites(this.outbox, async () => (existing ? [existing] : this.outbox.submit(TASK_ACTION_WRITE, [payload], account)));
     if (finished[0]) return { kind: finished[0].found ? 'found' : 'done', task: finished[0].outcome as Task };

@@ -40,8 +40,6 @@ export const TIME_PRESETS: Record<TimePreset, { readonly label: string; readonly
 export type { TaskFilter, TimePreset, TimeRange } from '../keys/state';
 
 
-/** The title of the action that removes every task filter. */
-export const clearFiltersTitle = (): string => l10n.t('Clear Task Filters');
 
 /** A status's label; a status this version does not know (ABORTING, …), as the platform names it. */
 export function statusWord(status: string | undefined): string {

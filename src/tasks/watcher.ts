@@ -2,6 +2,7 @@
 // all with POST /v2/bulk/tasks/get (100 per request: 50 watched tasks cost one request per round) and announces
 // each that ended. Kept in global state per endpoint, so a reload keeps watching. No `vscode` import.
 
+import { systemClock } from '../api/clock';
 import { MAX_BULK_IDS } from '../api/tasks';
 import { hasEnded, type BulkTaskItem, type EndedStatus, type Task } from '../api/types';
 import { Emitter } from '../util/emitter';
@@ -39,7 +40,7 @@ export class TaskWatcher {
     private readonly source: BulkSource,
     private readonly store: StateStore,
     private readonly endpoint: () => string,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = systemClock.now,
   ) {}
 
   /** The tasks watched on the current endpoint. */

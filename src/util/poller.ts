@@ -2,7 +2,13 @@
 // the outbox each hand it their own timing rule. It runs one round at a time, waits as the rule says (doubled
 // after a failed round), stops while there is nothing to follow, and pauses (or slows) while the window is in
 // the background or the view hidden. No `vscode` import.
-import { systemClock, type Clock } from '../api/clock';
+
+/** The time and timers the poller runs on: the extension's one Clock (src/api/clock.ts), or a test's fake. */
+export interface Timers {
+  now(): number;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
 
 export interface PollerOptions {
   /** One round. `automatic` is false for a round asked for with `runNow`. A rejection is a failed round. */
@@ -20,12 +26,12 @@ export interface PollerOptions {
   /** Up to this many ms are added to the first round after coming back, so that many windows do not fire at once. */
   jitterMs?: number;
   random?: () => number;
-  clock?: Clock;
+  clock: Timers;
   onError?: (error: unknown) => void;
 }
 
 export class Poller {
-  private readonly clock: Clock;
+  private readonly clock: Timers;
   private timer: unknown;
   private due: number | undefined;
   private inFlight: Promise<void> | undefined;
@@ -41,7 +47,7 @@ export class Poller {
   private disposed = false;
 
   constructor(private readonly options: PollerOptions) {
-    this.clock = options.clock ?? systemClock;
+    this.clock = options.clock;
     this.visible = options.visible ?? true;
   }
 

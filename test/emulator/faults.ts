@@ -8,6 +8,13 @@ export interface FaultSettings {
   malformedRate: number;
 }
 
+export interface RequestHold {
+  /** Resolves when the first held request has arrived. */
+  readonly arrived: Promise<void>;
+  /** Lets the held requests (and those after them) be processed. */
+  release(): void;
+}
+
 export type FaultDecision =
   | { kind: 'none' }
   | { kind: 'maintenance' }
@@ -22,6 +29,7 @@ export class Faults {
   private maintenanceUntil = 0;
   private loseCopy = 0;
   private readonly rng: Prng;
+  private held: { arrive: () => void; released: Promise<void> } | undefined;
 
   constructor(
     seed: number,
@@ -75,6 +83,34 @@ export class Faults {
       return { kind: 'error500' };
     }
     return { kind: 'none' };
+  }
+
+  /**
+   * Holds every request that arrives from now on, before it is processed, until `release`: a platform that is slow to
+   * answer, for as long as a test needs (its client's timeouts run on a fake clock). `arrived` resolves when the first
+   * held request is in.
+   */
+  hold(): RequestHold {
+    let arrive = () => undefined as void;
+    let release = () => undefined as void;
+    const arrived = new Promise<void>((r) => (arrive = r));
+    const released = new Promise<void>((r) => (release = r));
+    this.held = { arrive, released };
+    return {
+      arrived,
+      release: () => {
+        this.held = undefined;
+        release();
+      },
+    };
+  }
+
+  /** Waits while requests are held (see `hold`). */
+  async waitIfHeld(): Promise<void> {
+    const held = this.held;
+    if (!held) return;
+    held.arrive();
+    await held.released;
   }
 
   /** Whether to garble this JSON response body. */

@@ -21,7 +21,7 @@
 import { CopyEngine, CopySettings, ReceivedCopyRequest } from './copy';
 import type { CopyItem } from './data';
 import { EmulatorData, generateData } from './data';
-import { FaultSettings, Faults } from './faults';
+import { FaultSettings, Faults, type RequestHold } from './faults';
 import { RateLimiter } from './rateLimit';
 import { EmulatorServer } from './server';
 import { ExecutionEngine, type LogFile, type ReceivedAction } from './execution';
@@ -74,6 +74,8 @@ export interface Emulator {
   burst429(count: number, resetInSeconds?: number): void;
   maintenance(durationMs: number): void;
   loseNextCopyResponse(): void;
+  /** Holds the requests that arrive from now on until released (see Faults.hold). */
+  hold(): RequestHold;
   /** copy behaviour that tests may change at any time: step time, job list order, results while running */
   readonly copySettings: CopySettings;
   /** copy jobs submitted elsewhere (`foreignCopy`) */
@@ -128,6 +130,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     burst429: (count, resetInSeconds) => faults.burst429(count, resetInSeconds),
     maintenance: (ms) => faults.maintenance(ms),
     loseNextCopyResponse: () => faults.loseNextCopyResponse(),
+    hold: () => faults.hold(),
     copySettings: copy.settings,
     foreignCopyRequests: copy.foreign,
     foreignCopy: (items, username) => copy.submitForeign(items, username),

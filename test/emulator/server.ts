@@ -125,6 +125,7 @@ export class EmulatorServer {
     if (faults.settings.latencyMs > 0) {
       await new Promise((r) => setTimeout(r, faults.settings.latencyMs));
     }
+    await faults.waitIfHeld();
     const tokenHeader = req.headers['x-sbg-auth-token'];
     const token = typeof tokenHeader === 'string' ? tokenHeader : '';
     const decision = faults.before();

@@ -14,8 +14,8 @@ describe('task execution: details, logs, actions, watching', function () {
   this.timeout(60_000);
   let api: ExtensionApi;
   const tasks = () => api.tasks;
-  const children = (node?: TaskTreeNode) => Promise.resolve(tasks().provider.getChildren(node)) as Promise<TaskTreeNode[]>;
-  const item = (node: TaskTreeNode) => tasks().provider.getTreeItem(node);
+  const children = (node?: TaskTreeNode) => Promise.resolve(tasks().rows.getChildren(node)) as Promise<TaskTreeNode[]>;
+  const item = (node: TaskTreeNode) => tasks().rows.getTreeItem(node);
   const info = (nodes: TaskTreeNode[], key: string) => nodes.find((n): n is InfoNode => n.kind === 'info' && n.item.key === key);
 
   /** The node of a task in its status group (its first page). */

@@ -5,6 +5,7 @@ import type { FileRecord, Page } from '../../../src/api/types';
 import { FilesTreeModel, type FilesNode, type FilesSource, type FolderNode, type LoadMoreNode, type MessageNode, type ProjectNode } from '../../../src/files/filesModel';
 import { entryView, formatSize, projectView } from '../../../src/files/fileRows';
 import { startEmulator, type Emulator } from '../../emulator';
+import { FAKE_CLOCK_START } from '../../support/fakeClock';
 
 const kinds = (nodes: FilesNode[]) => nodes.map((n) => n.kind);
 
@@ -24,7 +25,7 @@ describe('files tree model (against the emulator)', function () {
       maxRetries: 0,
       onRequest: (entry) => requests.push(entry.path),
     });
-    const tree = new FilesTreeModel(client, async () => options.signedIn ?? true);
+    const tree = new FilesTreeModel(client, async () => options.signedIn ?? true, () => FAKE_CLOCK_START);
     const changes: (FilesNode | undefined)[] = [];
     tree.onDidChange((node) => changes.push(node));
     return { tree, changes };
@@ -144,9 +145,10 @@ describe('files tree model (failures)', () => {
           fail('next');
           return { items: [file('c')], total: 3, next: undefined };
         },
+        get: async (id: string) => file(id),
       },
     };
-    return new FilesTreeModel(source, async () => true);
+    return new FilesTreeModel(source, async () => true, () => FAKE_CLOCK_START);
   }
 
   it('a project whose first page failed shows the error and "Try Again", which loads it', async () => {
