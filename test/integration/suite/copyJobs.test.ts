@@ -101,6 +101,14 @@ describe('copy jobs view, name clashes, drag and drop', function () {
     const newId = done.result![0].resource!.id;
     assert.strictEqual(await vscode.env.clipboard.readText(), newId, 'clicking a copied item copies the new ID');
 
+    // Reveal in Projects & Files, from the copied item's menu: the folders open down to the new copy, selected there.
+    assert.match(ok.contextValue!, /\bcopied\b/);
+    await vscode.commands.executeCommand('sevenbridges.files.reveal', items[1]);
+    await waitFor(() => filesView().view.selection[0]?.id === newId, 'the new copy selected in Projects & Files');
+    assert.deepStrictEqual(filesView().view.selection.map((n) => n.kind), ['file']);
+    const parent = filesView().rows.getParent(filesView().view.selection[0]);
+    assert.strictEqual(parent?.id, folder.id, 'in the folder it was copied to');
+
     const document = (await vscode.commands.executeCommand('sevenbridges.jobs.copyResults', row)) as vscode.TextDocument;
     const lines = document.getText().trimEnd().split('\n');
     assert.strictEqual(lines[0], 'source_id\tsource_name\toutcome\tnew_id_or_error');

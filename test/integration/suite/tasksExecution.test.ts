@@ -144,6 +144,21 @@ describe('task execution: details, logs, actions, watching', function () {
     }
   });
 
+  it('Reveal in Projects & Files, from a task\'s output: its project and folders open down to it, the file selected', async () => {
+    const node = await taskNode((t) => Object.values(t.outputs ?? {}).some((v) => v !== null), 'COMPLETED');
+    const outputs = info(await children(node), 'outputs');
+    assert.ok(outputs, 'the task opens into its outputs');
+    const output = outputs.children[0];
+    assert.match(String(item(output).contextValue), /\btaskOutput\b/);
+    assert.strictEqual(item(output).accessibilityInformation?.label, [output.item.label, output.item.description].filter(Boolean).join(', '), 'a row under a task has its accessible label');
+    await vscode.commands.executeCommand('sevenbridges.files.reveal', output);
+    const id = output.item.file!.id;
+    await waitFor(() => api.files.view.selection[0]?.id === id, 'the output selected in Projects & Files');
+    const record = emulator().data.files.find((f) => f.id === id)!;
+    const root = emulator().data.projects.find((p) => p.id === record.project)!.root_folder;
+    assert.strictEqual(api.files.rows.getParent(api.files.view.selection[0])?.id, record.parent === root ? record.project : record.parent, 'under its folder, or its project');
+  });
+
   it('the Tasks view shows the number of running tasks as its badge, from the counts it already has', async () => {
     await vscode.commands.executeCommand('sevenbridges.tasks.refresh');
     const running = emulator().data.tasks.filter((t) => t.status === 'RUNNING').length;
