@@ -84,6 +84,8 @@ export interface Emulator {
   foreignCopy(items: CopyItem[], username?: string): string;
   /** The next task action is processed, then its connection dropped before any answer. */
   loseNextActionResponse(): void;
+  /** Applies the task steps that are due (an abort finishing, a run moving on), as any request does first. */
+  advance(): void;
   /** How a task run (or re-run) here ends; default COMPLETED. A clone inherits its original's. */
   setRunOutcome(taskId: string, outcome: 'COMPLETED' | 'FAILED'): void;
   /** every task action that reached processing (accepted or refused) */
@@ -135,6 +137,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     foreignCopyRequests: copy.foreign,
     foreignCopy: (items, username) => copy.submitForeign(items, username),
     loseNextActionResponse: () => execution.loseNextActionResponse(),
+    advance: () => execution.advance(),
     setRunOutcome: (id, outcome) => execution.setRunOutcome(id, outcome),
     actionRequests: execution.actions,
     logs: execution.logs,

@@ -16,6 +16,11 @@ describe('task execution: details, logs, actions, watching', function () {
   const tasks = () => api.tasks;
   const children = (node?: TaskTreeNode) => Promise.resolve(tasks().rows.getChildren(node)) as Promise<TaskTreeNode[]>;
   const item = (node: TaskTreeNode) => tasks().rows.getTreeItem(node);
+  /** Whether the emulator has finished aborting the task (its steps due applied, as a request would). */
+  const aborted = (id: string) => {
+    emulator().advance();
+    return emulator().data.taskById.get(id)?.status === 'ABORTED';
+  };
   const info = (nodes: TaskTreeNode[], key: string) => nodes.find((n): n is InfoNode => n.kind === 'info' && n.item.key === key);
 
   /** The node of a task in its status group (its first page). */
@@ -99,10 +104,10 @@ describe('task execution: details, logs, actions, watching', function () {
     assert.ok(shown.length && shown.every((n) => n.task.status === 'ABORTING'), 'ABORTING shows before any refresh');
     assert.doesNotMatch(String(item(shown[0]).contextValue), /\bcanAbort\b/);
     // After the emulator's step (2 s) a refresh shows it ABORTED, in the Aborted group.
-    await new Promise((r) => setTimeout(r, 2200));
+    await waitFor(() => aborted(node.task.id), 'the platform to finish the abort');
     await vscode.commands.executeCommand('sevenbridges.tasks.refresh');
-    const aborted = await children(tasks().tree.group('ABORTED'));
-    assert.ok(aborted.some((n) => n.kind === 'task' && n.task.id === node.task.id && n.task.status === 'ABORTED'));
+    const group = await children(tasks().tree.group('ABORTED'));
+    assert.ok(group.some((n) => n.kind === 'task' && n.task.id === node.task.id && n.task.status === 'ABORTED'));
   });
 
   it('Run a draft: queued at once and watched; Re-run a failed task: a new task, the original kept, watched', async () => {
@@ -135,7 +140,7 @@ describe('task execution: details, logs, actions, watching', function () {
       await watcher.poll();
       assert.strictEqual(emulator().stats.requests - before, 1, 'one request for every watched task');
       await vscode.commands.executeCommand('sevenbridges.tasks.abort', { task: running[0] }, undefined, { confirm: false });
-      await new Promise((r) => setTimeout(r, 2200));
+      await waitFor(() => aborted(running[0].id), 'the platform to finish the abort');
       await watcher.poll();
       assert.ok(ended.includes(`${running[0].id}:ABORTED`));
       assert.ok(!watcher.isWatched(running[0].id));
