@@ -162,11 +162,15 @@ export class FilesTreeModel implements RowModel<FilesNode> {
     throw new NotFoundError(l10n.t('{0} was not found.', name));
   }
 
-  /** The row of `id` in a listing, its pages loaded (at most REVEAL_MAX_PAGES) until it shows; the listing's row redrawn. */
+  /**
+   * The row of `id` in a listing, its pages loaded (at most REVEAL_MAX_PAGES) until it shows; a listing loaded before
+   * is read again once when it does not show it (a copy that arrived since). The listing's row is redrawn.
+   */
   private async find(owner: ListingNode, id: string): Promise<ProjectNode | ItemNode | undefined> {
     const listing: PagedLoader<unknown> = owner.listing;
+    let fresh = !listing.loaded;
     await listing.ensureLoaded();
-    for (let pages = 1; ; pages++) {
+    for (;;) {
       const nodes: (ProjectNode | ItemNode)[] = owner.kind === 'root' ? this.projectNodes(owner) : this.entryNodes(owner);
       const found = nodes.find((node) => node.id === id);
       if (found) {
@@ -174,8 +178,14 @@ export class FilesTreeModel implements RowModel<FilesNode> {
         return found;
       }
       if (listing.error !== undefined) throw listing.error;
-      if (!listing.hasMore || pages >= REVEAL_MAX_PAGES) return undefined;
-      await listing.loadMore();
+      if (listing.hasMore && listing.items.length < REVEAL_MAX_PAGES * PAGE_SIZE) {
+        await listing.loadMore();
+      } else if (!fresh) {
+        fresh = true;
+        await listing.reload(REVEAL_MAX_PAGES);
+      } else {
+        return undefined;
+      }
     }
   }
 

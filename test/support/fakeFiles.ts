@@ -13,7 +13,7 @@ export class FakeFiles {
 
   constructor(
     private readonly projectList: Project[],
-    private readonly records: FileRecord[],
+    readonly records: FileRecord[],
   ) {}
 
   readonly projects = {

@@ -139,6 +139,18 @@ describe('files tree model: the way down to a file (Reveal in Projects & Files)'
     assert.strictEqual(node.name, 'r120.fq');
   });
 
+  it('reads a folder listed before again when it does not show the file (a copy that arrived since)', async () => {
+    const source = platform();
+    const tree = new FilesTreeModel(source, async () => true, () => NOW);
+    const alpha = await child<ProjectNode>(tree, undefined, 'me/alpha');
+    await tree.getChildren(alpha);
+    source.records.push(file(60, 'copied.bam', ALPHA_ROOT));
+    source.calls.length = 0;
+    const node = await tree.locate(fileId(60));
+    assert.deepStrictEqual(source.calls, [`get ${fileId(60)}`, 'files me/alpha 0+100']);
+    assert.deepStrictEqual([node.name, tree.getParent(node)], ['copied.bam', alpha]);
+  });
+
   it('says why it cannot: not among the caller\'s projects, or past the first 1,000 entries of a folder', async () => {
     const { tree } = model();
     await assert.rejects(tree.locate(fileId(40)), (e: unknown) => e instanceof NotFoundError && e.message === 'elsewhere.bam is in other/gamma, which is not among your projects.');
