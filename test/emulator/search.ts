@@ -42,6 +42,8 @@ type Value = string | number;
 type Condition = (f: FileRec) => boolean;
 
 interface Parsed {
+  /** what a cont_token is bound to: the query without its TOKEN and LIMIT (a next page may ask for another size) */
+  key: string;
   locations: string[];
   where: Condition | undefined;
   order: { field: string; dir: 1 | -1 } | undefined;
@@ -65,8 +67,7 @@ export function searchFiles(ctx: Ctx, settings: SearchSettings): Result {
   const limit = limitParam !== null ? count(limitParam, 'limit', 1, MAX_SEARCH_LIMIT) : parsed.limit ?? DEFAULT_SEARCH_LIMIT;
   if (limit > MAX_SEARCH_LIMIT) throw badRequest(`LIMIT is at most ${MAX_SEARCH_LIMIT} (${limit} given).`);
   const token = one(ctx.query, 'cont_token') ?? parsed.token;
-  const queryKey = createHash('sha256').update(body.query.replace(/\bTOKEN\s+"(?:[^"\\]|\\.)*"/gi, '')).digest('hex').slice(0, 16);
-  const start = token !== undefined && token !== '' ? readToken(token, queryKey) : parsed.offset ?? 0;
+  const start = token !== undefined && token !== '' ? readToken(token, parsed.key) : parsed.offset ?? 0;
 
   const roots = parsed.locations.map((loc) => locate(ctx.store, loc));
   const projects = new Set(roots.map((f) => f.project));
@@ -89,7 +90,7 @@ export function searchFiles(ctx: Ctx, settings: SearchSettings): Result {
     found.sort((a, b) => (key(a) < key(b) ? -dir : key(a) > key(b) ? dir : 0));
   }
   const page = found.slice(start, start + limit);
-  const next = start + limit < found.length ? writeToken(start + limit, queryKey) : null;
+  const next = start + limit < found.length ? writeToken(start + limit, parsed.key) : null;
   return {
     status: 200,
     body: { count: page.length, cont_token: next, result_set: page.map((f) => ({ ...fileRecord(ctx.base, f), type: f.type.toUpperCase() })) },
@@ -287,7 +288,10 @@ function parse(text: string): Parsed {
     }
   };
 
-  const parsed: Parsed = { locations: [], where: undefined, order: undefined, limit: undefined, offset: undefined, token: undefined, recursive: false };
+  const paging = (t: Token | undefined): boolean => t?.kind === 'word' && ['TOKEN', 'LIMIT'].includes(t.value.toUpperCase());
+  const kept = tokens.filter((t, k) => !paging(t) && !(k > 0 && paging(tokens[k - 1])));
+  const key = createHash('sha256').update(JSON.stringify(kept.map((t) => [t.kind, t.kind === 'word' ? t.value.toUpperCase() : t.value]))).digest('hex').slice(0, 16);
+  const parsed: Parsed = { key, locations: [], where: undefined, order: undefined, limit: undefined, offset: undefined, token: undefined, recursive: false };
   if (isWord('AS', tokens[1])) throw syntax(0, "'<field> AS <name>' is not supported by the emulator");
   expectWord('IN');
   parsed.locations.push(string('a location such as "/Projects/owner/project"'));
