@@ -14,7 +14,9 @@
  *
  * The answer is {count, cont_token, result_set}: `count` the number of records in this answer's `result_set`,
  * `cont_token` the token of the next page (null on the last), each record the file record with `type` in capitals.
- * Without RECURSIVE a location's own entries are searched, with it everything below it.
+ * Without RECURSIVE a location's own entries are searched, with it everything below it. Every refusal of a query
+ * (its syntax, a location that does not exist, a token of another query) is 400, so that 404 and 403 say only that
+ * the search is not there.
  */
 import { createHash } from 'crypto';
 import { ApiError, badRequest, notFound } from './errors';
@@ -122,11 +124,11 @@ function locate(store: Store, location: string): FileRec {
   if (/^\/Datasets\//i.test(location)) throw badRequest(`The emulator searches projects only, not '${location}'.`);
   const parts = location.replace(/^\/Projects\//i, '').split('/').filter((p) => p !== '');
   const project = parts.length >= 2 ? store.projectById.get(`${parts[0]}/${parts[1]}`) : undefined;
-  if (!project) throw notFound(`Location '${location}' does not exist: give "/Projects/<owner>/<project>" of a project you can see.`);
+  if (!project) throw badRequest(`Location '${location}' does not exist: give "/Projects/<owner>/<project>" of a project you can see.`);
   let folder = store.fileById.get(project.root_folder)!;
   for (const name of parts.slice(2)) {
     const next = store.children(folder.id).find((f) => f.name === name && f.type === 'folder');
-    if (!next) throw notFound(`Location '${location}' does not exist: no folder '${name}' there.`);
+    if (!next) throw badRequest(`Location '${location}' does not exist: no folder '${name}' there.`);
     folder = next;
   }
   return folder;
