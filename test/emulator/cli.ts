@@ -17,8 +17,9 @@ function main(): void {
   };
   const rate = num('rate-limit');
   // --batches 1000,1000 (sizes of the batches at scale; --batches 0 for none), --search absent|forbidden
-  const batches = opts.batches?.split(',').map(Number).filter((n) => n > 0);
-  if (batches?.some((n) => !Number.isInteger(n))) {
+  const sizes = opts.batches?.split(',').map((n) => Number(n.trim()));
+  const batches = sizes?.filter((n) => n > 0);
+  if (sizes?.some((n) => !Number.isInteger(n) || n < 0)) {
     console.error('--batches expects whole numbers separated by commas, e.g. --batches 1000,40');
     process.exit(2);
   }
