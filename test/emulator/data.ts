@@ -721,7 +721,7 @@ export function generateData(opts: DataOptions): Store {
 }
 
 /**
- * A batch at scale: a Salmon Quant batch parent in rna-seq-analysis, created 12 days ago (2 more per batch before
+ * A batch at scale: a Salmon Quant batch parent in rna-seq-analysis, created 150 days ago (2 more per batch before
  * it), with `children` children run 50 at a time, `round(children × failures)` of them FAILED (drawn), the rest
  * COMPLETED with one output each in a folder `quant_batch_<n>` of the project's root. Drawn from a PRNG of its own,
  * so the rest of the data is the same with or without it.
@@ -729,7 +729,8 @@ export function generateData(opts: DataOptions): Store {
 function addScaleBatch(store: Store, o: { seed: number; now: number; children: number; index: number; failures: number }): void {
   const rng = new Prng(seedOf(`batch:${o.seed}:${o.index}:${o.children}`));
   const project = store.projectById.get('rfranklin/rna-seq-analysis') ?? store.projects[0];
-  const created = o.now - (12 + 2 * o.index) * DAY;
+  // Old enough to stay off the first pages of the groups and the pickers: what was there stays there.
+  const created = o.now - (150 + 2 * o.index) * DAY;
   const start = created + 60_000;
   const n = Math.max(1, Math.floor(o.children));
   const failedCount = Math.min(n, Math.round(n * Math.min(1, Math.max(0, o.failures))));
