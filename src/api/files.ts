@@ -114,7 +114,7 @@ export class FilesApi {
 }
 
 /** The query of the filters: lists repeat their parameter; an empty list is no filter. */
-export function filterQuery(filters: FileFilters): Record<string, QueryValue> {
+function filterQuery(filters: FileFilters): Record<string, QueryValue> {
   const query: Record<string, QueryValue> = {};
   const list = (v: string | readonly string[] | undefined) => (v === undefined ? undefined : typeof v === 'string' ? [v] : v.length ? v : undefined);
   query.name = list(filters.name);
