@@ -1,6 +1,9 @@
 import * as l10n from '@vscode/l10n';
 import { ApiError } from './errors';
+import { BulkFilesApi } from './bulkFiles';
 import { CopyJobsApi } from './copyJobs';
+import { FileJobsApi } from './fileJobs';
+import { FileSearchApi } from './fileSearch';
 import { FilesApi } from './files';
 import { ProjectsApi } from './projects';
 import { TasksApi } from './tasks';
@@ -13,14 +16,20 @@ export class SbClient {
   readonly tasks: TasksApi;
   readonly files: FilesApi;
   readonly projects: ProjectsApi;
+  readonly fileJobs: FileJobsApi;
   readonly copyJobs: CopyJobsApi;
+  readonly bulkFiles: BulkFilesApi;
+  readonly search: FileSearchApi;
 
   constructor(options: TransportOptions) {
     this.transport = new Transport(options);
     this.tasks = new TasksApi(this.transport);
     this.files = new FilesApi(this.transport);
     this.projects = new ProjectsApi(this.transport);
-    this.copyJobs = new CopyJobsApi(this.transport);
+    this.fileJobs = new FileJobsApi(this.transport);
+    this.copyJobs = new CopyJobsApi(this.fileJobs);
+    this.bulkFiles = new BulkFilesApi(this.transport);
+    this.search = new FileSearchApi(this.transport);
   }
 
   /** The caller: the cheap way to check a token. */

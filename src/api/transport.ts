@@ -64,8 +64,11 @@ export interface TransportOptions {
   userAgent?: string;
 }
 
+/** A query parameter's value; a list repeats the parameter (`name=a&name=b`), as the file filters take it. */
+export type QueryValue = string | number | undefined | readonly string[];
+
 export interface RequestOptions {
-  query?: Record<string, string | number | undefined>;
+  query?: Record<string, QueryValue>;
   body?: unknown;
   signal?: AbortSignal;
   /** Send with these and no others (a write bound to the account it was made for); default: ask `credentials`. */
@@ -84,6 +87,8 @@ export interface Response<T> {
 }
 
 const RATE_LIMIT_SLACK_MS = 1_000;
+/** The longest address sent: the official Python client's guard (many repeated `name=` filters could pass it). */
+export const MAX_URL_LENGTH = 6_000;
 /** Pages `all` reads at most (100,000 items). */
 const MAX_LIST_PAGES = 1_000;
 
@@ -163,6 +168,12 @@ export class Transport {
     if (!checked.ok) throw new ApiError({ kind: 'config', message: checked.reason });
     const endpoint = checked.endpoint;
     const url = buildUrl(endpoint, pathOrUrl, options.query);
+    if (url.length > MAX_URL_LENGTH) {
+      throw new ApiError({
+        kind: 'invalid',
+        message: l10n.t('The request is too long to send ({0} characters in its address, at most {1}): ask for fewer names or values at once.', url.length.toLocaleString('en-US'), MAX_URL_LENGTH.toLocaleString('en-US')),
+      });
+    }
     const path = displayPath(url);
     const idempotent = method === 'GET' || options.idempotent === true;
 
@@ -342,7 +353,10 @@ export function buildUrl(endpoint: string, pathOrUrl: string, query?: RequestOpt
     url = new URL(endpoint.replace(/\/+$/, '') + '/' + pathOrUrl.replace(/^\/+/, ''));
   }
   for (const [key, value] of Object.entries(query ?? {})) {
-    if (value !== undefined && value !== '') url.searchParams.set(key, String(value));
+    if (Array.isArray(value)) {
+      url.searchParams.delete(key);
+      for (const v of value as readonly string[]) url.searchParams.append(key, v);
+    } else if (value !== undefined && value !== '') url.searchParams.set(key, String(value));
   }
   return url.toString();
 }

@@ -31,6 +31,23 @@ export function one(q: URLSearchParams, name: string): string | null {
   return all.length === 1 ? all[0] : null;
 }
 
+/** The request body as JSON; a body that is not JSON is refused with 400. An empty body reads as `undefined`. */
+export function jsonBody(ctx: Ctx): unknown {
+  if (ctx.rawBody.trim() === '') return undefined;
+  try {
+    return JSON.parse(ctx.rawBody) as unknown;
+  } catch {
+    throw badRequest('The request body is not valid JSON.');
+  }
+}
+
+/** A JSON object body, or 400 saying what was expected. */
+export function objectBody(ctx: Ctx, what: string): Record<string, unknown> {
+  const body = jsonBody(ctx);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest(`The request body must be a JSON object ${what}.`);
+  return body as Record<string, unknown>;
+}
+
 function intParam(q: URLSearchParams, name: string, dflt: number, min: number, max: number): number {
   const raw = one(q, name);
   if (raw === null) {
