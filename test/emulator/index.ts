@@ -16,7 +16,9 @@
  * - the `status` filter is exact: an ABORTING task, a CREATING batch parent (and any status outside the six) is
  *   listed by no `status` value, only without the filter; the product must find them all the same;
  * - task execution, actions and logs: see execution.ts; log bytes are served by a second origin (storage.ts);
- * - `files` (option) counts files and folders together, besides each project's root folder (about 1 folder per 12).
+ * - `files` (option) counts files and folders together, besides each project's root folder (about 1 folder per 12);
+ *   the first project also holds `samples/`, small files of every kind (content.ts);
+ * - file bytes: see content.ts (generated from ID and size, served by storage.ts); multipart upload: see uploads.ts.
  */
 import { CopyEngine, CopySettings, ReceivedCopyRequest } from './copy';
 import type { CopyItem } from './data';
@@ -25,13 +27,17 @@ import { FaultSettings, Faults } from './faults';
 import { RateLimiter } from './rateLimit';
 import { EmulatorServer } from './server';
 import { ExecutionEngine, type LogFile, type ReceivedAction } from './execution';
-import { StorageServer, type StorageRequest } from './storage';
+import { StorageServer, type StorageFaults, type StorageFaultSettings, type StorageRequest } from './storage';
+import { addSamples, FileContents, type Blob } from './content';
+import { UploadEngine } from './uploads';
 
 export type { ReceivedCopyRequest } from './copy';
 export type { EmulatorData, FileRec, JobRec, ProjectRec, TaskRec, TaskStatus, UserRec } from './data';
 export type { FaultSettings } from './faults';
 export type { LogFile, ReceivedAction, JobRecord } from './execution';
-export type { StorageRequest } from './storage';
+export type { StorageFaults, StorageFaultSettings, StorageRequest } from './storage';
+export type { Blob } from './content';
+export type { ReceivedUploadCall, UploadRec, UploadSettings } from './uploads';
 
 export interface EmulatorOptions {
   /** 0 (default) = a free port */
@@ -61,6 +67,10 @@ export interface EmulatorOptions {
   /** steps a task that was run here spends RUNNING before it ends; default 3 */
   runSteps?: number;
   faults?: Partial<FaultSettings>;
+  /** faults of the storage origin (file bytes, part uploads); settable later through `storageFaults` */
+  storageFaults?: Partial<StorageFaultSettings>;
+  /** how long a signed URL lives; default 15 min */
+  signedUrlTtlMs?: number;
   /** clock (ms); default Date.now */
   now?: () => number;
 }
@@ -91,6 +101,14 @@ export interface Emulator {
   /** the storage origin (signed URLs) and every request it saw */
   readonly storageOrigin: string;
   readonly storageRequests: StorageRequest[];
+  /** faults of the storage origin: drops mid-body, 5xx, a slow link (settable at any time) */
+  readonly storageFaults: StorageFaults;
+  /** Every signed URL handed out so far is expired from now on. */
+  expireSignedUrls(): void;
+  /** The bytes a file serves (generated, uploaded or a log), or undefined when it has none. */
+  contentOf(fileId: string): Blob | undefined;
+  /** multipart uploads: those not completed nor aborted, every init/complete/abort processed, settings */
+  readonly uploads: Pick<UploadEngine, 'pending' | 'calls' | 'settings' | 'loseNextCompleteResponse' | 'bytesOnDisk'>;
   /** every POST /v2/async/files/copy that reached processing: a job created, or the request refused as a whole */
   readonly copyRequests: ReceivedCopyRequest[];
   /** copy POSTs stopped before processing (fault, bad token, rate limit), with `notProcessed` saying why */
@@ -105,6 +123,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const seed = options.seed ?? 1;
   const token = options.token ?? 'emulator-token';
   const store = generateData({ seed, tasks: options.tasks ?? 400, files: options.files ?? 3000, now: now() });
+  addSamples(store, seed);
   const faults = new Faults(seed, options.faults, now);
   const limiter = new RateLimiter(options.rateLimit ?? { limit: 1000, windowMs: 300_000 }, now);
   const copy = new CopyEngine(store, now, {
@@ -115,9 +134,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   });
   const accounts = new Map([[token, store.user.username], ...(options.accounts ?? []).map((a): [string, string] => [a.token, a.username])]);
   const execution = new ExecutionEngine(store, now, options.taskStepMs ?? 2000, options.runSteps ?? 3);
-  const storage = new StorageServer((id) => execution.logs.get(id), now);
+  const uploads: UploadEngine = new UploadEngine(store, now, (id, part) => storage.partUrl(id, part));
+  const contents: FileContents = new FileContents(store, execution.logs, (id) => uploads.blob(id), (where) => storage.signedUrl(where));
+  const storage: StorageServer = new StorageServer((id) => contents.blob(id), (id, part) => uploads.partWriter(id, part), now, seed, options.storageFaults, options.signedUrlTtlMs);
   const storageOrigin = await storage.listen();
-  const server = new EmulatorServer({ store, token, accounts, faults, limiter, copy, execution, storage, now });
+  const server = new EmulatorServer({ store, token, accounts, faults, limiter, copy, execution, contents, uploads, now });
   const port = await server.listen(options.port ?? 0);
   return {
     baseUrl: `http://127.0.0.1:${port}/v2`,
@@ -137,12 +158,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     logs: execution.logs,
     storageOrigin,
     storageRequests: storage.requests,
+    storageFaults: storage.faults,
+    expireSignedUrls: () => storage.expireIssuedUrls(),
+    contentOf: (id) => contents.blob(id),
+    uploads,
     copyRequests: copy.requests,
     unprocessedCopyRequests: copy.unprocessed,
     stats: server.stats,
     data: store,
     close: async () => {
       await Promise.all([server.close(), storage.close()]);
+      uploads.close();
     },
   };
 }

@@ -5,7 +5,8 @@ import { ApiError, errorBody } from './errors';
 import { Ctx, Result } from './common';
 import { CopyEngine, ReceivedCopyRequest } from './copy';
 import type { ExecutionEngine } from './execution';
-import type { StorageServer } from './storage';
+import type { FileContents } from './content';
+import type { UploadEngine } from './uploads';
 import type { Store } from './data';
 import { Faults } from './faults';
 import { RateLimiter } from './rateLimit';
@@ -21,7 +22,8 @@ export interface ServerDeps {
   limiter: RateLimiter;
   copy: CopyEngine;
   execution: ExecutionEngine;
-  storage: StorageServer;
+  contents: FileContents;
+  uploads: UploadEngine;
   now: () => number;
 }
 
@@ -43,6 +45,7 @@ export class EmulatorServer {
   constructor(private readonly deps: ServerDeps) {
     const copy = deps.copy;
     const execution = deps.execution;
+    const uploads = deps.uploads;
     this.routes = [
       { method: 'GET', re: /^\/user$/, handle: (c) => getUser(c) },
       { method: 'GET', re: /^\/projects$/, handle: (c) => listProjects(c) },
@@ -51,7 +54,14 @@ export class EmulatorServer {
       { method: 'GET', re: /^\/files\/([^/]+)$/, handle: (c, m) => getFile(c, m[1]) },
       { method: 'GET', re: /^\/tasks$/, handle: (c) => listTasks(c) },
       { method: 'GET', re: /^\/tasks\/([^/]+)$/, handle: (c, m) => getTask(c, m[1]) },
-      { method: 'GET', re: /^\/files\/([^/]+)\/download_info$/, handle: (c, m) => execution.downloadInfo(c, m[1], (log) => deps.storage.signedUrl(log)) },
+      { method: 'GET', re: /^\/files\/([^/]+)\/download_info$/, handle: (c, m) => deps.contents.downloadInfo(c, m[1]) },
+      { method: 'POST', re: /^\/upload\/multipart$/, handle: (c) => uploads.init(c) },
+      { method: 'GET', re: /^\/upload\/multipart$/, handle: (c) => uploads.list(c) },
+      { method: 'GET', re: /^\/upload\/multipart\/([^/]+)$/, handle: (c, m) => uploads.info(c, m[1]) },
+      { method: 'DELETE', re: /^\/upload\/multipart\/([^/]+)$/, handle: (c, m) => uploads.abort(c, m[1]) },
+      { method: 'GET', re: /^\/upload\/multipart\/([^/]+)\/part\/([^/]+)$/, handle: (c, m) => uploads.partUrlOf(c, m[1], m[2]) },
+      { method: 'POST', re: /^\/upload\/multipart\/([^/]+)\/part$/, handle: (c, m) => uploads.reportPart(c, m[1]) },
+      { method: 'POST', re: /^\/upload\/multipart\/([^/]+)\/complete$/, handle: (c, m) => uploads.complete(c, m[1]) },
       { method: 'GET', re: /^\/tasks\/([^/]+)\/execution_details$/, handle: (c, m) => execution.executionDetails(c, m[1]) },
       { method: 'POST', re: /^\/bulk\/tasks\/get$/, handle: (c) => execution.bulkGet(c) },
       { method: 'GET', re: /^\/async\/files$/, handle: (c) => copy.listJobs(c) },
@@ -97,7 +107,8 @@ export class EmulatorServer {
       return;
     }
     this.count(r.status);
-    let text = JSON.stringify(r.body);
+    // A 204 has no body.
+    let text = r.body === undefined ? '' : JSON.stringify(r.body);
     if (garble) {
       text = text.slice(0, Math.max(1, Math.floor(text.length / 2)));
     }
@@ -252,6 +263,12 @@ export class EmulatorServer {
           } else {
             throw e;
           }
+        }
+        if (result.lost) {
+          this.stats.faultsInjected++;
+          this.count(0);
+          req.socket.destroy();
+          return;
         }
         return this.respond(res, token, result);
       }
