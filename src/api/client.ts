@@ -4,6 +4,7 @@ import { CopyJobsApi } from './copyJobs';
 import { FilesApi } from './files';
 import { ProjectsApi } from './projects';
 import { TasksApi } from './tasks';
+import { UploadsApi } from './uploads';
 import { Transport, type Call, type TransportOptions } from './transport';
 import type { RateLimitInfo, User } from './types';
 
@@ -14,6 +15,7 @@ export class SbClient {
   readonly files: FilesApi;
   readonly projects: ProjectsApi;
   readonly copyJobs: CopyJobsApi;
+  readonly uploads: UploadsApi;
 
   constructor(options: TransportOptions) {
     this.transport = new Transport(options);
@@ -21,6 +23,7 @@ export class SbClient {
     this.files = new FilesApi(this.transport);
     this.projects = new ProjectsApi(this.transport);
     this.copyJobs = new CopyJobsApi(this.transport);
+    this.uploads = new UploadsApi(this.transport);
   }
 
   /** The caller: the cheap way to check a token. */

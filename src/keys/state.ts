@@ -21,10 +21,14 @@ export const STATE_KEYS = {
   endpointsWithTokens: { key: 'sevenbridges.auth.endpointsWithTokens', scope: 'global' },
 } as const satisfies Record<string, StateKey>;
 
-/** Families of global-state keys, one per record (write/outbox.ts finds its records by listing the keys with the prefix). */
+/** Families of global-state keys, one per record, found by listing the keys with the prefix. */
 export const STATE_KEY_PREFIXES = {
   /** A write recorded before it is sent: `<prefix><write id>`. */
   writeRecord: 'sevenbridges.write.',
   /** A window's heartbeat while it owns writes: `<prefix><window id>`. */
   writerBeat: 'sevenbridges.writer.',
+  /** A download under way: what its `.part` file holds, to resume from it (transfer/resumeState.ts). */
+  download: 'sevenbridges.transfer.download.',
+  /** A multipart upload under way: its ID, local file and part size, to resume it (transfer/resumeState.ts). */
+  upload: 'sevenbridges.transfer.upload.',
 } as const;

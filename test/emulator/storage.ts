@@ -307,7 +307,7 @@ export class StorageServer {
       return answer(411, xml('MissingContentLength', 'You must provide the Content-Length HTTP header.'), XML);
     }
     const cutAt = this.faults.take('dropUpload') ? Math.floor(expected / 2) : undefined;
-    const fail = this.faults.take('failPart');
+    const fail = cutAt === undefined && this.faults.take('failPart');
     try {
       for await (const chunk of req as AsyncIterable<Buffer>) {
         await this.link.take(chunk.length);
