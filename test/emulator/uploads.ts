@@ -178,7 +178,7 @@ export class UploadEngine {
 
   private initUpload(ctx: Ctx, call: ReceivedUploadCall): Result {
     const body = parseBody(ctx.rawBody);
-    const overwrite = one(ctx.query, 'overwrite') === 'true';
+    const overwrite = /^true$/i.test(one(ctx.query, 'overwrite') ?? '');
     const { project, parent } = this.destination(body.project, body.parent);
     const name = checkName(body.name);
     call.name = name;
