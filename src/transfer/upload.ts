@@ -124,8 +124,6 @@ interface Started {
   name: string;
   initiated?: string;
   recordId: string;
-  /** Begun by an earlier run: the platform is asked which parts it has. */
-  resumed: boolean;
 }
 
 /** Why a file stops: the words for the summary, and whether its upload on the platform is of no more use. */
@@ -231,10 +229,13 @@ class UploadRun {
       const now: LocalFile = { ...file, size: local.size, mtimeMs: local.mtimeMs };
       this.meter.sizeLearned(now.size - file.size);
       file = now;
-      started = (await this.resume(file, destination)) ?? (await this.begin(file, destination));
+      started = await this.resume(file, destination);
+      const arrivedParts = started ? await this.partsArrived(started) : [];
+      if (!arrivedParts) started = undefined;
+      started ??= await this.begin(file, destination);
       if (!started) return;
       this.open.set(started.recordId, started);
-      const done = new Set(started.resumed ? await this.partsArrived(started) : []);
+      const done = new Set(arrivedParts);
       const parts = uploadParts(file.size, started.partSize);
       const arrived = parts.filter((p) => done.has(p.number)).reduce((n, p) => n + p.end - p.start, 0);
       this.meter.alreadyDone(arrived);
@@ -278,16 +279,19 @@ class UploadRun {
       await this.deps.resume.set(recordId, undefined);
       return undefined;
     }
-    return { uploadId: record.uploadId, partSize: record.partSize, name: record.name, recordId, resumed: true };
+    return { uploadId: record.uploadId, partSize: record.partSize, name: record.name, recordId };
   }
 
-  /** The parts the platform has of an upload; a resumed upload it no longer knows starts again. */
-  private async partsArrived(started: Started): Promise<number[]> {
+  /** The parts the platform has of a resumed upload; undefined when it no longer knows it (the file starts again). */
+  private async partsArrived(started: Started): Promise<number[] | undefined> {
     let info: Upload;
     try {
       info = await this.deps.uploads.info(started.uploadId, { listParts: true, signal: this.stop });
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404) throw new FileFailure(l10n.t('The platform no longer has the upload begun earlier: upload the file again.'), true);
+      if (error instanceof ApiError && error.status === 404) {
+        await this.deps.resume.set(started.recordId, undefined);
+        return undefined;
+      }
       throw error;
     }
     started.partSize = info.part_size;
@@ -319,7 +323,7 @@ class UploadRun {
         }
         throw error;
       }
-      const started: Started = { uploadId: upload.upload_id, partSize: upload.part_size, name, initiated: upload.initiated, recordId, resumed: false };
+      const started: Started = { uploadId: upload.upload_id, partSize: upload.part_size, name, initiated: upload.initiated, recordId };
       await this.deps.resume.set(recordId, {
         uploadId: upload.upload_id,
         localPath: file.localPath,
