@@ -138,12 +138,14 @@ export class Downloader {
       let file = wanted;
       const there = await statOf(file);
       if (there?.isDirectory()) {
-        plan.refused.push({ item, reason: l10n.t('A folder is in the way of {0}.', file) });
+        plan.refused.push({ item, reason: describeLocalError({ code: 'EISDIR' }, file) });
         continue;
       }
       if (there && !taken.has(file)) {
         if (item.size !== undefined && there.size === item.size) {
           plan.skipped.push({ item, path: file, reason: l10n.t('Already there, with the same size.') });
+          // A record left by a window that died after the file took its name.
+          if (this.deps.resume.get(`${file}.part`) && !(await statOf(`${file}.part`))) await this.deps.resume.set(`${file}.part`, undefined);
           continue;
         }
         const choice = request.ifExists === 'ask' ? await (request.ask?.({ item, path: file, localSize: there.size }) ?? 'skip') : request.ifExists;

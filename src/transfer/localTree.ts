@@ -64,7 +64,12 @@ async function statOf(localPath: string, tree: LocalTree): Promise<Stats | undef
     }
     return target;
   } catch (error) {
-    tree.refused.push({ localPath, reason: l10n.t('Cannot read it: {0}', (error as Error).message) });
+    tree.refused.push({ localPath, reason: cannotRead(error) });
     return undefined;
   }
+}
+
+/** Why a local file cannot be read, in words. */
+export function cannotRead(error: unknown): string {
+  return l10n.t('Cannot read it: {0}', error instanceof Error ? error.message : String(error));
 }

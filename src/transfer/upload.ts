@@ -13,7 +13,7 @@ import type { FileLocation } from '../api/files';
 import { StorageError, type StorageClient } from '../api/storage';
 import type { FileRecord } from '../api/types';
 import type { Upload, UploadsApi } from '../api/uploads';
-import { listLocal, type LocalFile } from './localTree';
+import { cannotRead, listLocal, type LocalFile } from './localTree';
 import { uploadPartSize, uploadParts, type Span } from './partPlan';
 import { ProgressMeter, type TransferProgress } from './progress';
 import type { ResumeBook, UploadResume } from './resumeState';
@@ -223,8 +223,8 @@ class UploadRun {
     const signal = AbortSignal.any([this.stop, giveUp.signal]);
     const moved = { bytes: 0 };
     try {
-      const local = await fsp.stat(file.localPath).catch((error: Error) => {
-        throw new FileFailure(l10n.t('Cannot read it: {0}', error.message), false);
+      const local = await fsp.stat(file.localPath).catch((error: unknown) => {
+        throw new FileFailure(cannotRead(error), false);
       });
       const now: LocalFile = { ...file, size: local.size, mtimeMs: local.mtimeMs };
       this.meter.sizeLearned(now.size - file.size);
@@ -383,8 +383,9 @@ class UploadRun {
         } catch (error) {
           this.meter.add(-sent);
           if (signal.aborted) return;
-          if (error instanceof StorageError && error.gone) throw new FileFailure(l10n.t('The upload was aborted on the platform.'), true);
-          if (error instanceof ApiError && error.status === 404) throw new FileFailure(l10n.t('The upload was aborted on the platform.'), true);
+          if ((error instanceof StorageError && error.gone) || (error instanceof ApiError && error.status === 404)) {
+            throw new FileFailure(l10n.t('The upload was aborted on the platform.'), true);
+          }
           const again = error instanceof StorageError ? error.linkRefused || error.isTransient : error instanceof ApiError && error.isTransient;
           if (!again) throw error;
           if (attempt >= this.attempts) throw new FileFailure(l10n.t('Part {0} stopped after {1} tries: {2}', part.number, this.attempts, describeError(error)), false);

@@ -25,6 +25,7 @@ export interface StorageRequest {
   /** the path only: the query holds the signature */
   path: string;
   range?: string;
+  /** 0 while a PUT body is still arriving; 499 when the client went away in the middle of it */
   status: number;
   carriedToken: boolean;
   /** body bytes sent (GET) or received (PUT) so far */
@@ -322,6 +323,8 @@ export class StorageServer {
         if (!fail) await writer.write(chunk);
       }
     } catch {
+      // The client went away in the middle of the body (nginx's 499: client closed the request).
+      record.status = 499;
       await writer.discard();
       return;
     }

@@ -71,20 +71,22 @@ export class FakeStorage implements Pick<StorageClient, 'read'> {
     const last = Math.min(file.bytes.length - 1, end ?? Infinity);
     if (start >= file.bytes.length && file.bytes.length > 0) return { status: 416, start: 0, size: file.bytes.length, length: 0, etag: undefined, body: (async function* () {})() };
     const slice = file.bytes.subarray(start, last + 1);
-    const self = this;
+    const sent = (bytes: number) => {
+      this.bytesSent += bytes;
+      this.onChunk(bytes);
+    };
     async function* body(): AsyncGenerator<Buffer> {
       for (let at = 0; at < slice.length; at += CHUNK) {
         if (signal?.aborted) throw new ApiError({ kind: 'cancelled', message: 'Cancelled' });
         let chunk = slice.subarray(at, at + CHUNK);
         if (fault?.kind === 'cut' && at + chunk.length > fault.after) {
           chunk = chunk.subarray(0, fault.after - at);
-          self.bytesSent += chunk.length;
+          sent(chunk.length);
           if (chunk.length) yield chunk;
           log.outcome = `cut after ${fault.after}`;
           throw new ApiError({ kind: 'network', message: 'cannot reach the file storage bucket.example (ECONNRESET)' });
         }
-        self.bytesSent += chunk.length;
-        self.onChunk(chunk.length);
+        sent(chunk.length);
         yield chunk;
         await new Promise((r) => setImmediate(r));
         if (fault?.kind === 'hang') {
