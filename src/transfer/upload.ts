@@ -51,6 +51,7 @@ export interface CompleteContext {
 }
 
 export interface UploadSummary {
+  /** Stopped by Cancel or a halt before the end. */
   cancelled: boolean;
   uploaded: { localPath: string; file: FileRecord }[];
   /** Bytes sent in this run. */
@@ -170,12 +171,12 @@ class UploadRun {
     const queue = [...this.plan.files];
     const worker = async () => {
       for (let file = queue.shift(); file; file = queue.shift()) {
-        if (this.stop.aborted) {
+        const parent = folders.get(parentOf(file.relativePath));
+        // Not begun (stopped, or its folder not made before the stop): the next run sends it.
+        if (this.stop.aborted || parent === undefined) {
           this.retryFiles.push(file);
           continue;
         }
-        const parent = folders.get(parentOf(file.relativePath));
-        if (parent === undefined) continue;
         if (typeof parent === 'string') {
           this.failFile(file, parent);
           continue;
@@ -201,11 +202,12 @@ class UploadRun {
     for (const folder of this.plan.folders) {
       const parent = made.get(parentOf(folder));
       const name = folder.slice(folder.lastIndexOf('/') + 1);
-      if (parent === undefined || typeof parent === 'string') {
-        made.set(folder, parent ?? l10n.t('Its folder was not created.'));
+      // A folder under one not made (stopped) is not made either; under one that failed, it fails for the same reason.
+      if (parent === undefined || this.stop.aborted) continue;
+      if (typeof parent === 'string') {
+        made.set(folder, parent);
         continue;
       }
-      if (this.stop.aborted) continue;
       try {
         made.set(folder, { parent: await this.deps.ensureFolder(parent, name, this.stop) });
       } catch (error) {
@@ -434,7 +436,8 @@ class UploadRun {
   /** Aborts an upload on the platform (best effort) and forgets it. */
   private async abandon(started: Started): Promise<void> {
     this.open.delete(started.recordId);
-    await this.deps.uploads.abort(started.uploadId, { signal: AbortSignal.timeout(30_000) }).catch(() => undefined);
+    // Not cancellable: it runs after a Cancel. The transport gives each attempt its time limit.
+    await this.deps.uploads.abort(started.uploadId).catch(() => undefined);
     await this.deps.resume.set(started.recordId, undefined);
   }
 
