@@ -168,9 +168,9 @@ class UploadRun {
   async run(): Promise<UploadSummary> {
     this.tell(true);
     const folders = await this.createFolders();
-    const queue = [...this.plan.files];
+    let next = 0;
     const worker = async () => {
-      for (let file = queue.shift(); file; file = queue.shift()) {
+      for (let file = this.plan.files[next++]; file; file = this.plan.files[next++]) {
         const parent = folders.get(parentOf(file.relativePath));
         // Not begun (stopped, or its folder not made before the stop): the next run sends it.
         if (this.stop.aborted || parent === undefined) {

@@ -25,6 +25,7 @@ function main(): void {
     copyStepMs: num('copy-step'),
     rateLimit: rate !== undefined ? { limit: rate, windowMs: 300_000 } : undefined,
     faults: { latencyMs: num('latency') ?? 0 },
+    storageFaults: { latencyMs: num('latency') ?? 0 },
   }).then(
     (emu) => {
       console.log(`API base URL: ${emu.baseUrl}`);

@@ -79,7 +79,8 @@ export class UploadEngine {
   readonly calls: ReceivedUploadCall[] = [];
   /** the bytes of completed uploads, by file ID */
   private readonly files = new Map<string, { parts: StoredPart[]; size: number; etag: string }>();
-  private readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-emulator-uploads-'));
+  /** Made with the first part (an emulator that never takes an upload leaves no folder behind). */
+  private folder: string | undefined;
   private loseComplete = 0;
   private partSeq = 0;
 
@@ -113,8 +114,14 @@ export class UploadEngine {
     };
   }
 
+  private get dir(): string {
+    this.folder ??= fs.mkdtempSync(path.join(os.tmpdir(), 'sb-emulator-uploads-'));
+    return this.folder;
+  }
+
   /** Bytes of part bodies kept on disk (pending uploads and uploaded files). */
   bytesOnDisk(): number {
+    if (!this.folder) return 0;
     let total = 0;
     for (const name of fs.readdirSync(this.dir, { recursive: true }) as string[]) {
       const stat = fs.statSync(path.join(this.dir, name));
@@ -124,7 +131,7 @@ export class UploadEngine {
   }
 
   close(): void {
-    fs.rmSync(this.dir, { recursive: true, force: true });
+    if (this.folder) fs.rmSync(this.folder, { recursive: true, force: true });
   }
 
   /** Where the storage writes the body of a part PUT (storage.ts). */
