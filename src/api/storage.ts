@@ -34,6 +34,7 @@ export type StorageFetch = (url: string, init: StorageRequestInit) => Promise<St
 export const nodeStorageFetch: StorageFetch = (url, init) =>
   new Promise((resolve, reject) => {
     const target = new URL(url);
+    // Loaded with the first transfer, not with the extension (as the transport does with node-fetch).
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const transport = (target.protocol === 'https:' ? require('https') : require('http')) as typeof import('http');
     const request = transport.request(target, { method: init.method, headers: init.headers, signal: init.signal }, (response) => {
