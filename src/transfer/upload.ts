@@ -89,6 +89,7 @@ export interface UploadRunOptions {
 }
 
 const MAX_BACKOFF_MS = 30_000;
+const RATE_LIMIT_SLACK_MS = 1_000;
 /** Numbered names tried for one file with `rename` before giving up. */
 const MAX_RENAMES = 100;
 
@@ -348,7 +349,7 @@ class UploadRun {
   private async init(file: LocalFile, destination: FileLocation, name: string): Promise<Upload> {
     const init = { destination, name, size: file.size, partSize: uploadPartSize(file.size), overwrite: this.plan.ifExists === 'overwrite' };
     try {
-      return await this.deps.uploads.init(init, { signal: this.stop });
+      return await this.afterRateLimit(() => this.deps.uploads.init(init, { signal: this.stop }));
     } catch (error) {
       if (!(error instanceof ApiError && error.maybeDelivered) || this.stop.aborted) throw error;
       const claimed = new Set(this.deps.resume.all().map((r) => r.uploadId));
@@ -357,7 +358,7 @@ class UploadRun {
         (u) => u.name === name && u.size === file.size && !claimed.has(u.upload_id) && ('parent' in destination ? u.parent === destination.parent : u.project === destination.project),
       );
       if (ours.length === 1) return ours[0];
-      return this.deps.uploads.init(init, { signal: this.stop });
+      return this.afterRateLimit(() => this.deps.uploads.init(init, { signal: this.stop }));
     }
   }
 
@@ -378,7 +379,7 @@ class UploadRun {
             this.tell(false);
           });
           const etag = await this.deps.storage.put(target.url, body, part.end - part.start, { headers: target.headers, successCodes: target.successCodes, signal });
-          await this.deps.uploads.reportPart(started.uploadId, part.number, etag, { signal });
+          await this.afterRateLimit(() => this.deps.uploads.reportPart(started.uploadId, part.number, etag, { signal }), signal);
           this.summary.bytes += sent;
           moved.bytes += sent;
           return;
@@ -399,6 +400,21 @@ class UploadRun {
     }
   }
 
+  /**
+   * A POST the rate limit refused (429: not processed) is sent again once the limit resets, as often as it takes:
+   * many small files spend 5 requests each, and the platform allows 1,000 per 5 minutes.
+   */
+  private async afterRateLimit<T>(call: () => Promise<T>, signal: AbortSignal = this.stop): Promise<T> {
+    for (;;) {
+      try {
+        return await call();
+      } catch (error) {
+        if (!(error instanceof ApiError && error.isRateLimited) || signal.aborted) throw error;
+        await this.deps.clock.sleep(Math.max(error.untilResetMs ?? 0, this.backoffMs) + RATE_LIMIT_SLACK_MS, signal);
+      }
+    }
+  }
+
   /** A file changed on disk since its upload began is refused: what was sent would not be that file. */
   private async checkUnchanged(file: LocalFile): Promise<void> {
     const now = await fsp.stat(file.localPath).catch(() => undefined);
@@ -410,14 +426,9 @@ class UploadRun {
   private async completeFile(file: LocalFile, destination: FileLocation, started: Started): Promise<void> {
     let record: FileRecord;
     try {
-      record = await this.deps.complete(started.uploadId, {
-        uploadId: started.uploadId,
-        destination,
-        name: started.name,
-        size: file.size,
-        localPath: file.localPath,
-        initiated: started.initiated,
-      });
+      const context = { uploadId: started.uploadId, destination, name: started.name, size: file.size, localPath: file.localPath, initiated: started.initiated };
+      // Not cancellable once its parts are all there; a 429 was not processed.
+      record = await this.afterRateLimit(() => this.deps.complete(started.uploadId, context), new AbortController().signal);
     } catch (error) {
       // A lost answer may have made the file: the write path looks it up; the upload stays as it is meanwhile.
       if (error instanceof ApiError && error.maybeDelivered) {

@@ -274,6 +274,19 @@ describe('transfer: upload engine (against the emulator)', function () {
     assert.deepStrictEqual(await lookUpCompletion(client, { ...contexts[0], uploadId: aborted.upload_id, name: 'x.bin', size: 1 }), { state: 'gone' });
   });
 
+  it('the rate limit spent (5 requests a file): each call refused with a 429 is sent again after the reset, each file made once', async () => {
+    await emu.close();
+    emu = await startEmulator({ tasks: 10, files: 60, rateLimit: { limit: 7, windowMs: 60_000 }, now: () => clock.now() });
+    emu.uploads.settings.partSize = 5 * MiB;
+    client = new SbClient({ credentials: async () => ({ endpoint: emu.baseUrl, token: emu.token }), clock, backoffMs: 10 });
+    const files = ['a', 'b', 'c', 'd'].map((n) => local(`${n}.txt`, n.repeat(10)));
+    const summary = await uploader({ connections: 2 }).run(await uploader().plan(request(files)));
+    assert.deepStrictEqual(summary.failed, []);
+    assert.deepStrictEqual(summary.uploaded.map((u) => u.file.name).sort(), ['a.txt', 'b.txt', 'c.txt', 'd.txt']);
+    assert.strictEqual(emu.uploads.calls.filter((c) => c.call === 'complete' && c.status === 200).length, 4);
+    assert.ok(clock.sleeps.filter((ms) => ms >= 1_000).length >= 2, `waited for the reset: ${clock.sleeps}`);
+  });
+
   it('a folder that cannot be created: its files fail with why, the rest goes on', async () => {
     local('ok/a.txt', 'a');
     local('bad/b.txt', 'b');
