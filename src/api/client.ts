@@ -7,6 +7,7 @@ import { FileSearchApi } from './fileSearch';
 import { FilesApi } from './files';
 import { ProjectsApi } from './projects';
 import { TasksApi } from './tasks';
+import { UploadsApi } from './uploads';
 import { Transport, type Call, type TransportOptions } from './transport';
 import type { RateLimitInfo, User } from './types';
 
@@ -20,6 +21,7 @@ export class SbClient {
   readonly copyJobs: CopyJobsApi;
   readonly bulkFiles: BulkFilesApi;
   readonly search: FileSearchApi;
+  readonly uploads: UploadsApi;
 
   constructor(options: TransportOptions) {
     this.transport = new Transport(options);
@@ -30,6 +32,7 @@ export class SbClient {
     this.copyJobs = new CopyJobsApi(this.fileJobs);
     this.bulkFiles = new BulkFilesApi(this.transport);
     this.search = new FileSearchApi(this.transport);
+    this.uploads = new UploadsApi(this.transport);
   }
 
   /** The caller: the cheap way to check a token. */

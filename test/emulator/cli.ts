@@ -40,6 +40,7 @@ function main(): void {
     search,
     rateLimit: rate !== undefined ? { limit: rate, windowMs: 300_000 } : undefined,
     faults: { latencyMs: num('latency') ?? 0 },
+    storageFaults: { latencyMs: num('latency') ?? 0 },
   }).then(
     (emu) => {
       console.log(`API base URL: ${emu.baseUrl}`);

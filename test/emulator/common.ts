@@ -20,6 +20,8 @@ export interface Result {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** Processed, then the connection dropped before any answer (a lost answer). */
+  lost?: boolean;
 }
 
 /** One value of a query parameter; a repeated parameter is refused. */

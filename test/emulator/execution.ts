@@ -6,7 +6,7 @@
  * - jobs and logs are drawn from a PRNG seeded by the task ID and its status, so they are stable between calls;
  *   every task with a `start_time` has jobs; a FAILED task's last job failed and its `job.err.log` ends with the
  *   task's first error; about half of those logs are 1.2–3 MB (verbose tools), the rest 8–120 KB;
- * - log URLs are `<base>/files/<24 hex>/download_info`;
+ * - log URLs are `<base>/files/<24 hex>/download_info` (answered by content.ts);
  * - abort: QUEUED → ABORTED at once, RUNNING → ABORTING, then ABORTED one `taskStepMs` later (a batch parent's
  *   active children go with it); run: DRAFT → QUEUED, RUNNING one step later, ended `runSteps` steps after that
  *   (COMPLETED unless `setRunOutcome` said FAILED), priced by its running time; clone: a DRAFT copy (same app,
@@ -110,15 +110,6 @@ export class ExecutionEngine {
         jobs,
       },
     };
-  }
-
-  downloadInfo(ctx: Ctx, id: string, signedUrl: (log: LogFile) => string): Result {
-    const log = this.logs.get(id);
-    if (!log) {
-      if (ctx.store.fileById.has(id)) throw new ApiError(404, 5002, 'Requested file has no content in this emulator (only log files do).');
-      throw new ApiError(404, 5002, 'Requested file does not exist.');
-    }
-    return { status: 200, body: { url: signedUrl(log) } };
   }
 
   bulkGet(ctx: Ctx): Result {

@@ -49,7 +49,9 @@
  * - the file search (POST /v2/files/search): see search.ts for the subset of the query language it takes, its
  *   partial-name operator (LIKE) and paging; `search: 'absent'` answers 404 as a platform without it, `'forbidden'` 403;
  * - task creation, draft changes, prices: see taskWrites.ts and data.ts (`priceOf`); a batch parent's price is the
- *   sum of its children's (the parent itself runs nothing); `batches` adds batches at scale (data.ts).
+ *   sum of its children's (the parent itself runs nothing); `batches` adds batches at scale (data.ts);
+ * - the first project also holds `samples/`, small files of every kind (content.ts);
+ * - file bytes: see content.ts (generated from ID and size, served by storage.ts); multipart upload: see uploads.ts.
  */
 import { AsyncJobEngine, CopySettings, ReceivedCopyRequest, type ReceivedJobRequest } from './asyncJobs';
 import type { CopyItem } from './data';
@@ -59,7 +61,9 @@ import { RateLimiter } from './rateLimit';
 import { EmulatorServer, type ReceivedWrite } from './server';
 import { ExecutionEngine, type LogFile, type ReceivedAction } from './execution';
 import type { SearchMode, SearchSettings } from './search';
-import { StorageServer, type StorageRequest } from './storage';
+import { StorageServer, type StorageFaults, type StorageFaultSettings, type StorageRequest } from './storage';
+import { addSamples, FileContents, type Blob } from './content';
+import { UploadEngine } from './uploads';
 
 export type { ReceivedCopyRequest, ReceivedJobRequest } from './asyncJobs';
 export type { EmulatorData, FileRec, JobRec, ProjectRec, TaskRec, TaskStatus, UserRec } from './data';
@@ -67,7 +71,9 @@ export type { FaultSettings, WriteMatch } from './faults';
 export type { LogFile, ReceivedAction, JobRecord } from './execution';
 export type { ReceivedWrite } from './server';
 export type { SearchMode } from './search';
-export type { StorageRequest } from './storage';
+export type { StorageFaults, StorageFaultSettings, StorageRequest } from './storage';
+export type { Blob } from './content';
+export type { ReceivedUploadCall, UploadRec, UploadSettings } from './uploads';
 
 export interface EmulatorOptions {
   /** 0 (default) = a free port */
@@ -103,6 +109,10 @@ export interface EmulatorOptions {
   /** whether POST /v2/files/search is there: default 'available'; 'absent' (404) or 'forbidden' (403) */
   search?: SearchMode;
   faults?: Partial<FaultSettings>;
+  /** faults of the storage origin (file bytes, part uploads); settable later through `storageFaults` */
+  storageFaults?: Partial<StorageFaultSettings>;
+  /** how long a signed URL lives; default 15 min */
+  signedUrlTtlMs?: number;
   /** clock (ms); default Date.now */
   now?: () => number;
 }
@@ -139,6 +149,14 @@ export interface Emulator {
   /** the storage origin (signed URLs) and every request it saw */
   readonly storageOrigin: string;
   readonly storageRequests: StorageRequest[];
+  /** faults of the storage origin: drops mid-body, 5xx, a slow link (settable at any time) */
+  readonly storageFaults: StorageFaults;
+  /** Every signed URL handed out so far is expired from now on. */
+  expireSignedUrls(): void;
+  /** The bytes a file serves (generated, uploaded or a log), or undefined when it has none. */
+  contentOf(fileId: string): Blob | undefined;
+  /** multipart uploads: those not completed nor aborted, every init/complete/abort processed, settings */
+  readonly uploads: Pick<UploadEngine, 'pending' | 'calls' | 'settings' | 'loseNextCompleteResponse' | 'bytesOnDisk'>;
   /** every POST /v2/async/files/copy that reached processing: a job created, or the request refused as a whole */
   readonly copyRequests: ReceivedCopyRequest[];
   /** copy POSTs stopped before processing (fault, bad token, rate limit), with `notProcessed` saying why */
@@ -164,6 +182,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const store = generateData({
     seed, tasks: options.tasks ?? 400, files: options.files ?? 3000, now: now(), batches: options.batches ?? [40], batchFailures: options.batchFailures,
   });
+  addSamples(store, seed);
   const faults = new Faults(seed, options.faults, now);
   const limiter = new RateLimiter(options.rateLimit ?? { limit: 1000, windowMs: 300_000 }, now);
   const jobs = new AsyncJobEngine(store, now, {
@@ -174,10 +193,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   });
   const accounts = new Map([[token, store.user.username], ...(options.accounts ?? []).map((a): [string, string] => [a.token, a.username])]);
   const execution = new ExecutionEngine(store, now, options.taskStepMs ?? 2000, options.runSteps ?? 3);
-  const storage = new StorageServer((id) => execution.logs.get(id), now);
+  const uploads: UploadEngine = new UploadEngine(store, now, (id, part) => storage.partUrl(id, part));
+  const contents: FileContents = new FileContents(store, execution.logs, (id) => uploads.blob(id), (where) => storage.signedUrl(where));
+  const storage: StorageServer = new StorageServer((id) => contents.blob(id), (id, part) => uploads.partWriter(id, part), now, seed, options.storageFaults, options.signedUrlTtlMs);
   const storageOrigin = await storage.listen();
   const searchSettings: SearchSettings = { mode: options.search ?? 'available' };
-  const server = new EmulatorServer({ store, token, accounts, faults, limiter, jobs, execution, storage, search: searchSettings, now });
+  const server = new EmulatorServer({ store, token, accounts, faults, limiter, jobs, execution, contents, uploads, search: searchSettings, now });
   const port = await server.listen(options.port ?? 0);
   return {
     baseUrl: `http://127.0.0.1:${port}/v2`,
@@ -207,10 +228,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     writes: server.writes,
     unprocessedWrites: server.unprocessedWrites,
     searchSettings,
+    storageFaults: storage.faults,
+    expireSignedUrls: () => storage.expireIssuedUrls(),
+    contentOf: (id) => contents.blob(id),
+    uploads,
     stats: server.stats,
     data: store,
     close: async () => {
       await Promise.all([server.close(), storage.close()]);
+      uploads.close();
     },
   };
 }

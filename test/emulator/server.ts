@@ -6,7 +6,8 @@ import { Ctx, Result } from './common';
 import { AsyncJobEngine, type JobKind } from './asyncJobs';
 import { bulkChange, bulkDelete, bulkGet as bulkGetFiles } from './bulkFiles';
 import type { ExecutionEngine } from './execution';
-import type { StorageServer } from './storage';
+import type { FileContents } from './content';
+import type { UploadEngine } from './uploads';
 import type { Store } from './data';
 import { Faults } from './faults';
 import { createFolder, deleteFile, getMetadata, listFolder, moveFile, patchFile, putTags, writeMetadata } from './fileEdits';
@@ -25,7 +26,8 @@ export interface ServerDeps {
   limiter: RateLimiter;
   jobs: AsyncJobEngine;
   execution: ExecutionEngine;
-  storage: StorageServer;
+  contents: FileContents;
+  uploads: UploadEngine;
   search: SearchSettings;
   now: () => number;
 }
@@ -73,6 +75,7 @@ export class EmulatorServer {
     const jobs = deps.jobs;
     const execution = deps.execution;
     const kind = (m: RegExpExecArray) => m[1] as JobKind;
+    const uploads = deps.uploads;
     this.routes = [
       { method: 'GET', re: /^\/user$/, handle: (c) => getUser(c) },
       { method: 'GET', re: /^\/projects$/, handle: (c) => listProjects(c) },
@@ -81,7 +84,14 @@ export class EmulatorServer {
       { method: 'GET', re: /^\/files\/([^/]+)$/, handle: (c, m) => getFile(c, m[1]) },
       { method: 'GET', re: /^\/tasks$/, handle: (c) => listTasks(c) },
       { method: 'GET', re: /^\/tasks\/([^/]+)$/, handle: (c, m) => getTask(c, m[1]) },
-      { method: 'GET', re: /^\/files\/([^/]+)\/download_info$/, handle: (c, m) => execution.downloadInfo(c, m[1], (log) => deps.storage.signedUrl(log)) },
+      { method: 'GET', re: /^\/files\/([^/]+)\/download_info$/, handle: (c, m) => deps.contents.downloadInfo(c, m[1]) },
+      { method: 'POST', re: /^\/upload\/multipart$/, handle: (c) => uploads.init(c) },
+      { method: 'GET', re: /^\/upload\/multipart$/, handle: (c) => uploads.list(c) },
+      { method: 'GET', re: /^\/upload\/multipart\/([^/]+)$/, handle: (c, m) => uploads.info(c, m[1]) },
+      { method: 'DELETE', re: /^\/upload\/multipart\/([^/]+)$/, handle: (c, m) => uploads.abort(c, m[1]) },
+      { method: 'GET', re: /^\/upload\/multipart\/([^/]+)\/part\/([^/]+)$/, handle: (c, m) => uploads.partUrlOf(c, m[1], m[2]) },
+      { method: 'POST', re: /^\/upload\/multipart\/([^/]+)\/part$/, handle: (c, m) => uploads.reportPart(c, m[1]) },
+      { method: 'POST', re: /^\/upload\/multipart\/([^/]+)\/complete$/, handle: (c, m) => uploads.complete(c, m[1]) },
       { method: 'GET', re: /^\/tasks\/([^/]+)\/execution_details$/, handle: (c, m) => execution.executionDetails(c, m[1]) },
       { method: 'POST', re: /^\/bulk\/tasks\/get$/, handle: (c) => execution.bulkGet(c), reads: true },
       { method: 'POST', re: /^\/tasks\/([^/]+)\/actions\/([^/]+)$/, handle: (c, m) => execution.action(c, m[1], m[2]) },
@@ -145,8 +155,8 @@ export class EmulatorServer {
       return;
     }
     this.count(r.status);
-    // 204 has no body (a DELETE's answer).
-    let text = r.status === 204 ? '' : JSON.stringify(r.body);
+    // A 204 has no body (a DELETE's answer).
+    let text = r.status === 204 || r.body === undefined ? '' : JSON.stringify(r.body);
     if (garble) {
       text = text.slice(0, Math.max(1, Math.floor(text.length / 2)));
     }
@@ -264,7 +274,7 @@ export class EmulatorServer {
     const write: ReceivedWrite = { at: now(), method, path: sub + url.search, body: readBody(rawBody), status: result.status };
     this.writes.push(write);
     // Processed, then the connection dropped before any answer: the client cannot tell whether it happened.
-    if (faults.takeLose(method, sub)) {
+    if (result.lost || faults.takeLose(method, sub)) {
       this.stats.faultsInjected++;
       write.responseLost = true;
       if (record) record.responseLost = true;
