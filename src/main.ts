@@ -3,6 +3,7 @@
 import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import { SbClient } from './api/client';
+import { systemClock } from './api/clock';
 import { Session } from './auth/session';
 import { registerAuth } from './auth/register';
 import { registerTasks, type TaskExplorer } from './tasks/register';
@@ -53,6 +54,9 @@ export function start(context: vscode.ExtensionContext, activatedAt: number): Ex
   const jobs = registerJobs(services, tracker, copy.flow);
   const files = registerFiles(services, copy);
   outbox.start();
+  // In a later turn, once started (off the activation path): the HTTP stack loads and the API budget is read
+  // (`GET /v2/rate_limit`, free), so that the first request the user makes does not wait for either.
+  systemClock.setTimeout(() => void client.transport.warm(), 0);
   log.info(`Started in ${Date.now() - started} ms, ${started - activatedAt} ms after activation`);
   return { services, tasks, files, copy, jobs, auth };
 }

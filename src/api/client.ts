@@ -1,4 +1,5 @@
 import * as l10n from '@vscode/l10n';
+import type { ApiBudget } from './budget';
 import { ApiError } from './errors';
 import { CopyJobsApi } from './copyJobs';
 import { FilesApi } from './files';
@@ -21,6 +22,11 @@ export class SbClient {
     this.files = new FilesApi(this.transport);
     this.projects = new ProjectsApi(this.transport);
     this.copyJobs = new CopyJobsApi(this.transport);
+  }
+
+  /** The API budget, as every answer tells it. */
+  get budget(): ApiBudget {
+    return this.transport.budget;
   }
 
   /** The caller: the cheap way to check a token. */

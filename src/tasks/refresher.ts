@@ -2,7 +2,7 @@
 // focused and something queued or running; it backs off ×2 while nothing changes, and never runs two at once.
 // No `vscode` import.
 import type { Clock } from '../api/clock';
-import { Poller } from '../util/poller';
+import { Poller, type PollBudget } from '../util/poller';
 
 export const MIN_INTERVAL_SECONDS = 10;
 /** The longest wait between automatic refreshes, however long nothing has changed. */
@@ -27,6 +27,8 @@ export interface RefresherOptions {
   jitterMs?: number;
   random?: () => number;
   onError?: (error: unknown) => void;
+  /** The API budget: refreshes slow down while it is low. */
+  budget?: PollBudget;
 }
 
 export class Refresher {
@@ -44,6 +46,7 @@ export class Refresher {
       jitterMs: options.jitterMs,
       random: options.random,
       onError: options.onError,
+      budget: options.budget,
     });
   }
 

@@ -54,6 +54,7 @@ export function registerTasks(services: Services): TaskExplorer {
     hasActiveWork: () =>
       session.state === 'signedIn' && watcher.list().length > 0 && notifyMode(vscode.workspace.getConfiguration().get(NOTIFY_SETTING)) !== 'off',
     onError: (error) => log.warn(`Watched tasks: poll failed: ${String(error)}`),
+    budget: client.budget,
   });
   watchPoller.setVisible(true);
   const logs = new LogDocumentProvider(client.files, requestLogger(log), session.onDidChange);
@@ -73,6 +74,7 @@ export function registerTasks(services: Services): TaskExplorer {
     intervalSeconds: () => vscode.workspace.getConfiguration().get<number>(REFRESH_SETTING),
     hasActiveWork: () => session.state === 'signedIn' && tree.hasActiveTasks(),
     onError: (error) => log.warn(`Task refresh failed: ${String(error)}`),
+    budget: client.budget,
   });
   const details = new TaskDetailsProvider(client, session.onDidChange);
 

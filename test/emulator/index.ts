@@ -95,7 +95,7 @@ export interface Emulator {
   readonly copyRequests: ReceivedCopyRequest[];
   /** copy POSTs stopped before processing (fault, bad token, rate limit), with `notProcessed` saying why */
   readonly unprocessedCopyRequests: ReceivedCopyRequest[];
-  readonly stats: { requests: number; byStatus: Record<number, number>; faultsInjected: number };
+  readonly stats: { requests: number; byStatus: Record<number, number>; faultsInjected: number; bodyBytes: number };
   readonly data: EmulatorData;
   close(): Promise<void>;
 }

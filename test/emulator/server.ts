@@ -29,12 +29,14 @@ export interface Stats {
   requests: number;
   byStatus: Record<number, number>;
   faultsInjected: number;
+  /** Bytes of the answers' bodies sent (the bench's "bytes received" of a client). */
+  bodyBytes: number;
 }
 
 type Route = { method: string; re: RegExp; handle: (ctx: Ctx, m: RegExpExecArray) => Result };
 
 export class EmulatorServer {
-  readonly stats: Stats = { requests: 0, byStatus: {}, faultsInjected: 0 };
+  readonly stats: Stats = { requests: 0, byStatus: {}, faultsInjected: 0, bodyBytes: 0 };
   private readonly server: http.Server;
   private base = '';
   private requestSeq = 0;
@@ -110,6 +112,7 @@ export class EmulatorServer {
       ...r.headers,
     };
     headers['Content-Length'] = String(Buffer.byteLength(text));
+    this.stats.bodyBytes += Buffer.byteLength(text);
     res.writeHead(r.status, headers);
     res.end(text);
   }
