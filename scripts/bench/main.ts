@@ -1,9 +1,10 @@
 // `npm run bench`: the figures of the extension against their ideals and the naive way, on this machine.
 // Flags: --no-host (skip the real-host activation), --no-readme (do not write README.md),
-// --only=<tree|watch|scale|latency|copy|follow|peer|host> (one part, for a quick look; the README and
+// --only=<tree|watch|scale|latency|copy|follow|budget|peer|host> (one part, for a quick look; the README and
 // bench-results.json are then left alone).
 import type { TaskFilter } from '../../src/tasks/filterModel';
-import { bundleFigure } from './bundle';
+import { budgetCopy, budgetFigures } from './budgetScenario';
+import { bundleFigures } from './bundle';
 import { copyFigures, extensionCopy, naiveCopy } from './copyScenario';
 import { tallies } from './env';
 import { passes, textTable, type Figure } from './figures';
@@ -78,6 +79,11 @@ async function main(): Promise<number> {
     for (const runningMs of LAG_RUNNING_TIMES_MS) lags.push(await extensionLag(runningMs));
     figures.push(...lagFigures(lags, await extensionLongRun()));
   }
+  if (runs('budget')) {
+    step('copying 100,000 items within the API budget (accelerated clock)');
+    figures.push(...budgetFigures(await budgetCopy()));
+  }
+
   if (runs('peer')) {
     figures.push(...(await runPeerWorks(step)).flatMap((pair) => pairFigures(pair)));
     step('beside sevenbridges-python: the first requests after start, loopback');
@@ -89,7 +95,7 @@ async function main(): Promise<number> {
   if (only === undefined) figures.push(...rateFigures(tallies));
 
   if (runs('host')) {
-    figures.push(bundleFigure());
+    figures.push(...bundleFigures());
     if (!flags.has('--no-host')) {
       step('activation in the real host (code-server), 5 runs');
       figures.push(...hostFigures(await hostActivationSeries(5)));

@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { createInterface } from 'readline';
 import type { Emulator } from '../../../test/emulator';
-import { clientFor, freshEmulator } from '../env';
+import { clientFor, freshEmulator, tally } from '../env';
 import type { Figure, PeerValue } from '../figures';
 import type { PeerWorkerJob, PeerWorkerMessage } from './peerWorker';
 import { ROW_FIELDS, WORKS, type Json, type PeerWork, type WorkIdeals, type WorkRun } from './works';
@@ -142,6 +142,7 @@ export async function runPair(work: PeerWork, latencyMs: number, found: ReturnTy
   const warm = start === 'warm';
   const { ours, ideals } = await onFreshEmulator(work, latencyMs, async (emulator) => {
     const ours = await runOurs(work, emulator, warm);
+    tally(`beside the official client: ${work.title}, ${latencyLabel(latencyMs)}`, 'extension', emulator);
     const client = clientFor(emulator);
     await client.rateLimit();
     return { ours, ideals: await work.ideals({ args: work.args(emulator) as never, ours, emulator, client }) };
