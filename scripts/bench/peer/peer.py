@@ -1,14 +1,15 @@
 """The official client's side of the bench's peer figures (see peerScenario.ts).
 
 Runs one piece of work with sevenbridges-python, unmodified, through its public API, against the emulator the
-bench started: `python3 peer.py <work> <base url> <token> <args JSON> [--warm] [--tracemalloc]`, with the peer on
-PYTHONPATH. The handshake keeps the bench's request and byte counts to the work alone:
+bench started: `python3 peer.py <work> <base url> <token> <args JSON> [--warm] [--runs=N] [--tracemalloc]`, with
+the peer on PYTHONPATH. The handshake keeps the bench's request and byte counts to the work alone:
 
   - it imports the client and makes its `Api` (not timed), and with `--warm` sends one `GET /v2/rate_limit` (free
-    of quota, not counted), then prints `ready` and waits for a line on stdin;
-  - it times the work from that line to its end (`time.perf_counter`), then prints one JSON line:
-    `{"ms": ..., "result": ..., "peak_bytes": ...}`; `peak_bytes` (with `--tracemalloc`) is tracemalloc's peak of
-    the memory Python allocated during the work, started right before it (a run of its own: tracing slows Python).
+    of quota, not counted);
+  - then, N times (1 by default): it prints `ready`, waits for a line on stdin, times the work from that line to its
+    end (`time.perf_counter`) and prints one JSON line, `{"ms": ..., "result": ..., "peak_bytes": ...}`;
+    `peak_bytes` (with `--tracemalloc`) is tracemalloc's peak of the memory Python allocated during that run,
+    traced from its start (a process of its own: tracing slows Python down).
 
 A new piece of work is a function below, `def work_<name>(api, args) -> result`, whose result the bench compares
 with the product's (the same counts, the same number of items).
@@ -58,10 +59,12 @@ def work_copy(api, args):
 
 def main():
     work, url, token, raw_args = sys.argv[1:5]
-    flags = set(sys.argv[5:])
+    flags = [flag for flag in sys.argv[5:]]
     run = globals().get(f'work_{work}')
     if run is None:
         raise SystemExit(f'peer.py: no work named {work!r}')
+    runs = next((int(flag.split('=')[1]) for flag in flags if flag.startswith('--runs=')), 1)
+    trace = '--tracemalloc' in flags
     import sevenbridges as sbg
 
     # `debug=True` is the client's own switch that lets it talk to a plain-http URL (the emulator on loopback).
@@ -69,18 +72,18 @@ def main():
     if '--warm' in flags:
         api.rate_limit.get()
     args = json.loads(raw_args)
-    print('ready', flush=True)
-    sys.stdin.readline()
-    trace = '--tracemalloc' in flags
-    if trace:
-        tracemalloc.start()
-    start = time.perf_counter()
-    result = run(api, args)
-    ms = (time.perf_counter() - start) * 1000
-    peak = tracemalloc.get_traced_memory()[1] if trace else None
-    if trace:
-        tracemalloc.stop()
-    print(json.dumps({'ms': ms, 'result': result, 'peak_bytes': peak}), flush=True)
+    for _ in range(runs):
+        print('ready', flush=True)
+        sys.stdin.readline()
+        if trace:
+            tracemalloc.start()
+        start = time.perf_counter()
+        result = run(api, args)
+        ms = (time.perf_counter() - start) * 1000
+        peak = tracemalloc.get_traced_memory()[1] if trace else None
+        if trace:
+            tracemalloc.stop()
+        print(json.dumps({'ms': ms, 'result': result, 'peak_bytes': peak}), flush=True)
 
 
 if __name__ == '__main__':

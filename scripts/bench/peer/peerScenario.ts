@@ -11,9 +11,11 @@ import type { Emulator } from '../../../test/emulator';
 import { clientFor, freshEmulator, tally } from '../env';
 import type { Figure, PeerValue } from '../figures';
 import type { PeerWorkerJob, PeerWorkerMessage } from './peerWorker';
-import { ROW_FIELDS, WORKS, type Json, type PeerWork, type WorkIdeals, type WorkRun } from './works';
+import { WORKS, type Json, type PeerWork, type WorkIdeals, type WorkRun } from './works';
 
 export const PEER_LATENCIES_MS = [0, 80];
+/** Runs of a piece of work in each process, unless it says otherwise; the figures are their medians. */
+const RUNS = 3;
 const RUN_TIMEOUT_MS = 300_000;
 const REPO = path.resolve(__dirname, '..', '..', '..', '..');
 const SCRIPT = path.join(REPO, 'scripts', 'bench', 'peer', 'peer.py');
@@ -46,7 +48,7 @@ export function findPeer(): { peer: Peer } | { missing: string } {
 /** What one side's process reported, before the emulator's counts are added. */
 type Reported = { ms: number; memoryMb: number; result: Json; startedAt: number };
 
-/** Counts the emulator's requests and body bytes between `start` (the side said ready) and `stop`. */
+/** Counts the emulator's requests and body bytes between `start` (the side said ready) and `stop` (its result). */
 function meter(emulator: Emulator) {
   let requests = 0;
   let bytes = 0;
@@ -67,55 +69,75 @@ function withTimeout<T>(what: string, promise: Promise<T>, kill: () => void): Pr
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** The product's side, in a worker process. */
-async function runOurs(work: PeerWork, emulator: Emulator, warm: boolean): Promise<WorkRun> {
-  const job: PeerWorkerJob = { work: work.id, baseUrl: emulator.baseUrl, token: emulator.token, username: emulator.username, args: work.args(emulator), warm };
-  const child = fork(path.join(__dirname, 'peerWorker.js'), [JSON.stringify(job)], { execArgv: ['--expose-gc'], stdio: 'inherit' });
+/** The median of each figure over the runs (their results must agree). */
+function medianRun(runs: WorkRun[]): WorkRun {
+  const median = (pick: (r: WorkRun) => number) => runs.map(pick).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
+  const results = new Set(runs.map((r) => JSON.stringify(r.result)));
+  return {
+    ms: median((r) => r.ms),
+    requests: median((r) => r.requests),
+    bytes: median((r) => r.bytes),
+    memoryMb: median((r) => r.memoryMb),
+    result: results.size === 1 ? runs[0].result : { differ: [...results] },
+    startedAt: runs[0].startedAt,
+  };
+}
+
+/**
+ * Runs a side's process: at each `ready` it counts the emulator's requests and bytes from there, says go, and at
+ * each result takes the counts; resolves with the median of the runs.
+ */
+function handshake(what: string, emulator: Emulator, runs: number, io: { go(): void; kill(): void }, listen: (ready: () => void, done: (r: Reported) => void, fail: (e: Error) => void) => void): Promise<WorkRun> {
   const counts = meter(emulator);
-  const done = new Promise<Reported>((resolve, reject) => {
-    child.on('message', (m: PeerWorkerMessage) => {
-      if (m.kind === 'ready') {
+  const done: WorkRun[] = [];
+  const all = new Promise<WorkRun>((resolve, reject) =>
+    listen(
+      () => {
         counts.start();
-        child.send('go');
-      } else if (m.kind === 'done') resolve(m);
-      else reject(new Error(`${work.id}: ${m.error}`));
+        io.go();
+      },
+      (reported) => {
+        done.push({ ...reported, ...counts.stop() });
+        if (done.length === runs) resolve(medianRun(done));
+      },
+      reject,
+    ),
+  );
+  return withTimeout(what, all, io.kill).finally(io.kill);
+}
+
+/** The product's side, in a worker process. */
+function runOurs(work: PeerWork, emulator: Emulator, warm: boolean, runs: number): Promise<WorkRun> {
+  const job: PeerWorkerJob = { work: work.id, baseUrl: emulator.baseUrl, token: emulator.token, username: emulator.username, args: work.args(emulator), warm, runs };
+  const child = fork(path.join(__dirname, 'peerWorker.js'), [JSON.stringify(job)], { execArgv: ['--expose-gc'], stdio: 'inherit' });
+  return handshake(`${work.id} (product)`, emulator, runs, { go: () => child.send('go'), kill: () => child.kill() }, (ready, done, fail) => {
+    child.on('message', (m: PeerWorkerMessage) => {
+      if (m.kind === 'ready') ready();
+      else if (m.kind === 'done') done({ ms: m.ms, memoryMb: m.memoryMb, result: m.result, startedAt: m.startedAt });
+      else fail(new Error(`${work.id}: ${m.error}`));
     });
-    child.once('exit', (code) => reject(new Error(`${work.id}: the worker exited (${code}) without a result`)));
+    child.once('exit', (code) => fail(new Error(`${work.id}: the worker exited (${code}) before its last result`)));
   });
-  const reported = await withTimeout(`${work.id} (product)`, done, () => child.kill());
-  const measured = counts.stop();
-  child.kill();
-  return { ...reported, ...measured };
 }
 
 /** The official client's side: peer.py in a process of its own. */
-async function runPeer(peer: Peer, work: PeerWork, emulator: Emulator, flags: string[]): Promise<WorkRun> {
-  const args = [SCRIPT, work.id, emulator.baseUrl, emulator.token, JSON.stringify(work.args(emulator)), ...flags];
+function runPeer(peer: Peer, work: PeerWork, emulator: Emulator, flags: string[], runs: number): Promise<WorkRun> {
+  const args = [SCRIPT, work.id, emulator.baseUrl, emulator.token, JSON.stringify(work.args(emulator)), `--runs=${runs}`, ...flags];
   const child = spawn(peer.python, args, { env: { ...process.env, PYTHONPATH: peer.path }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const counts = meter(emulator);
-  const done = new Promise<Reported>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout });
-    lines.on('line', (line) => {
-      if (line === 'ready') {
-        counts.start();
-        child.stdin.write('go\n');
-        return;
-      }
+  return handshake(`${work.id} (official client)`, emulator, runs, { go: () => child.stdin.write('go\n'), kill: () => child.kill() }, (ready, done, fail) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      if (line === 'ready') return ready();
       try {
         const out = JSON.parse(line) as { ms: number; result: Json; peak_bytes: number | null };
-        resolve({ ms: out.ms, memoryMb: (out.peak_bytes ?? NaN) / 2 ** 20, result: out.result, startedAt: NaN });
+        done({ ms: out.ms, memoryMb: (out.peak_bytes ?? NaN) / 2 ** 20, result: out.result, startedAt: NaN });
       } catch {
-        reject(new Error(`${work.id} (official client): unexpected output: ${line}`));
+        fail(new Error(`${work.id} (official client): unexpected output: ${line}`));
       }
     });
-    child.once('exit', (code) => reject(new Error(`${work.id} (official client) exited (${code}): ${stderr.trim().split('\n').slice(-3).join(' | ')}`)));
+    child.once('exit', (code) => fail(new Error(`${work.id} (official client) exited (${code}): ${stderr.trim().split('\n').slice(-3).join(' | ')}`)));
   });
-  const reported = await withTimeout(`${work.id} (official client)`, done, () => child.kill());
-  const measured = counts.stop();
-  child.kill();
-  return { ...reported, ...measured };
 }
 
 async function onFreshEmulator<T>(work: PeerWork, latencyMs: number, run: (emulator: Emulator) => Promise<T>): Promise<T> {
@@ -140,8 +162,10 @@ export interface PairResult {
 /** One piece of work on both sides at one latency. */
 export async function runPair(work: PeerWork, latencyMs: number, found: ReturnType<typeof findPeer>, start: PairResult['start'] = 'warm'): Promise<PairResult> {
   const warm = start === 'warm';
+  // The first requests after start: one run per process.
+  const runs = warm ? (work.runs ?? RUNS) : 1;
   const { ours, ideals } = await onFreshEmulator(work, latencyMs, async (emulator) => {
-    const ours = await runOurs(work, emulator, warm);
+    const ours = await runOurs(work, emulator, warm, runs);
     tally(`beside the official client: ${work.title}, ${latencyLabel(latencyMs)}`, 'extension', emulator);
     const client = clientFor(emulator);
     await client.rateLimit();
@@ -150,8 +174,8 @@ export async function runPair(work: PeerWork, latencyMs: number, found: ReturnTy
   if ('missing' in found) return { work, latencyMs, start, ours, ideals, peer: found };
   const flags = warm ? ['--warm'] : [];
   try {
-    const timed = await onFreshEmulator(work, latencyMs, (emulator) => runPeer(found.peer, work, emulator, flags));
-    const traced = await onFreshEmulator(work, latencyMs, (emulator) => runPeer(found.peer, work, emulator, [...flags, '--tracemalloc']));
+    const timed = await onFreshEmulator(work, latencyMs, (emulator) => runPeer(found.peer, work, emulator, flags, runs));
+    const traced = await onFreshEmulator(work, latencyMs, (emulator) => runPeer(found.peer, work, emulator, [...flags, '--tracemalloc'], runs));
     return { work, latencyMs, start, ours, ideals, peer: { timed, traced } };
   } catch (error) {
     return { work, latencyMs, start, ours, ideals, peer: { missing: error instanceof Error ? error.message : String(error) } };
@@ -198,10 +222,9 @@ export function pairFigures(r: PairResult, section = `Beside sevenbridges-python
       unit: 'KB',
       value: ours.bytes / 1024,
       ideal: ideals.bytes.ideal,
-      limit: 'missing' in r.peer ? NaN : (1.1 * r.peer.timed.bytes) / 1024,
-      margin: "bound: the official client's + 10 %",
+      ...(ideals.bytes.bound ?? { limit: 'missing' in r.peer ? NaN : (1.1 * r.peer.timed.bytes) / 1024, margin: "bound: the official client's + 10 %" }),
       peer: bytes,
-      note: ideals.bytes.ideal === undefined ? undefined : `ideal: the same listing with only a row's fields (${ROW_FIELDS})`,
+      note: ideals.bytes.note,
     },
     {
       section,
@@ -214,7 +237,7 @@ export function pairFigures(r: PairResult, section = `Beside sevenbridges-python
   ];
 }
 
-export const FIRST_REQUEST_RUNS = 3;
+export const FIRST_REQUEST_RUNS = 5;
 
 /**
  * The first requests after start: the six counts on loopback from a process just started, no request before

@@ -1,7 +1,7 @@
 // Worker process: the product's side of one peer figure (works.ts), against an emulator started by the parent,
 // in a heap of its own (run with --expose-gc). The same handshake as peer.py: it builds the client (and, when
-// `warm`, sends one free `GET /v2/rate_limit`), says `ready`, and times the work from the parent's `go` to its end,
-// so that the parent counts the emulator's requests and bytes of the work alone.
+// `warm`, sends one free `GET /v2/rate_limit`); then, `runs` times, it says `ready` and times the work from the
+// parent's `go` to its end, so that the parent counts the emulator's requests and bytes of each run alone.
 import type { SbClient } from '../../../src/api/client';
 import { clientFor } from '../env';
 import { startHeapProbe } from '../heap';
@@ -13,6 +13,7 @@ export interface PeerWorkerJob {
   token: string;
   username: string;
   args: Json;
+  runs: number;
   /**
    * true: one request first (free of quota), as the figures of a client already in use. false: the first
    * request after start, once the product's start-up is done (`afterStart`).
@@ -39,15 +40,17 @@ async function main(): Promise<void> {
   const client = clientFor(job);
   if (job.warm) await client.rateLimit();
   else await afterStart(client);
-  const go = new Promise<void>((resolve) => process.once('message', () => resolve()));
-  tell({ kind: 'ready' });
-  await go;
-  const heap = startHeapProbe();
-  const startedAt = Date.now();
-  const t0 = performance.now();
-  const result = await work.ours({ client, emulator: job, heap }, job.args as never);
-  const ms = performance.now() - t0;
-  tell({ kind: 'done', ms, memoryMb: heap.stop(), result, startedAt });
+  for (let run = 0; run < job.runs; run++) {
+    const go = new Promise<void>((resolve) => process.once('message', () => resolve()));
+    tell({ kind: 'ready' });
+    await go;
+    const heap = startHeapProbe();
+    const startedAt = Date.now();
+    const t0 = performance.now();
+    const result = await work.ours({ client, emulator: job, heap }, job.args as never);
+    const ms = performance.now() - t0;
+    tell({ kind: 'done', ms, memoryMb: heap.stop(), result, startedAt });
+  }
 }
 
 main().catch((error: unknown) => {
