@@ -21,21 +21,19 @@ export interface BudgetLeft {
   untilResetMs: number;
 }
 
-/** Bulk work held back to stay inside the budget: until when (this machine's clock, epoch ms), and why. */
+/** Bulk work held back to stay inside the budget: until when (this machine's clock, epoch ms), and what was left. */
 export interface BudgetHold {
   until: number;
   remaining: number;
   limit: number;
 }
 
-export interface BudgetOptions {
-  /** Under this share of the limit left, the budget is low and background work slows down (default 10 %). */
-  lowShare?: number;
-  /** The share of the limit bulk work leaves for the user and background work (default 10 %). */
-  reserveShare?: number;
-  /** Added to a wait for the reset: the reset is given in whole seconds, and clocks differ by some (default 1 s). */
-  slackMs?: number;
-}
+/** Under this share of the limit left, the budget is low: background work slows down. */
+const LOW_SHARE = 0.1;
+/** The share of the limit bulk work leaves for the user and background work. */
+const RESERVE_SHARE = 0.1;
+/** Added to a wait for the reset: the reset is given in whole seconds, and clocks differ by some. */
+const SLACK_MS = 1_000;
 
 /** The transport's view of an answer's headers. */
 interface Headers {
@@ -56,9 +54,6 @@ class Listeners<T> {
   fire(value: T): void {
     for (const listener of [...this.listeners]) listener(value);
   }
-  clear(): void {
-    this.listeners.clear();
-  }
 }
 
 export class ApiBudget {
@@ -66,7 +61,6 @@ export class ApiBudget {
   /** The server's clock minus ours (ms), from the last `Date` header. */
   private serverOffsetMs = 0;
   private answers = 0;
-  private readonly opts: Required<BudgetOptions>;
   private readonly changed = new Listeners<void>();
   private readonly held = new Listeners<BudgetHold>();
   /** The state changed (an answer came). */
@@ -74,12 +68,7 @@ export class ApiBudget {
   /** Bulk work is held back until the reset (for its progress to say so). */
   readonly onDidHold = this.held.event;
 
-  constructor(
-    private readonly clock: Clock = systemClock,
-    options: BudgetOptions = {},
-  ) {
-    this.opts = { lowShare: options.lowShare ?? 0.1, reserveShare: options.reserveShare ?? 0.1, slackMs: options.slackMs ?? 1_000 };
-  }
+  constructor(private readonly clock: Clock = systemClock) {}
 
   /** Reads an answer from `endpoint`: its `Date` and, when all three are integers, its `X-RateLimit-*` headers. */
   observe(endpoint: string, headers: Headers): void {
@@ -123,7 +112,7 @@ export class ApiBudget {
   /** Under the low share (10 %) of the limit left before the reset. */
   get low(): boolean {
     const left = this.left();
-    return left !== undefined && left.remaining < this.opts.lowShare * left.limit;
+    return left !== undefined && left.remaining < LOW_SHARE * left.limit;
   }
 
   /**
@@ -133,8 +122,8 @@ export class ApiBudget {
    */
   backgroundWait(waitMs: number, roundCost = 1): number {
     const left = this.left();
-    if (!left || left.remaining >= this.opts.lowShare * left.limit) return waitMs;
-    const toReset = left.untilResetMs + this.opts.slackMs;
+    if (!left || left.remaining >= LOW_SHARE * left.limit) return waitMs;
+    const toReset = left.untilResetMs + SLACK_MS;
     const spread = left.remaining > 0 ? (2 * Math.max(1, roundCost) * left.untilResetMs) / left.remaining : toReset;
     return Math.max(waitMs, Math.min(spread, toReset));
   }
@@ -145,14 +134,9 @@ export class ApiBudget {
    */
   holdBulk(cost = 1): number {
     const left = this.left();
-    if (!left || left.remaining - cost >= Math.ceil(this.opts.reserveShare * left.limit)) return 0;
-    const wait = left.untilResetMs + this.opts.slackMs;
+    if (!left || left.remaining - cost >= Math.ceil(RESERVE_SHARE * left.limit)) return 0;
+    const wait = left.untilResetMs + SLACK_MS;
     this.held.fire({ until: this.clock.now() + wait, remaining: left.remaining, limit: left.limit });
     return wait;
-  }
-
-  dispose(): void {
-    this.changed.clear();
-    this.held.clear();
   }
 }

@@ -169,7 +169,7 @@ export async function runPair(work: PeerWork, latencyMs: number, found: ReturnTy
     tally(`beside the official client: ${work.title}, ${latencyLabel(latencyMs)}`, 'extension', emulator);
     const client = clientFor(emulator);
     await client.rateLimit();
-    return { ours, ideals: await work.ideals({ args: work.args(emulator) as never, ours, emulator, client }) };
+    return { ours, ideals: await work.ideals({ args: work.args(emulator) as never, latencyMs, ours, emulator, client }) };
   });
   if ('missing' in found) return { work, latencyMs, start, ours, ideals, peer: found };
   const flags = warm ? ['--warm'] : [];
@@ -241,8 +241,8 @@ export const FIRST_REQUEST_RUNS = 5;
 
 /**
  * The first requests after start: the six counts on loopback from a process just started, no request before
- * (median of FIRST_REQUEST_RUNS fresh processes each). The product has started (main.ts warms its HTTP stack
- * right after); the official client has imported its package and made its `Api`.
+ * (median of FIRST_REQUEST_RUNS fresh processes each). The product has started and warmed its HTTP stack (as
+ * main.ts does a second after starting); the official client has imported its package and made its `Api`.
  */
 export function firstRequestFigure(runs: PairResult[]): Figure {
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
