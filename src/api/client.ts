@@ -1,4 +1,5 @@
 import * as l10n from '@vscode/l10n';
+import type { ApiBudget } from './budget';
 import { ApiError } from './errors';
 import { BulkFilesApi } from './bulkFiles';
 import { CopyJobsApi } from './copyJobs';
@@ -33,6 +34,11 @@ export class SbClient {
     this.bulkFiles = new BulkFilesApi(this.transport);
     this.search = new FileSearchApi(this.transport);
     this.uploads = new UploadsApi(this.transport);
+  }
+
+  /** The API budget, as every answer tells it. */
+  get budget(): ApiBudget {
+    return this.transport.budget;
   }
 
   /** The caller: the cheap way to check a token. */

@@ -58,6 +58,7 @@ export function registerTasks(services: Services, copy: CopyFeature): TaskExplor
     hasActiveWork: () => session.state === 'signedIn' && watcher.list().length > 0 && setting('notifyWhenWatchedTasksEnd') !== 'off',
     onError: (error) => log.warn(`Watched tasks: poll failed: ${String(error)}`),
     clock,
+    budget: client.budget,
   });
   watchPoller.setVisible(true);
   const logs = new LogDocumentProvider(client.files, requestLogger(log), session.onDidChange);
@@ -78,6 +79,7 @@ export function registerTasks(services: Services, copy: CopyFeature): TaskExplor
     hasActiveWork: () => session.state === 'signedIn' && tree.hasActiveTasks(),
     onError: (error) => log.warn(`Task refresh failed: ${String(error)}`),
     clock,
+    budget: client.budget,
   });
   const details = new TaskDetailsProvider(client, session.onDidChange);
 

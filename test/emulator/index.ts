@@ -170,7 +170,7 @@ export interface Emulator {
   readonly unprocessedWrites: ReceivedWrite[];
   /** whether the file search is there; tests may change it at any time */
   readonly searchSettings: SearchSettings;
-  readonly stats: { requests: number; byStatus: Record<number, number>; faultsInjected: number };
+  readonly stats: { requests: number; byStatus: Record<number, number>; faultsInjected: number; bodyBytes: number };
   readonly data: EmulatorData;
   close(): Promise<void>;
 }

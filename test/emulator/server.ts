@@ -55,13 +55,15 @@ export interface Stats {
   requests: number;
   byStatus: Record<number, number>;
   faultsInjected: number;
+  /** Bytes of the answers' bodies sent (the bench's "bytes received" of a client). */
+  bodyBytes: number;
 }
 
 /** `reads`: a POST that only reads (bulk get, search), not recorded as a write and never lost as one. */
 type Route = { method: string; re: RegExp; handle: (ctx: Ctx, m: RegExpExecArray) => Handled; reads?: true };
 
 export class EmulatorServer {
-  readonly stats: Stats = { requests: 0, byStatus: {}, faultsInjected: 0 };
+  readonly stats: Stats = { requests: 0, byStatus: {}, faultsInjected: 0, bodyBytes: 0 };
   /** every write that reached processing, in order */
   readonly writes: ReceivedWrite[] = [];
   /** writes stopped before processing (fault, bad token, rate limit) */
@@ -169,6 +171,7 @@ export class EmulatorServer {
       ...r.headers,
     };
     headers['Content-Length'] = String(Buffer.byteLength(text));
+    this.stats.bodyBytes += Buffer.byteLength(text);
     res.writeHead(r.status, headers);
     res.end(text);
   }
