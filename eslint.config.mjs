@@ -1,6 +1,41 @@
 import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/**
+ * The files that talk to VS Code: the view layer (registering, views, commands, pickers, editors). Every other file of
+ * src/ is a model, a rule or the client, and may not import `vscode`, so that it runs, and is unit-tested, on plain
+ * Node. A new file is a model unless it is added here (ARCHITECTURE.md says which side a file belongs to).
+ */
+const VSCODE_FILES = [
+  'src/extension.ts',
+  'src/main.ts',
+  'src/services.ts',
+  'src/{auth,copy,files,jobs,tasks}/register.ts',
+  'src/{auth,files,jobs,tasks}/commands.ts',
+  'src/auth/accountStatus.ts',
+  'src/auth/provider.ts',
+  'src/auth/session.ts',
+  'src/copy/flow.ts',
+  'src/copy/pickers.ts',
+  'src/copy/sources.ts',
+  'src/files/dragAndDrop.ts',
+  'src/files/targets.ts',
+  'src/jobs/ui.ts',
+  'src/tasks/copyOutputs.ts',
+  'src/tasks/details.ts',
+  'src/tasks/executionCommands.ts',
+  'src/tasks/filterPicks.ts',
+  'src/tasks/logs.ts',
+  'src/tasks/targets.ts',
+  'src/ui/commands.ts',
+  'src/ui/errors.ts',
+  'src/ui/projectPick.ts',
+  'src/ui/requestLog.ts',
+  'src/ui/rowTree.ts',
+  'src/ui/settings.ts',
+  'src/ui/whenContext.ts',
+];
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', '.vscode-test/**', 'test-artifacts/**'] },
   eslint.configs.recommended,
@@ -11,6 +46,32 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['warn', 'error'] }],
       eqeqeq: ['error', 'always', { null: 'ignore' }],
     },
+  },
+  {
+    // Models, rules and the client: no `vscode`.
+    files: ['src/**/*.ts'],
+    ignores: VSCODE_FILES,
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'A model has no `vscode` import: put what talks to VS Code in a view-layer file (eslint.config.mjs lists them).' }] }],
+    },
+  },
+  {
+    // One clock: time is read and timers are set through src/api/clock.ts's Clock (services.clock), never directly.
+    files: ['src/**/*.ts'],
+    ignores: ['src/api/clock.ts', 'src/extension.ts'],
+    rules: {
+      'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'Read the time through the Clock (src/api/clock.ts).' }],
+      'no-restricted-globals': [
+        'error',
+        ...['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'].map((name) => ({ name, message: 'Set timers through the Clock (src/api/clock.ts), or run on the Poller (src/util/poller.ts).' })),
+      ],
+    },
+  },
+  {
+    // Activation loads nothing but extension.ts and lazyStart.ts (test/unit/build/bundle.test.ts), so the Clock is not
+    // at hand there: it stamps the activation time itself, and reads no other time.
+    files: ['src/extension.ts'],
+    rules: { 'no-restricted-globals': ['error', 'setTimeout', 'setInterval'] },
   },
   {
     files: ['test/**', 'scripts/**'],

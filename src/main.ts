@@ -3,15 +3,22 @@
 import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import { SbClient } from './api/client';
+import { systemClock } from './api/clock';
+import { ProjectCache } from './api/projects';
+import { Selections } from './ui/commands';
 import { Session } from './auth/session';
 import { registerAuth } from './auth/register';
 import { registerTasks, type TaskExplorer } from './tasks/register';
 import { registerCopy, type CopyFeature } from './copy/register';
 import { registerFiles, type FilesFeature } from './files/register';
 import { followCopyJobs, registerJobs, type JobsFeature } from './jobs/register';
+import { migrateState } from './keys/state';
 import type { Services } from './services';
 import { requestLogger } from './ui/requestLog';
 import { Outbox } from './write/outbox';
+
+/** How long after the start the HTTP stack is warmed: well clear of the start, before most first clicks. */
+const WARM_UP_DELAY_MS = 1_000;
 
 /** The running parts, for the integration tests (`activate` returns a promise of them: `ready`). */
 export interface ExtensionApi {
@@ -30,29 +37,39 @@ export interface ExtensionApi {
 
 /** Builds the parts and wires them; `activatedAt` is when VS Code called `activate`, for the log. */
 export function start(context: vscode.ExtensionContext, activatedAt: number): ExtensionApi {
-  const started = Date.now();
+  const clock = systemClock;
+  const started = clock.now();
   // The vscode-free modules speak through @vscode/l10n: hand it the bundle VS Code loaded for the display language
   // (none for English, whose text is in the code). Before anything is built, so every message reads from it.
   if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
+  // What older versions stored is brought to this version before any model reads it.
+  migrateState(context.globalState, 'global');
+  migrateState(context.workspaceState, 'workspace');
   const log = vscode.window.createOutputChannel('Seven Bridges', { log: true });
   const session = new Session(context.secrets, log);
   const client = new SbClient({
     credentials: () => session.credentials(),
     userAgent: `sevenbridges-vscode/${context.extension.packageJSON.version}`,
+    clock,
     onRequest: requestLogger(log),
   });
   const account = () => session.account(async (credentials) => (await client.user({ credentials })).username);
-  const outbox = new Outbox(context.globalState, account);
+  const outbox = new Outbox(context.globalState, account, clock);
   context.subscriptions.push(log, session, outbox, session.onDidChange(() => outbox.poke()));
 
-  const services: Services = { context, client, session, log, outbox, account };
+  const projects = new ProjectCache(client.projects, () => session.endpoint, clock);
+  context.subscriptions.push(session.onDidChange(() => projects.clear()));
+  const services: Services = { context, client, session, log, clock, projects, selections: new Selections(), outbox, account };
   const auth = registerAuth(services);
-  const tasks = registerTasks(services);
   const tracker = followCopyJobs(services);
   const copy = registerCopy(services, tracker);
+  const tasks = registerTasks(services, copy);
   const jobs = registerJobs(services, tracker, copy.flow);
   const files = registerFiles(services, copy);
   outbox.start();
-  log.info(`Started in ${Date.now() - started} ms, ${started - activatedAt} ms after activation`);
+  // Once started, off the activation path: the HTTP stack loads and the API budget is read (`GET /v2/rate_limit`,
+  // free), so that the first request the user makes does not wait for either. A request sooner shares the loading.
+  clock.setTimeout(() => void client.transport.warm(), WARM_UP_DELAY_MS);
+  log.info(`Started in ${clock.now() - started} ms, ${started - activatedAt} ms after activation`);
   return { services, tasks, files, copy, jobs, auth };
 }

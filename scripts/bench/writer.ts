@@ -14,7 +14,7 @@ export function benchWriter(client: SbClient, emulator: { baseUrl: string; token
   const account = { key, credentials: { endpoint: emulator.baseUrl, token: emulator.token } };
   const tracker = new JobTracker(client.copyJobs, memoryState(), clock, { account: () => key });
   const outbox = new Outbox(memoryState(), async () => account);
-  outbox.register(new CopyWrite(client.copyJobs, client.files, tracker, () => client.transport.serverClock.now()));
+  outbox.register(new CopyWrite(client.copyJobs, client.files, tracker, () => client.budget.serverClock.now()));
   outbox.start();
   const send = (batches: CopyItem[][], destination: JobDestination): Promise<CopiesSettled> =>
     followCopies(outbox, tracker, () => outbox.submit(COPY_WRITE, batches.map((items) => ({ items, destination })), account));

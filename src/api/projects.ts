@@ -1,3 +1,4 @@
+import type { Clock } from './clock';
 import { ApiError } from './errors';
 import { isProjectId, notProjectId } from './ids';
 import type { PageRequest } from './tasks';
@@ -31,5 +32,46 @@ export class ProjectsApi {
     const projects: Project[] = [];
     for await (const page of this.transport.all<Project>('projects', { query: { fields: PROJECT_FIELDS }, signal })) projects.push(...page.items);
     return projects;
+  }
+}
+
+const PROJECTS_KEPT_MS = 2 * 60_000;
+
+/** The caller's projects, fetched once and kept a couple of minutes for every picker, root-folder check and label. */
+export class ProjectCache {
+  private cached: { at: number; endpoint: string; projects: Promise<Project[]> } | undefined;
+
+  constructor(
+    private readonly source: Pick<ProjectsApi, 'all'>,
+    /** The endpoint in use: another platform's projects are not these. */
+    private readonly endpoint: () => string,
+    private readonly clock: Pick<Clock, 'now'>,
+  ) {}
+
+  all(): Promise<Project[]> {
+    const endpoint = this.endpoint();
+    const now = this.clock.now();
+    if (!this.cached || this.cached.endpoint !== endpoint || now - this.cached.at > PROJECTS_KEPT_MS) {
+      const projects = this.source.all();
+      this.cached = { at: now, endpoint, projects };
+      projects.catch(() => {
+        if (this.cached?.projects === projects) this.cached = undefined;
+      });
+    }
+    return this.cached.projects;
+  }
+
+  /** Root folder IDs of the caller's projects (empty when they cannot be listed: the platform refuses them anyway). */
+  async rootFolders(): Promise<Set<string>> {
+    try {
+      return new Set((await this.all()).map((p) => p.root_folder?.toLowerCase()).filter((id): id is string => !!id));
+    } catch {
+      return new Set();
+    }
+  }
+
+  /** Forgets them (a refresh, another sign-in). */
+  clear(): void {
+    this.cached = undefined;
   }
 }

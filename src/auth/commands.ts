@@ -6,11 +6,27 @@ import { checkEndpoint, endpointLabel, PLATFORMS, platformFor } from '../api/end
 import type { Services } from '../services';
 import { requestLogger } from '../ui/requestLog';
 import { parseCredentialsFile, usableProfiles } from './credentialsFile';
-import { ENDPOINT_SETTING } from './session';
+import { updateUserSetting } from '../ui/settings';
 import { checkToken, checkTokenShape } from './tokenCheck';
 import { commandTitles, COMMANDS } from '../keys/commands';
+import { plain, type Command } from '../ui/commands';
+import { accountMenu } from './accountStatus';
 
 export const CREDENTIALS_FILE = path.join(os.homedir(), '.sevenbridges', 'credentials');
+
+/** Every command of the sign-in: they act on nothing in particular. */
+export function authCommands(services: Services): Command[] {
+  return [
+    plain('setToken', () => setToken(services)),
+    plain('signOut', () => signOut(services)),
+    plain('selectPlatform', () => selectPlatform(services)),
+    // An optional path (tests, other extensions); menus and links pass none, so the official file is read.
+    plain('importCredentials', (file) => importCredentials(services, typeof file === 'string' ? file : undefined)),
+    plain('openTokenPage', () => openTokenPage(services)),
+    plain('showLog', () => services.log.show()),
+    plain('accountMenu', accountMenu),
+  ];
+}
 
 /**
  * "Set Authentication Token": a password box; the token is checked with GET /v2/user before it is stored for
@@ -146,7 +162,7 @@ export async function pickEndpoint(current: string, title: string): Promise<stri
 
 /** Makes `endpoint` the one in use (the setting), offering to set a token when it has none. */
 export async function useEndpoint(services: Services, endpoint: string): Promise<void> {
-  await vscode.workspace.getConfiguration('sevenbridges').update(ENDPOINT_SETTING, endpoint, vscode.ConfigurationTarget.Global);
+  await updateUserSetting('apiEndpoint', endpoint);
   await services.session.reload();
   services.log.info(`Platform: ${endpoint}`);
   if (services.session.state === 'signedOut') {
@@ -200,7 +216,7 @@ export async function importCredentials(services: Services, file = CREDENTIALS_F
     void vscode.window.showErrorMessage(vscode.l10n.t("Profile \"{0}\" was not imported: the token could not be saved in VS Code's secret storage ({1}).", pick.label, errorText(error)));
     return;
   }
-  await vscode.workspace.getConfiguration('sevenbridges').update(ENDPOINT_SETTING, endpoint, vscode.ConfigurationTarget.Global);
+  await updateUserSetting('apiEndpoint', endpoint);
   await services.session.reload();
   services.session.username = tokenCheck.user.username;
   void vscode.window.showInformationMessage(vscode.l10n.t('Signed in as {0} on {1} (profile "{2}").', tokenCheck.user.username, endpointLabel(endpoint), pick.label));

@@ -4,9 +4,10 @@ import type { Services } from '../services';
 import { requestLogger } from '../ui/requestLog';
 import { pickEndpoint, setToken, signOut } from './commands';
 import { accountLabel, diffSessions, endpointScope, endpointsToList, isEmptyDiff, mayCreateSessionFor, type ProviderSession } from './providerSessions';
-import { accountKey, ENDPOINT_SETTING, endpointOfTokenKey } from './session';
+import { accountKey, endpointOfTokenKey } from './session';
+import { updateUserSetting } from '../ui/settings';
 import { checkToken } from './tokenCheck';
-import { STATE_KEYS } from '../keys/state';
+import { readState, STATE, writeState } from '../keys/state';
 
 export const AUTH_PROVIDER_ID = 'sevenbridges';
 export const AUTH_PROVIDER_LABEL = 'Seven Bridges';
@@ -77,7 +78,7 @@ export class SevenBridgesAuthProvider implements vscode.AuthenticationProvider, 
     await this.remember(endpoint);
     // Signed out where the views look: they follow the new sign-in. Signed in there: they stay where they are.
     if (endpoint !== session.endpoint && session.state === 'signedOut') {
-      await vscode.workspace.getConfiguration('sevenbridges').update(ENDPOINT_SETTING, endpoint, vscode.ConfigurationTarget.Global);
+      await updateUserSetting('apiEndpoint', endpoint);
       await session.reload();
     }
     const made = (await this.refresh()).find((s) => s.id === endpoint);
@@ -118,7 +119,7 @@ export class SevenBridgesAuthProvider implements vscode.AuthenticationProvider, 
       PLATFORMS.map((p) => p.apiBase),
       session.endpoint,
       session.environmentEndpoint,
-      this.services.context.globalState.get<string[]>(STATE_KEYS.endpointsWithTokens.key, []),
+      readState(this.services.context.globalState, STATE.endpointsWithTokens) ?? [],
     );
     const sessions: ProviderSession[] = [];
     for (const endpoint of endpoints) {
@@ -151,7 +152,7 @@ export class SevenBridgesAuthProvider implements vscode.AuthenticationProvider, 
     if (endpoint === session.endpoint && session.username && (await session.credentials())?.token === token) owner.username = session.username;
     if (owner.username) return owner.username;
     if (owner.rejected) return undefined;
-    if (owner.failedAt !== undefined && Date.now() - owner.failedAt < RECHECK_AFTER_MS) return undefined;
+    if (owner.failedAt !== undefined && this.services.clock.now() - owner.failedAt < RECHECK_AFTER_MS) return undefined;
     const entry = owner;
     entry.checking ??= checkToken(endpoint, token, requestLogger(log)).then((check) => {
       entry.checking = undefined;
@@ -160,7 +161,7 @@ export class SevenBridgesAuthProvider implements vscode.AuthenticationProvider, 
         return;
       }
       entry.rejected = check.rejected;
-      entry.failedAt = Date.now();
+      entry.failedAt = this.services.clock.now();
       log.warn(`The token for ${endpoint} is not listed in the Accounts menu: ${check.reason}`);
     });
     await entry.checking;
@@ -180,17 +181,17 @@ export class SevenBridgesAuthProvider implements vscode.AuthenticationProvider, 
       endpoint,
       PLATFORMS.map((p) => p.apiBase),
       session.endpoint,
-      context.globalState.get<string[]>(STATE_KEYS.endpointsWithTokens.key, []),
+      readState(context.globalState, STATE.endpointsWithTokens) ?? [],
     );
   }
 
   private async remember(endpoint: string): Promise<void> {
     const { globalState } = this.services.context;
     // Custom endpoints that had a token in some window (SecretStorage cannot list its keys). Never the tokens.
-    const remembered = globalState.get<string[]>(STATE_KEYS.endpointsWithTokens.key, []);
+    const remembered = readState(globalState, STATE.endpointsWithTokens) ?? [];
     const hasToken = !!(await this.services.session.tokenFor(endpoint));
     if (hasToken === remembered.includes(endpoint) || PLATFORMS.some((p) => p.apiBase === endpoint)) return;
-    await globalState.update(STATE_KEYS.endpointsWithTokens.key, hasToken ? [...remembered, endpoint] : remembered.filter((e) => e !== endpoint));
+    await writeState(globalState, STATE.endpointsWithTokens, hasToken ? [...remembered, endpoint] : remembered.filter((e) => e !== endpoint));
   }
 }
 

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
-import { accountMenu, AccountStatus } from './accountStatus';
-import { importCredentials, openTokenPage, selectPlatform, setToken, signOut } from './commands';
-import { COMMANDS } from '../keys/commands';
+import { AccountStatus } from './accountStatus';
+import { authCommands } from './commands';
+import { registerCommands } from '../ui/commands';
 import { CONTEXT_KEYS } from '../keys/context';
 import { platformFor } from '../api/endpoint';
 import { setContextKey } from '../ui/whenContext';
@@ -10,7 +10,7 @@ import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, SevenBridgesAuthProvider } from 
 
 /** Sign-in: token, platform, credentials file, the signed-in indicator, the Accounts menu's provider. */
 export function registerAuth(services: Services): { provider: SevenBridgesAuthProvider } {
-  const { context, session, log } = services;
+  const { context, session } = services;
   const status = new AccountStatus(services);
   // The when-clauses' view of the sign-in: the welcome views, the title buttons, the platform's token page.
   const showSignIn = () => {
@@ -27,14 +27,7 @@ export function registerAuth(services: Services): { provider: SevenBridgesAuthPr
     session.onDidChange(() => void status.update()),
     session.onDidChange(() => void offerSignInFromAccountsMenu(services, provider)),
     session.onDidChangeUsername(() => void status.update()),
-    vscode.commands.registerCommand(COMMANDS.setToken, () => setToken(services)),
-    vscode.commands.registerCommand(COMMANDS.signOut, () => signOut(services)),
-    vscode.commands.registerCommand(COMMANDS.selectPlatform, () => selectPlatform(services)),
-    // An optional path (tests, other extensions); menus and links pass none, so the official file is read.
-    vscode.commands.registerCommand(COMMANDS.importCredentials, (file?: unknown) => importCredentials(services, typeof file === 'string' ? file : undefined)),
-    vscode.commands.registerCommand(COMMANDS.openTokenPage, () => openTokenPage(services)),
-    vscode.commands.registerCommand(COMMANDS.showLog, () => log.show()),
-    vscode.commands.registerCommand(COMMANDS.accountMenu, accountMenu),
+    ...registerCommands(authCommands(services), services.selections),
   );
   void session.reload(false).then(() => {
     void status.update();

@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
 import { checkEndpoint, DEFAULT_ENDPOINT } from '../api/endpoint';
 import type { Credentials } from '../api/transport';
+import { onSettingChange, userSetting } from '../ui/settings';
 import type { Account } from '../write/outbox';
 
 export const accountKey = (endpoint: string, username: string): string => `${endpoint}#${username}`;
 
 const TOKEN_KEY_PREFIX = 'sevenbridges.token:';
-export const ENDPOINT_SETTING = 'apiEndpoint';
 
 const tokenKey = (endpoint: string): string => TOKEN_KEY_PREFIX + endpoint.replace(/\/+$/, '');
 
@@ -51,9 +51,7 @@ export class Session implements vscode.Disposable {
       secrets.onDidChange((e) => {
         if (e.key.startsWith(TOKEN_KEY_PREFIX)) void this.reload();
       }),
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration(`sevenbridges.${ENDPOINT_SETTING}`)) void this.reload();
-      }),
+      onSettingChange(['apiEndpoint'], () => void this.reload()),
     );
   }
 
@@ -61,8 +59,7 @@ export class Session implements vscode.Disposable {
   get endpoint(): string {
     // Only the user's own setting counts (the setting is application-scoped): a cloned repository's
     // .vscode/settings.json must not be able to point the token box at a host of its choosing.
-    const configured = vscode.workspace.getConfiguration('sevenbridges').inspect<string>(ENDPOINT_SETTING)?.globalValue;
-    const raw = configured ?? this.env.SB_API_ENDPOINT ?? DEFAULT_ENDPOINT;
+    const raw = userSetting('apiEndpoint') ?? this.env.SB_API_ENDPOINT ?? DEFAULT_ENDPOINT;
     const checked = checkEndpoint(raw);
     return checked.ok ? checked.endpoint : raw;
   }

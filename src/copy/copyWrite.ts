@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { systemClock, type Clock } from '../api/clock';
+import type { ApiBudget } from '../api/budget';
 import type { CopyJobsApi } from '../api/copyJobs';
 import type { FilesApi } from '../api/files';
 import type { Credentials } from '../api/transport';
@@ -31,6 +32,8 @@ export class CopyWrite implements WriteKind<CopyPayload, JobSnapshot, AsyncJob> 
     private readonly tracker: JobTracker,
     /** The platform's time now (the client transport's estimate). */
     serverNow: () => number,
+    /** The API budget, which a copy of many calls is paced to (none: sent as fast as the platform answers). */
+    private readonly budget?: Pick<ApiBudget, 'holdBulk'>,
     clock: Pick<Clock, 'monotonic'> = systemClock,
   ) {
     this.identity = asyncJobIdentity<CopyPayload>({
@@ -45,6 +48,11 @@ export class CopyWrite implements WriteKind<CopyPayload, JobSnapshot, AsyncJob> 
       itemCount: (payload) => payload.items.length,
       matches: async (record, job, credentials) => matchCopy(record.payload, await this.sourceNames(record.payload, credentials), job),
     });
+  }
+
+  /** A call waits for the budget's reset rather than spend the share kept for the user (one POST each). */
+  hold(): number {
+    return this.budget?.holdBulk(1) ?? 0;
   }
 
   isPayload(payload: unknown): payload is CopyPayload {

@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import type { CopyItem } from '../api/types';
 import type { Services } from '../services';
-import { showApiError } from '../ui/errors';
+import { showError } from '../ui/errors';
+import { pickProject } from '../ui/projectPick';
+import { setting } from '../ui/settings';
 import { describeError } from '../api/errors';
 import { clashWords, lookupDestination, NAME_QUERIES, planClashes, type Arriving } from './clashes';
 import { failedItems } from '../jobs/summary';
@@ -12,7 +14,7 @@ import { followCopies } from './copyWrite';
 import { COPY_WRITE, type CopyPayload } from '../jobs/copyRequests';
 import { discardAction, showCopyJobsAction, submitAgainAction, submissionTellings } from './submissionWords';
 import { count } from '../util/words';
-import { askNewName, browseFolder, pickDestinationKind, pickProject, ProjectCache } from './pickers';
+import { askNewName, browseFolder, pickDestinationKind } from './pickers';
 import { clampBatchSize, confirmationNotes, confirmationText, CopyDestination, describeDestination, duplicatesDropped, planCopy, sourceProblems, checkSources, splitItems } from './request';
 
 const nothingCopied = (): string => vscode.l10n.t('Nothing was copied.');
@@ -51,8 +53,11 @@ export class CopyFlow {
   constructor(
     private readonly services: Services,
     private readonly tracker: JobTracker,
-    readonly projects: ProjectCache,
   ) {}
+
+  private get projects() {
+    return this.services.projects;
+  }
 
   /** Returns the jobs submitted (empty when cancelled, refused or failed). */
   async run(sources: CopySources, args: CopyCommandArgs = {}): Promise<TrackedJob[]> {
@@ -88,7 +93,7 @@ export class CopyFlow {
       sources: ids,
       destination,
       newName,
-      maxItemsPerRequest: vscode.workspace.getConfiguration('sevenbridges').get<number>('copy.maxItemsPerRequest'),
+      maxItemsPerRequest: setting('maxItemsPerRequest'),
     });
     if (!plan.ok) {
       void vscode.window.showErrorMessage(nothingCopied(), { modal: true, detail: plan.problems.join('\n\n') });
@@ -157,7 +162,7 @@ export class CopyFlow {
     try {
       account = await this.services.account();
     } catch (error) {
-      await showApiError(vscode.l10n.t('Nothing was copied to {0}: the account could not be checked', destination.label), error);
+      await showError(vscode.l10n.t('Nothing was copied to {0}: the account could not be checked', destination.label), error);
       return [];
     }
     if (!account) {
@@ -201,7 +206,7 @@ export class CopyFlow {
   /** Says what happened to the calls still in the outbox, with the actions that fit. */
   private async tell(left: WriteRecord[], label: string): Promise<void> {
     const group = left[0].group;
-    for (const telling of submissionTellings(left as WriteRecord<CopyPayload>[], label, Date.now())) {
+    for (const telling of submissionTellings(left as WriteRecord<CopyPayload>[], label, this.services.clock.now())) {
       const show = { error: vscode.window.showErrorMessage, warning: vscode.window.showWarningMessage, info: vscode.window.showInformationMessage }[telling.severity];
       void show(telling.text, ...telling.actions).then(async (chosen) => {
         if (chosen === submitAgainAction()) await this.resubmit(group);
@@ -233,7 +238,7 @@ export class CopyFlow {
       );
       if (answer !== button) return [];
     }
-    const max = vscode.workspace.getConfiguration('sevenbridges').get<number>('copy.maxItemsPerRequest');
+    const max = setting('maxItemsPerRequest');
     return this.submit(splitItems(failed, max), job.destination, job.sourceNames);
   }
 
@@ -255,7 +260,7 @@ export class CopyFlow {
           // "Another project" either way: the sources' own project is the first choice's.
           exclude: sourceProject,
         });
-        if (!project) break;
+        if (!project || project === 'none') break;
         if (kind === 'projectRoot') return { kind, project: project.id, rootFolder: project.root_folder };
         const result = await browseFolder(this.services.client, project, 'otherProjectFolder', { count: ids.length, exclude: new Set(ids) });
         if (result.back) continue;

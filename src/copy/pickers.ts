@@ -1,49 +1,12 @@
 import * as vscode from 'vscode';
 import { describeError } from '../api/errors';
-import { couldNotListProjects } from '../ui/errors';
 import type { SbClient } from '../api/client';
+import { nextChoice } from '../ui/projectPick';
 import type { FileRecord, Project } from '../api/types';
 import { fileListing } from '../api/files';
 import { CopyDestination, describeDestination, nameProblem } from './request';
 import { itemCount } from '../util/words';
 import { loadMoreLabel } from '../ui/rowView';
-
-const CACHE_MS = 2 * 60_000;
-
-/** The caller's projects, fetched once and kept for a couple of minutes (pickers, root-folder checks, labels). */
-export class ProjectCache {
-  private cached: { at: number; endpoint: string; projects: Promise<Project[]> } | undefined;
-
-  constructor(
-    private readonly client: SbClient,
-    private readonly endpoint: () => string,
-  ) {}
-
-  all(): Promise<Project[]> {
-    const endpoint = this.endpoint();
-    if (!this.cached || this.cached.endpoint !== endpoint || Date.now() - this.cached.at > CACHE_MS) {
-      const projects = this.client.projects.all();
-      this.cached = { at: Date.now(), endpoint, projects };
-      projects.catch(() => {
-        if (this.cached?.projects === projects) this.cached = undefined;
-      });
-    }
-    return this.cached.projects;
-  }
-
-  /** Root folder IDs of the caller's projects (empty when they cannot be listed: the platform refuses them anyway). */
-  async rootFolders(): Promise<Set<string>> {
-    try {
-      return new Set((await this.all()).map((p) => p.root_folder?.toLowerCase()).filter((id): id is string => !!id));
-    } catch {
-      return new Set();
-    }
-  }
-
-  clear(): void {
-    this.cached = undefined;
-  }
-}
 
 type KindPick = vscode.QuickPickItem & { value: CopyDestination['kind'] };
 
@@ -63,52 +26,6 @@ export async function pickDestinationKind(sourceProject: string | undefined, cou
     ignoreFocusOut: true,
   });
   return chosen?.value;
-}
-
-type ProjectPick = vscode.QuickPickItem & { project?: Project };
-
-/** A project from the caller's projects (type to search); read-only ones are shown but refused. */
-export async function pickProject(cache: ProjectCache, options: { title: string; exclude?: string; allowReadOnly?: boolean }): Promise<Project | undefined> {
-  const pick = vscode.window.createQuickPick<ProjectPick>();
-  pick.title = options.title;
-  pick.placeholder = vscode.l10n.t('Type to search your projects');
-  pick.matchOnDescription = true;
-  pick.ignoreFocusOut = true;
-  pick.busy = true;
-  pick.show();
-  try {
-    const load = cache.all().then(
-      (projects) => {
-        const sorted = projects
-          .filter((p) => p.id !== options.exclude)
-          .sort((a, b) => Number(a.permissions?.write === false) - Number(b.permissions?.write === false) || (a.name || a.id).localeCompare(b.name || b.id));
-        pick.items = sorted.length
-          ? sorted.map((project) => ({
-              label: `$(${project.permissions?.write === false ? 'lock' : 'project'}) ${project.name || project.id}`,
-              description: project.id,
-              detail: project.permissions?.write === false && !options.allowReadOnly ? vscode.l10n.t('Read only: you cannot copy into it') : undefined,
-              project,
-            }))
-          : [{ label: vscode.l10n.t('No other projects'), description: vscode.l10n.t('You have no project to copy into') }];
-      },
-      (error) => {
-        pick.items = [{ label: `$(error) ${couldNotListProjects()}`, detail: describeError(error) }];
-      },
-    );
-    void load.finally(() => (pick.busy = false));
-    for (;;) {
-      const chosen = await nextChoice(pick);
-      if (!chosen) return undefined;
-      if (!chosen.project) continue;
-      if (chosen.project.permissions?.write === false && !options.allowReadOnly) {
-        pick.placeholder = vscode.l10n.t('{0} is read only: choose another project', chosen.project.id);
-        continue;
-      }
-      return chosen.project;
-    }
-  } finally {
-    pick.dispose();
-  }
 }
 
 type FolderPick = vscode.QuickPickItem & { action: 'here' | 'up' | 'open' | 'more'; folder?: FileRecord };
@@ -211,25 +128,6 @@ export async function browseFolder(
     listing.reset();
     pick.dispose();
   }
-}
-
-/** The next accepted item of a quick pick (or the item a title button stands for), or undefined once it is hidden. */
-export function nextChoice<T extends vscode.QuickPickItem>(pick: vscode.QuickPick<T>, onButton?: (button: vscode.QuickInputButton) => T | undefined): Promise<T | undefined> {
-  return new Promise((resolve) => {
-    const disposables: vscode.Disposable[] = [];
-    const done = (value: T | undefined) => {
-      disposables.forEach((d) => d.dispose());
-      resolve(value);
-    };
-    disposables.push(
-      pick.onDidAccept(() => done(pick.selectedItems[0] ?? pick.activeItems[0])),
-      pick.onDidHide(() => done(undefined)),
-      pick.onDidTriggerButton((button) => {
-        const item = onButton?.(button);
-        if (item) done(item);
-      }),
-    );
-  });
 }
 
 /**

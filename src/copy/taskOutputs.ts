@@ -25,11 +25,11 @@ export interface GatheredOutputs {
  * The output files of the given tasks, each once: a task without its outputs in hand is read (one GET); a batch
  * parent stands for its completed children (listed by `parent`, 100 a page). Tasks that are not COMPLETED are skipped.
  */
-export async function gatherOutputs(tasks: readonly Task[], source: Pick<TasksApi, 'get' | 'list'>, maxPages = CHILD_PAGES): Promise<GatheredOutputs> {
+export async function gatherOutputs(tasks: readonly (Pick<Task, 'id'> & Partial<Task>)[], source: Pick<TasksApi, 'get' | 'list'>, maxPages = CHILD_PAGES): Promise<GatheredOutputs> {
   const out: GatheredOutputs = { ids: [], names: {}, projects: [], tasks: 0, notes: [], requests: 0 };
   const seen = new Set<string>();
   const projects = new Set<string>();
-  const take = (task: Task) => {
+  const take = (task: Pick<Task, 'id'> & Partial<Task>) => {
     const ids = outputFileIds(task.outputs);
     if (!ids.length) return;
     out.tasks++;

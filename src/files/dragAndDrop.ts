@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import type { CopyDestination } from '../copy/request';
 import { FileNode, FolderNode, isItemNode, ProjectNode, type FilesNode, type ItemNode } from './filesModel';
-import { FILES_VIEW } from './tree';
+import { VIEWS } from '../keys/views';
 
 /** The files view's own mime type (VS Code's convention): the dragged nodes themselves, within this window. */
-export const FILES_MIME = `application/vnd.code.tree.${FILES_VIEW.toLowerCase()}`;
+export const FILES_MIME = `application/vnd.code.tree.${VIEWS.files.toLowerCase()}`;
 
 /** Where a drop lands: the folder or project dropped onto (a file stands for the folder it is in). */
 export type DropTarget = ProjectNode | FolderNode;

@@ -1,21 +1,24 @@
 // The Projects & Files tree's data: the caller's projects, their folders and files, each level loaded 100 at a
-// time by the paged loader, and the rows shown in place of a blank view. No `vscode` import; the tree provider
-// renders these nodes.
+// time by the paged loader, the rows shown in place of a blank view, and how each row looks; and the way down to a
+// file or folder given by ID (Reveal in Projects & Files). No `vscode` import; ui/rowTree.ts draws it.
 
 import * as l10n from '@vscode/l10n';
 import { describeError } from '../api/errors';
 import { fileListing, type FileLocation } from '../api/files';
-import { PagedLoader, recordKey } from '../api/pagedLoader';
+import { PAGE_SIZE, PagedLoader, recordKey } from '../api/pagedLoader';
 import type { FileRecord, Page, Project } from '../api/types';
-import { errorRows, LoadMoreNode as ListingEnd, MessageNode as Message } from '../ui/rowView';
+import { errorRows, LoadMoreNode as ListingEnd, loadMoreView, MessageNode as Message, messageView, type RowModel, type RowView } from '../ui/rowView';
+import { entryView, projectView } from './fileRows';
+import { count } from '../util/words';
 import { Emitter } from '../util/emitter';
-import { COMMANDS } from '../keys/commands';
+import { commandTitles, COMMANDS } from '../keys/commands';
 
 /** The part of the client the tree reads (SbClient, or a test double). */
 export interface FilesSource {
   files: {
     list(location: FileLocation, page: { offset?: number; limit?: number; signal?: AbortSignal }): Promise<Page<FileRecord>>;
     next(url: string, signal?: AbortSignal): Promise<Page<FileRecord>>;
+    get(id: string): Promise<FileRecord>;
   };
   projects: {
     list(page: { offset?: number; limit?: number; signal?: AbortSignal }): Promise<Page<Project>>;
@@ -92,7 +95,15 @@ export const isItemNode = (node: unknown): node is ItemNode => node instanceof F
  * Projects → folders → files, each level loaded 100 at a time with "Load more (N left)". A load redraws only
  * the node it belongs to. Empty, error and signed-out states are rows, never a blank view.
  */
-export class FilesTreeModel {
+/** Pages of one listing read at most while looking for a row to reveal (1,000 entries). */
+export const REVEAL_MAX_PAGES = 10;
+/** Folders above a file followed at most while looking for it. */
+const REVEAL_MAX_DEPTH = 100;
+
+/** Why a file could not be revealed, in words. */
+export class NotFoundError extends Error {}
+
+export class FilesTreeModel implements RowModel<FilesNode> {
   private root: FilesRoot;
   private readonly changed = new Emitter<FilesNode | undefined>();
   /** Fires with the node whose children changed, or undefined for the whole tree. */
@@ -101,8 +112,81 @@ export class FilesTreeModel {
   constructor(
     private readonly source: FilesSource,
     private readonly signedIn: () => Promise<boolean>,
+    private readonly now: () => number,
   ) {
     this.root = this.newRoot();
+  }
+
+  /** How a row looks. */
+  rowView(node: FilesNode): RowView {
+    switch (node.kind) {
+      case 'project':
+        return projectView(node.project, this.now());
+      case 'folder':
+      case 'file':
+        return { ...entryView(node.file, this.now()), fileIcon: node.kind };
+      case 'loadMore':
+        return loadMoreView(node.parent.listing, { command: COMMANDS.loadMoreFiles, title: commandTitles().loadMoreFiles, args: [node] });
+      case 'message':
+        return messageView(node);
+    }
+  }
+
+  /**
+   * The row of a file or folder given by ID, its project's and folders' listings loaded down to it (so the view can
+   * reveal it): one request for the record, one per folder above it, and the pages each listing needs to show the
+   * next one. Throws a NotFoundError saying why when it is not in the caller's projects or too far down a listing.
+   */
+  async locate(id: string): Promise<ItemNode> {
+    const record = await this.source.files.get(id);
+    const name = record.name || id;
+    if (!record.project) throw new NotFoundError(l10n.t('The platform does not say which project {0} is in.', name));
+    const project = await this.find(this.root, record.project);
+    if (!(project instanceof ProjectNode)) throw new NotFoundError(l10n.t('{0} is in {1}, which is not among your projects.', name, record.project));
+    const above: FileRecord[] = [];
+    for (let at = record; at.parent && at.parent !== project.project.root_folder; ) {
+      if (above.length >= REVEAL_MAX_DEPTH) throw new NotFoundError(l10n.t('{0} is more than {1} folders deep.', name, REVEAL_MAX_DEPTH));
+      at = await this.source.files.get(at.parent);
+      above.unshift(at);
+    }
+    let owner: ProjectNode | FolderNode = project;
+    for (const step of [...above, record]) {
+      const found = await this.find(owner, step.id);
+      if (!found || found instanceof ProjectNode) {
+        throw new NotFoundError(l10n.t('{0} is not among the first {1} entries of {2}.', step.name || step.id, count(REVEAL_MAX_PAGES * PAGE_SIZE), owner.name));
+      }
+      if (step === record) return found;
+      if (!(found instanceof FolderNode)) throw new NotFoundError(l10n.t('{0} is not a folder.', found.name));
+      owner = found;
+    }
+    throw new NotFoundError(l10n.t('{0} was not found.', name));
+  }
+
+  /**
+   * The row of `id` in a listing, its pages loaded (at most REVEAL_MAX_PAGES) until it shows; a listing loaded before
+   * is read again once when it does not show it (a copy that arrived since). The listing's row is redrawn.
+   */
+  private async find(owner: ListingNode, id: string): Promise<ProjectNode | ItemNode | undefined> {
+    const listing: PagedLoader<unknown> = owner.listing;
+    let fresh = !listing.loaded;
+    await listing.ensureLoaded();
+    for (;;) {
+      const nodes: (ProjectNode | ItemNode)[] = owner.kind === 'root' ? this.projectNodes(owner) : this.entryNodes(owner);
+      const found = nodes.find((node) => node.id === id);
+      if (found) {
+        this.fireFor(owner);
+        return found;
+      }
+      if (listing.error !== undefined) throw listing.error;
+      if (listing.hasMore && listing.items.length < REVEAL_MAX_PAGES * PAGE_SIZE) {
+        await listing.loadMore();
+      } else if (!fresh) {
+        fresh = true;
+        await listing.reload(REVEAL_MAX_PAGES);
+      } else {
+        return undefined;
+      }
+    }
   }
 
   /** Reloads everything, or one project's or folder's entries. */

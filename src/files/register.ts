@@ -1,17 +1,20 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { CopyCommandArgs } from '../copy/flow';
 import type { CopyFeature } from '../copy/register';
 import type { TrackedJob } from '../jobs/tracker';
-import { COMMANDS } from '../keys/commands';
 import type { Services } from '../services';
-import { copyFromView, copyIds, dropCopy, refreshFiles, type FilesParts } from './commands';
+import { VIEWS } from '../keys/views';
+import { registerCommands } from '../ui/commands';
+import { showRows, type RowTree } from '../ui/rowTree';
+import { dropCopy, filesCommands, type FilesParts } from './commands';
 import { FilesDragAndDrop, type DropTarget } from './dragAndDrop';
-import { FILES_VIEW, FilesTreeProvider } from './tree';
-import type { FilesNode, ItemNode, LoadMoreNode, MessageNode } from './filesModel';
+import { FilesTreeModel, type FilesNode, type ItemNode } from './filesModel';
+
 
 /** The running Projects & Files view, for the integration tests. */
 export interface FilesFeature {
-  readonly tree: FilesTreeProvider;
+  readonly model: FilesTreeModel;
+  readonly rows: RowTree<FilesNode>;
   readonly view: vscode.TreeView<FilesNode>;
   /** Drag and drop in Projects & Files. */
   readonly dragAndDrop: FilesDragAndDrop;
@@ -21,19 +24,18 @@ export interface FilesFeature {
 
 /** Projects & Files: the view, dragging to copy, and its commands (the copy commands among them). */
 export function registerFiles(services: Services, copy: CopyFeature): FilesFeature {
-  const tree = new FilesTreeProvider(services);
+  const { client, session, clock } = services;
+  // Reads the token if the session has not yet (the first render may come before it is loaded).
+  const model = new FilesTreeModel(client, async () => !!(await session.credentials()), clock.now);
   const dragAndDrop = new FilesDragAndDrop((target, items) => dropCopy({ copy }, target, items));
-  const view = vscode.window.createTreeView(FILES_VIEW, { treeDataProvider: tree, canSelectMany: true, showCollapseAll: true, dragAndDropController: dragAndDrop });
-  const parts: FilesParts = { tree, copy, selection: () => view.selection };
-  type CopyArgs = [arg?: CopyCommandArgs | FilesNode, nodes?: FilesNode[], extra?: CopyCommandArgs];
+  const { view, rows, disposables } = showRows(VIEWS.files, model, { clock, canSelectMany: true, dragAndDropController: dragAndDrop });
+  const parts: FilesParts = { services, model, rows, view, copy };
   services.context.subscriptions.push(
-    tree,
-    view,
-    vscode.commands.registerCommand(COMMANDS.refreshFiles, (node?: FilesNode) => refreshFiles(parts, node)),
-    vscode.commands.registerCommand(COMMANDS.loadMoreFiles, (node?: LoadMoreNode | MessageNode) => (node ? tree.loadMore(node) : undefined)),
-    vscode.commands.registerCommand(COMMANDS.copyFileId, (node?: FilesNode, nodes?: FilesNode[]) => copyIds(parts, node, nodes)),
-    vscode.commands.registerCommand(COMMANDS.copy, (...args: CopyArgs) => copyFromView(parts, ...args)),
-    vscode.commands.registerCommand(COMMANDS.copyTo, (...args: CopyArgs) => copyFromView(parts, ...args)),
+    ...disposables,
+    { dispose: () => model.dispose() },
+    services.selections.watch(view),
+    session.onDidChange(() => model.refresh()),
+    ...registerCommands(filesCommands(parts), services.selections),
   );
-  return { tree, view, dragAndDrop, dropCopy: (target, items, args) => dropCopy(parts, target, items, args) };
+  return { model, rows, view, dragAndDrop, dropCopy: (target, items, args) => dropCopy(parts, target, items, args) };
 }

@@ -1,14 +1,19 @@
-// The Copy Jobs view as data: which rows there are, in which order, and how each looks. No `vscode` import;
-// `jobsView.ts` turns these into TreeItems.
+// The Copy Jobs view as data: which rows there are, in which order, what can be done with each, and how each looks.
+// No `vscode` import; ui/rowTree.ts draws it.
 import * as l10n from '@vscode/l10n';
-import { isCopyCall, type CopyWriteRecord } from './copyRequests';
+import { describeError } from '../api/errors';
+import type { FileRecord } from '../api/types';
+import { isCopyCall, pendingCopies, type CopyWriteRecord } from './copyRequests';
 import type { WriteRecord } from '../write/outbox';
 import { writeStateWords } from '../write/stateWords';
-import { MessageNode, type IconSpec, type RowView } from '../ui/rowView';
+import type { Outbox } from '../write/outbox';
+import { messageView, MessageNode, type IconSpec, type RowModel, type RowView } from '../ui/rowView';
+import { Emitter } from '../util/emitter';
 import { relativeTime } from '../util/time';
 import { count, itemCount, requestCount } from '../util/words';
+import { commandTitles, COMMANDS } from '../keys/commands';
 import { failedCount, itemErrorWords, jobIdWords, jobOutcome, jobProgress, jobStateWord, noResultWords, pendingWords, submittedWhen } from './summary';
-import { isFinished, type TrackedJob } from './tracker';
+import { isFinished, type JobTracker, type TrackedJob } from './tracker';
 
 
 /** Several jobs (and maybe requests not yet sent) made by one copy that was split. */
@@ -36,6 +41,8 @@ export interface ItemNode {
   id: string;
   job: TrackedJob;
   index: number;
+  /** The new copy, once the platform reported it: what Reveal in Projects & Files shows. */
+  file?: FileRecord;
 }
 export type JobsNode = SubmissionNode | JobNode | RequestNode | ItemNode | MessageNode<JobsNode>;
 
@@ -89,7 +96,7 @@ export function rootNodes(jobs: readonly TrackedJob[], pending: readonly CopyWri
 /** The rows under a submission (its requests still in the outbox first, then its jobs, newest first) or a job (its items). */
 export function childNodes(node: JobsNode): JobsNode[] {
   if (node.kind === 'submission') return [...(node.pending.length ? [requestNode(node.group, node.pending)] : []), ...node.jobs.map(jobNode)];
-  if (node.kind === 'job') return itemOrder(node.job).map((index) => ({ kind: 'item', id: `item:${node.job.id}:${index}`, job: node.job, index }));
+  if (node.kind === 'job') return itemOrder(node.job).map((index) => ({ kind: 'item', id: `item:${node.job.id}:${index}`, job: node.job, index, file: node.job.result?.[index]?.resource }));
   return [];
 }
 
@@ -114,6 +121,33 @@ function newestFirst(jobs: TrackedJob[]): TrackedJob[] {
   return [...jobs].sort((a, b) => b.submittedAt - a.submittedAt);
 }
 
+/** Whether a finished job has items whose result is an error: what Retry Failed Items copies again. */
+export function canRetryFailed(job: TrackedJob): boolean {
+  return isFinished(job) && job.state !== 'UNKNOWN' && failedCount(job) > 0 && !!job.result?.some((r) => r.error);
+}
+
+/** A request's records: whether this window owns them (only it acts on them), any was refused, any may have been submitted. */
+export function requestState(
+  records: readonly CopyWriteRecord[],
+  owns: (record: CopyWriteRecord) => boolean,
+): { problem: WriteRecord['problem']; owned: boolean; refused: boolean; notFound: boolean; unsure: boolean } {
+  const problem = records.find((p) => p.problem)?.problem;
+  return {
+    problem,
+    owned: !problem && records.every(owns),
+    refused: records.some((p) => p.state === 'failed' && !p.problem),
+    notFound: records.some((p) => p.state === 'notFound'),
+    unsure: records.some((p) => p.state === 'unsure'),
+  };
+}
+
+/** The request a row holds: a request row, or the requests of a submission still in the outbox. */
+export function requestOf(node: JobsNode | undefined): RequestNode | undefined {
+  if (node?.kind === 'request') return node;
+  if (node?.kind === 'submission' && node.pending.length) return requestNode(node.group, node.pending);
+  return undefined;
+}
+
 /** "340/1,000 files" once the platform has counted them; the item count before. */
 export function progressText(job: TrackedJob): string {
   if (job.total) return filesDone((job.completed ?? 0) + (job.failed ?? 0), job.total);
@@ -135,7 +169,7 @@ export function jobRow(job: TrackedJob, now: number): RowView {
   const failed = failedCount(job);
   const description = [state, progressText(job), ...(failed ? [failedWords(failed)] : []), age].join(' · ');
   const tokens = ['copyJob', isFinished(job) ? 'finished' : 'running'];
-  if (isFinished(job) && job.state !== 'UNKNOWN' && failed && job.result?.some((r) => r.error)) tokens.push('hasFailed');
+  if (canRetryFailed(job)) tokens.push('hasFailed');
   if (job.result?.length || job.items.length) tokens.push('hasItems');
   const tooltip = [
     copyTo(job.destination.label),
@@ -199,14 +233,10 @@ export function requestRow(node: RequestNode, now: number, owns: (record: CopyWr
   const first: WriteRecord = records[0];
   const label = copies ? records[0].payload.destination.label : (first.label ?? first.kind);
   const count = copies ? records.reduce((sum, p) => sum + p.payload.items.length, 0) : undefined;
-  const problem = records.find((p) => p.problem)?.problem;
-  const owned = !problem && records.every(owns);
+  const { problem, owned, refused, notFound, unsure } = requestState(records, owns);
   const states = [...new Set(records.map((p) => writeStateWords(p, now, owns(p))))].join(', ');
   const note = records.find((p) => p.note)?.note;
   const description = [...(count === undefined ? [] : [itemCount(count)]), states, relativeTime(new Date(records[0].createdAt), now)].join(' · ');
-  const refused = records.some((p) => p.state === 'failed' && !p.problem);
-  const notFound = records.some((p) => p.state === 'notFound');
-  const unsure = records.some((p) => p.state === 'unsure');
   const tokens = ['copyRequest'];
   if (owned && (refused || notFound)) tokens.push('refused');
   if (owned && unsure) tokens.push('unsure');
@@ -318,4 +348,97 @@ export function resultsTable(jobs: readonly TrackedJob[]): string {
     });
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The Copy Jobs view: the jobs of the account in use and the copy calls still in the outbox (see `rootNodes` for the
+ * order), a job's items when it is opened (its per-item results fetched once when the list did not carry them).
+ */
+export class CopyJobsModel implements RowModel<JobsNode> {
+  private readonly changed = new Emitter<JobsNode | undefined>();
+  readonly onDidChange = this.changed.event;
+  private readonly subscriptions: { dispose(): void }[];
+  /** Errors met loading a job's items, shown in place of them until the next try. */
+  private readonly loadErrors = new Map<string, string>();
+
+  constructor(
+    readonly tracker: JobTracker,
+    private readonly outbox: Outbox,
+    private readonly now: () => number,
+  ) {
+    this.subscriptions = [this.changed, tracker.onDidChange(() => this.changed.fire(undefined)), outbox.onDidChange(() => this.changed.fire(undefined))];
+  }
+
+  /** The copy calls of the account in use still in the outbox. */
+  pending(): CopyWriteRecord[] {
+    return pendingCopies(this.outbox, this.tracker.account());
+  }
+
+  /** Whether this window sends (and so may act on) a call of the outbox. */
+  owns(record: CopyWriteRecord): boolean {
+    return this.outbox.owns(record);
+  }
+
+  roots(): JobsNode[] {
+    return rootNodes(this.tracker.all(), this.pending());
+  }
+
+  /** Every row but the items: the jobs, submissions and requests the commands pick from. */
+  rows(): JobsNode[] {
+    return this.roots().flatMap((r) => (r.kind === 'submission' ? [r, ...childNodes(r)] : [r]));
+  }
+
+  /** A row's job as the tracker has it now. */
+  current(job: TrackedJob): TrackedJob {
+    return this.tracker.get(job.id) ?? job;
+  }
+
+  async getChildren(node?: JobsNode): Promise<JobsNode[]> {
+    if (!node) return this.roots();
+    if (node.kind !== 'job') return childNodes(node);
+    let job = this.current(node.job);
+    // A finished job whose per-item results the list did not carry: one GET for them when it is opened.
+    if (isFinished(job) && job.state !== 'UNKNOWN' && !job.result?.length && job.items.length) {
+      try {
+        job = (await this.tracker.details(job.id)) ?? job;
+        this.loadErrors.delete(job.id);
+      } catch (error) {
+        this.loadErrors.set(job.id, describeError(error));
+      }
+    }
+    const error = this.loadErrors.get(job.id);
+    const items = childNodes({ ...node, job });
+    return error ? [new MessageNode<JobsNode>(`message:${job.id}`, node, l10n.t('Could not load the results: {0}', error), 'error', error), ...items] : items;
+  }
+
+  getParent(node: JobsNode): JobsNode | undefined {
+    if (node.kind === 'item') return this.rows().find((r) => r.kind === 'job' && r.job.id === node.job.id);
+    if (node.kind === 'job' || node.kind === 'request') return this.roots().find((r) => r.kind === 'submission' && childNodes(r).some((c) => c.id === node.id));
+    return undefined;
+  }
+
+  /** The row of a job, for `reveal` (inside its submission when it has one). */
+  jobNode(id: string): JobsNode | undefined {
+    return this.rows().find((r) => r.kind === 'job' && r.job.id === id);
+  }
+
+  rowView(node: JobsNode): RowView {
+    const now = this.now();
+    switch (node.kind) {
+      case 'message':
+        return messageView(node);
+      case 'job':
+        return jobRow(this.current(node.job), now);
+      case 'submission':
+        return { ...submissionRow(node, now), expanded: true };
+      case 'request':
+        return requestRow(node, now, (r) => this.owns(r));
+      case 'item':
+        return { ...itemRow(node.job, node.index), command: { command: COMMANDS.openJobItem, title: commandTitles().openJobItem, args: [node] } };
+    }
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+  }
 }

@@ -1,19 +1,24 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
+import { VIEWS } from '../keys/views';
+import { registerCommands } from '../ui/commands';
+import { showRows, type RowTree } from '../ui/rowTree';
+import { jobsCommands } from './commands';
 import type { CopyActions } from './copyRequests';
-import { COMMANDS } from '../keys/commands';
-import * as commands from './jobsCommands';
-import { CopyJobsProvider, followVisibility, JOBS_VIEW } from './jobsView';
-import type { ItemNode, JobsNode } from './jobsModel';
+import { CopyJobsModel, type JobsNode } from './jobsModel';
 import { JobTracker } from './tracker';
 import { FinishNotifier, JobsStatusBar } from './ui';
+
+/** Ages in the rows ("2 min ago") move on this often while the view is visible. */
+const REDRAW_MS = 30_000;
 
 /** The running copy-job feature, for the integration tests. */
 export interface JobsFeature {
   readonly tracker: JobTracker;
   readonly statusBar: JobsStatusBar;
-  /** The Copy Jobs view. */
-  readonly provider: CopyJobsProvider;
+  /** The Copy Jobs view's rows and the view. */
+  readonly model: CopyJobsModel;
+  readonly rows: RowTree<JobsNode>;
   readonly view: vscode.TreeView<JobsNode>;
 }
 
@@ -24,7 +29,7 @@ export interface JobsFeature {
 export function followCopyJobs(services: Services): JobTracker {
   const { context, client, session } = services;
   // Jobs belong to the account they were made as: only the one in use is followed and shown.
-  const tracker = new JobTracker(client.copyJobs, context.globalState, undefined, { account: () => session.accountKey });
+  const tracker = new JobTracker(client.copyJobs, context.globalState, services.clock, { account: () => session.accountKey, budget: client.budget });
   // The tracker pauses by itself on a rejected or missing token; a sign-in (or out) restarts or stops it.
   const followSession = () => (session.state === 'signedIn' ? tracker.resume() : tracker.pause());
   context.subscriptions.push(
@@ -39,32 +44,29 @@ export function followCopyJobs(services: Services): JobTracker {
 
 /** The status-bar item, the notifications when jobs finish, and the Copy Jobs view with its commands. */
 export function registerJobs(services: Services, tracker: JobTracker, copies: CopyActions): JobsFeature {
-  const { context, session, outbox } = services;
-  const statusBar = new JobsStatusBar(tracker, outbox);
+  const { context, session, outbox, clock } = services;
+  const statusBar = new JobsStatusBar(tracker, outbox, clock);
   // Another platform or account may be in use now: its jobs and calls are the ones to show.
   const showAccount = () => statusBar.update();
-  const provider = new CopyJobsProvider(tracker, outbox);
-  const view = vscode.window.createTreeView(JOBS_VIEW, { treeDataProvider: provider, showCollapseAll: true });
-  const parts: commands.JobsViewParts = { tracker, copies, writes: outbox, provider, view };
-  type Confirm = { confirm?: boolean };
+  const model = new CopyJobsModel(tracker, outbox, clock.now);
+  const { view, rows, disposables } = showRows(VIEWS.copyJobs, model, { clock, redrawEveryMs: REDRAW_MS });
+  // Shown: the outcomes are seen (the status bar lets go of them), and the jobs are looked at now.
+  const shown = () => {
+    if (!view.visible) return;
+    tracker.acknowledge();
+    void tracker.refreshNow().catch(() => undefined);
+  };
   context.subscriptions.push(
     statusBar,
-    new FinishNotifier(tracker, copies),
+    new FinishNotifier(tracker, copies, clock),
     session.onDidChange(showAccount),
     session.onDidChangeUsername(showAccount),
-    provider,
-    view,
-    followVisibility(view, provider, tracker),
-    // "Show Copy Jobs" (and the status-bar item) focus the view.
-    vscode.commands.registerCommand(COMMANDS.showJobs, (id?: string) => commands.showJobs(parts, id)),
-    vscode.commands.registerCommand(COMMANDS.retryFailed, (node?: JobsNode, options?: Confirm) => commands.retryFailed(parts, node, options)),
-    vscode.commands.registerCommand(COMMANDS.copyResults, (node?: JobsNode, nodes?: JobsNode[]) => commands.copyResults(parts, node, nodes)),
-    vscode.commands.registerCommand(COMMANDS.dismissJob, (node?: JobsNode, nodes?: JobsNode[]) => commands.dismiss(parts, node, nodes)),
-    vscode.commands.registerCommand(COMMANDS.clearFinishedJobs, () => commands.clearFinished(parts)),
-    vscode.commands.registerCommand(COMMANDS.submitAgain, (node?: JobsNode) => commands.submitAgain(parts, node)),
-    vscode.commands.registerCommand(COMMANDS.submitAnyway, (node?: JobsNode, options?: Confirm) => commands.submitAnyway(parts, node, options)),
-    vscode.commands.registerCommand(COMMANDS.discardRequest, (node?: JobsNode) => commands.discard(parts, node)),
-    vscode.commands.registerCommand(COMMANDS.openJobItem, (node?: ItemNode) => commands.openItem(parts, node)),
+    ...disposables,
+    { dispose: () => model.dispose() },
+    services.selections.watch(view),
+    view.onDidChangeVisibility(shown),
+    ...registerCommands(jobsCommands({ model, copies, writes: outbox, view }), services.selections),
   );
-  return { tracker, statusBar, provider, view };
+  shown();
+  return { tracker, statusBar, model, rows, view };
 }

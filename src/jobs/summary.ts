@@ -9,9 +9,14 @@ import { isFinished, TrackedJob } from './tracker';
 
 export interface StatusSummary {
   visible: boolean;
+  /** The status-bar item's text: a codicon, then `words`. */
   text: string;
+  /** What the item says, without its codicon (what a screen reader says). */
+  words: string;
   /** Show in the warning colour. */
   warning: boolean;
+  /** Every job not seen yet is done and none failed: the outcome fades from the status bar after a while. */
+  allDone: boolean;
   tooltip: string[];
 }
 
@@ -57,6 +62,9 @@ function doneText(copies: number, files: number): string {
   return files === 1 ? l10n.t('{0} copies done · 1 file', n(copies)) : l10n.t('{0} copies done · {1} files', n(copies), n(files));
 }
 
+/** The item's text, a codicon then the words, and the words alone. */
+const line = (icon: string, words: string): Pick<StatusSummary, 'text' | 'words'> => ({ text: `$(${icon}) ${words}`, words });
+
 /**
  * The status-bar item: while any job runs, `$(sync~spin) Copying 2 jobs · 340/1000 files`; then the outcome
  * of the jobs not yet seen (all done, or N failed in the warning colour); hidden when there is nothing to show.
@@ -78,26 +86,26 @@ export function statusSummary(jobs: readonly TrackedJob[], pending: readonly Wri
     const total = active.reduce((sum, job) => sum + (job.total ?? 0), 0);
     const done = active.reduce((sum, job) => sum + (job.completed ?? 0) + (job.failed ?? 0), 0);
     for (const job of active) tooltip.push(destinationLine(job.destination.label, jobProgress(job)));
-    return { visible: true, text: `$(sync~spin) ${copyingText(active.length, done, total)}`, warning: failed.length > 0, tooltip };
+    return { visible: true, ...line('sync~spin', copyingText(active.length, done, total)), warning: failed.length > 0, allDone: false, tooltip };
   }
   if (failed.length) {
-    return { visible: true, text: `$(warning) ${copies === 1 ? l10n.t('1 copy not submitted') : l10n.t('{0} copies not submitted', n(copies))}`, warning: true, tooltip };
+    return { visible: true, ...line('warning', copies === 1 ? l10n.t('1 copy not submitted') : l10n.t('{0} copies not submitted', n(copies))), warning: true, allDone: false, tooltip };
   }
   if (checking.length) {
-    return { visible: true, text: `$(search) ${checking.length === 1 ? l10n.t('Checking 1 copy request') : l10n.t('Checking {0} copy requests', n(checking.length))}`, warning: false, tooltip };
+    return { visible: true, ...line('search', checking.length === 1 ? l10n.t('Checking 1 copy request') : l10n.t('Checking {0} copy requests', n(checking.length))), warning: false, allDone: false, tooltip };
   }
-  if (sending) return { visible: true, text: `$(sync~spin) ${sending === 1 ? l10n.t('Submitting 1 copy request') : l10n.t('Submitting {0} copy requests', n(sending))}`, warning: false, tooltip };
+  if (sending) return { visible: true, ...line('sync~spin', sending === 1 ? l10n.t('Submitting 1 copy request') : l10n.t('Submitting {0} copy requests', n(sending))), warning: false, allDone: false, tooltip };
   if (unseen.length) {
     const failed = unseen.reduce((sum, job) => sum + failedCount(job), 0);
     const copied = unseen.reduce((sum, job) => sum + (job.completed ?? 0), 0);
     const unknown = unseen.filter((job) => job.state === 'UNKNOWN').length;
     for (const job of unseen) tooltip.push(destinationLine(job.destination.label, jobOutcome(job)));
     tooltip.push(l10n.t('Click to see the copy jobs'));
-    if (failed > 0) return { visible: true, text: `$(warning) ${failed === 1 ? l10n.t('Copy: 1 failed') : l10n.t('Copy: {0} failed', n(failed))}`, warning: true, tooltip };
-    if (unknown > 0) return { visible: true, text: `$(question) ${unknown === 1 ? l10n.t('Copy: outcome unknown') : l10n.t('Copy: {0} outcomes unknown', n(unknown))}`, warning: true, tooltip };
-    return { visible: true, text: `$(check) ${doneText(unseen.length, copied)}`, warning: false, tooltip };
+    if (failed > 0) return { visible: true, ...line('warning', failed === 1 ? l10n.t('Copy: 1 failed') : l10n.t('Copy: {0} failed', n(failed))), warning: true, allDone: false, tooltip };
+    if (unknown > 0) return { visible: true, ...line('question', unknown === 1 ? l10n.t('Copy: outcome unknown') : l10n.t('Copy: {0} outcomes unknown', n(unknown))), warning: true, allDone: false, tooltip };
+    return { visible: true, ...line('check', doneText(unseen.length, copied)), warning: false, allDone: true, tooltip };
   }
-  return { visible: false, text: '', warning: false, tooltip };
+  return { visible: false, text: '', words: '', warning: false, allDone: false, tooltip };
 }
 
 /**

@@ -1,58 +1,14 @@
 import * as l10n from '@vscode/l10n';
 import { ApiError, describeError } from '../api/errors';
 import type { CopyJobsApi } from '../api/copyJobs';
-import type { AsyncJob, CopyItem, CopyItemResult, CopyJobState } from '../api/types';
+import type { AsyncJob, CopyItem } from '../api/types';
 import { systemClock, type Clock } from '../api/clock';
 import { Emitter } from '../util/emitter';
-import { Poller } from '../util/poller';
+import { Poller, type PollBudget } from '../util/poller';
 import type { StateStore } from '../util/stateStore';
-import { STATE_KEYS } from '../keys/state';
+import { readState, STATE, writeState, type JobDestination, type TrackedJob } from '../keys/state';
 
-/** Where a job copies to, as shown to a person and as sent. */
-export interface JobDestination {
-  label: string;
-  project: string;
-  parent?: string;
-}
-
-/** A copy job as the extension remembers it (global state). */
-export interface TrackedJob {
-  id: string;
-  /**
-   * The account (`endpoint#username`) the job runs in: only that account asks about it. Absent only in records
-   * of older versions, which belong to the first account signed in on their `endpoint`.
-   */
-  account?: string;
-  /** The platform (API endpoint) of a record of an older version. */
-  endpoint?: string;
-  submittedAt: number;
-  items: CopyItem[];
-  destination: JobDestination;
-  /** Names of the sources by ID, when known (from the files view or a task's outputs). */
-  sourceNames?: Record<string, string>;
-  /** The outbox group of the request: the jobs of one copy split into several requests share it. */
-  group?: string;
-  /** `UNKNOWN` once the platform no longer knows the job (details expire about a month after it finishes). */
-  state: CopyJobState | 'UNKNOWN';
-  total?: number;
-  completed?: number;
-  failed?: number;
-  result?: CopyItemResult[];
-  startedOn?: string;
-  finishedOn?: string;
-  finishedAt?: number;
-  /** The job was found on the platform after a submission whose answer was lost. */
-  adopted?: boolean;
-  /** The outbox write that made it: no other write's lookup may adopt it. */
-  write?: string;
-  /** The user has seen the outcome (opened the jobs list): the status bar no longer shows it. */
-  acknowledged?: boolean;
-  /** A GET was made after it finished (so its per-item results are as complete as the platform has them). */
-  detailsTried?: boolean;
-  /** The finish was announced (onDidFinish). */
-  notified?: boolean;
-  lastError?: string;
-}
+export type { JobDestination, TrackedJob } from '../keys/state';
 
 export interface NewJobInfo {
   items: CopyItem[];
@@ -80,7 +36,7 @@ export interface TrackerOptions {
   elapsedFraction?: number;
   /** Longest interval (and the interval while the window is unfocused). */
   maxIntervalMs?: number;
-  /** From this many unfinished jobs on, one list call refreshes them all. */
+  /** From this many unfinished jobs on, the list refreshes them all (one call per 100 jobs). */
   listThreshold?: number;
   /** Finished jobs kept at most (the newest), and for at most this long. */
   maxJobs?: number;
@@ -90,6 +46,8 @@ export interface TrackerOptions {
    * listed, shown and followed; the others are kept, untouched, for when that account is back.
    */
   account?: () => string | undefined;
+  /** The API budget: looks slow down while it is low. */
+  budget?: PollBudget;
 }
 
 export type JobsSource = Pick<CopyJobsApi, 'get' | 'list'>;
@@ -101,9 +59,10 @@ export const isFinished = (job: TrackedJob): boolean => job.state === 'FINISHED'
 
 /**
  * Remembers every submitted copy job and follows unfinished ones until FINISHED: a short first wait, then
- * an interval of 1 s + 10 % of the newest job's age (60 s at most), doubled after a failed look. With several
- * unfinished jobs one `GET /v2/async/files` refreshes them all; a job that finishes without its per-item results in the
- * list is fetched once with `GET /v2/async/files/copy/{id}`. No UI: views listen to the events.
+ * an interval of 1 s + 10 % of the newest job's age (60 s at most), doubled after a failed look, and longer while
+ * the API budget is low. With several unfinished jobs `GET /v2/async/files` refreshes them all (a page per 100); a
+ * job that finishes without its per-item results in the list is fetched once with `GET /v2/async/files/copy/{id}`.
+ * No UI: views listen to the events.
  */
 export class JobTracker {
   private jobs = new Map<string, TrackedJob>();
@@ -116,7 +75,7 @@ export class JobTracker {
   readonly onDidFinish = this.finished.event;
 
   private readonly poller: Poller;
-  private readonly opts: Required<Omit<TrackerOptions, 'account'>>;
+  private readonly opts: Required<Omit<TrackerOptions, 'account' | 'budget'>>;
   /** The account in use. */
   readonly account: () => string | undefined;
 
@@ -144,6 +103,7 @@ export class JobTracker {
       maxWaitMs: () => this.opts.maxIntervalMs,
       awayWaitMs: this.opts.maxIntervalMs,
       clock,
+      budget: options.budget,
     });
     this.load();
     if (this.active().length) this.poller.schedule(this.opts.firstDelayMs);
@@ -169,9 +129,7 @@ export class JobTracker {
    */
   recordedWrites(): Map<string, string | undefined> {
     const made = new Map<string, string | undefined>([...this.removed].map((id) => [id, undefined]));
-    for (const job of this.store.get<{ jobs?: TrackedJob[] }>(STATE_KEYS.copyJobs.key)?.jobs ?? []) {
-      if (job && typeof job.id === 'string') made.set(job.id, typeof job.write === 'string' ? job.write : undefined);
-    }
+    for (const job of this.stored()) made.set(job.id, typeof job.write === 'string' ? job.write : undefined);
     for (const job of this.jobs.values()) made.set(job.id, job.write);
     return made;
   }
@@ -246,7 +204,9 @@ export class JobTracker {
     this.poller.pause();
   }
 
+  /** Follows the jobs of the account in use again (signed in, or the account changed). */
   resume(): void {
+    this.claimOlderRecords();
     this.poller.resume(this.opts.firstDelayMs);
   }
 
@@ -300,21 +260,29 @@ export class JobTracker {
       const pending = new Set(followed.map((job) => job.id));
       const unfinished = followed.filter((job) => !isFinished(job));
       if (unfinished.length >= this.opts.listThreshold) {
-        const page = await this.api.list({ offset: 0, limit: LIST_LIMIT });
-        // The account changed while the list was on its way: it is the other account's list.
-        if (this.account() !== account) return;
-        for (const listed of page.items) {
-          const job = this.jobs.get(listed.id);
-          if (!job || !pending.has(job.id) || isFinished(job)) continue;
-          pending.delete(job.id);
-          const before = snapshot(job);
-          this.apply(job, listed);
-          if (snapshot(job) !== before) changed = true;
-          // Finished without results in the list: one GET for the per-item results.
-          if (job.state === 'FINISHED' && !job.result?.length && needsResults(job)) pending.add(job.id);
+        const unseen = new Set(unfinished.map((job) => job.id));
+        for (let offset = 0; unseen.size; offset += LIST_LIMIT) {
+          const page = await this.api.list({ offset, limit: LIST_LIMIT });
+          // The account changed while the list was on its way: it is the other account's list.
+          if (this.account() !== account) return;
+          for (const listed of page.items) {
+            const job = this.jobs.get(listed.id);
+            if (!job || !unseen.delete(job.id)) continue;
+            pending.delete(job.id);
+            const before = snapshot(job);
+            this.apply(job, listed);
+            if (snapshot(job) !== before) changed = true;
+            // Finished without results in the list: one GET for the per-item results.
+            if (job.state === 'FINISHED' && !job.result?.length && needsResults(job)) pending.add(job.id);
+          }
+          // The list's order is not documented: another page is read only while that costs fewer requests than a
+          // GET for each job not seen yet (its pages left are known from its total).
+          const read = offset + page.items.length;
+          const pagesLeft = page.next && page.total !== undefined && page.items.length === LIST_LIMIT ? Math.ceil((page.total - read) / LIST_LIMIT) : 0;
+          if (pagesLeft <= 0 || unseen.size <= pagesLeft) break;
         }
       }
-      // The rest (fewer than the threshold, older than the list's first page, or missing results): one GET each.
+      // The rest (fewer than the threshold, not found in the pages read, or missing results): one GET each.
       for (const id of pending) {
         const job = this.jobs.get(id);
         if (!job) continue;
@@ -380,11 +348,14 @@ export class JobTracker {
   }
 
   private load(): void {
-    const saved = this.store.get<{ version?: number; jobs?: TrackedJob[] }>(STATE_KEYS.copyJobs.key);
-    for (const job of saved?.jobs ?? []) {
-      if (job && typeof job.id === 'string' && typeof job.state === 'string' && Array.isArray(job.items)) this.jobs.set(job.id, job);
-    }
+    for (const job of this.stored()) this.jobs.set(job.id, job);
+    this.claimOlderRecords();
     this.prune();
+  }
+
+  /** The jobs global state holds (any window's, any account's). */
+  private stored(): TrackedJob[] {
+    return readState(this.store, STATE.copyJobs)?.jobs ?? [];
   }
 
   /** Every job of every platform, newest first. */
@@ -394,13 +365,19 @@ export class JobTracker {
 
   private isCurrent(job: TrackedJob): boolean {
     const account = this.account();
-    if (account === undefined) return false;
-    if (job.account === undefined && (job.endpoint === undefined || account.startsWith(`${job.endpoint}#`))) {
-      // A record of an older version: the first account signed in on its platform is its account from now on.
-      job.account = account;
-      this.save();
-    }
-    return job.account === account;
+    return account !== undefined && job.account === account;
+  }
+
+  /**
+   * Records of older versions name no account: the first account signed in on their platform is theirs from now on.
+   * Run when the jobs are loaded and when an account is in use again, never when a job is read.
+   */
+  private claimOlderRecords(): void {
+    const account = this.account();
+    if (account === undefined) return;
+    const older = [...this.jobs.values()].filter((job) => job.account === undefined && (job.endpoint === undefined || account.startsWith(`${job.endpoint}#`)));
+    for (const job of older) job.account = account;
+    if (older.length) this.save();
   }
 
   private prune(): void {
@@ -422,11 +399,9 @@ export class JobTracker {
   private save(): void {
     const ours = this.every();
     const known = new Set(ours.map((j) => j.id));
-    const theirs = (this.store.get<{ jobs?: TrackedJob[] }>(STATE_KEYS.copyJobs.key)?.jobs ?? []).filter(
-      (j) => j && typeof j.id === 'string' && !known.has(j.id) && !this.removed.has(j.id),
-    );
+    const theirs = this.stored().filter((j) => !known.has(j.id) && !this.removed.has(j.id));
     const jobs = [...ours, ...theirs].sort((a, b) => b.submittedAt - a.submittedAt || compareIds(b.id, a.id));
-    void Promise.resolve(this.store.update(STATE_KEYS.copyJobs.key, { version: 1, jobs })).catch(() => undefined);
+    void Promise.resolve(writeState(this.store, STATE.copyJobs, { version: 1, jobs })).catch(() => undefined);
   }
 }
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { Clock } from '../api/clock';
 import type { Outbox } from '../write/outbox';
 import { pendingCopies, type CopyActions } from './copyRequests';
 import { failedItems, finishMessage, statusSummary } from './summary';
@@ -10,16 +11,19 @@ export const showDetailsAction = (): string => vscode.l10n.t('Show Details');
 
 /** A successful outcome stays in the status bar this long unless seen earlier; a failure stays until seen. */
 const DONE_DISPLAY_MS = 5 * 60_000;
+/** Jobs finishing within this of each other are told in one notification. */
+const FINISH_BATCH_MS = 750;
 
 /** The status-bar item of the copy jobs. */
 export class JobsStatusBar implements vscode.Disposable {
   readonly item: vscode.StatusBarItem;
   private readonly disposables: vscode.Disposable[] = [];
-  private fadeTimer: ReturnType<typeof setTimeout> | undefined;
+  private fadeTimer: unknown;
 
   constructor(
     private readonly tracker: JobTracker,
     private readonly outbox: Outbox,
+    private readonly clock: Clock,
   ) {
     this.item = vscode.window.createStatusBarItem('sevenbridges.copyJobs', vscode.StatusBarAlignment.Left, 50);
     this.item.name = vscode.l10n.t('Seven Bridges Copy Jobs');
@@ -37,21 +41,21 @@ export class JobsStatusBar implements vscode.Disposable {
     this.item.text = summary.text;
     this.item.backgroundColor = summary.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.tooltip = summary.tooltip.join('\n');
-    this.item.accessibilityInformation = { label: summary.text.replace(/\$\([^)]+\)\s*/g, '') };
+    this.item.accessibilityInformation = { label: summary.words };
     this.item.show();
-    this.scheduleFade(summary.text.startsWith('$(check)'));
+    this.scheduleFade(summary.allDone);
   }
 
   private scheduleFade(allDone: boolean): void {
-    if (this.fadeTimer) clearTimeout(this.fadeTimer);
+    if (this.fadeTimer !== undefined) this.clock.clearTimeout(this.fadeTimer);
     this.fadeTimer = undefined;
     if (!allDone) return;
     const ids = this.tracker.all().filter((j) => isFinished(j) && !j.acknowledged).map((j) => j.id);
-    this.fadeTimer = setTimeout(() => this.tracker.acknowledge(ids), DONE_DISPLAY_MS);
+    this.fadeTimer = this.clock.setTimeout(() => this.tracker.acknowledge(ids), DONE_DISPLAY_MS);
   }
 
   dispose(): void {
-    if (this.fadeTimer) clearTimeout(this.fadeTimer);
+    if (this.fadeTimer !== undefined) this.clock.clearTimeout(this.fadeTimer);
     for (const d of this.disposables) d.dispose();
   }
 }
@@ -59,17 +63,18 @@ export class JobsStatusBar implements vscode.Disposable {
 /** A notification when jobs finish (several finishing together make one), with a button to the details. */
 export class FinishNotifier implements vscode.Disposable {
   private batch: TrackedJob[] = [];
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timer: unknown;
   private readonly subscription: vscode.Disposable;
 
   constructor(
     private readonly tracker: JobTracker,
     private readonly copies: Pick<CopyActions, 'retryFailed'>,
+    private readonly clock: Clock,
   ) {
     this.subscription = tracker.onDidFinish((job) => {
       this.batch.push(job);
-      if (this.timer) clearTimeout(this.timer);
-      this.timer = setTimeout(() => void this.flush(), 750);
+      if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
+      this.timer = this.clock.setTimeout(() => void this.flush(), FINISH_BATCH_MS);
     });
   }
 
@@ -95,7 +100,7 @@ export class FinishNotifier implements vscode.Disposable {
   }
 
   dispose(): void {
-    if (this.timer) clearTimeout(this.timer);
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
     this.subscription.dispose();
   }
 }

@@ -49,25 +49,58 @@ export const COMMANDS = {
   submitAnyway: 'sevenbridges.jobs.submitAnyway',
   discardRequest: 'sevenbridges.jobs.discard',
   openJobItem: 'sevenbridges.jobs.openItem',
+  revealInFiles: 'sevenbridges.files.reveal',
 } as const;
 
+export type CommandName = keyof typeof COMMANDS;
+
 /**
- * The titles of the commands the code also offers as buttons ("Set Authentication Token" on an error): the same
- * words as in the palette. A function, so that each is read from the bundle `src/main.ts` hands to `@vscode/l10n`
- * when it is shown, not when this module loads.
+ * Every command's title, the same words as the palette's (package.nls.json; test/unit/keys/commands.test.ts compares
+ * them): what a button that runs a command, a quick pick's title and a command's error message say. A function, so
+ * that each is read from the bundle `src/main.ts` hands to `@vscode/l10n` when it is shown, not when this module loads.
  */
-export function commandTitles() {
+export function commandTitles(): Record<CommandName, string> {
   return {
     setToken: l10n.t('Set Authentication Token'),
-    showLog: l10n.t('Show Log'),
+    signOut: l10n.t('Sign Out'),
     selectPlatform: l10n.t('Select Platform'),
     importCredentials: l10n.t('Import Token from Credentials File'),
-    signOut: l10n.t('Sign Out'),
-    copyTaskOutputs: l10n.t('Copy Outputs To…'),
-    showLogs: l10n.t('Show Logs'),
+    openTokenPage: l10n.t('Open Developer Token Page'),
+    showLog: l10n.t('Show Log'),
+    accountMenu: l10n.t('Account…'),
+    refreshTasks: l10n.t('Refresh Tasks'),
+    filterTasks: l10n.t('Filter Tasks…'),
+    clearTaskFilter: l10n.t('Clear Task Filters'),
+    showOnlyStatus: l10n.t('Show Only This Status'),
+    filterByProject: l10n.t('Filter by This Project'),
+    showChildTasks: l10n.t('Show Child Tasks'),
     copyTaskId: l10n.t('Copy Task ID'),
+    openTaskDetails: l10n.t('Open Task Details'),
+    openTaskInBrowser: l10n.t('Open Task in Browser'),
+    copyTaskOutputs: l10n.t('Copy Outputs To…'),
+    loadMoreTasks: l10n.t('Load More Tasks'),
+    abortTask: l10n.t('Abort Task…'),
+    runTask: l10n.t('Run Task…'),
+    rerunTask: l10n.t('Re-run Task…'),
+    watchTask: l10n.t('Watch Task (Notify When It Ends)'),
+    unwatchTask: l10n.t('Stop Watching Task'),
+    openLog: l10n.t('Open Log'),
+    showLogs: l10n.t('Show Logs'),
+    loadWholeLog: l10n.t('Load Whole Log'),
+    refreshFiles: l10n.t('Refresh Files'),
+    copyFileId: l10n.t('Copy ID'),
+    loadMoreFiles: l10n.t('Load More Files'),
+    copy: l10n.t('Copy Files and Folders…'),
+    copyTo: l10n.t('Copy To…'),
     showJobs: l10n.t('Show Copy Jobs'),
     retryFailed: l10n.t('Retry Failed Items'),
+    copyResults: l10n.t('Copy Results'),
+    dismissJob: l10n.t('Dismiss'),
+    clearFinishedJobs: l10n.t('Clear Finished Copy Jobs'),
     submitAgain: l10n.t('Submit Again'),
-  } as const satisfies Partial<Record<keyof typeof COMMANDS, string>>;
+    submitAnyway: l10n.t('Submit Anyway'),
+    discardRequest: l10n.t('Discard Request'),
+    openJobItem: l10n.t('Open Copied Item'),
+    revealInFiles: l10n.t('Reveal in Projects & Files'),
+  };
 }

@@ -14,7 +14,7 @@ import { systemClock, type Clock } from '../api/clock';
 import { ApiError, describeError } from '../api/errors';
 import type { TaskActionKind, TaskListQuery } from '../api/tasks';
 import type { Credentials } from '../api/transport';
-import type { Page, Task } from '../api/types';
+import { hasEnded, type Page, type Task } from '../api/types';
 import { formatDuration } from '../util/time';
 import { andMore, count } from '../util/words';
 import { appearedSince, type Identity, type Lookup, type WriteKind } from '../write/kinds';
@@ -57,7 +57,7 @@ function actionOn(kind: TaskActionKind, name: string | undefined): string {
 export function canTake(kind: TaskActionKind, status: string | undefined): boolean {
   if (kind === 'abort') return status === 'RUNNING' || status === 'QUEUED';
   if (kind === 'run') return status === 'DRAFT';
-  return status === 'COMPLETED' || status === 'FAILED' || status === 'ABORTED';
+  return hasEnded(status);
 }
 
 /** The context-value tokens that show the action menu items on a task row. */
@@ -66,8 +66,7 @@ export function actionTokens(task: Pick<Task, 'status'>, watched: boolean): stri
   if (canTake('abort', task.status)) tokens.push('canAbort');
   if (canTake('run', task.status)) tokens.push('canRun');
   if (canTake('rerun', task.status)) tokens.push('canRerun');
-  const terminal = task.status === 'COMPLETED' || task.status === 'FAILED' || task.status === 'ABORTED';
-  if (!terminal) tokens.push(watched ? 'watched' : 'canWatch');
+  if (!hasEnded(task.status)) tokens.push(watched ? 'watched' : 'canWatch');
   return tokens.join(' ');
 }
 

@@ -3,7 +3,7 @@ import { describeError } from '../api/errors';
 import { isTaskId } from '../api/ids';
 import type { SbClient } from '../api/client';
 import type { Task } from '../api/types';
-import { openTaskDetailsTitle } from './taskInfo';
+import { commandTitles } from '../keys/commands';
 
 export const TASK_DETAILS_SCHEME = 'sevenbridges-task';
 
@@ -67,7 +67,7 @@ export class TaskDetailsProvider implements vscode.TextDocumentContentProvider, 
     try {
       return JSON.stringify(await this.load(id), null, 2) + '\n';
     } catch (error) {
-      const tryAgain = vscode.l10n.t('To try again, right-click the task in the Seven Bridges Tasks view and choose "{0}".', openTaskDetailsTitle());
+      const tryAgain = vscode.l10n.t('To try again, right-click the task in the Seven Bridges Tasks view and choose "{0}".', commandTitles().openTaskDetails);
       return `${vscode.l10n.t('Could not load the details of task {0}.', id)}\n\n${describeError(error)}\n\n${tryAgain}\n`;
     }
   }

@@ -1,23 +1,22 @@
-// The commands that act on a task's execution: open a log (and all of it), watch / stop watching, abort, run,
-// re-run, and the notification when a watched task ends. Thin: each asks the models in ./actions, ./watcher,
-// ./logs and the client.
+// What the commands on a task's execution do (tasks/commands.ts lists them): open a log (and all of it), watch / stop
+// watching, abort, run, re-run; and the notification when a watched task ends. Thin: each asks the models in
+// ./actions, ./watcher, ./logs and the client.
 
 import * as vscode from 'vscode';
 import type { TaskActionKind } from '../api/tasks';
 import type { Task } from '../api/types';
 import type { Services } from '../services';
-import { showApiError } from '../ui/errors';
+import { setting } from '../ui/settings';
 import { formatDuration } from '../util/time';
-import { actionName, canTake, confirmationText, describeOutcome, TaskActionSender } from './actions';
-import { couldNotReadTask, paletteTitle, taskArgument, whichTaskPlaceholder } from './commands';
-import { statusWord } from './filterModel';
 import { count } from '../util/words';
-import { pickTask } from './filterPicks';
+import { actionName, canTake, confirmationText, describeOutcome, type TaskActionSender } from './actions';
+import { statusWord } from './filterModel';
 import { LOG_SCHEME, LogDocumentProvider, showLog } from './logs';
 import type { Refresher } from './refresher';
+import { fullTask, type TaskRef } from './targets';
 import { jobLogs, sortJobs, type LogRef } from './taskInfo';
-import type { TaskTreeModel, TaskTreeNode } from './taskTree';
-import { NOTIFY_SETTING, notifyMode, shouldNotify, type TaskEnded, type TaskWatcher } from './watcher';
+import type { TaskTreeModel } from './taskTree';
+import { shouldNotify, type TaskEnded, type TaskWatcher } from './watcher';
 import { commandTitles, COMMANDS } from '../keys/commands';
 
 export interface ExecutionParts {
@@ -26,97 +25,49 @@ export interface ExecutionParts {
   refresher: Refresher;
   watcher: TaskWatcher;
   sender: TaskActionSender;
-  view: vscode.TreeView<TaskTreeNode>;
 }
 
-function isLogRef(arg: unknown): arg is LogRef {
-  const a = arg as LogRef | undefined;
-  return !!a && typeof a.fileId === 'string' && typeof a.name === 'string' && typeof a.taskId === 'string';
-}
-
-/** The tasks a command is for: the selection when the clicked row is in it, else the clicked row. */
-function selectedTasks(arg: unknown, many: unknown): Task[] {
-  const list = Array.isArray(many) && many.length ? many : [arg];
-  const tasks = list.map(taskArgument).filter((t): t is Task => !!t && typeof t.id === 'string');
-  const unique = new Map(tasks.map((t) => [t.id, t]));
-  return [...unique.values()];
-}
-
-/**
- * The row a command acts on: its argument (a context menu), else the view's selection (a keyboard user's focus),
- * else a task picked from the newest ones (the palette), among those `fits` accepts.
- */
-async function rowOrPick(parts: ExecutionParts, arg: unknown, title: string, fits: (task: Task) => boolean): Promise<unknown> {
-  if (arg !== undefined || parts.view.selection.length) return arg ?? parts.view.selection[0];
-  const picked = await pickTask(parts.services, { title: paletteTitle(title), placeholder: whichTaskPlaceholder(), query: {}, accept: fits, list: 'tasks' });
-  return picked && picked !== 'none' ? picked : undefined;
-}
-
-const active = (t: Task) => t.status !== 'COMPLETED' && t.status !== 'FAILED' && t.status !== 'ABORTED';
-
-/** A task's record with its status and name, read when the row or argument had fewer fields. */
-async function fullTask(parts: ExecutionParts, task: Task): Promise<Task> {
-  return task.status && task.name ? task : await parts.services.client.tasks.get(task.id);
-}
-
-/** Abort, run or re-run: the row given, else the selection, else one picked among the tasks the action fits. */
-async function actOnRows(parts: ExecutionParts, kind: TaskActionKind, title: string, arg: unknown, many: unknown, options?: { confirm?: boolean }): Promise<Task[]> {
-  const row = await rowOrPick(parts, arg, title, (t) => canTake(kind, t.status));
-  return act(parts, kind, row, many ?? (arg === undefined ? parts.view.selection : undefined), options);
-}
-
-async function watch(parts: ExecutionParts, arg: unknown, many: unknown): Promise<void> {
-  const tasks = selectedTasks(await rowOrPick(parts, arg, vscode.l10n.t('Watch Task'), active), many);
-  for (const task of tasks) await parts.watcher.watch(await fullTask(parts, task));
+export async function watch(parts: ExecutionParts, tasks: TaskRef[]): Promise<void> {
+  for (const task of tasks) await parts.watcher.watch(await fullTask(parts.services.client, task));
   parts.tree.redraw();
-  if (tasks.length) {
-    const watching = tasks.length === 1
-      ? vscode.l10n.t('Watching "{0}": you will be told when it ends', tasks[0].name ?? tasks[0].id)
-      : vscode.l10n.t('Watching {0} tasks: you will be told when they end', count(tasks.length));
-    vscode.window.setStatusBarMessage(`$(eye) ${watching}`, 5000);
-  }
+  const watching = tasks.length === 1
+    ? vscode.l10n.t('Watching "{0}": you will be told when it ends', tasks[0].name ?? tasks[0].id)
+    : vscode.l10n.t('Watching {0} tasks: you will be told when they end', count(tasks.length));
+  vscode.window.setStatusBarMessage(`$(eye) ${watching}`, 5000);
 }
 
-async function unwatch(parts: ExecutionParts, arg: unknown, many: unknown): Promise<void> {
-  for (const task of selectedTasks(await rowOrPick(parts, arg, vscode.l10n.t('Stop Watching Task'), (t) => parts.watcher.isWatched(t.id)), many)) await parts.watcher.unwatch(task.id);
+export async function unwatch(parts: ExecutionParts, tasks: TaskRef[]): Promise<void> {
+  for (const task of tasks) await parts.watcher.unwatch(task.id);
   parts.tree.redraw();
 }
 
-async function openLog(arg: unknown): Promise<void> {
-  if (!isLogRef(arg)) return void vscode.window.showInformationMessage(vscode.l10n.t('Open Log: open a task in the Tasks view, then a job, then click one of its logs.'));
-  await showLog(LogDocumentProvider.uriFor(arg));
+export async function openLog(log: LogRef): Promise<void> {
+  await showLog(LogDocumentProvider.uriFor(log));
 }
 
 /** Load Whole Log: the log given, else the one in the active editor, fetched whole. */
-async function loadWholeLog(uri?: vscode.Uri): Promise<void> {
+export async function loadWholeLog(uri?: unknown): Promise<void> {
   const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
   if (!target || target.scheme !== LOG_SCHEME) return void vscode.window.showInformationMessage(vscode.l10n.t("Load Whole Log: open a job's log first."));
   await showLog(target.with({ query: 'whole' }));
 }
 
-/** `options.confirm: false` skips the confirmation (the tests, and callers that confirmed already). */
-async function act(parts: ExecutionParts, kind: TaskActionKind, arg: unknown, many: unknown, options?: { confirm?: boolean }): Promise<Task[]> {
-  let tasks: Task[];
-  try {
-    tasks = await Promise.all(selectedTasks(arg, many).map((task) => fullTask(parts, task)));
-  } catch (error) {
-    await showApiError(couldNotReadTask(), error);
-    return [];
-  }
-  if (!tasks.length) {
-    void vscode.window.showInformationMessage(vscode.l10n.t({ message: '{0}: right-click a task in the Tasks view.', args: [actionName(kind)], comment: ['{0}: Abort, Run or Re-run'] }));
-    return [];
-  }
+/**
+ * Abort, run or re-run the tasks, after one confirmation (`options.confirm: false` skips it: the tests, and callers
+ * that confirmed already). Tasks the action does not fit are left alone, and the confirmation says so.
+ */
+export async function act(parts: ExecutionParts, kind: TaskActionKind, given: TaskRef[], options: { confirm?: unknown } = {}): Promise<Task[]> {
+  const tasks = await Promise.all(given.map((task) => fullTask(parts.services.client, task)));
   const able = tasks.filter((t) => canTake(kind, t.status));
   const skipped = tasks.length - able.length;
   if (!able.length) {
     void vscode.window.showInformationMessage(noTaskFits(kind, tasks.length === 1 ? tasks[0] : undefined));
     return [];
   }
-  const { message, detail } = confirmationText(kind, able, Date.now());
+  const { message, detail } = confirmationText(kind, able, parts.services.clock.now());
   const note = skipped ? `\n\n${leftAlone(kind, skipped, tasks.length)}` : '';
   const button = actionButton(kind, able.length);
-  if (options?.confirm !== false) {
+  if (options.confirm !== false) {
     const chosen = await vscode.window.showWarningMessage(message, { modal: true, detail: detail + note }, button);
     if (chosen !== button) return [];
   }
@@ -142,26 +93,21 @@ async function act(parts: ExecutionParts, kind: TaskActionKind, arg: unknown, ma
 }
 
 /** Opens the log that explains the task: the failed job's job.err.log, else the last job's. */
-async function showLogs(parts: ExecutionParts, arg: unknown): Promise<void> {
-  const task = taskArgument(arg);
-  if (!task) return;
-  try {
-    const details = await parts.services.client.tasks.executionDetails(task.id);
-    const jobs = sortJobs(details.jobs ?? []);
-    const job = jobs.find((j) => j.status === 'FAILED' && !j.retried) ?? jobs[jobs.length - 1];
-    const log = job ? jobLogs(job, task.id)[0] : undefined;
-    if (!log) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('"{0}" has no job logs yet.', task.name ?? task.id));
-      return;
-    }
-    await showLog(LogDocumentProvider.uriFor(log));
-  } catch (error) {
-    await showApiError(vscode.l10n.t("Could not read the task's jobs"), error);
+export async function showLogs(parts: ExecutionParts, task: TaskRef): Promise<void> {
+  const details = await parts.services.client.tasks.executionDetails(task.id);
+  const jobs = sortJobs(details.jobs ?? []);
+  const job = jobs.find((j) => j.status === 'FAILED' && !j.retried) ?? jobs[jobs.length - 1];
+  const log = job ? jobLogs(job, task.id)[0] : undefined;
+  if (!log) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('"{0}" has no job logs yet.', task.name ?? task.id));
+    return;
   }
+  await showLog(LogDocumentProvider.uriFor(log));
 }
 
-async function announce(parts: ExecutionParts, ended: TaskEnded): Promise<void> {
-  const mode = notifyMode(vscode.workspace.getConfiguration().get(NOTIFY_SETTING));
+/** Says how a watched task ended, with what to do next; the tree shows the new status at once. */
+export async function announce(parts: ExecutionParts, ended: TaskEnded): Promise<void> {
+  const mode = setting('notifyWhenWatchedTasksEnd');
   parts.tree.applyTask(ended.task);
   void parts.refresher.refreshNow();
   if (!shouldNotify(mode, ended.how)) return;
@@ -191,24 +137,9 @@ async function announce(parts: ExecutionParts, ended: TaskEnded): Promise<void> 
     actions.push(showLogsAction, rerunAction);
   }
   const chosen = await show(message, ...actions);
-  if (chosen === showLogsAction) await showLogs(parts, task);
+  if (chosen === showLogsAction) await vscode.commands.executeCommand(COMMANDS.showLogs, task);
   else if (chosen === rerunAction) await vscode.commands.executeCommand(COMMANDS.rerunTask, task);
   else if (chosen === copyOutputsAction) await vscode.commands.executeCommand(COMMANDS.copyTaskOutputs, task);
-}
-
-export function registerExecutionCommands(parts: ExecutionParts): vscode.Disposable[] {
-  type Confirm = { confirm?: boolean };
-  return [
-    parts.watcher.onDidEnd((ended) => void announce(parts, ended)),
-    vscode.commands.registerCommand(COMMANDS.openLog, openLog),
-    vscode.commands.registerCommand(COMMANDS.loadWholeLog, loadWholeLog),
-    vscode.commands.registerCommand(COMMANDS.showLogs, async (arg: unknown) => showLogs(parts, await rowOrPick(parts, arg, commandTitles().showLogs, (t) => t.status !== 'DRAFT'))),
-    vscode.commands.registerCommand(COMMANDS.abortTask, (arg: unknown, many: unknown, options?: Confirm) => actOnRows(parts, 'abort', vscode.l10n.t('Abort Task…'), arg, many, options)),
-    vscode.commands.registerCommand(COMMANDS.runTask, (arg: unknown, many: unknown, options?: Confirm) => actOnRows(parts, 'run', vscode.l10n.t('Run Task…'), arg, many, options)),
-    vscode.commands.registerCommand(COMMANDS.rerunTask, (arg: unknown, many: unknown, options?: Confirm) => actOnRows(parts, 'rerun', vscode.l10n.t('Re-run Task…'), arg, many, options)),
-    vscode.commands.registerCommand(COMMANDS.watchTask, (arg: unknown, many: unknown) => watch(parts, arg, many)),
-    vscode.commands.registerCommand(COMMANDS.unwatchTask, (arg: unknown, many: unknown) => unwatch(parts, arg, many)),
-  ];
 }
 
 /** Why none of the tasks can take the action: which statuses can, and the one task's status (or that none can). */

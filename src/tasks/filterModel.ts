@@ -7,7 +7,7 @@ import type { TaskListQuery, TimeBound } from '../api/tasks';
 import { formatFilterTimestamp, parseFilterTimestamp } from '../api/timestamps';
 import { TASK_STATUSES, type TaskStatus } from '../api/types';
 import { Emitter } from '../util/emitter';
-import { STATE_KEYS } from '../keys/state';
+import { readState, STATE, writeState, type TaskFilter, type TimePreset, type TimeRange } from '../keys/state';
 import type { StateStore } from '../util/stateStore';
 import { STATUS_LABELS } from './statuses';
 
@@ -15,7 +15,7 @@ export const TIME_FIELDS = ['created', 'started', 'ended'] as const;
 export type TimeField = (typeof TIME_FIELDS)[number];
 
 // Words are getters: read from the bundle when used (main.ts hands it over after this module has loaded).
-export const TIME_PRESETS = {
+export const TIME_PRESETS: Record<TimePreset, { readonly label: string; readonly words: string; readonly ms: number }> = {
   hour: {
     get label() { return l10n.t('Last hour'); },
     get words() { return l10n.t('in the last hour'); },
@@ -36,26 +36,10 @@ export const TIME_PRESETS = {
     get words() { return l10n.t('in the last 30 days'); },
     ms: 30 * 24 * 3600_000,
   },
-} as const;
-export type TimePreset = keyof typeof TIME_PRESETS;
-
-/** A time filter: a preset relative to now (re-evaluated at each request), or fixed bounds in one of the API's three forms. */
-export type TimeRange = { preset: TimePreset } | { from?: string; to?: string };
-
-export interface TaskFilter {
-  /** Statuses to show; absent or empty shows every group. */
-  statuses?: TaskStatus[];
-  project?: string;
-  /** A batch parent: its children only. The name is kept for the description. */
-  parent?: { id: string; name?: string };
-  created?: TimeRange;
-  started?: TimeRange;
-  ended?: TimeRange;
-}
+};
+export type { TaskFilter, TimePreset, TimeRange } from '../keys/state';
 
 
-/** The title of the action that removes every task filter. */
-export const clearFiltersTitle = (): string => l10n.t('Clear Task Filters');
 
 /** A status's label; a status this version does not know (ABORTING, …), as the platform names it. */
 export function statusWord(status: string | undefined): string {
@@ -94,28 +78,23 @@ export function rangeBounds(range: TimeRange, now: number): { from?: string; to?
   return { from: range.from?.trim() || undefined, to: range.to?.trim() || undefined };
 }
 
-/** Drops whatever is not a valid filter (a stored value from an older version, a hand-edited state). */
-export function sanitizeFilter(value: unknown): TaskFilter {
+/** Drops what is not a valid filter (a stored value of an older version, a hand-edited state, a caller's patch). */
+export function sanitizeFilter(filter: TaskFilter | undefined): TaskFilter {
   const out: TaskFilter = {};
-  if (!value || typeof value !== 'object') return out;
-  const v = value as Record<string, unknown>;
-  if (Array.isArray(v.statuses)) {
-    const statuses = TASK_STATUSES.filter((s) => (v.statuses as unknown[]).includes(s));
-    if (statuses.length && statuses.length < TASK_STATUSES.length) out.statuses = statuses;
-  }
-  if (typeof v.project === 'string' && isProjectId(v.project)) out.project = v.project;
-  const parent = v.parent as { id?: unknown; name?: unknown } | undefined;
-  if (parent && typeof parent.id === 'string' && isTaskId(parent.id)) {
-    out.parent = { id: parent.id, ...(typeof parent.name === 'string' && parent.name ? { name: parent.name } : {}) };
-  }
+  if (!filter) return out;
+  const statuses = TASK_STATUSES.filter((s) => filter.statuses?.includes(s));
+  if (statuses.length && statuses.length < TASK_STATUSES.length) out.statuses = statuses;
+  if (filter.project !== undefined && isProjectId(filter.project)) out.project = filter.project;
+  const parent = filter.parent;
+  if (parent && isTaskId(parent.id)) out.parent = { id: parent.id, ...(parent.name ? { name: parent.name } : {}) };
   for (const field of TIME_FIELDS) {
-    const range = v[field] as Record<string, unknown> | undefined;
-    if (!range || typeof range !== 'object') continue;
-    if (typeof range.preset === 'string' && range.preset in TIME_PRESETS) {
-      out[field] = { preset: range.preset as TimePreset };
+    const range = filter[field];
+    if (!range) continue;
+    if ('preset' in range) {
+      if (range.preset in TIME_PRESETS) out[field] = { preset: range.preset };
     } else {
-      const from = typeof range.from === 'string' && range.from.trim() ? range.from.trim() : undefined;
-      const to = typeof range.to === 'string' && range.to.trim() ? range.to.trim() : undefined;
+      const from = range.from?.trim() || undefined;
+      const to = range.to?.trim() || undefined;
       if (!checkRange(from, to)) out[field] = { ...(from ? { from } : {}), ...(to ? { to } : {}) };
     }
   }
@@ -213,7 +192,7 @@ export class FilterModel {
   readonly onDidChange = this.changed.event;
 
   constructor(private readonly store: StateStore) {
-    this.value = sanitizeFilter(store.get(STATE_KEYS.taskFilter.key));
+    this.value = sanitizeFilter(readState(store, STATE.taskFilter));
   }
 
   get filter(): TaskFilter {
@@ -234,7 +213,7 @@ export class FilterModel {
     if (JSON.stringify(next) === JSON.stringify(this.value)) return;
     this.value = next;
     this.changed.fire(next);
-    await this.store.update(STATE_KEYS.taskFilter.key, Object.keys(next).length ? next : undefined);
+    await writeState(this.store, STATE.taskFilter, Object.keys(next).length ? next : undefined);
   }
 
   /** Changes some kinds of filter and keeps the others; an `undefined` value clears that kind. */

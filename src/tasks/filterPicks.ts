@@ -2,13 +2,12 @@
 
 import * as vscode from 'vscode';
 import { describeError } from '../api/errors';
-import { isProjectId, isTaskId } from '../api/ids';
+import { isTaskId } from '../api/ids';
 import { parseFilterTimestamp, timestampForms } from '../api/timestamps';
-import { TASK_STATUSES, type Project, type Task, type TaskStatus } from '../api/types';
+import { TASK_STATUSES, type Task, type TaskStatus } from '../api/types';
 import type { Services } from '../services';
 import {
   checkRange,
-  clearFiltersTitle,
   describeParent,
   describeRange,
   describeStatuses,
@@ -24,15 +23,19 @@ import { taskListing } from './taskListing';
 import { batchSummary, taskTime } from './taskRows';
 import { groupIcon, STATUS_LABELS, statusLook } from './statuses';
 import { taskCount } from '../util/words';
-import { couldNotListProjects } from '../ui/errors';
+import { inUseWords, pickProject } from '../ui/projectPick';
 import type { TaskListQuery } from '../api/tasks';
 import type { TaskTreeModel } from './taskTree';
+import { commandTitles } from '../keys/commands';
 
 type Kind = 'status' | 'project' | 'parent' | TimeField | 'clear';
 
 interface KindPick extends vscode.QuickPickItem {
   filterKind: Kind;
 }
+
+/** The task pickers' placeholder and the name of their list. */
+export const whichTaskPlaceholder = (): string => vscode.l10n.t('Which task? Pick one, or paste a task ID');
 
 /** "Filter Tasks…": the kinds of filter with their values; picking one opens its own pick. */
 export async function pickFilter(services: Services, filters: FilterModel, tree: TaskTreeModel): Promise<void> {
@@ -48,7 +51,7 @@ export async function pickFilter(services: Services, filters: FilterModel, tree:
       description: f[field] ? describeRange(f[field]!) : anyTime(),
     })),
   ];
-  if (filters.active) items.push({ filterKind: 'clear', label: `$(clear-all) ${clearFiltersTitle()}`, description: filters.description });
+  if (filters.active) items.push({ filterKind: 'clear', label: `$(clear-all) ${commandTitles().clearTaskFilter}`, description: filters.description });
   const pick = await vscode.window.showQuickPick(items, {
     title: vscode.l10n.t('Seven Bridges: Filter Tasks'),
     placeHolder: vscode.l10n.t('What to filter by (filters combine)'),
@@ -59,7 +62,7 @@ export async function pickFilter(services: Services, filters: FilterModel, tree:
     case 'status':
       return pickStatuses(filters, tree);
     case 'project':
-      return pickProject(services, filters);
+      return pickFilterProject(services, filters);
     case 'parent':
       return pickParent(services, filters);
     case 'clear':
@@ -107,67 +110,20 @@ export async function pickStatuses(filters: FilterModel, tree: TaskTreeModel): P
   await filters.update({ statuses: chosen.length ? chosen : undefined });
 }
 
-interface ProjectPick extends vscode.QuickPickItem {
-  project?: string;
-  typed?: boolean;
-}
-
 /** Project: the caller's projects (type to search), or an `owner/project` typed in and checked with the platform. */
-export async function pickProject(services: Services, filters: FilterModel): Promise<void> {
+export async function pickFilterProject(services: Services, filters: FilterModel): Promise<void> {
   const current = filters.filter.project;
-  const qp = vscode.window.createQuickPick<ProjectPick>();
-  qp.title = vscode.l10n.t('Seven Bridges: Filter Tasks by Project');
-  qp.placeholder = vscode.l10n.t('Type to search your projects, or type owner/project');
-  qp.matchOnDescription = true;
-  qp.busy = true;
-  const fixed: ProjectPick[] = [{ label: `$(close) ${allProjects()}`, description: current ? vscode.l10n.t('remove the project filter') : inUseWords() }];
-  let projects: ProjectPick[] = [];
-  const render = () => {
-    const typed = qp.value.trim();
-    const extra: ProjectPick[] = [];
-    // Plain words search the list; something with a slash is taken as a project ID.
-    if (typed.includes('/') && !projects.some((p) => p.project === typed)) {
-      extra.push(
-        isProjectId(typed)
-          ? { label: `$(edit) ${typed}`, description: vscode.l10n.t('use this project ID'), project: typed, typed: true, alwaysShow: true }
-          : { label: `$(info) ${vscode.l10n.t('"{0}" is not a project ID', typed)}`, description: vscode.l10n.t('a project ID is owner/project'), alwaysShow: true },
-      );
-    }
-    qp.items = [...extra, ...fixed, { label: vscode.l10n.t('Your projects'), kind: vscode.QuickPickItemKind.Separator }, ...projects];
-  };
-  qp.onDidChangeValue(render);
-  render();
-  const controller = new AbortController();
-  void services.client.projects.all(controller.signal).then(
-    (list: Project[]) => {
-      projects = list
-        .sort((a, b) => a.id.localeCompare(b.id))
-        .map((p) => ({ label: p.name, description: p.id, detail: p.id === current ? `$(check) ${inUseWords()}` : undefined, project: p.id }));
-      qp.busy = false;
-      render();
-    },
-    (error: unknown) => {
-      qp.busy = false;
-      if (controller.signal.aborted) return;
-      projects = [];
-      fixed.push({ label: `$(warning) ${couldNotListProjects()}`, description: describeError(error), alwaysShow: true });
-      render();
-    },
-  );
-  const chosen = await acceptChecked(qp, async (pick) => {
-    if (!pick.typed || !pick.project) return undefined;
+  const chosen = await pickProject(services.projects, {
+    title: vscode.l10n.t('Seven Bridges: Filter Tasks by Project'),
+    placeholder: vscode.l10n.t('Type to search your projects, or type owner/project'),
+    allowReadOnly: true,
+    none: { label: allProjects(), description: current ? vscode.l10n.t('remove the project filter') : inUseWords() },
+    current,
     // Checked with the platform so a typo does not silently show an empty view.
-    try {
-      pick.project = (await services.client.projects.get(pick.project)).id ?? pick.project;
-      return undefined;
-    } catch (error) {
-      return describeError(error);
-    }
+    check: (id) => services.client.projects.get(id),
   });
-  controller.abort();
-  qp.dispose();
   if (!chosen) return;
-  await filters.update({ project: chosen.project });
+  await filters.update({ project: chosen === 'none' ? undefined : chosen.id });
 }
 
 interface TaskPick extends vscode.QuickPickItem {
@@ -175,6 +131,8 @@ interface TaskPick extends vscode.QuickPickItem {
   typed?: boolean;
   /** The row that removes a filter ("Any parent"). */
   none?: boolean;
+  /** A note (the list is empty, cut short, or could not be read): it cannot be chosen. */
+  note?: boolean;
 }
 
 /** How many pages of recent tasks are scanned for a task pick. */
@@ -222,7 +180,7 @@ export interface TaskPickOptions {
   /** Why a task typed in by ID is refused, or undefined when it is fine. */
   refuse?: (task: Task) => string | undefined;
   /** A first row that chooses no task (a filter's "Any parent"). */
-  none?: { label: string; description: string };
+  none?: { label: string; description: string; iconPath?: vscode.ThemeIcon };
   currentId?: string;
 }
 
@@ -245,7 +203,7 @@ export async function pickTask(services: Services, options: TaskPickOptions): Pr
     const typed = qp.value.trim();
     const extra: TaskPick[] = [];
     if (typed && isTaskId(typed) && !found.some((b) => b.task?.id === typed.toLowerCase())) {
-      extra.push({ label: `$(edit) ${typed}`, description: vscode.l10n.t('use this task ID'), task: { id: typed.toLowerCase(), name: '' }, typed: true, alwaysShow: true });
+      extra.push({ label: typed, iconPath: new vscode.ThemeIcon('edit'), description: vscode.l10n.t('use this task ID'), task: { id: typed.toLowerCase(), name: '' }, typed: true, alwaysShow: true });
     }
     qp.items = [...extra, ...fixed, { label: words.heading, kind: vscode.QuickPickItemKind.Separator }, ...found, ...(note ? [note] : [])];
   };
@@ -263,22 +221,19 @@ export async function pickTask(services: Services, options: TaskPickOptions): Pr
     return { tasks: listing.items.filter(accept), more: listing.hasMore };
   })().then(
     ({ tasks, more }) => {
-      const now = Date.now();
+      const now = services.clock.now();
       found = tasks.map((t) => ({
         label: t.name || t.id,
         // The words that tell tasks apart first: status and time; the project and ID below.
         description: [statusLook(t.status).label, taskTime(t, now), t.batch ? batchSummary(t) : undefined].filter(Boolean).join(' · '),
-        detail: [t.project, t.id, t.id === options.currentId ? `$(check) ${inUseWords()}` : undefined].filter(Boolean).join(' · '),
+        detail: [t.project, t.id, t.id === options.currentId ? inUseWords() : undefined].filter(Boolean).join(' · '),
         task: { id: t.id, name: t.name },
       }));
+      const info = new vscode.ThemeIcon('info');
       note = !tasks.length
-        ? { label: `$(info) ${words.empty}`, description: vscode.l10n.t('paste a task ID instead'), alwaysShow: true }
+        ? { label: words.empty, iconPath: info, description: vscode.l10n.t('paste a task ID instead'), alwaysShow: true, note: true }
         : more
-          ? {
-              label: `$(info) ${words.older(TASK_SCAN_PAGES * 100)}`,
-              description: vscode.l10n.t('paste a task ID for an older one'),
-              alwaysShow: true,
-            }
+          ? { label: words.older(TASK_SCAN_PAGES * 100), iconPath: info, description: vscode.l10n.t('paste a task ID for an older one'), alwaysShow: true, note: true }
           : undefined;
       qp.busy = false;
       render();
@@ -286,7 +241,7 @@ export async function pickTask(services: Services, options: TaskPickOptions): Pr
     (error: unknown) => {
       qp.busy = false;
       if (closed) return;
-      note = { label: `$(warning) ${words.failed}`, description: describeError(error), alwaysShow: true };
+      note = { label: words.failed, iconPath: new vscode.ThemeIcon('warning'), description: describeError(error), alwaysShow: true, note: true };
       render();
     },
   );
@@ -319,7 +274,7 @@ export async function pickParent(services: Services, filters: FilterModel): Prom
     accept: (t) => t.batch === true,
     list: 'batchTasks',
     refuse: (task) => (task.batch ? undefined : vscode.l10n.t('"{0}" is not a batch task: it has no children.', task.name || task.id)),
-    none: { label: `$(close) ${vscode.l10n.t('Any parent')}`, description: current ? vscode.l10n.t('remove the parent filter') : inUseWords() },
+    none: { label: vscode.l10n.t('Any parent'), iconPath: new vscode.ThemeIcon('close'), description: current ? vscode.l10n.t('remove the parent filter') : inUseWords() },
     currentId: current?.id,
   });
   if (!chosen) return;
@@ -333,21 +288,21 @@ export async function pickOneStatus(tree: TaskTreeModel): Promise<TaskStatus | u
 }
 
 /**
- * Shows the pick and resolves with the accepted item. Notes ($(info), $(warning), $(error)) cannot be accepted;
- * `check` may refuse an item (say, an ID typed in and unknown to the platform): its reason then stays in the list.
+ * Shows the pick and resolves with the accepted item. Notes cannot be accepted; `check` may refuse an item (say, an
+ * ID typed in and unknown to the platform): its reason then stays in the list, as a note.
  */
-function acceptChecked<T extends vscode.QuickPickItem>(qp: vscode.QuickPick<T>, check: (pick: T) => Promise<string | undefined>): Promise<T | undefined> {
-  return new Promise<T | undefined>((resolve) => {
+function acceptChecked(qp: vscode.QuickPick<TaskPick>, check: (pick: TaskPick) => Promise<string | undefined>): Promise<TaskPick | undefined> {
+  return new Promise<TaskPick | undefined>((resolve) => {
     qp.onDidAccept(async () => {
       const pick = qp.selectedItems[0];
-      if (!pick || /^\$\((info|warning|error)\)/.test(pick.label)) return;
+      if (!pick || pick.note) return;
       qp.busy = true;
       qp.enabled = false;
       const problem = await check(pick);
       qp.busy = false;
       qp.enabled = true;
       if (problem) {
-        const refused = { label: `$(error) ${pick.label.replace(/^\$\([^)]*\)\s*/, '')}`, description: problem, alwaysShow: true } as T;
+        const refused: TaskPick = { label: pick.label, iconPath: new vscode.ThemeIcon('error'), description: problem, alwaysShow: true, note: true };
         qp.items = [refused, ...qp.items.filter((i) => i !== pick)];
         return;
       }
@@ -370,7 +325,7 @@ export async function pickTimeRange(filters: FilterModel, field: TimeField): Pro
   const current = filters.filter[field];
   const inUse = (r: TimeRange | undefined) => JSON.stringify(r) === JSON.stringify(current);
   const items: TimePick[] = [
-    { label: `$(close) ${anyTime()}`, description: inUse(undefined) ? inUseWords() : undefined },
+    { label: anyTime(), iconPath: new vscode.ThemeIcon('close'), description: inUse(undefined) ? inUseWords() : undefined },
     ...(Object.keys(TIME_PRESETS) as TimePreset[]).map((preset) => ({
       label: TIME_PRESETS[preset].label,
       description: inUse({ preset }) ? inUseWords() : undefined,
@@ -433,6 +388,6 @@ function validateBound(value: string): vscode.InputBoxValidationMessage | undefi
 }
 
 /** A filter's "in use" mark in the picks. */
-const inUseWords = (): string => vscode.l10n.t({ message: 'in use', comment: ['The filter value now applied'] });
-const allProjects = (): string => vscode.l10n.t({ message: 'All projects', comment: ['No project filter'] });
+
+export const allProjects = (): string => vscode.l10n.t({ message: 'All projects', comment: ['No project filter'] });
 const anyTime = (): string => vscode.l10n.t({ message: 'Any time', comment: ['No time filter'] });

@@ -1,8 +1,7 @@
 // Automatic refresh of the task view, on the shared poller: it runs only while the view is visible, the window
 // focused and something queued or running; it backs off ×2 while nothing changes, and never runs two at once.
 // No `vscode` import.
-import type { Clock } from '../api/clock';
-import { Poller } from '../util/poller';
+import { Poller, type PollBudget, type Timers } from '../util/poller';
 
 export const MIN_INTERVAL_SECONDS = 10;
 /** The longest wait between automatic refreshes, however long nothing has changed. */
@@ -22,11 +21,13 @@ export interface RefresherOptions {
   intervalSeconds: () => unknown;
   /** Whether anything is worth refreshing for (a task queued or running). */
   hasActiveWork: () => boolean;
-  clock?: Clock;
+  clock: Timers;
   /** Up to this many ms are added to the first refresh after the window regains focus, so many windows do not fire at once. */
   jitterMs?: number;
   random?: () => number;
   onError?: (error: unknown) => void;
+  /** The API budget: refreshes slow down while it is low. */
+  budget?: PollBudget;
 }
 
 export class Refresher {
@@ -44,16 +45,13 @@ export class Refresher {
       jitterMs: options.jitterMs,
       random: options.random,
       onError: options.onError,
+      budget: options.budget,
     });
   }
 
   /** The wait before the next automatic refresh, or undefined when none is scheduled. */
   get nextDelay(): number | undefined {
     return this.poller.nextDelay;
-  }
-
-  get backoffFactor(): number {
-    return this.factor;
   }
 
   get running(): boolean {

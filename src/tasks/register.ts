@@ -1,20 +1,23 @@
 import * as vscode from 'vscode';
+import type { CopyFeature } from '../copy/register';
 import type { Services } from '../services';
-import { registerTaskCommands } from './commands';
+import { registerCommands } from '../ui/commands';
+import { requestLogger } from '../ui/requestLog';
+import { showRows, type RowTree } from '../ui/rowTree';
+import { onSettingChange, setting } from '../ui/settings';
+import { setContextKey } from '../ui/whenContext';
+import { CONTEXT_KEYS } from '../keys/context';
+import { VIEWS } from '../keys/views';
+import { TaskActionSender, taskActionWrites } from './actions';
+import { taskCommands } from './commands';
 import { TASK_DETAILS_SCHEME, TaskDetailsProvider } from './details';
+import { announce } from './executionCommands';
 import { FilterModel } from './filterModel';
+import { LOG_SCHEME, LogDocumentProvider } from './logs';
 import { Refresher } from './refresher';
 import { TaskTreeModel, type TaskTreeNode } from './taskTree';
-import { TASKS_VIEW_ID, TaskTreeProvider } from './treeProvider';
-import { actionTokens, TaskActionSender, taskActionWrites } from './actions';
-import { registerExecutionCommands } from './executionCommands';
-import { LOG_SCHEME, LogDocumentProvider } from './logs';
-import { requestLogger } from '../ui/requestLog';
-import { NOTIFY_SETTING, notifyMode, TaskWatcher } from './watcher';
-import { CONTEXT_KEYS } from '../keys/context';
-import { setContextKey } from '../ui/whenContext';
+import { TaskWatcher } from './watcher';
 
-export const REFRESH_SETTING = 'sevenbridges.tasks.refreshInterval';
 /** How often the view redraws from what it has, so "started 5 min ago" stays true between refreshes. */
 const RELATIVE_TIME_TICK_MS = 60_000;
 
@@ -24,36 +27,38 @@ export interface TaskExplorer {
   readonly tree: TaskTreeModel;
   readonly refresher: Refresher;
   readonly view: vscode.TreeView<TaskTreeNode>;
-  readonly provider: TaskTreeProvider;
+  readonly rows: RowTree<TaskTreeNode>;
   readonly watcher: TaskWatcher;
   readonly watchPoller: Refresher;
   readonly logs: LogDocumentProvider;
   readonly sender: TaskActionSender;
 }
 
-/** The task explorer: its tree, filters and commands. */
-export function registerTasks(services: Services): TaskExplorer {
-  const { context, client, session, log } = services;
+/** The task explorer: its tree, filters, watched tasks and commands. */
+export function registerTasks(services: Services, copy: CopyFeature): TaskExplorer {
+  const { context, client, session, log, clock } = services;
   const filters = new FilterModel(context.workspaceState);
+  const watcher = new TaskWatcher(client.tasks, context.globalState, () => session.endpoint, clock.now);
   const tree = new TaskTreeModel({
     source: client.tasks,
     filter: filters,
     store: context.workspaceState,
     signedIn: () => session.state === 'signedIn',
     info: client.tasks,
+    now: clock.now,
+    watched: (id) => watcher.isWatched(id),
   });
-  const watcher = new TaskWatcher(client.tasks, context.globalState, () => session.endpoint);
-  for (const kind of taskActionWrites(client.tasks)) services.outbox.register(kind);
-  const sender = new TaskActionSender(services.outbox, services.account);
-  const provider = new TaskTreeProvider(tree, (task) => actionTokens(task, watcher.isWatched(task.id)));
-  const view = vscode.window.createTreeView(TASKS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true });
+  for (const kind of taskActionWrites(client.tasks, clock)) services.outbox.register(kind);
+  const sender = new TaskActionSender(services.outbox, services.account, undefined, clock);
+  const { view, rows, disposables } = showRows(VIEWS.tasks, tree, { clock, canSelectMany: true, redrawEveryMs: RELATIVE_TIME_TICK_MS });
   // Watched tasks are followed even while the view is hidden: one bulk request per round for all of them.
   const watchPoller = new Refresher({
     refresh: () => watcher.poll(),
-    intervalSeconds: () => vscode.workspace.getConfiguration().get<number>(REFRESH_SETTING),
-    hasActiveWork: () =>
-      session.state === 'signedIn' && watcher.list().length > 0 && notifyMode(vscode.workspace.getConfiguration().get(NOTIFY_SETTING)) !== 'off',
+    intervalSeconds: () => setting('refreshInterval'),
+    hasActiveWork: () => session.state === 'signedIn' && watcher.list().length > 0 && setting('notifyWhenWatchedTasksEnd') !== 'off',
     onError: (error) => log.warn(`Watched tasks: poll failed: ${String(error)}`),
+    clock,
+    budget: client.budget,
   });
   watchPoller.setVisible(true);
   const logs = new LogDocumentProvider(client.files, requestLogger(log), session.onDidChange);
@@ -70,9 +75,11 @@ export function registerTasks(services: Services): TaskExplorer {
       log.debug(`Tasks refreshed: ${changed ? 'changes' : 'no change'}`);
       return changed;
     },
-    intervalSeconds: () => vscode.workspace.getConfiguration().get<number>(REFRESH_SETTING),
+    intervalSeconds: () => setting('refreshInterval'),
     hasActiveWork: () => session.state === 'signedIn' && tree.hasActiveTasks(),
     onError: (error) => log.warn(`Task refresh failed: ${String(error)}`),
+    clock,
+    budget: client.budget,
   });
   const details = new TaskDetailsProvider(client, session.onDidChange);
 
@@ -81,10 +88,11 @@ export function registerTasks(services: Services): TaskExplorer {
     void setContextKey(CONTEXT_KEYS.tasksFiltered, filters.active);
   };
   showFilter();
+  const execution = { services, tree, refresher, watcher, sender };
 
   context.subscriptions.push(
-    view,
-    provider,
+    ...disposables,
+    services.selections.watch(view),
     details,
     { dispose: () => refresher.dispose() },
     { dispose: () => tree.dispose() },
@@ -98,6 +106,7 @@ export function registerTasks(services: Services): TaskExplorer {
       watchPoller.poke();
       tree.redraw();
     }),
+    watcher.onDidEnd((ended) => void announce(execution, ended)),
     tree.onDidLoad(showBadge),
     tree.onDidChange(showBadge),
     filters.onDidChange(() => {
@@ -118,20 +127,13 @@ export function registerTasks(services: Services): TaskExplorer {
       refresher.setFocused(e.focused);
       watchPoller.setFocused(e.focused);
     }),
-    vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(REFRESH_SETTING)) refresher.reschedule();
-      if (e.affectsConfiguration(REFRESH_SETTING) || e.affectsConfiguration(NOTIFY_SETTING)) watchPoller.reschedule();
-    }),
-    ...registerTaskCommands({ services, filters, tree, refresher, details, selection: () => view.selection }),
-    ...registerExecutionCommands({ services, tree, refresher, watcher, sender, view }),
+    onSettingChange(['refreshInterval'], () => refresher.reschedule()),
+    onSettingChange(['refreshInterval', 'notifyWhenWatchedTasksEnd'], () => watchPoller.reschedule()),
+    ...registerCommands(taskCommands({ ...execution, filters, details, copy, viewId: VIEWS.tasks }), services.selections),
   );
-  const clock = setInterval(() => {
-    if (view.visible && vscode.window.state.focused && !refresher.running) provider.redraw();
-  }, RELATIVE_TIME_TICK_MS);
-  context.subscriptions.push({ dispose: () => clearInterval(clock) });
   refresher.setFocused(vscode.window.state.focused);
   refresher.setVisible(view.visible);
   watchPoller.setFocused(vscode.window.state.focused);
   watchPoller.markFresh();
-  return { filters, tree, refresher, view, provider, watcher, watchPoller, logs, sender };
+  return { filters, tree, refresher, view, rows, watcher, watchPoller, logs, sender };
 }

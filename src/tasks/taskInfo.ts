@@ -5,10 +5,10 @@
 import * as l10n from '@vscode/l10n';
 import { findFileIds } from '../api/ids';
 import { parseRecordTimestamp } from '../api/timestamps';
-import type { ExecutionDetails, Task, TaskJob } from '../api/types';
+import { hasEnded, type ExecutionDetails, type Task, type TaskJob } from '../api/types';
 import { formatDuration, formatUtc } from '../util/time';
-import type { IconSpec } from '../ui/rowView';
-import { COMMANDS } from '../keys/commands';
+import type { IconSpec, RowView } from '../ui/rowView';
+import { commandTitles, COMMANDS } from '../keys/commands';
 import { STATUS_LABELS } from './statuses';
 
 /** "3 min so far": how long something still running has run. */
@@ -17,8 +17,6 @@ export const soFar = (duration: string): string => l10n.t('{0} so far', duration
 /** The start of an error message when a task could not be read. */
 export const couldNotReadTask = (): string => l10n.t('Could not read the task');
 
-/** The Open Task Details command's name (a row's command, a picker's title). */
-export const openTaskDetailsTitle = (): string => l10n.t('Open Task Details');
 const unnamedJob = (): string => l10n.t({ message: 'job', comment: ['A job of a task that has no name'] });
 
 /** A job's status as shown: the task status's label when it is one, else the platform's word capitalised. */
@@ -30,6 +28,13 @@ export interface InfoCommand {
   command: string;
   title: string;
   args: unknown[];
+}
+
+/** A file or folder a task names (an input or an output). */
+export interface TaskFileRef {
+  id: string;
+  name: string;
+  folder: boolean;
 }
 
 /** One row under a task. `key` is unique among its siblings. */
@@ -44,6 +49,25 @@ export interface InfoItem {
   children?: InfoItem[];
   /** Open at first (errors, a failed job). */
   expanded?: boolean;
+  /** The record of an input or output row. */
+  file?: TaskFileRef;
+  /** The record of a log row. */
+  log?: LogRef;
+}
+
+/** How a row under a task looks. */
+export function infoView(item: InfoItem): RowView {
+  return {
+    label: item.label,
+    description: item.description ?? '',
+    tooltip: item.tooltip ?? '',
+    ariaLabel: [item.label, item.description].filter(Boolean).join(', '),
+    icon: item.icon,
+    contextValue: item.contextValue,
+    expandable: !!item.children?.length,
+    expanded: item.expanded,
+    command: item.command,
+  };
 }
 
 /** A job's log: what the log editor needs to fetch and title it. */
@@ -155,7 +179,8 @@ function jobItem(job: TaskJob, index: number, task: Task, now: number): InfoItem
       tooltip: l10n.t('Open {0} of {1} (read-only; the last 1 MB first)', log.name, log.job),
       icon: { id: 'output' },
       contextValue: 'taskLog',
-      command: { command: COMMANDS.openLog, title: l10n.t('Open Log'), args: [log] },
+      command: { command: COMMANDS.openLog, title: commandTitles().openLog, args: [log] },
+      log,
     }),
   );
   return {
@@ -178,6 +203,7 @@ function fileItems(prefix: string, values: Record<string, unknown> | undefined, 
     tooltip: [f.kind === 'Directory' ? l10n.t('Directory {0}', f.name) : l10n.t('File {0}', f.name), l10n.t('ID: {0}', f.id), l10n.t('Port: {0}', f.port)].join('\n'),
     icon: { id: f.kind === 'Directory' ? 'folder' : 'file' },
     contextValue,
+    file: { id: f.id, name: f.name, folder: f.kind === 'Directory' },
   }));
 }
 
@@ -223,19 +249,19 @@ export function buildTaskInfo(task: Task, details: ExecutionDetails | undefined,
     items.push({ key, label, icon, contextValue: 'taskAction', command: { command, title: label, args: [task.id] } });
   if (task.status === 'RUNNING' || task.status === 'QUEUED') act('abort', l10n.t('Abort this task…'), { id: 'debug-stop', color: 'testing.iconFailed' }, COMMANDS.abortTask);
   if (task.status === 'DRAFT') act('run', l10n.t('Run this task…'), { id: 'play', color: 'testing.iconPassed' }, COMMANDS.runTask);
-  if (task.status === 'COMPLETED' || task.status === 'FAILED' || task.status === 'ABORTED') act('rerun', l10n.t('Re-run (a copy, the original kept)…'), { id: 'debug-restart' }, COMMANDS.rerunTask);
+  if (hasEnded(task.status)) act('rerun', l10n.t('Re-run (a copy, the original kept)…'), { id: 'debug-restart' }, COMMANDS.rerunTask);
   items.push({
     key: 'raw',
     label: l10n.t('Task record (JSON)'),
     tooltip: l10n.t('The whole record as the platform returns it'),
     icon: { id: 'json' },
     contextValue: 'taskRaw',
-    command: { command: COMMANDS.openTaskDetails, title: openTaskDetailsTitle(), args: [task.id] },
+    command: { command: COMMANDS.openTaskDetails, title: commandTitles().openTaskDetails, args: [task.id] },
   });
   return items;
 }
 
 /** Whether the task has started, so it has execution details worth a request. */
 export function hasStarted(task: Task): boolean {
-  return !!task.start_time || ['RUNNING', 'COMPLETED', 'FAILED', 'ABORTED', 'ABORTING'].includes(task.status ?? '');
+  return !!task.start_time || task.status === 'RUNNING' || task.status === 'ABORTING' || hasEnded(task.status);
 }

@@ -3,7 +3,7 @@
 
 import * as l10n from '@vscode/l10n';
 import { parseRecordTimestamp } from '../api/timestamps';
-import { TERMINAL_TASK_STATUSES, type Task, type TaskStatus } from '../api/types';
+import { hasEnded, type Task, type TaskStatus } from '../api/types';
 import { escapeMarkdown } from '../util/markdown';
 import { formatDuration, relativeTime } from '../util/time';
 import { FIELD, tooltipLines, whenText, type RowView } from '../ui/rowView';
@@ -61,7 +61,7 @@ export function taskTime(task: Task, now: number): string | undefined {
   const created = parseRecordTimestamp(task.created_time);
   const started = parseRecordTimestamp(task.start_time);
   const ended = parseRecordTimestamp(task.end_time);
-  const terminal = task.status !== undefined && TERMINAL_TASK_STATUSES.includes(task.status);
+  const terminal = hasEnded(task.status);
   const endedAgo = (at: Date) => l10n.t({ message: 'ended {0}', args: [relativeTime(at, now)], comment: ['{0}: "5 min ago"'] });
   if (ended && (terminal || !started)) return endedAgo(ended);
   if (started && task.status !== 'DRAFT' && task.status !== 'QUEUED') return l10n.t({ message: 'started {0}', args: [relativeTime(started, now)], comment: ['{0}: "5 min ago"'] });

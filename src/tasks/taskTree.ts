@@ -1,21 +1,25 @@
 // The task tree's data: status groups with counts, their paged tasks, batch children, and the messages shown
-// in place of a blank view. No `vscode` import; the tree provider renders these nodes.
+// in place of a blank view, and how each row looks. No `vscode` import; ui/rowTree.ts draws it.
 
 import * as l10n from '@vscode/l10n';
+import { systemClock } from '../api/clock';
 import { ApiError, describeError } from '../api/errors';
 import type { TaskListQuery } from '../api/tasks';
-import type { ExecutionDetails, Task, TaskStatus } from '../api/types';
-import { buildTaskInfo, couldNotReadTask, hasStarted, type InfoItem } from './taskInfo';
-import { retryTitle } from '../util/errorActions';
+import { isActive, type ExecutionDetails, type Task, type TaskStatus } from '../api/types';
+import { buildTaskInfo, couldNotReadTask, hasStarted, infoView, type InfoItem, type TaskFileRef } from './taskInfo';
+import { retryTitle } from '../ui/errorActions';
 import { Emitter } from '../util/emitter';
-import { errorRows, LoadMoreNode as ListingEnd, MessageNode as Message } from '../ui/rowView';
-import { clearFiltersTitle, FilterModel, visibleStatuses } from './filterModel';
+import { errorRows, LoadMoreNode as ListingEnd, loadMoreView, MessageNode as Message, messageView, type RowModel, type RowView } from '../ui/rowView';
+import { FilterModel, visibleStatuses } from './filterModel';
 import { STATUS_LABELS } from './statuses';
 import { listingSignature, TASK_LIST_FIELDS, taskListing, type TaskListing, type TaskSource } from './taskListing';
 import type { StateStore } from '../util/stateStore';
-import { OTHER_GROUP, otherCount, otherStatusSource } from './otherStatuses';
-import { COMMANDS } from '../keys/commands';
-import { STATE_KEYS } from '../keys/state';
+import { OTHER_GROUP, otherCount, otherGroupView, otherStatusSource } from './otherStatuses';
+import { groupView, taskView } from './taskRows';
+import { actionTokens } from './actions';
+import { hasFileOutputs } from '../api/outputs';
+import { commandTitles, COMMANDS } from '../keys/commands';
+import { readState, STATE, writeState } from '../keys/state';
 
 /** A status group: one of the six filter values, or the tasks none of them names. */
 export type GroupStatus = TaskStatus | typeof OTHER_GROUP;
@@ -26,7 +30,6 @@ export interface TaskCountSource extends TaskSource {
 
 /** At most this many pages are fetched again per open listing on a refresh. */
 export const MAX_REFRESH_PAGES = 3;
-const ACTIVE_STATUSES = ['RUNNING', 'QUEUED', 'CREATING', 'ABORTING'];
 
 export class GroupNode {
   readonly kind = 'group';
@@ -81,6 +84,10 @@ export class InfoNode {
     this.id = `${parent.id}/${item.key}`;
     this.children = (item.children ?? []).map((c) => new InfoNode(c, this));
   }
+  /** The file or folder this row stands for (an input or an output), read by the commands that act on files. */
+  get file(): TaskFileRef | undefined {
+    return this.item.file;
+  }
   /** The task this row belongs to. */
   get task(): Task {
     let node: TaskNode | InfoNode = this.parent;
@@ -106,12 +113,15 @@ export interface TaskTreeOptions {
   /** Where the expanded groups and batch parents are remembered (workspace state). */
   store: StateStore;
   signedIn: () => boolean;
+  /** The clock's time (api/clock.ts's by default). */
   now?: () => number;
   /** Lets a task open into its errors, jobs and logs; without it only batch parents open. */
   info?: TaskInfoSource;
+  /** Whether a task is watched (its row offers Stop Watching instead of Watch). */
+  watched?: (taskId: string) => boolean;
 }
 
-export class TaskTreeModel {
+export class TaskTreeModel implements RowModel<TaskTreeNode> {
   private readonly groups: Map<GroupStatus, GroupNode>;
   private countsPromise: Promise<void> | undefined;
   private countsLoaded = false;
@@ -127,8 +137,8 @@ export class TaskTreeModel {
   readonly now: () => number;
 
   constructor(private readonly options: TaskTreeOptions) {
-    this.now = options.now ?? Date.now;
-    this.expanded = new Set(options.store.get<string[]>(STATE_KEYS.expandedTaskRows.key) ?? []);
+    this.now = options.now ?? systemClock.now;
+    this.expanded = new Set(readState(options.store, STATE.expandedTaskRows));
     this.groups = new Map();
     for (const status of Object.keys(STATUS_LABELS) as TaskStatus[]) {
       this.groups.set(status, new GroupNode(status, this.listFor({ status })));
@@ -175,7 +185,7 @@ export class TaskTreeModel {
     if (had === open) return;
     if (open) this.expanded.add(node.id);
     else this.expanded.delete(node.id);
-    void this.options.store.update(STATE_KEYS.expandedTaskRows.key, [...this.expanded]);
+    void writeState(this.options.store, STATE.expandedTaskRows, [...this.expanded]);
   }
 
   async getChildren(node?: TaskTreeNode): Promise<TaskTreeNode[]> {
@@ -210,9 +220,25 @@ export class TaskTreeModel {
     this.changed.fire(undefined);
   }
 
-  /** Reads the task's record and jobs again the next time it is shown (after an action, for one). */
-  forgetInfo(taskId: string): void {
-    for (const node of this.findTaskNodes(taskId)) node.info = undefined;
+  /** How a row looks. */
+  rowView(node: TaskTreeNode): RowView {
+    switch (node.kind) {
+      case 'group': {
+        const view = node.status === OTHER_GROUP ? otherGroupView(node.count, node.countError) : groupView(node.status, node.count, node.countError);
+        return { ...view, expanded: this.isExpanded(node) };
+      }
+      case 'task': {
+        const view = taskView(node.task, { now: this.now(), hideProject: !!this.filter.filter.project, hasOutputs: hasFileOutputs(node.task) });
+        const tokens = actionTokens(node.task, this.options.watched?.(node.task.id) ?? false);
+        return { ...view, contextValue: [view.contextValue, tokens].filter(Boolean).join(' '), expandable: view.expandable || this.canOpen(node.task), expanded: this.isExpanded(node) };
+      }
+      case 'loadMore':
+        return loadMoreView(this.listOf(node.parent), { command: COMMANDS.loadMoreTasks, title: commandTitles().loadMoreTasks, args: [node] });
+      case 'info':
+        return infoView(node.item);
+      case 'message':
+        return messageView(node);
+    }
   }
 
   private async infoChildren(node: TaskNode): Promise<TaskTreeNode[]> {
@@ -303,7 +329,7 @@ export class TaskTreeModel {
     for (const group of this.visibleGroups()) {
       if ((group.status === 'RUNNING' || group.status === 'QUEUED' || group.status === OTHER_GROUP) && (group.count ?? 0) > 0) return true;
     }
-    return this.openLists().some((list) => list.items.some((t) => t.status !== undefined && ACTIVE_STATUSES.includes(t.status)));
+    return this.openLists().some((list) => list.items.some((t) => isActive(t.status)));
   }
 
   /** Every task node currently built, for tests and for finding a node by task id. */
@@ -337,7 +363,7 @@ export class TaskTreeModel {
     if (groups.every((g) => g.count === 0)) {
       if (this.filter.active) {
         nodes.push(new Message<ContainerNode>('root/empty', undefined, l10n.t('No tasks match the filters.'), 'info', this.filter.description, {
-          title: clearFiltersTitle(),
+          title: commandTitles().clearTaskFilter,
           command: COMMANDS.clearTaskFilter,
         }));
       } else {

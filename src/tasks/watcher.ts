@@ -2,36 +2,24 @@
 // all with POST /v2/bulk/tasks/get (100 per request: 50 watched tasks cost one request per round) and announces
 // each that ended. Kept in global state per endpoint, so a reload keeps watching. No `vscode` import.
 
+import { systemClock } from '../api/clock';
 import { MAX_BULK_IDS } from '../api/tasks';
-import { TERMINAL_TASK_STATUSES, type BulkTaskItem, type Task } from '../api/types';
+import { hasEnded, type BulkTaskItem, type EndedStatus, type Task } from '../api/types';
 import { Emitter } from '../util/emitter';
 import type { StateStore } from '../util/stateStore';
-import { STATE_KEYS } from '../keys/state';
+import { readState, STATE, writeState, type WatchedTask } from '../keys/state';
+import type { NotifyMode } from '../keys/settings';
 
-export const NOTIFY_SETTING = 'sevenbridges.tasks.notifyWhenWatchedTasksEnd';
-export type NotifyMode = 'all' | 'failures' | 'off';
 
-export interface WatchedTask {
-  id: string;
-  name: string;
-  endpoint: string;
-  /** epoch ms */
-  since: number;
-  /** The status last seen. */
-  status?: string;
-}
+export type { WatchedTask } from '../keys/state';
 
 export interface TaskEnded {
   task: Task;
-  how: 'COMPLETED' | 'FAILED' | 'ABORTED';
+  how: EndedStatus;
 }
 
 export interface BulkSource {
   bulkGet(ids: readonly string[], signal?: AbortSignal): Promise<BulkTaskItem[]>;
-}
-
-export function notifyMode(value: unknown): NotifyMode {
-  return value === 'failures' || value === 'off' ? value : 'all';
 }
 
 /** Whether an ending is worth a notification under the setting. */
@@ -52,7 +40,7 @@ export class TaskWatcher {
     private readonly source: BulkSource,
     private readonly store: StateStore,
     private readonly endpoint: () => string,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = systemClock.now,
   ) {}
 
   /** The tasks watched on the current endpoint. */
@@ -65,7 +53,7 @@ export class TaskWatcher {
   }
 
   async watch(task: Pick<Task, 'id' | 'name' | 'status'>): Promise<void> {
-    if (task.status && TERMINAL_TASK_STATUSES.includes(task.status)) return;
+    if (hasEnded(task.status)) return;
     if (this.isWatched(task.id)) return;
     await this.save([...this.all(), { id: task.id, name: task.name || task.id, endpoint: this.endpoint(), since: this.now(), status: task.status }]);
   }
@@ -105,8 +93,8 @@ export class TaskWatcher {
       if (!task) return true;
       if (task.status !== w.status) changed = true;
       w.status = task.status;
-      if (task.status === 'COMPLETED' || task.status === 'FAILED' || task.status === 'ABORTED') {
-        ended.push({ task, how: task.status as TaskEnded['how'] });
+      if (hasEnded(task.status)) {
+        ended.push({ task, how: task.status });
         return false;
       }
       return true;
@@ -122,12 +110,11 @@ export class TaskWatcher {
   }
 
   private all(): WatchedTask[] {
-    const value = this.store.get<WatchedTask[]>(STATE_KEYS.watchedTasks.key);
-    return Array.isArray(value) ? value.filter((w) => w && typeof w.id === 'string' && typeof w.endpoint === 'string') : [];
+    return readState(this.store, STATE.watchedTasks) ?? [];
   }
 
   private async save(list: WatchedTask[]): Promise<void> {
-    await this.store.update(STATE_KEYS.watchedTasks.key, list.length ? list : undefined);
+    await writeState(this.store, STATE.watchedTasks, list.length ? list : undefined);
     this.changedEmitter.fire();
   }
 }

@@ -1,14 +1,32 @@
-// What a tree row shows, worked out without `vscode`: every tree's rows (tasks, files, copy jobs) are described
-// this way, and their providers turn it into a TreeItem. The rows every paged tree has (a message, an error with
+// The one tree contract. Every view's rows come from a model without `vscode` (a RowModel): each row is a kind plus
+// its record, and the model says what the row shows (a RowView). ui/rowTree.ts draws any RowModel; commands read a
+// row's state from its record, never from what was drawn. The rows every paged tree has (a message, an error with
 // what to do about it, "Load more") are defined here once.
 
 import * as l10n from '@vscode/l10n';
 import { parseRecordTimestamp } from '../api/timestamps';
 import { ApiError, describeError } from '../api/errors';
-import { errorActions, type MessageAction } from '../util/errorActions';
+import { errorActions, type MessageAction } from './errorActions';
 import { formatUtc, relativeTime } from '../util/time';
 import { COMMANDS } from '../keys/commands';
 import { count } from '../util/words';
+import type { Event } from '../util/emitter';
+
+/** A row of a view: what it is (`kind`) and what it stands for (its record, in the kind's own fields). */
+export interface Row {
+  readonly kind: string;
+  /** Unique in its view, and the same across redraws (VS Code keeps selection and expansion by it). */
+  readonly id: string;
+}
+
+/** The data side of a tree view: its rows, where each hangs (so `reveal` works), and what each shows. */
+export interface RowModel<N extends Row> {
+  /** Fires with the row whose children changed, or undefined for the whole view. */
+  readonly onDidChange: Event<N | undefined>;
+  getChildren(row?: N): Promise<N[]>;
+  getParent(row: N): N | undefined;
+  rowView(row: N): RowView;
+}
 
 export interface IconSpec {
   /** A codicon id, e.g. `sync~spin`. */
@@ -26,8 +44,13 @@ export interface RowView {
   /** What a screen reader says for the row: plain words, no Markdown. */
   ariaLabel: string;
   icon: IconSpec;
+  /** Space-separated tokens the menus' when-clauses match (`viewItem =~ /\bcanAbort\b/`), made from the record. */
   contextValue: string;
   expandable: boolean;
+  /** Open when first shown (an expandable row; collapsed otherwise). */
+  expanded?: boolean;
+  /** Drawn with the file icon theme's icon for a file or folder of its label's name, in place of `icon`. */
+  fileIcon?: 'file' | 'folder';
   /** What a click runs. */
   command?: MessageAction;
 }

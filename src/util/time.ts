@@ -54,7 +54,7 @@ function fromNow(unit: Unit, n: number): string {
 }
 
 /** "5 min ago", "2 days ago", "just now"; "in 3 min" for future times. */
-export function relativeTime(date: Date, now: number = Date.now()): string {
+export function relativeTime(date: Date, now: number): string {
   const seconds = Math.round((now - date.getTime()) / 1000);
   const abs = Math.abs(seconds);
   const found = abs < 10 ? undefined : UNITS.find(([size]) => abs >= size);

@@ -58,6 +58,11 @@ export interface WriteKind<P = unknown, S = unknown, R = unknown> {
   finish(record: WriteRecord<P, S, R>, outcome: R, found: boolean): void | Promise<void>;
   /** A person's words for one write ("Re-run "BWA-MEM run""), for the lists that show writes waiting for them. */
   describe(payload: P): string;
+  /**
+   * Bulk work paced to the API budget: how long to hold the write back before sending it (0: send now). Asked
+   * before each send, before anything is marked; a write held back is queued until then, and says why.
+   */
+  hold?(record: WriteRecord<P, S, R>): number;
 }
 
 /**

@@ -377,6 +377,11 @@ export class Outbox {
   }
 
   private async send(kind: WriteKind, record: WriteRecord, account: Account): Promise<void> {
+    const hold = kind.hold?.(record) ?? 0;
+    if (hold > 0) {
+      await this.save({ ...record, ...this.wait(record.id, hold), note: l10n.t('The API budget is nearly spent: it is sent when the budget resets.') });
+      return;
+    }
     let snapshot: unknown;
     try {
       snapshot = kind.identity.by === 'difference' ? await kind.identity.snapshot(record, account.credentials) : undefined;

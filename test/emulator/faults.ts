@@ -1,4 +1,4 @@
-/** Fault injection: latency, 500s, dropped connections, malformed bodies, 429 bursts, maintenance, lost copy responses. */
+/** Fault injection: latency, 500s, dropped connections, malformed bodies, 429 bursts, maintenance, lost answers to writes. */
 import { Prng } from './prng';
 
 export interface FaultSettings {
@@ -6,6 +6,19 @@ export interface FaultSettings {
   error500Rate: number;
   dropRate: number;
   malformedRate: number;
+}
+
+export interface RequestHold {
+  /** Resolves when the first held request has arrived. */
+  readonly arrived: Promise<void>;
+  /** Lets the held requests (and those after them) be processed. */
+  release(): void;
+}
+
+/** Which write a "lose the answer" order is for: by method and by path below /v2 (e.g. /^\/async\/files\/move$/). */
+export interface WriteMatch {
+  method?: string;
+  path?: RegExp;
 }
 
 export type FaultDecision =
@@ -20,8 +33,9 @@ export class Faults {
   private burstLeft = 0;
   private burstReset = 0;
   private maintenanceUntil = 0;
-  private loseCopy = 0;
+  private readonly loseOrders: WriteMatch[] = [];
   private readonly rng: Prng;
+  private held: { arrive: () => void; released: Promise<void> } | undefined;
 
   constructor(
     seed: number,
@@ -41,17 +55,17 @@ export class Faults {
     this.maintenanceUntil = this.now() + durationMs;
   }
 
-  loseNextCopyResponse(): void {
-    this.loseCopy++;
+  /** The next write that matches (any write by default) is processed, then its connection dropped before any answer. */
+  loseNextWriteResponse(match: WriteMatch = {}): void {
+    this.loseOrders.push(match);
   }
 
-  /** Consume one pending "lose the copy response" order. */
-  takeLoseCopy(): boolean {
-    if (this.loseCopy > 0) {
-      this.loseCopy--;
-      return true;
-    }
-    return false;
+  /** Consumes the first pending order this write matches: true when its answer is to be lost. */
+  takeLose(method: string, path: string): boolean {
+    const i = this.loseOrders.findIndex((o) => (o.method === undefined || o.method === method) && (o.path === undefined || o.path.test(path)));
+    if (i < 0) return false;
+    this.loseOrders.splice(i, 1);
+    return true;
   }
 
   /**
@@ -75,6 +89,34 @@ export class Faults {
       return { kind: 'error500' };
     }
     return { kind: 'none' };
+  }
+
+  /**
+   * Holds every request that arrives from now on, before it is processed, until `release`: a platform that is slow to
+   * answer, for as long as a test needs (its client's timeouts run on a fake clock). `arrived` resolves when the first
+   * held request is in.
+   */
+  hold(): RequestHold {
+    let arrive = () => undefined as void;
+    let release = () => undefined as void;
+    const arrived = new Promise<void>((r) => (arrive = r));
+    const released = new Promise<void>((r) => (release = r));
+    this.held = { arrive, released };
+    return {
+      arrived,
+      release: () => {
+        this.held = undefined;
+        release();
+      },
+    };
+  }
+
+  /** Waits while requests are held (see `hold`). */
+  async waitIfHeld(): Promise<void> {
+    const held = this.held;
+    if (!held) return;
+    held.arrive();
+    await held.released;
   }
 
   /** Whether to garble this JSON response body. */

@@ -20,7 +20,7 @@ export type PostFault = 'error500' | 'drop' | 'burst429' | 'maintenance' | 'lose
 /**
  * Timings of a test window: settle outlasts two trips through global state (4 × 500 ms), stale outlasts it plus a
  * beat. The emulator acts on a call at once or never, so the late window is short here; calls acted on late are
- * tried in 08-adversary on the fake clock, with the default timings.
+ * tried in 09-adversary on the fake clock, with the default timings.
  */
 export const TEST_OUTBOX: OutboxOptions = { heartbeatMs: 100, staleMs: 1_500, settleMs: 2_100, lookupDelayMs: 50, maxWaitMs: 400, lateWindowMs: 3_000 };
 export const TEST_TRACKER = { firstDelayMs: 20, intervalMs: 40, maxIntervalMs: 200 };
@@ -83,7 +83,7 @@ export class CopyWindow {
   ) {
     this.tracker = new JobTracker(client.copyJobs, store, undefined, { ...TEST_TRACKER, account: accountKey });
     this.outbox = new Outbox(store, account, undefined, outboxOptions);
-    this.outbox.register(new CopyWrite(client.copyJobs, client.files, this.tracker, () => client.transport.serverClock.now()));
+    this.outbox.register(new CopyWrite(client.copyJobs, client.files, this.tracker, () => client.budget.serverClock.now()));
     this.outbox.onDidFinish(({ record, outcome, found }) => this.finished.push({ record, job: outcome as AsyncJob, found }));
     const submit = this.outbox.submit.bind(this.outbox);
     this.outbox.submit = async (kind, payloads, account) => {

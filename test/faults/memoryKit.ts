@@ -1,4 +1,4 @@
-// The adversary's world (08-adversary): windows wired as the extension wires them (an Outbox with its default
+// The adversary's world (09-adversary): windows wired as the extension wires them (an Outbox with its default
 // timings, the copy write, the three task action writes, a JobTracker), on one global state whose writes reach the
 // other windows after a delay, over the in-memory platform, all on one fake clock. The person's part is played too:
 // a write the outbox leaves to them (not found after the late window) is submitted again. At the end `account`
@@ -51,7 +51,7 @@ export class MemoryWindow {
     const { platform, clock } = world;
     this.tracker = new JobTracker(platform.copyJobs, state, clock, { account: () => ACCOUNT.key });
     this.outbox = new Outbox(state, async () => ACCOUNT, clock);
-    this.outbox.register(new CopyWrite(platform.copyJobs, platform.filesApi, this.tracker, () => platform.now(), clock));
+    this.outbox.register(new CopyWrite(platform.copyJobs, platform.filesApi, this.tracker, () => platform.now(), undefined, clock));
     for (const kind of taskActionWrites(platform.tasksApi, clock)) this.outbox.register(kind);
     this.outbox.onDidFinish((f) => this.finished.push(f));
     this.outbox.start();

@@ -1,5 +1,5 @@
 // An in-memory stand-in for the platform's write calls (copy jobs, task actions) on the fake clock, for the
-// adversary's scenarios (08-adversary): every call takes its latency on the fake timers; a POST can be given a
+// adversary's scenarios (09-adversary): every call takes its latency on the fake timers; a POST can be given a
 // fault (its answer lost, the call dropped, acted on after the client gave up); lists can lag behind; the platform
 // keeps its own clock (the true time), whatever this machine's reads. `made` is the ground truth: every effect it
 // processed, keyed by what was asked, against which the summary counts made once, doubled, lost and wrongly adopted.

@@ -56,21 +56,7 @@ export function repoRoot(): string {
   return process.env[ENV.repoRoot] ?? path.resolve(__dirname, '..', '..', '..');
 }
 
-/** Polls `check` until it returns a truthy value (returned) or throws after `timeoutMs`. */
-export async function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 10_000, intervalMs = 100): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value) return value as NonNullable<T>;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-}
+export { waitFor } from '../support/waitFor';
 
 /** The installed bundle's text (e.g. to look for context keys it sets). */
 /** The bundle as installed: the main file and the rest it loads after activation (every dist/*.js). */

@@ -7,6 +7,7 @@ import * as assert from 'assert';
 import * as path from 'path';
 import { screenshotsDir } from '../../harness/paths';
 import { type TaskRec } from '../../emulator';
+import { waitFor } from '../../support/waitFor';
 import { COMMAND, e2e, ensureSignedIn, VIEW } from '../fixture';
 
 const GROUPS = ['Running', 'Queued', 'Draft', 'Completed', 'Failed', 'Aborted'];
@@ -78,7 +79,7 @@ const MARKUP = /\*\*|`|\$\(|<\/?\w|\\[[\]()*_]/;
 async function clearFilters(): Promise<void> {
   if (!(await viewDescription())) return;
   await e2e().wb.clickViewAction(VIEW.tasks, 'Clear Task Filters');
-  await waitUntil(async () => !(await viewDescription()), 'the filters to clear');
+  await waitFor(async () => !(await viewDescription()), 'the filters to clear');
 }
 
 async function collapseAll(): Promise<void> {
@@ -92,7 +93,7 @@ describe('the task explorer', () => {
     await wb.openViewContainer('Seven Bridges');
     await wb.expandPane(VIEW.tasks);
     // Signed in already (an earlier spec) shows rows; signed out shows the welcome view: wait for either.
-    await waitUntil(
+    await waitFor(
       async () => (await wb.treeRows(VIEW.tasks).count()) > 0 || (await wb.welcomeButtons(VIEW.tasks)).length > 0,
       'the Tasks view to show its groups or its welcome view',
       30_000,
@@ -123,7 +124,7 @@ describe('the task explorer', () => {
     const { wb } = e2e();
     await wb.expandTreeItem(VIEW.tasks, /^Completed$/);
     const total = count('COMPLETED');
-    await waitUntil(async () => (await wb.treeItems(VIEW.tasks)).some((r) => r.level === 2), 'the tasks of the Completed group', 20_000);
+    await waitFor(async () => (await wb.treeItems(VIEW.tasks)).some((r) => r.level === 2), 'the tasks of the Completed group', 20_000);
     const rows = await wb.treeItems(VIEW.tasks);
     const tasks = rows.filter((r) => r.level === 2);
     assert.ok(tasks.length > 0, 'tasks under Completed');
@@ -143,7 +144,7 @@ describe('the task explorer', () => {
       await wb.screenshot('11b-tasks-load-more');
       await wb.treeItem(VIEW.tasks, /^Load more/).click();
       const before = new RegExp(`^Load more \\(${total - 100} left\\)`);
-      await waitUntil(async () => (await wb.treeItem(VIEW.tasks, before).count()) === 0, 'the next page to load');
+      await waitFor(async () => (await wb.treeItem(VIEW.tasks, before).count()) === 0, 'the next page to load');
       const after = (await wb.treeItems(VIEW.tasks)).filter((r) => r.level === 2).length;
       assert.ok(after > 0);
       await wb.screenshot('11c-tasks-next-page-loaded');
@@ -215,7 +216,7 @@ describe('the task explorer', () => {
     await wb.pickQuickItem('Last 30 days', true);
     await wb.waitForQuickInputClosed();
     await waitForGroups(['Running', 'Failed']);
-    await waitUntil(async () => /ended in the last 30 days/.test(await viewDescription()), 'the view description to show the preset');
+    await waitFor(async () => /ended in the last 30 days/.test(await viewDescription()), 'the view description to show the preset');
     await wb.screenshot('18-filter-preset-active');
   });
 
@@ -224,7 +225,7 @@ describe('the task explorer', () => {
     await collapseAll();
     await wb.clickViewAction(VIEW.tasks, 'Clear Task Filters');
     // A group left open before the status filter hid it opens again with it.
-    await waitUntil(async () => (await topLevel()).some((i) => i.label === 'Completed'), 'the groups to come back');
+    await waitFor(async () => (await topLevel()).some((i) => i.label === 'Completed'), 'the groups to come back');
     await collapseAll();
     await waitForGroups(GROUPS);
     assert.strictEqual(await viewDescription(), '');
@@ -244,7 +245,7 @@ describe('the task explorer', () => {
     for (const item of items) assert.strictEqual(item.description, count(STATUS_OF[item.label], (t) => t.project === project).toLocaleString('en-US'), item.label);
     assert.strictEqual(await viewDescription(), project.split('/')[1]);
     await wb.expandTreeItem(VIEW.tasks, /^Running$/);
-    await waitUntil(async () => (await wb.treeItems(VIEW.tasks)).some((r) => r.level === 2), 'the running tasks', 20_000);
+    await waitFor(async () => (await wb.treeItems(VIEW.tasks)).some((r) => r.level === 2), 'the running tasks', 20_000);
     const first = wb.treeRows(VIEW.tasks).nth(1);
     await first.hover();
     await wb.page.locator('.monaco-hover, .workbench-hover').first().waitFor({ timeout: 10_000 }).catch(() => undefined);
@@ -264,16 +265,16 @@ describe('the task explorer', () => {
     await waitForGroups(['Queued']);
     assert.strictEqual(await viewDescription(), 'Queued');
     await wb.expandTreeItem(VIEW.tasks, /^Queued$/);
-    await waitUntil(async () => (await wb.treeItems(VIEW.tasks)).some((r) => r.level === 2), 'the queued tasks', 20_000);
+    await waitFor(async () => (await wb.treeItems(VIEW.tasks)).some((r) => r.level === 2), 'the queued tasks', 20_000);
     const row = (await wb.treeItems(VIEW.tasks)).find((r) => r.level === 2)!;
     const project = / · (\S+\/\S+)$/.exec(row.description)?.[1];
     assert.ok(project, `a project in "${row.description}"`);
     await e2e().wb.treeItemContextMenu(VIEW.tasks, new RegExp(`^${escape(row.label)}$`), 'Filter by This Project');
-    await waitUntil(async () => (await viewDescription()) === `Queued · ${project.split('/')[1]}`, 'the project filter');
+    await waitFor(async () => (await viewDescription()) === `Queued · ${project.split('/')[1]}`, 'the project filter');
     // The filter's description changes at once; the count follows when the platform answers.
     const expected = count('QUEUED', (t) => t.project === project).toLocaleString('en-US');
     let shown = '';
-    await waitUntil(async () => (shown = (await waitForGroups(['Queued']))[0].description) === expected, `the Queued count ${expected} (shows ${shown})`);
+    await waitFor(async () => (shown = (await waitForGroups(['Queued']))[0].description) === expected, `the Queued count ${expected} (shows ${shown})`);
     await wb.screenshot('22-context-menu-filters');
     await collapseAll();
     await wb.clickViewAction(VIEW.tasks, 'Clear Task Filters');
@@ -295,7 +296,7 @@ describe('the task explorer', () => {
     await wb.runCommand('Seven Bridges: Open Task Details');
     await waitForQuickInput((q) => /Open Task Details/.test(q.title));
     let labels: string[] = [];
-    await waitUntil(async () => {
+    await waitFor(async () => {
       labels = (await wb.quickItems()).map((i) => i.label).filter((l) => l && l !== 'Tasks' && !/newest/.test(l));
       return labels.length > 0;
     }, 'the tasks to be listed', 20_000);
@@ -303,7 +304,7 @@ describe('the task explorer', () => {
     const task = emulator.data.tasks.find((t) => t.name === labels[0] && t.status === 'FAILED');
     assert.ok(task, `"${labels[0]}" is a failed task`);
     await wb.page.keyboard.press('Enter');
-    await waitUntil(async () => (await wb.activeEditorText()).includes(`"name": ${JSON.stringify(labels[0])}`), 'the task details to open', 20_000);
+    await waitFor(async () => (await wb.activeEditorText()).includes(`"name": ${JSON.stringify(labels[0])}`), 'the task details to open', 20_000);
     assert.match(await wb.activeEditorText(), /"status": "FAILED"/);
     await wb.screenshot('26-palette-task-details');
     await wb.page.keyboard.press('Control+W');
@@ -318,7 +319,7 @@ describe('the task explorer', () => {
     await wb.pickQuickItem(/Parent task$/);
     await waitForQuickInput((q) => /Children of a Batch Task/.test(q.title));
     let labels: string[] = [];
-    await waitUntil(async () => {
+    await waitFor(async () => {
       labels = (await wb.quickItems()).map((i) => i.label).filter((l) => l && !/Any parent|Batch tasks|newest/.test(l));
       return labels.length > 0;
     }, 'the batch tasks to be listed', 20_000);
@@ -327,12 +328,12 @@ describe('the task explorer', () => {
     assert.ok(parent, `"${labels[0]}" is a batch parent`);
     await wb.pickQuickItem(labels[0], true);
     await wb.waitForQuickInputClosed();
-    await waitUntil(async () => (await viewDescription()).startsWith('children of'), 'the parent filter');
+    await waitFor(async () => (await viewDescription()).startsWith('children of'), 'the parent filter');
     const expected = emulator.data.tasks.filter((t) => t.parent === parent.id && STATUS_OF_VALUES.includes(t.status)).length;
     // The description changes at once; the counts follow when the platform answers.
     let shown = 0;
     const groupsTotal = async () => (await topLevel()).reduce((n, i) => n + Number(i.description.replace(/,/g, '') || 0), 0);
-    await waitUntil(async () => (shown = await groupsTotal()) === expected, `the groups to count the ${expected} children (they count ${shown})`, 20_000);
+    await waitFor(async () => (shown = await groupsTotal()) === expected, `the groups to count the ${expected} children (they count ${shown})`, 20_000);
     assert.strictEqual(shown, expected, 'the groups count the children');
     await wb.screenshot('24-filter-parent-applied');
     await wb.clickViewAction(VIEW.tasks, 'Clear Task Filters');
@@ -346,7 +347,7 @@ describe('the task explorer', () => {
     const { group, parent } = found;
     await wb.expandTreeItem(VIEW.tasks, new RegExp(`^${group}$`));
     const parentLabel = new RegExp(`^${escape(parent.name)}$`);
-    await waitUntil(async () => (await wb.treeItems(VIEW.tasks)).some((r) => r.level === 2), `the tasks of the ${group} group`, 20_000);
+    await waitFor(async () => (await wb.treeItems(VIEW.tasks)).some((r) => r.level === 2), `the tasks of the ${group} group`, 20_000);
     await scrollToRow(parentLabel);
     const row = (await wb.treeItems(VIEW.tasks)).find((r) => r.label === parent.name)!;
     assert.match(row.description, /\d+ (done|running|queued|failed|aborted)/, 'the parent sums up its children');
@@ -364,19 +365,11 @@ describe('the task explorer', () => {
   });
 });
 
-async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
-
 type QuickState = Awaited<ReturnType<ReturnType<typeof e2e>['wb']['quickInputState']>>;
 
 async function waitForQuickInput(check: (state: QuickState) => boolean): Promise<void> {
   let last: QuickState | undefined;
-  await waitUntil(async () => check((last = await e2e().wb.quickInputState())), 'the quick input').catch((err: Error) => {
+  await waitFor(async () => check((last = await e2e().wb.quickInputState())), 'the quick input').catch((err: Error) => {
     throw new Error(`${err.message}; it shows ${JSON.stringify(last)}`);
   });
 }

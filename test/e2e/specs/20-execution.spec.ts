@@ -5,18 +5,11 @@
  */
 import * as assert from 'assert';
 import type { TaskRec } from '../../emulator';
+import { waitFor } from '../../support/waitFor';
 import { COMMAND, e2e, ensureSignedIn, VIEW } from '../fixture';
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const exact = (name: string): RegExp => new RegExp(`^${escape(name)}$`);
-
-async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
 
 /** The newest task of a status (the first row of its group), without a batch, named once among the tasks. */
 function newest(status: string): TaskRec {
@@ -44,7 +37,7 @@ async function openGroup(label: string): Promise<void> {
   await wb.clickViewAction(VIEW.tasks, 'Collapse All').catch(() => undefined);
   await wb.waitForTreeItems(VIEW.tasks, exact(label), 20_000);
   await wb.expandTreeItem(VIEW.tasks, exact(label));
-  await waitUntil(async () => (await wb.treeItems(VIEW.tasks)).some((r) => r.level === 2), `the tasks of ${label}`, 20_000);
+  await waitFor(async () => (await wb.treeItems(VIEW.tasks)).some((r) => r.level === 2), `the tasks of ${label}`, 20_000);
 }
 
 
@@ -89,8 +82,8 @@ describe('why a task failed, acting on it, hearing when it ends', () => {
     const storageBefore = emulator.storageRequests.length;
     await wb.clickTreeItem(VIEW.tasks, /^job\.err\.log$/);
     let tab = '';
-    await waitUntil(async () => /job\.err\.log/.test((tab = await activeTab())), `the log tab (shows "${tab}")`, 20_000);
-    await waitUntil(() => onScreen(error), 'the error on screen', 20_000);
+    await waitFor(async () => /job\.err\.log/.test((tab = await activeTab())), `the log tab (shows "${tab}")`, 20_000);
+    await waitFor(() => onScreen(error), 'the error on screen', 20_000);
     await wb.screenshot('41-failed-job-log');
     assert.ok(emulator.storageRequests.length > storageBefore, 'fetched from the storage origin');
     assert.ok(emulator.storageRequests.every((r) => !r.carriedToken), 'without the token');
@@ -107,11 +100,19 @@ describe('why a task failed, acting on it, hearing when it ends', () => {
     // filtering no status value names ABORTING, so it is under "Other statuses".
     await openGroup('Other statuses');
     await wb.waitForTreeItems(VIEW.tasks, exact(task.name), 20_000);
-    await waitUntil(async () => /aborting/i.test((await wb.treeItems(VIEW.tasks)).find((r) => r.label === task.name)?.ariaLabel ?? ''), 'the row to show ABORTING');
+    await waitFor(async () => /aborting/i.test((await wb.treeItems(VIEW.tasks)).find((r) => r.label === task.name)?.ariaLabel ?? ''), 'the row to show ABORTING');
     await wb.screenshot('42-task-aborting');
     assert.strictEqual(emulator.actionRequests.filter((a) => a.taskId === task.id).length, 1);
-    // The emulator finishes the abort after its step (6 s in this run); a refresh shows the task in Aborted.
-    await new Promise((r) => setTimeout(r, 6500));
+    // The emulator finishes the abort after its step (6 s in this run); a refresh then shows the task in Aborted.
+    await waitFor(
+      () => {
+        emulator.advance();
+        return emulator.data.taskById.get(task.id)?.status === 'ABORTED';
+      },
+      'the platform to finish the abort',
+      20_000,
+      250,
+    );
     await wb.runCommand(COMMAND.refreshTasks);
     await openGroup('Aborted');
     await wb.waitForTreeItems(VIEW.tasks, exact(task.name), 20_000);
@@ -132,8 +133,8 @@ describe('why a task failed, acting on it, hearing when it ends', () => {
     await wb.screenshot('44-watched-task-failed-notification');
     assert.match(message, /exit code 1/);
     await wb.clickNotificationButton(new RegExp(`Task "${escape(task.name)}" failed`), 'Show Logs');
-    await waitUntil(async () => /job\.err\.log/.test(await activeTab()), 'the failed job\'s log', 20_000);
-    await waitUntil(() => onScreen('exit code 1'), 'the error in the log', 20_000);
+    await waitFor(async () => /job\.err\.log/.test(await activeTab()), 'the failed job\'s log', 20_000);
+    await waitFor(() => onScreen('exit code 1'), 'the error in the log', 20_000);
     await wb.screenshot('45-show-logs-from-notification');
   });
 });

@@ -29,10 +29,10 @@ describe('sign-in', () => {
     fs.writeFileSync(file, `# the official clients' file\n[no-token]\napi_endpoint = ${emu.baseUrl}\n\n[emulator]\napi_endpoint = ${emu.baseUrl}/\nauth_token = ${emu.token}\n`);
     const userRequests = () => emu.stats.requests;
     const before = userRequests();
-    const done = vscode.commands.executeCommand('sevenbridges.importCredentials', file);
-    // The pick offers only the usable profile; accept it as a person would with Enter.
-    await new Promise((r) => setTimeout(r, 500));
-    await vscode.commands.executeCommand(ACCEPT);
+    let imported = false;
+    const done = vscode.commands.executeCommand('sevenbridges.importCredentials', file).then(() => (imported = true));
+    // The pick offers only the usable profile; accept it as a person would with Enter, once it shows.
+    await waitFor(async () => imported || (await vscode.commands.executeCommand(ACCEPT), imported), 'the profile to be picked and imported');
     await done;
     assert.strictEqual(await services.session.tokenFromEnvironment(), false, 'the token now comes from secret storage');
     assert.strictEqual(services.session.state, 'signedIn');
@@ -55,10 +55,9 @@ describe('sign-in', () => {
     const emu = emulator();
     // The first item is Seven Bridges (AWS US). The command then offers to set a token: leave that message open.
     void vscode.commands.executeCommand('sevenbridges.selectPlatform');
-    await new Promise((r) => setTimeout(r, 500));
-    await vscode.commands.executeCommand(ACCEPT);
     try {
-      await waitFor(() => endpointSetting() === 'https://api.sbgenomics.com/v2', 'the endpoint setting');
+      // Accepted (Enter) once the pick shows.
+      await waitFor(async () => endpointSetting() === 'https://api.sbgenomics.com/v2' || (await vscode.commands.executeCommand(ACCEPT), false), 'the endpoint setting');
       await waitFor(() => services.session.state === 'signedOut', 'signed out on the other platform');
       assert.strictEqual(await services.session.credentials(), undefined, 'SB_AUTH_TOKEN belongs to SB_API_ENDPOINT only');
       const outcome = await services.client.user().then(

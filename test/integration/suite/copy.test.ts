@@ -21,7 +21,7 @@ describe('bulk copy', function () {
   const copy = () => api.copy;
   const filesView = () => api.files;
   const copyJobs = () => api.jobs;
-  const children = async (node?: AnyNode) => (await filesView().tree.getChildren(node)) as AnyNode[];
+  const children = async (node?: AnyNode) => (await filesView().rows.getChildren(node)) as AnyNode[];
   const data = () => emulator().data;
   /** A project with files at its root, and another with a folder at its root. */
   const pickProjects = () => {
@@ -57,12 +57,12 @@ describe('bulk copy', function () {
   it('lists projects, folders and files with IDs in tooltips and context values for the menus', async () => {
     const { source } = pickProjects();
     const project = await projectNode(source.id);
-    const projectItem = filesView().tree.getTreeItem(project);
+    const projectItem = filesView().rows.getTreeItem(project);
     assert.strictEqual(projectItem.contextValue, 'project');
     assert.ok((projectItem.tooltip as vscode.MarkdownString).value.includes(source.id));
     const kids = await children(project);
     const file = kids.find((k) => k.kind === 'file')!;
-    const item = filesView().tree.getTreeItem(file);
+    const item = filesView().rows.getTreeItem(file);
     assert.strictEqual(item.contextValue, 'file');
     const tip = (item.tooltip as vscode.MarkdownString).value;
     assert.ok(tip.includes(fileOf(file).id), 'tooltip has the ID');
@@ -81,7 +81,7 @@ describe('bulk copy', function () {
     const kinds = kids.map((k) => k.kind);
     assert.ok(kinds.lastIndexOf('folder') < kinds.indexOf('file'), `folders first: ${kinds.join(',')}`);
     for (const node of kids) {
-      const item = filesView().tree.getTreeItem(node);
+      const item = filesView().rows.getTreeItem(node);
       assert.ok(item.resourceUri, 'a resourceUri, so the file icon theme gives the icon');
       assert.strictEqual(item.iconPath, node.kind === 'folder' ? vscode.ThemeIcon.Folder : vscode.ThemeIcon.File);
       const label = item.accessibilityInformation?.label ?? '';

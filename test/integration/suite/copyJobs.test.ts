@@ -22,8 +22,8 @@ describe('copy jobs view, name clashes, drag and drop', function () {
   const filesView = () => api.files;
   const copyJobs = () => api.jobs;
   const data = () => emulator().data;
-  const files = async (node?: AnyNode) => (await filesView().tree.getChildren(node)) as AnyNode[];
-  const jobRows = async () => copyJobs().provider.getChildren();
+  const files = async (node?: AnyNode) => (await filesView().rows.getChildren(node)) as AnyNode[];
+  const jobRows = async () => copyJobs().rows.getChildren();
   const fileOf = (node: AnyNode) => (node as unknown as { file: FileRec }).file;
   const projectNode = async (id: string) => {
     for (;;) {
@@ -83,23 +83,31 @@ describe('copy jobs view, name clashes, drag and drop', function () {
     const done = await finished(jobs[0].id);
     const row = (await jobRows()).find((n) => n.kind === 'job' && n.job.id === done.id)!;
     assert.ok(row, 'the job has a row');
-    const item = copyJobs().provider.getTreeItem(row);
+    const item = copyJobs().rows.getTreeItem(row);
     assert.strictEqual(item.label, `${target.id} › ${folder.name}`);
     assert.match(String(item.description), /^finished · 3\/3 files · 1 failed · /);
     assert.match(item.contextValue!, /\bhasFailed\b/);
 
-    const items = (await copyJobs().provider.getChildren(row)) as JobsNode[];
+    const items = (await copyJobs().rows.getChildren(row)) as JobsNode[];
     assert.strictEqual(items.length, 3, 'one row per item');
-    const first = copyJobs().provider.getTreeItem(items[0]);
+    const first = copyJobs().rows.getTreeItem(items[0]);
     assert.strictEqual(first.label, missing, 'the failed item comes first');
     assert.match(String(first.description), /^error 10225: /);
-    const ok = copyJobs().provider.getTreeItem(items[1]);
+    const ok = copyJobs().rows.getTreeItem(items[1]);
     assert.strictEqual(ok.label, kids[0].id);
     assert.match(String(ok.description), /^→ /);
 
     await vscode.commands.executeCommand('sevenbridges.jobs.openItem', items[1]);
     const newId = done.result![0].resource!.id;
     assert.strictEqual(await vscode.env.clipboard.readText(), newId, 'clicking a copied item copies the new ID');
+
+    // Reveal in Projects & Files, from the copied item's menu: the folders open down to the new copy, selected there.
+    assert.match(ok.contextValue!, /\bcopied\b/);
+    await vscode.commands.executeCommand('sevenbridges.files.reveal', items[1]);
+    await waitFor(() => filesView().view.selection[0]?.id === newId, 'the new copy selected in Projects & Files');
+    assert.deepStrictEqual(filesView().view.selection.map((n) => n.kind), ['file']);
+    const parent = filesView().rows.getParent(filesView().view.selection[0]);
+    assert.strictEqual(parent?.id, folder.id, 'in the folder it was copied to');
 
     const document = (await vscode.commands.executeCommand('sevenbridges.jobs.copyResults', row)) as vscode.TextDocument;
     const lines = document.getText().trimEnd().split('\n');
@@ -147,9 +155,9 @@ describe('copy jobs view, name clashes, drag and drop', function () {
       assert.strictEqual(jobs.length, 2);
       const submission = (await jobRows()).find((n) => n.kind === 'submission' && n.jobs.some((j) => j.id === jobs[0].id))!;
       assert.ok(submission, 'one row for the submission');
-      const children = (await copyJobs().provider.getChildren(submission)) as JobsNode[];
+      const children = (await copyJobs().rows.getChildren(submission)) as JobsNode[];
       assert.deepStrictEqual(children.map((c) => c.kind === 'job' && c.job.id).sort(), jobs.map((j) => j.id).sort());
-      assert.match(String(copyJobs().provider.getTreeItem(submission).description), /2 requests/);
+      assert.match(String(copyJobs().rows.getTreeItem(submission).description), /2 requests/);
       await Promise.all(jobs.map((j) => finished(j.id)));
     } finally {
       await vscode.workspace.getConfiguration('sevenbridges').update('copy.maxItemsPerRequest', undefined, vscode.ConfigurationTarget.Global);
@@ -170,7 +178,7 @@ describe('copy jobs view, name clashes, drag and drop', function () {
     });
     await vscode.commands.executeCommand('sevenbridges.copy', { ids: [file.id], destination: { kind: 'projectRoot', project: target.id }, confirm: false });
     const request = await waitFor(async () => (await jobRows()).find((n) => n.kind === 'request'), 'the waiting request in the view');
-    const item = copyJobs().provider.getTreeItem(request);
+    const item = copyJobs().rows.getTreeItem(request);
     assert.match(String(item.description), /^1 item · waiting until /);
     assert.match(item.contextValue!, /\bcopyRequest\b.*\bdiscardable\b/);
     assert.match(String(item.tooltip), /rate limit/);
@@ -178,7 +186,8 @@ describe('copy jobs view, name clashes, drag and drop', function () {
     await waitFor(() => outbox.all().length === 0, 'the request to be discarded');
     assert.ok(!(await jobRows()).some((n) => n.kind === 'request'), 'its row is gone');
     assert.strictEqual(emulator().copyRequests.length, before, 'nothing was sent');
-    await new Promise((r) => setTimeout(r, 5_000)); // past the rate limit's reset, for the next tests
+    // The client waits out the rate limit itself if it still must (it asks GET /v2/rate_limit first, which is free).
+    await api.services.client.user();
   });
 
   it('tells name clashes before sending: a taken name arrives as 1_<name>, a folder is merged', async () => {
@@ -264,10 +273,10 @@ describe('copy jobs view, name clashes, drag and drop', function () {
     assert.strictEqual(jobs.length, 10);
     await Promise.all(jobs.map((j) => finished(j.id)));
     const submission = (await jobRows()).find((n) => n.kind === 'submission' && n.jobs.some((j) => j.id === jobs[0].id))!;
-    const jobNodes = (await copyJobs().provider.getChildren(submission)) as JobsNode[];
-    const items = (await Promise.all(jobNodes.map((j) => copyJobs().provider.getChildren(j)))).flat();
+    const jobNodes = (await copyJobs().rows.getChildren(submission)) as JobsNode[];
+    const items = (await Promise.all(jobNodes.map((j) => copyJobs().rows.getChildren(j)))).flat();
     assert.strictEqual(items.length, 1000, 'one row per item');
-    const outcomes = items.map((i) => String(copyJobs().provider.getTreeItem(i).description));
+    const outcomes = items.map((i) => String(copyJobs().rows.getTreeItem(i).description));
     assert.strictEqual(outcomes.filter((d) => d.startsWith('→ ')).length, 1000, 'every item has its copy');
     const spent = emulator().stats.requests - requestsBefore;
     console.log(`      1,000 items: ${spent} requests from submission to every per-file outcome shown`);

@@ -18,9 +18,9 @@ describe('task explorer', function () {
   const tasks = () => api.tasks;
   const count = (status: string, pred: (t: TaskRec) => boolean = () => true) =>
     emulator().data.tasks.filter((t) => (status === 'OTHER' ? !STATUSES.includes(t.status) : t.status === status) && pred(t)).length;
-  const roots = () => Promise.resolve(tasks().provider.getChildren()) as Promise<TaskTreeNode[]>;
-  const children = (node: TaskTreeNode) => Promise.resolve(tasks().provider.getChildren(node)) as Promise<TaskTreeNode[]>;
-  const item = (node: TaskTreeNode) => tasks().provider.getTreeItem(node);
+  const roots = () => Promise.resolve(tasks().rows.getChildren()) as Promise<TaskTreeNode[]>;
+  const children = (node: TaskTreeNode) => Promise.resolve(tasks().rows.getChildren(node)) as Promise<TaskTreeNode[]>;
+  const item = (node: TaskTreeNode) => tasks().rows.getTreeItem(node);
   const groups = async () => (await roots()).filter((n): n is GroupNode => n.kind === 'group');
   const group = async (status: string) => (await groups()).find((g) => g.status === status)!;
 
@@ -73,7 +73,7 @@ describe('task explorer', function () {
     assert.strictEqual(first.accessibilityInformation?.label, `${loaded[0].task.name}, completed, ${String(first.description).split(' · ').join(', ')}`);
     assert.ok(first.tooltip instanceof vscode.MarkdownString);
     assert.ok((first.tooltip as vscode.MarkdownString).value.includes(loaded[0].task.id));
-    assert.strictEqual(tasks().provider.getParent(loaded[0]), completed);
+    assert.strictEqual(tasks().rows.getParent(loaded[0]), completed);
   });
 
   it('expands a batch parent into its children and sums them up in its description', async () => {

@@ -14,8 +14,13 @@ describe('task execution: details, logs, actions, watching', function () {
   this.timeout(60_000);
   let api: ExtensionApi;
   const tasks = () => api.tasks;
-  const children = (node?: TaskTreeNode) => Promise.resolve(tasks().provider.getChildren(node)) as Promise<TaskTreeNode[]>;
-  const item = (node: TaskTreeNode) => tasks().provider.getTreeItem(node);
+  const children = (node?: TaskTreeNode) => Promise.resolve(tasks().rows.getChildren(node)) as Promise<TaskTreeNode[]>;
+  const item = (node: TaskTreeNode) => tasks().rows.getTreeItem(node);
+  /** Whether the emulator has finished aborting the task (its steps due applied, as a request would). */
+  const aborted = (id: string) => {
+    emulator().advance();
+    return emulator().data.taskById.get(id)?.status === 'ABORTED';
+  };
   const info = (nodes: TaskTreeNode[], key: string) => nodes.find((n): n is InfoNode => n.kind === 'info' && n.item.key === key);
 
   /** The node of a task in its status group (its first page). */
@@ -99,10 +104,10 @@ describe('task execution: details, logs, actions, watching', function () {
     assert.ok(shown.length && shown.every((n) => n.task.status === 'ABORTING'), 'ABORTING shows before any refresh');
     assert.doesNotMatch(String(item(shown[0]).contextValue), /\bcanAbort\b/);
     // After the emulator's step (2 s) a refresh shows it ABORTED, in the Aborted group.
-    await new Promise((r) => setTimeout(r, 2200));
+    await waitFor(() => aborted(node.task.id), 'the platform to finish the abort');
     await vscode.commands.executeCommand('sevenbridges.tasks.refresh');
-    const aborted = await children(tasks().tree.group('ABORTED'));
-    assert.ok(aborted.some((n) => n.kind === 'task' && n.task.id === node.task.id && n.task.status === 'ABORTED'));
+    const group = await children(tasks().tree.group('ABORTED'));
+    assert.ok(group.some((n) => n.kind === 'task' && n.task.id === node.task.id && n.task.status === 'ABORTED'));
   });
 
   it('Run a draft: queued at once and watched; Re-run a failed task: a new task, the original kept, watched', async () => {
@@ -135,13 +140,28 @@ describe('task execution: details, logs, actions, watching', function () {
       await watcher.poll();
       assert.strictEqual(emulator().stats.requests - before, 1, 'one request for every watched task');
       await vscode.commands.executeCommand('sevenbridges.tasks.abort', { task: running[0] }, undefined, { confirm: false });
-      await new Promise((r) => setTimeout(r, 2200));
+      await waitFor(() => aborted(running[0].id), 'the platform to finish the abort');
       await watcher.poll();
       assert.ok(ended.includes(`${running[0].id}:ABORTED`));
       assert.ok(!watcher.isWatched(running[0].id));
     } finally {
       sub.dispose();
     }
+  });
+
+  it('Reveal in Projects & Files, from a task\'s output: its project and folders open down to it, the file selected', async () => {
+    const node = await taskNode((t) => Object.values(t.outputs ?? {}).some((v) => v !== null), 'COMPLETED');
+    const outputs = info(await children(node), 'outputs');
+    assert.ok(outputs, 'the task opens into its outputs');
+    const output = outputs.children[0];
+    assert.match(String(item(output).contextValue), /\btaskOutput\b/);
+    assert.strictEqual(item(output).accessibilityInformation?.label, [output.item.label, output.item.description].filter(Boolean).join(', '), 'a row under a task has its accessible label');
+    await vscode.commands.executeCommand('sevenbridges.files.reveal', output);
+    const id = output.item.file!.id;
+    await waitFor(() => api.files.view.selection[0]?.id === id, 'the output selected in Projects & Files');
+    const record = emulator().data.files.find((f) => f.id === id)!;
+    const root = emulator().data.projects.find((p) => p.id === record.project)!.root_folder;
+    assert.strictEqual(api.files.rows.getParent(api.files.view.selection[0])?.id, record.parent === root ? record.project : record.parent, 'under its folder, or its project');
   });
 
   it('the Tasks view shows the number of running tasks as its badge, from the counts it already has', async () => {

@@ -545,21 +545,34 @@ describe('client against the emulator: errors, rate limit, maintenance, cancella
     }
   });
 
-  it('cancellation while the emulator is slow: cancelled; a timeout: timeout; a timed-out copy may have been delivered', async () => {
+  it('cancellation while the emulator holds the answer: cancelled; a timeout: timeout; a timed-out copy may have been delivered', async () => {
     const s = await setup({}, { timeoutMs: 100, maxRetries: 0 });
     try {
-      s.emu.faults.latencyMs = 300;
+      // The emulator holds each request until released; the client's timeout runs on the fake clock.
+      const first = s.emu.hold();
       const controller = new AbortController();
-      setTimeout(() => controller.abort(), 20);
-      assert.strictEqual((await rejection(s.sb.user({ signal: controller.signal }))).kind, 'cancelled');
-      assert.strictEqual((await rejection(s.sb.user())).kind, 'timeout');
+      const cancelled = rejection(s.sb.user({ signal: controller.signal }));
+      await first.arrived;
+      controller.abort();
+      assert.strictEqual((await cancelled).kind, 'cancelled');
 
+      const second = s.emu.hold();
+      const timedOut = rejection(s.sb.user());
+      await second.arrived;
+      await s.clock.tickAsync(100);
+      assert.strictEqual((await timedOut).kind, 'timeout');
+
+      const third = s.emu.hold();
       const [source, dest] = s.emu.data.projects.filter((p) => p.permissions.write);
       const file = s.emu.data.children(source.root_folder).find((f) => f.type === 'file')!;
-      const error = await rejection(s.sb.copyJobs.submit([{ file: file.id, project: dest.id }]));
+      const submitted = rejection(s.sb.copyJobs.submit([{ file: file.id, project: dest.id }]));
+      await third.arrived;
+      await s.clock.tickAsync(100);
+      const error = await submitted;
       assert.strictEqual(error.kind, 'timeout');
       assert.strictEqual(error.maybeDelivered, true);
-      await new Promise((r) => setTimeout(r, 400));
+      for (const hold of [first, second, third]) hold.release();
+      await s.sb.user(); // answered once the held requests have been processed
       assert.strictEqual(s.emu.copyRequests.length, 1, 'the server took the copy after the client gave up, once');
     } finally {
       await s.emu.close();

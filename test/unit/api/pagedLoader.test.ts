@@ -14,7 +14,7 @@ function offsetSource(ids: string[]) {
     source: {
       page: async (offset: number, limit: number): Promise<Page<Item>> => {
         fake.requests.push({ offset, limit });
-        await new Promise((r) => setTimeout(r, 2));
+        await new Promise((r) => setImmediate(r)); // answered in a later turn, as a request is
         return { items: fake.ids.slice(offset, offset + limit).map((id) => ({ id })), total: fake.ids.length, next: undefined };
       },
       next: async (): Promise<Page<Item>> => {
@@ -192,14 +192,16 @@ describe('PagedLoader (every paged list)', () => {
 
   it('a reset cancels the load under way: its signal is aborted and its late answer is dropped', async () => {
     const signals: AbortSignal[] = [];
+    /** The answers asked for and not given yet, by what they will say. */
+    const late = new Map<string, () => void>();
     let answer = 'old';
     const loader = new PagedLoader<Item>(
       {
-        // Ignores the signal on purpose: answers whatever was asked, however late.
+        // Ignores the signal on purpose: answers whatever was asked, when the test lets it.
         page: async (_offset, _limit, signal) => {
           signals.push(signal);
           const mine = answer;
-          await new Promise((r) => setTimeout(r, mine === 'old' ? 30 : 2));
+          await new Promise<void>((r) => late.set(mine, r));
           return { items: [{ id: `${mine}-item` }], total: 1, next: undefined };
         },
         next: async () => ({ items: [], total: 0, next: undefined }),
@@ -211,7 +213,10 @@ describe('PagedLoader (every paged list)', () => {
     assert.strictEqual(signals[0].aborted, true);
     assert.strictEqual(loader.loading, false);
     answer = 'new';
-    await loader.ensureLoaded();
+    const fresh = loader.ensureLoaded();
+    late.get('new')!();
+    await fresh;
+    late.get('old')!(); // the first request answers last
     await stale;
     assert.deepStrictEqual(ids(loader), ['new-item']);
     assert.strictEqual(loader.error, undefined);
@@ -219,6 +224,7 @@ describe('PagedLoader (every paged list)', () => {
     answer = 'old';
     const staleReload = loader.reload();
     loader.reset();
+    late.get('old')!();
     await staleReload;
     assert.deepStrictEqual(loader.items, [], 'the stale answer does not fill a list that was reset');
     assert.strictEqual(loader.loaded, false);

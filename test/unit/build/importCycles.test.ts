@@ -86,6 +86,27 @@ describe('imports', () => {
     assert.deepStrictEqual(cycles(graph), []);
   });
 
+  it('run only down the layers: each folder imports only the folders below it (ARCHITECTURE.md draws them)', () => {
+    // util at the bottom, then the client, the names, the write path, the shared view layer, and the features.
+    const below: Record<string, string[]> = {
+      util: [],
+      api: ['util'],
+      keys: ['api', 'util'],
+      write: ['api', 'keys', 'util'],
+      transfer: ['api', 'keys', 'util'],
+      ui: ['api', 'keys', 'util'],
+      auth: ['api', 'keys', 'ui', 'util', 'write'],
+      jobs: ['api', 'keys', 'ui', 'util', 'write'],
+      copy: ['api', 'jobs', 'keys', 'ui', 'util', 'write'],
+      files: ['api', 'copy', 'jobs', 'keys', 'ui', 'util'],
+      tasks: ['api', 'copy', 'jobs', 'keys', 'ui', 'util', 'write'],
+    };
+    const graph = folderGraph(importGraph(sourceFiles('src'), readSource));
+    assert.deepStrictEqual([...graph.keys()].filter((folder) => !(folder in below)), [], 'a folder of src/ with no place in the layers');
+    const upward = [...graph].flatMap(([folder, targets]) => targets.filter((t) => !below[folder]?.includes(t)).map((t) => `${folder} → ${t}`));
+    assert.deepStrictEqual(upward, []);
+  });
+
   it('of the feature folders form no cycle', () => {
     const found = cycles(folderGraph(importGraph(sourceFiles('src'), readSource)));
     assert.deepStrictEqual(found.map((c) => c.join(' ↔ ')), []);

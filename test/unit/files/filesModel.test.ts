@@ -1,117 +1,161 @@
 import * as assert from 'assert';
-import { SbClient } from '../../../src/api/client';
 import { ApiError } from '../../../src/api/errors';
-import type { FileRecord, Page } from '../../../src/api/types';
-import { FilesTreeModel, type FilesNode, type FilesSource, type FolderNode, type LoadMoreNode, type MessageNode, type ProjectNode } from '../../../src/files/filesModel';
+import type { FileRecord, Page, Project } from '../../../src/api/types';
+import { FilesTreeModel, NotFoundError, type FilesNode, type FilesSource, type FolderNode, type LoadMoreNode, type MessageNode, type ProjectNode } from '../../../src/files/filesModel';
 import { entryView, formatSize, projectView } from '../../../src/files/fileRows';
-import { startEmulator, type Emulator } from '../../emulator';
+import { FakeFiles, fileId } from '../../support/fakeFiles';
+import { FAKE_CLOCK_START } from '../../support/fakeClock';
 
-const kinds = (nodes: FilesNode[]) => nodes.map((n) => n.kind);
 
-describe('files tree model (against the emulator)', function () {
-  let emu: Emulator;
-  let requests: string[];
+const NOW = Date.UTC(2026, 2, 7, 12, 0, 0);
+const ALPHA_ROOT = fileId(1);
+const folder = (n: number, name: string, parent: string): FileRecord => ({ href: '', id: fileId(n), name, type: 'folder', project: 'me/alpha', parent });
+const file = (n: number, name: string, parent: string, project = 'me/alpha'): FileRecord => ({ href: '', id: fileId(n), name, type: 'file', project, parent, size: 1024 });
 
-  before(async () => {
-    emu = await startEmulator({ files: 3000 });
+/** Two projects; in Alpha: two folders and two files at the root, 150 reads in one folder, a nested result, a big folder. */
+function platform() {
+  const projects: Project[] = [
+    { href: '', id: 'me/alpha', name: 'Alpha', root_folder: ALPHA_ROOT },
+    { href: '', id: 'me/beta', name: 'Beta', root_folder: fileId(2), permissions: { write: false } },
+  ];
+  const records: FileRecord[] = [
+    file(10, 'a.bam', ALPHA_ROOT),
+    folder(11, 'reads', ALPHA_ROOT),
+    file(12, 'b.bam', ALPHA_ROOT),
+    folder(13, 'results', ALPHA_ROOT),
+    ...Array.from({ length: 150 }, (_, i) => file(1000 + i, `r${String(i).padStart(3, '0')}.fq`, fileId(11))),
+    folder(20, '2026', fileId(13)),
+    file(21, 'calls.vcf', fileId(20)),
+    folder(22, 'empty', fileId(13)),
+    folder(23, 'big', fileId(13)),
+    ...Array.from({ length: 1_050 }, (_, i) => file(5000 + i, `part${i}.txt`, fileId(23))),
+    file(30, 'c.bam', fileId(2), 'me/beta'),
+    file(40, 'elsewhere.bam', fileId(41), 'other/gamma'),
+  ];
+  return new FakeFiles(projects, records);
+}
+
+function model(options: { signedIn?: boolean } = {}) {
+  const source = platform();
+  const tree = new FilesTreeModel(source, async () => options.signedIn ?? true, () => NOW);
+  const changes: (FilesNode | undefined)[] = [];
+  tree.onDidChange((node) => changes.push(node));
+  return { tree, changes, calls: source.calls };
+}
+
+async function child<N extends FilesNode>(tree: FilesTreeModel, parent: FilesNode | undefined, id: string): Promise<N> {
+  const found = (await tree.getChildren(parent)).find((n) => n.id === id);
+  assert.ok(found, `${id} under ${parent?.id ?? 'the root'}`);
+  return found as N;
+}
+
+describe('files tree model', () => {
+  it('lists the projects, then a project\'s entries, folders first as in the Explorer', async () => {
+    const { tree, calls } = model();
+    assert.deepStrictEqual((await tree.getChildren()).map((n) => n.id), ['me/alpha', 'me/beta']);
+    const alpha = await child<ProjectNode>(tree, undefined, 'me/alpha');
+    assert.deepStrictEqual((await tree.getChildren(alpha)).map((n) => [n.kind, n.id]), [
+      ['folder', fileId(11)],
+      ['folder', fileId(13)],
+      ['file', fileId(10)],
+      ['file', fileId(12)],
+    ]);
+    assert.deepStrictEqual(calls, ['projects 0+100', 'files me/alpha 0+100']);
   });
-  after(() => emu.close());
 
-  function model(options: { token?: string; signedIn?: boolean } = {}) {
-    requests = [];
-    const client = new SbClient({
-      credentials: async () => ({ endpoint: emu.baseUrl, token: options.token ?? emu.token }),
-      maxRetries: 0,
-      onRequest: (entry) => requests.push(entry.path),
-    });
-    const tree = new FilesTreeModel(client, async () => options.signedIn ?? true);
-    const changes: (FilesNode | undefined)[] = [];
-    tree.onDidChange((node) => changes.push(node));
-    return { tree, changes };
-  }
-
-  /** The project whose root holds the most entries (more than a page in the default data set). */
-  function biggestProject() {
-    return [...emu.data.projects].sort((a, b) => emu.data.children(b.root_folder).length - emu.data.children(a.root_folder).length)[0];
-  }
-
-  async function projectNode(tree: FilesTreeModel, id: string): Promise<ProjectNode> {
-    const roots = await tree.getChildren();
-    return roots.find((n): n is ProjectNode => n.kind === 'project' && n.id === id)!;
-  }
-
-  it('lists the projects, then a project 100 entries at a time, folders first, with "Load more (N left)"', async () => {
-    const { tree, changes } = model();
-    const roots = await tree.getChildren();
-    assert.deepStrictEqual(roots.filter((n) => n.kind === 'project').map((n) => n.id).sort(), emu.data.projects.map((p) => p.id).sort());
-    const project = biggestProject();
-    const all = emu.data.children(project.root_folder);
-    assert.ok(all.length > 100, `a project with more than a page at its root (${all.length})`);
-    const node = await projectNode(tree, project.id);
-    const first = await tree.getChildren(node);
-    const entries = first.filter((n) => n.kind === 'folder' || n.kind === 'file');
-    assert.strictEqual(entries.length, 100);
-    const folderEnd = kinds(entries).lastIndexOf('folder');
-    assert.ok(kinds(entries).slice(0, folderEnd + 1).every((k) => k === 'folder'), 'folders first');
-    const more = first[first.length - 1] as LoadMoreNode;
-    assert.strictEqual(more.kind, 'loadMore');
-    assert.strictEqual(more.parent.listing.left, all.length - 100);
-
+  it('lists a folder 100 entries at a time with "Load more (50 left)"; a double click loads the next page once, and redraws only that folder', async () => {
+    const { tree, changes, calls } = model();
+    const reads = await child<FolderNode>(tree, await child(tree, undefined, 'me/alpha'), fileId(11));
+    const first = await tree.getChildren(reads);
+    assert.strictEqual(first.length, 101);
+    const more = first[100] as LoadMoreNode;
+    const view = tree.rowView(more);
+    assert.deepStrictEqual([more.kind, view.label, view.command?.command, view.command?.title], ['loadMore', 'Load more (50 left)', 'sevenbridges.files.loadMore', 'Load More Files']);
+    assert.strictEqual(view.command?.args?.[0], more);
     changes.length = 0;
-    const sent = requests.length;
+    calls.length = 0;
     await Promise.all([tree.loadMore(more), tree.loadMore(more)]);
-    assert.strictEqual(requests.length - sent, 1, 'a double click loads the page once');
-    assert.ok(changes.length > 0 && changes.every((c) => c === node), 'only the project is redrawn');
-    const second = await tree.getChildren(node);
-    const ids = second.filter((n) => n.kind !== 'loadMore').map((n) => n.id);
-    assert.strictEqual(ids.length, Math.min(200, all.length));
-    assert.strictEqual(new Set(ids).size, ids.length);
-    assert.ok(second.slice(0, 100).every((n, i) => n === first[i] || first.indexOf(n) >= 0), 'the nodes shown before are kept');
+    assert.deepStrictEqual(calls, [`files ${fileId(11)} 100+100`]);
+    assert.deepStrictEqual(changes, [reads, reads, reads, reads], "each click redraws the folder when it starts and when the page is in; nothing else");
+    const second = await tree.getChildren(reads);
+    assert.deepStrictEqual([second.length, second[149].id, second.some((n) => n.kind === 'loadMore')], [150, fileId(1149), false]);
+    assert.ok(first.slice(0, 100).every((n, i) => second[i] === n), 'the rows shown before are the same objects');
   });
 
-  it('knows every node\'s parent, and a refresh of one folder reloads only its entries', async () => {
+  it('knows every row\'s parent, and a refresh of one folder reloads only its entries', async () => {
+    const { tree, calls } = model();
+    const alpha = await child<ProjectNode>(tree, undefined, 'me/alpha');
+    const results = await child<FolderNode>(tree, alpha, fileId(13));
+    const year = await child<FolderNode>(tree, results, fileId(20));
+    const calls_ = await child(tree, year, fileId(21));
+    assert.deepStrictEqual([tree.getParent(calls_), tree.getParent(year), tree.getParent(results), tree.getParent(alpha)], [year, results, alpha, undefined]);
+    calls.length = 0;
+    tree.refresh(results);
+    await tree.getChildren(results);
+    await tree.getChildren(alpha);
+    assert.deepStrictEqual(calls, [`files ${fileId(13)} 0+100`]);
+  });
+
+  it('says a folder is empty rather than showing nothing; shows nothing while signed out (the welcome view shows instead)', async () => {
     const { tree } = model();
-    const project = biggestProject();
-    const node = await projectNode(tree, project.id);
-    const folder = (await tree.getChildren(node)).find((n): n is FolderNode => n.kind === 'folder')!;
-    const inside = await tree.getChildren(folder);
-    assert.strictEqual(inside.length > 0, true);
-    for (const child of inside) assert.strictEqual(tree.getParent(child), folder);
-    assert.strictEqual(tree.getParent(folder), node);
-    assert.strictEqual(tree.getParent(node), undefined);
-
-    const sent = requests.length;
-    tree.refresh(folder);
-    await tree.getChildren(folder);
-    await tree.getChildren(node);
-    assert.deepStrictEqual(requests.slice(sent).map((p) => new URL(p, 'http://x').searchParams.get('parent')), [folder.id]);
+    const results = await child<FolderNode>(tree, await child(tree, undefined, 'me/alpha'), fileId(13));
+    const empty = await child<FolderNode>(tree, results, fileId(22));
+    assert.deepStrictEqual((await tree.getChildren(empty)).map((r) => [r.kind, (r as MessageNode).text, (r as MessageNode).severity]), [['message', 'This folder is empty', 'info']]);
+    const signedOut = model({ signedIn: false });
+    assert.deepStrictEqual([await signedOut.tree.getChildren(), signedOut.calls], [[], []]);
   });
 
-  it('says a folder is empty rather than showing nothing', async () => {
+  it('draws each row from its record: a file and a folder with the file icon theme\'s icons, a project with its own', async () => {
     const { tree } = model();
-    const project = [...emu.data.projects].sort((a, b) => emu.data.children(a.root_folder).length - emu.data.children(b.root_folder).length)[0];
-    const at = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-    const empty = emu.data.addFile({ id: emu.data.newFileId(), name: 'nothing-here', project: project.id, parent: project.root_folder, type: 'folder', created_on: at, modified_on: at, origin: {}, tags: [], metadata: {} });
-    const kids = await tree.getChildren(await projectNode(tree, project.id));
-    const node = kids.find((k): k is FolderNode => k.kind === 'folder' && k.id === empty.id)!;
-    assert.ok(node, 'the new folder is listed on the first page');
-    const rows = (await tree.getChildren(node)) as MessageNode[];
-    assert.deepStrictEqual(rows.map((r) => [r.kind, r.text, r.severity]), [['message', 'This folder is empty', 'info']]);
+    const alpha = await child<ProjectNode>(tree, undefined, 'me/alpha');
+    const [reads, , a] = await tree.getChildren(alpha);
+    assert.deepStrictEqual(
+      [tree.rowView(alpha), tree.rowView(reads), tree.rowView(a)].map((v) => [v.label, v.description, v.ariaLabel, v.contextValue, v.expandable, v.fileIcon ?? v.icon.id]),
+      [
+        ['Alpha', 'me/alpha', 'Alpha, project me/alpha', 'project', true, 'project'],
+        ['reads', '', 'reads, folder', 'folder', true, 'folder'],
+        ['a.bam', '1.0 KB', 'a.bam, file, 1.0 KB', 'file', false, 'file'],
+      ],
+    );
+  });
+});
+
+describe('files tree model: the way down to a file (Reveal in Projects & Files)', () => {
+  it('opens the project and each folder above the file, one record read per folder, and returns the file\'s own row', async () => {
+    const { tree, calls } = model();
+    const node = await tree.locate(fileId(21));
+    assert.deepStrictEqual(calls, ['get ' + fileId(21), 'projects 0+100', 'get ' + fileId(20), 'get ' + fileId(13), 'files me/alpha 0+100', `files ${fileId(13)} 0+100`, `files ${fileId(20)} 0+100`]);
+    const path: string[] = [];
+    for (let at: FilesNode | undefined = node; at; at = tree.getParent(at)) path.unshift(at.id);
+    assert.deepStrictEqual(path, ['me/alpha', fileId(13), fileId(20), fileId(21)]);
+    const shown = await tree.getChildren(tree.getParent(node));
+    assert.ok(shown.includes(node), 'the row the view shows, so that it can be revealed');
   });
 
-  it('a refused token: one error row and "Set Authentication Token" in place of the projects', async () => {
-    const { tree } = model({ token: 'not-the-token' });
-    const rows = (await tree.getChildren()) as MessageNode[];
-    assert.deepStrictEqual(kinds(rows), ['message', 'message']);
-    assert.match(rows[0].text, /^Could not load: /);
-    assert.strictEqual(rows[0].severity, 'error');
-    assert.deepStrictEqual(rows[1].action, { title: 'Set Authentication Token', command: 'sevenbridges.setToken' });
+  it('loads the pages of a listing until the file shows', async () => {
+    const { tree, calls } = model();
+    const node = await tree.locate(fileId(1120));
+    assert.deepStrictEqual(calls.filter((c) => c.startsWith('files')), ['files me/alpha 0+100', `files ${fileId(11)} 0+100`, `files ${fileId(11)} 100+100`]);
+    assert.strictEqual(node.name, 'r120.fq');
   });
 
-  it('shows nothing while signed out (the welcome view shows instead)', async () => {
-    const { tree } = model({ signedIn: false });
-    assert.deepStrictEqual(await tree.getChildren(), []);
-    assert.deepStrictEqual(requests, []);
+  it('reads a folder listed before again when it does not show the file (a copy that arrived since)', async () => {
+    const source = platform();
+    const tree = new FilesTreeModel(source, async () => true, () => NOW);
+    const alpha = await child<ProjectNode>(tree, undefined, 'me/alpha');
+    await tree.getChildren(alpha);
+    source.records.push(file(60, 'copied.bam', ALPHA_ROOT));
+    source.calls.length = 0;
+    const node = await tree.locate(fileId(60));
+    assert.deepStrictEqual(source.calls, [`get ${fileId(60)}`, 'files me/alpha 0+100']);
+    assert.deepStrictEqual([node.name, tree.getParent(node)], ['copied.bam', alpha]);
+  });
+
+  it('says why it cannot: not among the caller\'s projects, or past the first 1,000 entries of a folder', async () => {
+    const { tree } = model();
+    await assert.rejects(tree.locate(fileId(40)), (e: unknown) => e instanceof NotFoundError && e.message === 'elsewhere.bam is in other/gamma, which is not among your projects.');
+    await assert.rejects(tree.locate(fileId(5000 + 1_020)), (e: unknown) => e instanceof NotFoundError && e.message === 'part1020.txt is not among the first 1,000 entries of big.');
+    await assert.rejects(tree.locate(fileId(99)), (e: unknown) => e instanceof ApiError && e.status === 404, 'a file the platform does not know: its error');
   });
 });
 
@@ -144,9 +188,10 @@ describe('files tree model (failures)', () => {
           fail('next');
           return { items: [file('c')], total: 3, next: undefined };
         },
+        get: async (id: string) => file(id),
       },
     };
-    return new FilesTreeModel(source, async () => true);
+    return new FilesTreeModel(source, async () => true, () => FAKE_CLOCK_START);
   }
 
   it('a project whose first page failed shows the error and "Try Again", which loads it', async () => {
@@ -183,7 +228,6 @@ describe('files tree model (failures)', () => {
 });
 
 describe('files rows', () => {
-  const NOW = Date.UTC(2026, 2, 7, 12, 0, 0);
 
   it('a file: its size beside it, its record in the tooltip; a folder opens', () => {
     const view = entryView({ href: '', id: '567890abc8a5639cc6722063', name: 'chr20.intervals', type: 'file', size: 5 * 1024 * 1024, project: 'me/p', created_on: '2026-03-07T11:00:00Z' }, NOW);

@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as ts from 'typescript';
-import { getL10nJson } from '@vscode/l10n-dev';
+import { exportL10n } from '../../support/l10nExport';
 import * as l10n from '@vscode/l10n';
 import { ApiError, describeError } from '../../../src/api/errors';
 import { STATUS_LABELS } from '../../../src/tasks/statuses';
@@ -113,7 +113,7 @@ describe('localisable strings (l10n)', function () {
   });
 
   it('l10n/bundle.l10n.json is what `npm run l10n` exports from src/ (run it after changing a message)', async () => {
-    const exported = await getL10nJson(files.map((file) => ({ extension: path.extname(file), contents: fs.readFileSync(file, 'utf8') })));
+    const exported = await exportL10n(files.map((file) => ({ extension: path.extname(file), contents: fs.readFileSync(file, 'utf8') })));
     const shipped = JSON.parse(fs.readFileSync(BUNDLE, 'utf8')) as Record<string, unknown>;
     assert.deepStrictEqual(shipped, exported);
     // The exporter and this test's reading agree on what the messages are.

@@ -3,6 +3,7 @@ import { ApiError } from '../../../src/api/errors';
 import type { Task } from '../../../src/api/types';
 import { actionTokens, canTake, confirmationText, TaskActionSender, taskActionWrites, type TaskActionApi } from '../../../src/tasks/actions';
 import { Outbox } from '../../../src/write/outbox';
+import { FakeClock } from '../../support/fakeClock';
 import { memoryState } from '../../support/sharedState';
 
 const task = (over: Partial<Task>): Task => ({ href: 'h', id: 'bd5e95d9-12b3-789c-45b6-34d8696571a9', name: 'BWA-MEM run', ...over });
@@ -31,49 +32,73 @@ describe('task actions: rules, words, one send', () => {
 
   it('goes through the outbox: the same action twice at once is sent once, a refused one is not repeated', async () => {
     let posts = 0;
+    let posted: () => void = () => undefined;
     let release: () => void = () => undefined;
     const api = {
       action: async () => {
         posts++;
+        posted();
         await new Promise<void>((r) => (release = r));
         return task({ status: 'ABORTING' });
       },
       get: async () => task({ status: 'RUNNING' }),
       list: async () => ({ items: [], total: 0, next: undefined }),
     };
-    const { outbox, sender } = withOutbox(api);
+    const { outbox, sender, clock } = withOutbox(api);
+    const ticking = runTimersDue(clock);
     try {
       const t = task({ status: 'RUNNING' });
+      const sent = new Promise<void>((r) => (posted = r));
       const first = sender.sendTaskAction('abort', t);
-      await waitUntil(() => posts === 1);
+      await sent;
       const second = sender.sendTaskAction('abort', t);
       release();
       assert.deepStrictEqual([(await first).kind, (await second).kind], ['done', 'done']);
       assert.strictEqual(posts, 1, 'one POST for the double click');
     } finally {
+      ticking.stop();
       outbox.dispose();
     }
-    const refusing = withOutbox({ ...api, action: async () => { posts++; throw new ApiError({ kind: 'http', status: 400, message: 'cannot be aborted' }); } });
+    const refusing = withOutbox({
+      ...api,
+      action: async () => {
+        posts++;
+        throw new ApiError({ kind: 'http', status: 400, message: 'cannot be aborted' });
+      },
+    });
+    const refusingTicks = runTimersDue(refusing.clock);
     try {
       const outcome = await refusing.sender.sendTaskAction('abort', task({ status: 'RUNNING' }));
+      refusingTicks.stop();
       assert.strictEqual(outcome.kind, 'refused');
-      await new Promise((r) => setTimeout(r, 50));
+      // Long past any wait the outbox keeps between sends (its back-off reaches minutes, not an hour).
+      await refusing.clock.tickAsync(60 * 60_000);
       assert.strictEqual(posts, 2, 'not repeated');
+      assert.deepStrictEqual(refusing.outbox.all().map((r) => r.state), ['failed'], 'kept, refused, for the person to submit again or discard');
     } finally {
+      refusingTicks.stop();
       refusing.outbox.dispose();
     }
   });
 });
 
-function withOutbox(api: TaskActionApi) {
-  const account = { key: 'e#u', credentials: { endpoint: 'https://api.sbgenomics.com/v2', token: 't' } };
-  const outbox = new Outbox(memoryState(), async () => account);
-  for (const kind of taskActionWrites(api)) outbox.register(kind);
-  outbox.start();
-  return { outbox, sender: new TaskActionSender(outbox, async () => account, 1_000) };
+/** Fires the fake clock's timers as they fall due (the outbox's loop runs on them), without moving its time. */
+function runTimersDue(clock: FakeClock): { stop(): void } {
+  let running = true;
+  void (async () => {
+    while (running) {
+      await new Promise((r) => setImmediate(r));
+      await clock.tickAsync(0);
+    }
+  })();
+  return { stop: () => (running = false) };
 }
 
-async function waitUntil(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 5));
-  assert.ok(done(), 'timed out');
+function withOutbox(api: TaskActionApi) {
+  const account = { key: 'e#u', credentials: { endpoint: 'https://api.sbgenomics.com/v2', token: 't' } };
+  const clock = new FakeClock();
+  const outbox = new Outbox(memoryState(), async () => account, clock);
+  for (const kind of taskActionWrites(api, clock)) outbox.register(kind);
+  outbox.start();
+  return { outbox, clock, sender: new TaskActionSender(outbox, async () => account, 1_000, clock) };
 }

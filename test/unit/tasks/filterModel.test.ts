@@ -10,7 +10,7 @@ import {
 } from '../../../src/tasks/filterModel';
 import { memoryState } from '../../support/sharedState';
 import { checkTaskQuery } from '../../../src/api/tasks';
-import { STATE_KEYS } from '../../../src/keys/state';
+import { STATE } from '../../../src/keys/state';
 
 const NOW = Date.UTC(2026, 2, 7, 12, 0, 0);
 const PARENT = '0f0e0d0c-1111-4222-8333-444455556666';
@@ -105,8 +105,9 @@ describe('task filter model', () => {
     });
 
     it('drops what is not a valid filter when reading stored state', () => {
+      const stored = (value: unknown) => sanitizeFilter(STATE.taskFilter.read(value));
       assert.deepStrictEqual(
-        sanitizeFilter({
+        stored({
           statuses: ['RUNNING', 'CREATING', 'bogus'],
           project: 'not a project',
           parent: { id: 'nope' },
@@ -116,8 +117,8 @@ describe('task filter model', () => {
         }),
         { statuses: ['RUNNING'], ended: { from: '2026-03-01' } },
       );
-      assert.deepStrictEqual(sanitizeFilter('garbage'), {});
-      assert.deepStrictEqual(sanitizeFilter({ statuses: ['RUNNING', 'QUEUED', 'DRAFT', 'COMPLETED', 'FAILED', 'ABORTED'] }), {}, 'all six is no filter');
+      assert.deepStrictEqual(stored('garbage'), {});
+      assert.deepStrictEqual(stored({ statuses: ['RUNNING', 'QUEUED', 'DRAFT', 'COMPLETED', 'FAILED', 'ABORTED'] }), {}, 'all six is no filter');
     });
   });
 
@@ -129,7 +130,7 @@ describe('task filter model', () => {
       model.onDidChange((f) => seen.push(f));
       await model.update({ project: 'rfranklin/my-project' });
       await model.update({ statuses: ['FAILED'] });
-      assert.deepStrictEqual(memento.get(STATE_KEYS.taskFilter.key), { project: 'rfranklin/my-project', statuses: ['FAILED'] });
+      assert.deepStrictEqual(memento.get(STATE.taskFilter.key), { project: 'rfranklin/my-project', statuses: ['FAILED'] });
       assert.strictEqual(model.active, true);
 
       const reopened = new FilterModel(memento);
@@ -141,7 +142,7 @@ describe('task filter model', () => {
       await model.update({ statuses: ['FAILED'] });
       assert.strictEqual(seen.length, 3, 'no event when nothing changes');
       await model.clear();
-      assert.strictEqual(memento.get(STATE_KEYS.taskFilter.key), undefined);
+      assert.strictEqual(memento.get(STATE.taskFilter.key), undefined);
       assert.strictEqual(model.active, false);
       assert.strictEqual(seen.length, 4);
     });

@@ -1,11 +1,9 @@
 import * as assert from 'assert';
-import { SbClient } from '../../../src/api/client';
 import { FilterModel } from '../../../src/tasks/filterModel';
 import { intervalMs, Refresher } from '../../../src/tasks/refresher';
 import { TaskTreeModel } from '../../../src/tasks/taskTree';
-import { startEmulator } from '../../emulator';
+import { FakeTasks, task } from '../../support/fakeTasks';
 import { FakeClock } from '../../support/fakeClock';
-import { RequestCounter } from '../../support/requestCounter';
 import { memoryState } from '../../support/sharedState';
 
 interface Setup {
@@ -186,43 +184,35 @@ describe('task refresher, fed by the view', () => {
   });
 });
 
-describe('task refresher on the task tree (against the emulator)', () => {
-  it('stops refreshing once nothing is queued or running, and asks nothing more', async () => {
+describe('task refresher on the task tree', () => {
+  it('refreshes while a task is queued or running, stops once none is, and asks nothing more', async () => {
     const clock = new FakeClock(Date.UTC(2026, 0, 1));
-    const emu = await startEmulator({ tasks: 60, now: clock.now, taskStepMs: 3_600_000 });
-    const requests = new RequestCounter();
-    const client = new SbClient({ credentials: async () => ({ endpoint: emu.baseUrl, token: emu.token }), maxRetries: 0, onRequest: requests.hook() });
-    const tree = new TaskTreeModel({ source: client.tasks, filter: new FilterModel(memoryState()), store: memoryState(), signedIn: () => true, now: clock.now });
+    const source = new FakeTasks([task(1, 'RUNNING'), task(2, 'QUEUED'), task(3, 'COMPLETED')]);
+    const tree = new TaskTreeModel({ source, filter: new FilterModel(memoryState()), store: memoryState(), signedIn: () => true, now: clock.now });
     const refresher = new Refresher({ refresh: () => tree.refresh(), intervalSeconds: () => 30, hasActiveWork: () => tree.hasActiveTasks(), clock });
-    // The refresh's requests take real time while the fake clock stands still.
-    const settled = async () => {
-      for (let i = 0; i < 400 && refresher.running; i++) await new Promise((r) => setTimeout(r, 5));
-    };
+    const counts = ['count status=RUNNING', 'count status=QUEUED', 'count status=DRAFT', 'count status=COMPLETED', 'count status=FAILED', 'count status=ABORTED', 'count all'];
     try {
       refresher.setVisible(true);
       await tree.getChildren();
       refresher.markFresh();
-      assert.ok(tree.hasActiveTasks(), 'the emulator seeds running and queued tasks');
-      const first = requests.mark();
+      assert.strictEqual(tree.hasActiveTasks(), true);
+      source.calls.length = 0;
       await clock.tickAsync(30_000);
-      await settled();
-      assert.ok(first() >= 6, `a refresh counted the groups again (${first()} requests)`);
+      assert.deepStrictEqual(source.calls, counts, 'a refresh counts every group again');
 
-      for (const task of emu.data.tasks) if (['RUNNING', 'QUEUED', 'CREATING', 'ABORTING'].includes(task.status)) task.status = 'COMPLETED';
-      const last = requests.mark();
+      for (const t of source.tasks) t.status = 'COMPLETED';
+      source.calls.length = 0;
+      // Nothing changed at the last refresh: the next comes after twice the interval, and finds nothing active.
       await clock.tickAsync(60_000);
-      await settled();
-      assert.ok(last() >= 6, 'one more refresh finds that nothing is active');
+      assert.deepStrictEqual(source.calls, counts);
       assert.strictEqual(tree.hasActiveTasks(), false);
       assert.strictEqual(refresher.nextDelay, undefined, 'no refresh is scheduled');
-      const after = requests.mark();
+      source.calls.length = 0;
       await clock.tickAsync(30 * 60_000);
-      await settled();
-      assert.strictEqual(after(), 0, 'not one request in the half hour after');
+      assert.deepStrictEqual(source.calls, [], 'not one request in the half hour after');
     } finally {
       refresher.dispose();
       tree.dispose();
-      await emu.close();
     }
   });
 });

@@ -47,7 +47,7 @@ describe('the copy write\'s identity rule on a long job list', () => {
     // Past the end of what a snapshot reads: an old copy of the very same file (a day ago), then 1,300 more old jobs.
     jobs.add(mine, DAY);
     for (let i = 0; i < 1_300; i++) jobs.add([{ file: fileId(20_000 + i), project: destination.project }], 2 * DAY);
-    const write = new CopyWrite(jobs, { get: async () => ({ href: '', id: '', name: '' }) }, new JobTracker(jobs, memoryState(), clock), clock.now, clock);
+    const write = new CopyWrite(jobs, { get: async () => ({ href: '', id: '', name: '' }) }, new JobTracker(jobs, memoryState(), clock), clock.now, undefined, clock);
     const record = { v: 2, id: 'w1', kind: 'copy', group: 'g', account: 'a', owner: 'o', state: 'sending', createdAt: clock.now(), attempts: 1, resends: 0, payload: { items: mine, destination, sourceNames: names } } as CopyRecord;
     if (write.identity.by !== 'difference') throw new Error('the copy is found by difference');
     const snapshot = await write.identity.snapshot(record, credentials);

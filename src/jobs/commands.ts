@@ -1,0 +1,161 @@
+// The commands of the Copy Jobs view: one table, each entry what it acts on and what it does (see ui/commands.ts).
+// What a row can take is read from its data (canRetryFailed, requestState), the same facts its menus show from.
+import * as vscode from 'vscode';
+import { onMany, onOne, plain, type Command, type CommandOptions, type TargetType } from '../ui/commands';
+import { count } from '../util/words';
+import { VIEWS } from '../keys/views';
+import { commandTitles } from '../keys/commands';
+import { isCopyCall, type CopyActions } from './copyRequests';
+import { USER_DECIDES, type Outbox } from '../write/outbox';
+import { canRetryFailed, itemOutcome, requestOf, requestState, resultsTable, type CopyJobsModel, type ItemNode, type JobNode, type JobsNode, type RequestNode, type SubmissionNode } from './jobsModel';
+import { isFinished, type TrackedJob } from './tracker';
+
+export interface JobsViewParts {
+  readonly model: CopyJobsModel;
+  readonly copies: CopyActions;
+  /** The other writes shown in the view (task actions waiting for the person) are sent again through the outbox. */
+  readonly writes: Pick<Outbox, 'resubmit'>;
+  readonly view: vscode.TreeView<JobsNode>;
+}
+
+/** What the pick asks when no row is at hand. */
+interface JobAsk {
+  question: () => string;
+}
+
+type JobRow = JobNode | SubmissionNode;
+
+/** Every command of the Copy Jobs view. */
+export function jobsCommands(parts: JobsViewParts): Command[] {
+  const { model } = parts;
+  const jobs = rowTarget<JobRow>(parts, (node) => (node.kind === 'job' || node.kind === 'submission' ? node : undefined));
+  const requests = rowTarget<RequestNode>(parts, requestOf);
+  const owned = (request: RequestNode) => requestState(request.records, (r) => model.owns(r));
+  return [
+    plain('showJobs', (id) => showJobs(parts, id)),
+    onOne('retryFailed', { type: jobs, fits: (row) => jobsOf(model, row).some(canRetryFailed), ask: { question: () => vscode.l10n.t('Retry the failed items of which copy job?') } }, (row, options) =>
+      retryFailed(parts, row, options),
+    ),
+    onMany('copyResults', { type: jobs, ask: { question: () => vscode.l10n.t('Copy the results of which copy job?') } }, (rows) => copyResults(parts, rows)),
+    onMany('dismissJob', { type: jobs, ask: { question: () => vscode.l10n.t('Dismiss which copy job?') } }, (rows) => {
+      for (const job of rows.flatMap((row) => jobsOf(model, row))) model.tracker.dismiss(job.id);
+    }),
+    plain('clearFinishedJobs', () => clearFinished(parts)),
+    onOne('submitAgain', { type: requests, fits: (r) => owned(r).owned && (owned(r).refused || owned(r).notFound), ask: { question: () => vscode.l10n.t('Submit which copy request again?') } }, (r) =>
+      submitAgain(parts, r),
+    ),
+    onOne('submitAnyway', { type: requests, fits: (r) => owned(r).owned && owned(r).unsure, ask: { question: () => vscode.l10n.t('Submit which copy request anyway?') } }, (r, options) =>
+      submitAnyway(parts, r, options),
+    ),
+    onOne('discardRequest', { type: requests, fits: (r) => owned(r).owned || owned(r).problem === 'corrupt', ask: { question: () => vscode.l10n.t('Discard which copy request?') } }, (r) => parts.copies.discard(r.group)),
+    onOne('openJobItem', { type: itemTarget, from: 'argument' }, (item) => openItem(parts, item)),
+  ];
+}
+
+/** A kind of row of the view (read from a row), else one picked among those that fit. */
+function rowTarget<T extends JobsNode>(parts: JobsViewParts, read: (node: JobsNode) => T | undefined): TargetType<T, JobAsk> {
+  return {
+    read: (value) => (isJobsNode(value) ? read(value) : undefined),
+    key: (row) => row.id,
+    pick: async ({ fits, ask, title }) => {
+      const rows = parts.model.rows().map(read).filter((r): r is T => r !== undefined && fits(r));
+      const question = ask?.question() ?? title;
+      if (!rows.length) {
+        void vscode.window.showInformationMessage(vscode.l10n.t({ message: '{0}: no copy job or request fits.', args: [question], comment: ['{0}: the question asked, e.g. "Dismiss which copy job?"'] }));
+        return [];
+      }
+      const items = rows.map((row) => {
+        const view = parts.model.rowView(row);
+        return { label: view.label, description: view.description, row };
+      });
+      const chosen = await vscode.window.showQuickPick(items, { title: question, matchOnDescription: true });
+      return chosen ? [chosen.row] : [];
+    },
+  };
+}
+
+const itemTarget: TargetType<ItemNode> = {
+  read: (value) => (isJobsNode(value) && value.kind === 'item' ? value : undefined),
+  key: (item) => item.id,
+};
+
+function isJobsNode(value: unknown): value is JobsNode {
+  const kind = (value as { kind?: unknown } | undefined)?.kind;
+  return kind === 'job' || kind === 'submission' || kind === 'request' || kind === 'item' || kind === 'message';
+}
+
+/** A row's jobs as the tracker has them now: a job's own, or every job of a split copy. */
+function jobsOf(model: CopyJobsModel, row: JobRow): TrackedJob[] {
+  return row.kind === 'job' ? [model.current(row.job)] : row.jobs.map((j) => model.current(j));
+}
+
+/** Show Copy Jobs: focuses the view, revealing the job given by ID. */
+async function showJobs(parts: JobsViewParts, id: unknown): Promise<void> {
+  await vscode.commands.executeCommand(`${VIEWS.copyJobs}.focus`);
+  const node = typeof id === 'string' ? parts.model.jobNode(id) : undefined;
+  if (node) await parts.view.reveal(node, { select: true, focus: true, expand: true });
+}
+
+async function retryFailed(parts: JobsViewParts, row: JobRow, options: CommandOptions): Promise<TrackedJob[]> {
+  const made: TrackedJob[] = [];
+  for (const job of jobsOf(parts.model, row).filter(isFinished)) made.push(...(await parts.copies.retryFailed(job, { confirm: options.confirm !== false })));
+  return made;
+}
+
+/** Copy Results: a TSV of the jobs' items in a new editor (finished jobs' results read first when missing). */
+async function copyResults(parts: JobsViewParts, rows: JobRow[]): Promise<vscode.TextDocument> {
+  const { model } = parts;
+  const jobs = rows.flatMap((row) => jobsOf(model, row));
+  const missing = jobs.filter((j) => isFinished(j) && j.state !== 'UNKNOWN' && !j.result?.length && j.items.length);
+  for (const job of missing) await model.tracker.details(job.id).catch(() => undefined);
+  const document = await vscode.workspace.openTextDocument({ content: resultsTable(jobs.map((j) => model.current(j))), language: 'plaintext' });
+  await vscode.window.showTextDocument(document, { preview: false });
+  return document;
+}
+
+function clearFinished(parts: JobsViewParts): number {
+  const finished = parts.model.tracker.all().filter(isFinished);
+  for (const job of finished) parts.model.tracker.dismiss(job.id);
+  if (finished.length) vscode.window.setStatusBarMessage(finished.length === 1 ? vscode.l10n.t('Cleared 1 finished copy job') : vscode.l10n.t('Cleared {0} finished copy jobs', count(finished.length)), 3_000);
+  return finished.length;
+}
+
+/** Submit Anyway: a request that may have been submitted, sent again once the person has been warned. */
+async function submitAgain(parts: JobsViewParts, request: RequestNode): Promise<TrackedJob[]> {
+  if (request.records.every(isCopyCall)) return parts.copies.resubmit(request.group);
+  await parts.writes.resubmit(request.group, USER_DECIDES);
+  return [];
+}
+
+async function submitAnyway(parts: JobsViewParts, request: RequestNode, options: CommandOptions): Promise<TrackedJob[]> {
+  const copies = request.records.every(isCopyCall);
+  if (options.confirm !== false) {
+    const submitAnyway = commandTitles().submitAnyway;
+    const answer = await vscode.window.showWarningMessage(
+      copies ? vscode.l10n.t('Submit the copy to {0} again?', request.records[0].payload.destination.label) : vscode.l10n.t('Submit "{0}" again?', request.records[0].label ?? request.records[0].kind),
+      { modal: true, detail: vscode.l10n.t('It may have been submitted already: sending it again may copy everything twice. Without this, it is looked up on the platform and followed if found.') },
+      submitAnyway,
+    );
+    if (answer !== submitAnyway) return [];
+  }
+  if (!copies) {
+    await parts.writes.resubmit(request.group, ['unsure']);
+    return [];
+  }
+  return parts.copies.resubmit(request.group, true);
+}
+
+/** An item of a job: its new copy's ID to the clipboard, or why it was not copied. */
+async function openItem(parts: JobsViewParts, node: ItemNode): Promise<void> {
+  const o = itemOutcome(parts.model.current(node.job), node.index);
+  if (o.ok && o.newId) {
+    // Its ID is what a person uses next; Reveal in Projects & Files (its menu) shows where it is.
+    await vscode.env.clipboard.writeText(o.newId);
+    vscode.window.setStatusBarMessage(vscode.l10n.t('Copied the ID of {0} ({1})', o.newName ?? '', o.newId), 3_000);
+  } else if (o.ok === false) {
+    const name = o.sourceName ?? o.sourceId;
+    void vscode.window.showWarningMessage(
+      o.advice ? vscode.l10n.t('{0} was not copied: {1}. {2}', name, o.error ?? '', o.advice) : vscode.l10n.t('{0} was not copied: {1}', name, o.error ?? ''),
+    );
+  }
+}

@@ -1,0 +1,8 @@
+// The views the extension contributes, by name: the one place in the code a view's ID is written (package.json
+// declares the same views; test/integration/suite/contributions.test.ts opens each).
+
+export const VIEWS = {
+  tasks: 'sevenbridges.tasks',
+  files: 'sevenbridges.files',
+  copyJobs: 'sevenbridges.copyJobs',
+} as const;

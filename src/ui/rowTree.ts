@@ -1,0 +1,132 @@
+// The one row view: draws any RowModel (ui/rowView.ts) as a VS Code tree view. Every tree of the extension is one of
+// these; a new kind of row is a new kind in a model, never a new provider.
+import * as vscode from 'vscode';
+import type { Clock } from '../api/clock';
+import { Poller } from '../util/poller';
+import type { IconSpec, Row, RowModel, RowView } from './rowView';
+
+export function themeIcon(spec: IconSpec): vscode.ThemeIcon {
+  return new vscode.ThemeIcon(spec.id, spec.color ? new vscode.ThemeColor(spec.color) : undefined);
+}
+
+/** The TreeItem of a row. */
+export function rowItem(id: string, view: RowView): vscode.TreeItem {
+  const state = !view.expandable
+    ? vscode.TreeItemCollapsibleState.None
+    : view.expanded
+      ? vscode.TreeItemCollapsibleState.Expanded
+      : vscode.TreeItemCollapsibleState.Collapsed;
+  const item = new vscode.TreeItem(view.label, state);
+  item.id = id;
+  item.description = view.description;
+  item.tooltip = view.markdownTooltip ? markdown(view.tooltip) : view.tooltip;
+  item.contextValue = view.contextValue;
+  item.accessibilityInformation = { label: view.ariaLabel };
+  if (view.fileIcon) {
+    // The file icon theme's icon, chosen by name.
+    item.iconPath = view.fileIcon === 'folder' ? vscode.ThemeIcon.Folder : vscode.ThemeIcon.File;
+    item.resourceUri = vscode.Uri.from({ scheme: 'sevenbridges-file', path: `/${view.label}` });
+  } else {
+    item.iconPath = themeIcon(view.icon);
+  }
+  if (view.command) item.command = { command: view.command.command, title: view.command.title, arguments: view.command.args ?? [] };
+  return item;
+}
+
+function markdown(text: string): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(text, true);
+  md.isTrusted = false;
+  return md;
+}
+
+const PROGRESS_DELAY_MS = 100;
+
+/** Shows the view's progress bar until the work settles (only when it does not settle at once). */
+export function withProgressBar<T>(viewId: string, work: Promise<T>, clock: Clock): Promise<T> {
+  let settled = false;
+  void work.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  // Answers from memory settle within a few ticks; only real waits get the bar, so it does not flicker.
+  clock.setTimeout(() => {
+    if (settled) return;
+    void vscode.window.withProgress({ location: { viewId } }, () => work.catch(() => undefined));
+  }, PROGRESS_DELAY_MS);
+  return work;
+}
+
+/** Draws a RowModel: every tree view's TreeDataProvider. */
+export class RowTree<N extends Row> implements vscode.TreeDataProvider<N>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<N | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly subscription: { dispose(): void };
+
+  constructor(
+    readonly viewId: string,
+    readonly model: RowModel<N>,
+    private readonly clock: Clock,
+  ) {
+    this.subscription = model.onDidChange((row) => this.changed.fire(row));
+  }
+
+  /** Draws again from what the model holds, without a request (relative times such as "5 min ago" move on). */
+  redraw(): void {
+    this.changed.fire(undefined);
+  }
+
+  getTreeItem(row: N): vscode.TreeItem {
+    return rowItem(row.id, this.model.rowView(row));
+  }
+
+  getChildren(row?: N): Thenable<N[]> {
+    return withProgressBar(this.viewId, this.model.getChildren(row), this.clock);
+  }
+
+  getParent(row: N): N | undefined {
+    return this.model.getParent(row);
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}
+
+export interface RowViewOptions<N> {
+  clock: Clock;
+  canSelectMany?: boolean;
+  dragAndDropController?: vscode.TreeDragAndDropController<N>;
+  /** Redraws this often while the view is visible and the window focused, so that ages ("5 min ago") stay true. */
+  redrawEveryMs?: number;
+}
+
+export interface ShownRows<N extends Row> {
+  readonly view: vscode.TreeView<N>;
+  readonly rows: RowTree<N>;
+  readonly disposables: vscode.Disposable[];
+}
+
+/** A tree view of `model`, with the collapse-all button; its redraws run on the one poller while it is shown. */
+export function showRows<N extends Row>(viewId: string, model: RowModel<N>, options: RowViewOptions<N>): ShownRows<N> {
+  const rows = new RowTree(viewId, model, options.clock);
+  const view = vscode.window.createTreeView(viewId, {
+    treeDataProvider: rows,
+    showCollapseAll: true,
+    canSelectMany: options.canSelectMany,
+    dragAndDropController: options.dragAndDropController,
+  });
+  const disposables: vscode.Disposable[] = [rows, view];
+  const every = options.redrawEveryMs;
+  if (every) {
+    const ticks = new Poller({ poll: async () => rows.redraw(), hasWork: () => true, interval: () => every, visible: view.visible, clock: options.clock });
+    ticks.setFocused(vscode.window.state.focused);
+    ticks.schedule();
+    disposables.push(
+      { dispose: () => ticks.dispose() },
+      view.onDidChangeVisibility((e) => ticks.setVisible(e.visible)),
+      vscode.window.onDidChangeWindowState((e) => ticks.setFocused(e.focused)),
+    );
+  }
+  return { view, rows, disposables };
+}
