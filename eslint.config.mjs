@@ -68,7 +68,7 @@ export default tseslint.config(
     },
   },
   {
-    // Activation loads nothing but extension.ts and lazyStart.ts (test/unit/build/bundle.test.ts), so the Clock is not
+    // Activation loads nothing but extension.ts and lazyStart.ts (test/build/bundle.test.ts), so the Clock is not
     // at hand there: it stamps the activation time itself, and reads no other time.
     files: ['src/extension.ts'],
     rules: { 'no-restricted-globals': ['error', 'setTimeout', 'setInterval'] },

@@ -1,6 +1,6 @@
 // Bundles the extension: dist/extension.js (what VS Code activates) and dist/main.js (everything else, loaded
 // right after activation; see src/extension.ts). `--production` minifies, `--watch` rebuilds on change.
-// The options live in esbuild.options.json so that test/unit/build/bundle.test.ts builds with exactly these;
+// The options live in esbuild.options.json so that test/build/bundle.test.ts builds with exactly these;
 // among them the alias that keeps node-fetch's `whatwg-url` (and tr46) out of the bundle (see shims/whatwg-url.cjs).
 import * as esbuild from 'esbuild';
 import * as fs from 'fs';

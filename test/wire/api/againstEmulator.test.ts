@@ -9,7 +9,7 @@ import type { TaskListQuery, TimeBound } from '../../../src/api/tasks';
 import type { FetchLike, TransportOptions } from '../../../src/api/transport';
 import type { Page, Task } from '../../../src/api/types';
 import { startEmulator, type Emulator, type TaskRec } from '../../emulator/index';
-import { rejection } from './fakes';
+import { rejection } from '../../unit/api/fakes';
 import { FakeClock } from '../../support/fakeClock';
 
 interface Setup {

@@ -9,7 +9,7 @@ import type { FetchLike } from '../../../src/api/transport';
 import type { AsyncJob, FileRecord } from '../../../src/api/types';
 import { startEmulator, type Emulator, type EmulatorOptions, type FileRec } from '../../emulator/index';
 import { FakeClock } from '../../support/fakeClock';
-import { rejection } from './fakes';
+import { rejection } from '../../unit/api/fakes';
 
 interface Setup {
   emu: Emulator;

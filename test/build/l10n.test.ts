@@ -4,13 +4,13 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as ts from 'typescript';
-import { exportL10n } from '../../support/l10nExport';
+import { exportL10n } from '../support/l10nExport';
 import * as l10n from '@vscode/l10n';
-import { ApiError, describeError } from '../../../src/api/errors';
-import { STATUS_LABELS } from '../../../src/tasks/statuses';
-import { fileCount } from '../../../src/util/words';
+import { ApiError, describeError } from '../../src/api/errors';
+import { STATUS_LABELS } from '../../src/tasks/statuses';
+import { fileCount } from '../../src/util/words';
 
-const root = path.resolve(__dirname, '..', '..', '..', '..');
+const root = path.resolve(__dirname, '..', '..', '..');
 const BUNDLE = path.join(root, 'l10n', 'bundle.l10n.json');
 
 interface Call {
@@ -140,7 +140,7 @@ describe('localisable strings (l10n)', function () {
     assert.strictEqual(fileCount(2), '2 files');
   });
 
-  // That the package ships it is checked with vsce's own file list in test/unit/manifest/.
+  // That the package ships it is checked with vsce's own file list in test/build/manifest.test.ts.
   it('the manifest points VS Code at the bundle', () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { l10n?: string };
     assert.strictEqual(manifest.l10n, './l10n');

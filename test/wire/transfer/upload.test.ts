@@ -15,7 +15,7 @@ import { lookUpCompletion } from '../../../src/transfer/uploadLookup';
 import { startEmulator, type Emulator } from '../../emulator';
 import { FakeClock } from '../../support/fakeClock';
 import { memoryState, type WindowState } from '../../support/sharedState';
-import { bytesOf } from './fakeStorage';
+import { bytesOf } from '../../unit/transfer/fakeStorage';
 
 describe('transfer: upload engine (against the emulator)', function () {
   this.timeout(30_000);

@@ -9,7 +9,7 @@ import type { TransferProgress } from '../../../src/transfer/progress';
 import { ResumeBook, type DownloadResume } from '../../../src/transfer/resumeState';
 import { FakeClock } from '../../support/fakeClock';
 import { memoryState, type WindowState } from '../../support/sharedState';
-import { bytesOf, FakeStorage } from './fakeStorage';
+import { bytesOf, FakeStorage } from '../../unit/transfer/fakeStorage';
 
 describe('transfer: download engine', function () {
   this.timeout(20_000);

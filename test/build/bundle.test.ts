@@ -7,9 +7,9 @@ import * as fs from 'fs';
 import { createRequire } from 'module';
 import * as os from 'os';
 import * as path from 'path';
-import { startEmulator, type Emulator } from '../../emulator/index';
+import { startEmulator, type Emulator } from '../emulator/index';
 
-const root = path.resolve(__dirname, '..', '..', '..', '..');
+const root = path.resolve(__dirname, '..', '..', '..');
 const load = createRequire(__filename);
 const options = JSON.parse(fs.readFileSync(path.join(root, 'scripts', 'esbuild.options.json'), 'utf8')) as esbuild.BuildOptions;
 

@@ -5,7 +5,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 
-const root = path.resolve(__dirname, '..', '..', '..', '..');
+const root = path.resolve(__dirname, '..', '..', '..');
 const read = (file: string): string => fs.readFileSync(path.join(root, file), 'utf8');
 
 interface Walkthrough {
