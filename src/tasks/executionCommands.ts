@@ -78,8 +78,10 @@ export async function act(parts: ExecutionParts, kind: TaskActionKind, given: Ta
       const outcome = await parts.sender.sendTaskAction(kind, task);
       if (outcome.kind === 'done' || outcome.kind === 'found') {
         results.push(outcome.task);
-        // Show the new status at once (ABORTING, QUEUED); the refresh that follows catches up with the rest.
-        if (kind !== 'rerun') parts.tree.applyTask(outcome.task);
+        // The new status at once, in the group it belongs to (Aborting, Queued; a re-run's copy), until the refresh
+        // that follows reads the platform again.
+        if (kind === 'rerun') parts.tree.addTask(outcome.task);
+        else parts.tree.applyTask(outcome.task, task.status);
         if (kind !== 'abort') await parts.watcher.watch(outcome.task);
       } else {
         problems.push(describeOutcome(kind, task, outcome)!);
@@ -108,7 +110,7 @@ export async function showLogs(parts: ExecutionParts, task: TaskRef): Promise<vo
 /** Says how a watched task ended, with what to do next; the tree shows the new status at once. */
 export async function announce(parts: ExecutionParts, ended: TaskEnded): Promise<void> {
   const mode = setting('notifyWhenWatchedTasksEnd');
-  parts.tree.applyTask(ended.task);
+  parts.tree.applyTask(ended.task, ended.was);
   void parts.refresher.refreshNow();
   if (!shouldNotify(mode, ended.how)) return;
   const { task, how } = ended;

@@ -245,11 +245,14 @@ export function buildTaskInfo(task: Task, details: ExecutionDetails | undefined,
   if (inputs.length) items.push(section('inputs', l10n.t('Inputs'), { id: 'arrow-right' }, inputs));
   const outputs = fileItems('out', task.outputs, 'taskOutput');
   if (outputs.length) items.push(section('outputs', l10n.t('Outputs'), { id: 'arrow-left' }, outputs));
-  const act = (key: string, label: string, icon: IconSpec, command: string) =>
-    items.push({ key, label, icon, contextValue: 'taskAction', command: { command, title: label, args: [task.id] } });
-  if (task.status === 'RUNNING' || task.status === 'QUEUED') act('abort', l10n.t('Abort this task…'), { id: 'debug-stop', color: 'testing.iconFailed' }, COMMANDS.abortTask);
-  if (task.status === 'DRAFT') act('run', l10n.t('Run this task…'), { id: 'play', color: 'testing.iconPassed' }, COMMANDS.runTask);
-  if (hasEnded(task.status)) act('rerun', l10n.t('Re-run (a copy, the original kept)…'), { id: 'debug-restart' }, COMMANDS.rerunTask);
+  // The action first, in few words: a narrow side bar cuts a row at its end; what it does is in the tooltip.
+  const act = (key: string, label: string, tooltip: string | undefined, icon: IconSpec, command: string) =>
+    items.push({ key, label, tooltip, icon, contextValue: 'taskAction', command: { command, title: label, args: [task.id] } });
+  if (task.status === 'RUNNING' || task.status === 'QUEUED') act('abort', l10n.t('Abort this task…'), undefined, { id: 'debug-stop', color: 'testing.iconFailed' }, COMMANDS.abortTask);
+  if (task.status === 'DRAFT') act('run', l10n.t('Run this task…'), undefined, { id: 'play', color: 'testing.iconPassed' }, COMMANDS.runTask);
+  if (hasEnded(task.status)) {
+    act('rerun', l10n.t('Re-run this task…'), l10n.t('A copy of the task with the same app and inputs is made and run; the original stays as it is.'), { id: 'debug-restart' }, COMMANDS.rerunTask);
+  }
   items.push({
     key: 'raw',
     label: l10n.t('Task record (JSON)'),

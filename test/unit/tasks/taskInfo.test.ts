@@ -42,12 +42,13 @@ describe('task info: what a task opens into', () => {
     };
     const items = buildTaskInfo(task, details, Date.parse('2026-01-02T00:00:00Z'));
     assert.deepStrictEqual(items.map((i) => i.key), ['errors', 'jobs', 'inputs', 'rerun', 'raw']);
-    assert.deepStrictEqual(find(items, 'rerun')!.command, { command: 'sevenbridges.tasks.rerun', title: 'Re-run (a copy, the original kept)…', args: [task.id] });
+    assert.deepStrictEqual(find(items, 'rerun')!.command, { command: 'sevenbridges.tasks.rerun', title: 'Re-run this task…', args: [task.id] });
+    assert.strictEqual(find(items, 'rerun')!.tooltip, 'A copy of the task with the same app and inputs is made and run; the original stays as it is.');
     assert.strictEqual(find(items, 'errors')!.expanded, true);
     const jobs = find(items, 'jobs')!;
     assert.strictEqual(jobs.expanded, true);
     assert.strictEqual(jobs.children![0].label, 'align');
-    assert.strictEqual(jobs.children![0].description, 'Failed · r5.2xlarge · 1 h 05 min');
+    assert.strictEqual(jobs.children![0].description, 'Failed · r5.2xlarge · 1 h 5 min');
     assert.strictEqual(jobs.children![0].children![0].label, 'job.err.log');
     assert.strictEqual(jobs.children![0].children![0].command!.command, 'sevenbridges.tasks.openLog');
     assert.strictEqual(find(items, 'inputs')!.children![0].label, 'sample.fastq');
