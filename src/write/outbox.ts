@@ -388,7 +388,7 @@ export class Outbox {
     try {
       result = await kind.lookup(record, account.credentials);
     } catch (error) {
-      if (this.mine.get(record.id) === record) await this.save({ ...record, ...this.later(record), note: l10n.t('May have been submitted; could not check yet ({0}). Checking again soon.', describeError(error)) });
+      if (this.mine.get(record.id) === record) await this.save({ ...record, ...this.later(record), note: l10n.t('May have been submitted; could not check yet. {0} Checking again soon.', describeError(error)) });
       return;
     }
     if ((await this.account().catch(() => undefined))?.key !== record.account) return;
@@ -410,7 +410,7 @@ export class Outbox {
       await kind.finish(record, outcome, found);
     } catch (error) {
       // The platform has it: kept as sent (never sent again), and handed over again later.
-      await this.save({ ...record, state: 'sent', outcome, ...this.later(record), note: l10n.t('Submitted; not shown yet ({0}).', describeError(error)) });
+      await this.save({ ...record, state: 'sent', outcome, ...this.later(record), note: l10n.t('Submitted; not shown yet. {0}', describeError(error)) });
       return;
     }
     // Told at once: its record leaves this window now, while global state is still being written.
