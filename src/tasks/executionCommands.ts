@@ -49,7 +49,7 @@ export async function openLog(log: LogRef): Promise<void> {
 export async function loadWholeLog(uri?: unknown): Promise<void> {
   const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
   if (!target || target.scheme !== LOG_SCHEME) return void vscode.window.showInformationMessage(vscode.l10n.t("Load Whole Log: open a job's log first."));
-  await showLog(target.with({ query: 'whole' }));
+  await showLog(LogDocumentProvider.whole(target));
 }
 
 /**
@@ -99,7 +99,7 @@ export async function showLogs(parts: ExecutionParts, task: TaskRef): Promise<vo
   const details = await parts.services.client.tasks.executionDetails(task.id);
   const jobs = sortJobs(details.jobs ?? []);
   const job = jobs.find((j) => j.status === 'FAILED' && !j.retried) ?? jobs[jobs.length - 1];
-  const log = job ? jobLogs(job, task.id)[0] : undefined;
+  const log = job ? jobLogs(job, { id: task.id, name: task.name ?? '', project: task.project })[0] : undefined;
   if (!log) {
     void vscode.window.showInformationMessage(vscode.l10n.t('"{0}" has no job logs yet.', task.name ?? task.id));
     return;

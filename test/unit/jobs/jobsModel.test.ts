@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import type { CopyWriteRecord } from '../../../src/jobs/copyRequests';
-import { childNodes, itemOrder, itemRow, jobRow, requestRow, resultsTable, rootNodes, submissionRow } from '../../../src/jobs/jobsModel';
+import { childNodes, itemOrder, itemRow, jobRow, requestRow, resultsFileName, resultsTable, rootNodes, shortDestination, submissionRow } from '../../../src/jobs/jobsModel';
 import { MessageNode, messageView } from '../../../src/ui/rowView';
 import type { TrackedJob } from '../../../src/jobs/tracker';
 
@@ -53,20 +53,26 @@ describe('Copy Jobs view model', () => {
     const children = childNodes(roots[0]);
     assert.deepStrictEqual(children.map((c) => c.id), ['request:g', 'job:2', 'job:1']);
     const row = submissionRow(roots[0] as never, 60_000);
-    assert.match(row.description, /^running · 3 requests · 8 items · 1 request not submitted yet · 1 min ago$/);
+    assert.deepStrictEqual([row.label, row.description], ['running · 8 items · 1 request not submitted yet', 'results · 3 requests · 1 min ago']);
   });
 
-  it('shows a job with destination, state, progress in files and age; failed counts and actions in the context', () => {
+  it('shows a job\'s state and progress in files first, then the folder\'s name and its age; the whole destination on hover', () => {
     const running = jobRow(job('1', { total: 1000, completed: 330, failed: 10, submittedAt: 0 }), 120_000);
-    assert.strictEqual(running.label, dest.label);
-    assert.strictEqual(running.description, 'running · 340/1,000 files · 10 failed · 2 min ago');
+    assert.deepStrictEqual(
+      [running.label, running.description, running.ariaLabel, running.tooltip.split('\n')[0]],
+      ['running · 340/1,000 files · 10 failed', 'results · 2 min ago', 'Copy to rfranklin/dest › results, running · 340/1,000 files · 10 failed · 2 min ago', 'Copy to rfranklin/dest › results'],
+    );
     assert.match(running.contextValue, /\brunning\b/);
     assert.doesNotMatch(running.contextValue, /\bhasFailed\b/, 'no retry while the job runs');
     const done = job('2', { state: 'FINISHED', total: 3, completed: 2, failed: 1, result: [copied(1, 'a.bam'), failedResult(10225, 'gone'), copied(3, '1_c.bam')] });
     const row = jobRow(done, 0);
     assert.match(row.contextValue, /\bcopyJob\b.*\bfinished\b.*\bhasFailed\b/);
     assert.strictEqual(row.icon.id, 'warning');
-    assert.strictEqual(jobRow(job('3', { state: 'SUBMITTED' }), 0).description, 'submitted · 3 items · just now');
+    const submitted = jobRow(job('3', { state: 'SUBMITTED' }), 0);
+    assert.deepStrictEqual([submitted.label, submitted.description], ['submitted · 3 items', 'results · just now']);
+    const toProject = jobRow(job('4', { state: 'FINISHED', total: 1, completed: 1, destination: { label: 'rfranklin/gamma', project: 'rfranklin/gamma' } }), 0);
+    assert.deepStrictEqual([toProject.label, toProject.description], ['finished · 1/1 files', 'gamma · just now']);
+    assert.strictEqual(shortDestination('rfranklin/dest › results/2026'), '2026');
   });
 
   it('opens a job into its items, failed first, each with the new copy or the error code, message and advice', () => {
@@ -87,7 +93,7 @@ describe('Copy Jobs view model', () => {
     const refused = requestRow({ kind: 'request', id: 'request:g', group: 'g', records: [request('g', 'failed', 0, 3, 'No write permission.')] }, 0, () => true);
     assert.match(refused.contextValue, /\brefused\b/);
     assert.match(refused.contextValue, /\bdiscardable\b/);
-    assert.match(refused.description, /^3 items · not submitted/);
+    assert.deepStrictEqual([refused.label, refused.description], ['not submitted · 3 items', 'results · just now']);
     assert.match(refused.tooltip, /No write permission\./);
     const unsure = requestRow({ kind: 'request', id: 'request:h', group: 'h', records: [request('h', 'unsure', 0)] }, 0, () => true);
     assert.match(unsure.contextValue, /\bunsure\b/);
@@ -99,6 +105,8 @@ describe('Copy Jobs view model', () => {
 
   it('writes the results as TSV: source ID, source name, outcome, new ID or error; one line per item', () => {
     const done = job('2', { state: 'FINISHED', result: [copied(1, 'a.bam'), failedResult(10225, 'Source\tdoes not exist.')] });
+    assert.strictEqual(resultsFileName([done]), 'copy-results-rfranklin-dest-results-2.tsv');
+    assert.strictEqual(resultsFileName([done, job('3', { destination: { label: 'rfranklin/gamma', project: 'rfranklin/gamma' } })]), 'copy-results-2-destinations-2-jobs.tsv');
     const table = resultsTable([done]);
     assert.ok(table.endsWith('\n'));
     const lines = table.slice(0, -1).split('\n');

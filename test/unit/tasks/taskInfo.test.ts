@@ -25,8 +25,9 @@ describe('task info: what a task opens into', () => {
   });
 
   it('lists a job\'s logs by file ID, job.err.log first', () => {
-    const logs = jobLogs({ name: 'bwa', logs: { 'cmd.log': 'https://x/v2/files/567890abc8a5136ec6127063/download_info', 'job.err.log': 'https://x/v2/files/567890abc8a5136ec6127064/download_info', 'bad.log': 'nothing' } }, 't');
+    const logs = jobLogs({ name: 'bwa', logs: { 'cmd.log': 'https://x/v2/files/567890abc8a5136ec6127063/download_info', 'job.err.log': 'https://x/v2/files/567890abc8a5136ec6127064/download_info', 'bad.log': 'nothing' } }, { id: 't', name: 'BWA-MEM run', project: 'rfranklin/my-project' });
     assert.deepStrictEqual(logs.map((l) => [l.name, l.fileId]), [['job.err.log', '567890abc8a5136ec6127064'], ['cmd.log', '567890abc8a5136ec6127063']]);
+    assert.deepStrictEqual(logs[0], { fileId: '567890abc8a5136ec6127064', name: 'job.err.log', taskId: 't', job: 'bwa', taskName: 'BWA-MEM run', project: 'rfranklin/my-project' });
   });
 
   it('a failed task: errors open, jobs with the failed one first and open, inputs, the raw record', () => {
@@ -76,7 +77,7 @@ describe('log content (against the emulator)', function () {
     for (const t of emu.data.tasks.filter((x) => x.status === 'FAILED' && !x.batch)) {
       const d = await sb.tasks.executionDetails(t.id);
       for (const job of d.jobs ?? []) {
-        const log = jobLogs(job, t.id).find((l) => l.name === 'job.err.log')!;
+        const log = jobLogs(job, t).find((l) => l.name === 'job.err.log')!;
         const size = emu.logs.get(log.fileId)!.content.length;
         if (size > TAIL_BYTES) big = { id: log.fileId, size };
       }
