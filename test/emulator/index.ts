@@ -21,15 +21,16 @@
 import { CopyEngine, CopySettings, ReceivedCopyRequest } from './copy';
 import type { CopyItem } from './data';
 import { EmulatorData, generateData } from './data';
-import { FaultSettings, Faults, type RequestHold } from './faults';
+import { FaultSettings, Faults, type RequestHold, type RequestMatch } from './faults';
 import { RateLimiter } from './rateLimit';
-import { EmulatorServer } from './server';
+import { EmulatorServer, type ReceivedRequest } from './server';
 import { ExecutionEngine, type LogFile, type ReceivedAction } from './execution';
 import { StorageServer, type StorageRequest } from './storage';
 
 export type { ReceivedCopyRequest } from './copy';
 export type { EmulatorData, FileRec, JobRec, ProjectRec, TaskRec, TaskStatus, UserRec } from './data';
-export type { FaultSettings } from './faults';
+export type { FaultSettings, RequestMatch } from './faults';
+export type { ReceivedRequest } from './server';
 export type { LogFile, ReceivedAction, JobRecord } from './execution';
 export type { StorageRequest } from './storage';
 
@@ -74,8 +75,8 @@ export interface Emulator {
   burst429(count: number, resetInSeconds?: number): void;
   maintenance(durationMs: number): void;
   loseNextCopyResponse(): void;
-  /** Holds the requests that arrive from now on until released (see Faults.hold). */
-  hold(): RequestHold;
+  /** Holds the requests that arrive from now on (or those `match` picks) until released (see Faults.hold). */
+  hold(match?: RequestMatch): RequestHold;
   /** copy behaviour that tests may change at any time: step time, job list order, results while running */
   readonly copySettings: CopySettings;
   /** copy jobs submitted elsewhere (`foreignCopy`) */
@@ -86,6 +87,8 @@ export interface Emulator {
   loseNextActionResponse(): void;
   /** Applies the task steps that are due (an abort finishing, a run moving on), as any request does first. */
   advance(): void;
+  /** Ends a task now, as its own run would (a task watched elsewhere ending). */
+  endTask(taskId: string, status: 'COMPLETED' | 'FAILED' | 'ABORTED'): void;
   /** How a task run (or re-run) here ends; default COMPLETED. A clone inherits its original's. */
   setRunOutcome(taskId: string, outcome: 'COMPLETED' | 'FAILED'): void;
   /** every task action that reached processing (accepted or refused) */
@@ -100,6 +103,8 @@ export interface Emulator {
   /** copy POSTs stopped before processing (fault, bad token, rate limit), with `notProcessed` saying why */
   readonly unprocessedCopyRequests: ReceivedCopyRequest[];
   readonly stats: { requests: number; byStatus: Record<number, number>; faultsInjected: number };
+  /** Every request of the API origin as it arrived (time, method, path), in order. */
+  readonly received: readonly ReceivedRequest[];
   readonly data: EmulatorData;
   close(): Promise<void>;
 }
@@ -132,13 +137,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     burst429: (count, resetInSeconds) => faults.burst429(count, resetInSeconds),
     maintenance: (ms) => faults.maintenance(ms),
     loseNextCopyResponse: () => faults.loseNextCopyResponse(),
-    hold: () => faults.hold(),
+    hold: (match) => faults.hold(match),
     copySettings: copy.settings,
     foreignCopyRequests: copy.foreign,
     foreignCopy: (items, username) => copy.submitForeign(items, username),
     loseNextActionResponse: () => execution.loseNextActionResponse(),
     advance: () => execution.advance(),
     setRunOutcome: (id, outcome) => execution.setRunOutcome(id, outcome),
+    endTask: (id, status) => execution.end(id, status),
     actionRequests: execution.actions,
     logs: execution.logs,
     storageOrigin,
@@ -146,6 +152,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     copyRequests: copy.requests,
     unprocessedCopyRequests: copy.unprocessed,
     stats: server.stats,
+    received: server.received,
     data: store,
     close: async () => {
       await Promise.all([server.close(), storage.close()]);

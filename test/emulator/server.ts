@@ -31,10 +31,19 @@ export interface Stats {
   faultsInjected: number;
 }
 
+/** A request as it arrived: when (the emulator's clock), its method and path (`/v2/bulk/tasks/get`). */
+export interface ReceivedRequest {
+  at: number;
+  method: string;
+  path: string;
+}
+
 type Route = { method: string; re: RegExp; handle: (ctx: Ctx, m: RegExpExecArray) => Result };
 
 export class EmulatorServer {
   readonly stats: Stats = { requests: 0, byStatus: {}, faultsInjected: 0 };
+  /** Every request of the API origin, in the order it arrived. */
+  readonly received: ReceivedRequest[] = [];
   private readonly server: http.Server;
   private base = '';
   private requestSeq = 0;
@@ -122,19 +131,20 @@ export class EmulatorServer {
     }
     const rawBody = Buffer.concat(chunks).toString('utf8');
     const { faults, limiter, now } = this.deps;
-    if (faults.settings.latencyMs > 0) {
-      await new Promise((r) => setTimeout(r, faults.settings.latencyMs));
-    }
-    await faults.waitIfHeld();
-    const tokenHeader = req.headers['x-sbg-auth-token'];
-    const token = typeof tokenHeader === 'string' ? tokenHeader : '';
-    const decision = faults.before();
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     let path = url.pathname;
     if (path.length > 1 && path.endsWith('/')) {
       path = path.slice(0, -1);
     }
     const method = req.method ?? 'GET';
+    this.received.push({ at: now(), method, path });
+    if (faults.settings.latencyMs > 0) {
+      await new Promise((r) => setTimeout(r, faults.settings.latencyMs));
+    }
+    await faults.waitIfHeld(method, path);
+    const tokenHeader = req.headers['x-sbg-auth-token'];
+    const token = typeof tokenHeader === 'string' ? tokenHeader : '';
+    const decision = faults.before();
     const isCopyPost = method === 'POST' && path === '/v2/async/files/copy';
     const unprocessed = (status: number, reason: string): void => {
       if (isCopyPost) {

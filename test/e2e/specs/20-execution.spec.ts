@@ -4,18 +4,26 @@
  * ABORTING shown, then the task in Aborted), a draft run from its menu and the notification when it fails.
  */
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
 import type { TaskRec } from '../../emulator';
+import type { TreeItem } from '../workbench';
 import { waitFor } from '../../support/waitFor';
 import { COMMAND, e2e, ensureSignedIn, VIEW } from '../fixture';
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const exact = (name: string): RegExp => new RegExp(`^${escape(name)}$`);
 
-/** The newest task of a status (the first row of its group), without a batch, named once among the tasks. */
-function newest(status: string): TaskRec {
-  const tasks = e2e().emulator.data.tasks;
+/**
+ * The newest task of a status (the first row of its group), without a batch, named once among the tasks (unless
+ * `anyName`), and not a copy made by a re-run here.
+ */
+function newest(status: string, options: { anyName?: boolean } = {}): TaskRec {
+  const { data, actionRequests } = e2e().emulator;
+  const tasks = data.tasks;
   const list = tasks.filter((t) => t.status === status).sort((a, b) => (a.created_time < b.created_time ? 1 : a.created_time > b.created_time ? -1 : 0));
-  const task = list.find((t) => !t.batch && !t.parent && tasks.filter((o) => o.name === t.name).length === 1);
+  const named = (t: TaskRec) => options.anyName || tasks.filter((o) => o.name === t.name).length === 1;
+  const task = list.find((t) => !t.batch && !t.parent && named(t) && !actionRequests.some((a) => a.newTaskId === t.id));
   assert.ok(task, `a ${status} task with a name of its own`);
   return task;
 }
@@ -41,6 +49,32 @@ async function openGroup(label: string): Promise<void> {
 }
 
 
+/** The rows of a group as shown: its row (label, count) and the task rows under it that are rendered. */
+async function groupRows(label: string): Promise<{ count: string; tasks: TreeItem[] }> {
+  const rows = await e2e().wb.treeItems(VIEW.tasks);
+  const at = rows.findIndex((r) => r.level === 1 && r.label === label);
+  if (at < 0) return { count: '', tasks: [] };
+  const tasks: TreeItem[] = [];
+  for (let i = at + 1; i < rows.length && rows[i].level > 1; i++) if (rows[i].level === 2) tasks.push(rows[i]);
+  return { count: rows[at].description, tasks };
+}
+
+/** How many tasks of a status the platform has ("OTHER": those no status group names), as the view writes it. */
+function platformCount(status: string): string {
+  const named = ['RUNNING', 'QUEUED', 'DRAFT', 'COMPLETED', 'FAILED', 'ABORTED'];
+  const tasks = e2e().emulator.data.tasks;
+  return tasks.filter((t) => (status === 'OTHER' ? !named.includes(t.status) : t.status === status)).length.toLocaleString('en-US');
+}
+
+/** Changes a user setting the way a person's settings.json edit does (VS Code picks the file up). */
+function setUserSetting(key: string, value: unknown): void {
+  const file = path.join(e2e().server.userDataDir, 'User', 'settings.json');
+  const settings = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+  if (value === undefined) delete settings[key];
+  else settings[key] = value;
+  fs.writeFileSync(file, JSON.stringify(settings, null, 2));
+}
+
 async function confirmDialog(button: RegExp): Promise<string> {
   const { wb } = e2e();
   const dialog = wb.page.locator('.monaco-dialog-box');
@@ -56,10 +90,13 @@ describe('why a task failed, acting on it, hearing when it ends', () => {
     await wb.expandPane(VIEW.tasks);
     await ensureSignedIn();
     await wb.clickViewAction(VIEW.tasks, 'Clear Task Filters').catch(() => undefined);
+    // Room for the task tree: the files view below it folds away (it is someone else's subject).
+    await wb.collapsePane(VIEW.files);
   });
 
   after(async () => {
     const { wb } = e2e();
+    await wb.expandPane(VIEW.files).catch(() => undefined);
     await wb.runCommand('View: Close All Editors').catch(() => undefined);
     await wb.clearNotifications();
   });
@@ -89,20 +126,53 @@ describe('why a task failed, acting on it, hearing when it ends', () => {
     assert.ok(emulator.storageRequests.every((r) => !r.carriedToken), 'without the token');
   });
 
-  it('aborts a running task from its menu: the confirmation says what it cost, ABORTING shows, then it moves to Aborted', async () => {
-    const { wb, emulator } = e2e();
+  it('aborts a running task from its menu: at once, before any listing answers, it leaves Running for Other statuses, saying "aborting"', async () => {
+    const { wb } = e2e();
     const task = newest('RUNNING');
+    // The person's own project: its Running and Other statuses groups both fit on the screen.
     await openGroup('Running');
-    await e2e().wb.treeItemContextMenu(VIEW.tasks, exact(task.name), 'Abort Task…');
-    const question = await confirmDialog(/^Abort Task$/);
-    assert.match(question, new RegExp(`^Abort "${escape(task.name)}"\\? It has run .+ and cost \\$\\d+\\.\\d\\d so far\\.$`));
-    // Its row says ABORTING at once; the refresh that follows lists it where the platform does: with exact
-    // filtering no status value names ABORTING, so it is under "Other statuses".
-    await openGroup('Other statuses');
+    await wb.treeItemContextMenu(VIEW.tasks, exact(task.name), 'Filter by This Project');
+    try {
+      await abortInItsProject(task);
+    } finally {
+      await wb.clickViewAction(VIEW.tasks, 'Clear Task Filters').catch(() => undefined);
+    }
+  });
+
+  /** The abort, seen in the task's project: out of Running, into Other statuses as "aborting", then into Aborted. */
+  async function abortInItsProject(task: TaskRec): Promise<void> {
+    const { wb, emulator } = e2e();
+    await waitFor(async () => (await groupRows('Running')).count === String(emulator.data.tasks.filter((t) => t.status === 'RUNNING' && t.project === task.project).length), 'the Running count of the project');
+    await wb.clickViewAction(VIEW.tasks, 'Collapse All');
+    await wb.expandTreeItem(VIEW.tasks, /^Other statuses$/);
+    await wb.expandTreeItem(VIEW.tasks, /^Running$/);
     await wb.waitForTreeItems(VIEW.tasks, exact(task.name), 20_000);
-    await waitFor(async () => /aborting/i.test((await wb.treeItems(VIEW.tasks)).find((r) => r.label === task.name)?.ariaLabel ?? ''), 'the row to show ABORTING');
-    await wb.screenshot('42-task-aborting');
-    assert.strictEqual(emulator.actionRequests.filter((a) => a.taskId === task.id).length, 1);
+    const before = { running: Number((await groupRows('Running')).count), other: Number((await groupRows('Other statuses')).count) };
+    await wb.treeItemContextMenu(VIEW.tasks, exact(task.name), 'Abort Task…');
+    const dialog = wb.page.locator('.monaco-dialog-box');
+    await dialog.waitFor();
+    const question = (await dialog.locator('.dialog-message-text').innerText()).trim();
+    assert.match(question, new RegExp(`^Abort "${escape(task.name)}"\\? It has run .+ and cost \\$\\d+\\.\\d\\d so far\\.$`));
+    // From here the platform's listings wait: what the view shows comes from the abort's own answer.
+    const listings = emulator.hold((method, p) => method === 'GET' && p === '/v2/tasks');
+    try {
+      await dialog.locator('.monaco-button', { hasText: /^Abort Task$/ }).click();
+      const aborting = new RegExp(`^aborting · ${escape(task.name)}$`);
+      await waitFor(async () => (await groupRows('Other statuses')).tasks.some((r) => aborting.test(r.label)), 'the task in Other statuses, saying "aborting"', 10_000);
+      const running = await groupRows('Running');
+      const other = await groupRows('Other statuses');
+      await wb.screenshot('42-task-aborting');
+      assert.ok(!running.tasks.some((r) => r.label === task.name), `out of Running: ${running.tasks.map((r) => r.label).join(' | ')}`);
+      assert.deepStrictEqual([Number(running.count), Number(other.count)], [before.running - 1, before.other + 1], 'the counts move with it');
+      const row = other.tasks.find((r) => aborting.test(r.label))!;
+      assert.match(row.description, /^started .+ ago · /, row.description);
+      assert.strictEqual(emulator.actionRequests.filter((a) => a.taskId === task.id).length, 1);
+    } finally {
+      listings.release();
+    }
+    // The refresh that follows reads the platform: it agrees.
+    await waitFor(async () => (await groupRows('Other statuses')).count === platformCount('OTHER') && (await groupRows('Running')).count === String(emulator.data.tasks.filter((t) => t.status === 'RUNNING' && t.project === task.project).length), 'the refresh after the abort');
+    assert.ok((await groupRows('Other statuses')).tasks.some((r) => r.label === `aborting · ${task.name}`));
     // The emulator finishes the abort after its step (6 s in this run); a refresh then shows the task in Aborted.
     await waitFor(
       () => {
@@ -117,7 +187,7 @@ describe('why a task failed, acting on it, hearing when it ends', () => {
     await openGroup('Aborted');
     await wb.waitForTreeItems(VIEW.tasks, exact(task.name), 20_000);
     await wb.screenshot('43-task-aborted');
-  });
+  }
 
   it('runs a draft from its menu; when it fails, a notification says so, and Show Logs opens the error', async function () {
     this.timeout(120_000);
@@ -136,5 +206,74 @@ describe('why a task failed, acting on it, hearing when it ends', () => {
     await waitFor(async () => /job\.err\.log/.test(await activeTab()), 'the failed job\'s log', 20_000);
     await waitFor(() => onScreen('exit code 1'), 'the error in the log', 20_000);
     await wb.screenshot('45-show-logs-from-notification');
+  });
+
+  it('re-runs a failed task, then Refresh Tasks: Running, opened again, lists the copy first, its count and its rows agreeing', async function () {
+    this.timeout(90_000);
+    const { wb, emulator } = e2e();
+    // Running opened once, then closed.
+    await openGroup('Running');
+    const firstBefore = (await groupRows('Running')).tasks[0].label;
+    await wb.clickViewAction(VIEW.tasks, 'Collapse All');
+    // A failed task re-run from its menu.
+    const failed = newest('FAILED');
+    await openGroup('Failed');
+    await wb.treeItemContextMenu(VIEW.tasks, exact(failed.name), 'Re-run Task…');
+    assert.strictEqual(await confirmDialog(/^Re-run Task$/), `Re-run "${failed.name}"?`);
+    const copyId = await waitFor(() => emulator.actionRequests.find((a) => a.taskId === failed.id && a.action === 'clone')?.newTaskId, 'the re-run to reach the platform');
+    // The copy starts running on the platform (a step after it is queued).
+    await waitFor(
+      () => {
+        emulator.advance();
+        return emulator.data.taskById.get(copyId)?.status === 'RUNNING';
+      },
+      'the copy to run',
+      20_000,
+      250,
+    );
+    await wb.clickViewAction(VIEW.tasks, 'Collapse All');
+    await wb.clickViewAction(VIEW.tasks, 'Refresh Tasks');
+    await waitFor(async () => (await groupRows('Running')).count === platformCount('RUNNING'), `the Running count ${platformCount('RUNNING')}`, 20_000);
+    // Opened again: what it lists now, the copy (the newest task) first.
+    await wb.expandTreeItem(VIEW.tasks, /^Running$/);
+    let shown = await groupRows('Running');
+    await waitFor(async () => (shown = await groupRows('Running')).tasks.length > 0, 'the running tasks', 20_000);
+    await wb.screenshot('46-rerun-refreshed-running');
+    assert.strictEqual(shown.tasks[0].label, failed.name, `the copy first (before the re-run the first was "${firstBefore}")`);
+    assert.match(shown.tasks[0].ariaLabel, /, running, started /, shown.tasks[0].ariaLabel);
+    assert.strictEqual(shown.count, platformCount('RUNNING'), 'the count is the platform\'s');
+    const newestRunning = emulator.data.tasks.filter((t) => t.status === 'RUNNING').sort((a, b) => (a.created_time < b.created_time ? 1 : -1));
+    assert.deepStrictEqual(shown.tasks.slice(0, 5).map((r) => r.label), newestRunning.slice(0, 5).map((t) => t.name), 'the rows are the platform\'s newest running tasks');
+  });
+
+  it('a watched task that ends just after a check is told at the next check, one refresh interval later, however long nothing changed', async function () {
+    this.timeout(120_000);
+    const { wb, emulator } = e2e();
+    setUserSetting('sevenbridges.tasks.refreshInterval', 10);
+    try {
+      // A running task of the platform, named so that its row is told apart (the seeded running tasks share names).
+      const task = newest('RUNNING', { anyName: true });
+      task.name = `${task.name} (long run)`;
+      await wb.clickViewAction(VIEW.tasks, 'Refresh Tasks');
+      await openGroup('Running');
+      await wb.waitForTreeItems(VIEW.tasks, exact(task.name), 20_000);
+      await wb.treeItemContextMenu(VIEW.tasks, exact(task.name), 'Watch Task (Notify When It Ends)');
+      const reads = () => emulator.received.filter((r) => r.method === 'POST' && r.path === '/v2/bulk/tasks/get');
+      const start = reads().length;
+      // Two checks in which nothing changed (before #29 each doubled the wait before the next: 10 s, 20 s, 40 s…),
+      // then the task ends just after the second.
+      await waitFor(() => reads().length >= start + 2, 'two checks of the watched tasks', 60_000, 20);
+      emulator.endTask(task.id, 'FAILED');
+      const endedAt = reads()[reads().length - 1].at;
+      const next = await waitFor(() => reads().find((r) => r.at > endedAt), 'the next check', 60_000, 20);
+      const gaps = reads().slice(start).map((r, i, all) => (i ? r.at - all[i - 1].at : 0)).slice(1);
+      assert.ok(next.at - endedAt <= 11_000, `the next check came ${next.at - endedAt} ms after the end: not within 10 s + 10 % (gaps between checks: ${gaps.join(', ')} ms)`);
+      const message = await wb.waitForNotification(new RegExp(`Task "${escape(task.name)}" failed: `), 10_000);
+      await wb.screenshot('47-watched-task-told-within-interval');
+      assert.match(message, /exit code 1/);
+    } finally {
+      setUserSetting('sevenbridges.tasks.refreshInterval', undefined);
+      await wb.clearNotifications();
+    }
   });
 });
