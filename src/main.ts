@@ -17,6 +17,9 @@ import type { Services } from './services';
 import { requestLogger } from './ui/requestLog';
 import { Outbox } from './write/outbox';
 
+/** How long after the start the HTTP stack is warmed: well clear of the start, before most first clicks. */
+const WARM_UP_DELAY_MS = 1_000;
+
 /** The running parts, for the integration tests (`activate` returns a promise of them: `ready`). */
 export interface ExtensionApi {
   readonly services: Services;
@@ -64,6 +67,9 @@ export function start(context: vscode.ExtensionContext, activatedAt: number): Ex
   const jobs = registerJobs(services, tracker, copy.flow);
   const files = registerFiles(services, copy);
   outbox.start();
+  // Once started, off the activation path: the HTTP stack loads and the API budget is read (`GET /v2/rate_limit`,
+  // free), so that the first request the user makes does not wait for either. A request sooner shares the loading.
+  clock.setTimeout(() => void client.transport.warm(), WARM_UP_DELAY_MS);
   log.info(`Started in ${clock.now() - started} ms, ${started - activatedAt} ms after activation`);
   return { services, tasks, files, copy, jobs, auth };
 }

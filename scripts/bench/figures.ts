@@ -1,5 +1,5 @@
-// A figure of the benchmark: what was measured, its ideal, the margin it may exceed the ideal by, and the
-// naive strategy's value from the same run. Pure: no I/O.
+// A figure of the benchmark: what was measured, its ideal, the margin it may exceed the ideal by, the naive
+// strategy's value and the official client's (sevenbridges-python) from the same run. Pure: no I/O.
 
 export interface Figure {
   /** Section of the table (Task tree, Filtering, Copying, ...). */
@@ -17,20 +17,37 @@ export interface Figure {
   /** A note on the naive figure (e.g. "429 ×12"). */
   naiveNote?: string;
   note?: string;
+  /** The official client doing the same work in the same run (peer/peerScenario.ts). */
+  peer?: PeerValue;
 }
 
+/** The official client's figure; without a value (it could not run, or did other work) the figure fails, as `note` says. */
+export interface PeerValue {
+  value: number | undefined;
+  note?: string;
+}
+
+const measured = (value: number | undefined): value is number => value !== undefined && Number.isFinite(value);
+
 export function passes(f: Figure): boolean {
-  return f.value !== undefined && Number.isFinite(f.value) && f.value <= f.limit;
+  return measured(f.value) && f.value <= f.limit && (f.peer === undefined || measured(f.peer.value));
+}
+
+/** The product's figure over the official client's, when both were measured. */
+export function ratio(f: Figure): number | undefined {
+  return f.peer && measured(f.value) && measured(f.peer.value) && f.peer.value > 0 ? f.value / f.peer.value : undefined;
 }
 
 function fmt(value: number | undefined, unit: Figure['unit']): string {
   if (value === undefined || !Number.isFinite(value)) return '—';
   if (unit === 'MB' || unit === '×') return value.toFixed(unit === '×' ? 2 : 1);
-  if (unit === 'KB') return value.toFixed(0);
+  if (unit === 'KB') return value < 10 ? value.toFixed(1) : value.toFixed(0);
   return Math.round(value).toLocaleString('en-US');
 }
 
-const HEADERS = ['Figure', 'Unit', 'Measured', 'Ideal', 'Limit (margin)', 'Naive', 'OK'];
+const HEADERS = ['Figure', 'Unit', 'Measured', 'Ideal', 'Limit (margin)', 'Naive', 'Official client', 'Ratio', 'OK'];
+/** Columns written as text (left-aligned): the figure, its unit, the limit with its margin, OK. */
+const TEXT_COLUMNS = new Set([0, 1, 4, 8]);
 
 function rows(figures: Figure[]): string[][] {
   return figures.map((f) => [
@@ -40,6 +57,8 @@ function rows(figures: Figure[]): string[][] {
     f.ideal === undefined ? '—' : fmt(f.ideal, f.unit),
     `${fmt(f.limit, f.unit)} (${f.margin})`,
     f.naive === undefined ? '—' : `${fmt(f.naive, f.unit)}${f.naiveNote ? ` (${f.naiveNote})` : ''}`,
+    f.peer === undefined ? '—' : measured(f.peer.value) ? fmt(f.peer.value, f.unit) : 'FAILED',
+    ratio(f) === undefined ? '—' : `${ratio(f)!.toFixed(2)}×`,
     passes(f) ? 'ok' : 'FAIL',
   ]);
 }
@@ -48,7 +67,7 @@ function rows(figures: Figure[]): string[][] {
 export function textTable(figures: Figure[]): string {
   const all = [HEADERS, ...rows(figures)];
   const widths = HEADERS.map((_, i) => Math.max(...all.map((r) => r[i].length)));
-  const line = (r: string[]) => r.map((c, i) => (i >= 2 && i !== 4 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
+  const line = (r: string[]) => r.map((c, i) => (TEXT_COLUMNS.has(i) ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   return [line(HEADERS), widths.map((w) => '-'.repeat(w)).join('  '), ...rows(figures).map(line)].join('\n');
 }
 
@@ -57,7 +76,7 @@ export function markdownTable(figures: Figure[]): string {
   const esc = (s: string) => s.replace(/\|/g, '\\|');
   return [
     `| ${HEADERS.join(' | ')} |`,
-    `|${HEADERS.map((_, i) => (i >= 2 && i !== 4 && i !== 6 ? '---:' : '---')).join('|')}|`,
+    `|${HEADERS.map((_, i) => (TEXT_COLUMNS.has(i) ? '---' : '---:')).join('|')}|`,
     ...rows(figures).map((r) => `| ${r.map(esc).join(' | ')} |`),
   ].join('\n');
 }

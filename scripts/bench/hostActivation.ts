@@ -22,6 +22,8 @@ const TIMEOUT_MS = 180_000;
 const PRODUCT_ID = 'sbg-community.sevenbridges';
 /** Declared bound for loading the bundle and activating, in the real host. */
 export const ACTIVATION_LIMIT_MS = 1_000;
+/** Goal: from activate() until the product has started (dist/main.js loaded and started), at most this. */
+export const STARTED_LIMIT_MS = 30;
 /** Goal: activating the product costs at most this many times what an empty extension's activation costs. */
 export const ACTIVATION_RATIO_LIMIT = 1.5;
 
@@ -157,8 +159,8 @@ export function hostFigures(r: HostSeries): Figure[] {
       name: `from activate() until started: activation, then dist/main.js loaded and started in the next turn (median of ${r.ready.length})`,
       unit: 'ms',
       value: ready,
-      limit: ACTIVATION_LIMIT_MS,
-      margin: `bound: ${ACTIVATION_LIMIT_MS} ms`,
+      limit: STARTED_LIMIT_MS,
+      margin: `goal: ${STARTED_LIMIT_MS} ms`,
       note: r.error ?? `samples: ${r.ready.map((x) => x.toFixed(1)).join(', ')} ms`,
     },
     {

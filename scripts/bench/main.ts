@@ -1,8 +1,10 @@
 // `npm run bench`: the figures of the extension against their ideals and the naive way, on this machine.
 // Flags: --no-host (skip the real-host activation), --no-readme (do not write README.md),
-// --only=<tree|scale|latency|copy|follow|host> (one part, for a quick look; the README is then left alone).
+// --only=<tree|watch|scale|latency|copy|follow|budget|peer|host> (one part, for a quick look; the README and
+// bench-results.json are then left alone).
 import type { TaskFilter } from '../../src/tasks/filterModel';
-import { bundleFigure } from './bundle';
+import { budgetCopy, budgetFigures } from './budgetScenario';
+import { bundleFigures } from './bundle';
 import { copyFigures, extensionCopy, naiveCopy } from './copyScenario';
 import { tallies } from './env';
 import { passes, textTable, type Figure } from './figures';
@@ -13,8 +15,11 @@ import { extensionLag, extensionLongRun, LAG_RUNNING_TIMES_MS, lagFigures, type 
 import { hostActivationSeries, hostFigures } from './hostActivation';
 import { describeMachine, machine } from './machine';
 import { rateFigures } from './rateFigures';
+import { findPeer, FIRST_REQUEST_RUNS, firstRequestFigure, pairFigures, runPair, runPeerWorks } from './peer/peerScenario';
+import { countsWork } from './peer/works';
 import { METHOD_NOTES, performanceSection } from './report';
 import { writeReadme } from './readme';
+import { writeResults } from './results';
 import { runTree, treeFigures } from './treeScenario';
 import { watchFigures } from './watchScenario';
 
@@ -74,10 +79,23 @@ async function main(): Promise<number> {
     for (const runningMs of LAG_RUNNING_TIMES_MS) lags.push(await extensionLag(runningMs));
     figures.push(...lagFigures(lags, await extensionLongRun()));
   }
+  if (runs('budget')) {
+    step('copying 100,000 items within the API budget (accelerated clock)');
+    figures.push(...budgetFigures(await budgetCopy()));
+  }
+
+  if (runs('peer')) {
+    figures.push(...(await runPeerWorks(step)).flatMap((pair) => pairFigures(pair)));
+    step('beside sevenbridges-python: the first requests after start, loopback');
+    const found = findPeer();
+    const firsts = [];
+    for (let i = 0; i < FIRST_REQUEST_RUNS; i++) firsts.push(await runPair(countsWork, 0, found, 'first'));
+    figures.push(firstRequestFigure(firsts));
+  }
   if (only === undefined) figures.push(...rateFigures(tallies));
 
   if (runs('host')) {
-    figures.push(bundleFigure());
+    figures.push(...bundleFigures());
     if (!flags.has('--no-host')) {
       step('activation in the real host (code-server), 5 runs');
       figures.push(...hostFigures(await hostActivationSeries(5)));
@@ -90,12 +108,18 @@ async function main(): Promise<number> {
   console.log('');
   console.log(textTable(figures));
   for (const f of figures.filter((x) => x.note)) console.log(`  note — ${f.section}: ${f.name}: ${f.note}`);
+  for (const f of figures.filter((x) => x.peer?.note)) console.log(`  official client — ${f.section}: ${f.name}: ${f.peer!.note}`);
   const failed = figures.filter((f) => !passes(f));
   console.log('');
   console.log(failed.length ? `bench: ${failed.length} figure(s) over the limit` : 'bench: every figure within its limit');
 
+  const date = new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+  if (only === undefined) {
+    writeResults(figures, m, date);
+    console.log('bench: bench-results.json written');
+  }
   if (!flags.has('--no-readme') && only === undefined) {
-    writeReadme(performanceSection({ figures, machine: m, date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC', notes: METHOD_NOTES }));
+    writeReadme(performanceSection({ figures, machine: m, date, notes: METHOD_NOTES }));
     console.log('bench: README.md "## Performance" written');
   }
   return failed.length ? 1 : 0;

@@ -1,9 +1,14 @@
 import * as l10n from '@vscode/l10n';
+import type { ApiBudget } from './budget';
 import { ApiError } from './errors';
+import { BulkFilesApi } from './bulkFiles';
 import { CopyJobsApi } from './copyJobs';
+import { FileJobsApi } from './fileJobs';
+import { FileSearchApi } from './fileSearch';
 import { FilesApi } from './files';
 import { ProjectsApi } from './projects';
 import { TasksApi } from './tasks';
+import { UploadsApi } from './uploads';
 import { Transport, type Call, type TransportOptions } from './transport';
 import type { RateLimitInfo, User } from './types';
 
@@ -13,14 +18,27 @@ export class SbClient {
   readonly tasks: TasksApi;
   readonly files: FilesApi;
   readonly projects: ProjectsApi;
+  readonly fileJobs: FileJobsApi;
   readonly copyJobs: CopyJobsApi;
+  readonly bulkFiles: BulkFilesApi;
+  readonly search: FileSearchApi;
+  readonly uploads: UploadsApi;
 
   constructor(options: TransportOptions) {
     this.transport = new Transport(options);
     this.tasks = new TasksApi(this.transport);
     this.files = new FilesApi(this.transport);
     this.projects = new ProjectsApi(this.transport);
-    this.copyJobs = new CopyJobsApi(this.transport);
+    this.fileJobs = new FileJobsApi(this.transport);
+    this.copyJobs = new CopyJobsApi(this.fileJobs);
+    this.bulkFiles = new BulkFilesApi(this.transport);
+    this.search = new FileSearchApi(this.transport);
+    this.uploads = new UploadsApi(this.transport);
+  }
+
+  /** The API budget, as every answer tells it. */
+  get budget(): ApiBudget {
+    return this.transport.budget;
   }
 
   /** The caller: the cheap way to check a token. */

@@ -1,77 +1,23 @@
-import { ApiError } from './errors';
-import * as l10n from '@vscode/l10n';
-import { isJobId } from './ids';
+import type { FileJobsApi } from './fileJobs';
 import type { PageRequest } from './tasks';
-import type { Call, Transport } from './transport';
-import type { AsyncJob, CopyItem, CopyItemResult, FileRecord, Page } from './types';
+import type { Call } from './transport';
+import type { AsyncJob, CopyItem, Page } from './types';
 
-/** Bulk asynchronous copy (contract §4) and the list of the caller's async jobs. */
+/** The copy jobs (contract §4): the file jobs of kind copy, as the copy flow and the job tracker call them. */
 export class CopyJobsApi {
-  constructor(private readonly transport: Transport) {}
+  constructor(private readonly jobs: FileJobsApi) {}
 
-  /**
-   * Submits one copy call. Never repeated by the client: if it fails after it may have reached the
-   * server, the error says `maybeDelivered` and the caller must check the job list before sending it again.
-   */
-  async submit(items: CopyItem[], options: Call = {}): Promise<AsyncJob> {
-    const response = await this.transport.post<AsyncJob>('async/files/copy', { items }, options);
-    // The platform accepted the call: an answer we cannot read may still stand for a job it created.
-    return checkJob(response.body, true);
+  /** One copy call, sent once (see `FileJobsApi.submit`). */
+  submit(items: readonly CopyItem[], options: Call = {}): Promise<AsyncJob> {
+    return this.jobs.submit('copy', items, options);
   }
 
-  async get(id: string, options: Call = {}): Promise<AsyncJob> {
-    if (!isJobId(id)) throw new ApiError({ kind: 'invalid', message: l10n.t('"{0}" is not an async job ID (digits).', id) });
-    return checkJob((await this.transport.get<AsyncJob>(`async/files/copy/${id}`, options)).body);
+  get(id: string, options: Call = {}): Promise<AsyncJob> {
+    return this.jobs.get('copy', id, options);
   }
 
   /** The caller's async jobs of every type (COPY, MOVE, DELETE), in an order the platform does not document. */
-  async list(page: PageRequest = {}): Promise<Page<AsyncJob>> {
-    const listed = await this.transport.page<AsyncJob>('async/files', {
-      query: { offset: page.offset, limit: page.limit },
-      signal: page.signal,
-      credentials: page.credentials,
-    });
-    // Like a single job's answer: an entry without a text id and state is not a job we can follow (or show).
-    return { ...listed, items: listed.items.filter((job) => typeof job.id === 'string' && typeof job.state === 'string').map(readableResults) };
+  list(page: PageRequest = {}): Promise<Page<AsyncJob>> {
+    return this.jobs.list(page);
   }
-}
-
-function checkJob(body: unknown, maybeDelivered = false): AsyncJob {
-  const job = body as AsyncJob | undefined;
-  if (!job || typeof job !== 'object' || typeof job.id !== 'string' || typeof job.state !== 'string') {
-    throw new ApiError({ kind: 'malformed', message: l10n.t('the copy job in the answer has no id or state'), maybeDelivered });
-  }
-  return readableResults(job);
-}
-
-/**
- * The per-item results as the views read them, still one per item in request order: a copy with a text id
- * (named by its id when the name is missing), or an error whose fields have their types; anything else
- * (null, a number, an empty entry) is an error saying the result could not be read.
- */
-function readableResults(job: AsyncJob): AsyncJob {
-  if (job.result === undefined) return job;
-  if (!Array.isArray(job.result)) {
-    const rest = { ...job };
-    delete rest.result;
-    return rest;
-  }
-  const result = (job.result as unknown[]).map((entry): CopyItemResult => {
-    const { resource, error } = (entry && typeof entry === 'object' ? entry : {}) as { resource?: unknown; error?: unknown };
-    if (resource && typeof resource === 'object' && typeof (resource as FileRecord).id === 'string') {
-      const r = resource as FileRecord;
-      return { resource: typeof r.name === 'string' ? r : { ...r, name: r.id } };
-    }
-    const e = (error && typeof error === 'object' ? error : {}) as Record<string, unknown>;
-    const message = typeof e.message === 'string' ? e.message : typeof error === 'string' ? error : l10n.t('The platform gave no readable result for this item.');
-    return {
-      error: {
-        message,
-        ...(typeof e.status === 'number' ? { status: e.status } : {}),
-        ...(typeof e.code === 'number' ? { code: e.code } : {}),
-        ...(typeof e.more_info === 'string' ? { more_info: e.more_info } : {}),
-      },
-    };
-  });
-  return { ...job, result };
 }

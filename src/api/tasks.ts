@@ -3,7 +3,7 @@ import { ApiError } from './errors';
 import { isProjectId, isTaskId, notProjectId, notTaskId } from './ids';
 import { parseFilterTimestamp } from './timestamps';
 import type { Call, Credentials, Transport } from './transport';
-import { TASK_STATUSES, type BulkTaskItem, type ExecutionDetails, type Page, type Task, type TaskStatus } from './types';
+import { TASK_STATUSES, type BulkTaskItem, type DraftChanges, type ExecutionDetails, type NewTask, type Page, type Task, type TaskStatus } from './types';
 
 export const TIME_BOUNDS = ['created_from', 'created_to', 'started_from', 'started_to', 'ended_from', 'ended_to'] as const;
 export type TimeBound = (typeof TIME_BOUNDS)[number];
@@ -94,6 +94,35 @@ export class TasksApi {
     return body;
   }
 
+  /**
+   * Makes a task (`POST /v2/tasks`): a DRAFT, or with `run` one run at once. A run the platform cannot start (an input
+   * not set, a file gone) still makes the task: it comes back DRAFT with the reasons in `errors`. Sent once, never
+   * repeated here: a lost answer may still have made the task (see the write path).
+   */
+  async create(task: NewTask, options: Call & { run?: boolean } = {}): Promise<Task> {
+    if (!isProjectId(task.project)) throw invalid(notProjectId(task.project));
+    if (!APP_ID.test(task.app)) throw invalid(l10n.t('"{0}" is not an app ID (owner/project/app, or owner/project/app/revision).', task.app));
+    const { run, ...call } = options;
+    return taskAnswer((await this.transport.post<Task>('tasks', task, { ...call, query: run ? { action: 'run' } : undefined })).body, l10n.t('the answer to the new task is not a task'));
+  }
+
+  /**
+   * A copy of a task with its app and inputs (`POST /v2/tasks/{id}/actions/clone`), a DRAFT, or run at once with `run`
+   * (it may come back DRAFT with the reasons in `errors`). The original stays. Sent once, never repeated here.
+   */
+  async clone(id: string, options: Call & { run?: boolean } = {}): Promise<Task> {
+    if (!isTaskId(id)) throw invalid(notTaskId(id));
+    const { run, ...call } = options;
+    const body = (await this.transport.post<Task>(`tasks/${id}/actions/clone`, undefined, { ...call, query: run ? { action: 'run' } : undefined })).body;
+    return taskAnswer(body, l10n.t('the answer to the copy of task {0} is not a task', id));
+  }
+
+  /** Changes a DRAFT (`PATCH /v2/tasks/{id}`): name, description, inputs (the whole map), settings. */
+  async updateDraft(id: string, changes: DraftChanges, options: Call = {}): Promise<Task> {
+    if (!isTaskId(id)) throw invalid(notTaskId(id));
+    return taskAnswer((await this.transport.request<Task>('PATCH', `tasks/${id}`, { ...options, body: changes })).body, l10n.t('the answer to the change of task {0} is not a task', id));
+  }
+
   /** Continues a listing from its `next` link. */
   next(url: string, signal?: AbortSignal): Promise<Page<Task>> {
     return this.transport.page<Task>(url, { signal });
@@ -126,4 +155,13 @@ export function checkTaskQuery(query: TaskListQuery): Record<string, string | un
 
 function invalid(message: string): ApiError {
   return new ApiError({ kind: 'invalid', message });
+}
+
+/** `owner/project/app` or `owner/project/app/revision`. */
+const APP_ID = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+(\/\d+)?$/;
+
+/** A write's answer: a task with a text id, or an unreadable answer the write may still stand for. */
+function taskAnswer(body: unknown, unreadable: string): Task {
+  if (!body || typeof body !== 'object' || typeof (body as Task).id !== 'string') throw new ApiError({ kind: 'malformed', message: unreadable, maybeDelivered: true });
+  return body as Task;
 }

@@ -1,4 +1,5 @@
 import * as l10n from '@vscode/l10n';
+import { ApiBudget, type RateLimitState } from './budget';
 import { ApiError, errorFromResponse, redact } from './errors';
 import { checkEndpoint, sameOrigin } from './endpoint';
 import { Clock, systemClock } from './clock';
@@ -21,13 +22,13 @@ export type FetchLike = (
 ) => Promise<ResponseLike>;
 
 /**
- * node-fetch (through Node's http, where VS Code applies the user's proxy), loaded with the first request
- * instead of with the extension: activation then loads neither it nor http, https, zlib and stream.
+ * node-fetch (through Node's http, where VS Code applies the user's proxy), loaded once, after activation: by
+ * `Transport.warm` right after the extension has started (main.ts), or by the first request if that comes first.
+ * Activation loads neither it nor http, https, zlib and stream; the first request does not wait for them.
  */
-const nodeFetchOnFirstUse: FetchLike = async (url, init) => {
-  const { default: nodeFetch } = await import('node-fetch');
-  return (nodeFetch as unknown as FetchLike)(url, init);
-};
+let nodeFetch: Promise<FetchLike> | undefined;
+const loadNodeFetch = (): Promise<FetchLike> => (nodeFetch ??= import('node-fetch').then((m) => m.default as unknown as FetchLike));
+const nodeFetchOnFirstUse: FetchLike = async (url, init) => (await loadNodeFetch())(url, init);
 
 /** One line of the request log. Never carries the token. */
 export interface RequestLogEntry {
@@ -40,18 +41,15 @@ export interface RequestLogEntry {
   error?: string;
 }
 
-export interface RateLimitState {
-  limit: number;
-  remaining: number;
-  /** Unix seconds. */
-  reset: number;
-}
+export type { RateLimitState } from './budget';
 
 export interface TransportOptions {
   /** Where to send requests and with which token; read on every request, so a sign-in takes effect at once. */
   credentials: () => Promise<Credentials | undefined>;
   fetch?: FetchLike;
   clock?: Clock;
+  /** Where every answer's rate-limit headers are read into (a budget of its own by default). */
+  budget?: ApiBudget;
   onRequest?: (entry: RequestLogEntry) => void;
   /** Per attempt. */
   timeoutMs?: number;
@@ -64,8 +62,11 @@ export interface TransportOptions {
   userAgent?: string;
 }
 
+/** A query parameter's value; a list repeats the parameter (`name=a&name=b`), as the file filters take it. */
+export type QueryValue = string | number | undefined | readonly string[];
+
 export interface RequestOptions {
-  query?: Record<string, string | number | undefined>;
+  query?: Record<string, QueryValue>;
   body?: unknown;
   signal?: AbortSignal;
   /** Send with these and no others (a write bound to the account it was made for); default: ask `credentials`. */
@@ -84,6 +85,8 @@ export interface Response<T> {
 }
 
 const RATE_LIMIT_SLACK_MS = 1_000;
+/** The longest address sent: the official Python client's guard (many repeated `name=` filters could pass it). */
+export const MAX_URL_LENGTH = 6_000;
 /** Pages `all` reads at most (100,000 items). */
 const MAX_LIST_PAGES = 1_000;
 
@@ -99,9 +102,8 @@ export class Transport {
   private readonly maxRateLimitWaitMs: number;
   private readonly maxRetries: number;
   private readonly backoffMs: number;
-  private rate: { endpoint: string; state: RateLimitState } | undefined;
-  /** The server's clock minus ours (ms), from the last `Date` header: rate-limit resets are on the server's clock. */
-  private serverOffsetMs = 0;
+  /** The API budget as the answers tell it (rate-limit resets are measured on the server's clock). */
+  readonly budget: ApiBudget;
 
   constructor(private readonly options: TransportOptions) {
     this.fetch = options.fetch ?? nodeFetchOnFirstUse;
@@ -110,16 +112,33 @@ export class Transport {
     this.maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 5 * 60_000 + RATE_LIMIT_SLACK_MS;
     this.maxRetries = options.maxRetries ?? 4;
     this.backoffMs = options.backoffMs ?? 1_000;
+    this.budget = options.budget ?? new ApiBudget(this.clock);
+  }
+
+  /**
+   * Makes the first request as quick as the next, once the extension has started: loads the HTTP stack (when it is
+   * the default one) and, when signed in, reads the budget with `GET /v2/rate_limit` (free of quota), which also
+   * opens Node's HTTP client. One attempt; a failure only leaves the first request to do it.
+   */
+  async warm(): Promise<void> {
+    try {
+      if (this.fetch === nodeFetchOnFirstUse) await loadNodeFetch();
+      const credentials = await this.options.credentials();
+      const checked = credentials ? checkEndpoint(credentials.endpoint) : undefined;
+      if (credentials && checked?.ok) await this.probeRateLimit(checked.endpoint, credentials);
+    } catch {
+      // Only a head start.
+    }
   }
 
   /** The last rate-limit headers seen from the current endpoint. */
   get rateLimit(): RateLimitState | undefined {
-    return this.rate?.state;
+    return this.budget.state();
   }
 
   /** Milliseconds from now (on this machine's clock) until a moment given in the server's Unix seconds. */
   untilServerTime(unixSeconds: number): number {
-    return unixSeconds * 1000 - (this.clock.now() + this.serverOffsetMs);
+    return this.budget.untilServerTime(unixSeconds);
   }
 
   async get<T>(pathOrUrl: string, options: RequestOptions = {}): Promise<Response<T>> {
@@ -163,6 +182,12 @@ export class Transport {
     if (!checked.ok) throw new ApiError({ kind: 'config', message: checked.reason });
     const endpoint = checked.endpoint;
     const url = buildUrl(endpoint, pathOrUrl, options.query);
+    if (url.length > MAX_URL_LENGTH) {
+      throw new ApiError({
+        kind: 'invalid',
+        message: l10n.t('The request is too long to send ({0} characters in its address, at most {1}): ask for fewer names or values at once.', url.length.toLocaleString('en-US'), MAX_URL_LENGTH.toLocaleString('en-US')),
+      });
+    }
     const path = displayPath(url);
     const idempotent = method === 'GET' || options.idempotent === true;
 
@@ -217,8 +242,7 @@ export class Transport {
     }
 
     const requestId = response.headers.get('x-request-id') ?? undefined;
-    this.rememberServerClock(response.headers);
-    this.rememberRateLimit(endpoint, response.headers);
+    this.budget.observe(endpoint, response.headers);
     log(response.status, requestId);
 
     if (response.status >= 300 && response.status < 400) {
@@ -236,7 +260,7 @@ export class Transport {
       });
     }
     if (response.status >= 400) {
-      const resetAt = this.rate?.state.reset;
+      const resetAt = this.budget.state(endpoint)?.reset;
       const untilResetMs = resetAt === undefined ? undefined : Math.max(0, this.untilServerTime(resetAt));
       const error = errorFromResponse(response.status, text, { method, path, requestId, resetAt, untilResetMs, secrets: [token] });
       // Only a 4xx, a 429 and maintenance (503 with code 0) prove a POST was not processed; any other 5xx (a
@@ -287,7 +311,7 @@ export class Transport {
    */
   private async waitForRateLimit(endpoint: string, credentials: Credentials, method: string, path: string, signal?: AbortSignal): Promise<void> {
     const exhausted = () => {
-      const state = this.rate?.endpoint === endpoint ? this.rate.state : undefined;
+      const state = this.budget.state(endpoint);
       return state && state.remaining <= 0 && this.untilServerTime(state.reset) > 0 ? state : undefined;
     };
     if (!exhausted()) return;
@@ -309,24 +333,11 @@ export class Transport {
       const { body } = await this.attempt<{ rate?: Partial<RateLimitState> }>('GET', url, displayPath(url), 1, credentials.token, endpoint, { signal });
       const rate = body?.rate;
       if (rate && Number.isInteger(rate.limit) && Number.isInteger(rate.remaining) && Number.isInteger(rate.reset)) {
-        this.rate = { endpoint, state: { limit: rate.limit!, remaining: rate.remaining!, reset: rate.reset! } };
+        this.budget.set(endpoint, { limit: rate.limit!, remaining: rate.remaining!, reset: rate.reset! });
       }
     } catch {
       // Only a hope of not waiting: the state already known decides.
     }
-  }
-
-  private rememberServerClock(headers: ResponseLike['headers']): void {
-    const date = Date.parse(headers.get('date') ?? '');
-    if (!Number.isNaN(date)) this.serverOffsetMs = date - this.clock.now();
-  }
-
-  private rememberRateLimit(endpoint: string, headers: ResponseLike['headers']): void {
-    // All three must be integers: Number(null) and Number('') are 0, which would read as "nothing left".
-    const read = (name: string) => (/^\s*-?\d+\s*$/.test(headers.get(name) ?? '') ? Number(headers.get(name)) : undefined);
-    const [limit, remaining, reset] = [read('x-ratelimit-limit'), read('x-ratelimit-remaining'), read('x-ratelimit-reset')];
-    if (limit === undefined || remaining === undefined || reset === undefined) return;
-    this.rate = { endpoint, state: { limit, remaining, reset } };
   }
 }
 
@@ -342,7 +353,10 @@ export function buildUrl(endpoint: string, pathOrUrl: string, query?: RequestOpt
     url = new URL(endpoint.replace(/\/+$/, '') + '/' + pathOrUrl.replace(/^\/+/, ''));
   }
   for (const [key, value] of Object.entries(query ?? {})) {
-    if (value !== undefined && value !== '') url.searchParams.set(key, String(value));
+    if (Array.isArray(value)) {
+      url.searchParams.delete(key);
+      for (const v of value as readonly string[]) url.searchParams.append(key, v);
+    } else if (value !== undefined && value !== '') url.searchParams.set(key, String(value));
   }
   return url.toString();
 }

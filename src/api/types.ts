@@ -86,6 +86,13 @@ export interface ExecutionStatus {
   duration?: number;
 }
 
+/** What a task cost (contract §11): the amount a number, the breakdown's parts texts ("0.12"). A batch parent's is its children's. */
+export interface TaskPrice {
+  currency?: string;
+  amount?: number;
+  breakdown?: { storage?: string; computation?: string; data_transfer?: string };
+}
+
 export interface Task {
   href: string;
   id: string;
@@ -103,11 +110,54 @@ export interface Task {
   parent?: string | null;
   batch_group?: unknown;
   execution_status?: ExecutionStatus;
-  price?: { currency?: string; amount?: number };
+  price?: TaskPrice;
   errors?: unknown[];
   warnings?: unknown[];
   inputs?: Record<string, unknown>;
   outputs?: Record<string, unknown>;
+}
+
+/** A task to make (`POST /v2/tasks`): `app` is `owner/project/app` or `owner/project/app/revision`. */
+export interface NewTask {
+  project: string;
+  app: string;
+  name?: string;
+  description?: string;
+  /** `{class: 'File' | 'Directory', path: <file id>}` values, lists of them, or plain values */
+  inputs?: Record<string, unknown>;
+  use_interruptible_instances?: boolean;
+  execution_settings?: Record<string, unknown>;
+  output_location?: Record<string, unknown>;
+}
+
+/** What `PATCH /v2/tasks/{id}` changes in a draft (`inputs` replaces the whole map). */
+export type DraftChanges = Partial<Pick<NewTask, 'name' | 'description' | 'inputs' | 'use_interruptible_instances' | 'execution_settings'>>;
+
+/** What `PATCH /v2/files/{id}` changes: a new name, and the whole tag list or metadata set (each replaces the old). */
+export interface FileChanges {
+  name?: string;
+  tags?: string[];
+  metadata?: Record<string, string>;
+}
+
+/** A bulk update or edit item: the file and what to set (update erases what is left out, edit keeps it). */
+export interface BulkFileChange extends FileChanges {
+  id: string;
+}
+
+/** One entry of a bulk file call: the record (for a delete, as it was), or why that item was refused. */
+export type BulkFileItem = FileItemResult;
+
+/**
+ * The filters of `GET /v2/files` (contract §10.1): each list is OR (a name is exact), different filters AND.
+ * `metadata` maps a field to its value or values.
+ */
+export interface FileFilters {
+  name?: string | readonly string[];
+  tag?: readonly string[];
+  metadata?: Readonly<Record<string, string | readonly string[]>>;
+  /** files a task produced */
+  originTask?: string;
 }
 
 export type CopyJobState = 'SUBMITTED' | 'RESOLVING' | 'RUNNING' | 'FINISHED' | (string & {});
@@ -119,7 +169,19 @@ export interface CopyItem {
   name?: string;
 }
 
-export type CopyItemResult = { resource: FileRecord; error?: undefined } | { error: ApiErrorBody; resource?: undefined };
+/** The three kinds of asynchronous file job, as their paths name them. */
+export type FileJobKind = 'copy' | 'move' | 'delete';
+
+/** A move item: the file or folder and where it goes, as a copy item (a name taken there: the platform numbers it). */
+export type MoveItem = CopyItem;
+
+export interface DeleteItem {
+  file: string;
+}
+
+/** One item's outcome (of an async job or a bulk call): the record it made or changed, or why it was refused. */
+export type FileItemResult = { resource: FileRecord; error?: undefined } | { error: ApiErrorBody; resource?: undefined };
+export type CopyItemResult = FileItemResult;
 
 export interface AsyncJob {
   href: string;
@@ -137,6 +199,16 @@ export interface AsyncJob {
 export interface RateLimitInfo {
   rate: { limit: number; remaining: number; reset: number };
   instance_limit?: { limit: number; remaining: number };
+}
+
+/**
+ * A page of `POST /v2/files/search`: the records (their `type` read as `file` or `folder`), the token of the next
+ * page (undefined on the last), and `count` as the platform gave it (what it counts is not documented: do not rely on it).
+ */
+export interface SearchPage {
+  results: FileRecord[];
+  contToken: string | undefined;
+  count: number | undefined;
 }
 
 /** A page of a list: its items, the total matching count and the next page's absolute URL, if any. */

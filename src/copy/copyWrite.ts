@@ -1,5 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { systemClock } from '../api/clock';
+import type { ApiBudget } from '../api/budget';
 import type { CopyJobsApi } from '../api/copyJobs';
 import type { FilesApi } from '../api/files';
 import type { Credentials } from '../api/transport';
@@ -45,8 +46,15 @@ export class CopyWrite implements WriteKind<CopyPayload, CopySnapshot, AsyncJob>
     private readonly tracker: JobTracker,
     /** Job IDs that answer for other writes not finished yet (any window's `sent` writes). */
     private readonly claimed: () => Set<string>,
+    /** The API budget, which a copy of many calls is paced to (none: sent as fast as the platform answers). */
+    private readonly budget?: Pick<ApiBudget, 'holdBulk'>,
     private readonly now: () => number = systemClock.now,
   ) {}
+
+  /** A call waits for the budget's reset rather than spend the share kept for the user (one POST each). */
+  hold(): number {
+    return this.budget?.holdBulk(1) ?? 0;
+  }
 
   async prepare(record: CopyRecord, credentials: Credentials): Promise<CopySnapshot> {
     const recent = this.recent;

@@ -15,7 +15,7 @@ export function registerCopy(services: Services, tracker: JobTracker): CopyFeatu
   const { client, outbox } = services;
   // A job a copy call of the outbox made is that call's: the lookup after a lost answer must not take it for another's.
   const claimed = () => new Set(outbox.all().flatMap((r) => (r.kind === COPY_WRITE && r.outcome ? [(r.outcome as AsyncJob).id] : [])));
-  outbox.register(new CopyWrite(client.copyJobs, client.files, tracker, claimed));
+  outbox.register(new CopyWrite(client.copyJobs, client.files, tracker, claimed, client.budget));
   const flow = new CopyFlow(services, tracker);
   return { flow };
 }

@@ -31,7 +31,7 @@ export interface JobsFeature {
 export function followCopyJobs(services: Services): JobTracker {
   const { context, client, session } = services;
   // Jobs belong to the account they were made as: only the one in use is followed and shown.
-  const tracker = new JobTracker(client.copyJobs, context.globalState, services.clock, { account: () => session.accountKey });
+  const tracker = new JobTracker(client.copyJobs, context.globalState, services.clock, { account: () => session.accountKey, budget: client.budget });
   // The tracker pauses by itself on a rejected or missing token; a sign-in (or out) restarts or stops it.
   const followSession = () => (session.state === 'signedIn' ? tracker.resume() : tracker.pause());
   context.subscriptions.push(

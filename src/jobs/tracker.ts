@@ -4,7 +4,7 @@ import type { CopyJobsApi } from '../api/copyJobs';
 import type { AsyncJob, CopyItem } from '../api/types';
 import { systemClock, type Clock } from '../api/clock';
 import { Emitter } from '../util/emitter';
-import { Poller } from '../util/poller';
+import { Poller, type PollBudget } from '../util/poller';
 import type { StateStore } from '../util/stateStore';
 import { readState, STATE, writeState, type JobDestination, type TrackedJob } from '../keys/state';
 
@@ -34,7 +34,7 @@ export interface TrackerOptions {
   elapsedFraction?: number;
   /** Longest interval (and the interval while the window is unfocused). */
   maxIntervalMs?: number;
-  /** From this many unfinished jobs on, one list call refreshes them all. */
+  /** From this many unfinished jobs on, the list refreshes them all (one call per 100 jobs). */
   listThreshold?: number;
   /** Finished jobs kept at most (the newest), and for at most this long. */
   maxJobs?: number;
@@ -44,6 +44,8 @@ export interface TrackerOptions {
    * listed, shown and followed; the others are kept, untouched, for when that account is back.
    */
   account?: () => string | undefined;
+  /** The API budget: looks slow down while it is low. */
+  budget?: PollBudget;
 }
 
 export type JobsSource = Pick<CopyJobsApi, 'get' | 'list'>;
@@ -55,9 +57,10 @@ export const isFinished = (job: TrackedJob): boolean => job.state === 'FINISHED'
 
 /**
  * Remembers every submitted copy job and follows unfinished ones until FINISHED: a short first wait, then
- * an interval of 1 s + 10 % of the newest job's age (60 s at most), doubled after a failed look. With several
- * unfinished jobs one `GET /v2/async/files` refreshes them all; a job that finishes without its per-item results in the
- * list is fetched once with `GET /v2/async/files/copy/{id}`. No UI: views listen to the events.
+ * an interval of 1 s + 10 % of the newest job's age (60 s at most), doubled after a failed look, and longer while
+ * the API budget is low. With several unfinished jobs `GET /v2/async/files` refreshes them all (a page per 100); a
+ * job that finishes without its per-item results in the list is fetched once with `GET /v2/async/files/copy/{id}`.
+ * No UI: views listen to the events.
  */
 export class JobTracker {
   private jobs = new Map<string, TrackedJob>();
@@ -70,7 +73,7 @@ export class JobTracker {
   readonly onDidFinish = this.finished.event;
 
   private readonly poller: Poller;
-  private readonly opts: Required<Omit<TrackerOptions, 'account'>>;
+  private readonly opts: Required<Omit<TrackerOptions, 'account' | 'budget'>>;
   /** The account in use. */
   readonly account: () => string | undefined;
 
@@ -98,6 +101,7 @@ export class JobTracker {
       maxWaitMs: () => this.opts.maxIntervalMs,
       awayWaitMs: this.opts.maxIntervalMs,
       clock,
+      budget: options.budget,
     });
     this.load();
     if (this.active().length) this.poller.schedule(this.opts.firstDelayMs);
@@ -252,21 +256,29 @@ export class JobTracker {
       const pending = new Set(followed.map((job) => job.id));
       const unfinished = followed.filter((job) => !isFinished(job));
       if (unfinished.length >= this.opts.listThreshold) {
-        const page = await this.api.list({ offset: 0, limit: LIST_LIMIT });
-        // The account changed while the list was on its way: it is the other account's list.
-        if (this.account() !== account) return;
-        for (const listed of page.items) {
-          const job = this.jobs.get(listed.id);
-          if (!job || !pending.has(job.id) || isFinished(job)) continue;
-          pending.delete(job.id);
-          const before = snapshot(job);
-          this.apply(job, listed);
-          if (snapshot(job) !== before) changed = true;
-          // Finished without results in the list: one GET for the per-item results.
-          if (job.state === 'FINISHED' && !job.result?.length && needsResults(job)) pending.add(job.id);
+        const unseen = new Set(unfinished.map((job) => job.id));
+        for (let offset = 0; unseen.size; offset += LIST_LIMIT) {
+          const page = await this.api.list({ offset, limit: LIST_LIMIT });
+          // The account changed while the list was on its way: it is the other account's list.
+          if (this.account() !== account) return;
+          for (const listed of page.items) {
+            const job = this.jobs.get(listed.id);
+            if (!job || !unseen.delete(job.id)) continue;
+            pending.delete(job.id);
+            const before = snapshot(job);
+            this.apply(job, listed);
+            if (snapshot(job) !== before) changed = true;
+            // Finished without results in the list: one GET for the per-item results.
+            if (job.state === 'FINISHED' && !job.result?.length && needsResults(job)) pending.add(job.id);
+          }
+          // The list's order is not documented: another page is read only while that costs fewer requests than a
+          // GET for each job not seen yet (its pages left are known from its total).
+          const read = offset + page.items.length;
+          const pagesLeft = page.next && page.total !== undefined && page.items.length === LIST_LIMIT ? Math.ceil((page.total - read) / LIST_LIMIT) : 0;
+          if (pagesLeft <= 0 || unseen.size <= pagesLeft) break;
         }
       }
-      // The rest (fewer than the threshold, older than the list's first page, or missing results): one GET each.
+      // The rest (fewer than the threshold, not found in the pages read, or missing results): one GET each.
       for (const id of pending) {
         const job = this.jobs.get(id);
         if (!job) continue;

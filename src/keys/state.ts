@@ -189,6 +189,10 @@ export const STATE_KEY_PREFIXES = {
   writeRecord: 'sevenbridges.write.',
   /** A window's heartbeat while it owns writes: `<prefix><window id>`. */
   writerBeat: 'sevenbridges.writer.',
+  /** A download under way: what its `.part` file holds, to resume from it (transfer/resumeState.ts). */
+  download: 'sevenbridges.transfer.download.',
+  /** A multipart upload under way: its ID, local file and part size, to resume it (transfer/resumeState.ts). */
+  upload: 'sevenbridges.transfer.upload.',
 } as const;
 
 /** The value stored under `key`, as this version reads it. */

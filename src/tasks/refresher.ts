@@ -1,7 +1,7 @@
 // Automatic refresh of the task view, on the shared poller: it runs only while the view is visible, the window
 // focused and something queued or running; it backs off ×2 while nothing changes, and never runs two at once.
 // No `vscode` import.
-import { Poller, type Timers } from '../util/poller';
+import { Poller, type PollBudget, type Timers } from '../util/poller';
 
 export const MIN_INTERVAL_SECONDS = 10;
 /** The longest wait between automatic refreshes, however long nothing has changed. */
@@ -26,6 +26,8 @@ export interface RefresherOptions {
   jitterMs?: number;
   random?: () => number;
   onError?: (error: unknown) => void;
+  /** The API budget: refreshes slow down while it is low. */
+  budget?: PollBudget;
 }
 
 export class Refresher {
@@ -43,6 +45,7 @@ export class Refresher {
       jitterMs: options.jitterMs,
       random: options.random,
       onError: options.onError,
+      budget: options.budget,
     });
   }
 

@@ -58,6 +58,7 @@ export function registerTasks(services: Services, copy: CopyFeature): TaskExplor
     enabled: () => session.state === 'signedIn' && setting('notifyWhenWatchedTasksEnd') !== 'off',
     onError: (error) => log.warn(`Watched tasks: poll failed: ${String(error)}`),
     clock,
+    budget: client.budget,
   });
   const logs = new LogDocumentProvider(client.files, requestLogger(log), session.onDidChange);
   /** The number of running tasks on the view's icon, from the counts the tree already has (no request of its own). */
@@ -77,6 +78,7 @@ export function registerTasks(services: Services, copy: CopyFeature): TaskExplor
     hasActiveWork: () => session.state === 'signedIn' && tree.hasActiveTasks(),
     onError: (error) => log.warn(`Task refresh failed: ${String(error)}`),
     clock,
+    budget: client.budget,
   });
   const details = new TaskDetailsProvider(client, session.onDidChange);
 

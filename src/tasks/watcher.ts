@@ -9,7 +9,7 @@ import { Emitter } from '../util/emitter';
 import type { StateStore } from '../util/stateStore';
 import { readState, STATE, writeState, type WatchedTask } from '../keys/state';
 import type { NotifyMode } from '../keys/settings';
-import { Poller, type Timers } from '../util/poller';
+import { Poller, type PollBudget, type Timers } from '../util/poller';
 import { MAX_BACKOFF_MS } from './refresher';
 
 export type { WatchedTask } from '../keys/state';
@@ -38,12 +38,14 @@ export interface FollowOptions {
   enabled: () => boolean;
   clock: Timers;
   onError?: (error: unknown) => void;
+  /** The API budget: rounds wait longer only while it is low. */
+  budget?: PollBudget;
 }
 
 /**
  * Follows the watched tasks: one round every refresh interval, never stretched while nothing changes, so an end is
  * told within the interval (and the round's answer); a failed round waits twice as long as the one before, 5 min at
- * most. Paused while the window is in the background (a round soon after it comes back).
+ * most; a low API budget stretches the wait as it does every background poll's. Paused while the window is in the background (a round soon after it comes back).
  */
 export function followWatched(watcher: TaskWatcher, options: FollowOptions): Poller {
   return new Poller({
@@ -53,6 +55,7 @@ export function followWatched(watcher: TaskWatcher, options: FollowOptions): Pol
     maxWaitMs: () => Math.max(options.intervalMs(), MAX_BACKOFF_MS),
     clock: options.clock,
     onError: options.onError,
+    budget: options.budget,
   });
 }
 

@@ -1,13 +1,21 @@
 // The one timer loop of the extension: the task view's auto-refresh, the copy-job tracker, the watched tasks and
 // the outbox each hand it their own timing rule. It runs one round at a time, waits as the rule says (doubled
-// after a failed round), stops while there is nothing to follow, and pauses (or slows) while the window is in
-// the background or the view hidden. No `vscode` import.
+// after a failed round), stops while there is nothing to follow, pauses (or slows) while the window is in
+// the background or the view hidden, and slows while the API budget is low. No `vscode` import.
 
 /** The time and timers the poller runs on: the extension's one Clock (src/api/clock.ts), or a test's fake. */
 export interface Timers {
   now(): number;
   setTimeout(callback: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
+}
+
+/** The API budget as a background poller sees it (api/budget.ts: `ApiBudget`). */
+export interface PollBudget {
+  /** Answers read so far: a round's cost is the difference before and after it. */
+  readonly answered: number;
+  /** The wait before a round that costs `roundCost` requests: `waitMs`, or longer while the budget is low. */
+  backgroundWait(waitMs: number, roundCost: number): number;
 }
 
 export interface PollerOptions {
@@ -28,6 +36,8 @@ export interface PollerOptions {
   random?: () => number;
   clock: Timers;
   onError?: (error: unknown) => void;
+  /** Background work: its automatic rounds slow down while the budget is low, by what the last round cost. */
+  budget?: PollBudget;
 }
 
 export class Poller {
@@ -41,6 +51,8 @@ export class Poller {
   private pendingDelay: number | undefined;
   private backoff = 0;
   private lastRound = 0;
+  /** Requests the last round cost (as the budget counted them), 1 until a round has run. */
+  private roundCost = 1;
   private visible: boolean;
   private focused = true;
   private paused = false;
@@ -152,9 +164,10 @@ export class Poller {
     return this.present ? this.options.interval() : (this.options.awayWaitMs ?? this.options.interval());
   }
 
-  /** The base wait stretched by the back-off after failures. */
+  /** The base wait stretched by the back-off after failures, and by the budget while it is low. */
   private wait(): number {
-    return Math.min(this.options.maxWaitMs?.() ?? Infinity, Math.max(this.baseWait(), this.backoff));
+    const wait = Math.min(this.options.maxWaitMs?.() ?? Infinity, Math.max(this.baseWait(), this.backoff));
+    return this.options.budget ? this.options.budget.backgroundWait(wait, this.roundCost) : wait;
   }
 
   private presenceChanged(): void {
@@ -188,6 +201,7 @@ export class Poller {
   private run(automatic: boolean): Promise<void> {
     this.cancelTimer();
     this.lastRound = this.clock.now();
+    const answered = this.options.budget?.answered;
     const round = (async () => {
       try {
         await this.options.poll(automatic);
@@ -196,6 +210,8 @@ export class Poller {
         this.backoff = Math.min(this.options.maxWaitMs?.() ?? Infinity, 2 * Math.max(this.backoff, this.baseWait()));
         this.options.onError?.(error);
       }
+      // Other work's answers in the meantime count too: an overestimate only slows the next round more.
+      if (answered !== undefined) this.roundCost = Math.max(1, this.options.budget!.answered - answered);
     })();
     this.inFlight = round.finally(() => {
       this.inFlight = undefined;

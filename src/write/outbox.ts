@@ -80,6 +80,11 @@ export interface WriteKind<P, L, R> {
   lookup(record: WriteRecord<P, L, R>, credentials: Credentials): Promise<Lookup<R>>;
   /** The write reached the platform (answered, or found): take its outcome. Must be idempotent. */
   finish(record: WriteRecord<P, L, R>, outcome: R, found: boolean): void | Promise<void>;
+  /**
+   * Bulk work paced to the API budget: how long to hold the write back before sending it (0: send now). Asked
+   * before each send, before anything is marked; a write held back is queued until then, and says why.
+   */
+  hold?(record: WriteRecord<P, L, R>): number;
 }
 
 /** The account writes are sent as now, with its credentials; undefined while signed out or not yet known. */
@@ -324,6 +329,11 @@ export class Outbox {
   }
 
   private async send(kind: WriteKind<unknown, unknown, unknown>, record: WriteRecord, account: Account): Promise<void> {
+    const hold = kind.hold?.(record) ?? 0;
+    if (hold > 0) {
+      await this.save({ ...record, notBefore: this.timers.now() + hold, note: l10n.t('The API budget is nearly spent: it is sent when the budget resets.') });
+      return;
+    }
     let lookup: unknown;
     try {
       lookup = await kind.prepare(record, account.credentials);

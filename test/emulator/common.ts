@@ -20,6 +20,8 @@ export interface Result {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** Processed, then the connection dropped before any answer (a lost answer). */
+  lost?: boolean;
 }
 
 /** One value of a query parameter; a repeated parameter is refused. */
@@ -29,6 +31,23 @@ export function one(q: URLSearchParams, name: string): string | null {
     throw badRequest(`Parameter '${name}' must be given at most once.`);
   }
   return all.length === 1 ? all[0] : null;
+}
+
+/** The request body as JSON; a body that is not JSON is refused with 400. An empty body reads as `undefined`. */
+export function jsonBody(ctx: Ctx): unknown {
+  if (ctx.rawBody.trim() === '') return undefined;
+  try {
+    return JSON.parse(ctx.rawBody) as unknown;
+  } catch {
+    throw badRequest('The request body is not valid JSON.');
+  }
+}
+
+/** A JSON object body, or 400 saying what was expected. */
+export function objectBody(ctx: Ctx, what: string): Record<string, unknown> {
+  const body = jsonBody(ctx);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest(`The request body must be a JSON object ${what}.`);
+  return body as Record<string, unknown>;
 }
 
 function intParam(q: URLSearchParams, name: string, dflt: number, min: number, max: number): number {

@@ -1,5 +1,5 @@
 /** Seeded, deterministic platform data: the user, projects, files (nested folders), tasks, async jobs. */
-import { Prng, isoZ } from './prng';
+import { Prng, isoZ, seedOf } from './prng';
 
 export interface UserRec {
   username: string;
@@ -87,13 +87,56 @@ export interface TaskRec {
     account_limit: boolean;
     duration?: number;
   };
-  price?: { currency: 'USD'; amount: number };
+  price?: TaskPrice;
   errors: { status?: number; code?: number; message: string }[];
   warnings: { message: string }[];
   inputs: Record<string, FileValue | FileValue[] | string | number | boolean | null>;
   outputs: Record<string, FileValue | FileValue[] | null>;
   origin?: { type: string; id: string };
   use_interruptible_instances: boolean;
+  /** set by a task created or changed through the API (POST/PATCH /v2/tasks) */
+  description?: string;
+  batch_input?: string;
+  execution_settings?: Record<string, unknown>;
+  output_location?: Record<string, unknown>;
+}
+
+/** A task's price (contract §11): the amount a number, the breakdown's parts strings. */
+export interface TaskPrice {
+  currency: 'USD';
+  amount: number;
+  breakdown: { storage: string; computation: string; data_transfer: string };
+}
+
+/**
+ * The price of an amount, its breakdown drawn from `key` (a task ID) apart from any PRNG stream: storage 2–12 %,
+ * data transfer 0–6 %, computation the rest, each to the cent, so the parts add up to the amount.
+ */
+export function priceOf(amount: number, key: string): TaskPrice {
+  const cents = Math.round(amount * 100);
+  const r = new Prng(seedOf(`price:${key}`));
+  const storage = Math.floor((cents * r.int(2, 12)) / 100);
+  const transfer = Math.floor((cents * r.int(0, 6)) / 100);
+  const money = (c: number): string => (c / 100).toFixed(2);
+  return { currency: 'USD', amount: cents / 100, breakdown: { storage: money(storage), computation: money(cents - storage - transfer), data_transfer: money(transfer) } };
+}
+
+/** The sum of prices (a batch parent's: its children's), breakdown included; undefined when none has one. */
+export function sumPrices(prices: (TaskPrice | undefined)[]): TaskPrice | undefined {
+  const known = prices.filter((p): p is TaskPrice => p !== undefined);
+  if (!known.length) return undefined;
+  const cents = (v: number | string): number => Math.round(Number(v) * 100);
+  const add = (pick: (p: TaskPrice) => number | string): number => known.reduce((n, p) => n + cents(pick(p)), 0);
+  const money = (c: number): string => (c / 100).toFixed(2);
+  return {
+    currency: 'USD',
+    amount: add((p) => p.amount) / 100,
+    breakdown: {
+      storage: money(add((p) => p.breakdown.storage)),
+      computation: money(add((p) => p.breakdown.computation)),
+      data_transfer: money(add((p) => p.breakdown.data_transfer)),
+    },
+  };
 }
 
 export interface CopyItem {
@@ -134,10 +177,14 @@ export interface EmulatorData {
   /** children of a folder in listing order */
   children(folderId: string): FileRec[];
   /** a fresh 24-hex file ID, and a file or folder added to its parent's listing (for scenarios such as a huge folder) */
-  newFileId(): string;
+  newFileId(rng?: Prng): string;
   addFile(f: FileRec): FileRec;
+  /** true when `folderId` is `ancestorId` or lies below it */
+  isWithin(folderId: string, ancestorId: string): boolean;
   /** batch parents, in creation order */
   readonly batchParents: TaskRec[];
+  /** the seeded batches at scale (option `batches`), in creation order; each is in `batchParents` too */
+  readonly scaleBatches: TaskRec[];
 }
 
 export interface DataOptions {
@@ -145,6 +192,10 @@ export interface DataOptions {
   tasks: number;
   files: number;
   now: number;
+  /** the sizes of the batches at scale, added after the `tasks` drawn (default none) */
+  batches?: readonly number[];
+  /** the share of a batch at scale's children that failed (default 0.1) */
+  batchFailures?: number;
 }
 
 const DAY = 86_400_000;
@@ -160,6 +211,7 @@ export class Store implements EmulatorData {
   readonly taskById = new Map<string, TaskRec>();
   readonly projectById = new Map<string, ProjectRec>();
   readonly batchParents: TaskRec[] = [];
+  readonly scaleBatches: TaskRec[] = [];
   private readonly childMap = new Map<string, FileRec[]>();
   private readonly usedHex = new Set<string>();
 
@@ -188,9 +240,9 @@ export class Store implements EmulatorData {
     return this.childMap.get(folderId) ?? [];
   }
 
-  newFileId(): string {
+  newFileId(rng: Prng = this.rng): string {
     for (;;) {
-      const id = this.rng.hex(24);
+      const id = rng.hex(24);
       if (!this.usedHex.has(id)) {
         this.usedHex.add(id);
         return id;
@@ -210,6 +262,36 @@ export class Store implements EmulatorData {
       list.push(f);
     }
     return f;
+  }
+
+  /** Takes a file or folder (and nothing below it: the caller removes those first) out of every index. */
+  removeFile(f: FileRec): void {
+    this.fileById.delete(f.id);
+    const at = this.files.indexOf(f);
+    if (at >= 0) this.files.splice(at, 1);
+    if (f.parent) {
+      const siblings = this.childMap.get(f.parent);
+      const i = siblings ? siblings.indexOf(f) : -1;
+      if (siblings && i >= 0) siblings.splice(i, 1);
+    }
+    this.childMap.delete(f.id);
+  }
+
+  /** Puts a file or folder at the end of another folder's listing (a move keeps the record and its ID). */
+  reparent(f: FileRec, parent: FileRec): void {
+    if (f.parent) {
+      const siblings = this.childMap.get(f.parent);
+      const i = siblings ? siblings.indexOf(f) : -1;
+      if (siblings && i >= 0) siblings.splice(i, 1);
+    }
+    f.parent = parent.id;
+    f.project = parent.project;
+    let list = this.childMap.get(parent.id);
+    if (!list) {
+      list = [];
+      this.childMap.set(parent.id, list);
+    }
+    list.push(f);
   }
 
   addTask(t: TaskRec): TaskRec {
@@ -254,7 +336,7 @@ const FILE_KINDS: { ext: string; min: number; max: number }[] = [
   { ext: '.log', min: 100, max: 1e6 },
   { ext: '.txt', min: 5, max: 1e5 },
 ];
-const APPS: { id: string; label: string; in: string; out: string[] }[] = [
+export const APPS: { id: string; label: string; in: string; out: string[] }[] = [
   { id: 'bwa-mem', label: 'BWA-MEM Bundle', in: 'reads', out: ['aligned_reads'] },
   { id: 'gatk-haplotypecaller', label: 'GATK HaplotypeCaller', in: 'input_bam', out: ['vcf', 'gvcf'] },
   { id: 'fastqc', label: 'FastQC', in: 'input_fastq', out: ['report_zip', 'html'] },
@@ -286,6 +368,12 @@ function weightedStatus(rng: Prng): TaskStatus {
 
 function pad2(n: number): string {
   return String(n).padStart(2, '0');
+}
+
+/** The name the platform gives a task made without one: `<app> run - MM-DD-YY HH:MM:SS` (UTC). */
+export function runName(appLabel: string, ms: number): string {
+  const d = new Date(ms);
+  return `${appLabel} run - ${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}-${String(d.getUTCFullYear()).slice(2)} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}`;
 }
 
 export function generateData(opts: DataOptions): Store {
@@ -408,13 +496,12 @@ export function generateData(opts: DataOptions): Store {
   const makeTask = (status: TaskStatus, project: ProjectRec, parent: TaskRec | null, created: number): TaskRec => {
     const app = parent ? APPS.find((a) => parent.app.includes(`/${a.id}/`))! : rng.pick(APPS);
     const id = rng.uuid();
-    const d = new Date(created);
     const user = project.created_by === 'rfranklin' || rng.chance(0.5) ? 'rfranklin' : rng.pick(OTHER_USERS);
     const t: TaskRec = {
       id,
       name: parent
         ? parent.name
-        : `${app.label} run - ${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}-${String(d.getUTCFullYear()).slice(2)} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}`,
+        : runName(app.label, created),
       status,
       project: project.id,
       app: `${project.id}/${app.id}/${rng.int(0, 12)}`,
@@ -498,7 +585,7 @@ export function generateData(opts: DataOptions): Store {
     }
     if (start !== undefined) {
       es.duration = Math.round(((end ?? now) - start) / 1000);
-      t.price = { currency: 'USD', amount: Math.round(rng.next() * 2000 * (es.duration / 36000 + 0.01)) / 100 };
+      t.price = priceOf(Math.round(rng.next() * 2000 * (es.duration / 36000 + 0.01)) / 100, id);
     }
     if (status === 'COMPLETED') {
       for (const port of app.out) {
@@ -582,7 +669,7 @@ export function generateData(opts: DataOptions): Store {
     const es = t.execution_status;
     es.steps_total = n;
     es.steps_completed = 0;
-    let childPrice = 0;
+    const childPrices: (TaskPrice | undefined)[] = [];
     for (let i = 0; i < n; i++) {
       const cs = status === 'CREATING' ? 'DRAFT' : childStatus(status, i);
       const c = makeTask(cs, project, t, createdAdj + 1000 * (i + 1));
@@ -607,7 +694,7 @@ export function generateData(opts: DataOptions): Store {
         c.execution_status.duration = Math.round(((c.end_time ? Date.parse(c.end_time) : now) - Date.parse(c.start_time)) / 1000);
       }
       store.addTask(c);
-      childPrice += c.price?.amount ?? 0;
+      childPrices.push(c.price);
       switch (c.status) {
         case 'QUEUED': case 'DRAFT': es.queued++; break;
         case 'RUNNING': case 'ABORTING': es.running++; break;
@@ -618,10 +705,12 @@ export function generateData(opts: DataOptions): Store {
       }
     }
     if (t.price) {
-      t.price.amount = Math.round(childPrice * 100) / 100;
+      t.price = sumPrices(childPrices) ?? priceOf(0, t.id);
     }
     t.outputs = {};
   }
+
+  (opts.batches ?? []).forEach((children, index) => addScaleBatch(store, { seed: opts.seed, now, children, index, failures: opts.batchFailures ?? 0.1 }));
 
   // A little history of finished async jobs of other types.
   store.jobs.push(
@@ -629,4 +718,112 @@ export function generateData(opts: DataOptions): Store {
     { id: '70711174378885121', type: 'DELETE', state: 'FINISHED', result: [], total_files: 1, failed_files: 0, completed_files: 1, started_on: isoZ(now - 10 * DAY), finished_on: isoZ(now - 10 * DAY + 2000) },
   );
   return store;
+}
+
+/**
+ * A batch at scale: a Salmon Quant batch parent in rna-seq-analysis, created 150 days ago (2 more per batch before
+ * it), with `children` children run 50 at a time, `round(children × failures)` of them FAILED (drawn), the rest
+ * COMPLETED with one output each in a folder `quant_batch_<n>` of the project's root. Drawn from a PRNG of its own,
+ * so the rest of the data is the same with or without it.
+ */
+function addScaleBatch(store: Store, o: { seed: number; now: number; children: number; index: number; failures: number }): void {
+  const rng = new Prng(seedOf(`batch:${o.seed}:${o.index}:${o.children}`));
+  const project = store.projectById.get('rfranklin/rna-seq-analysis') ?? store.projects[0];
+  // Old enough to stay off the first pages of the groups and the pickers: what was there stays there.
+  const created = o.now - (150 + 2 * o.index) * DAY;
+  const start = created + 60_000;
+  const n = Math.max(1, Math.floor(o.children));
+  const failedCount = Math.min(n, Math.round(n * Math.min(1, Math.max(0, o.failures))));
+  const order = Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    const j = rng.int(0, i);
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  const failed = new Set(order.slice(0, failedCount));
+  const reads = store.files.filter((f) => f.project === project.id && f.type === 'file' && f.name.endsWith('.fastq.gz'));
+  const stamp = isoZ(created);
+  const folder = store.addFile({
+    id: store.newFileId(rng), name: `quant_batch_${o.index + 1}`, project: project.id, parent: project.root_folder, type: 'folder',
+    created_on: stamp, modified_on: stamp, origin: {}, tags: [], metadata: {},
+  });
+  const parent: TaskRec = {
+    id: rng.uuid(),
+    name: `Salmon Quant batch ${o.index + 1} - ${n.toLocaleString('en-US')} samples`,
+    status: failedCount > 0 ? 'FAILED' : 'COMPLETED',
+    project: project.id,
+    app: `${project.id}/salmon-quant/4`,
+    type: 'v2',
+    created_by: 'rfranklin',
+    executed_by: 'rfranklin',
+    created_time: stamp,
+    start_time: isoZ(start),
+    batch: true,
+    parent: null,
+    batch_by: { type: 'ITEM', criteria: [] },
+    batch_input: 'reads',
+    execution_status: {
+      message: failedCount > 0 ? 'Failed' : 'Completed', steps_completed: n, steps_total: n, queued: 0, running: 0,
+      completed: n - failedCount, failed: failedCount, aborted: 0, system_limit: false, account_limit: false,
+    },
+    errors: failedCount > 0 ? [{ status: 400, code: 0, message: `${failedCount} of ${n} child tasks failed.` }] : [],
+    warnings: [],
+    inputs: { reads: [] },
+    outputs: {},
+    use_interruptible_instances: true,
+  };
+  store.addTask(parent);
+  store.scaleBatches.push(parent);
+  const digits = String(n).length;
+  let end = start;
+  const prices: (TaskPrice | undefined)[] = [];
+  for (let i = 0; i < n; i++) {
+    const input = reads.length ? reads[i % reads.length] : undefined;
+    const sample = `sample_${String(i + 1).padStart(Math.max(2, digits), '0')}`;
+    const cStart = start + Math.floor(i / 50) * 30 * 60_000 + rng.int(0, 120) * 1000;
+    const cEnd = cStart + rng.int(8 * 60, 25 * 60) * 1000;
+    end = Math.max(end, cEnd);
+    const didFail = failed.has(i);
+    const id = rng.uuid();
+    const duration = Math.round((cEnd - cStart) / 1000);
+    const child: TaskRec = {
+      id,
+      name: `${parent.name} - ${String(i + 1).padStart(digits, '0')}`,
+      status: didFail ? 'FAILED' : 'COMPLETED',
+      project: project.id,
+      app: parent.app,
+      type: 'v2',
+      created_by: 'rfranklin',
+      executed_by: 'rfranklin',
+      created_time: isoZ(created + 1000 * (i + 1)),
+      start_time: isoZ(cStart),
+      end_time: isoZ(cEnd),
+      batch: false,
+      parent: parent.id,
+      batch_group: { value: sample, fields: { sample_id: sample } },
+      execution_status: {
+        message: didFail ? 'Failed' : 'Completed', steps_completed: didFail ? rng.int(0, 1) : 2, steps_total: 2, queued: 0, running: 0,
+        completed: 0, failed: 0, aborted: 0, system_limit: false, account_limit: false, duration,
+      },
+      price: priceOf(Math.round((duration / 3600) * rng.int(60, 110)) / 100, id),
+      errors: didFail ? [{ status: 400, code: 0, message: rng.pick(FAILURES) }] : [],
+      warnings: [],
+      inputs: { reads: input ? { class: 'File', path: input.id, name: input.name } : null },
+      outputs: { quant: null },
+      use_interruptible_instances: true,
+    };
+    if (input) (parent.inputs.reads as FileValue[]).push({ class: 'File', path: input.id, name: input.name });
+    if (!didFail) {
+      const at = isoZ(cEnd);
+      const out = store.addFile({
+        id: store.newFileId(rng), name: `${sample}.quant.sf`, size: rng.int(2e6, 9e6), project: project.id, parent: folder.id, type: 'file',
+        created_on: at, modified_on: at, origin: { task: id }, tags: ['salmon'], metadata: { sample_id: sample },
+      });
+      child.outputs.quant = { class: 'File', path: out.id, name: out.name };
+    }
+    store.addTask(child);
+    prices.push(child.price);
+  }
+  parent.end_time = isoZ(end + 60_000);
+  parent.execution_status.duration = Math.round((end + 60_000 - start) / 1000);
+  parent.price = sumPrices(prices);
 }

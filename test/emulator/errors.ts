@@ -9,6 +9,9 @@ export interface ErrorBody {
 }
 
 export class ApiError extends Error {
+  /** The record of the write it refused, when the emulator keeps one (marked if the refusal's answer is lost). */
+  received?: { responseLost?: boolean; responseMalformed?: boolean };
+
   constructor(
     readonly status: number,
     readonly code: number,

@@ -6,17 +6,21 @@
  * - jobs and logs are drawn from a PRNG seeded by the task ID and its status, so they are stable between calls;
  *   every task with a `start_time` has jobs; a FAILED task's last job failed and its `job.err.log` ends with the
  *   task's first error; about half of those logs are 1.2–3 MB (verbose tools), the rest 8–120 KB;
- * - log URLs are `<base>/files/<24 hex>/download_info`;
+ * - log URLs are `<base>/files/<24 hex>/download_info` (answered by content.ts);
  * - abort: QUEUED → ABORTED at once, RUNNING → ABORTING, then ABORTED one `taskStepMs` later (a batch parent's
  *   active children go with it); run: DRAFT → QUEUED, RUNNING one step later, ended `runSteps` steps after that
- *   (COMPLETED unless `setRunOutcome` said FAILED); clone: a DRAFT copy (same app, inputs, name) created now;
+ *   (COMPLETED unless `setRunOutcome` said FAILED), priced by its running time; clone: a DRAFT copy (same app,
+ *   inputs, name) created now, standing alone when its original is a batch child (no parent, no batch group);
+ *   `?action=run` (any case) runs it, or leaves it DRAFT with `errors` when its inputs no longer hold (taskRules.ts);
+ * - the children of a batch at scale (data.ts) write short logs (1–4 KB out, 2–12 KB err), so that 1,000 of them
+ *   stay light;
  * - bulk get answers `{items: [{resource}|{error}]}` in request order, at most 100 IDs.
  */
-import { createHash } from 'crypto';
 import { ApiError, badRequest, errorBody, notFound } from './errors';
-import { Ctx, Result, one } from './common';
-import type { Store, TaskRec, TaskStatus } from './data';
-import { Prng, isoZ } from './prng';
+import { Ctx, Result } from './common';
+import { priceOf, type Store, type TaskRec, type TaskStatus } from './data';
+import { Prng, isoZ, seedOf } from './prng';
+import { inputErrors, runRequested } from './taskRules';
 import { taskRecord } from './tasks';
 
 export interface LogFile {
@@ -71,7 +75,6 @@ export class ExecutionEngine {
   private readonly details = new Map<string, JobRecord[]>();
   private readonly outcomes = new Map<string, 'COMPLETED' | 'FAILED'>();
   private pending: Pending[] = [];
-  private loseAction = 0;
 
   constructor(
     private readonly store: Store,
@@ -82,16 +85,6 @@ export class ExecutionEngine {
 
   setRunOutcome(taskId: string, outcome: 'COMPLETED' | 'FAILED'): void {
     this.outcomes.set(taskId, outcome);
-  }
-
-  loseNextActionResponse(): void {
-    this.loseAction++;
-  }
-
-  takeLoseAction(): boolean {
-    if (this.loseAction <= 0) return false;
-    this.loseAction--;
-    return true;
   }
 
   /** Applies the lifecycle steps that are due (called before every request, like the copy jobs). */
@@ -119,15 +112,6 @@ export class ExecutionEngine {
     };
   }
 
-  downloadInfo(ctx: Ctx, id: string, signedUrl: (log: LogFile) => string): Result {
-    const log = this.logs.get(id);
-    if (!log) {
-      if (ctx.store.fileById.has(id)) throw new ApiError(404, 5002, 'Requested file has no content in this emulator (only log files do).');
-      throw new ApiError(404, 5002, 'Requested file does not exist.');
-    }
-    return { status: 200, body: { url: signedUrl(log) } };
-  }
-
   bulkGet(ctx: Ctx): Result {
     let body: unknown;
     try {
@@ -153,7 +137,10 @@ export class ExecutionEngine {
       this.actions.push(record);
       return { result, record };
     } catch (e) {
-      if (e instanceof ApiError) record.status = e.status;
+      if (e instanceof ApiError) {
+        record.status = e.status;
+        e.received = record;
+      }
       this.actions.push(record);
       throw e;
     }
@@ -170,15 +157,14 @@ export class ExecutionEngine {
     }
     if (action === 'run') {
       if (t.status !== 'DRAFT') throw new ApiError(400, 9006, `Task '${t.name}' cannot be run: it is ${t.status}, and only draft tasks can be.`);
-      this.run(t);
+      this.start(t);
       return { status: 200, body: taskRecord(ctx.base, t) };
     }
     if (action === 'clone') {
-      const runIt = one(ctx.query, 'action');
-      if (runIt !== null && runIt !== 'run') throw badRequest(`Invalid value '${runIt}' for parameter 'action'. Use run.`);
+      const runIt = runRequested(ctx.query);
       const copy = this.clone(t);
       record.newTaskId = copy.id;
-      if (runIt === 'run') this.run(copy);
+      if (runIt) this.runOrExplain(copy);
       return { status: 201, body: taskRecord(ctx.base, copy) };
     }
     throw notFound(`No such task action: ${action}`);
@@ -210,7 +196,7 @@ export class ExecutionEngine {
     t.end_time = isoZ(now);
     if (t.start_time) {
       t.execution_status.duration = Math.max(1, Math.round((now - Date.parse(t.start_time)) / 1000));
-      t.price = { currency: 'USD', amount: Math.round(t.execution_status.duration * 0.05) / 100 };
+      t.price = priceOf(Math.round(t.execution_status.duration * 0.05) / 100, t.id);
     }
     if (status === 'FAILED') t.errors = [{ status: 400, code: 0, message: 'Job failed with exit code 1. Check the job log for details.' }];
     if (status === 'COMPLETED') t.execution_status.steps_completed = t.execution_status.steps_total;
@@ -232,7 +218,18 @@ export class ExecutionEngine {
     }
   }
 
-  private run(t: TaskRec): void {
+  /** Runs a draft, or leaves it DRAFT with the reasons it cannot run in `errors` (create and clone with action=run). */
+  runOrExplain(t: TaskRec): void {
+    const problems = inputErrors(this.store, t);
+    if (problems.length) {
+      t.errors = problems.map((m) => errorBody(400, 90000, m));
+      return;
+    }
+    this.start(t);
+  }
+
+  /** DRAFT → QUEUED now, RUNNING a step later, ended `runSteps` steps after that. */
+  start(t: TaskRec): void {
     this.set(t, 'QUEUED', 'In queue');
     t.errors = [];
     this.at(this.taskStepMs, () => {
@@ -250,6 +247,7 @@ export class ExecutionEngine {
     const copy: TaskRec = {
       ...t,
       id,
+      ...(t.parent !== null ? { parent: null, batch_group: undefined } : {}),
       status: 'DRAFT',
       created_time: isoZ(this.now()),
       start_time: undefined,
@@ -334,10 +332,12 @@ export class ExecutionEngine {
       logs[logName] = `${base}/files/${id}/download_info`;
     };
     const cmd = `${name.replace(/_/g, ' ')} --threads 8 --input /sbgenomics/workspace/input --output /sbgenomics/workspace/out`;
+    const light = t.parent !== null && this.store.scaleBatches.some((p) => p.id === t.parent);
     add('cmd.log', Buffer.from(`${cmd}\n`));
-    add('job.out.log', logText(rng, name, start, rng.int(2, 40) * 1024, undefined));
-    const big = status === 'FAILED' && !retried && rng.chance(0.5);
-    add('job.err.log', logText(rng, name, start, big ? rng.int(Math.round(1.2 * MB), 3 * MB) : rng.int(8, 120) * 1024, error));
+    add('job.out.log', logText(rng, name, start, (light ? rng.int(1, 4) : rng.int(2, 40)) * 1024, undefined));
+    const big = !light && status === 'FAILED' && !retried && rng.chance(0.5);
+    const errSize = big ? rng.int(Math.round(1.2 * MB), 3 * MB) : (light ? rng.int(2, 12) : rng.int(8, 120)) * 1024;
+    add('job.err.log', logText(rng, name, start, errSize, error));
     return {
       name,
       start_time: isoZ(start),
@@ -354,10 +354,6 @@ export class ExecutionEngine {
 
 function firstError(t: TaskRec): string {
   return t.errors[0]?.message ?? 'Job failed with exit code 1.';
-}
-
-function seedOf(text: string): number {
-  return createHash('sha256').update(text).digest().readUInt32BE(0);
 }
 
 const LINES = [

@@ -1,4 +1,4 @@
-/** Fault injection: latency, 500s, dropped connections, malformed bodies, 429 bursts, maintenance, lost copy responses. */
+/** Fault injection: latency, 500s, dropped connections, malformed bodies, 429 bursts, maintenance, lost answers to writes. */
 import { Prng } from './prng';
 
 export interface FaultSettings {
@@ -18,6 +18,12 @@ export interface RequestHold {
 /** Which requests a hold applies to: by method and path (`/v2/tasks`). */
 export type RequestMatch = (method: string, path: string) => boolean;
 
+/** Which write a "lose the answer" order is for: by method and by path below /v2 (e.g. /^\/async\/files\/move$/). */
+export interface WriteMatch {
+  method?: string;
+  path?: RegExp;
+}
+
 export type FaultDecision =
   | { kind: 'none' }
   | { kind: 'maintenance' }
@@ -30,7 +36,7 @@ export class Faults {
   private burstLeft = 0;
   private burstReset = 0;
   private maintenanceUntil = 0;
-  private loseCopy = 0;
+  private readonly loseOrders: WriteMatch[] = [];
   private readonly rng: Prng;
   private held: { arrive: () => void; released: Promise<void>; match: RequestMatch } | undefined;
 
@@ -52,17 +58,17 @@ export class Faults {
     this.maintenanceUntil = this.now() + durationMs;
   }
 
-  loseNextCopyResponse(): void {
-    this.loseCopy++;
+  /** The next write that matches (any write by default) is processed, then its connection dropped before any answer. */
+  loseNextWriteResponse(match: WriteMatch = {}): void {
+    this.loseOrders.push(match);
   }
 
-  /** Consume one pending "lose the copy response" order. */
-  takeLoseCopy(): boolean {
-    if (this.loseCopy > 0) {
-      this.loseCopy--;
-      return true;
-    }
-    return false;
+  /** Consumes the first pending order this write matches: true when its answer is to be lost. */
+  takeLose(method: string, path: string): boolean {
+    const i = this.loseOrders.findIndex((o) => (o.method === undefined || o.method === method) && (o.path === undefined || o.path.test(path)));
+    if (i < 0) return false;
+    this.loseOrders.splice(i, 1);
+    return true;
   }
 
   /**

@@ -62,22 +62,35 @@ export function listFiles(ctx: Ctx): Result {
     }
     folderId = f.id;
   }
-  let items = ctx.store.children(folderId);
-  const name = one(q, 'name');
-  if (name !== null) {
-    items = items.filter((f) => f.name === name);
-  }
+  const matches = fileFilters(q);
+  const items = ctx.store.children(folderId).filter((f) => matches.every((m) => m(f)));
+  return listResult(ctx, items, page, (f: FileRec) => applyFields(fileRecord(ctx.base, f), fields, DEFAULTS));
+}
+
+/**
+ * The filters of GET /v2/files (contract §10.1): `name` (exact), `tag`, each `metadata.<field>` and each
+ * `origin.<key>` (`origin.task`) may be repeated for OR; different parameters AND.
+ */
+function fileFilters(q: URLSearchParams): ((f: FileRec) => boolean)[] {
+  const preds: ((f: FileRec) => boolean)[] = [];
+  const names = q.getAll('name');
+  if (names.length) preds.push((f) => names.includes(f.name));
   const tags = q.getAll('tag');
-  if (tags.length > 0) {
-    items = items.filter((f) => tags.some((t) => f.tags.includes(t)));
-  }
-  for (const [k, v] of q) {
-    if (k.startsWith('metadata.')) {
-      const key = k.slice('metadata.'.length);
-      items = items.filter((f) => f.metadata[key] === v);
+  if (tags.length) preds.push((f) => tags.some((t) => f.tags.includes(t)));
+  for (const key of new Set(q.keys())) {
+    const values = q.getAll(key);
+    if (key.startsWith('metadata.')) {
+      const field = key.slice('metadata.'.length);
+      preds.push((f) => values.includes(f.metadata[field]));
+    } else if (key.startsWith('origin.')) {
+      const field = key.slice('origin.'.length);
+      preds.push((f) => {
+        const v = (f.origin as Record<string, string | undefined>)[field];
+        return v !== undefined && values.includes(v);
+      });
     }
   }
-  return listResult(ctx, items, page, (f: FileRec) => applyFields(fileRecord(ctx.base, f), fields, DEFAULTS));
+  return preds;
 }
 
 export function getFile(ctx: Ctx, id: string): Result {

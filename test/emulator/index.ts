@@ -3,7 +3,7 @@
  *
  * Its picks where the documentation is silent ([infer] in the contract; clients must not depend on them):
  * - task list without `order_by`: newest `created_time` first; `order_by` alone sorts ascending;
- * - a repeated query parameter is refused with 400; an unknown but well-formed `project` filter gives an empty list;
+ * - a repeated query parameter is refused with 400 (but the GET /v2/files filters below); an unknown but well-formed `project` filter gives an empty list;
  * - generic errors use 90000 (400), 90001 (401), 90002 (403), 90003 (404), 90004 (500);
  * - a copy job's `result` stays [] until FINISHED (with `progressiveResults`, it fills in request order while RUNNING),
  *   except for a share of small jobs (`immediateResults`, default every second job of at most 10 items) whose POST
@@ -12,27 +12,69 @@
  *   refusing to copy a root folder is 400/90000, a destination without write permission 403/90002,
  *   a missing destination folder or project 400/10228; duplicates are counted among items whose source is valid;
  * - job timeline: SUBMITTED for one `copyStepMs`, RESOLVING for one, RUNNING for ceil(total_files / 25) steps;
- *   the copies are created when the job turns FINISHED (jobs advance lazily on every request);
+ *   the copies, moves and deletes are made when the job turns FINISHED (jobs advance lazily on every request);
  * - the `status` filter is exact: an ABORTING task, a CREATING batch parent (and any status outside the six) is
  *   listed by no `status` value, only without the filter; the product must find them all the same;
  * - task execution, actions and logs: see execution.ts; log bytes are served by a second origin (storage.ts);
- * - `files` (option) counts files and folders together, besides each project's root folder (about 1 folder per 12).
+ * - `files` (option) counts files and folders together, besides each project's root folder (about 1 folder per 12);
+ * - seeded files carry tags (a fifth of them: tumor, normal or qc-passed) and metadata (two fifths: sample_id and
+ *   platform); task outputs carry `origin.task`;
+ * - names are case-sensitive: a clash is the same name exactly; `type` is read case-insensitively (folder, FOLDER);
+ * - folder and file names: a non-empty text of at most 255 characters without '/', not '.' or '..'; a folder's may not
+ *   start with '__'; any other character is accepted (the contract's character set for folders is [infer]);
+ * - POST /v2/files (a folder) answers 201; a missing parent folder is 404/5026, a parent that is not a folder 400/5022;
+ *   a name already there 409: 10224 when a folder holds it, 10223 when a file does (PATCH renames and the single move
+ *   too); GET /v2/files/{id}/list lists like GET /v2/files (items typed `file`/`folder`, default fields href, id, name);
+ * - PATCH /v2/files/{id} changes name, tags and metadata (tags and metadata replace the sets) and refuses the fields a
+ *   move or the platform sets (parent, project, size, …) with 400; a project's root folder cannot be renamed;
+ * - tags are non-empty texts (kept once each, in order); metadata values must be texts (a number or boolean is
+ *   refused, the contract speaks of UTF-8 values), a null value is ignored, an empty key refused; every refusal is
+ *   400/90000 naming the key and the limit; metadata PATCH merges, PUT replaces; both answer the whole set;
+ * - the single move (POST /v2/files/{id}/actions/move) moves a file within its project (a folder, or another
+ *   project, is 400: the asynchronous move does those); a name taken there is 409/10223 (it is not renamed); moving a
+ *   file where it already is, under its name, changes nothing;
+ * - DELETE /v2/files/{id} answers 204 and refuses a folder that is not empty with 400/90000 (the async delete takes
+ *   whole folders); a project's root folder cannot be deleted, moved or renamed (400/90000);
+ * - write calls need write permission in the project (403/90002; the async move says 403/10226 for the source);
+ * - async move and delete jobs follow the copy's timeline and rules; a moved file keeps its ID (renamed `1_<name>`, …
+ *   on a clash), a moved folder gets a new ID (its subfolders too) or is merged into a folder of the same name; an item
+ *   moved where it already is stays as it is; a delete job's result is each item's record as it was; at most 100
+ *   items per copy, move or delete call (THIN: 400/90000 beyond, saying to split); an item whose source or
+ *   destination has gone by the time the job runs fails then (counted in `failed_files`);
+ * - bulk file calls (get, delete, update, edit) take at most 100 items and refuse an empty list with 400; bulk
+ *   update erases tags and metadata left out (a name left out is kept), bulk edit keeps them and merges metadata;
+ *   bulk delete follows DELETE's rule on folders; each item's result is in request order;
+ * - GET /v2/files filters: `name` exact, `tag`, `metadata.<field>` and `origin.<key>` each repeatable (OR), AND across
+ *   them; other parameters given twice are still refused;
+ * - the file search (POST /v2/files/search): see search.ts for the subset of the query language it takes, its
+ *   partial-name operator (LIKE) and paging; `search: 'absent'` answers 404 as a platform without it, `'forbidden'` 403;
+ * - task creation, draft changes, prices: see taskWrites.ts and data.ts (`priceOf`); a batch parent's price is the
+ *   sum of its children's (the parent itself runs nothing); `batches` adds batches at scale (data.ts);
+ * - the first project also holds `samples/`, small files of every kind (content.ts);
+ * - file bytes: see content.ts (generated from ID and size, served by storage.ts); multipart upload: see uploads.ts.
  */
-import { CopyEngine, CopySettings, ReceivedCopyRequest } from './copy';
+import { AsyncJobEngine, CopySettings, ReceivedCopyRequest, type ReceivedJobRequest } from './asyncJobs';
 import type { CopyItem } from './data';
 import { EmulatorData, generateData } from './data';
-import { FaultSettings, Faults, type RequestHold, type RequestMatch } from './faults';
+import { FaultSettings, Faults, type RequestHold, type RequestMatch, type WriteMatch } from './faults';
 import { RateLimiter } from './rateLimit';
-import { EmulatorServer, type ReceivedRequest } from './server';
+import { EmulatorServer, type ReceivedRequest, type ReceivedWrite } from './server';
 import { ExecutionEngine, type LogFile, type ReceivedAction } from './execution';
-import { StorageServer, type StorageRequest } from './storage';
+import type { SearchMode, SearchSettings } from './search';
+import { StorageServer, type StorageFaults, type StorageFaultSettings, type StorageRequest } from './storage';
+import { addSamples, FileContents, type Blob } from './content';
+import { UploadEngine } from './uploads';
 
-export type { ReceivedCopyRequest } from './copy';
+export type { ReceivedCopyRequest, ReceivedJobRequest } from './asyncJobs';
 export type { EmulatorData, FileRec, JobRec, ProjectRec, TaskRec, TaskStatus, UserRec } from './data';
-export type { FaultSettings, RequestMatch } from './faults';
+export type { FaultSettings, RequestMatch, WriteMatch } from './faults';
 export type { ReceivedRequest } from './server';
 export type { LogFile, ReceivedAction, JobRecord } from './execution';
-export type { StorageRequest } from './storage';
+export type { ReceivedWrite } from './server';
+export type { SearchMode } from './search';
+export type { StorageFaults, StorageFaultSettings, StorageRequest } from './storage';
+export type { Blob } from './content';
+export type { ReceivedUploadCall, UploadRec, UploadSettings } from './uploads';
 
 export interface EmulatorOptions {
   /** 0 (default) = a free port */
@@ -61,7 +103,17 @@ export interface EmulatorOptions {
   taskStepMs?: number;
   /** steps a task that was run here spends RUNNING before it ends; default 3 */
   runSteps?: number;
+  /** batches at scale, added after the `tasks` drawn: one entry per batch, its number of children; default [40] */
+  batches?: number[];
+  /** the share of a batch at scale's children that failed; default 0.1 */
+  batchFailures?: number;
+  /** whether POST /v2/files/search is there: default 'available'; 'absent' (404) or 'forbidden' (403) */
+  search?: SearchMode;
   faults?: Partial<FaultSettings>;
+  /** faults of the storage origin (file bytes, part uploads); settable later through `storageFaults` */
+  storageFaults?: Partial<StorageFaultSettings>;
+  /** how long a signed URL lives; default 15 min */
+  signedUrlTtlMs?: number;
   /** clock (ms); default Date.now */
   now?: () => number;
 }
@@ -77,6 +129,8 @@ export interface Emulator {
   loseNextCopyResponse(): void;
   /** Holds the requests that arrive from now on (or those `match` picks) until released (see Faults.hold). */
   hold(match?: RequestMatch): RequestHold;
+  /** The next write matching (any write by default: POST, PATCH, PUT, DELETE but the bulk get and search) is processed, then its connection dropped. */
+  loseNextWriteResponse(match?: WriteMatch): void;
   /** copy behaviour that tests may change at any time: step time, job list order, results while running */
   readonly copySettings: CopySettings;
   /** copy jobs submitted elsewhere (`foreignCopy`) */
@@ -98,11 +152,28 @@ export interface Emulator {
   /** the storage origin (signed URLs) and every request it saw */
   readonly storageOrigin: string;
   readonly storageRequests: StorageRequest[];
+  /** faults of the storage origin: drops mid-body, 5xx, a slow link (settable at any time) */
+  readonly storageFaults: StorageFaults;
+  /** Every signed URL handed out so far is expired from now on. */
+  expireSignedUrls(): void;
+  /** The bytes a file serves (generated, uploaded or a log), or undefined when it has none. */
+  contentOf(fileId: string): Blob | undefined;
+  /** multipart uploads: those not completed nor aborted, every init/complete/abort processed, settings */
+  readonly uploads: Pick<UploadEngine, 'pending' | 'calls' | 'settings' | 'loseNextCompleteResponse' | 'bytesOnDisk'>;
   /** every POST /v2/async/files/copy that reached processing: a job created, or the request refused as a whole */
   readonly copyRequests: ReceivedCopyRequest[];
   /** copy POSTs stopped before processing (fault, bad token, rate limit), with `notProcessed` saying why */
   readonly unprocessedCopyRequests: ReceivedCopyRequest[];
-  readonly stats: { requests: number; byStatus: Record<number, number>; faultsInjected: number };
+  /** every POST /v2/async/files/move and /delete that reached processing */
+  readonly moveRequests: ReceivedJobRequest[];
+  readonly deleteRequests: ReceivedJobRequest[];
+  /** every write (POST, PATCH, PUT, DELETE but the bulk get and search) that reached processing, in order */
+  readonly writes: ReceivedWrite[];
+  /** writes stopped before processing (fault, bad token, rate limit) */
+  readonly unprocessedWrites: ReceivedWrite[];
+  /** whether the file search is there; tests may change it at any time */
+  readonly searchSettings: SearchSettings;
+  readonly stats: { requests: number; byStatus: Record<number, number>; faultsInjected: number; bodyBytes: number };
   /** Every request of the API origin as it arrived (time, method, path), in order. */
   readonly received: readonly ReceivedRequest[];
   readonly data: EmulatorData;
@@ -113,10 +184,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const now = options.now ?? Date.now;
   const seed = options.seed ?? 1;
   const token = options.token ?? 'emulator-token';
-  const store = generateData({ seed, tasks: options.tasks ?? 400, files: options.files ?? 3000, now: now() });
+  const store = generateData({
+    seed, tasks: options.tasks ?? 400, files: options.files ?? 3000, now: now(), batches: options.batches ?? [40], batchFailures: options.batchFailures,
+  });
+  addSamples(store, seed);
   const faults = new Faults(seed, options.faults, now);
   const limiter = new RateLimiter(options.rateLimit ?? { limit: 1000, windowMs: 300_000 }, now);
-  const copy = new CopyEngine(store, now, {
+  const jobs = new AsyncJobEngine(store, now, {
     stepMs: options.copyStepMs ?? 600,
     jobOrder: options.jobOrder ?? 'newest',
     progressiveResults: options.progressiveResults ?? false,
@@ -124,9 +198,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   });
   const accounts = new Map([[token, store.user.username], ...(options.accounts ?? []).map((a): [string, string] => [a.token, a.username])]);
   const execution = new ExecutionEngine(store, now, options.taskStepMs ?? 2000, options.runSteps ?? 3);
-  const storage = new StorageServer((id) => execution.logs.get(id), now);
+  const uploads: UploadEngine = new UploadEngine(store, now, (id, part) => storage.partUrl(id, part));
+  const contents: FileContents = new FileContents(store, execution.logs, (id) => uploads.blob(id), (where) => storage.signedUrl(where));
+  const storage: StorageServer = new StorageServer((id) => contents.blob(id), (id, part) => uploads.partWriter(id, part), now, seed, options.storageFaults, options.signedUrlTtlMs);
   const storageOrigin = await storage.listen();
-  const server = new EmulatorServer({ store, token, accounts, faults, limiter, copy, execution, storage, now });
+  const searchSettings: SearchSettings = { mode: options.search ?? 'available' };
+  const server = new EmulatorServer({ store, token, accounts, faults, limiter, jobs, execution, contents, uploads, search: searchSettings, now });
   const port = await server.listen(options.port ?? 0);
   return {
     baseUrl: `http://127.0.0.1:${port}/v2`,
@@ -136,12 +213,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     faults: faults.settings,
     burst429: (count, resetInSeconds) => faults.burst429(count, resetInSeconds),
     maintenance: (ms) => faults.maintenance(ms),
-    loseNextCopyResponse: () => faults.loseNextCopyResponse(),
+    loseNextCopyResponse: () => faults.loseNextWriteResponse({ method: 'POST', path: /^\/async\/files\/copy$/ }),
+    loseNextWriteResponse: (match) => faults.loseNextWriteResponse(match),
+    copySettings: jobs.settings,
+    foreignCopyRequests: jobs.foreign,
+    foreignCopy: (items, username) => jobs.submitForeign(items, username),
+    loseNextActionResponse: () => faults.loseNextWriteResponse({ method: 'POST', path: /^\/tasks\/[^/]+\/actions\/[^/]+$/ }),
     hold: (match) => faults.hold(match),
-    copySettings: copy.settings,
-    foreignCopyRequests: copy.foreign,
-    foreignCopy: (items, username) => copy.submitForeign(items, username),
-    loseNextActionResponse: () => execution.loseNextActionResponse(),
     advance: () => execution.advance(),
     setRunOutcome: (id, outcome) => execution.setRunOutcome(id, outcome),
     endTask: (id, status) => execution.end(id, status),
@@ -149,13 +227,23 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     logs: execution.logs,
     storageOrigin,
     storageRequests: storage.requests,
-    copyRequests: copy.requests,
-    unprocessedCopyRequests: copy.unprocessed,
+    copyRequests: jobs.requests.copy,
+    unprocessedCopyRequests: jobs.unprocessed,
+    moveRequests: jobs.requests.move,
+    deleteRequests: jobs.requests.delete,
+    writes: server.writes,
+    unprocessedWrites: server.unprocessedWrites,
+    searchSettings,
+    storageFaults: storage.faults,
+    expireSignedUrls: () => storage.expireIssuedUrls(),
+    contentOf: (id) => contents.blob(id),
+    uploads,
     stats: server.stats,
     received: server.received,
     data: store,
     close: async () => {
       await Promise.all([server.close(), storage.close()]);
+      uploads.close();
     },
   };
 }

@@ -1,4 +1,6 @@
 /** Small deterministic PRNG (mulberry32) plus helpers for seeded data and faults. */
+import { createHash } from 'crypto';
+
 export class Prng {
   private state: number;
 
@@ -48,4 +50,9 @@ export class Prng {
 /** `YYYY-MM-DDTHH:MM:SSZ` */
 export function isoZ(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19) + 'Z';
+}
+
+/** A 32-bit seed drawn from a text (a task ID, say): stable, and independent of any PRNG's stream. */
+export function seedOf(text: string): number {
+  return createHash('sha256').update(text).digest().readUInt32BE(0);
 }

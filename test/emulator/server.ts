@@ -1,15 +1,20 @@
-/** HTTP front: routing, auth, rate-limit and request-id headers, faults, error bodies. */
+/** HTTP front: routing, auth, rate-limit and request-id headers, faults, error bodies, the record of every write. */
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 import { ApiError, errorBody } from './errors';
 import { Ctx, Result } from './common';
-import { CopyEngine, ReceivedCopyRequest } from './copy';
+import { AsyncJobEngine, type JobKind } from './asyncJobs';
+import { bulkChange, bulkDelete, bulkGet as bulkGetFiles } from './bulkFiles';
 import type { ExecutionEngine } from './execution';
-import type { StorageServer } from './storage';
+import type { FileContents } from './content';
+import type { UploadEngine } from './uploads';
 import type { Store } from './data';
 import { Faults } from './faults';
+import { createFolder, deleteFile, getMetadata, listFolder, moveFile, patchFile, putTags, writeMetadata } from './fileEdits';
 import { RateLimiter } from './rateLimit';
 import { getFile, getProject, getUser, listFiles, listProjects } from './files';
+import { searchFiles, type SearchSettings } from './search';
+import { createTask, patchInputs, patchTask } from './taskWrites';
 import { getTask, listTasks } from './tasks';
 
 export interface ServerDeps {
@@ -19,16 +24,39 @@ export interface ServerDeps {
   accounts: Map<string, string>;
   faults: Faults;
   limiter: RateLimiter;
-  copy: CopyEngine;
+  jobs: AsyncJobEngine;
   execution: ExecutionEngine;
-  storage: StorageServer;
+  contents: FileContents;
+  uploads: UploadEngine;
+  search: SearchSettings;
   now: () => number;
 }
+
+/** A write that reached processing (any status), or one stopped before it (`notProcessed` says why). */
+export interface ReceivedWrite {
+  /** epoch ms */
+  at: number;
+  method: string;
+  /** below /v2, with the query: `/async/files/move`, `/files/<id>?…` */
+  path: string;
+  /** the parsed JSON body, or the raw text when it is not JSON */
+  body: unknown;
+  /** the status decided on; 0 when the connection was dropped before processing */
+  status: number;
+  responseLost?: boolean;
+  responseMalformed?: boolean;
+  notProcessed?: string;
+}
+
+/** What a handler may hand back besides its result: a record of its own to mark when the answer is lost or garbled. */
+type Handled = Result | { result: Result; record: NonNullable<ApiError['received']> };
 
 export interface Stats {
   requests: number;
   byStatus: Record<number, number>;
   faultsInjected: number;
+  /** Bytes of the answers' bodies sent (the bench's "bytes received" of a client). */
+  bodyBytes: number;
 }
 
 /** A request as it arrived: when (the emulator's clock), its method and path (`/v2/bulk/tasks/get`). */
@@ -38,20 +66,27 @@ export interface ReceivedRequest {
   path: string;
 }
 
-type Route = { method: string; re: RegExp; handle: (ctx: Ctx, m: RegExpExecArray) => Result };
+/** `reads`: a POST that only reads (bulk get, search), not recorded as a write and never lost as one. */
+type Route = { method: string; re: RegExp; handle: (ctx: Ctx, m: RegExpExecArray) => Handled; reads?: true };
 
 export class EmulatorServer {
-  readonly stats: Stats = { requests: 0, byStatus: {}, faultsInjected: 0 };
+  readonly stats: Stats = { requests: 0, byStatus: {}, faultsInjected: 0, bodyBytes: 0 };
   /** Every request of the API origin, in the order it arrived. */
   readonly received: ReceivedRequest[] = [];
+  /** every write that reached processing, in order */
+  readonly writes: ReceivedWrite[] = [];
+  /** writes stopped before processing (fault, bad token, rate limit) */
+  readonly unprocessedWrites: ReceivedWrite[] = [];
   private readonly server: http.Server;
   private base = '';
   private requestSeq = 0;
   private readonly routes: Route[];
 
   constructor(private readonly deps: ServerDeps) {
-    const copy = deps.copy;
+    const jobs = deps.jobs;
     const execution = deps.execution;
+    const kind = (m: RegExpExecArray) => m[1] as JobKind;
+    const uploads = deps.uploads;
     this.routes = [
       { method: 'GET', re: /^\/user$/, handle: (c) => getUser(c) },
       { method: 'GET', re: /^\/projects$/, handle: (c) => listProjects(c) },
@@ -60,11 +95,36 @@ export class EmulatorServer {
       { method: 'GET', re: /^\/files\/([^/]+)$/, handle: (c, m) => getFile(c, m[1]) },
       { method: 'GET', re: /^\/tasks$/, handle: (c) => listTasks(c) },
       { method: 'GET', re: /^\/tasks\/([^/]+)$/, handle: (c, m) => getTask(c, m[1]) },
-      { method: 'GET', re: /^\/files\/([^/]+)\/download_info$/, handle: (c, m) => execution.downloadInfo(c, m[1], (log) => deps.storage.signedUrl(log)) },
+      { method: 'GET', re: /^\/files\/([^/]+)\/download_info$/, handle: (c, m) => deps.contents.downloadInfo(c, m[1]) },
+      { method: 'POST', re: /^\/upload\/multipart$/, handle: (c) => uploads.init(c) },
+      { method: 'GET', re: /^\/upload\/multipart$/, handle: (c) => uploads.list(c) },
+      { method: 'GET', re: /^\/upload\/multipart\/([^/]+)$/, handle: (c, m) => uploads.info(c, m[1]) },
+      { method: 'DELETE', re: /^\/upload\/multipart\/([^/]+)$/, handle: (c, m) => uploads.abort(c, m[1]) },
+      { method: 'GET', re: /^\/upload\/multipart\/([^/]+)\/part\/([^/]+)$/, handle: (c, m) => uploads.partUrlOf(c, m[1], m[2]) },
+      { method: 'POST', re: /^\/upload\/multipart\/([^/]+)\/part$/, handle: (c, m) => uploads.reportPart(c, m[1]) },
+      { method: 'POST', re: /^\/upload\/multipart\/([^/]+)\/complete$/, handle: (c, m) => uploads.complete(c, m[1]) },
       { method: 'GET', re: /^\/tasks\/([^/]+)\/execution_details$/, handle: (c, m) => execution.executionDetails(c, m[1]) },
-      { method: 'POST', re: /^\/bulk\/tasks\/get$/, handle: (c) => execution.bulkGet(c) },
-      { method: 'GET', re: /^\/async\/files$/, handle: (c) => copy.listJobs(c) },
-      { method: 'GET', re: /^\/async\/files\/copy\/([^/]+)$/, handle: (c, m) => copy.getJob(c, m[1]) },
+      { method: 'POST', re: /^\/bulk\/tasks\/get$/, handle: (c) => execution.bulkGet(c), reads: true },
+      { method: 'POST', re: /^\/tasks\/([^/]+)\/actions\/([^/]+)$/, handle: (c, m) => execution.action(c, m[1], m[2]) },
+      { method: 'POST', re: /^\/tasks$/, handle: (c) => createTask(c, execution) },
+      { method: 'PATCH', re: /^\/tasks\/([^/]+)$/, handle: (c, m) => patchTask(c, m[1]) },
+      { method: 'PATCH', re: /^\/tasks\/([^/]+)\/inputs$/, handle: (c, m) => patchInputs(c, m[1]) },
+      { method: 'GET', re: /^\/async\/files$/, handle: (c) => jobs.listJobs(c) },
+      { method: 'GET', re: /^\/async\/files\/(copy|move|delete)\/([^/]+)$/, handle: (c, m) => jobs.getJob(c, kind(m), m[2]) },
+      { method: 'POST', re: /^\/async\/files\/(copy|move|delete)$/, handle: (c, m) => jobs.submit(c, kind(m)) },
+      { method: 'POST', re: /^\/files$/, handle: (c) => createFolder(c) },
+      { method: 'POST', re: /^\/files\/search$/, handle: (c) => searchFiles(c, deps.search), reads: true },
+      { method: 'GET', re: /^\/files\/([^/]+)\/list$/, handle: (c, m) => listFolder(c, m[1]) },
+      { method: 'PATCH', re: /^\/files\/([^/]+)$/, handle: (c, m) => patchFile(c, m[1]) },
+      { method: 'DELETE', re: /^\/files\/([^/]+)$/, handle: (c, m) => deleteFile(c, m[1]) },
+      { method: 'PUT', re: /^\/files\/([^/]+)\/tags$/, handle: (c, m) => putTags(c, m[1]) },
+      { method: 'GET', re: /^\/files\/([^/]+)\/metadata$/, handle: (c, m) => getMetadata(c, m[1]) },
+      { method: 'PATCH', re: /^\/files\/([^/]+)\/metadata$/, handle: (c, m) => writeMetadata(c, m[1], 'merge') },
+      { method: 'PUT', re: /^\/files\/([^/]+)\/metadata$/, handle: (c, m) => writeMetadata(c, m[1], 'replace') },
+      { method: 'POST', re: /^\/files\/([^/]+)\/actions\/move$/, handle: (c, m) => moveFile(c, m[1]) },
+      { method: 'POST', re: /^\/bulk\/files\/get$/, handle: (c) => bulkGetFiles(c), reads: true },
+      { method: 'POST', re: /^\/bulk\/files\/delete$/, handle: (c) => bulkDelete(c) },
+      { method: 'POST', re: /^\/bulk\/files\/(update|edit)$/, handle: (c, m) => bulkChange(c, m[1] as 'update' | 'edit') },
     ];
     this.server = http.createServer((req, res) => {
       this.handle(req, res).catch((e: unknown) => {
@@ -106,19 +166,21 @@ export class EmulatorServer {
       return;
     }
     this.count(r.status);
-    let text = JSON.stringify(r.body);
+    // A 204 has no body (a DELETE's answer).
+    let text = r.status === 204 || r.body === undefined ? '' : JSON.stringify(r.body);
     if (garble) {
       text = text.slice(0, Math.max(1, Math.floor(text.length / 2)));
     }
     const headers: Record<string, string> = {
       // The emulator's own clock, as a platform's Date header is its clock (rate-limit resets are measured on it).
       Date: new Date(this.deps.now()).toUTCString(),
-      'Content-Type': 'application/json; charset=utf-8',
+      ...(r.status === 204 ? {} : { 'Content-Type': 'application/json; charset=utf-8' }),
       'X-Request-Id': `emu-${(++this.requestSeq).toString(16).padStart(8, '0')}`,
       ...this.rateHeaders(token),
       ...r.headers,
     };
     headers['Content-Length'] = String(Buffer.byteLength(text));
+    this.stats.bodyBytes += Buffer.byteLength(text);
     res.writeHead(r.status, headers);
     res.end(text);
   }
@@ -145,10 +207,16 @@ export class EmulatorServer {
     const tokenHeader = req.headers['x-sbg-auth-token'];
     const token = typeof tokenHeader === 'string' ? tokenHeader : '';
     const decision = faults.before();
-    const isCopyPost = method === 'POST' && path === '/v2/async/files/copy';
+    const sub = path.startsWith('/v2/') ? path.slice(3) : '';
+    const found = this.route(method, sub);
+    const isWrite = found !== undefined && method !== 'GET' && !found.route.reads;
+    const isCopyPost = method === 'POST' && sub === '/async/files/copy';
     const unprocessed = (status: number, reason: string): void => {
       if (isCopyPost) {
-        this.deps.copy.recordUnprocessed(rawBody, status, reason);
+        this.deps.jobs.recordUnprocessed(rawBody, status, reason);
+      }
+      if (isWrite) {
+        this.unprocessedWrites.push({ at: now(), method, path: sub + url.search, body: readBody(rawBody), status, notProcessed: reason });
       }
     };
     if (decision.kind !== 'none') {
@@ -188,96 +256,70 @@ export class EmulatorServer {
     if (!path.startsWith('/v2/') && path !== '/v2') {
       return this.send(res, token, { status: 404, body: errorBody(404, 90003, `No such resource: ${url.pathname}`) });
     }
-    const sub = path.slice(3);
     if (method === 'GET' && sub === '/rate_limit') {
       const s = limiter.state(token);
       return this.send(res, token, {
         status: 200,
-        body: { href: `${this.base}/rate_limit`, rate: { limit: s.limit, remaining: s.remaining, reset: s.reset }, instance_limit: { limit: -1, remaining: 0 } },
+        body: { href: `${this.base}/rate_limit`, rate: { limit: s.limit, remaining: s.remaining, reset: s.reset }, instance_limit: { limit: -1, remaining: 999_999 } },
       });
     }
     if (!limiter.take(token)) {
       unprocessed(429, 'rate limit');
       return this.send(res, token, { status: 429, body: errorBody(429, 1000, 'Rate limit exceeded! Please wait a while before trying again.') });
     }
+    if (!found) {
+      return this.send(res, token, { status: 404, body: errorBody(404, 90003, `No such resource: ${method} ${url.pathname}`) });
+    }
     const ctx: Ctx = { store: this.deps.store, base: this.base, now, method, path: sub, query: url.searchParams, rawBody, user };
-    this.deps.copy.advance(this.base);
+    this.deps.jobs.advance(this.base);
     this.deps.execution.advance();
-    const action = method === 'POST' ? /^\/tasks\/([^/]+)\/actions\/([^/]+)$/.exec(sub) : null;
-    if (action) {
-      let result: Result;
-      let lose = false;
-      try {
-        const out = this.deps.execution.action(ctx, action[1], action[2]);
-        result = out.result;
-        // Lost after processing, like a copy answer: the task moved, the client never hears of it.
-        lose = this.deps.execution.takeLoseAction();
-        if (lose) out.record.responseLost = true;
-      } catch (e) {
-        if (!(e instanceof ApiError)) throw e;
-        result = { status: e.status, body: e.body() };
-      }
-      if (lose) {
-        this.stats.faultsInjected++;
-        this.count(0);
-        req.socket.destroy();
-        return;
-      }
-      return this.respond(res, token, result);
+    let result: Result;
+    let record: ApiError['received'];
+    try {
+      const handled = found.route.handle(ctx, found.m);
+      ({ result, record } = 'result' in handled ? handled : { result: handled, record: undefined });
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      result = { status: e.status, body: e.body() };
+      record = e.received;
     }
-    if (method === 'POST' && sub === '/async/files/copy') {
-      let record: ReceivedCopyRequest | undefined;
-      let result: Result;
-      try {
-        const out = this.deps.copy.submit(ctx);
-        record = out.record;
-        result = out.result;
-      } catch (e) {
-        if (e instanceof ApiError) {
-          record = (e as ApiError & { copyRecord?: ReceivedCopyRequest }).copyRecord;
-          result = { status: e.status, body: e.body() };
-        } else {
-          throw e;
-        }
-      }
-      if (faults.takeLoseCopy()) {
-        this.stats.faultsInjected++;
-        if (record) {
-          record.responseLost = true;
-        }
-        this.count(0);
-        req.socket.destroy();
-        return;
-      }
-      return this.respond(res, token, result, record);
+    if (!isWrite) return this.respond(res, token, result);
+    const write: ReceivedWrite = { at: now(), method, path: sub + url.search, body: readBody(rawBody), status: result.status };
+    this.writes.push(write);
+    // Processed, then the connection dropped before any answer: the client cannot tell whether it happened.
+    if (result.lost || faults.takeLose(method, sub)) {
+      this.stats.faultsInjected++;
+      write.responseLost = true;
+      if (record) record.responseLost = true;
+      this.count(0);
+      req.socket.destroy();
+      return;
     }
-    for (const route of this.routes) {
-      const m = route.method === method ? route.re.exec(sub) : null;
-      if (m) {
-        let result: Result;
-        try {
-          result = route.handle(ctx, m);
-        } catch (e) {
-          if (e instanceof ApiError) {
-            result = { status: e.status, body: e.body() };
-          } else {
-            throw e;
-          }
-        }
-        return this.respond(res, token, result);
-      }
-    }
-    return this.send(res, token, { status: 404, body: errorBody(404, 90003, `No such resource: ${method} ${url.pathname}`) });
+    return this.respond(res, token, result, [write, record]);
   }
 
-  private respond(res: http.ServerResponse, token: string, result: Result, copyRecord?: ReceivedCopyRequest): void {
-    const garble = result.status < 300 && this.deps.faults.malformed();
+  private route(method: string, sub: string): { route: Route; m: RegExpExecArray } | undefined {
+    for (const route of this.routes) {
+      const m = route.method === method ? route.re.exec(sub) : null;
+      if (m) return { route, m };
+    }
+    return undefined;
+  }
+
+  private respond(res: http.ServerResponse, token: string, result: Result, records: (ApiError['received'] | ReceivedWrite)[] = []): void {
+    const garble = result.status < 300 && result.status !== 204 && this.deps.faults.malformed();
     if (garble) {
       this.stats.faultsInjected++;
-      if (copyRecord) {
-        copyRecord.responseMalformed = true;
-      }
+      for (const r of records) if (r) r.responseMalformed = true;
     }
     this.send(res, token, result, garble);
+  }
+}
+
+function readBody(raw: string): unknown {
+  try {
+    return raw === '' ? undefined : (JSON.parse(raw) as unknown);
+  } catch {
+    return raw;
   }
 }

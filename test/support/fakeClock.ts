@@ -15,7 +15,7 @@ export interface FakeClockOptions {
 }
 
 export const FAKE_CLOCK_START = Date.UTC(2026, 10, 21, 5, 0, 0);
-/** The longest `runUntil` waits, in real time, for the work one timer started. */
+/** The longest `runUntil` waits by default, in real time, for the work one timer started. */
 const SETTLE_LIMIT_MS = 5_000;
 
 export class FakeClock implements Clock {
@@ -85,17 +85,18 @@ export class FakeClock implements Clock {
   }
 
   /**
-   * Fires the timers due up to `end`, one at a time in order; after each, waits (in real time, at most 5 s) until
-   * `settled()` says the work it started is over, then moves on. Ends with the time at `end`; returns the count fired.
+   * Fires the timers due up to `end`, one at a time in order; after each, waits (in real time, at most
+   * `settleLimitMs`, 5 s by default) until `settled()` says the work it started is over, then moves on. Ends with
+   * the time at `end`; returns the count fired.
    */
-  async runUntil(end: number, settled: () => boolean): Promise<number> {
+  async runUntil(end: number, settled: () => boolean, settleLimitMs = SETTLE_LIMIT_MS): Promise<number> {
     let fired = 0;
     for (let next = this.nextDue(); next !== undefined && next <= end; next = this.nextDue()) {
       this.timers.next();
       fired++;
       const started = Date.now();
       await new Promise((r) => setImmediate(r));
-      while (!settled() && Date.now() - started < SETTLE_LIMIT_MS) await new Promise((r) => setTimeout(r, 1));
+      while (!settled() && Date.now() - started < settleLimitMs) await new Promise((r) => setTimeout(r, 1));
     }
     if (this.timers.now < end) this.advance(end - this.timers.now);
     return fired;

@@ -4,7 +4,8 @@ import * as assert from 'assert';
 import { SbClient } from '../../../src/api/client';
 import { ApiError } from '../../../src/api/errors';
 import { findFileIds } from '../../../src/api/ids';
-import { downloadTail, downloadWhole, safeLocation } from '../../../src/api/signedDownload';
+import { downloadTail, downloadWhole } from '../../../src/api/signedDownload';
+import { safeLocation } from '../../../src/api/storage';
 import type { RequestLogEntry } from '../../../src/api/transport';
 import { Emulator, startEmulator, type TaskRec } from '../../emulator';
 

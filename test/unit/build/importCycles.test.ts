@@ -93,6 +93,7 @@ describe('imports', () => {
       api: ['util'],
       keys: ['api', 'util'],
       write: ['api', 'keys', 'util'],
+      transfer: ['api', 'keys', 'util'],
       ui: ['api', 'keys', 'util'],
       auth: ['api', 'keys', 'ui', 'util', 'write'],
       jobs: ['api', 'keys', 'ui', 'util', 'write'],

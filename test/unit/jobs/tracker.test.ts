@@ -4,6 +4,7 @@ import type { AsyncJob, Page } from '../../../src/api/types';
 import { memoryState, type WindowState } from '../../support/sharedState';
 import { JobsSource, JobTracker, TrackedJob } from '../../../src/jobs/tracker';
 import { FakeClock } from '../../support/fakeClock';
+import { ApiBudget } from '../../../src/api/budget';
 
 /** A platform in memory: jobs whose state the test moves on; counts the calls the tracker makes. */
 class FakeJobs implements JobsSource {
@@ -13,6 +14,8 @@ class FakeJobs implements JobsSource {
   listHasResults = false;
   failNext: ApiError | undefined;
   extraNewer = 0;
+  /** Jobs of other types listed right after our newest job. */
+  extraBetween = 0;
 
   create(id: string, items = 2): AsyncJob {
     const job: AsyncJob = { href: `x/${id}`, id, type: 'COPY', state: 'SUBMITTED', result: [], total_files: 0, completed_files: 0, failed_files: 0 };
@@ -47,14 +50,16 @@ class FakeJobs implements JobsSource {
   async list(page: { offset?: number; limit?: number } = {}): Promise<Page<AsyncJob>> {
     this.calls.push(`list ${page.offset ?? 0} ${page.limit ?? 25}`);
     this.throwIfFailing();
-    const others = Array.from({ length: this.extraNewer }, (_, i) => ({ href: 'h', id: `9${i}`, type: 'DELETE', state: 'FINISHED' }) as AsyncJob);
-    const all = [...others, ...this.order.map((id) => this.jobs.get(id)!)];
-    const items = all.slice(page.offset ?? 0, (page.offset ?? 0) + (page.limit ?? 25)).map((job) => {
+    const others = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => ({ href: 'h', id: `${prefix}${i}`, type: 'DELETE', state: 'FINISHED' }) as AsyncJob);
+    const ours = this.order.map((id) => this.jobs.get(id)!);
+    const all = [...others(this.extraNewer, '9'), ...ours.slice(0, 1), ...others(this.extraBetween, '8'), ...ours.slice(1)];
+    const [offset, limit] = [page.offset ?? 0, page.limit ?? 25];
+    const items = all.slice(offset, offset + limit).map((job) => {
       const copy = structuredClone(job);
       if (!this.listHasResults) delete copy.result;
       return copy;
     });
-    return { items, total: all.length, next: undefined };
+    return { items, total: all.length, next: offset + limit < all.length ? `x/async/files?offset=${offset + limit}` : undefined };
   }
   private throwIfFailing(): void {
     const error = this.failNext;
@@ -212,13 +217,46 @@ describe('JobTracker', () => {
     assert.strictEqual(tracker.active().length, 0);
   });
 
-  it('falls back to a GET for a job beyond the first page of the list', async () => {
+  it('reads the next page of the list for jobs beyond the first, when that costs fewer requests than a GET each', async () => {
     const tracker = make();
     tracker.add(api.create('1'), info());
     tracker.add(api.create('2'), info());
     api.extraNewer = 100; // 100 newer jobs of other types push ours off the first page
     await clock.tickAsync(2_000);
-    assert.deepStrictEqual(api.calls, ['list 0 100', 'get 2', 'get 1']);
+    assert.deepStrictEqual(api.calls, ['list 0 100', 'list 100 100']);
+  });
+
+  it('asks for a job not seen with a GET when that costs fewer requests than the pages left', async () => {
+    const tracker = make();
+    tracker.add(api.create('1'), info());
+    tracker.add(api.create('2'), info());
+    api.extraBetween = 300; // job 2 on the first page, job 1 three pages further
+    api.progress('1', 1, 2);
+    await clock.tickAsync(2_000);
+    assert.deepStrictEqual(api.calls, ['list 0 100', 'get 1']);
+    assert.strictEqual(tracker.get('1')!.completed, 1);
+  });
+
+  it('follows hundreds of jobs with a page of the list per 100 of them, and no GET', async () => {
+    const tracker = make();
+    for (let i = 1; i <= 250; i++) tracker.add(api.create(String(i)), info());
+    for (let i = 1; i <= 250; i++) api.progress(String(i), 1, 2);
+    await clock.tickAsync(2_000);
+    assert.deepStrictEqual(api.calls, ['list 0 100', 'list 100 100', 'list 200 100']);
+    assert.ok(tracker.active().every((job) => job.completed === 1));
+  });
+
+  it('looks less often while the API budget is low', async () => {
+    const budget = new ApiBudget(clock);
+    const tracker = make({ budget });
+    tracker.add(api.create('1'), info());
+    await clock.tickAsync(2_000);
+    assert.strictEqual(tracker.nextPollAt, clock.now() + 5_000, 'the rule\'s 5 s while nothing is known of the budget');
+    // 50 of 1,000 left, the reset 200 s away: after the next look (5 s later), a look of 1 request may come every
+    // 2 × 195 s / 50 = 7.8 s, so that looks spend at most half of what is left.
+    budget.set('e', { limit: 1000, remaining: 50, reset: clock.nowSeconds + 200 });
+    await clock.tickAsync(5_000);
+    assert.strictEqual(tracker.nextPollAt, clock.now() + 7_800, 'the next look waits by the budget (what is left, until its reset)');
   });
 
   it('announces each finish once, with its results', async () => {

@@ -35,10 +35,10 @@ describe('keys/state: the Memento keys', () => {
     assert.deepStrictEqual(literals, []);
   });
 
-  it('are read through the table: no `get<T>` (a cast by another name) on a store outside the outbox, which checks its own records', () => {
+  it('are read through the table: no `get<T>` (a cast by another name) on a store; only `get<unknown>` with a check of its own (the outbox, a transfer\'s resume records)', () => {
     const casts = sourceFiles('src')
       .filter((file) => !file.startsWith('src/write/'))
-      .flatMap((file) => [...readSource(file).matchAll(/\b(?:globalState|workspaceState|store|state|memento)\.get</g)].map(() => file));
+      .flatMap((file) => [...readSource(file).matchAll(/\b(?:globalState|workspaceState|store|state|memento)\.get<(?!unknown>)/g)].map(() => file));
     assert.deepStrictEqual(casts, []);
   });
 

@@ -146,3 +146,39 @@ describe('poller', () => {
     assert.deepStrictEqual(times(), []);
   });
 });
+
+describe('poller: the API budget', () => {
+  /** A budget that is low (stretching every wait to at least `stretch` per request a round cost) or not. */
+  const fakeBudget = () => {
+    const budget = { answered: 0, low: false, asked: [] as number[], backgroundWait: (wait: number, cost: number) => (budget.asked.push(cost), budget.low ? Math.max(wait, cost * 10_000) : wait) };
+    return budget;
+  };
+
+  it('slows automatic rounds while the budget is low, by what the last round cost', async () => {
+    const budget = fakeBudget();
+    const { clock, poller } = setup({
+      budget,
+      poll: async () => {
+        budget.answered += 3; // a round of three requests
+        return undefined;
+      },
+    });
+    poller.schedule();
+    await clock.tickAsync(2_000);
+    assert.strictEqual(budget.answered, 6, 'two rounds at the rule\'s 1 s while the budget is not low');
+    budget.low = true;
+    poller.reschedule();
+    await clock.tickAsync(29_999);
+    assert.strictEqual(budget.answered, 6, 'low: three requests a round wait 30 s');
+    await clock.tickAsync(1);
+    assert.strictEqual(budget.answered, 9);
+    assert.deepStrictEqual(budget.asked.slice(0, 2), [1, 3], 'a round is counted at 1 until one has run');
+  });
+
+  it('without a budget, waits only by its rule', async () => {
+    const { clock, times, poller } = setup();
+    poller.schedule();
+    await clock.tickAsync(3_000);
+    assert.deepStrictEqual(times(), [1_000, 2_000, 3_000]);
+  });
+});

@@ -15,8 +15,15 @@ class FakeKind implements WriteKind<string, number, string> {
   finished: string[] = [];
   answers: (string | Error)[] = [];
   lookupAnswers: Lookup<string>[] = [];
+  prepared = 0;
+  /** The wait each send is held back by (bulk work pacing itself to the API budget); none once used up. */
+  holds: number[] = [];
   async prepare(): Promise<number> {
+    this.prepared++;
     return 1;
+  }
+  hold(): number {
+    return this.holds.shift() ?? 0;
   }
   async send(record: WriteRecord<string>): Promise<string> {
     this.sends.push(record.payload);
@@ -93,6 +100,22 @@ describe('Outbox', () => {
     await clock.tickAsync(5_000);
     assert.deepStrictEqual(kind.sends, ['a', 'a', 'a'], 'and after the maintenance back-off');
     assert.deepStrictEqual(kind.finished, ['job-a']);
+  });
+
+  it('a write its kind holds back (paced to the API budget) is queued until then, saying why; nothing is prepared or sent before', async () => {
+    const { outbox, kind } = open();
+    kind.holds = [60_000, 60_000];
+    const [a, b] = await outbox.submit('fake', ['a', 'b'], ACCOUNT);
+    await clock.tickAsync(10);
+    assert.deepStrictEqual([kind.prepared, kind.sends], [0, []]);
+    const held = outbox.all();
+    assert.deepStrictEqual(held.map((r) => [r.id, r.state, r.notBefore]), [[a.id, 'queued', a.createdAt + 60_000], [b.id, 'queued', a.createdAt + 60_000]]);
+    assert.ok(held.every((r) => r.note?.includes('API budget')), held.map((r) => r.note).join());
+    await clock.tickAsync(59_000);
+    assert.deepStrictEqual(kind.sends, [], 'not before the hold is over');
+    await clock.tickAsync(1_100);
+    assert.deepStrictEqual(kind.sends, ['a', 'b'], 'then sent, in order');
+    assert.deepStrictEqual(outbox.all(), []);
   });
 
   it('a lost answer is looked up, never sent again while the lookup cannot tell; found: adopted', async () => {

@@ -1,11 +1,21 @@
-/** Bulk asynchronous copy: POST /v2/async/files/copy, job lifecycle, GET job, GET /v2/async/files. */
-import { ApiError, badRequest, errorBody } from './errors';
+/**
+ * The bulk asynchronous file jobs (contract §4, §9.2): POST /v2/async/files/{copy,move,delete}, a job's lifecycle,
+ * GET /v2/async/files/{copy,move,delete}/{id} and the list of the caller's jobs, GET /v2/async/files.
+ */
+import { ApiError, badRequest, errorBody, type ErrorBody } from './errors';
 import { Ctx, Result, listResult, paging } from './common';
 import { CopyItem, FileRec, JobRec, JobResult, Store } from './data';
 import { fileRecord } from './files';
+import { countFiles, freeName, removeTree, sibling } from './fileRules';
 import { isoZ } from './prng';
 
-export interface ReceivedCopyRequest {
+export type JobKind = 'copy' | 'move' | 'delete';
+export const JOB_KINDS: readonly JobKind[] = ['copy', 'move', 'delete'];
+
+/** Items per call of every kind: the contract leaves it open (THIN); 100 like the other bulk calls. */
+export const MAX_JOB_ITEMS = 100;
+
+export interface ReceivedJobRequest {
   /** epoch ms when received */
   at: number;
   /** the parsed `items`, or undefined when the body was not usable */
@@ -24,9 +34,12 @@ export interface ReceivedCopyRequest {
   notProcessed?: string;
 }
 
+export type ReceivedCopyRequest = ReceivedJobRequest;
+
+/** What an item resolved to: its source and, for a copy or a move, where it goes (the delete has no destination). */
 type Outcome =
-  | { ok: true; source: FileRec; destFolder: FileRec; name: string | null; files: number }
-  | { ok: false; error: ReturnType<typeof errorBody> };
+  | { ok: true; source: FileRec; destFolder: FileRec | undefined; name: string | null; files: number }
+  | { ok: false; error: ErrorBody };
 
 /** How the job list is ordered: the API documents no order, so clients must cope with any. */
 export type JobOrder = 'newest' | 'oldest' | 'shuffled';
@@ -48,6 +61,7 @@ export interface CopySettings {
 export const SMALL_JOB_ITEMS = 10;
 
 interface Plan {
+  kind: JobKind;
   job: JobRec;
   items: CopyItem[];
   submittedAt: number;
@@ -63,13 +77,13 @@ interface Plan {
 
 const present = (v: unknown): boolean => v !== undefined && v !== null && v !== '';
 
-export class CopyEngine {
-  /** every copy POST that reached processing (job created or refused as a whole) */
-  readonly requests: ReceivedCopyRequest[] = [];
+export class AsyncJobEngine {
+  /** every POST of each kind that reached processing (job created or refused as a whole) */
+  readonly requests: Record<JobKind, ReceivedJobRequest[]> = { copy: [], move: [], delete: [] };
   /** copy POSTs stopped before processing by a fault, a bad token or the rate limit */
-  readonly unprocessed: ReceivedCopyRequest[] = [];
+  readonly unprocessed: ReceivedJobRequest[] = [];
   /** copy jobs submitted by someone else in an account (the web page, a script, another machine) */
-  readonly foreign: ReceivedCopyRequest[] = [];
+  readonly foreign: ReceivedJobRequest[] = [];
   private readonly plans = new Map<string, Plan>();
   /** accumulates `immediateResults` per small job: a job is answered with its results each time it reaches 1 */
   private immediateCredit = 0;
@@ -87,17 +101,18 @@ export class CopyEngine {
 
   /** A copy submitted elsewhere in an account (the caller's by default): its job appears in that account's list. */
   submitForeign(items: CopyItem[], owner?: string): string {
-    const job = this.createJob(items, owner);
+    const job = this.createJob('copy', items, owner);
     this.foreign.push({ at: this.now(), items, jobId: job.id, status: 200 });
     return job.id;
   }
 
-  private createJob(items: unknown[], owner: string | undefined): JobRec {
+  private createJob(kind: JobKind, items: unknown[], owner: string | undefined): JobRec {
     const at = this.now();
-    this.nextId += BigInt(1 + ((this.requests.length + this.foreign.length) * 7919) % 97);
+    const submitted = JOB_KINDS.reduce((n, k) => n + this.requests[k].length, 0) + this.foreign.length;
+    this.nextId += BigInt(1 + (submitted * 7919) % 97);
     const job: JobRec = {
       id: this.nextId.toString(),
-      type: 'COPY',
+      type: kind.toUpperCase() as JobRec['type'],
       state: 'SUBMITTED',
       result: [],
       total_files: 0,
@@ -108,7 +123,7 @@ export class CopyEngine {
     };
     this.store.jobs.push(job);
     this.plans.set(job.id, {
-      job, items: JSON.parse(JSON.stringify(items)) as CopyItem[], submittedAt: at, finishAt: Infinity, outcomes: [], okFiles: 0, failFiles: 0, executed: 0,
+      kind, job, items: JSON.parse(JSON.stringify(items)) as CopyItem[], submittedAt: at, finishAt: Infinity, outcomes: [], okFiles: 0, failFiles: 0, executed: 0,
     });
     return job;
   }
@@ -128,29 +143,30 @@ export class CopyEngine {
     this.unprocessed.push({ at: this.now(), items, status, notProcessed: reason });
   }
 
-  submit(ctx: Ctx): { result: Result; record: ReceivedCopyRequest } {
+  /** A POST of a job; refused as a whole (an ApiError carrying its record) when its body is not a list of items. */
+  submit(ctx: Ctx, kind: JobKind): { result: Result; record: ReceivedJobRequest } {
     const at = this.now();
+    const refuse = (items: unknown, e: ApiError) => this.refuse(kind, at, items, e);
     let parsed: unknown;
     try {
       parsed = JSON.parse(ctx.rawBody);
     } catch {
-      const e = badRequest('The request body is not valid JSON.');
-      return this.refuse(at, undefined, e);
+      return refuse(undefined, badRequest('The request body is not valid JSON.'));
     }
     const items = (parsed as { items?: unknown } | null)?.items;
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || !Array.isArray(items)) {
-      return this.refuse(at, items, badRequest("The request body must be an object with an 'items' array."));
+      return refuse(items, badRequest("The request body must be an object with an 'items' array."));
     }
     if (items.length === 0) {
-      return this.refuse(at, items, new ApiError(400, 10230, 'The list of sources is empty.'));
+      return refuse(items, new ApiError(400, 10230, 'The list of sources is empty.'));
     }
-    if (items.length > 100) {
-      return this.refuse(at, items, badRequest('At most 100 items can be copied in one call.'));
+    if (items.length > MAX_JOB_ITEMS) {
+      return refuse(items, badRequest(`At most ${MAX_JOB_ITEMS} items can be sent in one ${kind} call (${items.length} given): split them into several calls.`));
     }
     if (items.some((i) => typeof i !== 'object' || i === null || Array.isArray(i))) {
-      return this.refuse(at, items, badRequest('Every item must be an object.'));
+      return refuse(items, badRequest('Every item must be an object.'));
     }
-    const job = this.createJob(items, ctx.user);
+    const job = this.createJob(kind, items, ctx.user);
     if (items.length <= SMALL_JOB_ITEMS && this.settings.immediateResults > 0) {
       this.immediateCredit += this.settings.immediateResults;
       if (this.immediateCredit >= 1) {
@@ -161,15 +177,16 @@ export class CopyEngine {
         plan.early = true;
       }
     }
-    const record: ReceivedCopyRequest = { at, items, jobId: job.id, status: 200 };
-    this.requests.push(record);
+    const record: ReceivedJobRequest = { at, items, jobId: job.id, status: 200 };
+    this.requests[kind].push(record);
     return { result: { status: 200, body: this.jobRecord(ctx.base, job, false) }, record };
   }
 
-  private refuse(at: number, items: unknown, e: ApiError): { result: Result; record: ReceivedCopyRequest } {
-    const record: ReceivedCopyRequest = { at, items, status: e.status, error: e.body() };
-    this.requests.push(record);
-    throw Object.assign(e, { copyRecord: record });
+  private refuse(kind: JobKind, at: number, items: unknown, e: ApiError): never {
+    const record: ReceivedJobRequest = { at, items, status: e.status, error: e.body() };
+    this.requests[kind].push(record);
+    e.received = record;
+    throw e;
   }
 
   jobRecord(base: string, job: JobRec, details = true): Record<string, unknown> {
@@ -184,9 +201,9 @@ export class CopyEngine {
     return out;
   }
 
-  getJob(ctx: Ctx, id: string): Result {
+  getJob(ctx: Ctx, kind: JobKind, id: string): Result {
     this.advance(ctx.base);
-    const job = this.store.jobs.find((j) => j.id === id && j.type === 'COPY' && this.visible(ctx, j));
+    const job = this.store.jobs.find((j) => j.id === id && j.type === kind.toUpperCase() && this.visible(ctx, j));
     if (!job) {
       throw new ApiError(404, 10211, `Async job '${id}' does not exist.`);
     }
@@ -201,7 +218,7 @@ export class CopyEngine {
     return listResult(ctx, ordered, page, (j: JobRec) => this.jobRecord(ctx.base, j));
   }
 
-  /** Move every job along its timeline up to now; copies are created when a job finishes. */
+  /** Move every job along its timeline up to now; copies, moves and deletes are made when a job finishes. */
   advance(base: string): void {
     const now = this.now();
     for (const plan of this.plans.values()) {
@@ -242,15 +259,21 @@ export class CopyEngine {
   }
 
   private resolve(plan: Plan): void {
-    const store = this.store;
     const seen = new Set<string>();
-    const countFiles = (f: FileRec): number =>
-      f.type === 'file' ? 1 : store.children(f.id).reduce((n, c) => n + countFiles(c), 0);
-    plan.outcomes = plan.items.map((item): Outcome => {
-      const { file, parent, project, name } = item;
-      if (!present(file) || typeof file !== 'string') {
-        return this.itemError(400, 90000, "The item's 'file' is required.");
-      }
+    plan.outcomes = plan.items.map((item): Outcome => this.resolveItem(plan.kind, item, seen));
+    plan.okFiles = plan.outcomes.reduce((n, o) => n + (o.ok ? o.files : 0), 0);
+    plan.failFiles = plan.outcomes.filter((o) => !o.ok).length;
+    plan.job.total_files = plan.okFiles + plan.failFiles;
+  }
+
+  /** One item's checks, in the order the platform is taken to make them; `seen` holds the valid sources so far. */
+  private resolveItem(kind: JobKind, item: CopyItem, seen: Set<string>): Outcome {
+    const store = this.store;
+    const { file, parent, project, name } = item;
+    if (!present(file) || typeof file !== 'string') {
+      return this.itemError(400, 90000, "The item's 'file' is required.");
+    }
+    if (kind !== 'delete') {
       if (present(parent) && present(project)) {
         return this.itemError(400, 5031, "Give either 'parent' or 'project', not both.");
       }
@@ -260,59 +283,84 @@ export class CopyEngine {
       if (present(name) && (typeof name !== 'string' || name.includes('/') || name.trim() === '')) {
         return this.itemError(400, 90000, `Invalid name '${String(name)}'.`);
       }
-      const source = store.fileById.get(file);
-      if (!source) {
-        return this.itemError(404, 10225, `Source '${file}' does not exist.`);
+    }
+    const source = store.fileById.get(file);
+    if (!source) {
+      return this.itemError(404, 10225, `Source '${file}' does not exist.`);
+    }
+    if (source.parent === null) {
+      return this.itemError(400, 90000, `The root folder of a project cannot be ${kind === 'copy' ? 'copied' : kind === 'move' ? 'moved' : 'deleted'}.`);
+    }
+    if (seen.has(file)) {
+      return this.itemError(400, 10231, `Source '${file}' is listed more than once.`);
+    }
+    seen.add(file);
+    if (kind !== 'copy' && !store.projectById.get(source.project)?.permissions.write) {
+      return this.itemError(403, 10226, `No write permission in project '${source.project}', where '${source.name}' is.`);
+    }
+    if (kind === 'delete') {
+      return { ok: true, source, destFolder: undefined, name: null, files: countFiles(store, source) };
+    }
+    let dest: FileRec | undefined;
+    if (present(parent)) {
+      dest = typeof parent === 'string' ? store.fileById.get(parent) : undefined;
+      if (!dest) {
+        return this.itemError(400, 10228, `Destination folder '${String(parent)}' does not exist.`);
       }
-      if (source.parent === null) {
-        return this.itemError(400, 90000, 'The root folder of a project cannot be copied.');
+      if (dest.type !== 'folder') {
+        return this.itemError(400, 10227, 'The destination must be a folder.');
       }
-      if (seen.has(file)) {
-        return this.itemError(400, 10231, `Source '${file}' is listed more than once.`);
+    } else {
+      const p = typeof project === 'string' ? store.projectById.get(project) : undefined;
+      if (!p) {
+        return this.itemError(400, 10228, `Destination project '${String(project)}' does not exist.`);
       }
-      seen.add(file);
-      let dest: FileRec | undefined;
-      if (present(parent)) {
-        dest = typeof parent === 'string' ? store.fileById.get(parent) : undefined;
-        if (!dest) {
-          return this.itemError(400, 10228, `Destination folder '${String(parent)}' does not exist.`);
-        }
-        if (dest.type !== 'folder') {
-          return this.itemError(400, 10227, 'The destination must be a folder.');
-        }
-      } else {
-        const p = typeof project === 'string' ? store.projectById.get(project) : undefined;
-        if (!p) {
-          return this.itemError(400, 10228, `Destination project '${String(project)}' does not exist.`);
-        }
-        dest = store.fileById.get(p.root_folder)!;
-      }
-      if (!store.projectById.get(dest.project)?.permissions.write) {
-        return this.itemError(403, 90002, `No write permission in project '${dest.project}'.`);
-      }
-      if (source.type === 'folder' && store.isWithin(dest.id, source.id)) {
-        return this.itemError(400, 10229, 'A folder cannot be copied into itself or its own subfolders.');
-      }
-      return { ok: true, source, destFolder: dest, name: present(name) ? (name as string) : null, files: countFiles(source) };
-    });
-    plan.okFiles = plan.outcomes.reduce((n, o) => n + (o.ok ? o.files : 0), 0);
-    plan.failFiles = plan.outcomes.filter((o) => !o.ok).length;
-    plan.job.total_files = plan.okFiles + plan.failFiles;
+      dest = store.fileById.get(p.root_folder)!;
+    }
+    if (!store.projectById.get(dest.project)?.permissions.write) {
+      return this.itemError(403, 90002, `No write permission in project '${dest.project}'.`);
+    }
+    if (source.type === 'folder' && store.isWithin(dest.id, source.id)) {
+      return this.itemError(400, 10229, `A folder cannot be ${kind === 'copy' ? 'copied' : 'moved'} into itself or its own subfolders.`);
+    }
+    return { ok: true, source, destFolder: dest, name: present(name) ? (name as string) : null, files: countFiles(store, source) };
   }
 
-  /** Makes the copies of the outcomes up to `upTo` (all by default) and adds their results, in request order. */
+  /** Carries out the outcomes up to `upTo` (all by default) and adds their results, in request order. */
   private execute(plan: Plan, base: string, upTo = plan.outcomes.length): void {
     const at = isoZ(Math.min(plan.finishAt, this.now()));
     for (; plan.executed < upTo; plan.executed++) {
       const o = plan.outcomes[plan.executed];
-      const result: JobResult = o.ok ? { resource: fileRecord(base, this.copyNode(o.source, o.destFolder, o.name ?? o.source.name, at)) } : { error: o.error };
+      const result: JobResult = o.ok ? this.carryOut(plan.kind, o, base, at) : { error: o.error };
+      if (o.ok && 'error' in result) {
+        // It failed when carried out: it counts as one failed item, like a refusal.
+        plan.okFiles -= o.files;
+        plan.failFiles += 1;
+        plan.job.total_files = plan.okFiles + plan.failFiles;
+      }
       plan.job.result = [...plan.job.result, result];
     }
   }
 
+  private carryOut(kind: JobKind, o: Extract<Outcome, { ok: true }>, base: string, at: string): JobResult {
+    const store = this.store;
+    // Between submission and now the source or the destination may have gone (another job, a delete).
+    if (store.fileById.get(o.source.id) !== o.source) return { error: errorBody(404, 10225, `Source '${o.source.id}' does not exist.`) };
+    if (o.destFolder && store.fileById.get(o.destFolder.id) !== o.destFolder) {
+      return { error: errorBody(400, 10228, `Destination folder '${o.destFolder.id}' does not exist.`) };
+    }
+    if (kind === 'delete') {
+      const before = fileRecord(base, o.source);
+      removeTree(store, o.source);
+      return { resource: before };
+    }
+    const name = o.name ?? o.source.name;
+    const node = kind === 'copy' ? this.copyNode(o.source, o.destFolder!, name, at) : this.moveNode(o.source, o.destFolder!, name, at);
+    return { resource: fileRecord(base, node) };
+  }
+
   private copyNode(src: FileRec, dest: FileRec, name: string, at: string): FileRec {
-    const siblings = this.store.children(dest.id);
-    const existing = siblings.find((s) => s.name === name);
+    const existing = sibling(this.store, dest.id, name);
     if (src.type === 'folder' && existing?.type === 'folder') {
       const kids = [...this.store.children(src.id)];
       for (const k of kids) {
@@ -320,15 +368,11 @@ export class CopyEngine {
       }
       return existing;
     }
-    let finalName = name;
-    for (let i = 1; siblings.some((s) => s.name === finalName); i++) {
-      finalName = `${i}_${name}`;
-    }
     const kids = src.type === 'folder' ? [...this.store.children(src.id)] : [];
     const copy = this.store.addFile({
       ...JSON.parse(JSON.stringify(src)) as FileRec,
       id: this.store.newFileId(),
-      name: finalName,
+      name: freeName(this.store, dest.id, name),
       project: dest.project,
       parent: dest.id,
       created_on: at,
@@ -338,6 +382,40 @@ export class CopyEngine {
       this.copyNode(k, copy, k.name, at);
     }
     return copy;
+  }
+
+  /**
+   * A file keeps its record and ID (renamed `1_<name>`, … on a clash); a folder is made anew at its place (a new ID)
+   * with its contents moved into it, or merged into a folder of the same name there; the source folder is gone.
+   * An item moved to where it already is, under its own name, stays as it is.
+   */
+  private moveNode(src: FileRec, dest: FileRec, name: string, at: string): FileRec {
+    const store = this.store;
+    if (src.parent === dest.id && src.name === name) return src;
+    const existing = sibling(store, dest.id, name, src);
+    if (src.type === 'folder' && existing?.type === 'folder') {
+      for (const k of [...store.children(src.id)]) this.moveNode(k, existing, k.name, at);
+      store.removeFile(src);
+      return existing;
+    }
+    const finalName = freeName(store, dest.id, name, src);
+    if (src.type === 'file') {
+      if (src.parent !== dest.id) store.reparent(src, dest);
+      src.name = finalName;
+      src.modified_on = at;
+      return src;
+    }
+    const moved = store.addFile({
+      ...JSON.parse(JSON.stringify(src)) as FileRec,
+      id: store.newFileId(),
+      name: finalName,
+      project: dest.project,
+      parent: dest.id,
+      modified_on: at,
+    });
+    for (const k of [...store.children(src.id)]) this.moveNode(k, moved, k.name, at);
+    store.removeFile(src);
+    return moved;
   }
 }
 

@@ -1,0 +1,59 @@
+// Worker process: the product's side of one peer figure (works.ts), against an emulator started by the parent,
+// in a heap of its own (run with --expose-gc). The same handshake as peer.py: it builds the client (and, when
+// `warm`, sends one free `GET /v2/rate_limit`); then, `runs` times, it says `ready` and times the work from the
+// parent's `go` to its end, so that the parent counts the emulator's requests and bytes of each run alone.
+import type { SbClient } from '../../../src/api/client';
+import { clientFor } from '../env';
+import { startHeapProbe } from '../heap';
+import { WORKS, type Json } from './works';
+
+export interface PeerWorkerJob {
+  work: string;
+  baseUrl: string;
+  token: string;
+  username: string;
+  args: Json;
+  runs: number;
+  /**
+   * true: one request first (free of quota), as the figures of a client already in use. false: the first
+   * request after start, once the product's start-up is done (`afterStart`).
+   */
+  warm: boolean;
+}
+
+export type PeerWorkerMessage =
+  | { kind: 'ready' }
+  | { kind: 'done'; ms: number; memoryMb: number; result: Json; startedAt: number }
+  | { kind: 'failed'; error: string };
+
+const tell = (message: PeerWorkerMessage) => process.send?.(message);
+
+/** What the product does right after it has started, before anyone asks for anything (main.ts). */
+async function afterStart(client: SbClient): Promise<void> {
+  await client.transport.warm();
+}
+
+async function main(): Promise<void> {
+  const job = JSON.parse(process.argv[2] ?? '{}') as PeerWorkerJob;
+  const work = WORKS.find((w) => w.id === job.work);
+  if (!work) throw new Error(`no work named ${job.work}`);
+  const client = clientFor(job);
+  if (job.warm) await client.rateLimit();
+  else await afterStart(client);
+  for (let run = 0; run < job.runs; run++) {
+    const go = new Promise<void>((resolve) => process.once('message', () => resolve()));
+    tell({ kind: 'ready' });
+    await go;
+    const heap = startHeapProbe();
+    const startedAt = Date.now();
+    const t0 = performance.now();
+    const result = await work.ours({ client, emulator: job, heap }, job.args as never);
+    const ms = performance.now() - t0;
+    tell({ kind: 'done', ms, memoryMb: heap.stop(), result, startedAt });
+  }
+}
+
+main().catch((error: unknown) => {
+  tell({ kind: 'failed', error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  process.exitCode = 1;
+});

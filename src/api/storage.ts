@@ -1,0 +1,282 @@
+import * as l10n from '@vscode/l10n';
+import { ApiError } from './errors';
+import { Clock, systemClock } from './clock';
+import { unreadableAddress, type RequestLogEntry } from './transport';
+
+/**
+ * Speaks to the storage provider (S3, GCS) at the signed URLs the platform hands out: `download_info` to read a file,
+ * a part URL to write one part of an upload. That is another origin, so a request carries no auth token and no
+ * cookie, only what the storage needs; and a URL's query is its signature (a credential while it lives), so it is
+ * never logged nor put in an error: only its host and path are. Bodies are streamed both ways, never held whole.
+ */
+
+/** The part of a fetch response read here (node-fetch's, or a test double). */
+export interface StorageResponseLike {
+  status: number;
+  headers: { get(name: string): string | null };
+  /** The body as a stream of chunks. */
+  body: AsyncIterable<Uint8Array> | null;
+}
+export interface StorageRequestInit {
+  method: 'GET' | 'PUT';
+  headers: Record<string, string>;
+  body?: NodeJS.ReadableStream;
+  signal: AbortSignal;
+}
+export type StorageFetch = (url: string, init: StorageRequestInit) => Promise<StorageResponseLike>;
+
+/**
+ * One request through Node's http or https (where VS Code applies the user's proxy, as for node-fetch, which sits on
+ * the same modules): its body is the response stream itself, so a connection cut in the middle of a body ends the
+ * read with an error (node-fetch hands on a copy that would wait instead), and nothing is decompressed (a byte range
+ * of a gzip file must arrive as the bytes it is). Redirects are not followed.
+ */
+export const nodeStorageFetch: StorageFetch = (url, init) =>
+  new Promise((resolve, reject) => {
+    const target = new URL(url);
+    // Loaded with the first transfer, not with the extension (as the transport does with node-fetch).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const transport = (target.protocol === 'https:' ? require('https') : require('http')) as typeof import('http');
+    const request = transport.request(target, { method: init.method, headers: init.headers, signal: init.signal }, (response) => {
+      resolve({
+        status: response.statusCode ?? 0,
+        headers: {
+          get: (name) => {
+            const value = response.headers[name.toLowerCase()];
+            return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+          },
+        },
+        body: response,
+      });
+    });
+    request.on('error', reject);
+    if (!init.body) {
+      request.end();
+      return;
+    }
+    init.body.on('error', (error) => request.destroy(error));
+    init.body.pipe(request);
+  });
+
+export interface StorageOptions {
+  fetch?: StorageFetch;
+  clock?: Clock;
+  onRequest?: (entry: RequestLogEntry) => void;
+  /** No byte moving for this long ends the request (a stalled connection). */
+  idleTimeoutMs?: number;
+}
+
+/** What a storage refusal said: its HTTP status and S3's error code (`AccessDenied`, `NoSuchKey`, …). */
+export class StorageError extends ApiError {
+  constructor(
+    status: number,
+    readonly storageCode: string | undefined,
+    message: string,
+    path: string,
+    method: string,
+  ) {
+    super({ kind: 'http', status, message, method, path });
+  }
+
+  /** A 403 is most often a signed URL that expired: a new one may work. */
+  get linkRefused(): boolean {
+    return this.status === 403;
+  }
+  /** The object is not there (any more): the file was deleted. */
+  get gone(): boolean {
+    return this.status === 404 || this.storageCode === 'NoSuchKey' || this.storageCode === 'NoSuchUpload';
+  }
+}
+
+/** A response to a read: where its body starts in the file, the file's size, and the body as a stream. */
+export interface StorageRead {
+  status: number;
+  /** The first byte of the body, in the file. */
+  start: number;
+  /** The file's size, when the storage said. */
+  size: number | undefined;
+  /** Bytes the body holds, when the storage said. */
+  length: number | undefined;
+  etag: string | undefined;
+  /** The body's chunks; cut short by a dropped connection, it throws a network error. */
+  body: AsyncIterable<Buffer>;
+}
+
+export class StorageClient {
+  private readonly fetch: StorageFetch;
+  private readonly clock: Clock;
+  private readonly idleTimeoutMs: number;
+
+  constructor(private readonly options: StorageOptions = {}) {
+    this.fetch = options.fetch ?? nodeStorageFetch;
+    this.clock = options.clock ?? systemClock;
+    this.idleTimeoutMs = options.idleTimeoutMs ?? 60_000;
+  }
+
+  /**
+   * Reads the file at a signed URL from `range.start` (to `range.end`, inclusive, or to its end); with `tail`, its
+   * last `tail` bytes. A 416 (nothing at that offset) is an empty body, not an error.
+   */
+  async read(url: string, range: { start: number; end?: number } | { tail: number } | undefined, signal?: AbortSignal): Promise<StorageRead> {
+    const headers: Record<string, string> = { 'Accept-Encoding': 'identity' };
+    if (range && 'tail' in range) headers.Range = `bytes=-${Math.max(1, Math.floor(range.tail))}`;
+    else if (range && (range.start > 0 || range.end !== undefined)) headers.Range = `bytes=${range.start}-${range.end ?? ''}`;
+    const request = this.open(url, 'GET', headers, undefined, signal);
+    const { response, where, idle, log } = await request;
+    if (response.status === 416) {
+      idle.stop();
+      const size = /\/(\d+)$/.exec(response.headers.get('content-range') ?? '')?.[1];
+      return { status: 416, start: 0, size: size === undefined ? undefined : Number(size), length: 0, etag: undefined, body: nothing() };
+    }
+    if (response.status < 200 || response.status >= 300) throw await this.refusal(response, where, 'GET', idle);
+    const contentRange = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(response.headers.get('content-range')?.trim() ?? '');
+    const declared = Number(response.headers.get('content-length') ?? NaN);
+    const length = Number.isInteger(declared) ? declared : undefined;
+    const partial = response.status === 206 && contentRange;
+    return {
+      status: response.status,
+      start: partial ? Number(contentRange[1]) : 0,
+      size: partial ? (contentRange[3] === '*' ? undefined : Number(contentRange[3])) : length,
+      length,
+      etag: response.headers.get('etag') ?? undefined,
+      body: this.chunks(response, idle, log, where, 'GET'),
+    };
+  }
+
+  /**
+   * PUTs one part's bytes, streamed from `body`, to a signed URL; `length` is sent as Content-Length, as a pre-signed
+   * PUT requires. Returns the ETag the storage answered, quotes stripped.
+   */
+  async put(
+    url: string,
+    body: NodeJS.ReadableStream,
+    length: number,
+    options: { headers?: Record<string, string>; successCodes?: readonly number[]; signal?: AbortSignal } = {},
+  ): Promise<string> {
+    const { response, where, idle } = await this.open(url, 'PUT', { ...options.headers, 'Content-Length': String(length) }, body, options.signal);
+    const ok = options.successCodes?.length ? options.successCodes.includes(response.status) : response.status === 200;
+    if (!ok) throw await this.refusal(response, where, 'PUT', idle);
+    await drain(response);
+    idle.stop();
+    const etag = response.headers.get('etag')?.replace(/"/g, '').trim();
+    if (!etag) throw new ApiError({ kind: 'malformed', message: l10n.t('the file storage ({0}) accepted a part without an ETag', where), method: 'PUT', path: where });
+    return etag;
+  }
+
+  private async open(url: string, method: 'GET' | 'PUT', headers: Record<string, string>, body: NodeJS.ReadableStream | undefined, signal: AbortSignal | undefined) {
+    const where = safeLocation(url);
+    if (!/^https?:\/\//i.test(url)) throw new ApiError({ kind: 'malformed', message: l10n.t('the storage address is not a web address ({0})', where) });
+    const started = this.clock.now();
+    const idle = new IdleTimer(this.clock, this.idleTimeoutMs, signal);
+    const log = (status: number | undefined, requestId: string | undefined, error?: string) =>
+      this.options.onRequest?.({ method, path: where, status, durationMs: this.clock.now() - started, requestId, attempt: 1, error });
+    // A byte of the request body moving counts as life too.
+    body?.on('data', () => idle.touch());
+    let response: StorageResponseLike;
+    try {
+      // Only what the storage needs: no X-SBG-Auth-Token, no cookies.
+      response = await this.fetch(url, { method, headers: { ...headers, 'User-Agent': 'sevenbridges-vscode' }, body, signal: idle.signal });
+    } catch (cause) {
+      idle.stop();
+      const error = failure(cause, idle, where, method);
+      log(undefined, undefined, error.message);
+      throw error;
+    }
+    log(response.status, response.headers.get('x-amz-request-id') ?? response.headers.get('x-guploader-uploadid') ?? undefined);
+    return { response, where, idle, log };
+  }
+
+  private async *chunks(response: StorageResponseLike, idle: IdleTimer, log: (status: number | undefined, requestId: string | undefined, error?: string) => void, where: string, method: string): AsyncGenerator<Buffer> {
+    try {
+      for await (const chunk of response.body ?? []) {
+        idle.touch();
+        yield Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+      }
+    } catch (cause) {
+      const error = failure(cause, idle, where, method);
+      log(undefined, undefined, error.message);
+      throw error;
+    } finally {
+      idle.stop();
+    }
+  }
+
+  private async refusal(response: StorageResponseLike, where: string, method: string, idle: IdleTimer): Promise<StorageError> {
+    let text = '';
+    try {
+      for await (const chunk of response.body ?? []) {
+        if (text.length < 4000) text += Buffer.from(chunk).toString('utf8');
+      }
+    } catch {
+      // The refusal's body is only a detail.
+    } finally {
+      idle.stop();
+    }
+    // Storage error bodies can repeat the request's signature (S3's SignatureDoesNotMatch does): keep the code only.
+    const code = /<Code>([A-Za-z]+)<\/Code>/.exec(text)?.[1];
+    const message = code
+      ? l10n.t('The file storage answered HTTP {0} ({1}).', response.status, code)
+      : l10n.t('The file storage answered HTTP {0}.', response.status);
+    return new StorageError(response.status, code, message, where, method);
+  }
+}
+
+async function* nothing(): AsyncGenerator<Buffer> {}
+
+async function drain(response: StorageResponseLike): Promise<void> {
+  for await (const chunk of response.body ?? []) void chunk;
+}
+
+/** Aborts a request when nothing moved for `ms`, or when the caller's signal aborts. */
+class IdleTimer {
+  private readonly controller = new AbortController();
+  private handle: unknown;
+  private stopped = false;
+  timedOut = false;
+  readonly signal: AbortSignal;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly ms: number,
+    readonly caller: AbortSignal | undefined,
+  ) {
+    this.signal = caller ? AbortSignal.any([caller, this.controller.signal]) : this.controller.signal;
+    this.touch();
+  }
+
+  touch(): void {
+    if (this.stopped) return;
+    if (this.handle !== undefined) this.clock.clearTimeout(this.handle);
+    this.handle = this.clock.setTimeout(() => {
+      this.timedOut = true;
+      this.controller.abort();
+    }, this.ms);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.handle !== undefined) this.clock.clearTimeout(this.handle);
+  }
+}
+
+function failure(cause: unknown, idle: IdleTimer, where: string, method: string): ApiError {
+  if (cause instanceof ApiError) return cause;
+  if (idle.caller?.aborted) return new ApiError({ kind: 'cancelled', message: 'Cancelled', method, path: where });
+  if (idle.timedOut) return new ApiError({ kind: 'timeout', message: l10n.t('the file storage ({0}) stopped answering', where), method, path: where });
+  const code = (cause as { code?: string })?.code;
+  const host = where.split('/')[0];
+  const message = code
+    ? l10n.t({ message: 'cannot reach the file storage {0} ({1})', args: [host, code], comment: ['{1}: a system error code such as ECONNRESET'] })
+    : l10n.t('cannot reach the file storage {0} (connection failed)', host);
+  return new ApiError({ kind: 'network', message, method, path: where });
+}
+
+/** `host/path` of a URL, without its query (the signature) or fragment. */
+export function safeLocation(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.host}${u.pathname}`;
+  } catch {
+    return unreadableAddress();
+  }
+}

@@ -1,0 +1,123 @@
+// What a transfer keeps in global state to resume after a fault, a Cancel or a window reload: one record per file
+// under way (keys STATE_KEY_PREFIXES.download / .upload + a hash), each bound to the account it was made with, so
+// that windows writing at the same time do not overwrite each other's records. What is read back is checked (it may
+// come from an older version or another account). No `vscode`.
+import { createHash } from 'crypto';
+import type { FileLocation } from '../api/files';
+import { STATE_KEY_PREFIXES } from '../keys/state';
+import type { SharedState } from '../util/stateStore';
+
+/** A download under way: the remote file, and the byte ranges its `.part` file already holds. */
+export interface DownloadResume {
+  account: string;
+  fileId: string;
+  size: number;
+  /** The storage's ETag when the first bytes came: other bytes since mean another file. */
+  etag?: string;
+  partPath: string;
+  /** `[start, end)` ranges written, in order, not touching. */
+  done: [number, number][];
+}
+
+/** A multipart upload under way: enough to ask the platform which parts arrived and send the rest. */
+export interface UploadResume {
+  account: string;
+  uploadId: string;
+  localPath: string;
+  size: number;
+  mtimeMs: number;
+  partSize: number;
+  destination: FileLocation;
+  name: string;
+  overwrite: boolean;
+}
+
+type Kind = 'download' | 'upload';
+
+/** One family of records (downloads or uploads) of one account. */
+export class ResumeBook<T extends { account: string }> {
+  constructor(
+    private readonly state: SharedState,
+    private readonly kind: Kind,
+    private readonly account: string,
+  ) {}
+
+  /** The record of `id` (a `.part` path, a local path and destination), if this account has one. */
+  get(id: string): T | undefined {
+    const value = this.state.get<unknown>(this.key(id));
+    return this.valid(value) ? value : undefined;
+  }
+
+  /** Every record of this account. */
+  all(): T[] {
+    const prefix = STATE_KEY_PREFIXES[this.kind];
+    return this.state
+      .keys()
+      .filter((k) => k.startsWith(prefix))
+      .map((k) => this.state.get<unknown>(k))
+      .filter((v): v is T => this.valid(v));
+  }
+
+  /** Writes (or with `undefined`, forgets) the record of `id`, bound to this account. */
+  set(id: string, value: Omit<T, 'account'> | undefined): PromiseLike<void> {
+    return this.state.update(this.key(id), value === undefined ? undefined : { ...value, account: this.account });
+  }
+
+  private key(id: string): string {
+    return STATE_KEY_PREFIXES[this.kind] + createHash('sha256').update(`${this.account}\n${id}`).digest('hex').slice(0, 32);
+  }
+
+  private valid(value: unknown): value is T {
+    if (!value || typeof value !== 'object' || (value as { account?: unknown }).account !== this.account) return false;
+    return this.kind === 'download' ? isDownloadResume(value) : isUploadResume(value);
+  }
+}
+
+const isCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
+
+function isDownloadResume(v: object): boolean {
+  const r = v as Partial<DownloadResume>;
+  return (
+    typeof r.fileId === 'string' &&
+    typeof r.partPath === 'string' &&
+    isCount(r.size) &&
+    (r.etag === undefined || typeof r.etag === 'string') &&
+    Array.isArray(r.done) &&
+    r.done.every((d) => Array.isArray(d) && d.length === 2 && isCount(d[0]) && isCount(d[1]) && d[0] < d[1] && d[1] <= r.size!)
+  );
+}
+
+function isUploadResume(v: object): boolean {
+  const r = v as Partial<UploadResume>;
+  const where = r.destination as Record<string, unknown> | undefined;
+  return (
+    typeof r.uploadId === 'string' &&
+    typeof r.localPath === 'string' &&
+    typeof r.name === 'string' &&
+    isCount(r.size) &&
+    typeof r.mtimeMs === 'number' &&
+    isCount(r.partSize) &&
+    typeof r.overwrite === 'boolean' &&
+    !!where &&
+    (typeof where.project === 'string' || typeof where.parent === 'string')
+  );
+}
+
+/** Adds `[start, end)` to ordered, separate ranges, merging what touches. */
+export function addRange(ranges: [number, number][], start: number, end: number): [number, number][] {
+  if (end <= start) return ranges;
+  const out: [number, number][] = [];
+  let [s, e] = [start, end];
+  for (const [a, b] of ranges) {
+    if (b < s) out.push([a, b]);
+    else if (a > e) {
+      out.push([s, e]);
+      [s, e] = [a, b];
+    } else [s, e] = [Math.min(a, s), Math.max(b, e)];
+  }
+  out.push([s, e]);
+  return out;
+}
+
+/** Bytes the ranges hold. */
+export const rangesBytes = (ranges: readonly [number, number][]): number => ranges.reduce((n, [a, b]) => n + b - a, 0);

@@ -1,0 +1,500 @@
+// Uploads local files and folders to a project or folder: folders created first (through the injected
+// `ensureFolder`), then each file as a multipart upload, several files and several parts at once, each part streamed
+// from disk, its ETag reported, then completed through the injected `complete` (the one write path). Cancel aborts
+// every upload not completed, so no half file is left; a fault or a window reload leaves each upload resumable: its
+// ID, local file, size, modification time and part size are kept in stored state, and the next run asks the platform
+// which parts arrived and sends the rest. No `vscode`: the editor side calls `plan`, then `run`. See README.md.
+import * as l10n from '@vscode/l10n';
+import { createReadStream, promises as fsp } from 'fs';
+import { Readable } from 'stream';
+import type { Clock } from '../api/clock';
+import { ApiError, describeError } from '../api/errors';
+import type { FileLocation } from '../api/files';
+import { StorageError, type StorageClient } from '../api/storage';
+import type { FileRecord } from '../api/types';
+import type { Upload, UploadsApi } from '../api/uploads';
+import { cannotRead, listLocal, type LocalFile } from './localTree';
+import { uploadPartSize, uploadParts, type Span } from './partPlan';
+import { ProgressMeter, type TransferProgress } from './progress';
+import type { ResumeBook, UploadResume } from './resumeState';
+
+/** What to do when a name is taken in the destination. */
+export type NameClash = 'rename' | 'overwrite' | 'skip';
+
+export interface UploadRequest {
+  /** Local files and folders (absolute paths). */
+  sources: readonly string[];
+  destination: FileLocation;
+  /** `rename`: the first free `1_<name>`, `2_<name>`… (the platform's own rule for copies, as the clash preview shows). */
+  ifExists: NameClash;
+}
+
+export interface UploadPlan {
+  destination: FileLocation;
+  ifExists: NameClash;
+  /** Folders to create first, `/`-separated, each after its parent. */
+  folders: string[];
+  files: LocalFile[];
+  refused: { localPath: string; reason: string }[];
+  bytes: number;
+}
+
+/** What `complete` is told, besides the upload's ID: enough to look a lost answer up (see uploadLookup.ts). */
+export interface CompleteContext {
+  uploadId: string;
+  destination: FileLocation;
+  name: string;
+  size: number;
+  localPath: string;
+  /** When the platform says the upload began (its `initiated`), if it did. */
+  initiated?: string;
+}
+
+export interface UploadSummary {
+  /** Stopped by Cancel or a halt before the end. */
+  cancelled: boolean;
+  uploaded: { localPath: string; file: FileRecord }[];
+  /** Bytes sent in this run. */
+  bytes: number;
+  skipped: { localPath: string; reason: string }[];
+  failed: { localPath: string; reason: string }[];
+  /** What Retry sends again (the failed, and what a Cancel or halt left), resuming the uploads kept. */
+  retry: UploadPlan | undefined;
+}
+
+export interface UploaderDeps {
+  uploads: Pick<UploadsApi, 'init' | 'partTarget' | 'reportPart' | 'info' | 'abort' | 'list'>;
+  /** Completes an upload (the write path: a lost answer is looked up, not sent again). */
+  complete(uploadId: string, context: CompleteContext): Promise<FileRecord>;
+  /** The ID of the folder `name` in `parent`, created if it is not there. */
+  ensureFolder(parent: FileLocation, name: string, signal?: AbortSignal): Promise<string>;
+  storage: Pick<StorageClient, 'put'>;
+  clock: Clock;
+  /** The account's records of uploads under way. */
+  resume: ResumeBook<UploadResume>;
+  /** Parts on their way at once, over every file; default 8. */
+  connections?: number;
+  /** Tries of a part before its file fails; default 6. */
+  attempts?: number;
+  /** First wait after a fault, doubled each time (at most 30 s); default 1 s. */
+  backoffMs?: number;
+}
+
+export interface UploadRunOptions {
+  /** Cancel: stops, and aborts every upload not completed on the platform. */
+  signal?: AbortSignal;
+  /** Stops, keeping every upload to resume later (the window closes). */
+  halt?: AbortSignal;
+  onProgress?(progress: TransferProgress): void;
+}
+
+const MAX_BACKOFF_MS = 30_000;
+const RATE_LIMIT_SLACK_MS = 1_000;
+/** Numbered names tried for one file with `rename` before giving up. */
+const MAX_RENAMES = 100;
+
+export class Uploader {
+  constructor(private readonly deps: UploaderDeps) {}
+
+  /** Lists the local files and folders; moves no byte. */
+  async plan(request: UploadRequest): Promise<UploadPlan> {
+    const tree = await listLocal(request.sources);
+    return { destination: request.destination, ifExists: request.ifExists, ...tree, bytes: tree.files.reduce((n, f) => n + f.size, 0) };
+  }
+
+  /** Creates the folders, then uploads the files. Never throws for one file: its failure is in the summary. */
+  run(plan: UploadPlan, options: UploadRunOptions = {}): Promise<UploadSummary> {
+    return new UploadRun(this.deps, plan, options).run();
+  }
+
+  /** Uploads of this account left by earlier runs (a fault, a reload) that no run has resumed. */
+  leftOver(): UploadResume[] {
+    return this.deps.resume.all();
+  }
+
+  /** Aborts a left-over upload on the platform and forgets it. */
+  async discard(record: UploadResume, signal?: AbortSignal): Promise<void> {
+    await this.deps.uploads.abort(record.uploadId, { signal });
+    await this.deps.resume.set(resumeId(record.localPath, record.destination, record.name), undefined);
+  }
+}
+
+/** A file's upload under way on the platform. */
+interface Started {
+  uploadId: string;
+  partSize: number;
+  name: string;
+  initiated?: string;
+  recordId: string;
+}
+
+/** Why a file stops: the words for the summary, and whether its upload on the platform is of no more use. */
+class FileFailure extends Error {
+  constructor(
+    message: string,
+    readonly abandon: boolean,
+  ) {
+    super(message);
+  }
+}
+
+class UploadRun {
+  private readonly meter: ProgressMeter;
+  private readonly stop: AbortSignal;
+  private readonly summary: UploadSummary;
+  private readonly connections: number;
+  private readonly attempts: number;
+  private readonly backoffMs: number;
+  /** Part slots free, and those waiting for one. */
+  private slots: number;
+  private readonly waiting: (() => void)[] = [];
+  /** Uploads begun and not completed: aborted on Cancel. */
+  private readonly open = new Map<string, Started>();
+  private readonly retryFiles: LocalFile[] = [];
+
+  constructor(
+    private readonly deps: UploaderDeps,
+    private readonly plan: UploadPlan,
+    private readonly options: UploadRunOptions,
+  ) {
+    this.stop = AbortSignal.any([options.signal, options.halt].filter((s): s is AbortSignal => !!s));
+    this.connections = Math.max(1, deps.connections ?? 8);
+    this.slots = this.connections;
+    this.attempts = deps.attempts ?? 6;
+    this.backoffMs = deps.backoffMs ?? 1_000;
+    this.meter = new ProgressMeter(deps.clock, { files: plan.files.length, bytes: plan.bytes });
+    this.summary = { cancelled: false, uploaded: [], bytes: 0, skipped: [], failed: plan.refused.map((r) => ({ ...r })), retry: undefined };
+  }
+
+  async run(): Promise<UploadSummary> {
+    this.tell(true);
+    const folders = await this.createFolders();
+    let next = 0;
+    const worker = async () => {
+      for (let file = this.plan.files[next++]; file; file = this.plan.files[next++]) {
+        const parent = folders.get(parentOf(file.relativePath));
+        // Not begun (stopped, or its folder not made before the stop): the next run sends it.
+        if (this.stop.aborted || parent === undefined) {
+          this.retryFiles.push(file);
+          continue;
+        }
+        if (typeof parent === 'string') {
+          this.failFile(file, parent);
+          continue;
+        }
+        await this.uploadFile(file, parent);
+      }
+    };
+    await Promise.all(Array.from({ length: this.connections }, worker));
+    if (this.options.signal?.aborted) await this.abortOpen();
+    this.summary.cancelled = this.stop.aborted;
+    if (this.retryFiles.length) {
+      const files = this.retryFiles;
+      const folders = this.plan.folders.filter((folder) => files.some((f) => f.relativePath.startsWith(`${folder}/`)));
+      this.summary.retry = { ...this.plan, folders, files, refused: [], bytes: files.reduce((n, f) => n + f.size, 0) };
+    }
+    this.tell(true);
+    return this.summary;
+  }
+
+  /** Each folder's place on the platform by relative path ('' the destination), or why it could not be made. */
+  private async createFolders(): Promise<Map<string, FileLocation | string>> {
+    const made = new Map<string, FileLocation | string>([['', this.plan.destination]]);
+    for (const folder of this.plan.folders) {
+      const parent = made.get(parentOf(folder));
+      const name = folder.slice(folder.lastIndexOf('/') + 1);
+      // A folder under one not made (stopped) is not made either; under one that failed, it fails for the same reason.
+      if (parent === undefined || this.stop.aborted) continue;
+      if (typeof parent === 'string') {
+        made.set(folder, parent);
+        continue;
+      }
+      try {
+        made.set(folder, { parent: await this.deps.ensureFolder(parent, name, this.stop) });
+      } catch (error) {
+        if (this.stop.aborted) continue;
+        made.set(folder, l10n.t('The folder "{0}" could not be created: {1}', folder, describeError(error)));
+      }
+    }
+    return made;
+  }
+
+  private async uploadFile(file: LocalFile, destination: FileLocation): Promise<void> {
+    let started: Started | undefined;
+    // The file's own stop: the first part that fails stops the others.
+    const giveUp = new AbortController();
+    const signal = AbortSignal.any([this.stop, giveUp.signal]);
+    const moved = { bytes: 0 };
+    try {
+      const local = await fsp.stat(file.localPath).catch((error: unknown) => {
+        throw new FileFailure(cannotRead(error), false);
+      });
+      const now: LocalFile = { ...file, size: local.size, mtimeMs: local.mtimeMs };
+      this.meter.sizeLearned(now.size - file.size);
+      file = now;
+      started = await this.resume(file, destination);
+      const arrivedParts = started ? await this.partsArrived(started) : [];
+      if (!arrivedParts) started = undefined;
+      started ??= await this.begin(file, destination);
+      if (!started) return;
+      this.open.set(started.recordId, started);
+      const done = new Set(arrivedParts);
+      const parts = uploadParts(file.size, started.partSize);
+      const arrived = parts.filter((p) => done.has(p.number)).reduce((n, p) => n + p.end - p.start, 0);
+      this.meter.alreadyDone(arrived);
+      moved.bytes += arrived;
+      const sending = parts
+        .filter((p) => !done.has(p.number))
+        .map((p) =>
+          this.sendPart(file, started!, p, signal, moved).catch((error: unknown) => {
+            giveUp.abort();
+            throw error;
+          }),
+        );
+      const outcomes = await Promise.allSettled(sending);
+      const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+      if (failed) throw failed.reason;
+      if (this.stop.aborted) {
+        this.retryFiles.push(file);
+        return;
+      }
+      await this.checkUnchanged(file);
+      await this.completeFile(file, destination, started);
+    } catch (error) {
+      if (this.stop.aborted && !(error instanceof FileFailure && error.abandon)) {
+        this.retryFiles.push(file);
+        return;
+      }
+      const failure = error instanceof FileFailure ? error : new FileFailure(describeError(error), false);
+      if (failure.abandon && started) await this.abandon(started);
+      this.failFile(file, failure.message, file.size - moved.bytes);
+    }
+  }
+
+  /** The upload an earlier run left for this file, if the file is unchanged and the platform still has it. */
+  private async resume(file: LocalFile, destination: FileLocation): Promise<Started | undefined> {
+    const recordId = resumeId(file.localPath, destination, baseName(file));
+    const record = this.deps.resume.get(recordId);
+    if (!record) return undefined;
+    if (record.size !== file.size || record.mtimeMs !== file.mtimeMs) {
+      // The file changed since: its parts are of no use.
+      await this.deps.uploads.abort(record.uploadId).catch(() => undefined);
+      await this.deps.resume.set(recordId, undefined);
+      return undefined;
+    }
+    return { uploadId: record.uploadId, partSize: record.partSize, name: record.name, recordId };
+  }
+
+  /** The parts the platform has of a resumed upload; undefined when it no longer knows it (the file starts again). */
+  private async partsArrived(started: Started): Promise<number[] | undefined> {
+    let info: Upload;
+    try {
+      info = await this.deps.uploads.info(started.uploadId, { listParts: true, signal: this.stop });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) {
+        await this.deps.resume.set(started.recordId, undefined);
+        return undefined;
+      }
+      throw error;
+    }
+    started.partSize = info.part_size;
+    started.initiated = info.initiated;
+    return (info.parts ?? []).filter((p) => p.response?.headers?.ETag).map((p) => p.part_number);
+  }
+
+  /** Begins the upload (init), trying numbered names with `rename`; undefined when the file is skipped. */
+  private async begin(file: LocalFile, destination: FileLocation): Promise<Started | undefined> {
+    const wanted = baseName(file);
+    const recordId = resumeId(file.localPath, destination, wanted);
+    for (let n = 0; n <= MAX_RENAMES; n++) {
+      const name = n === 0 ? wanted : `${n}_${wanted}`;
+      let upload: Upload;
+      try {
+        upload = await this.init(file, destination, name);
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 409) {
+          if (this.plan.ifExists === 'skip') {
+            this.summary.skipped.push({ localPath: file.localPath, reason: l10n.t('"{0}" is already there.', name) });
+            this.meter.fileDropped(file.size);
+            this.tell(true);
+            return undefined;
+          }
+          if (this.plan.ifExists === 'rename') continue;
+        }
+        if (error instanceof ApiError && error.status === 400 && !error.isTransient) {
+          throw new FileFailure(l10n.t('The platform refused the name "{0}": {1}', name, describeError(error)), false);
+        }
+        throw error;
+      }
+      const started: Started = { uploadId: upload.upload_id, partSize: upload.part_size, name, initiated: upload.initiated, recordId };
+      await this.deps.resume.set(recordId, {
+        uploadId: upload.upload_id,
+        localPath: file.localPath,
+        size: file.size,
+        mtimeMs: file.mtimeMs,
+        partSize: upload.part_size,
+        destination,
+        name,
+        overwrite: this.plan.ifExists === 'overwrite',
+      });
+      return started;
+    }
+    throw new FileFailure(l10n.t('Every name from "{0}" to "{1}" is taken.', wanted, `${MAX_RENAMES}_${wanted}`), false);
+  }
+
+  /**
+   * Init, once more after a lost answer: the platform may have begun the upload, so its list of uploads is read
+   * first, and one upload of this name, size and place that no record claims is taken as ours.
+   */
+  private async init(file: LocalFile, destination: FileLocation, name: string): Promise<Upload> {
+    const init = { destination, name, size: file.size, partSize: uploadPartSize(file.size), overwrite: this.plan.ifExists === 'overwrite' };
+    try {
+      return await this.afterRateLimit(() => this.deps.uploads.init(init, { signal: this.stop }));
+    } catch (error) {
+      if (!(error instanceof ApiError && error.maybeDelivered) || this.stop.aborted) throw error;
+      const claimed = new Set(this.deps.resume.all().map((r) => r.uploadId));
+      const page = await this.deps.uploads.list({ signal: this.stop });
+      const ours = page.items.filter(
+        (u) => u.name === name && u.size === file.size && !claimed.has(u.upload_id) && ('parent' in destination ? u.parent === destination.parent : u.project === destination.project),
+      );
+      if (ours.length === 1) return ours[0];
+      return this.afterRateLimit(() => this.deps.uploads.init(init, { signal: this.stop }));
+    }
+  }
+
+  /** One part: a slot, a fresh part URL, the bytes streamed from disk, the ETag reported; tried again after a fault. */
+  private async sendPart(file: LocalFile, started: Started, part: Span, signal: AbortSignal, moved: { bytes: number }): Promise<void> {
+    await this.slot();
+    try {
+      for (let attempt = 1; ; attempt++) {
+        if (signal.aborted) return;
+        await this.checkUnchanged(file);
+        let sent = 0;
+        try {
+          const target = await this.deps.uploads.partTarget(started.uploadId, part.number, { signal });
+          const body = part.end > part.start ? createReadStream(file.localPath, { start: part.start, end: part.end - 1, highWaterMark: 1024 * 1024 }) : Readable.from([]);
+          body.on('data', (chunk: Buffer) => {
+            sent += chunk.length;
+            this.meter.add(chunk.length);
+            this.tell(false);
+          });
+          const etag = await this.deps.storage.put(target.url, body, part.end - part.start, { headers: target.headers, successCodes: target.successCodes, signal });
+          await this.afterRateLimit(() => this.deps.uploads.reportPart(started.uploadId, part.number, etag, { signal }), signal);
+          this.summary.bytes += sent;
+          moved.bytes += sent;
+          return;
+        } catch (error) {
+          this.meter.add(-sent);
+          if (signal.aborted) return;
+          if ((error instanceof StorageError && error.gone) || (error instanceof ApiError && error.status === 404)) {
+            throw new FileFailure(l10n.t('The upload was aborted on the platform.'), true);
+          }
+          const again = error instanceof StorageError ? error.linkRefused || error.isTransient : error instanceof ApiError && error.isTransient;
+          if (!again) throw error;
+          if (attempt >= this.attempts) throw new FileFailure(l10n.t('Part {0} stopped after {1} tries: {2}', part.number, this.attempts, describeError(error)), false);
+          await this.deps.clock.sleep(Math.min(MAX_BACKOFF_MS, this.backoffMs * 2 ** (attempt - 1)), signal).catch(() => undefined);
+        }
+      }
+    } finally {
+      this.release();
+    }
+  }
+
+  /**
+   * A POST the rate limit refused (429: not processed) is sent again once the limit resets, as often as it takes:
+   * many small files spend 5 requests each, and the platform allows 1,000 per 5 minutes.
+   */
+  private async afterRateLimit<T>(call: () => Promise<T>, signal: AbortSignal = this.stop): Promise<T> {
+    for (;;) {
+      try {
+        return await call();
+      } catch (error) {
+        if (!(error instanceof ApiError && error.isRateLimited) || signal.aborted) throw error;
+        await this.deps.clock.sleep(Math.max(error.untilResetMs ?? 0, this.backoffMs) + RATE_LIMIT_SLACK_MS, signal);
+      }
+    }
+  }
+
+  /** A file changed on disk since its upload began is refused: what was sent would not be that file. */
+  private async checkUnchanged(file: LocalFile): Promise<void> {
+    const now = await fsp.stat(file.localPath).catch(() => undefined);
+    if (!now || now.size !== file.size || now.mtimeMs !== file.mtimeMs) {
+      throw new FileFailure(l10n.t('The file changed on disk during the upload: it was not uploaded. Upload it again.'), true);
+    }
+  }
+
+  private async completeFile(file: LocalFile, destination: FileLocation, started: Started): Promise<void> {
+    let record: FileRecord;
+    try {
+      const context = { uploadId: started.uploadId, destination, name: started.name, size: file.size, localPath: file.localPath, initiated: started.initiated };
+      // Not cancellable once its parts are all there; a 429 was not processed.
+      record = await this.afterRateLimit(() => this.deps.complete(started.uploadId, context), new AbortController().signal);
+    } catch (error) {
+      // A lost answer may have made the file: the write path looks it up; the upload stays as it is meanwhile.
+      if (error instanceof ApiError && error.maybeDelivered) {
+        this.open.delete(started.recordId);
+        throw new FileFailure(l10n.t('The platform may have completed it; it is being checked: {0}', describeError(error)), false);
+      }
+      throw new FileFailure(l10n.t('The platform refused to complete it: {0}', describeError(error)), true);
+    }
+    this.open.delete(started.recordId);
+    await this.deps.resume.set(started.recordId, undefined);
+    this.summary.uploaded.push({ localPath: file.localPath, file: record });
+    this.meter.fileDone();
+    this.tell(true);
+  }
+
+  /** Aborts an upload on the platform (best effort) and forgets it. */
+  private async abandon(started: Started): Promise<void> {
+    this.open.delete(started.recordId);
+    // Not cancellable: it runs after a Cancel. The transport gives each attempt its time limit.
+    await this.deps.uploads.abort(started.uploadId).catch(() => undefined);
+    await this.deps.resume.set(started.recordId, undefined);
+  }
+
+  /** Cancel: every upload begun and not completed is aborted, so nothing is left half made. */
+  private async abortOpen(): Promise<void> {
+    await Promise.all([...this.open.values()].map((started) => this.abandon(started)));
+  }
+
+  /** A file given up: the rest carries on. `left`: its bytes not sent yet, no longer counted in the totals. */
+  private failFile(file: LocalFile, reason: string, left = file.size): void {
+    this.summary.failed.push({ localPath: file.localPath, reason });
+    this.retryFiles.push(file);
+    this.meter.fileDropped(left);
+    this.tell(true);
+  }
+
+  private async slot(): Promise<void> {
+    if (this.slots > 0) {
+      this.slots--;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.slots++;
+  }
+
+  private tell(force: boolean): void {
+    if (this.options.onProgress && this.meter.due(force)) this.options.onProgress(this.meter.snapshot());
+  }
+}
+
+/** The record of a file's upload: the same local file to the same place under the same name. */
+function resumeId(localPath: string, destination: FileLocation, name: string): string {
+  return JSON.stringify([localPath, destination, name]);
+}
+
+function parentOf(relativePath: string): string {
+  const slash = relativePath.lastIndexOf('/');
+  return slash < 0 ? '' : relativePath.slice(0, slash);
+}
+
+function baseName(file: LocalFile): string {
+  return file.relativePath.slice(file.relativePath.lastIndexOf('/') + 1);
+}
+

@@ -1,0 +1,249 @@
+// The download engine on a storage in memory, the fake clock and a real temporary folder.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { Downloader, type DownloadItem, type DownloaderDeps, type ExistingFile, type LocalDisk } from '../../../src/transfer/download';
+import { MiB } from '../../../src/transfer/partPlan';
+import type { TransferProgress } from '../../../src/transfer/progress';
+import { ResumeBook, type DownloadResume } from '../../../src/transfer/resumeState';
+import { FakeClock } from '../../support/fakeClock';
+import { memoryState, type WindowState } from '../../support/sharedState';
+import { bytesOf, FakeStorage } from './fakeStorage';
+
+describe('transfer: download engine', function () {
+  this.timeout(20_000);
+  let dir: string;
+  let storage: FakeStorage;
+  let clock: FakeClock;
+  let state: WindowState;
+
+  const downloader = (more: Partial<DownloaderDeps> = {}, store: WindowState = state) =>
+    new Downloader({
+      downloadInfo: storage.downloadInfo,
+      storage,
+      clock,
+      resume: new ResumeBook<DownloadResume>(store, 'download', 'acc'),
+      freeSpace: async () => 1e12,
+      ...more,
+    });
+  const item = (fileId: string, relativePath: string): DownloadItem => ({ fileId, relativePath, size: storage.files.get(fileId)!.bytes.length });
+  const onDisk = (relative: string) => fs.readFileSync(path.join(dir, relative));
+  const same = (relative: string, fileId: string) => assert.ok(onDisk(relative).equals(storage.files.get(fileId)!.bytes), `${relative} is byte for byte the remote file`);
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-download-'));
+    storage = new FakeStorage();
+    clock = new FakeClock();
+    state = memoryState();
+    // 1,000 bytes a millisecond: progress is told every 250 KB.
+    storage.onChunk = (bytes) => clock.advance(bytes / 1000);
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('keeps the remote layout, a large file as several ranges at once, each file checked and named when whole', async () => {
+    storage.add('big', bytesOf(20 * MiB + 5));
+    storage.add('a', bytesOf(3000, 2));
+    storage.add('b', bytesOf(0));
+    const progress: TransferProgress[] = [];
+    const d = downloader();
+    const plan = await d.plan({ target: dir, items: [item('big', 'run/out/big.bam'), item('a', 'run/a.txt'), item('b', 'empty.txt')], ifExists: 'ask' });
+    assert.deepStrictEqual(plan.space, { needed: 20 * MiB + 5 + 3000, available: 1e12 });
+    assert.strictEqual(plan.shortfall, false);
+    const summary = await d.run(plan, { onProgress: (p) => progress.push(p) });
+    assert.deepStrictEqual(summary.failed, []);
+    assert.strictEqual(summary.saved.length, 3);
+    same('run/out/big.bam', 'big');
+    same('run/a.txt', 'a');
+    assert.strictEqual(onDisk('empty.txt').length, 0);
+    assert.deepStrictEqual(fs.readdirSync(path.join(dir, 'run', 'out')), ['big.bam'], 'no .part left');
+    const bigReads = storage.reads.filter((r) => r.fileId === 'big');
+    assert.strictEqual(bigReads.length, 3, 'three ranges of 8 MiB');
+    assert.deepStrictEqual(bigReads.map((r) => [r.start, r.end]).sort((x, y) => x[0]! - y[0]!), [[0, 8 * MiB - 1], [8 * MiB, 16 * MiB - 1], [16 * MiB, 20 * MiB + 4]]);
+    assert.strictEqual(summary.bytes, 20 * MiB + 5 + 3000, 'every byte received once');
+    const last = progress.at(-1)!;
+    assert.deepStrictEqual([last.filesDone, last.filesTotal, last.bytesDone, last.bytesTotal], [3, 3, 20 * MiB + 5 + 3000, 20 * MiB + 5 + 3000]);
+    assert.ok(progress.every((p, i) => i === 0 || p.bytesDone >= progress[i - 1].bytesDone), 'bytes done only grow');
+    assert.ok(storage.infos.length === 3, 'one download_info per file');
+  });
+
+  it('resumes after a dropped connection, a 5xx and an expired URL from the last byte written: no byte fetched twice', async () => {
+    storage.add('big', bytesOf(20 * MiB));
+    storage.cutNext(3 * MiB + 17);
+    storage.failNext(503);
+    // One connection: two ranges of 10 MiB one after the other, the URL expiring during the first.
+    const d = downloader({ connections: 1 });
+    const plan = await d.plan({ target: dir, items: [item('big', 'big.bin')], ifExists: 'overwrite' });
+    let expired = false;
+    const summary = await d.run(plan, {
+      onProgress: (p) => {
+        if (!expired && p.bytesDone > 5 * MiB) {
+          expired = true;
+          storage.expire('big');
+        }
+      },
+    });
+    assert.deepStrictEqual(summary.failed, []);
+    same('big.bin', 'big');
+    assert.strictEqual(summary.bytes, 20 * MiB);
+    assert.strictEqual(storage.bytesSent, 20 * MiB, 'the storage sent each byte once');
+    assert.ok(storage.reads.some((r) => r.outcome === 'expired'));
+    assert.strictEqual(storage.infos.length, 2, 'download_info asked again once');
+    const resumed = storage.reads.find((r) => r.start === 3 * MiB + 17);
+    assert.ok(resumed, 'the cut range went on from the byte after the last one written');
+    assert.ok(clock.sleeps.length >= 2 && clock.sleeps[0] === 1000, `backed off: ${clock.sleeps}`);
+  });
+
+  it('resumes a cancelled download from its .part, in a new engine (a reload), fetching only the rest', async () => {
+    storage.add('big', bytesOf(24 * MiB));
+    const cancel = new AbortController();
+    const first = await downloader().run(await downloader().plan({ target: dir, items: [item('big', 'big.bin')], ifExists: 'overwrite' }), {
+      signal: cancel.signal,
+      onProgress: (p) => p.bytesDone > 9 * MiB && cancel.abort(),
+    });
+    assert.strictEqual(first.cancelled, true);
+    assert.deepStrictEqual(first.retry, [item('big', 'big.bin')]);
+    assert.ok(fs.existsSync(path.join(dir, 'big.bin.part')) && !fs.existsSync(path.join(dir, 'big.bin')));
+    const kept = first.bytes;
+    const again = downloader();
+    const plan = await again.plan({ target: dir, items: first.retry, ifExists: 'ask' });
+    assert.strictEqual(plan.files[0].resumeFrom, kept, 'the bytes on disk are kept');
+    assert.strictEqual(plan.space.needed, 24 * MiB - kept);
+    const second = await again.run(plan);
+    same('big.bin', 'big');
+    assert.strictEqual(kept + second.bytes, 24 * MiB, 'nothing fetched twice');
+    assert.deepStrictEqual(state.keys().filter((k) => k.startsWith('sevenbridges.transfer.')), [], 'its record is gone once whole');
+  });
+
+  it('after a crash, resumes from what the last saved record vouches for; the rest is fetched again', async () => {
+    storage.add('big', bytesOf(20 * MiB));
+    // The first range stalls after its first chunk; the two others arrive (12 MiB).
+    storage.hangNext();
+    const stop = new AbortController();
+    let snapshot: WindowState | undefined;
+    let doneAtCrash = 0;
+    const running = downloader().run(await downloader().plan({ target: dir, items: [item('big', 'big.bin')], ifExists: 'overwrite' }), {
+      signal: stop.signal,
+      onProgress: (p) => {
+        // The window dies here: global state holds what was last saved, the disk what was written.
+        if (!snapshot && p.bytesDone >= 10 * MiB) {
+          doneAtCrash = p.bytesDone;
+          snapshot = memoryState();
+          for (const key of state.keys()) void snapshot.update(key, state.get(key));
+        }
+      },
+    });
+    for (let waited = 0; !snapshot; waited += 5) {
+      assert.ok(waited < 10_000, 'the window died');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    stop.abort();
+    await running;
+    const record = new ResumeBook<DownloadResume>(snapshot, 'download', 'acc').all()[0];
+    assert.ok(record && record.done.length > 0, 'a record was saved before the crash');
+    const after = downloader({}, snapshot);
+    const plan = await after.plan({ target: dir, items: [item('big', 'big.bin')], ifExists: 'ask' });
+    assert.ok(plan.files[0].resumeFrom > 0 && plan.files[0].resumeFrom <= doneAtCrash, `${plan.files[0].resumeFrom} of ${doneAtCrash}`);
+    const summary = await after.run(plan);
+    same('big.bin', 'big');
+    assert.strictEqual(summary.bytes, 20 * MiB - plan.files[0].resumeFrom);
+  });
+
+  it('a file there with the same size is skipped; another size: ask, then keep both, overwrite or skip', async () => {
+    for (const id of ['a', 'b', 'c', 'd']) storage.add(id, bytesOf(500, id.charCodeAt(0)));
+    fs.writeFileSync(path.join(dir, 'a.vcf.gz'), bytesOf(500, 99));
+    fs.writeFileSync(path.join(dir, 'b.vcf.gz'), 'old');
+    fs.writeFileSync(path.join(dir, 'b (1).vcf.gz'), 'older');
+    fs.writeFileSync(path.join(dir, 'c.txt'), 'old');
+    fs.writeFileSync(path.join(dir, 'd.txt'), 'old');
+    const asked: ExistingFile[] = [];
+    const answers: Record<string, 'keepBoth' | 'overwrite' | 'skip'> = { b: 'keepBoth', c: 'overwrite', d: 'skip' };
+    const d = downloader();
+    const plan = await d.plan({
+      target: dir,
+      items: [item('a', 'a.vcf.gz'), item('b', 'b.vcf.gz'), item('c', 'c.txt'), item('d', 'd.txt')],
+      ifExists: 'ask',
+      ask: async (existing) => {
+        asked.push(existing);
+        return answers[existing.item.fileId];
+      },
+    });
+    assert.deepStrictEqual(asked.map((a) => [a.item.fileId, a.localSize]), [['b', 3], ['c', 3], ['d', 3]], 'the same size is not asked about');
+    assert.deepStrictEqual(plan.skipped.map((s) => s.item.fileId), ['a', 'd']);
+    assert.deepStrictEqual(plan.files.map((f) => path.basename(f.path)), ['b (2).vcf.gz', 'c.txt']);
+    const summary = await d.run(plan);
+    assert.deepStrictEqual(summary.skipped.map((s) => s.item.fileId), ['a', 'd']);
+    same('b (2).vcf.gz', 'b');
+    assert.strictEqual(onDisk('b.vcf.gz').toString(), 'old');
+    same('c.txt', 'c');
+    assert.strictEqual(onDisk('d.txt').toString(), 'old');
+    assert.deepStrictEqual(storage.reads.map((r) => r.fileId).sort(), ['b', 'c'], 'skipped files are not fetched');
+  });
+
+  it('a file deleted on the platform, a path a file is in the way of, a full disk: each fails clearly, the rest carries on', async () => {
+    for (const id of ['ok', 'gone', 'blocked', 'full']) storage.add(id, bytesOf(9 * MiB, id.length));
+    fs.writeFileSync(path.join(dir, 'sub'), 'a file where a folder should be');
+    const disk: LocalDisk = {
+      open: async (file, flags) => {
+        const handle = await fs.promises.open(file, flags);
+        if (!file.includes('full')) return handle;
+        let written = 0;
+        return {
+          write: async (buffer, offset, length, position) => {
+            written += length;
+            if (written > MiB) throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+            return handle.write(buffer, offset, length, position);
+          },
+          stat: () => handle.stat(),
+          close: () => handle.close(),
+        };
+      },
+    };
+    const d = downloader({ disk, connections: 2 });
+    const plan = await d.plan({ target: dir, items: [item('gone', 'gone.bin'), item('blocked', 'sub/blocked.bin'), item('full', 'full.bin'), item('ok', 'ok.bin')], ifExists: 'overwrite' });
+    storage.cutNext(2 * MiB);
+    const summary = await d.run(plan, {
+      onProgress: () => {
+        if (storage.files.has('gone') && storage.reads.some((r) => r.fileId === 'gone')) storage.files.delete('gone');
+      },
+    });
+    const reasons = Object.fromEntries(summary.failed.map((f) => [f.item.fileId, f.reason]));
+    assert.match(reasons.gone, /no longer on the platform/);
+    assert.match(reasons.blocked, /file is in the way/);
+    assert.match(reasons.full, /disk is full/);
+    assert.deepStrictEqual(summary.saved, [path.join(dir, 'ok.bin')]);
+    same('ok.bin', 'ok');
+    assert.ok(!fs.existsSync(path.join(dir, 'gone.bin.part')), 'the bytes of a deleted file are dropped');
+    assert.ok(fs.existsSync(path.join(dir, 'full.bin.part')), 'a full disk keeps what was written, to resume');
+    assert.deepStrictEqual(summary.retry.map((r) => r.fileId).sort(), ['blocked', 'full', 'gone']);
+  });
+
+  it('says before the first byte that the disk is short, and refuses a path that leaves the folder', async () => {
+    storage.add('a', bytesOf(5000));
+    const d = downloader({ freeSpace: async () => 4000 });
+    const plan = await d.plan({ target: dir, items: [item('a', 'a.bin'), item('a', '../escape.bin')], ifExists: 'overwrite' });
+    assert.deepStrictEqual([plan.shortfall, plan.space.needed, plan.space.available], [true, 5000, 4000]);
+    assert.match(plan.refused[0].reason, /not a path inside the folder/);
+    assert.deepStrictEqual(storage.reads, []);
+  });
+
+  it('a size that disagrees with the listing, or bytes that changed since the .part began: that file fails and starts over next time', async () => {
+    storage.add('a', bytesOf(4000));
+    storage.add('b', bytesOf(9 * MiB));
+    const d = downloader();
+    const wrongSize = { ...item('a', 'a.bin'), size: 4100 };
+    const cancel = new AbortController();
+    const first = await d.run(await d.plan({ target: dir, items: [wrongSize, item('b', 'b.bin')], ifExists: 'overwrite' }), {
+      signal: cancel.signal,
+      onProgress: (p) => p.bytesDone > 2 * MiB && cancel.abort(),
+    });
+    assert.match(first.failed[0].reason, /lists 4100 bytes but the storage has 4000/);
+    // The file is replaced on the platform by one of the same size: other bytes, another ETag.
+    storage.files.get('b')!.etag = '"another"';
+    const second = await d.run(await d.plan({ target: dir, items: [item('b', 'b.bin')], ifExists: 'overwrite' }));
+    assert.match(second.failed[0].reason, /changed on the platform/);
+    const third = await d.run(await d.plan({ target: dir, items: [item('b', 'b.bin')], ifExists: 'overwrite' }));
+    assert.deepStrictEqual(third.failed, []);
+    same('b.bin', 'b');
+  });
+});
