@@ -10,9 +10,10 @@ export const LOG_SCHEME = SCHEMES.log;
 
 /**
  * A job's log as a read-only document: `sevenbridges-log:/<task id>/<file id>/<title>`, its query a JSON object with
- * `path` (where the log is, whole: the tab's tooltip, through the manifest's `resourceLabelFormatters`) and `whole`
- * for the whole file. The tab shows the title ("job.err.log · samtools_index · BWA-MEM run"). Fetched from the
- * storage's signed URL without the auth token.
+ * `path` and `whole` (the whole file). The manifest's `resourceLabelFormatters` make `path` the document's label: VS
+ * Code shows it whole as the tab's tooltip ("rfranklin/my-project › BWA-MEM run › samtools_index/job.err.log ·
+ * samtools_index · BWA-MEM run") and what follows its last `/` as the tab's name ("job.err.log · samtools_index ·
+ * BWA-MEM run"). Fetched from the storage's signed URL without the auth token.
  */
 export class LogDocumentProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly texts = new Map<string, string>();
@@ -32,8 +33,9 @@ export class LogDocumentProvider implements vscode.TextDocumentContentProvider, 
   }
 
   static uriFor(log: LogRef, whole = false): vscode.Uri {
-    const title = logTitle(log).replace(/[\\/:*?"<>|#%]+/g, '_').slice(0, 160) || 'log';
-    return vscode.Uri.from({ scheme: LOG_SCHEME, path: `/${log.taskId}/${log.fileId}/${title}`, query: JSON.stringify({ path: logLocation(log), ...(whole ? { whole } : {}) }) });
+    // Only a slash would cut the name (the tab shows what follows the last one); the URI escapes the rest.
+    const title = logTitle(log).replace(/[\\/]+/g, '_').slice(0, 160) || 'log';
+    return vscode.Uri.from({ scheme: LOG_SCHEME, path: `/${log.taskId}/${log.fileId}/${title}`, query: JSON.stringify({ path: `${logLocation(log)}/${title}`, ...(whole ? { whole } : {}) }) });
   }
 
   /** The same log, whole. */

@@ -86,9 +86,9 @@ export function logTitle(log: LogRef): string {
   return [log.name, log.job, ...(log.taskName ? [log.taskName] : [])].join(' · ');
 }
 
-/** Where a log is, whole, for its tab's tooltip: "rfranklin/my-project › BWA-MEM run › samtools_index › job.err.log". */
+/** Whose log it is, whole, for its tab's tooltip: "rfranklin/my-project › BWA-MEM run › samtools_index". */
 export function logLocation(log: LogRef): string {
-  return [...(log.project ? [log.project] : []), log.taskName ?? log.taskId, log.job, log.name].join(' › ');
+  return [...(log.project ? [log.project] : []), log.taskName ?? log.taskId, log.job].join(' › ');
 }
 
 const JOB_ORDER: Record<string, number> = { FAILED: 0, ABORTED: 1, RUNNING: 2, QUEUED: 3, COMPLETED: 4 };

@@ -473,7 +473,10 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
   }
 
   private loadCounts(force: boolean): Promise<void> {
-    if (this.countsPromise && (!force || !this.countsLoaded)) return this.countsPromise;
+    // Counts known are drawn at once (with the moves an action made) while a refresh reads them again: a slow
+    // platform never holds the view back.
+    if (!force && this.countsLoaded) return Promise.resolve();
+    if (this.countsPromise && !this.countsLoaded) return this.countsPromise;
     this.countsController.abort();
     const controller = new AbortController();
     this.countsController = controller;

@@ -115,6 +115,10 @@ describe('copy jobs view, name clashes, drag and drop', function () {
     assert.deepStrictEqual(lines.slice(1).map((l) => l.split('\t')[2]), ['copied', 'failed', 'copied']);
     assert.strictEqual(lines[1].split('\t')[3], newId);
     assert.match(lines[2].split('\t')[3], /^error 10225: /);
+    // A read-only document named after the destination and the job: nothing to save.
+    assert.match(document.uri.path, /^\/copy-results-.+\.tsv$/);
+    assert.strictEqual(document.isDirty, false);
+    assert.strictEqual(document.isUntitled, false);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
 
     const before = emulator().copyRequests.length;

@@ -422,6 +422,34 @@ describe('task tree model', () => {
     assert.deepStrictEqual(ids(await tree.getChildren(other)), [taskId(9), taskId(8), taskId(3)]);
   });
 
+  it('while a refresh waits on a slow platform, the tree draws what it knows at once: an abort moves its row before the listings answer', async () => {
+    const { tree, source } = model();
+    await tree.getChildren();
+    const [running, other] = (['RUNNING', 'OTHER'] as const).map((s) => tree.group(s));
+    for (const group of [running, other]) {
+      tree.setExpanded(group, true);
+      await tree.getChildren(group);
+    }
+    let release = () => undefined as void;
+    const gate = new Promise<void>((r) => (release = r));
+    const [count, list] = [source.count.bind(source), source.list.bind(source)];
+    source.count = async (query) => gate.then(() => count(query));
+    source.list = async (query, page) => gate.then(() => list(query, page));
+    const refreshing = tree.refresh();
+    tree.applyTask({ ...source.tasks[2], status: 'ABORTING' }, 'RUNNING');
+    // Drawn from memory: answered before the next turn of the event loop, the platform still silent.
+    const drawn = await Promise.race([
+      (async () => ({ roots: await tree.getChildren(), other: (await tree.getChildren(other)) as TaskNode[] }))(),
+      new Promise<undefined>((r) => setImmediate(() => r(undefined))),
+    ]);
+    assert.ok(drawn, 'the view waited for the refresh');
+    assert.deepStrictEqual([running.count, other.count], [3, 3]);
+    assert.deepStrictEqual(ids(drawn.other), [taskId(9), taskId(8), taskId(3)]);
+    assert.strictEqual(tree.rowView(drawn.other[2]).label, 'aborting · task 3');
+    release();
+    await refreshing;
+  });
+
   it('a task an action makes or moves is shown at once only where the filter lets the platform list it', async () => {
     const { tree, filters } = model();
     await filters.update({ project: 'me/beta' });
