@@ -160,6 +160,8 @@ export function describeError(error: unknown): string {
   if (error.isMaintenance) return l10n.t('The platform is under maintenance. Try again later.');
   switch (error.kind) {
     case 'network':
+      // A reset came from the far end (the platform or a proxy): not the person's connection to check.
+      if (/^(ECONNRESET|EPIPE)$|socket hang up/i.test(error.message)) return l10n.t('The connection to the platform was reset before it answered.');
       return l10n.t('Cannot reach the platform ({0}). Check your connection and the API endpoint.', error.message);
     case 'timeout':
       return l10n.t('The platform did not answer in time. Try again.');

@@ -115,6 +115,24 @@ export class PagedLoader<T> {
     return true;
   }
 
+  /** Adds an item at `index` (one an action just made or moved here), counted in the total; false when it is listed already. */
+  insert(item: T, index: number): boolean {
+    const key = this.options.key(item);
+    if (key === undefined || this.itemsByKey.has(key)) return false;
+    this.itemsByKey.set(key, this.readable(item));
+    this.order.splice(Math.max(0, Math.min(index, this.order.length)), 0, key);
+    if (this.totalCount !== undefined) this.totalCount++;
+    return true;
+  }
+
+  /** Takes an item out (an action moved it elsewhere), and out of the total; false when it is not listed. */
+  remove(key: string): boolean {
+    if (!this.itemsByKey.delete(key)) return false;
+    this.order = this.order.filter((k) => k !== key);
+    if (this.totalCount !== undefined) this.totalCount = Math.max(0, this.totalCount - 1);
+    return true;
+  }
+
   /** Forgets everything and cancels any load under way. */
   reset(): void {
     this.controller.abort();

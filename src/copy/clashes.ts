@@ -54,7 +54,7 @@ export function planClashes(arriving: readonly Arriving[], existing: readonly Ex
 export interface DestinationLookup {
   existing: Existing[];
   complete: boolean;
-  /** Why it could not finish, in words. */
+  /** Why it could not finish, in a sentence or two. */
   problem?: string;
   requests: number;
 }
@@ -111,7 +111,7 @@ export async function lookupDestination(
     add(page.items);
     for (let n = 1; page.next; n++) {
       if (n >= maxPages) {
-        return { existing: [...existing.values()], complete: false, requests, problem: l10n.t('the destination holds more than {0} entries', count(maxPages * 100)) };
+        return { existing: [...existing.values()], complete: false, requests, problem: l10n.t('The destination holds more than {0} entries.', count(maxPages * 100)) };
       }
       page = await files.next(page.next);
       requests++;
@@ -153,7 +153,7 @@ export function clashWords(plan: ClashPlan, lookup: Pick<DestinationLookup, 'com
   const lines: string[] = [];
   if (parts.length) lines.push(l10n.t({ message: '{0}.', args: [parts.join(l10n.t({ message: '; ', comment: ['Separates the clauses of one sentence'] }))], comment: ['Clauses that make one sentence'] }));
   if (!lookup.complete) {
-    lines.push(l10n.t('The names in the destination could not all be checked ({0}): some items may arrive renamed or merged. Copy anyway?', lookup.problem ?? l10n.t('the lookup did not finish')));
+    lines.push(l10n.t('The names in the destination could not all be checked. {0} Some items may arrive renamed or merged. Copy anyway?', lookup.problem ?? l10n.t('The lookup did not finish.')));
   } else if (!parts.length) {
     lines.push(l10n.t('No name is taken in the destination: every item keeps its name.'));
   }

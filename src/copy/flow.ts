@@ -12,7 +12,7 @@ import { COMMANDS } from '../keys/commands';
 import { USER_DECIDES, type Account, type WriteRecord, type WriteState } from '../write/outbox';
 import { followCopies } from './copyWrite';
 import { COPY_WRITE, type CopyPayload } from '../jobs/copyRequests';
-import { discardAction, showCopyJobsAction, submitAgainAction, submissionTellings } from './submissionWords';
+import { checkedText, discardAction, showCopyJobsAction, submitAgainAction, submissionTellings } from './submissionWords';
 import { count } from '../util/words';
 import { askNewName, browseFolder, pickDestinationKind } from './pickers';
 import { clampBatchSize, confirmationNotes, confirmationText, CopyDestination, describeDestination, duplicatesDropped, planCopy, sourceProblems, checkSources, splitItems } from './request';
@@ -140,14 +140,14 @@ export class CopyFlow {
       else unknown.push(id);
     }
     if (unknown.length > NAME_QUERIES) {
-      return { lines: clashWords({ renamed: [], merged: [] }, { complete: false, problem: vscode.l10n.t('the names of the sources are not known') }), complete: false };
+      return { lines: clashWords({ renamed: [], merged: [] }, { complete: false, problem: vscode.l10n.t('The names of the sources are not known.') }), complete: false };
     }
     for (const id of unknown) {
       try {
         const record = await this.services.client.files.get(id);
         arriving.push({ name: record.name, folder: record.type === 'folder' });
       } catch (error) {
-        return { lines: clashWords({ renamed: [], merged: [] }, { complete: false, problem: vscode.l10n.t('the source {0} could not be read: {1}', id, describeError(error)) }), complete: false };
+        return { lines: clashWords({ renamed: [], merged: [] }, { complete: false, problem: vscode.l10n.t('The source {0} could not be read. {1}', id, describeError(error)) }), complete: false };
       }
     }
     if (newName && arriving.length === 1) arriving[0] = { ...arriving[0], name: newName };
@@ -203,9 +203,11 @@ export class CopyFlow {
     return jobs;
   }
 
-  /** Says what happened to the calls still in the outbox, with the actions that fit. */
+  /** Says what happened to the calls still in the outbox, with the actions that fit; then what the check of a lost answer found. */
   private async tell(left: WriteRecord[], label: string): Promise<void> {
     const group = left[0].group;
+    const checking = left.filter((r) => r.state === 'unsure' || r.state === 'sending');
+    if (checking.length) void this.tellChecked(checking, label);
     for (const telling of submissionTellings(left as WriteRecord<CopyPayload>[], label, this.services.clock.now())) {
       const show = { error: vscode.window.showErrorMessage, warning: vscode.window.showWarningMessage, info: vscode.window.showInformationMessage }[telling.severity];
       void show(telling.text, ...telling.actions).then(async (chosen) => {
@@ -213,6 +215,52 @@ export class CopyFlow {
         else if (chosen === discardAction()) await this.discard(group);
         else if (chosen === showCopyJobsAction()) await vscode.commands.executeCommand(COMMANDS.showJobs);
       });
+    }
+  }
+
+  /**
+   * Once the platform has answered for every call whose answer was lost (found there, or not found and sent again),
+   * says so; a call refused on its way is told as any refusal is. Nothing is said while the check goes on.
+   */
+  private async tellChecked(records: WriteRecord[], label: string): Promise<void> {
+    const { outbox } = this.services;
+    const waiting = new Set(records.map((r) => r.id));
+    const found: WriteRecord[] = [];
+    const resent: WriteRecord[] = [];
+    const refused: WriteRecord[] = [];
+    await new Promise<void>((resolve) => {
+      const settle = (id: string, into?: WriteRecord[], record?: WriteRecord) => {
+        if (!waiting.delete(id)) return;
+        if (into && record) into.push(record);
+        if (waiting.size) return;
+        finishing.dispose();
+        changing.dispose();
+        resolve();
+      };
+      const finishing = outbox.onDidFinish(({ record, found: wasFound }) => settle(record.id, wasFound ? found : resent, record));
+      const changing = outbox.onDidChange(() => {
+        const now = new Map(outbox.all().map((r) => [r.id, r]));
+        for (const id of [...waiting]) {
+          const record = now.get(id);
+          if (record?.state === 'failed') settle(id, refused, record);
+          // Gone without finishing: discarded by the person, or taken over by another window (which tells).
+          else if (!record) settle(id);
+        }
+      });
+    });
+    const group = records[0].group;
+    if (found.length || resent.length) {
+      void vscode.window.showInformationMessage(checkedText(found as WriteRecord<CopyPayload>[], resent as WriteRecord<CopyPayload>[], label), showCopyJobsAction()).then(async (chosen) => {
+        if (chosen === showCopyJobsAction()) await vscode.commands.executeCommand(COMMANDS.showJobs);
+      });
+    }
+    if (refused.length) {
+      for (const telling of submissionTellings(refused as WriteRecord<CopyPayload>[], label, this.services.clock.now())) {
+        void vscode.window.showErrorMessage(telling.text, ...telling.actions).then(async (chosen) => {
+          if (chosen === submitAgainAction()) await this.resubmit(group);
+          else if (chosen === discardAction()) await this.discard(group);
+        });
+      }
     }
   }
 

@@ -28,12 +28,35 @@ function refusedText(rs: Records, destination: string): string {
     : l10n.t('Nothing was copied to {0} for {1} items: {2} Submit it again once that is fixed, or discard it.', destination, count(n), why);
 }
 
+/** A lost answer, said plainly: what did not answer, why (a sentence of its own), and that it is being checked. */
 function unsureText(rs: Records, destination: string): string {
   const n = itemTotal(rs);
-  const why = notes(rs) || l10n.t('no answer came');
+  const why = notes(rs) || l10n.t('Its answer never came.');
   return n === 1
-    ? l10n.t('The copy of 1 item to {0} may have been submitted ({1}). It is being checked on the platform and followed if found: nothing to do, and nothing is sent again until that is known.', destination, why)
-    : l10n.t('The copy of {0} items to {1} may have been submitted ({2}). It is being checked on the platform and followed if found: nothing to do, and nothing is sent again until that is known.', count(n), destination, why);
+    ? l10n.t('The platform did not answer the copy of 1 item to {0}. {1} Checking whether it arrived before sending anything again: nothing to do.', destination, why)
+    : l10n.t('The platform did not answer the copy of {0} items to {1}. {2} Checking whether it arrived before sending anything again: nothing to do.', count(n), destination, why);
+}
+
+/** What the check of copies whose answer was lost found: they had arrived, or they had not and were sent again. */
+export function checkedText(found: Records, resent: Records, destination: string): string {
+  const sentences: string[] = [];
+  const arrived = itemTotal(found);
+  const again = itemTotal(resent);
+  if (found.length) {
+    sentences.push(
+      arrived === 1
+        ? l10n.t('The copy of 1 item to {0} had arrived: its job is followed in Copy Jobs.', destination)
+        : l10n.t('The copy of {0} items to {1} had arrived: its job is followed in Copy Jobs.', count(arrived), destination),
+    );
+  }
+  if (resent.length) {
+    sentences.push(
+      again === 1
+        ? l10n.t('The copy of 1 item to {0} had not arrived: it was sent again, and the platform took it.', destination)
+        : l10n.t('The copy of {0} items to {1} had not arrived: it was sent again, and the platform took it.', count(again), destination),
+    );
+  }
+  return sentences.join(' ');
 }
 
 function waitingText(rs: Records, destination: string, at: string): string {

@@ -7,7 +7,8 @@ import { VIEWS } from '../keys/views';
 import { commandTitles } from '../keys/commands';
 import { isCopyCall, type CopyActions } from './copyRequests';
 import { USER_DECIDES, type Outbox } from '../write/outbox';
-import { canRetryFailed, itemOutcome, requestOf, requestState, resultsTable, type CopyJobsModel, type ItemNode, type JobNode, type JobsNode, type RequestNode, type SubmissionNode } from './jobsModel';
+import { CopyResultsProvider } from './results';
+import { canRetryFailed, itemOutcome, requestOf, requestState, type CopyJobsModel, type ItemNode, type JobNode, type JobsNode, type RequestNode, type SubmissionNode } from './jobsModel';
 import { isFinished, type TrackedJob } from './tracker';
 
 export interface JobsViewParts {
@@ -102,13 +103,13 @@ async function retryFailed(parts: JobsViewParts, row: JobRow, options: CommandOp
   return made;
 }
 
-/** Copy Results: a TSV of the jobs' items in a new editor (finished jobs' results read first when missing). */
+/** Copy Results: the jobs' items as a read-only TSV document (finished jobs' results read first when missing). */
 async function copyResults(parts: JobsViewParts, rows: JobRow[]): Promise<vscode.TextDocument> {
   const { model } = parts;
   const jobs = rows.flatMap((row) => jobsOf(model, row));
   const missing = jobs.filter((j) => isFinished(j) && j.state !== 'UNKNOWN' && !j.result?.length && j.items.length);
   for (const job of missing) await model.tracker.details(job.id).catch(() => undefined);
-  const document = await vscode.workspace.openTextDocument({ content: resultsTable(jobs.map((j) => model.current(j))), language: 'plaintext' });
+  const document = await vscode.workspace.openTextDocument(CopyResultsProvider.uriFor(jobs));
   await vscode.window.showTextDocument(document, { preview: false });
   return document;
 }

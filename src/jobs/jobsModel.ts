@@ -56,8 +56,8 @@ const failedWords = (failed: number): string => (failed === 1 ? l10n.t('1 failed
 const filesDone = (done: number, total: number): string => l10n.t('{0}/{1} files', n(done), n(total));
 /** The tooltip's first line and the start of the row's aria label. */
 const copyTo = (label: string): string => l10n.t('Copy to {0}', label);
-/** An aria label: what the row is, then its description. */
-const ariaCopyTo = (label: string, description: string): string => l10n.t({ message: 'Copy to {0}, {1}', args: [label, description], comment: ['{1}: the row\'s description'] });
+/** An aria label: where the copy goes, then how it is doing. */
+const ariaCopyTo = (label: string, description: string): string => l10n.t({ message: 'Copy to {0}, {1}', args: [label, description], comment: ['{1}: its state, progress and age'] });
 
 /**
  * The view's top rows, newest first: a job on its own, or the submission it belongs to when its copy was split
@@ -148,6 +148,13 @@ export function requestOf(node: JobsNode | undefined): RequestNode | undefined {
   return undefined;
 }
 
+/** Where a copy goes, in the words that tell it apart in a narrow row: the folder's name, else the project's. */
+export function shortDestination(label: string): string {
+  const [project, folder] = label.split(' › ');
+  const last = (text: string) => text.split('/').filter(Boolean).pop() ?? text;
+  return last(folder ?? project);
+}
+
 /** "340/1,000 files" once the platform has counted them; the item count before. */
 export function progressText(job: TrackedJob): string {
   if (job.total) return filesDone((job.completed ?? 0) + (job.failed ?? 0), job.total);
@@ -162,12 +169,13 @@ function jobIconSpec(job: TrackedJob): IconSpec {
   return failedCount(job) ? { id: 'warning', color: 'list.warningForeground' } : { id: 'pass', color: 'testing.iconPassed' };
 }
 
-/** A job's row: destination, state, progress and age. */
+/** A job's row: its state and progress first ("finished · 1/1 files"), then where (the folder's name) and its age. */
 export function jobRow(job: TrackedJob, now: number): RowView {
   const state = jobStateWord(job.state);
   const age = relativeTime(new Date(job.submittedAt), now);
   const failed = failedCount(job);
-  const description = [state, progressText(job), ...(failed ? [failedWords(failed)] : []), age].join(' · ');
+  const label = [state, progressText(job), ...(failed ? [failedWords(failed)] : [])].join(' · ');
+  const description = [shortDestination(job.destination.label), age].join(' · ');
   const tokens = ['copyJob', isFinished(job) ? 'finished' : 'running'];
   if (canRetryFailed(job)) tokens.push('hasFailed');
   if (job.result?.length || job.items.length) tokens.push('hasItems');
@@ -179,10 +187,10 @@ export function jobRow(job: TrackedJob, now: number): RowView {
     ...(job.lastError ? [job.lastError] : []),
   ].join('\n');
   return {
-    label: job.destination.label,
+    label,
     description,
     tooltip,
-    ariaLabel: ariaCopyTo(job.destination.label, description),
+    ariaLabel: ariaCopyTo(job.destination.label, [label, age].join(' · ')),
     icon: jobIconSpec(job),
     contextValue: tokens.join(' '),
     expandable: job.items.length > 0,
@@ -201,22 +209,21 @@ export function submissionRow(node: SubmissionNode, now: number): RowView {
   const at = Math.min(...node.jobs.map((j) => j.submittedAt), ...node.pending.map((p) => p.createdAt));
   const parts = [
     jobStateWord(allDone ? 'FINISHED' : 'RUNNING'),
-    requestCount(requests),
     total ? filesDone(done, total) : itemCount(items),
     ...(failed ? [failedWords(failed)] : []),
     ...(node.pending.length ? [node.pending.length === 1 ? l10n.t('1 request not submitted yet') : l10n.t('{0} requests not submitted yet', n(node.pending.length))] : []),
-    relativeTime(new Date(at), now),
   ];
-  const description = parts.join(' · ');
+  const age = relativeTime(new Date(at), now);
+  const description = [shortDestination(label), requestCount(requests), age].join(' · ');
   const refused = node.pending.some((p) => p.state === 'failed' || p.state === 'notFound');
   return {
-    label,
+    label: parts.join(' · '),
     description,
     tooltip:
       items === 1
         ? l10n.t('Copy of 1 item to {0}, split into {1}', label, requestCount(requests))
         : l10n.t({ message: 'Copy of {0} items to {1}, split into {2}', args: [n(items), label, requestCount(requests)], comment: ['{2}: "3 requests"'] }),
-    ariaLabel: ariaCopyTo(label, description),
+    ariaLabel: ariaCopyTo(label, [...parts, requestCount(requests), age].join(' · ')),
     icon: refused ? { id: 'warning', color: 'list.warningForeground' } : allDone ? (failed ? { id: 'warning', color: 'list.warningForeground' } : { id: 'pass', color: 'testing.iconPassed' }) : { id: 'sync~spin', color: 'charts.blue' },
     contextValue: ['copySubmission', allDone ? 'finished' : 'running'].join(' '),
     expandable: true,
@@ -236,7 +243,8 @@ export function requestRow(node: RequestNode, now: number, owns: (record: CopyWr
   const { problem, owned, refused, notFound, unsure } = requestState(records, owns);
   const states = [...new Set(records.map((p) => writeStateWords(p, now, owns(p))))].join(', ');
   const note = records.find((p) => p.note)?.note;
-  const description = [...(count === undefined ? [] : [itemCount(count)]), states, relativeTime(new Date(records[0].createdAt), now)].join(' · ');
+  const age = relativeTime(new Date(records[0].createdAt), now);
+  const description = [copies ? shortDestination(label) : label, age].join(' · ');
   const tokens = ['copyRequest'];
   if (owned && (refused || notFound)) tokens.push('refused');
   if (owned && unsure) tokens.push('unsure');
@@ -256,11 +264,15 @@ export function requestRow(node: RequestNode, now: number, owns: (record: CopyWr
                 ? l10n.t('It may have been submitted: it is looked up on the platform before anything is sent again. Submit Anyway may make it twice.')
                 : l10n.t('It is sent by itself: nothing to do.');
   const what = count === undefined ? l10n.t({ message: '{0}: {1}', args: [label, states], comment: ['{0}: a request ("Re-run "BWA-MEM run""); {1}: its state'] }) : count === 1 ? l10n.t('Copy of 1 item to {0}: {1}', label, states) : l10n.t('Copy of {0} items to {1}: {2}', n(count), label, states);
+  // What it waits for first: a narrow side bar cuts the row at its end.
+  const shown = [states, ...(count === undefined ? [] : [itemCount(count)])].join(' · ');
   return {
-    label: copies ? l10n.t('Request: {0}', label) : label,
+    label: shown,
     description,
     tooltip: [what, ...(note ? [note] : []), advice].join('\n'),
-    ariaLabel: l10n.t({ message: 'Copy request to {0}, {1}', args: [label, description], comment: ['{1}: the row\'s description'] }),
+    ariaLabel: copies
+      ? l10n.t({ message: 'Copy request to {0}, {1}', args: [label, [shown, age].join(' · ')], comment: ['{1}: its state, size and age'] })
+      : l10n.t({ message: '{0}, {1}', args: [label, [shown, age].join(' · ')], comment: ['{0}: a request ("Re-run "BWA-MEM run""); {1}: its state and age'] }),
     icon: refused || problem === 'corrupt' ? { id: 'error', color: 'testing.iconFailed' } : notFound ? { id: 'warning', color: 'list.warningForeground' } : unsure ? { id: 'search' } : { id: 'clock' },
     contextValue: tokens.join(' '),
     expandable: false,
@@ -348,6 +360,15 @@ export function resultsTable(jobs: readonly TrackedJob[]): string {
     });
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** The Copy Results document's name: `copy-results-<destination>-<job>.tsv` ("copy-results-rfranklin-gamma-gamma_folder_0-7071….tsv"). */
+export function resultsFileName(jobs: readonly TrackedJob[]): string {
+  const labels = [...new Set(jobs.map((j) => j.destination.label))];
+  const where = labels.length === 1 ? labels[0] : `${labels.length}-destinations`;
+  const job = jobs.length === 1 ? jobs[0].id : `${jobs.length}-jobs`;
+  const safe = (text: string) => text.replace(/[\s›\\/:*?"<>|#%]+/g, '-').replace(/^-+|-+$/g, '');
+  return `copy-results-${safe(where)}-${safe(job)}.tsv`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
+import { SCHEMES } from '../keys/schemes';
 import { VIEWS } from '../keys/views';
 import { registerCommands } from '../ui/commands';
 import { showRows, type RowTree } from '../ui/rowTree';
@@ -7,6 +8,7 @@ import { jobsCommands } from './commands';
 import type { CopyActions } from './copyRequests';
 import { CopyJobsModel, type JobsNode } from './jobsModel';
 import { JobTracker } from './tracker';
+import { CopyResultsProvider } from './results';
 import { FinishNotifier, JobsStatusBar } from './ui';
 
 /** Ages in the rows ("2 min ago") move on this often while the view is visible. */
@@ -50,6 +52,7 @@ export function registerJobs(services: Services, tracker: JobTracker, copies: Co
   const showAccount = () => statusBar.update();
   const model = new CopyJobsModel(tracker, outbox, clock.now);
   const { view, rows, disposables } = showRows(VIEWS.copyJobs, model, { clock, redrawEveryMs: REDRAW_MS });
+  const results = new CopyResultsProvider(tracker);
   // Shown: the outcomes are seen (the status bar lets go of them), and the jobs are looked at now.
   const shown = () => {
     if (!view.visible) return;
@@ -63,6 +66,8 @@ export function registerJobs(services: Services, tracker: JobTracker, copies: Co
     session.onDidChangeUsername(showAccount),
     ...disposables,
     { dispose: () => model.dispose() },
+    results,
+    vscode.workspace.registerTextDocumentContentProvider(SCHEMES.copyResults, results),
     services.selections.watch(view),
     view.onDidChangeVisibility(shown),
     ...registerCommands(jobsCommands({ model, copies, writes: outbox, view }), services.selections),

@@ -4,8 +4,9 @@ import { isTaskId } from '../api/ids';
 import type { SbClient } from '../api/client';
 import type { Task } from '../api/types';
 import { commandTitles } from '../keys/commands';
+import { SCHEMES } from '../keys/schemes';
 
-export const TASK_DETAILS_SCHEME = 'sevenbridges-task';
+export const TASK_DETAILS_SCHEME = SCHEMES.taskDetails;
 
 /** The whole task record as a read-only JSON document: `sevenbridges-task:/<id>/<name>.json`. */
 export class TaskDetailsProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {

@@ -49,7 +49,7 @@ export async function openLog(log: LogRef): Promise<void> {
 export async function loadWholeLog(uri?: unknown): Promise<void> {
   const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
   if (!target || target.scheme !== LOG_SCHEME) return void vscode.window.showInformationMessage(vscode.l10n.t("Load Whole Log: open a job's log first."));
-  await showLog(target.with({ query: 'whole' }));
+  await showLog(LogDocumentProvider.whole(target));
 }
 
 /**
@@ -78,8 +78,10 @@ export async function act(parts: ExecutionParts, kind: TaskActionKind, given: Ta
       const outcome = await parts.sender.sendTaskAction(kind, task);
       if (outcome.kind === 'done' || outcome.kind === 'found') {
         results.push(outcome.task);
-        // Show the new status at once (ABORTING, QUEUED); the refresh that follows catches up with the rest.
-        if (kind !== 'rerun') parts.tree.applyTask(outcome.task);
+        // The new status at once, in the group it belongs to (Aborting, Queued; a re-run's copy), until the refresh
+        // that follows reads the platform again.
+        if (kind === 'rerun') parts.tree.addTask(outcome.task);
+        else parts.tree.applyTask(outcome.task, task.status);
         if (kind !== 'abort') await parts.watcher.watch(outcome.task);
       } else {
         problems.push(describeOutcome(kind, task, outcome)!);
@@ -97,7 +99,7 @@ export async function showLogs(parts: ExecutionParts, task: TaskRef): Promise<vo
   const details = await parts.services.client.tasks.executionDetails(task.id);
   const jobs = sortJobs(details.jobs ?? []);
   const job = jobs.find((j) => j.status === 'FAILED' && !j.retried) ?? jobs[jobs.length - 1];
-  const log = job ? jobLogs(job, task.id)[0] : undefined;
+  const log = job ? jobLogs(job, { id: task.id, name: task.name ?? '', project: task.project })[0] : undefined;
   if (!log) {
     void vscode.window.showInformationMessage(vscode.l10n.t('"{0}" has no job logs yet.', task.name ?? task.id));
     return;
@@ -108,7 +110,7 @@ export async function showLogs(parts: ExecutionParts, task: TaskRef): Promise<vo
 /** Says how a watched task ended, with what to do next; the tree shows the new status at once. */
 export async function announce(parts: ExecutionParts, ended: TaskEnded): Promise<void> {
   const mode = setting('notifyWhenWatchedTasksEnd');
-  parts.tree.applyTask(ended.task);
+  parts.tree.applyTask(ended.task, ended.was);
   void parts.refresher.refreshNow();
   if (!shouldNotify(mode, ended.how)) return;
   const { task, how } = ended;

@@ -4,8 +4,8 @@
 import * as l10n from '@vscode/l10n';
 import { isProjectId, isTaskId } from '../api/ids';
 import type { TaskListQuery, TimeBound } from '../api/tasks';
-import { formatFilterTimestamp, parseFilterTimestamp } from '../api/timestamps';
-import { TASK_STATUSES, type TaskStatus } from '../api/types';
+import { formatFilterTimestamp, parseFilterTimestamp, parseRecordTimestamp } from '../api/timestamps';
+import { TASK_STATUSES, type Task, type TaskStatus } from '../api/types';
 import { Emitter } from '../util/emitter';
 import { readState, STATE, writeState, type TaskFilter, type TimePreset, type TimeRange } from '../keys/state';
 import type { StateStore } from '../util/stateStore';
@@ -125,6 +125,32 @@ export function buildQuery(filter: TaskFilter, status: TaskStatus | undefined, n
     if (to) query[`${field}_to` as TimeBound] = to;
   }
   return query;
+}
+
+const TIME_OF: Record<TimeField, 'created_time' | 'start_time' | 'end_time'> = { created: 'created_time', started: 'start_time', ended: 'end_time' };
+
+/**
+ * Whether the platform lists this task under the filter's project, parent and times (its status aside): a task an
+ * action has just made or moved is shown at once only where the next listing will show it.
+ */
+export function matchesFilter(task: Task, filter: TaskFilter, now: number): boolean {
+  if (filter.project && task.project !== filter.project) return false;
+  if (filter.parent && task.parent !== filter.parent.id) return false;
+  for (const field of TIME_FIELDS) {
+    const range = filter[field];
+    if (!range) continue;
+    const at = parseRecordTimestamp(task[TIME_OF[field]])?.getTime();
+    if (at === undefined) return false;
+    const { from, to } = rangeBounds(range, now);
+    const bound = (text: string | undefined) => {
+      const check = text ? parseFilterTimestamp(text) : undefined;
+      return check?.ok ? check.date.getTime() : undefined;
+    };
+    const start = bound(from);
+    const end = bound(to);
+    if ((start !== undefined && at < start) || (end !== undefined && at > end)) return false;
+  }
+  return true;
 }
 
 /** "in the last 24 hours", "from 2026-03-01 to 2026-03-07", "since 2026-03-01", "until 2026-03-07". */

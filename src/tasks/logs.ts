@@ -1,15 +1,19 @@
 import * as vscode from 'vscode';
 import { describeError } from '../api/errors';
 import { isFileId } from '../api/ids';
+import { SCHEMES } from '../keys/schemes';
 import type { RequestLogEntry } from '../api/transport';
 import { fetchLog, type LogSource } from './logContent';
-import type { LogRef } from './taskInfo';
+import { logLocation, logTitle, type LogRef } from './taskInfo';
 
-export const LOG_SCHEME = 'sevenbridges-log';
+export const LOG_SCHEME = SCHEMES.log;
 
 /**
- * A job's log as a read-only document: `sevenbridges-log:/<task id>/<file id>/<log name>` (the tab shows the log's
- * name), `?whole` for the whole file. Fetched from the storage's signed URL without the auth token.
+ * A job's log as a read-only document: `sevenbridges-log:/<task id>/<file id>/<title>`, its query a JSON object with
+ * `path` and `whole` (the whole file). The manifest's `resourceLabelFormatters` make `path` the document's label: VS
+ * Code shows it whole as the tab's tooltip ("rfranklin/my-project › BWA-MEM run › samtools_index/job.err.log ·
+ * samtools_index · BWA-MEM run") and what follows its last `/` as the tab's name ("job.err.log · samtools_index ·
+ * BWA-MEM run"). Fetched from the storage's signed URL without the auth token.
  */
 export class LogDocumentProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly texts = new Map<string, string>();
@@ -28,9 +32,19 @@ export class LogDocumentProvider implements vscode.TextDocumentContentProvider, 
     });
   }
 
-  static uriFor(log: Pick<LogRef, 'taskId' | 'fileId' | 'name'>, whole = false): vscode.Uri {
-    const name = log.name.replace(/[\\/:*?"<>|#%]+/g, '_').slice(0, 80) || 'log';
-    return vscode.Uri.from({ scheme: LOG_SCHEME, path: `/${log.taskId}/${log.fileId}/${name}`, query: whole ? 'whole' : '' });
+  static uriFor(log: LogRef, whole = false): vscode.Uri {
+    // Only a slash would cut the name (the tab shows what follows the last one); the URI escapes the rest.
+    const title = logTitle(log).replace(/[\\/]+/g, '_').slice(0, 160) || 'log';
+    return vscode.Uri.from({ scheme: LOG_SCHEME, path: `/${log.taskId}/${log.fileId}/${title}`, query: JSON.stringify({ path: `${logLocation(log)}/${title}`, ...(whole ? { whole } : {}) }) });
+  }
+
+  /** The same log, whole. */
+  static whole(uri: vscode.Uri): vscode.Uri {
+    return uri.with({ query: JSON.stringify({ ...queryOf(uri), whole: true }) });
+  }
+
+  static isWhole(uri: vscode.Uri): boolean {
+    return queryOf(uri).whole === true;
   }
 
   static fileIdOf(uri: vscode.Uri): string | undefined {
@@ -47,7 +61,7 @@ export class LogDocumentProvider implements vscode.TextDocumentContentProvider, 
     const controller = new AbortController();
     const cancel = token.onCancellationRequested(() => controller.abort());
     try {
-      const { text, download } = await fetchLog(this.source, fileId, uri.query === 'whole', { onRequest: this.onRequest, signal: controller.signal });
+      const { text, download } = await fetchLog(this.source, fileId, LogDocumentProvider.isWhole(uri), { onRequest: this.onRequest, signal: controller.signal });
       this.texts.set(key, text);
       this.partial.set(key, download.partial);
       return text;
@@ -62,6 +76,16 @@ export class LogDocumentProvider implements vscode.TextDocumentContentProvider, 
   dispose(): void {
     this.subscription?.dispose();
     this.texts.clear();
+  }
+}
+
+/** A log URI's query: `{ path, whole }` (a log opened by an older version has none). */
+function queryOf(uri: vscode.Uri): { path?: string; whole?: boolean } {
+  try {
+    const value: unknown = JSON.parse(uri.query);
+    return value && typeof value === 'object' ? (value as { path?: string; whole?: boolean }) : {};
+  } catch {
+    return uri.query === 'whole' ? { whole: true } : {};
   }
 }
 

@@ -6,6 +6,7 @@ import { requestLogger } from '../ui/requestLog';
 import { showRows, type RowTree } from '../ui/rowTree';
 import { onSettingChange, setting } from '../ui/settings';
 import { setContextKey } from '../ui/whenContext';
+import type { Poller } from '../util/poller';
 import { CONTEXT_KEYS } from '../keys/context';
 import { VIEWS } from '../keys/views';
 import { TaskActionSender, taskActionWrites } from './actions';
@@ -14,9 +15,9 @@ import { TASK_DETAILS_SCHEME, TaskDetailsProvider } from './details';
 import { announce } from './executionCommands';
 import { FilterModel } from './filterModel';
 import { LOG_SCHEME, LogDocumentProvider } from './logs';
-import { Refresher } from './refresher';
+import { intervalMs, Refresher } from './refresher';
 import { TaskTreeModel, type TaskTreeNode } from './taskTree';
-import { TaskWatcher } from './watcher';
+import { followWatched, TaskWatcher } from './watcher';
 
 /** How often the view redraws from what it has, so "started 5 min ago" stays true between refreshes. */
 const RELATIVE_TIME_TICK_MS = 60_000;
@@ -29,7 +30,7 @@ export interface TaskExplorer {
   readonly view: vscode.TreeView<TaskTreeNode>;
   readonly rows: RowTree<TaskTreeNode>;
   readonly watcher: TaskWatcher;
-  readonly watchPoller: Refresher;
+  readonly watchPoller: Poller;
   readonly logs: LogDocumentProvider;
   readonly sender: TaskActionSender;
 }
@@ -52,15 +53,13 @@ export function registerTasks(services: Services, copy: CopyFeature): TaskExplor
   const sender = new TaskActionSender(services.outbox, services.account, undefined, clock);
   const { view, rows, disposables } = showRows(VIEWS.tasks, tree, { clock, canSelectMany: true, redrawEveryMs: RELATIVE_TIME_TICK_MS });
   // Watched tasks are followed even while the view is hidden: one bulk request per round for all of them.
-  const watchPoller = new Refresher({
-    refresh: () => watcher.poll(),
-    intervalSeconds: () => setting('refreshInterval'),
-    hasActiveWork: () => session.state === 'signedIn' && watcher.list().length > 0 && setting('notifyWhenWatchedTasksEnd') !== 'off',
+  const watchPoller = followWatched(watcher, {
+    intervalMs: () => intervalMs(setting('refreshInterval')),
+    enabled: () => session.state === 'signedIn' && setting('notifyWhenWatchedTasksEnd') !== 'off',
     onError: (error) => log.warn(`Watched tasks: poll failed: ${String(error)}`),
     clock,
     budget: client.budget,
   });
-  watchPoller.setVisible(true);
   const logs = new LogDocumentProvider(client.files, requestLogger(log), session.onDidChange);
   /** The number of running tasks on the view's icon, from the counts the tree already has (no request of its own). */
   const showBadge = () => {
@@ -103,7 +102,7 @@ export function registerTasks(services: Services, copy: CopyFeature): TaskExplor
     { dispose: () => watchPoller.dispose() },
     { dispose: () => watcher.dispose() },
     watcher.onDidChange(() => {
-      watchPoller.poke();
+      watchPoller.schedule();
       tree.redraw();
     }),
     watcher.onDidEnd((ended) => void announce(execution, ended)),

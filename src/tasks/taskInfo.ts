@@ -76,6 +76,19 @@ export interface LogRef {
   name: string;
   taskId: string;
   job: string;
+  /** The task's name and project, when known: a log's tab and its tooltip say whose log it is. */
+  taskName?: string;
+  project?: string;
+}
+
+/** A log's tab: "job.err.log · samtools_index · BWA-MEM run", so that open logs can be told apart. */
+export function logTitle(log: LogRef): string {
+  return [log.name, log.job, ...(log.taskName ? [log.taskName] : [])].join(' · ');
+}
+
+/** Whose log it is, whole, for its tab's tooltip: "rfranklin/my-project › BWA-MEM run › samtools_index". */
+export function logLocation(log: LogRef): string {
+  return [...(log.project ? [log.project] : []), log.taskName ?? log.taskId, log.job].join(' › ');
 }
 
 const JOB_ORDER: Record<string, number> = { FAILED: 0, ABORTED: 1, RUNNING: 2, QUEUED: 3, COMPLETED: 4 };
@@ -144,11 +157,11 @@ export function sortJobs(jobs: readonly TaskJob[]): TaskJob[] {
 }
 
 /** The logs of a job that name a file, in reading order. */
-export function jobLogs(job: TaskJob, taskId: string): LogRef[] {
+export function jobLogs(job: TaskJob, task: Pick<Task, 'id' | 'name' | 'project'>): LogRef[] {
   const logs: LogRef[] = [];
   for (const [name, url] of Object.entries(job.logs ?? {})) {
     const fileId = typeof url === 'string' ? findFileIds(url)[0] : undefined;
-    if (fileId) logs.push({ fileId, name, taskId, job: job.name ?? unnamedJob() });
+    if (fileId) logs.push({ fileId, name, taskId: task.id, job: job.name ?? unnamedJob(), ...(task.name ? { taskName: task.name } : {}), ...(task.project ? { project: task.project } : {}) });
   }
   const rank = (name: string) => (LOG_ORDER.includes(name) ? LOG_ORDER.indexOf(name) : LOG_ORDER.length);
   return logs.sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
@@ -172,7 +185,7 @@ function jobItem(job: TaskJob, index: number, task: Task, now: number): InfoItem
   ]
     .filter((l): l is string => !!l)
     .join('\n');
-  const logs = jobLogs(job, task.id).map(
+  const logs = jobLogs(job, task).map(
     (log): InfoItem => ({
       key: `log:${log.fileId}`,
       label: log.name,
@@ -245,11 +258,14 @@ export function buildTaskInfo(task: Task, details: ExecutionDetails | undefined,
   if (inputs.length) items.push(section('inputs', l10n.t('Inputs'), { id: 'arrow-right' }, inputs));
   const outputs = fileItems('out', task.outputs, 'taskOutput');
   if (outputs.length) items.push(section('outputs', l10n.t('Outputs'), { id: 'arrow-left' }, outputs));
-  const act = (key: string, label: string, icon: IconSpec, command: string) =>
-    items.push({ key, label, icon, contextValue: 'taskAction', command: { command, title: label, args: [task.id] } });
-  if (task.status === 'RUNNING' || task.status === 'QUEUED') act('abort', l10n.t('Abort this task…'), { id: 'debug-stop', color: 'testing.iconFailed' }, COMMANDS.abortTask);
-  if (task.status === 'DRAFT') act('run', l10n.t('Run this task…'), { id: 'play', color: 'testing.iconPassed' }, COMMANDS.runTask);
-  if (hasEnded(task.status)) act('rerun', l10n.t('Re-run (a copy, the original kept)…'), { id: 'debug-restart' }, COMMANDS.rerunTask);
+  // The action first, in few words: a narrow side bar cuts a row at its end; what it does is in the tooltip.
+  const act = (key: string, label: string, tooltip: string | undefined, icon: IconSpec, command: string) =>
+    items.push({ key, label, tooltip, icon, contextValue: 'taskAction', command: { command, title: label, args: [task.id] } });
+  if (task.status === 'RUNNING' || task.status === 'QUEUED') act('abort', l10n.t('Abort this task…'), undefined, { id: 'debug-stop', color: 'testing.iconFailed' }, COMMANDS.abortTask);
+  if (task.status === 'DRAFT') act('run', l10n.t('Run this task…'), undefined, { id: 'play', color: 'testing.iconPassed' }, COMMANDS.runTask);
+  if (hasEnded(task.status)) {
+    act('rerun', l10n.t('Re-run this task…'), l10n.t('A copy of the task with the same app and inputs is made and run; the original stays as it is.'), { id: 'debug-restart' }, COMMANDS.rerunTask);
+  }
   items.push({
     key: 'raw',
     label: l10n.t('Task record (JSON)'),

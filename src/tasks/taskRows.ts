@@ -3,7 +3,7 @@
 
 import * as l10n from '@vscode/l10n';
 import { parseRecordTimestamp } from '../api/timestamps';
-import { hasEnded, type Task, type TaskStatus } from '../api/types';
+import { hasEnded, TASK_STATUSES, type Task, type TaskStatus } from '../api/types';
 import { escapeMarkdown } from '../util/markdown';
 import { formatDuration, relativeTime } from '../util/time';
 import { FIELD, tooltipLines, whenText, type RowView } from '../ui/rowView';
@@ -87,6 +87,8 @@ export function taskContextValue(task: Task, hasOutputs = false): string {
 
 export function taskView(task: Task, options: TaskViewOptions): RowView {
   const look = statusLook(task.status);
+  const status = look.label.toLocaleLowerCase();
+  const name = task.name || task.id;
   // The most useful words first: a narrow side bar cuts the description at its end.
   const parts: string[] = [];
   const time = taskTime(task, options.now);
@@ -96,10 +98,13 @@ export function taskView(task: Task, options: TaskViewOptions): RowView {
     if (summary) parts.push(summary);
   }
   if (task.project && !options.hideProject) parts.push(task.project);
+  // A status no group names (aborting, creating, one this version does not know) is said in words, first: its
+  // icon alone does not tell it, and a long name leaves no room for the description.
+  const named = (TASK_STATUSES as readonly (string | undefined)[]).includes(task.status);
   return {
-    label: task.name || task.id,
+    label: named ? name : `${status} · ${name}`,
     description: parts.join(' · '),
-    ariaLabel: [task.name || task.id, look.label.toLowerCase(), ...parts].join(', '),
+    ariaLabel: [name, status, ...parts].join(', '),
     tooltip: taskTooltip(task, options.now),
     markdownTooltip: true,
     icon: look.icon,

@@ -10,11 +10,11 @@ import { buildTaskInfo, couldNotReadTask, hasStarted, infoView, type InfoItem, t
 import { retryTitle } from '../ui/errorActions';
 import { Emitter } from '../util/emitter';
 import { errorRows, LoadMoreNode as ListingEnd, loadMoreView, MessageNode as Message, messageView, type RowModel, type RowView } from '../ui/rowView';
-import { FilterModel, visibleStatuses } from './filterModel';
+import { FilterModel, matchesFilter, visibleStatuses } from './filterModel';
 import { STATUS_LABELS } from './statuses';
 import { listingSignature, TASK_LIST_FIELDS, taskListing, type TaskListing, type TaskSource } from './taskListing';
 import type { StateStore } from '../util/stateStore';
-import { OTHER_GROUP, otherCount, otherGroupView, otherStatusSource } from './otherStatuses';
+import { isNamedStatus, OTHER_GROUP, otherCount, otherGroupView, otherStatusSource } from './otherStatuses';
 import { groupView, taskView } from './taskRows';
 import { actionTokens } from './actions';
 import { hasFileOutputs } from '../api/outputs';
@@ -202,8 +202,14 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
     return task.batch === true || this.options.info !== undefined;
   }
 
-  /** Shows a newer record of a task at once (an action's answer), wherever it is listed, before any refresh. */
-  applyTask(task: Task): void {
+  /**
+   * Shows a task as an action (or its end) left it, at once, before any refresh: its record wherever it is listed,
+   * and when its status moves it to another group, in that group (its count, and its listing when loaded) and out of
+   * the one before, until the refresh that follows reads the platform again. `was`: its status before the action
+   * (else the status it is listed with).
+   */
+  applyTask(task: Task, was?: string): void {
+    const before = was ?? this.listedRecord(task.id)?.status;
     const lists = [...this.groups.values()].map((g) => g.list);
     for (const node of this.findTaskNodes(task.id)) {
       if (node.list) lists.push(node.list);
@@ -212,7 +218,41 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
       node.task = { ...node.task, ...task };
     }
     for (const list of lists) list.update(task.id, (old) => ({ ...old, ...task }));
+    if (before !== undefined) this.move(task, groupOf(before), groupOf(task.status));
     this.changed.fire(undefined);
+  }
+
+  /** Shows a task an action has just made (a re-run's copy) in its group at once, until the refresh that follows. */
+  addTask(task: Task): void {
+    this.move(task, undefined, groupOf(task.status));
+    this.changed.fire(undefined);
+  }
+
+  /** The task in the group its status now names, out of the one before: counts and loaded listings alike. */
+  private move(task: Task, from: GroupStatus | undefined, to: GroupStatus): void {
+    if (from === to || !matchesFilter(task, this.filter.filter, this.now())) return;
+    if (from) {
+      const group = this.group(from);
+      group.list.remove(task.id);
+      if (group.count !== undefined) group.count = Math.max(0, group.count - 1);
+    }
+    const group = this.group(to);
+    if (group.list.loaded) {
+      const record = { ...this.listedRecord(task.id), ...task };
+      // Newest first, as the platform lists a group.
+      const at = group.list.items.findIndex((t) => (t.created_time ?? '') < (record.created_time ?? ''));
+      group.list.insert(record, at < 0 ? group.list.items.length : at);
+    }
+    if (group.count !== undefined) group.count += 1;
+  }
+
+  /** The record of a task as a group lists it, if any does. */
+  private listedRecord(id: string): Task | undefined {
+    for (const group of this.groups.values()) {
+      const found = group.list.items.find((t) => t.id === id);
+      if (found) return found;
+    }
+    return undefined;
   }
 
   /** Renders again from what is loaded (a row's menu depends on whether it is watched). */
@@ -308,7 +348,8 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
 
   /**
    * Counts again and reloads every open listing (the first pages, as many as were shown up to
-   * MAX_REFRESH_PAGES), then redraws once. Resolves to whether anything visible changed.
+   * MAX_REFRESH_PAGES), forgets the listings that are not open (each group's next opening is current), then
+   * redraws once. Resolves to whether anything visible changed.
    */
   async refresh(): Promise<boolean> {
     if (!this.options.signedIn()) {
@@ -317,7 +358,11 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
     }
     const before = this.signature();
     const open = this.openLists();
+    // A listing that is not open is read again when it is next opened, rather than shown as it was.
+    for (const list of this.builtLists()) if (!open.includes(list) && !list.loading) list.reset();
     await Promise.all([this.loadCounts(true), ...open.map((list) => list.reload(MAX_REFRESH_PAGES))]);
+    // An open group's count is what its listing, read in the same refresh, holds: the two never disagree.
+    for (const group of this.groups.values()) if (open.includes(group.list)) this.countFromListing(group);
     this.changed.fire(undefined);
     return this.signature() !== before;
   }
@@ -388,7 +433,8 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
     if (!items.length) {
       return [new Message<ContainerNode>(`${node.id}/empty`, node, emptyText(node, this.filter.active), 'info')];
     }
-    if (node.kind === 'group' && list.total !== undefined && list.error === undefined) node.count = list.total;
+    // A group opened after its count was read: its row shows what the listing holds, redrawn when that differs.
+    if (node.kind === 'group' && this.countFromListing(node)) queueMicrotask(() => this.changed.fire(node));
     const seen = new Set<string>();
     const children: TaskTreeNode[] = items.map((task) => {
       seen.add(task.id);
@@ -427,7 +473,10 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
   }
 
   private loadCounts(force: boolean): Promise<void> {
-    if (this.countsPromise && (!force || !this.countsLoaded)) return this.countsPromise;
+    // Counts known are drawn at once (with the moves an action made) while a refresh reads them again: a slow
+    // platform never holds the view back.
+    if (!force && this.countsLoaded) return Promise.resolve();
+    if (this.countsPromise && !this.countsLoaded) return this.countsPromise;
     this.countsController.abort();
     const controller = new AbortController();
     this.countsController = controller;
@@ -466,6 +515,30 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
     return promise;
   }
 
+  /** Sets a group's count to its listing's total (when read without an error); true when that changed it. */
+  private countFromListing(group: GroupNode): boolean {
+    const { total, error } = group.list;
+    if (total === undefined || error !== undefined || group.count === total) return false;
+    group.count = total;
+    return true;
+  }
+
+  /** Every listing built so far: the groups', and those of the batch parents shown in them. */
+  private builtLists(): TaskListing[] {
+    const lists: TaskListing[] = [];
+    const visit = (nodes: Map<string, TaskNode>) => {
+      for (const node of nodes.values()) {
+        if (node.list) lists.push(node.list);
+        visit(node.taskNodes);
+      }
+    };
+    for (const group of this.groups.values()) {
+      lists.push(group.list);
+      visit(group.taskNodes);
+    }
+    return lists;
+  }
+
   private openLists(): TaskListing[] {
     const lists: TaskListing[] = [];
     const visit = (node: ContainerNode) => {
@@ -482,6 +555,11 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
     const counts = this.visibleGroups().map((g) => `${g.status}=${g.count ?? '?'}${g.countError ? '!' : ''}`);
     return [counts.join(','), ...this.openLists().map(listingSignature), String(this.rootError !== undefined)].join('\n');
   }
+}
+
+/** The group a status puts a task in: its own, or "Other statuses" for one no filter value names. */
+function groupOf(status: string | undefined): GroupStatus {
+  return isNamedStatus(status) ? (status as TaskStatus) : OTHER_GROUP;
 }
 
 /** What decides whether a task's opened rows are still current: its status and its end. */

@@ -9,13 +9,16 @@ import { Emitter } from '../util/emitter';
 import type { StateStore } from '../util/stateStore';
 import { readState, STATE, writeState, type WatchedTask } from '../keys/state';
 import type { NotifyMode } from '../keys/settings';
-
+import { Poller, type PollBudget, type Timers } from '../util/poller';
+import { MAX_BACKOFF_MS } from './refresher';
 
 export type { WatchedTask } from '../keys/state';
 
 export interface TaskEnded {
   task: Task;
   how: EndedStatus;
+  /** Its status at the check before. */
+  was?: string;
 }
 
 export interface BulkSource {
@@ -26,6 +29,34 @@ export interface BulkSource {
 export function shouldNotify(mode: NotifyMode, how: TaskEnded['how']): boolean {
   if (mode === 'off') return false;
   return mode === 'all' || how !== 'COMPLETED';
+}
+
+export interface FollowOptions {
+  /** The refresh interval (ms; 0 is off), read each time a round is scheduled. */
+  intervalMs: () => number;
+  /** Whether to follow at all (signed in, notifications on). */
+  enabled: () => boolean;
+  clock: Timers;
+  onError?: (error: unknown) => void;
+  /** The API budget: rounds wait longer only while it is low. */
+  budget?: PollBudget;
+}
+
+/**
+ * Follows the watched tasks: one round every refresh interval, never stretched while nothing changes, so an end is
+ * told within the interval (and the round's answer); a failed round waits twice as long as the one before, 5 min at
+ * most; a low API budget stretches the wait as it does every background poll's. Paused while the window is in the background (a round soon after it comes back).
+ */
+export function followWatched(watcher: TaskWatcher, options: FollowOptions): Poller {
+  return new Poller({
+    poll: () => watcher.poll(),
+    hasWork: () => options.intervalMs() > 0 && options.enabled() && watcher.list().length > 0,
+    interval: () => options.intervalMs(),
+    maxWaitMs: () => Math.max(options.intervalMs(), MAX_BACKOFF_MS),
+    clock: options.clock,
+    onError: options.onError,
+    budget: options.budget,
+  });
 }
 
 export class TaskWatcher {
@@ -91,10 +122,11 @@ export class TaskWatcher {
       }
       const task = seen.get(w.id);
       if (!task) return true;
-      if (task.status !== w.status) changed = true;
+      const was = w.status;
+      if (task.status !== was) changed = true;
       w.status = task.status;
       if (hasEnded(task.status)) {
-        ended.push({ task, how: task.status });
+        ended.push({ task, how: task.status, was });
         return false;
       }
       return true;

@@ -63,14 +63,22 @@ export function relativeTime(date: Date, now: number): string {
   return seconds >= 0 ? ago(found[1], n) : fromNow(found[1], n);
 }
 
-/** "1 h 04 min", "3 min 20 s", "45 s". */
+/**
+ * How long something took, in its two largest units: "11 days 7 h", "2 h 10 min", "3 min 20 s", "45 s" (a unit
+ * that is zero is left out: "2 h"). The one duration formatter: rows, tooltips, confirmations, notifications.
+ */
 export function formatDuration(ms: number): string {
   const total = Math.max(0, Math.round(ms / 1000));
-  const h = Math.floor(total / 3600);
+  const days = Math.floor(total / 86_400);
+  const h = Math.floor((total % 86_400) / 3600);
   const m = Math.floor((total % 3600) / 60);
   const s = total % 60;
-  if (h > 0) return l10n.t('{0} h {1} min', h, String(m).padStart(2, '0'));
-  if (m > 0) return l10n.t('{0} min {1} s', m, String(s).padStart(2, '0'));
+  if (days > 0) {
+    if (!h) return days === 1 ? l10n.t('1 day') : l10n.t('{0} days', days);
+    return days === 1 ? l10n.t('1 day {0} h', h) : l10n.t('{0} days {1} h', days, h);
+  }
+  if (h > 0) return m ? l10n.t('{0} h {1} min', h, m) : l10n.t('{0} h', h);
+  if (m > 0) return s ? l10n.t('{0} min {1} s', m, s) : l10n.t('{0} min', m);
   return l10n.t('{0} s', s);
 }
 

@@ -465,7 +465,7 @@ export class Outbox {
       const identity = kind.identity;
       result = identity.by === 'state' ? await identity.read(record, account.credentials) : await identity.find(record, account.credentials, (id) => this.takenElsewhere(id, record));
     } catch (error) {
-      if (this.mine.get(record.id) === record) await this.save({ ...record, ...this.later(record), lookedForMs: this.lookedFor(record), note: l10n.t('May have been submitted; could not check yet ({0}). Checking again soon.', this.words(error, account)) });
+      if (this.mine.get(record.id) === record) await this.save({ ...record, ...this.later(record), lookedForMs: this.lookedFor(record), note: l10n.t('May have been submitted; could not check yet. {0} Checking again soon.', this.words(error, account)) });
       return;
     }
     if ((await this.account().catch(() => undefined))?.key !== record.account) return;
@@ -481,7 +481,7 @@ export class Outbox {
       return;
     }
     if (lookedForMs >= this.opts.lateWindowMs || ('absent' in result && kind.idempotent)) {
-      const notFound = l10n.t({ message: 'Not found on the platform after {0} ({1}). Submit again?', args: [formatDuration(lookedForMs), note], comment: ['{0}: how long it was looked for; {1}: what the last lookup saw'] });
+      const notFound = l10n.t({ message: 'Not found on the platform after {0}. {1} Submit again?', args: [formatDuration(lookedForMs), note], comment: ['{0}: how long it was looked for; {1}: what the last lookup saw'] });
       await this.save({ ...record, state: 'notFound', lookedForMs, note: notFound });
       return;
     }
@@ -517,7 +517,7 @@ export class Outbox {
       await kind.finish(record, outcome, found);
     } catch (error) {
       // The platform has it: kept as sent (never sent again), and handed over again later.
-      await this.save({ ...record, state: 'sent', outcome, ...this.later(record), note: l10n.t('Submitted; not shown yet ({0}).', describeError(error)) });
+      await this.save({ ...record, state: 'sent', outcome, ...this.later(record), note: l10n.t('Submitted; not shown yet. {0}', describeError(error)) });
       return;
     }
     // Told at once: its record leaves this window's list now, while global state is still being written.

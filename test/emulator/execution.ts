@@ -185,6 +185,11 @@ export class ExecutionEngine {
     this.pending.push({ at: this.now() + delay, apply });
   }
 
+  /** Ends a task now, as its run would (its end time, duration, price; a failure's error). */
+  end(taskId: string, status: 'COMPLETED' | 'FAILED' | 'ABORTED'): void {
+    this.finish(this.task(taskId), status);
+  }
+
   private finish(t: TaskRec, status: 'COMPLETED' | 'FAILED' | 'ABORTED'): void {
     const now = this.now();
     this.set(t, status, status === 'COMPLETED' ? 'Completed' : status === 'FAILED' ? 'Failed' : 'Aborted');

@@ -15,6 +15,9 @@ export interface RequestHold {
   release(): void;
 }
 
+/** Which requests a hold applies to: by method and path (`/v2/tasks`). */
+export type RequestMatch = (method: string, path: string) => boolean;
+
 /** Which write a "lose the answer" order is for: by method and by path below /v2 (e.g. /^\/async\/files\/move$/). */
 export interface WriteMatch {
   method?: string;
@@ -35,7 +38,7 @@ export class Faults {
   private maintenanceUntil = 0;
   private readonly loseOrders: WriteMatch[] = [];
   private readonly rng: Prng;
-  private held: { arrive: () => void; released: Promise<void> } | undefined;
+  private held: { arrive: () => void; released: Promise<void>; match: RequestMatch } | undefined;
 
   constructor(
     seed: number,
@@ -92,16 +95,16 @@ export class Faults {
   }
 
   /**
-   * Holds every request that arrives from now on, before it is processed, until `release`: a platform that is slow to
-   * answer, for as long as a test needs (its client's timeouts run on a fake clock). `arrived` resolves when the first
-   * held request is in.
+   * Holds every request that arrives from now on (or those `match` picks), before it is processed, until `release`:
+   * a platform that is slow to answer, for as long as a test needs (its client's timeouts run on a fake clock).
+   * `arrived` resolves when the first held request is in.
    */
-  hold(): RequestHold {
+  hold(match: RequestMatch = () => true): RequestHold {
     let arrive = () => undefined as void;
     let release = () => undefined as void;
     const arrived = new Promise<void>((r) => (arrive = r));
     const released = new Promise<void>((r) => (release = r));
-    this.held = { arrive, released };
+    this.held = { arrive, released, match };
     return {
       arrived,
       release: () => {
@@ -111,10 +114,10 @@ export class Faults {
     };
   }
 
-  /** Waits while requests are held (see `hold`). */
-  async waitIfHeld(): Promise<void> {
+  /** Waits while requests like this one are held (see `hold`). */
+  async waitIfHeld(method: string, path: string): Promise<void> {
     const held = this.held;
-    if (!held) return;
+    if (!held || !held.match(method, path)) return;
     held.arrive();
     await held.released;
   }

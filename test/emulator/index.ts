@@ -56,9 +56,9 @@
 import { AsyncJobEngine, CopySettings, ReceivedCopyRequest, type ReceivedJobRequest } from './asyncJobs';
 import type { CopyItem } from './data';
 import { EmulatorData, generateData } from './data';
-import { FaultSettings, Faults, type RequestHold, type WriteMatch } from './faults';
+import { FaultSettings, Faults, type RequestHold, type RequestMatch, type WriteMatch } from './faults';
 import { RateLimiter } from './rateLimit';
-import { EmulatorServer, type ReceivedWrite } from './server';
+import { EmulatorServer, type ReceivedRequest, type ReceivedWrite } from './server';
 import { ExecutionEngine, type LogFile, type ReceivedAction } from './execution';
 import type { SearchMode, SearchSettings } from './search';
 import { StorageServer, type StorageFaults, type StorageFaultSettings, type StorageRequest } from './storage';
@@ -67,7 +67,8 @@ import { UploadEngine } from './uploads';
 
 export type { ReceivedCopyRequest, ReceivedJobRequest } from './asyncJobs';
 export type { EmulatorData, FileRec, JobRec, ProjectRec, TaskRec, TaskStatus, UserRec } from './data';
-export type { FaultSettings, WriteMatch } from './faults';
+export type { FaultSettings, RequestMatch, WriteMatch } from './faults';
+export type { ReceivedRequest } from './server';
 export type { LogFile, ReceivedAction, JobRecord } from './execution';
 export type { ReceivedWrite } from './server';
 export type { SearchMode } from './search';
@@ -126,8 +127,8 @@ export interface Emulator {
   burst429(count: number, resetInSeconds?: number): void;
   maintenance(durationMs: number): void;
   loseNextCopyResponse(): void;
-  /** Holds the requests that arrive from now on until released (see Faults.hold). */
-  hold(): RequestHold;
+  /** Holds the requests that arrive from now on (or those `match` picks) until released (see Faults.hold). */
+  hold(match?: RequestMatch): RequestHold;
   /** The next write matching (any write by default: POST, PATCH, PUT, DELETE but the bulk get and search) is processed, then its connection dropped. */
   loseNextWriteResponse(match?: WriteMatch): void;
   /** copy behaviour that tests may change at any time: step time, job list order, results while running */
@@ -140,6 +141,8 @@ export interface Emulator {
   loseNextActionResponse(): void;
   /** Applies the task steps that are due (an abort finishing, a run moving on), as any request does first. */
   advance(): void;
+  /** Ends a task now, as its own run would (a task watched elsewhere ending). */
+  endTask(taskId: string, status: 'COMPLETED' | 'FAILED' | 'ABORTED'): void;
   /** How a task run (or re-run) here ends; default COMPLETED. A clone inherits its original's. */
   setRunOutcome(taskId: string, outcome: 'COMPLETED' | 'FAILED'): void;
   /** every task action that reached processing (accepted or refused) */
@@ -171,6 +174,8 @@ export interface Emulator {
   /** whether the file search is there; tests may change it at any time */
   readonly searchSettings: SearchSettings;
   readonly stats: { requests: number; byStatus: Record<number, number>; faultsInjected: number; bodyBytes: number };
+  /** Every request of the API origin as it arrived (time, method, path), in order. */
+  readonly received: readonly ReceivedRequest[];
   readonly data: EmulatorData;
   close(): Promise<void>;
 }
@@ -214,9 +219,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     foreignCopyRequests: jobs.foreign,
     foreignCopy: (items, username) => jobs.submitForeign(items, username),
     loseNextActionResponse: () => faults.loseNextWriteResponse({ method: 'POST', path: /^\/tasks\/[^/]+\/actions\/[^/]+$/ }),
-    hold: () => faults.hold(),
+    hold: (match) => faults.hold(match),
     advance: () => execution.advance(),
     setRunOutcome: (id, outcome) => execution.setRunOutcome(id, outcome),
+    endTask: (id, status) => execution.end(id, status),
     actionRequests: execution.actions,
     logs: execution.logs,
     storageOrigin,
@@ -233,6 +239,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     contentOf: (id) => contents.blob(id),
     uploads,
     stats: server.stats,
+    received: server.received,
     data: store,
     close: async () => {
       await Promise.all([server.close(), storage.close()]);

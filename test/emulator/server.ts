@@ -59,11 +59,20 @@ export interface Stats {
   bodyBytes: number;
 }
 
+/** A request as it arrived: when (the emulator's clock), its method and path (`/v2/bulk/tasks/get`). */
+export interface ReceivedRequest {
+  at: number;
+  method: string;
+  path: string;
+}
+
 /** `reads`: a POST that only reads (bulk get, search), not recorded as a write and never lost as one. */
 type Route = { method: string; re: RegExp; handle: (ctx: Ctx, m: RegExpExecArray) => Handled; reads?: true };
 
 export class EmulatorServer {
   readonly stats: Stats = { requests: 0, byStatus: {}, faultsInjected: 0, bodyBytes: 0 };
+  /** Every request of the API origin, in the order it arrived. */
+  readonly received: ReceivedRequest[] = [];
   /** every write that reached processing, in order */
   readonly writes: ReceivedWrite[] = [];
   /** writes stopped before processing (fault, bad token, rate limit) */
@@ -184,19 +193,20 @@ export class EmulatorServer {
     }
     const rawBody = Buffer.concat(chunks).toString('utf8');
     const { faults, limiter, now } = this.deps;
-    if (faults.settings.latencyMs > 0) {
-      await new Promise((r) => setTimeout(r, faults.settings.latencyMs));
-    }
-    await faults.waitIfHeld();
-    const tokenHeader = req.headers['x-sbg-auth-token'];
-    const token = typeof tokenHeader === 'string' ? tokenHeader : '';
-    const decision = faults.before();
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     let path = url.pathname;
     if (path.length > 1 && path.endsWith('/')) {
       path = path.slice(0, -1);
     }
     const method = req.method ?? 'GET';
+    this.received.push({ at: now(), method, path });
+    if (faults.settings.latencyMs > 0) {
+      await new Promise((r) => setTimeout(r, faults.settings.latencyMs));
+    }
+    await faults.waitIfHeld(method, path);
+    const tokenHeader = req.headers['x-sbg-auth-token'];
+    const token = typeof tokenHeader === 'string' ? tokenHeader : '';
+    const decision = faults.before();
     const sub = path.startsWith('/v2/') ? path.slice(3) : '';
     const found = this.route(method, sub);
     const isWrite = found !== undefined && method !== 'GET' && !found.route.reads;

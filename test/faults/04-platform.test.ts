@@ -331,7 +331,7 @@ describe('4. bad input from the platform', function () {
       const sent = await window.send([[{ file: 'a'.repeat(24), project: 'a/b' }]], destination, 'copy answer without id');
       assert.strictEqual(posts, 1);
       assert.deepStrictEqual(sent.left.map((r) => r.state), ['unsure'], 'the platform answered 200: the copy may exist');
-      assert.match(sent.tellings[0].text, /may have been submitted \(The platform sent an answer that cannot be read \(the copy job in the answer has no id or state\)\.\)/);
+      assert.match(sent.tellings[0].text, /did not answer the copy of .+\. The platform sent an answer that cannot be read \(the copy job in the answer has no id or state\)\. Checking whether it arrived/);
       await waitFor('a lookup of the job list', () => lookups > 0);
       assert.strictEqual(posts, 1, 'not sent again while it cannot be told apart');
     } finally {

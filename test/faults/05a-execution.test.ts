@@ -60,7 +60,7 @@ describe('5a. task execution: logs from the storage origin, actions sent once', 
     for (const task of emu.data.tasks.filter((t) => t.status === 'FAILED' && !t.batch).slice(0, 12)) {
       const details = await client.tasks.executionDetails(task.id);
       for (const job of details.jobs ?? []) {
-        for (const log of jobLogs(job, task.id)) {
+        for (const log of jobLogs(job, task)) {
           const { text } = await fetchLog(client.files, log.fileId, log.name !== 'job.err.log', {
             onRequest: (e) => {
               storageLog.push(JSON.stringify(e));

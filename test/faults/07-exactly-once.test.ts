@@ -58,7 +58,7 @@ describe('7. every write reaches the platform exactly once', function () {
     s.postFaults.push('drop');
     const sent = await s.window.send([mine], s.destination, 'foreign job');
     assert.deepStrictEqual(sent.left.map((r) => r.state), ['unsure']);
-    assert.match(sent.tellings[0].text, /may have been submitted/);
+    assert.match(sent.tellings[0].text, /did not answer the copy/);
     await s.window.drained(sent.group, 'foreign job');
     assert.strictEqual(s.emu.foreignCopyRequests.length, 1);
     assert.strictEqual(checkAdoptions(s, s.window), 0, 'nothing adopted: the foreign job is not the call');

@@ -26,6 +26,40 @@ function clashLine(there: string[], names: string[]): string {
   return `${renamed.length} ${renamed.length === 1 ? 'file' : 'files'} will arrive renamed (${renamed.slice(0, 3).join(', ')}${renamed.length > 3 ? ', …' : ''}).`;
 }
 
+/**
+ * Records, for the next 240 frames, whether the Copy Jobs pane is open, its body's height, how many rows it shows and
+ * whether its progress bar runs (in the page; read back as `window.sbFrames`).
+ */
+const RECORD_FRAMES = `(() => {
+  const frames = [];
+  window.sbFrames = frames;
+  const pane = () => [...document.querySelectorAll('.part.sidebar .pane')].find((p) => /^\\s*Copy Jobs/.test(p.querySelector('.pane-header')?.textContent ?? ''));
+  const record = () => {
+    const p = pane();
+    const body = p?.querySelector('.pane-body');
+    const progress = p?.querySelector('.monaco-progress-container');
+    frames.push({
+      open: p?.querySelector('.pane-header')?.getAttribute('aria-expanded') === 'true',
+      height: body ? body.getBoundingClientRect().height : 0,
+      rows: p ? p.querySelectorAll('.monaco-list-row').length : 0,
+      progress: !!progress && progress.classList.contains('active') && getComputedStyle(progress).display !== 'none',
+    });
+    if (frames.length < 240) requestAnimationFrame(record);
+  };
+  requestAnimationFrame(record);
+})()`;
+
+/** Whether a row's label is shown whole in its pane (not cut by the side bar's edge), and the pane's width. */
+async function wholeLabel(view: string, label: string): Promise<{ whole: boolean; width: number; label: string }> {
+  const { wb } = e2e();
+  return wb.treeItem(view, label).evaluate((row) => {
+    const name = row.querySelector('.label-name');
+    const box = row.querySelector('.monaco-icon-label-container') ?? row;
+    if (!name) return { whole: false, width: 0, label: '' };
+    return { whole: name.getBoundingClientRect().right <= box.getBoundingClientRect().right + 1, width: Math.round(row.getBoundingClientRect().width), label: name.textContent ?? '' };
+  });
+}
+
 async function waitForQuickTitle(title: RegExp): Promise<void> {
   const { wb } = e2e();
   for (let i = 0; i < 100; i++) {
@@ -125,6 +159,7 @@ describe('bulk copy from the Projects & Files view', function () {
 
     await wb.openViewContainer('Seven Bridges');
     await wb.collapsePane(VIEW.tasks);
+    await wb.collapsePane(VIEW.jobs);
     await wb.expandPane(VIEW.files);
     await wb.openTreeItem(VIEW.files, source.name, first);
     await wb.clickTreeItem(VIEW.files, first);
@@ -185,16 +220,38 @@ describe('bulk copy from the Projects & Files view', function () {
 
     await wb.waitForNotification(/finished: 2 files copied/, 20_000);
     await wb.screenshot('copy-08-finish-notification');
+    // Nothing needed the person: Copy Jobs stayed folded, the status bar and the notification told it.
+    assert.strictEqual(await wb.pane(VIEW.jobs).locator('.pane-header').getAttribute('aria-expanded'), 'false', 'Copy Jobs did not open by itself');
     await wb.clickNotificationButton(/finished: 2 files copied/, 'Show Details');
     // The Copy Jobs view, the job opened into its items: each source and the name of its copy.
     await wb.waitForTreeItems(VIEW.jobs, first, 20_000);
     await wb.waitForTreeItems(VIEW.jobs, second, 20_000);
     const rows = await wb.treeItems(VIEW.jobs);
     await wb.screenshot('copy-09-job-details');
-    const jobRow = rows.find((r) => r.label === `${target.id} › ${folder.name}`);
-    assert.ok(jobRow, rows.map((r) => r.label).join(' | '));
-    assert.match(jobRow.description, /^finished · 2\/2 files · /);
+    // State and progress first, then the folder's name: what a person looks for survives a narrow side bar.
+    const jobRow = rows.find((r) => r.level === 1 && r.ariaLabel.startsWith(`Copy to ${target.id} › ${folder.name}, `));
+    assert.ok(jobRow, rows.map((r) => r.ariaLabel).join(' | '));
+    assert.deepStrictEqual([jobRow.label, jobRow.description.split(' · ')[0]], ['finished · 2/2 files', folder.name]);
+    const shown = await wholeLabel(VIEW.jobs, 'finished · 2/2 files');
+    assert.ok(shown.whole, `the row's label is cut at the default width: ${JSON.stringify(shown)}`);
+    console.log(`      Copy Jobs row at the default width (${shown.width} px): "${jobRow.label}" "${jobRow.description}"`);
     for (const name of [first, second]) assert.match(rows.find((r) => r.label === name)!.description, /^→ /);
+
+    // Copy Results: a read-only TSV document named after the destination and the job, closed without a question.
+    const jobId = emulator.copyRequests[posts].jobId!;
+    await wb.treeItemContextMenu(VIEW.jobs, 'finished · 2/2 files', 'Copy Results');
+    const resultsName = `copy-results-${target.id.replace('/', '-')}-${folder.name}-${jobId}.tsv`;
+    let tab = '';
+    for (let i = 0; i < 100 && (tab = (await wb.page.locator('.part.editor .tab.active .monaco-icon-label').first().innerText()).replace(/\s*\n\s*/g, '').trim()) !== resultsName; i++) await wb.page.waitForTimeout(100);
+    assert.strictEqual(tab, resultsName);
+    const text = await wb.activeEditorText();
+    assert.match(text, /^source_id\s+source_name\s+outcome/m, text);
+    await wb.screenshot('copy-09b-copy-results');
+    const activeTab = wb.page.locator('.part.editor .tab.active');
+    assert.doesNotMatch((await activeTab.getAttribute('class')) ?? '', /\bdirty\b/, 'nothing to save');
+    await wb.runCommand('View: Close Editor');
+    await wb.page.waitForTimeout(300);
+    assert.strictEqual(await wb.page.locator('.monaco-dialog-box').count(), 0, 'closing asks nothing');
     // Folded again, to give the files their room.
     await wb.pane(VIEW.jobs).locator('.pane-header').click();
 
@@ -283,8 +340,8 @@ describe('bulk copy from the Projects & Files view', function () {
     const finishedRow = async (count: number) => {
       await jobsPane(true);
       for (let i = 0; i < 200; i++) {
-        const rows = (await wb.treeItems(VIEW.jobs)).filter((r) => r.label === target.id);
-        if (rows.length >= count && /^finished · 2\/2 files · /.test(rows[0].description)) return rows[0];
+        const rows = (await wb.treeItems(VIEW.jobs)).filter((r) => r.ariaLabel.startsWith(`Copy to ${target.id}, `));
+        if (rows.length >= count && rows[0].label === 'finished · 2/2 files') return rows[0];
         await wb.page.waitForTimeout(200);
       }
       throw new Error(`no finished job to ${target.id} in Copy Jobs: ${JSON.stringify(await wb.treeItems(VIEW.jobs))}`);
@@ -298,14 +355,51 @@ describe('bulk copy from the Projects & Files view', function () {
     await jobsPane(false);
 
     // The same two files again: both names are taken now, and the confirmation says so before anything is sent.
+    // The platform takes this copy but its answer is lost (the connection reset): the person is told so in plain
+    // words, then what the check found.
+    emulator.loseNextCopyResponse();
     await drop(target.name);
     await confirm(clashLine(rootOf(target).map((f) => f.name), [first, second]), 'copy-12-clash-warning');
     assert.match(clashLine(rootOf(target).map((f) => f.name), [first, second]), /^2 files will arrive renamed/);
+    const lost = await wb.waitForNotification(/did not answer the copy/, 20_000);
+    await wb.screenshot('copy-12b-answer-lost');
+    assert.strictEqual(
+      lost.split('\n')[0].trim(),
+      `The platform did not answer the copy of 2 items to ${target.id}. The connection to the platform was reset before it answered. Checking whether it arrived before sending anything again: nothing to do.`,
+    );
+    assert.doesNotMatch(lost, /\([^)]*\(|ECONNRESET|Check your connection/, 'no nested parentheses, raw code or blame');
+    const found = await wb.waitForNotification(/had arrived/, 30_000);
+    await wb.screenshot('copy-12c-answer-lost-found');
+    assert.strictEqual(found.split('\n')[0].trim(), `The copy of 2 items to ${target.id} had arrived: its job is followed in Copy Jobs.`);
     const row = await finishedRow(2);
     await wb.screenshot('copy-13-jobs-view');
-    assert.strictEqual(emulator.copyRequests.length, posts + 2);
+    assert.strictEqual(emulator.copyRequests.length, posts + 2, 'the copy whose answer was lost was not sent again');
     const body = emulator.copyRequests[posts + 1].items as { file: string; project?: string }[];
     assert.ok(body.every((i) => i.project === target.id), JSON.stringify(body));
     console.log(`      drop: ${row.label} ${row.description}`);
+  });
+  it('Show Copy Jobs: its rows from the first frame it is open, and Projects & Files keeps its room beside it', async () => {
+    const { wb } = e2e();
+    await wb.openViewContainer('Seven Bridges');
+    await wb.expandPane(VIEW.tasks);
+    await wb.expandPane(VIEW.files);
+    await wb.collapsePane(VIEW.jobs);
+    await wb.page.waitForTimeout(300);
+    // Every frame from the command on: whether the pane is open, and whether it shows rows or its progress bar.
+    await wb.page.evaluate(RECORD_FRAMES);
+    await wb.runCommand(COMMAND.showJobs);
+    await wb.waitForTreeItems(VIEW.jobs, 1, 10_000);
+    await wb.page.waitForTimeout(500);
+    const frames = (await wb.page.evaluate('window.sbFrames.splice(0)')) as { open: boolean; height: number; rows: number; progress: boolean }[];
+    const shownAt = frames.findIndex((f) => f.open && f.height > 0);
+    assert.ok(shownAt >= 0, `the pane never opened: ${JSON.stringify(frames.slice(0, 5))}`);
+    const blank = frames.slice(shownAt).filter((f) => f.open && f.height > 0 && !f.rows && !f.progress);
+    assert.strictEqual(blank.length, 0, `${blank.length} of ${frames.length - shownAt} frames open showed neither rows nor a progress bar`);
+    await wb.screenshot('copy-14-show-copy-jobs-layout');
+    const height = async (view: string) => Math.round((await wb.pane(view).locator('.pane-body').boundingBox())?.height ?? 0);
+    const sizes = { tasks: await height(VIEW.tasks), files: await height(VIEW.files), jobs: await height(VIEW.jobs) };
+    console.log(`      panes with all three open (px): ${JSON.stringify(sizes)}; Copy Jobs drawn in the frame it opened: ${frames[shownAt].rows} rows`);
+    assert.ok(sizes.files >= 8 * 22, `Projects & Files keeps room for 8 rows or more: ${JSON.stringify(sizes)}`);
+    assert.ok(sizes.files >= sizes.jobs, `Projects & Files is not smaller than Copy Jobs: ${JSON.stringify(sizes)}`);
   });
 });

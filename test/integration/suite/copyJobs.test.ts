@@ -84,8 +84,10 @@ describe('copy jobs view, name clashes, drag and drop', function () {
     const row = (await jobRows()).find((n) => n.kind === 'job' && n.job.id === done.id)!;
     assert.ok(row, 'the job has a row');
     const item = copyJobs().rows.getTreeItem(row);
-    assert.strictEqual(item.label, `${target.id} › ${folder.name}`);
-    assert.match(String(item.description), /^finished · 3\/3 files · 1 failed · /);
+    // State and progress first, then the folder's name and the age; the whole destination on hover.
+    assert.strictEqual(item.label, 'finished · 3/3 files · 1 failed');
+    assert.match(String(item.description), new RegExp(`^${folder.name} · `));
+    assert.strictEqual(String(item.tooltip).split('\n')[0], `Copy to ${target.id} › ${folder.name}`);
     assert.match(item.contextValue!, /\bhasFailed\b/);
 
     const items = (await copyJobs().rows.getChildren(row)) as JobsNode[];
@@ -115,6 +117,10 @@ describe('copy jobs view, name clashes, drag and drop', function () {
     assert.deepStrictEqual(lines.slice(1).map((l) => l.split('\t')[2]), ['copied', 'failed', 'copied']);
     assert.strictEqual(lines[1].split('\t')[3], newId);
     assert.match(lines[2].split('\t')[3], /^error 10225: /);
+    // A read-only document named after the destination and the job: nothing to save.
+    assert.match(document.uri.path, /^\/copy-results-.+\.tsv$/);
+    assert.strictEqual(document.isDirty, false);
+    assert.strictEqual(document.isUntitled, false);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
 
     const before = emulator().copyRequests.length;
@@ -179,7 +185,7 @@ describe('copy jobs view, name clashes, drag and drop', function () {
     await vscode.commands.executeCommand('sevenbridges.copy', { ids: [file.id], destination: { kind: 'projectRoot', project: target.id }, confirm: false });
     const request = await waitFor(async () => (await jobRows()).find((n) => n.kind === 'request'), 'the waiting request in the view');
     const item = copyJobs().rows.getTreeItem(request);
-    assert.match(String(item.description), /^1 item · waiting until /);
+    assert.match(String(item.label), /^waiting until .+ · 1 item$/);
     assert.match(item.contextValue!, /\bcopyRequest\b.*\bdiscardable\b/);
     assert.match(String(item.tooltip), /rate limit/);
     await vscode.commands.executeCommand('sevenbridges.jobs.discard', request);

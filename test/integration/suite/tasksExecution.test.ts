@@ -78,7 +78,9 @@ describe('task execution: details, logs, actions, watching', function () {
     const command = item(found.log).command!;
     await vscode.commands.executeCommand(command.command, ...(command.arguments ?? []));
     const editor = await waitFor(() => (vscode.window.activeTextEditor?.document.uri.scheme === 'sevenbridges-log' ? vscode.window.activeTextEditor : undefined), 'the log tab');
-    assert.strictEqual(editor.document.uri.path.split('/').pop(), 'job.err.log');
+    // Named whose log it is: the log, its job, its task.
+    const job = (found.log.parent as InfoNode).item.label;
+    assert.strictEqual(editor.document.uri.path.split('/').pop(), `job.err.log · ${String(job)} · ${found.node.task.name!.replace(/[\\/]+/g, '_')}`);
     const text = editor.document.getText();
     assert.match(text.split('\n')[0], /^\[Showing the last 1\.0 MB of \d\.\d MB\./);
     const error = emu.data.taskById.get(found.node.task.id)!.errors[0].message;
@@ -88,7 +90,7 @@ describe('task execution: details, logs, actions, watching', function () {
     assert.strictEqual(vscode.workspace.fs.isWritableFileSystem('sevenbridges-log'), undefined);
     assert.strictEqual(editor.document.isDirty, false);
     await vscode.commands.executeCommand('sevenbridges.tasks.loadWholeLog');
-    const whole = await waitFor(() => (vscode.window.activeTextEditor?.document.uri.query === 'whole' ? vscode.window.activeTextEditor : undefined), 'the whole log');
+    const whole = await waitFor(() => (/"whole":true/.test(vscode.window.activeTextEditor?.document.uri.query ?? '') ? vscode.window.activeTextEditor : undefined), 'the whole log');
     assert.strictEqual(Buffer.byteLength(whole.document.getText()), found.size);
     assert.ok(emu.storageRequests.every((r) => !r.carriedToken), 'the storage never saw the token');
   });

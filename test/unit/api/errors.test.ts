@@ -51,6 +51,7 @@ describe('errors: classification and words', () => {
     ['500', new ApiError({ kind: 'http', status: 500, code: 90004, message: 'Boom' }), { transient: true, unauthorized: false, words: /^Boom \(HTTP 500, code 90004\)\.$/ }],
     ['404', new ApiError({ kind: 'http', status: 404, message: 'Gone' }), { transient: false, unauthorized: false, words: /^Gone \(HTTP 404\)\.$/ }],
     ['network', new ApiError({ kind: 'network', message: 'ECONNREFUSED' }), { transient: true, unauthorized: false, words: /Cannot reach the platform \(ECONNREFUSED\)/ }],
+    ['reset', new ApiError({ kind: 'network', message: 'ECONNRESET' }), { transient: true, unauthorized: false, words: /^The connection to the platform was reset before it answered\.$/ }],
     ['timeout', new ApiError({ kind: 'timeout', message: 'x' }), { transient: true, unauthorized: false, words: /did not answer in time/ }],
     ['cancelled', new ApiError({ kind: 'cancelled', message: 'x' }), { transient: false, unauthorized: false, words: /^Cancelled\.$/ }],
     ['malformed', new ApiError({ kind: 'malformed', message: 'not JSON' }), { transient: false, unauthorized: false, words: /cannot be read \(not JSON\)/ }],

@@ -61,9 +61,8 @@ describe('name clash planner', () => {
   it('says when nothing clashes, and says so when the check could not finish', () => {
     const none = planClashes([{ name: 'a', folder: false }], []);
     assert.deepStrictEqual(clashWords(none, { complete: true }), ['No name is taken in the destination: every item keeps its name.']);
-    const words = clashWords(none, { complete: false, problem: 'HTTP 503' });
-    assert.strictEqual(words.length, 1);
-    assert.match(words[0], /could not all be checked \(HTTP 503\).*Copy anyway\?/);
+    const words = clashWords(none, { complete: false, problem: 'The platform is under maintenance. Try again later.' });
+    assert.deepStrictEqual(words, ['The names in the destination could not all be checked. The platform is under maintenance. Try again later. Some items may arrive renamed or merged. Copy anyway?']);
   });
 
   it('looks up up to 20 names one filtered call each, and follows a single rename to a free name', async () => {

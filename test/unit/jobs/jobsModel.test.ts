@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import type { CopyWriteRecord } from '../../../src/jobs/copyRequests';
-import { childNodes, itemOrder, itemRow, jobRow, requestRow, resultsTable, rootNodes, submissionRow } from '../../../src/jobs/jobsModel';
+import { childNodes, itemOrder, itemRow, jobRow, requestRow, resultsFileName, resultsTable, rootNodes, shortDestination, submissionRow } from '../../../src/jobs/jobsModel';
 import { MessageNode, messageView } from '../../../src/ui/rowView';
 import type { TrackedJob } from '../../../src/jobs/tracker';
 
@@ -54,20 +54,26 @@ describe('Copy Jobs view model', () => {
     const children = childNodes(roots[0]);
     assert.deepStrictEqual(children.map((c) => c.id), ['request:g', 'job:2', 'job:1']);
     const row = submissionRow(roots[0] as never, 60_000);
-    assert.match(row.description, /^running · 3 requests · 8 items · 1 request not submitted yet · 1 min ago$/);
+    assert.deepStrictEqual([row.label, row.description], ['running · 8 items · 1 request not submitted yet', 'results · 3 requests · 1 min ago']);
   });
 
-  it('shows a job with destination, state, progress in files and age; failed counts and actions in the context', () => {
+  it('shows a job\'s state and progress in files first, then the folder\'s name and its age; the whole destination on hover', () => {
     const running = jobRow(job('1', { total: 1000, completed: 330, failed: 10, submittedAt: 0 }), 120_000);
-    assert.strictEqual(running.label, dest.label);
-    assert.strictEqual(running.description, 'running · 340/1,000 files · 10 failed · 2 min ago');
+    assert.deepStrictEqual(
+      [running.label, running.description, running.ariaLabel, running.tooltip.split('\n')[0]],
+      ['running · 340/1,000 files · 10 failed', 'results · 2 min ago', 'Copy to rfranklin/dest › results, running · 340/1,000 files · 10 failed · 2 min ago', 'Copy to rfranklin/dest › results'],
+    );
     assert.match(running.contextValue, /\brunning\b/);
     assert.doesNotMatch(running.contextValue, /\bhasFailed\b/, 'no retry while the job runs');
     const done = job('2', { state: 'FINISHED', total: 3, completed: 2, failed: 1, result: [copied(1, 'a.bam'), failedResult(10225, 'gone'), copied(3, '1_c.bam')] });
     const row = jobRow(done, 0);
     assert.match(row.contextValue, /\bcopyJob\b.*\bfinished\b.*\bhasFailed\b/);
     assert.strictEqual(row.icon.id, 'warning');
-    assert.strictEqual(jobRow(job('3', { state: 'SUBMITTED' }), 0).description, 'submitted · 3 items · just now');
+    const submitted = jobRow(job('3', { state: 'SUBMITTED' }), 0);
+    assert.deepStrictEqual([submitted.label, submitted.description], ['submitted · 3 items', 'results · just now']);
+    const toProject = jobRow(job('4', { state: 'FINISHED', total: 1, completed: 1, destination: { label: 'rfranklin/gamma', project: 'rfranklin/gamma' } }), 0);
+    assert.deepStrictEqual([toProject.label, toProject.description], ['finished · 1/1 files', 'gamma · just now']);
+    assert.strictEqual(shortDestination('rfranklin/dest › results/2026'), '2026');
   });
 
   it('opens a job into its items, failed first, each with the new copy or the error code, message and advice', () => {
@@ -88,7 +94,7 @@ describe('Copy Jobs view model', () => {
     const refused = requestRow({ kind: 'request', id: 'request:g', group: 'g', records: [request('g', 'failed', 0, 3, 'No write permission.')] }, 0, () => true);
     assert.match(refused.contextValue, /\brefused\b/);
     assert.match(refused.contextValue, /\bdiscardable\b/);
-    assert.match(refused.description, /^3 items · not submitted/);
+    assert.deepStrictEqual([refused.label, refused.description], ['not submitted · 3 items', 'results · just now']);
     assert.match(refused.tooltip, /No write permission\./);
     const unsure = requestRow({ kind: 'request', id: 'request:h', group: 'h', records: [request('h', 'unsure', 0)] }, 0, () => true);
     assert.match(unsure.contextValue, /\bunsure\b/);
@@ -99,13 +105,13 @@ describe('Copy Jobs view model', () => {
   });
 
   it('shows a request not found after the late window with Submit Again, other writes by their words, and records left alone without actions', () => {
-    const notFound = requestRow({ kind: 'request', id: 'request:n', group: 'n', records: [request('n', 'notFound', 0, 2, 'Not found on the platform after 2 min 00 s (No job on the platform matches it.). Submit again?')] }, 0, () => true);
+    const notFound = requestRow({ kind: 'request', id: 'request:n', group: 'n', records: [request('n', 'notFound', 0, 2, 'Not found on the platform after 2 min. No job on the platform matches it. Submit again?')] }, 0, () => true);
     assert.match(notFound.contextValue, /\brefused\b/);
-    assert.match(notFound.description, /^2 items · not found on the platform: submit again\?/);
+    assert.match(notFound.label, /^not found on the platform: submit again\? · 2 items$/);
     assert.match(notFound.tooltip, /Not found on the platform after 2 min/);
     const rerun = { ...request('r', 'notFound', 0), kind: 'taskAction.rerun', label: 'Re-run "BWA-MEM run"', payload: { action: 'rerun', task: { id: 't' } } } as unknown as CopyWriteRecord;
     const other = requestRow({ kind: 'request', id: 'request:r', group: 'r', records: [rerun] }, 0, () => true);
-    assert.deepStrictEqual([other.label, other.description.split(' · ')[0]], ['Re-run "BWA-MEM run"', 'not found on the platform: submit again?']);
+    assert.deepStrictEqual([other.label, other.description.split(' · ')[0]], ['not found on the platform: submit again?', 'Re-run "BWA-MEM run"']);
     assert.match(other.contextValue, /\brefused\b.*\bdiscardable\b/);
     const damaged = { ...request('d', 'failed', 0), kind: 'copy', payload: undefined, problem: 'corrupt', note: 'damaged' } as unknown as CopyWriteRecord;
     const corrupt = requestRow({ kind: 'request', id: 'request:d', group: 'd', records: [damaged] }, 0, () => false);
@@ -113,11 +119,13 @@ describe('Copy Jobs view model', () => {
     const fromNewer = { ...request('v', 'queued', 0), kind: 'copy', payload: undefined, problem: 'newer' } as unknown as CopyWriteRecord;
     const newer = requestRow({ kind: 'request', id: 'request:v', group: 'v', records: [fromNewer] }, 0, () => false);
     assert.deepStrictEqual(newer.contextValue, 'copyRequest', 'left alone: no action');
-    assert.match(newer.description, /from a newer version of the extension: left alone/);
+    assert.match(newer.label, /from a newer version of the extension: left alone/);
   });
 
   it('writes the results as TSV: source ID, source name, outcome, new ID or error; one line per item', () => {
     const done = job('2', { state: 'FINISHED', result: [copied(1, 'a.bam'), failedResult(10225, 'Source\tdoes not exist.')] });
+    assert.strictEqual(resultsFileName([done]), 'copy-results-rfranklin-dest-results-2.tsv');
+    assert.strictEqual(resultsFileName([done, job('3', { destination: { label: 'rfranklin/gamma', project: 'rfranklin/gamma' } })]), 'copy-results-2-destinations-2-jobs.tsv');
     const table = resultsTable([done]);
     assert.ok(table.endsWith('\n'));
     const lines = table.slice(0, -1).split('\n');

@@ -11,6 +11,7 @@ export interface Manifest {
     menus: Record<string, { command?: string; when?: string }[]>;
     viewsWelcome?: { view: string; when?: string }[];
     keybindings?: { command: string; when?: string }[];
+    resourceLabelFormatters?: { scheme: string; formatting: { label: string } }[];
   };
 }
 

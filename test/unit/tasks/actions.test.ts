@@ -23,6 +23,9 @@ describe('task actions: rules, words, one send', () => {
     const running = task({ status: 'RUNNING', start_time: '2026-01-01T09:50:00Z', price: { currency: 'USD', amount: 3.2 } });
     assert.strictEqual(confirmationText('abort', [running], now).message, 'Abort "BWA-MEM run"? It has run 2 h 10 min and cost $3.20 so far.');
     assert.strictEqual(confirmationText('abort', [task({ status: 'QUEUED' })], now).message, 'Abort "BWA-MEM run"? It has not started yet.');
+    // Days, not 271 hours: the one duration formatter.
+    const long = task({ status: 'RUNNING', start_time: '2025-12-21T04:52:00Z' });
+    assert.strictEqual(confirmationText('abort', [long], now).message, 'Abort "BWA-MEM run"? It has run 11 days 7 h.');
     const both = confirmationText('abort', [running, task({ id: 'x', name: 'second', status: 'RUNNING', start_time: '2026-01-01T11:00:00Z', price: { currency: 'USD', amount: 1 } })], now);
     assert.strictEqual(both.message, 'Abort 2 tasks? They have run 3 h 10 min in all and cost $4.20 so far.');
     assert.match(both.detail, /• BWA-MEM run\n• second/);

@@ -65,6 +65,19 @@ describe('task rows', () => {
       assert.strictEqual(taskView(task(), { now: NOW, hideProject: true }).description, 'ended 5 min ago');
     });
 
+    it('says a status no group names (aborting, creating, unknown) first in its label: the icon alone does not tell it', () => {
+      const running = { end_time: undefined };
+      const aborting = taskView(task({ ...running, status: 'ABORTING' }), { now: NOW });
+      assert.deepStrictEqual(
+        [aborting.label, aborting.description, aborting.ariaLabel],
+        ['aborting · grep run - 11-26-15 14:14:14', 'started 55 min ago · rfranklin/my-project', 'grep run - 11-26-15 14:14:14, aborting, started 55 min ago, rfranklin/my-project'],
+      );
+      assert.strictEqual(taskView(task({ ...running, status: 'CREATING', name: 'batch' }), { now: NOW }).label, 'creating · batch');
+      assert.strictEqual(taskView(task({ ...running, status: 'PAUSED', name: 'later' }), { now: NOW }).label, 'paused · later');
+      assert.strictEqual(taskView(task({ status: undefined, name: 'odd' }), { now: NOW }).label, 'unknown · odd');
+      assert.strictEqual(taskView(task({ status: 'FAILED', name: 'plain' }), { now: NOW }).label, 'plain', 'the six statuses: the group and the icon say it');
+    });
+
     it('gives screen readers the name, the status and the description in plain words', () => {
       const long = 'a'.repeat(30) + ' *bold* ' + 'b'.repeat(22);
       const view = taskView(task({ name: long }), { now: NOW });
@@ -136,7 +149,7 @@ describe('task rows', () => {
         'Created: 2026-03-07 11:00 UTC (1 hour ago)',
         'Started: 2026-03-07 11:05 UTC (55 min ago)',
         'Ended: 2026-03-07 11:55 UTC (5 min ago)',
-        'Duration: 50 min 00 s',
+        'Duration: 50 min',
         'Progress: 3/3 steps',
         'Price: 0.02 USD',
       ]) {
@@ -156,7 +169,7 @@ describe('task rows', () => {
 
     it('measures a running task so far when the platform gives no duration', () => {
       const text = taskTooltip(task({ status: 'RUNNING', end_time: undefined, execution_status: { steps_completed: 1, steps_total: 4 } }), NOW);
-      assert.match(text, /Duration: 55 min 00 s so far/);
+      assert.match(text, /Duration: 55 min so far/);
       assert.match(text, /Progress: 1\/4 steps/);
     });
 

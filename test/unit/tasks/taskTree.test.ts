@@ -110,7 +110,7 @@ describe('task tree model', () => {
       [
         ['Errors', 'Errors, 1', true],
         ['Jobs', 'Jobs, 1', true],
-        ['Re-run (a copy, the original kept)…', 'Re-run (a copy, the original kept)…', undefined],
+        ['Re-run this task…', 'Re-run this task…', undefined],
         ['Task record (JSON)', 'Task record (JSON)', undefined],
       ],
       'every row under a task has an accessible label',
@@ -354,5 +354,110 @@ describe('task tree model', () => {
       ],
     );
     assert.strictEqual(tree.rowView(running[2]).ariaLabel, 'task 2, running, started 1 month ago, me/alpha');
+  });
+
+  it('Refresh makes a closed group\'s next opening current: its old listing is dropped, not reloaded, and read when opened', async () => {
+    const { tree, calls, source } = model();
+    await tree.getChildren();
+    const running = tree.group('RUNNING');
+    tree.setExpanded(running, true);
+    assert.deepStrictEqual(ids(await tree.getChildren(running)), [taskId(11), taskId(3), taskId(2), taskId(1)]);
+    tree.setExpanded(running, false);
+    // A re-run elsewhere: a new running task, the newest.
+    source.tasks.push(task(300, 'RUNNING'));
+    calls.length = 0;
+    await tree.refresh();
+    assert.deepStrictEqual(calls, ALL_COUNTS, 'the closed group is not read again on a refresh');
+    assert.strictEqual(running.count, 5);
+    tree.setExpanded(running, true);
+    assert.deepStrictEqual(ids(await tree.getChildren(running)), [taskId(300), taskId(11), taskId(3), taskId(2), taskId(1)], 'opened again: current');
+    assert.deepStrictEqual(calls, [...ALL_COUNTS, 'list status=RUNNING 0+100']);
+  });
+
+  it('a group\'s count is what its listing holds: read together on a refresh, or redrawn when it opens later', async () => {
+    const { tree, source } = model();
+    const changed: (TaskTreeNode | undefined)[] = [];
+    tree.onDidChange((node) => changed.push(node));
+    await tree.getChildren();
+    const queued = tree.group('QUEUED');
+    assert.strictEqual(queued.count, 1);
+    source.tasks.push(task(301, 'QUEUED'));
+    assert.deepStrictEqual(ids(await tree.getChildren(queued)), [taskId(301), taskId(4)]);
+    await Promise.resolve();
+    assert.deepStrictEqual([queued.count, changed], [2, [queued]], 'the group row is drawn again with the count its list holds');
+  });
+
+  it('right after Abort, Run or Re-run the row shows its new status in the group it now belongs to, counts too, before any request', async () => {
+    const { tree, calls, source } = model();
+    await tree.getChildren();
+    const [running, queued, draft, other] = (['RUNNING', 'QUEUED', 'DRAFT', 'OTHER'] as const).map((s) => tree.group(s));
+    for (const group of [running, queued, other]) {
+      tree.setExpanded(group, true);
+      await tree.getChildren(group);
+    }
+    calls.length = 0;
+    // Abort: RUNNING → ABORTING, which no status group names.
+    const three = source.tasks[2];
+    tree.applyTask({ ...three, status: 'ABORTING' }, 'RUNNING');
+    // Run: a draft → QUEUED (its group was never opened: only its count moves).
+    tree.applyTask({ ...source.tasks[4], status: 'QUEUED' }, 'DRAFT');
+    // Re-run: a new task, QUEUED.
+    tree.addTask(task(400, 'QUEUED'));
+    assert.deepStrictEqual(calls, [], 'nothing asked of the platform');
+    assert.deepStrictEqual(
+      [running, queued, draft, other].map((g) => [g.status, g.count]),
+      [['RUNNING', 3], ['QUEUED', 3], ['DRAFT', 0], ['OTHER', 3]],
+    );
+    assert.deepStrictEqual(ids(await tree.getChildren(running)), [taskId(11), taskId(2), taskId(1)]);
+    assert.deepStrictEqual(ids(await tree.getChildren(queued)), [taskId(400), taskId(5), taskId(4)]);
+    const others = (await tree.getChildren(other)) as TaskNode[];
+    assert.deepStrictEqual(ids(others), [taskId(9), taskId(8), taskId(3)]);
+    assert.strictEqual(tree.rowView(others[2]).label, 'aborting · task 3');
+    // The refresh that follows reads the platform (which agrees): the same rows.
+    Object.assign(three, { status: 'ABORTING' });
+    Object.assign(source.tasks[4], { status: 'QUEUED' });
+    source.tasks.push(task(400, 'QUEUED'));
+    await tree.refresh();
+    assert.deepStrictEqual([running, queued, draft, other].map((g) => g.count), [3, 3, 0, 3]);
+    assert.deepStrictEqual(ids(await tree.getChildren(other)), [taskId(9), taskId(8), taskId(3)]);
+  });
+
+  it('while a refresh waits on a slow platform, the tree draws what it knows at once: an abort moves its row before the listings answer', async () => {
+    const { tree, source } = model();
+    await tree.getChildren();
+    const [running, other] = (['RUNNING', 'OTHER'] as const).map((s) => tree.group(s));
+    for (const group of [running, other]) {
+      tree.setExpanded(group, true);
+      await tree.getChildren(group);
+    }
+    let release = () => undefined as void;
+    const gate = new Promise<void>((r) => (release = r));
+    const [count, list] = [source.count.bind(source), source.list.bind(source)];
+    source.count = async (query) => gate.then(() => count(query));
+    source.list = async (query, page) => gate.then(() => list(query, page));
+    const refreshing = tree.refresh();
+    tree.applyTask({ ...source.tasks[2], status: 'ABORTING' }, 'RUNNING');
+    // Drawn from memory: answered before the next turn of the event loop, the platform still silent.
+    const drawn = await Promise.race([
+      (async () => ({ roots: await tree.getChildren(), other: (await tree.getChildren(other)) as TaskNode[] }))(),
+      new Promise<undefined>((r) => setImmediate(() => r(undefined))),
+    ]);
+    assert.ok(drawn, 'the view waited for the refresh');
+    assert.deepStrictEqual([running.count, other.count], [3, 3]);
+    assert.deepStrictEqual(ids(drawn.other), [taskId(9), taskId(8), taskId(3)]);
+    assert.strictEqual(tree.rowView(drawn.other[2]).label, 'aborting · task 3');
+    release();
+    await refreshing;
+  });
+
+  it('a task an action makes or moves is shown at once only where the filter lets the platform list it', async () => {
+    const { tree, filters } = model();
+    await filters.update({ project: 'me/beta' });
+    await tree.getChildren();
+    const queued = tree.group('QUEUED');
+    tree.addTask(task(400, 'QUEUED'));
+    assert.strictEqual(queued.count, 0, 'a re-run in me/alpha is not counted under me/beta');
+    tree.addTask(task(401, 'QUEUED', { project: 'me/beta' }));
+    assert.strictEqual(queued.count, 1);
   });
 });

@@ -173,4 +173,30 @@ describe('emulator: task execution, actions and logs', function () {
     assert.strictEqual(running.status, 'ABORTING');
     assert.strictEqual(emu.actionRequests[0].responseLost, true);
   });
+
+  it('a task ended by the platform (endTask) carries its end, duration and error; every request is logged as it arrived', async () => {
+    const running = first((t) => t.status === 'RUNNING' && !t.batch);
+    clock += 5_000;
+    emu.endTask(running.id, 'FAILED');
+    const r = await call('POST', '/bulk/tasks/get', { task_ids: [running.id] });
+    const record = r.body.items[0].resource as Json;
+    assert.deepStrictEqual([record.status, record.end_time, record.errors[0].message], ['FAILED', '2026-11-20T12:00:05Z', 'Job failed with exit code 1. Check the job log for details.']);
+    assert.ok(record.execution_status.duration > 0);
+    assert.deepStrictEqual(emu.received.map((q) => [q.at, q.method, q.path]), [[clock, 'POST', '/v2/bulk/tasks/get']]);
+  });
+
+  it('a hold can pick the requests it holds: task listings wait, an action goes through', async () => {
+    const queued = first((t) => t.status === 'QUEUED' && !t.batch);
+    const hold = emu.hold((method, path) => method === 'GET' && path === '/v2/tasks');
+    let listed = false;
+    const listing = call('GET', '/tasks?status=QUEUED&limit=1').then((answer) => {
+      listed = true;
+      return answer;
+    });
+    await hold.arrived;
+    const aborted = await call('POST', `/tasks/${queued.id}/actions/abort`);
+    assert.deepStrictEqual([aborted.status, aborted.body.status, listed], [200, 'ABORTED', false]);
+    hold.release();
+    assert.strictEqual((await listing).status, 200);
+  });
 });

@@ -25,8 +25,9 @@ describe('task info: what a task opens into', () => {
   });
 
   it('lists a job\'s logs by file ID, job.err.log first', () => {
-    const logs = jobLogs({ name: 'bwa', logs: { 'cmd.log': 'https://x/v2/files/567890abc8a5136ec6127063/download_info', 'job.err.log': 'https://x/v2/files/567890abc8a5136ec6127064/download_info', 'bad.log': 'nothing' } }, 't');
+    const logs = jobLogs({ name: 'bwa', logs: { 'cmd.log': 'https://x/v2/files/567890abc8a5136ec6127063/download_info', 'job.err.log': 'https://x/v2/files/567890abc8a5136ec6127064/download_info', 'bad.log': 'nothing' } }, { id: 't', name: 'BWA-MEM run', project: 'rfranklin/my-project' });
     assert.deepStrictEqual(logs.map((l) => [l.name, l.fileId]), [['job.err.log', '567890abc8a5136ec6127064'], ['cmd.log', '567890abc8a5136ec6127063']]);
+    assert.deepStrictEqual(logs[0], { fileId: '567890abc8a5136ec6127064', name: 'job.err.log', taskId: 't', job: 'bwa', taskName: 'BWA-MEM run', project: 'rfranklin/my-project' });
   });
 
   it('a failed task: errors open, jobs with the failed one first and open, inputs, the raw record', () => {
@@ -42,12 +43,13 @@ describe('task info: what a task opens into', () => {
     };
     const items = buildTaskInfo(task, details, Date.parse('2026-01-02T00:00:00Z'));
     assert.deepStrictEqual(items.map((i) => i.key), ['errors', 'jobs', 'inputs', 'rerun', 'raw']);
-    assert.deepStrictEqual(find(items, 'rerun')!.command, { command: 'sevenbridges.tasks.rerun', title: 'Re-run (a copy, the original kept)…', args: [task.id] });
+    assert.deepStrictEqual(find(items, 'rerun')!.command, { command: 'sevenbridges.tasks.rerun', title: 'Re-run this task…', args: [task.id] });
+    assert.strictEqual(find(items, 'rerun')!.tooltip, 'A copy of the task with the same app and inputs is made and run; the original stays as it is.');
     assert.strictEqual(find(items, 'errors')!.expanded, true);
     const jobs = find(items, 'jobs')!;
     assert.strictEqual(jobs.expanded, true);
     assert.strictEqual(jobs.children![0].label, 'align');
-    assert.strictEqual(jobs.children![0].description, 'Failed · r5.2xlarge · 1 h 05 min');
+    assert.strictEqual(jobs.children![0].description, 'Failed · r5.2xlarge · 1 h 5 min');
     assert.strictEqual(jobs.children![0].children![0].label, 'job.err.log');
     assert.strictEqual(jobs.children![0].children![0].command!.command, 'sevenbridges.tasks.openLog');
     assert.strictEqual(find(items, 'inputs')!.children![0].label, 'sample.fastq');
@@ -75,7 +77,7 @@ describe('log content (against the emulator)', function () {
     for (const t of emu.data.tasks.filter((x) => x.status === 'FAILED' && !x.batch)) {
       const d = await sb.tasks.executionDetails(t.id);
       for (const job of d.jobs ?? []) {
-        const log = jobLogs(job, t.id).find((l) => l.name === 'job.err.log')!;
+        const log = jobLogs(job, t).find((l) => l.name === 'job.err.log')!;
         const size = emu.logs.get(log.fileId)!.content.length;
         if (size > TAIL_BYTES) big = { id: log.fileId, size };
       }
