@@ -11,23 +11,24 @@ import { NotFoundError, type RemoteFiles } from './remoteFiles';
 export const readOnlyWords = (): string =>
   vscode.l10n.t('Files on Seven Bridges are read-only in the editor. To change one, use "{0}", edit the local copy, and upload it.', commandTitles().downloadFiles);
 
+/** `?whole`: the whole file, not its first 1 MB (as the logs' documents). */
+export const isWhole = (uri: vscode.Uri): boolean => uri.query === 'whole';
+
 export class RemoteFileSystem implements vscode.FileSystemProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  /** Nothing changes here (the platform's files are read, not followed). */
   readonly onDidChangeFile = this.changed.event;
-  /** Bumped when a file is read whole, so that its modification time moves and the editor reads it again. */
-  private readonly versions = new Map<string, number>();
 
   constructor(private readonly files: RemoteFiles) {}
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
     const entry = await this.guard(uri, () => this.files.entry(uri.path));
-    const version = this.versions.get(uri.path) ?? 0;
     const mtime = ('modified_on' in entry && Date.parse(entry.modified_on ?? '')) || 0;
     const ctime = ('created_on' in entry && Date.parse(entry.created_on ?? '')) || 0;
     if (entry.type === 'folder') return { type: vscode.FileType.Directory, size: 0, ctime, mtime, permissions: vscode.FilePermission.Readonly };
     // The size of what opens: an editor asks before opening a file it thinks large, and only the start opens.
-    const size = version || fileKind(entry.name) === 'image' ? (entry.size ?? 0) : Math.min(entry.size ?? 0, PREVIEW_BYTES);
-    return { type: vscode.FileType.File, size, ctime, mtime: mtime + version, permissions: vscode.FilePermission.Readonly };
+    const size = isWhole(uri) || fileKind(entry.name) === 'image' ? (entry.size ?? 0) : Math.min(entry.size ?? 0, PREVIEW_BYTES);
+    return { type: vscode.FileType.File, size, ctime, mtime, permissions: vscode.FilePermission.Readonly };
   }
 
   async readDirectory(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
@@ -36,14 +37,7 @@ export class RemoteFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   }
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
-    return (await this.guard(uri, () => this.files.content(uri.path))).bytes;
-  }
-
-  /** The next read of the file reads it whole; its editors are told it changed. */
-  loadWhole(uri: vscode.Uri): void {
-    this.files.loadWhole(uri.path);
-    this.versions.set(uri.path, (this.versions.get(uri.path) ?? 0) + 1);
-    this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
+    return (await this.guard(uri, () => this.files.content(uri.path, isWhole(uri)))).bytes;
   }
 
   watch(): vscode.Disposable {

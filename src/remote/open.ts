@@ -6,11 +6,10 @@ import { formatSize } from '../util/words';
 import { asksBeforeWhole, binaryWhat, fileKind } from './preview';
 import { formatRemotePath, REMOTE_SCHEME, type RemotePath } from './remotePath';
 import type { RemoteFiles } from './remoteFiles';
-import type { RemoteFileSystem } from './fileSystem';
+import { isWhole } from './fileSystem';
 
 export interface RemoteParts {
   readonly files: RemoteFiles;
-  readonly fileSystem: RemoteFileSystem;
 }
 
 export const remoteUri = (path: RemotePath): vscode.Uri => vscode.Uri.from({ scheme: REMOTE_SCHEME, path: formatRemotePath(path) });
@@ -52,30 +51,27 @@ export async function openRemote(parts: RemoteParts, path: RemotePath, download:
   return uri;
 }
 
-/** Load Whole File: the file given, else the one in the active editor, read whole (asking first beyond 50 MB). */
+/** Load Whole File: the file given, else the one in the active editor, opened whole (asking first beyond 50 MB). */
 export async function loadWholeFile(parts: RemoteParts, given?: unknown, options: { confirm?: unknown } = {}): Promise<vscode.TextDocument | undefined> {
   const uri = given instanceof vscode.Uri ? given : vscode.window.activeTextEditor?.document.uri;
   if (!uri || uri.scheme !== REMOTE_SCHEME) return void vscode.window.showInformationMessage(vscode.l10n.t('Load Whole File: open a file of Seven Bridges first.'));
-  if (!(await parts.files.isPartial(uri.path))) {
-    void vscode.window.setStatusBarMessage(vscode.l10n.t('The whole file is already open.'), 3_000);
+  if (isWhole(uri) || !(await parts.files.isPartial(uri.path))) {
+    vscode.window.setStatusBarMessage(vscode.l10n.t('The whole file is already open.'), 3_000);
     return vscode.workspace.openTextDocument(uri);
   }
   const entry = await parts.files.entry(uri.path);
-  const size = entry.size;
-  if (options.confirm !== false && asksBeforeWhole(size)) {
-    const button = vscode.l10n.t('Load {0}', formatSize(size ?? 0)!);
+  if (options.confirm !== false && asksBeforeWhole(entry.size)) {
+    const button = vscode.l10n.t('Load {0}', formatSize(entry.size)!);
     const chosen = await vscode.window.showWarningMessage(
       vscode.l10n.t('Load the whole of {0}?', entry.name),
-      { modal: true, detail: vscode.l10n.t('It is {0}: the editor holds all of it in memory. To work with a file this large, Download… it instead.', formatSize(size ?? 0)!) },
+      { modal: true, detail: vscode.l10n.t('It is {0}: the editor holds all of it in memory. To work with a file this large, Download… it instead.', formatSize(entry.size)!) },
       button,
     );
     if (chosen !== button) return undefined;
   }
-  parts.fileSystem.loadWhole(uri);
-  const doc = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Loading the whole of {0}…', entry.name) }, async () => {
-    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: true });
-    await vscode.commands.executeCommand('workbench.action.files.revert');
-    return vscode.workspace.openTextDocument(uri);
-  });
+  const doc = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Loading the whole of {0}…', entry.name) }, () =>
+    Promise.resolve(vscode.workspace.openTextDocument(uri.with({ query: 'whole' }))),
+  );
+  await vscode.window.showTextDocument(doc, { preview: true });
   return doc;
 }

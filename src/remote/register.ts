@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { StorageClient } from '../api/storage';
 import type { Services } from '../services';
 import { requestLogger } from '../ui/requestLog';
-import { RemoteFileSystem } from './fileSystem';
+import { readOnlyWords, RemoteFileSystem } from './fileSystem';
 import type { RemoteParts } from './open';
 import { REMOTE_SCHEME } from './remotePath';
 import { RemoteFiles } from './remoteFiles';
@@ -21,8 +21,8 @@ export function registerRemote(services: Services): RemoteParts {
   const fileSystem = new RemoteFileSystem(files);
   services.context.subscriptions.push(
     fileSystem,
-    vscode.workspace.registerFileSystemProvider(REMOTE_SCHEME, fileSystem, { isCaseSensitive: true, isReadonly: true }),
+    vscode.workspace.registerFileSystemProvider(REMOTE_SCHEME, fileSystem, { isCaseSensitive: true, isReadonly: new vscode.MarkdownString(readOnlyWords()) }),
     session.onDidChange(() => files.forget()),
   );
-  return { files, fileSystem };
+  return { files };
 }

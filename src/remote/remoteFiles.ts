@@ -42,7 +42,6 @@ export class NotFoundError extends Error {}
 export class RemoteFiles {
   private readonly entries = new Map<string, Promise<RemoteEntry>>();
   private readonly contents = new Map<string, Promise<Content>>();
-  private readonly wholeAsked = new Set<string>();
 
   constructor(private readonly source: RemoteSource) {}
 
@@ -97,38 +96,32 @@ export class RemoteFiles {
     return all;
   }
 
-  /** What the file shows: its first 1 MB, or all of it once `loadWhole` was called for it. Kept until `forget`. */
-  content(path: string, signal?: AbortSignal): Promise<Content> {
-    const known = this.contents.get(path);
+  /** What the file shows: its first 1 MB, or all of it (`whole`). Kept until `forget`. */
+  content(path: string, whole: boolean, signal?: AbortSignal): Promise<Content> {
+    const key = `${whole ? 'whole' : 'start'}:${path}`;
+    const known = this.contents.get(key);
     if (known) return known;
     const read = (async () => {
       const entry = await this.entry(path);
       if (entry.type === 'folder') throw new NotFoundError(l10n.t('{0} is a folder', path));
       const url = await this.source.downloadInfo(entry.id, signal);
-      return readContent((range, s) => this.source.storage.read(url, range, s), fileKind(entry.name), entry.size, this.wholeAsked.has(path), signal);
+      return readContent((range, s) => this.source.storage.read(url, range, s), fileKind(entry.name), entry.size, whole, signal);
     })();
-    this.contents.set(path, read);
-    read.catch(() => this.contents.get(path) === read && this.contents.delete(path));
+    this.contents.set(key, read);
+    read.catch(() => this.contents.get(key) === read && this.contents.delete(key));
     return read;
   }
 
-  /** Whether what is shown of the file is only its start (known once its content was read). */
+  /** Whether the start of the file shown is not all of it (known once it was read). */
   async isPartial(path: string): Promise<boolean> {
-    const known = this.contents.get(path);
+    const known = this.contents.get(`start:${path}`);
     return known ? (await known.catch(() => undefined))?.partial === true : false;
-  }
-
-  /** The next read of the file reads it whole. */
-  loadWhole(path: string): void {
-    this.wholeAsked.add(path);
-    this.contents.delete(path);
   }
 
   /** Forgets everything read (another sign-in, a refresh). */
   forget(): void {
     this.entries.clear();
     this.contents.clear();
-    this.wholeAsked.clear();
   }
 
   private async find(path: string): Promise<RemoteEntry> {

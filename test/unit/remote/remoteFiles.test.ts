@@ -92,18 +92,18 @@ describe('remote/remoteFiles: the platform read as a file system', () => {
   it('reads a file once through its signed URL, and again whole once asked', async () => {
     const { fake, remote, reads } = setup(tree());
     const path = '/rfranklin/my-project/samples/README.txt';
-    assert.strictEqual((await remote.content(path)).bytes.toString(), `the text of ${fileId(5)}\n`);
-    await remote.content(path);
+    assert.strictEqual((await remote.content(path, false)).bytes.toString(), `the text of ${fileId(5)}\n`);
+    await remote.content(path, false);
     assert.strictEqual(fake.calls.filter((c) => c.startsWith('download_info')).length, 1);
     assert.strictEqual(await remote.isPartial(path), false);
-    remote.loadWhole(path);
-    await remote.content(path);
+    await remote.content(path, true);
+    await remote.content(path, true);
     assert.strictEqual(reads.length, 2);
   });
 
   it('a folder has no content, and a failure is not kept: the next read tries again', async () => {
     const { remote, fake } = setup(tree());
-    await assert.rejects(remote.content('/rfranklin/my-project/samples'), /is a folder/);
+    await assert.rejects(remote.content('/rfranklin/my-project/samples', false), /is a folder/);
     await assert.rejects(remote.entry('/rfranklin/my-project/late.txt'), NotFoundError);
     fake.records.push(rec(7, 'late.txt', 1, 'file', 5));
     assert.strictEqual((await remote.entry('/rfranklin/my-project/late.txt')).id, fileId(7));
