@@ -106,7 +106,8 @@ async function showSummary(services: Services, summary: DownloadSummary, problem
   const retry = vscode.l10n.t('Retry Failed');
   const buttons = [...(summary.retry.length ? [retry] : []), reveal];
   const show = failed || summary.cancelled ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-  const chosen = await show(`${message} ${detail.split('\n')[0]}`, { detail }, ...buttons);
+  // A notification shows no detail: the lines follow the message (at most five failures by name).
+  const chosen = await show([message, ...detail.split('\n')].join(' '), ...buttons);
   if (chosen === reveal) {
     const where = summary.saved[0] ?? summary.target;
     await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(where));
