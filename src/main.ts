@@ -13,6 +13,8 @@ import { registerCopy, type CopyFeature } from './copy/register';
 import { registerFiles, type FilesFeature } from './files/register';
 import { followCopyJobs, registerJobs, type JobsFeature } from './jobs/register';
 import { migrateState } from './keys/state';
+import { registerRemote } from './remote/register';
+import type { RemoteParts } from './remote/open';
 import type { Services } from './services';
 import { requestLogger } from './ui/requestLog';
 import { Outbox } from './write/outbox';
@@ -31,6 +33,8 @@ export interface ExtensionApi {
   readonly copy: CopyFeature;
   /** The job tracker, its status-bar item and the Copy Jobs view. */
   readonly jobs: JobsFeature;
+  /** The `sevenbridges:` file system. */
+  readonly remote: RemoteParts;
   /** The Accounts menu's authentication provider. */
   readonly auth: ReturnType<typeof registerAuth>;
 }
@@ -63,13 +67,14 @@ export function start(context: vscode.ExtensionContext, activatedAt: number): Ex
   const auth = registerAuth(services);
   const tracker = followCopyJobs(services);
   const copy = registerCopy(services, tracker);
+  const remote = registerRemote(services);
   const tasks = registerTasks(services, copy);
   const jobs = registerJobs(services, tracker, copy.flow);
-  const files = registerFiles(services, copy);
+  const files = registerFiles(services, copy, remote);
   outbox.start();
   // Once started, off the activation path: the HTTP stack loads and the API budget is read (`GET /v2/rate_limit`,
   // free), so that the first request the user makes does not wait for either. A request sooner shares the loading.
   clock.setTimeout(() => void client.transport.warm(), WARM_UP_DELAY_MS);
   log.info(`Started in ${clock.now() - started} ms, ${started - activatedAt} ms after activation`);
-  return { services, tasks, files, copy, jobs, auth };
+  return { services, tasks, files, copy, jobs, auth, remote };
 }

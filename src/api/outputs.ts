@@ -43,3 +43,22 @@ export function outputNames(outputs: Record<string, unknown> | undefined): Map<s
   visit(outputs, 0);
   return names;
 }
+
+/** A task's output files and folders (`{class, path, basename}` values), each once, in the order the outputs list them. */
+export function outputFiles(outputs: Record<string, unknown> | undefined): { id: string; name?: string; folder: boolean }[] {
+  const names = outputNames(outputs);
+  const found = new Map<string, { id: string; name?: string; folder: boolean }>();
+  const visit = (value: unknown, depth: number): void => {
+    if (depth > 8 || value === null || typeof value !== 'object') return;
+    if (Array.isArray(value)) return value.forEach((v) => visit(v, depth + 1));
+    const record = value as Record<string, unknown>;
+    if ((record.class === 'File' || record.class === 'Directory') && typeof record.path === 'string' && isFileId(record.path)) {
+      const id = record.path.toLowerCase();
+      if (!found.has(id)) found.set(id, { id, ...(names.has(id) ? { name: names.get(id) } : {}), folder: record.class === 'Directory' });
+      return;
+    }
+    for (const v of Object.values(record)) visit(v, depth + 1);
+  };
+  visit(outputs, 0);
+  return [...found.values()];
+}

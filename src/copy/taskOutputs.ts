@@ -4,7 +4,7 @@ import type { TasksApi } from '../api/tasks';
 import type { Task } from '../api/types';
 import * as l10n from '@vscode/l10n';
 import { count } from '../util/words';
-import { outputFileIds, outputNames } from '../api/outputs';
+import { outputFileIds, outputFiles, outputNames } from '../api/outputs';
 
 /** A batch's completed children are read 100 a page, at most this many pages. */
 export const CHILD_PAGES = 10;
@@ -16,6 +16,8 @@ export interface GatheredOutputs {
   projects: string[];
   /** Tasks whose outputs are in `ids`. */
   tasks: number;
+  /** Each of those tasks with its outputs (files and folders), for what keeps them apart (Download…'s `<task name>/`). */
+  byTask: { task: { id: string; name?: string }; outputs: ReturnType<typeof outputFiles> }[];
   /** What could not be gathered, in words (a batch with more children than read, a task that could not be read). */
   notes: string[];
   requests: number;
@@ -26,13 +28,14 @@ export interface GatheredOutputs {
  * parent stands for its completed children (listed by `parent`, 100 a page). Tasks that are not COMPLETED are skipped.
  */
 export async function gatherOutputs(tasks: readonly (Pick<Task, 'id'> & Partial<Task>)[], source: Pick<TasksApi, 'get' | 'list'>, maxPages = CHILD_PAGES): Promise<GatheredOutputs> {
-  const out: GatheredOutputs = { ids: [], names: {}, projects: [], tasks: 0, notes: [], requests: 0 };
+  const out: GatheredOutputs = { ids: [], names: {}, projects: [], tasks: 0, byTask: [], notes: [], requests: 0 };
   const seen = new Set<string>();
   const projects = new Set<string>();
   const take = (task: Pick<Task, 'id'> & Partial<Task>) => {
     const ids = outputFileIds(task.outputs);
     if (!ids.length) return;
     out.tasks++;
+    out.byTask.push({ task: { id: task.id, ...(task.name ? { name: task.name } : {}) }, outputs: outputFiles(task.outputs) });
     if (task.project) projects.add(task.project);
     const names = outputNames(task.outputs);
     for (const id of ids) {

@@ -11,7 +11,9 @@ import { withProgressBar, type RowTree } from '../ui/rowTree';
 import { count } from '../util/words';
 import { dropDestination, type DropTarget } from './dragAndDrop';
 import { FolderNode, ProjectNode, type FilesNode, type FilesTreeModel, type ItemNode } from './filesModel';
-import { copySources, fileTarget, filesListingTarget, idTarget, readFile, type FileRef, type IdRef } from './targets';
+import { download } from '../remote/download';
+import { loadWholeFile, openRemote, remoteUri, type RemoteParts } from '../remote/open';
+import { copySources, fileTarget, filesListingTarget, idTarget, projectTarget, readFile, type FileRef, type IdRef } from './targets';
 
 export interface FilesParts {
   readonly services: Services;
@@ -19,6 +21,7 @@ export interface FilesParts {
   readonly rows: RowTree<FilesNode>;
   readonly view: vscode.TreeView<FilesNode>;
   readonly copy: CopyFeature;
+  readonly remote: RemoteParts;
 }
 
 /** Every command of Projects & Files. */
@@ -33,6 +36,12 @@ export function filesCommands(parts: FilesParts): Command[] {
     onMany('copyFileId', { type: idTarget, orElse: () => copyProjectId(parts) }, copyIds),
     onMany('copy', { type: files, named, ask: { prompt: copySourcesPrompt } }, copyTo),
     onMany('copyTo', { type: files, named, ask: { prompt: copySourcesPrompt } }, copyTo),
+    onOne('openRemoteFile', { type: files, fits: (f) => !f.folder, ask: { prompt: () => vscode.l10n.t('The ID of the file to open') } }, (file) => openFile(parts, file)),
+    plain('loadWholeFile', (uri, options) => loadWholeFile(parts.remote, uri, (options ?? {}) as { confirm?: unknown })),
+    onMany('downloadFiles', { type: files, named, ask: { prompt: () => vscode.l10n.t('The IDs of the files and folders to download') } }, (refs, options) =>
+      download(parts.services, refs, options as { target?: string; confirm?: boolean }),
+    ),
+    onOne('addProjectToWorkspace', { type: projectTarget, orElse: () => addPickedProject(parts) }, (project) => addToWorkspace(project.id, project.name)),
     onOne('revealInFiles', { type: files, ask: { prompt: () => vscode.l10n.t('The ID of the file or folder to show') } }, (file) => reveal(parts, file)),
   ];
 }
@@ -59,6 +68,29 @@ async function reveal(parts: FilesParts, file: FileRef): Promise<void> {
   await vscode.commands.executeCommand(`${parts.rows.viewId}.focus`);
   const node = await withProgressBar(parts.rows.viewId, parts.model.locate(file.id), parts.services.clock);
   await parts.view.reveal(node, { select: true, focus: true, expand: false });
+}
+
+/** Opens a file in the editor: its path from its row, else read from the platform (its folders up to the root). */
+async function openFile(parts: FilesParts, file: FileRef): Promise<vscode.Uri> {
+  const path = file.path && file.record ? file.path : await parts.remote.files.pathOf(file.id);
+  if (file.path && file.record) parts.remote.files.remember(path, file.record);
+  return openRemote(parts.remote, path, () => download(parts.services, [file]));
+}
+
+/** Add Project to Workspace: the project, read-only, as a folder of the Explorer (its folders read as they open). */
+function addToWorkspace(id: string, name: string | undefined): boolean {
+  const uri = remoteUri({ project: id, names: [] });
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  if (folders.some((f) => f.uri.toString() === uri.toString())) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('{0} is already in the workspace.', name || id));
+    return false;
+  }
+  return vscode.workspace.updateWorkspaceFolders(folders.length, 0, { uri, name: vscode.l10n.t('{0} (Seven Bridges)', name || id) });
+}
+
+async function addPickedProject(parts: FilesParts): Promise<void> {
+  const project = await pickProject(parts.services.projects, { title: vscode.l10n.t('Seven Bridges: Add which project to the workspace?'), allowReadOnly: true });
+  if (project && project !== 'none') addToWorkspace(project.id, project.name);
 }
 
 /** What a drop does: the copy flow to the target, its confirmation included (`args` as the copy commands take). */

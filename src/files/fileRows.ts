@@ -5,6 +5,7 @@ import * as l10n from '@vscode/l10n';
 import type { FileRecord, Project } from '../api/types';
 import { FIELD, tooltipLines, whenText, type RowView } from '../ui/rowView';
 import { escapeMarkdown } from '../util/markdown';
+import { formatSize } from '../util/words';
 
 export function projectView(project: Project, now: number): RowView {
   const name = project.name || project.id;
@@ -35,18 +36,6 @@ export function entryView(file: FileRecord, now: number): RowView {
     contextValue: folder ? 'folder' : 'file',
     expandable: folder,
   };
-}
-
-export function formatSize(bytes: number | undefined): string | undefined {
-  if (typeof bytes !== 'number' || !Number.isFinite(bytes)) return undefined;
-  const units = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${bytes} B` : `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
 }
 
 /** "1.2 MB (1,234,567 bytes)". */

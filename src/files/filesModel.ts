@@ -123,8 +123,10 @@ export class FilesTreeModel implements RowModel<FilesNode> {
       case 'project':
         return projectView(node.project, this.now());
       case 'folder':
-      case 'file':
         return { ...entryView(node.file, this.now()), fileIcon: node.kind };
+      case 'file':
+        // A click opens it in the editor.
+        return { ...entryView(node.file, this.now()), fileIcon: node.kind, command: { command: COMMANDS.openRemoteFile, title: commandTitles().openRemoteFile, args: [node] } };
       case 'loadMore':
         return loadMoreView(node.parent.listing, { command: COMMANDS.loadMoreFiles, title: commandTitles().loadMoreFiles, args: [node] });
       case 'message':

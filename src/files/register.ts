@@ -2,6 +2,7 @@ import type * as vscode from 'vscode';
 import type { CopyCommandArgs } from '../copy/flow';
 import type { CopyFeature } from '../copy/register';
 import type { TrackedJob } from '../jobs/tracker';
+import type { RemoteParts } from '../remote/open';
 import type { Services } from '../services';
 import { VIEWS } from '../keys/views';
 import { registerCommands } from '../ui/commands';
@@ -23,13 +24,13 @@ export interface FilesFeature {
 }
 
 /** Projects & Files: the view, dragging to copy, and its commands (the copy commands among them). */
-export function registerFiles(services: Services, copy: CopyFeature): FilesFeature {
+export function registerFiles(services: Services, copy: CopyFeature, remote: RemoteParts): FilesFeature {
   const { client, session, clock } = services;
   // Reads the token if the session has not yet (the first render may come before it is loaded).
   const model = new FilesTreeModel(client, async () => !!(await session.credentials()), clock.now);
   const dragAndDrop = new FilesDragAndDrop((target, items) => dropCopy({ copy }, target, items));
   const { view, rows, disposables } = showRows(VIEWS.files, model, { clock, canSelectMany: true, dragAndDropController: dragAndDrop });
-  const parts: FilesParts = { services, model, rows, view, copy };
+  const parts: FilesParts = { services, model, rows, view, copy, remote };
   services.context.subscriptions.push(
     ...disposables,
     { dispose: () => model.dispose() },

@@ -7,6 +7,8 @@ import { askForFileIds } from '../copy/sources';
 import { signInToCopy, type CopySources } from '../copy/flow';
 import { setTokenAction } from '../ui/errorActions';
 import { COMMANDS } from '../keys/commands';
+import type { FileRecord } from '../api/types';
+import type { RemotePath } from '../remote/remotePath';
 import type { TargetType } from '../ui/commands';
 import { projectNodeOf } from './dragAndDrop';
 import { FileNode, FolderNode, ProjectNode, type ListingNode, type LoadMoreNode, type MessageNode } from './filesModel';
@@ -19,6 +21,12 @@ export interface FileRef {
   folder?: boolean;
   /** It came from inside a project (a row), so it is not a project's root folder. */
   listed?: boolean;
+  /** Where it is, when its row knows (a row of Projects & Files): its project and the names down to it. */
+  path?: RemotePath;
+  /** Its size in bytes, when its row knows. */
+  size?: number;
+  /** Its record, when its row has it (a row of Projects & Files). */
+  record?: FileRecord;
 }
 
 /** What a file commands asks of the box that asks for IDs. */
@@ -33,7 +41,8 @@ export function readFile(value: unknown): FileRef | undefined {
   if (typeof value === 'string') return isFileId(value) ? { id: value.toLowerCase() } : undefined;
   if (value instanceof FileNode || value instanceof FolderNode) {
     // The view's own record of a file may be partial: the project row above it knows.
-    return { id: value.file.id, name: value.file.name, project: value.file.project ?? projectNodeOf(value).id, folder: value instanceof FolderNode, listed: true };
+    const project = value.file.project ?? projectNodeOf(value).id;
+    return { id: value.file.id, name: value.file.name, project, folder: value instanceof FolderNode, listed: true, path: { project, names: namesDownTo(value) }, size: value.file.size, record: value.file };
   }
   if (!isObject(value)) return undefined;
   // Another view's row carries the file it stands for (a task's output, a copied item); a record is one.
@@ -46,7 +55,15 @@ export function readFile(value: unknown): FileRef | undefined {
     ...(typeof file.project === 'string' ? { project: file.project } : {}),
     folder: file.folder === true || file.type === 'folder',
     listed: row,
+    ...(typeof file.size === 'number' ? { size: file.size } : {}),
   };
+}
+
+/** The names of the folders from the project's root down to a row, its own last. */
+function namesDownTo(node: FileNode | FolderNode): string[] {
+  const names: string[] = [];
+  for (let n: FileNode | FolderNode | ProjectNode = node; n.kind !== 'project'; n = n.parentNode) names.unshift(n.file.name);
+  return names;
 }
 
 /** A file or folder; when none is at hand, the IDs in the editor's selection or typed in a box. */
@@ -91,6 +108,12 @@ export interface IdRef {
 /** A row of Projects & Files with an ID: a project, a folder or a file. */
 export const idTarget: TargetType<IdRef> = {
   read: (value) => (value instanceof ProjectNode || value instanceof FolderNode || value instanceof FileNode ? { id: value.id } : undefined),
+  key: (ref) => ref.id,
+};
+
+/** A project: its row in Projects & Files. */
+export const projectTarget: TargetType<{ id: string; name?: string }> = {
+  read: (value) => (value instanceof ProjectNode ? { id: value.id, name: value.project.name } : undefined),
   key: (ref) => ref.id,
 };
 

@@ -22,6 +22,8 @@ export function readSetting<T>(setting: Setting<T>, stored: unknown): T {
 }
 
 export type NotifyMode = 'all' | 'failures' | 'off';
+/** What Download… does with a file already there with another size. */
+export type DownloadExisting = 'ask' | 'overwrite' | 'keepBoth';
 
 /** Each setting's value type. */
 interface SettingTypes {
@@ -29,6 +31,7 @@ interface SettingTypes {
   refreshInterval: number;
   maxItemsPerRequest: number;
   notifyWhenWatchedTasksEnd: NotifyMode;
+  downloadIfExists: DownloadExisting;
 }
 
 export type SettingName = keyof SettingTypes;
@@ -43,4 +46,6 @@ export const SETTINGS: { readonly [N in SettingName]: Setting<SettingTypes[N]> }
   maxItemsPerRequest: { key: 'sevenbridges.copy.maxItemsPerRequest', type: 'number', default: 100 },
   /** Which watched tasks' ends are announced. */
   notifyWhenWatchedTasksEnd: { key: 'sevenbridges.tasks.notifyWhenWatchedTasksEnd', type: 'string', default: 'all', values: ['all', 'failures', 'off'] },
+  /** Download…, a file already there with another size: ask, overwrite it, or keep both (`name (1).ext`). */
+  downloadIfExists: { key: 'sevenbridges.files.downloadIfExists', type: 'string', default: 'ask', values: ['ask', 'overwrite', 'keepBoth'] },
 };

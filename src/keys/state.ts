@@ -178,6 +178,8 @@ export const STATE = {
     const jobs = isObject(value) ? listOf(value.jobs, readJob) : undefined;
     return jobs ? { version: 1, jobs } : undefined;
   }),
+  /** The local folder Download… offered last, per workspace (remote/download.ts). */
+  downloadFolder: key<string>('sevenbridges.files.downloadFolder', 'workspace', (value) => (isString(value) && value.length > 0 ? value : undefined)),
   /** The custom endpoints that have a token in secret storage, never the tokens (auth/provider.ts). */
   endpointsWithTokens: key<string[]>('sevenbridges.auth.endpointsWithTokens', 'global', strings),
 } as const;

@@ -19,6 +19,10 @@ import type { Refresher } from './refresher';
 import { fullTask, listingTarget, logTarget, statusTarget, taskTarget, type TaskAsk, type TaskRef } from './targets';
 import type { TaskTreeModel } from './taskTree';
 import type { CopyFeature } from '../copy/register';
+import { gatherOutputs } from '../copy/taskOutputs';
+import { readingOutputs } from './copyOutputs';
+import { download, type DownloadOptions } from '../remote/download';
+import { taskOutputRefs } from '../remote/downloadItems';
 
 export interface TaskCommandParts extends ExecutionParts {
   services: Services;
@@ -29,6 +33,8 @@ export interface TaskCommandParts extends ExecutionParts {
   copy: CopyFeature;
   viewId: string;
 }
+
+const whoseOutputs = (): string => vscode.l10n.t('Whose outputs? Pick a completed task, or paste a task ID');
 
 /** Every command of the task explorer. */
 export function taskCommands(parts: TaskCommandParts): Command[] {
@@ -66,9 +72,18 @@ export function taskCommands(parts: TaskCommandParts): Command[] {
       {
         type: task,
         fits: (t) => t.batch === true || hasFileOutputs(t),
-        ask: { query: () => ({ status: 'COMPLETED' as const }), list: 'tasksWithOutputs', placeholder: () => vscode.l10n.t('Whose outputs? Pick a completed task, or paste a task ID') },
+        ask: { query: () => ({ status: 'COMPLETED' as const }), list: 'tasksWithOutputs', placeholder: () => whoseOutputs() },
       },
       (tasks, options) => copyTaskOutputs(services, parts.copy, tasks, options),
+    ),
+    onMany(
+      'downloadTaskOutputs',
+      {
+        type: task,
+        fits: (t) => t.batch === true || hasFileOutputs(t),
+        ask: { query: () => ({ status: 'COMPLETED' as const }), list: 'tasksWithOutputs', placeholder: () => whoseOutputs() },
+      },
+      (tasks, options) => downloadTaskOutputs(services, tasks, options as DownloadOptions),
     ),
     onOne('loadMoreTasks', { type: listingTarget, from: 'argument' }, (node) => progress(tree.loadMore(node))),
     onMany('abortTask', { type: task, fits: able('abort') }, (tasks, options) => act(parts, 'abort', tasks, options)),
@@ -80,6 +95,19 @@ export function taskCommands(parts: TaskCommandParts): Command[] {
     onOne('showLogs', { type: task, fits: (t) => t.status !== 'DRAFT' }, (t) => showLogs(parts, t)),
     plain('loadWholeLog', loadWholeLog),
   ];
+}
+
+/** Download Outputs…: each task's outputs under a folder of its name (a batch: its completed children's). */
+async function downloadTaskOutputs(services: Services, tasks: TaskRef[], options: DownloadOptions): ReturnType<typeof download> {
+  const gathered = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: readingOutputs() }, () =>
+    gatherOutputs(tasks, services.client.tasks),
+  );
+  if (!gathered.ids.length) {
+    void vscode.window.showInformationMessage([vscode.l10n.t('The selected tasks have no output files to download.'), ...gathered.notes].join(' '));
+    return undefined;
+  }
+  for (const note of gathered.notes) void vscode.window.showWarningMessage(note);
+  return download(services, taskOutputRefs(gathered.byTask), options);
 }
 
 async function copyTaskId(task: TaskRef): Promise<void> {

@@ -10,6 +10,9 @@ import type { Services } from '../services';
 import { fileCount, taskCount } from '../util/words';
 import { fullTask, type TaskRef } from './targets';
 
+/** The progress title while the outputs of tasks are read. */
+export const readingOutputs = (): string => vscode.l10n.t('Reading task outputs…');
+
 export async function copyTaskOutputs(services: Services, copy: CopyFeature, tasks: TaskRef[], args: CopyCommandArgs): Promise<TrackedJob[]> {
   if (tasks.length > 1 || tasks[0].batch) return copyOutputsOfMany(services, copy, tasks, args);
   // A list item may carry only some fields: the task's record has its outputs.
@@ -24,7 +27,7 @@ export async function copyTaskOutputs(services: Services, copy: CopyFeature, tas
 
 /** The outputs of several tasks, or of a batch's completed children, in one copy (split per 100 by the flow). */
 async function copyOutputsOfMany(services: Services, copy: CopyFeature, tasks: TaskRef[], args: CopyCommandArgs): Promise<TrackedJob[]> {
-  const gathered = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Reading task outputs…') }, () => gatherOutputs(tasks, services.client.tasks));
+  const gathered = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: readingOutputs() }, () => gatherOutputs(tasks, services.client.tasks));
   if (!gathered.ids.length) {
     void vscode.window.showInformationMessage([vscode.l10n.t('The selected tasks have no output files to copy.'), ...gathered.notes].join(' '));
     return [];

@@ -217,6 +217,8 @@ function fileItems(prefix: string, values: Record<string, unknown> | undefined, 
     icon: { id: f.kind === 'Directory' ? 'folder' : 'file' },
     contextValue,
     file: { id: f.id, name: f.name, folder: f.kind === 'Directory' },
+    // A click opens a file in the editor (a folder's files open from Projects & Files).
+    ...(f.kind === 'Directory' ? {} : { command: { command: COMMANDS.openRemoteFile, title: commandTitles().openRemoteFile, args: [{ id: f.id, name: f.name, folder: false }] } }),
   }));
 }
 

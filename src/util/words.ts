@@ -14,3 +14,16 @@ export const itemCount = (n: number): string => (n === 1 ? l10n.t('1 item') : l1
 export const fileCount = (n: number): string => (n === 1 ? l10n.t('1 file') : l10n.t('{0} files', count(n)));
 export const taskCount = (n: number): string => (n === 1 ? l10n.t('1 task') : l10n.t('{0} tasks', count(n)));
 export const requestCount = (n: number): string => (n === 1 ? l10n.t('1 request') : l10n.t('{0} requests', count(n)));
+
+/** "1.2 MB": a size in bytes as shown (1,024 to a kilobyte); undefined when it is not a number. */
+export function formatSize(bytes: number | undefined): string | undefined {
+  if (typeof bytes !== 'number' || !Number.isFinite(bytes)) return undefined;
+  const units = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${bytes} B` : `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
+}

@@ -179,6 +179,8 @@ export interface EmulatorData {
   /** a fresh 24-hex file ID, and a file or folder added to its parent's listing (for scenarios such as a huge folder) */
   newFileId(rng?: Prng): string;
   addFile(f: FileRec): FileRec;
+  /** a file or folder taken out of its parent's listing (a test's own, when it is done) */
+  removeFile(f: FileRec): void;
   /** true when `folderId` is `ancestorId` or lies below it */
   isWithin(folderId: string, ancestorId: string): boolean;
   /** batch parents, in creation order */

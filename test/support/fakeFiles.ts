@@ -25,11 +25,11 @@ export class FakeFiles {
   };
 
   readonly files = {
-    list: async (location: FileLocation, page: { offset?: number; limit?: number }): Promise<Page<FileRecord>> => {
+    list: async (location: FileLocation, page: { offset?: number; limit?: number; name?: string }): Promise<Page<FileRecord>> => {
       const parent = 'parent' in location ? location.parent : this.projectList.find((p) => p.id === location.project)?.root_folder;
-      this.calls.push(`files ${'parent' in location ? location.parent : location.project} ${page.offset ?? 0}+${page.limit ?? 100}`);
+      this.calls.push(`files ${'parent' in location ? location.parent : location.project}${page.name !== undefined ? ` name=${page.name}` : ''} ${page.offset ?? 0}+${page.limit ?? 100}`);
       return cut(
-        this.records.filter((f) => f.parent === parent),
+        this.records.filter((f) => f.parent === parent && (page.name === undefined || f.name === page.name)),
         page,
       );
     },

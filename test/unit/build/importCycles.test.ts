@@ -98,8 +98,9 @@ describe('imports', () => {
       auth: ['api', 'keys', 'ui', 'util', 'write'],
       jobs: ['api', 'keys', 'ui', 'util', 'write'],
       copy: ['api', 'jobs', 'keys', 'ui', 'util', 'write'],
-      files: ['api', 'copy', 'jobs', 'keys', 'ui', 'util'],
-      tasks: ['api', 'copy', 'jobs', 'keys', 'ui', 'util', 'write'],
+      remote: ['api', 'keys', 'transfer', 'ui', 'util'],
+      files: ['api', 'copy', 'jobs', 'keys', 'remote', 'ui', 'util'],
+      tasks: ['api', 'copy', 'jobs', 'keys', 'remote', 'ui', 'util', 'write'],
     };
     const graph = folderGraph(importGraph(sourceFiles('src'), readSource));
     assert.deepStrictEqual([...graph.keys()].filter((folder) => !(folder in below)), [], 'a folder of src/ with no place in the layers');

@@ -2,7 +2,8 @@ import * as assert from 'assert';
 import { ApiError } from '../../../src/api/errors';
 import type { FileRecord, Page, Project } from '../../../src/api/types';
 import { FilesTreeModel, NotFoundError, type FilesNode, type FilesSource, type FolderNode, type LoadMoreNode, type MessageNode, type ProjectNode } from '../../../src/files/filesModel';
-import { entryView, formatSize, projectView } from '../../../src/files/fileRows';
+import { entryView, projectView } from '../../../src/files/fileRows';
+import { formatSize } from '../../../src/util/words';
 import { FakeFiles, fileId } from '../../support/fakeFiles';
 import { FAKE_CLOCK_START } from '../../support/fakeClock';
 

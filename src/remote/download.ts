@@ -1,0 +1,157 @@
+// Download…: asks the local folder (the workspace's first, or the one used last in this workspace), reads what the
+// files and folders hold, asks about files already there, checks the disk's room, then runs the transfer engine
+// under a progress notification with Cancel, and ends with a summary (Retry Failed, Reveal in Explorer).
+import * as fs from 'fs';
+import * as vscode from 'vscode';
+import { ApiError } from '../api/errors';
+import { StorageClient } from '../api/storage';
+import { commandTitles } from '../keys/commands';
+import { readState, STATE, writeState } from '../keys/state';
+import type { Services } from '../services';
+import { Downloader, type DownloadItem, type DownloadSummary, type ExistingChoice, type ExistingFile } from '../transfer/download';
+import { describeLocalError } from '../transfer/localFiles';
+import { ResumeBook, type DownloadResume } from '../transfer/resumeState';
+import { requestLogger } from '../ui/requestLog';
+import { setting } from '../ui/settings';
+import { formatSize } from '../util/words';
+import { collectItems, type DownloadRef } from './downloadItems';
+import { downloadSummaryWords, progressWords } from './transferWords';
+
+export interface DownloadOptions {
+  /** The local folder, without asking (scripts and tests). */
+  target?: string;
+  /** `false`: no question about files already there (the setting's policy, `ask` read as keep both), no summary. */
+  confirm?: boolean;
+}
+
+/** Download… of the refs; resolves with the summary (undefined when the user stopped before the first byte). */
+export async function download(services: Services, refs: readonly DownloadRef[], options: DownloadOptions = {}): Promise<DownloadSummary | undefined> {
+  const target = options.target ?? (await askFolder(services));
+  if (!target) return undefined;
+  const unwritable = await writableProblem(target);
+  if (unwritable) {
+    void vscode.window.showErrorMessage(vscode.l10n.t('Download…: {0}', unwritable));
+    return undefined;
+  }
+  await writeState(services.context.workspaceState, STATE.downloadFolder, target);
+  const collected = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Reading what to download…'), cancellable: true },
+    async (_, token) => {
+      const controller = new AbortController();
+      token.onCancellationRequested(() => controller.abort());
+      try {
+        return await collectItems(services.client.files, refs, controller.signal);
+      } catch (error) {
+        if (controller.signal.aborted) return undefined;
+        throw error;
+      }
+    },
+  );
+  if (!collected) return undefined;
+  return run(services, target, collected.items, collected.problems, options);
+}
+
+async function run(services: Services, target: string, items: readonly DownloadItem[], problems: { name: string; reason: string }[], options: DownloadOptions): Promise<DownloadSummary | undefined> {
+  const account = await services.account();
+  if (!account) throw new ApiError({ kind: 'signedOut', message: vscode.l10n.t('Not signed in: nothing can be downloaded.') });
+  const downloader = new Downloader({
+    downloadInfo: (id, signal) => services.client.files.downloadInfo(id, signal),
+    storage: new StorageClient({ onRequest: requestLogger(services.log), clock: services.clock }),
+    clock: services.clock,
+    resume: new ResumeBook<DownloadResume>(services.context.globalState, 'download', account.key),
+  });
+  const policy = setting('downloadIfExists');
+  const plan = await downloader.plan({
+    target,
+    items,
+    ifExists: policy === 'ask' && options.confirm === false ? 'keepBoth' : policy,
+    ask: askExisting,
+  });
+  if (plan.shortfall && options.confirm !== false) {
+    const anyway = vscode.l10n.t('Download Anyway');
+    const chosen = await vscode.window.showWarningMessage(
+      vscode.l10n.t('Not enough free disk space'),
+      {
+        modal: true,
+        detail: vscode.l10n.t('The files need {0}; the disk holding {1} has {2} free. Nothing has been downloaded.', formatSize(plan.space.needed)!, target, formatSize(plan.space.available ?? 0)!),
+      },
+      anyway,
+    );
+    if (chosen !== anyway) return undefined;
+  }
+  const summary = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Downloading'), cancellable: true },
+    async (progress, token) => {
+      const controller = new AbortController();
+      token.onCancellationRequested(() => controller.abort());
+      let shown = 0;
+      return downloader.run(plan, {
+        signal: controller.signal,
+        onProgress: (p) => {
+          const fraction = p.bytesTotal ? (p.bytesDone / p.bytesTotal) * 100 : (p.filesDone / Math.max(1, p.filesTotal)) * 100;
+          progress.report({ message: progressWords(p), increment: Math.max(0, fraction - shown) });
+          shown = Math.max(shown, fraction);
+        },
+      });
+    },
+  );
+  if (options.confirm !== false) void showSummary(services, summary, problems, options);
+  services.log.info(`Download to ${target}: ${summary.saved.length} saved, ${summary.skipped.length} skipped, ${summary.failed.length + problems.length} failed, ${summary.bytes} bytes${summary.cancelled ? ', cancelled' : ''}`);
+  return summary;
+}
+
+async function showSummary(services: Services, summary: DownloadSummary, problems: { name: string; reason: string }[], options: DownloadOptions): Promise<void> {
+  const { message, detail, failed } = downloadSummaryWords(summary, problems);
+  const reveal = vscode.l10n.t('Reveal in Explorer');
+  const retry = vscode.l10n.t('Retry Failed');
+  const buttons = [...(summary.retry.length ? [retry] : []), reveal];
+  const show = failed || summary.cancelled ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+  // A notification shows no detail: the lines follow the message (at most five failures by name).
+  const chosen = await show([message, ...detail.split('\n')].join(' '), ...buttons);
+  if (chosen === reveal) {
+    const where = summary.saved[0] ?? summary.target;
+    await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(where));
+  } else if (chosen === retry) {
+    await run(services, summary.target, summary.retry, [], options);
+  }
+}
+
+/** The local folder: the one used last in this workspace, else the workspace's first, offered in the dialog. */
+async function askFolder(services: Services): Promise<string | undefined> {
+  const last = readState(services.context.workspaceState, STATE.downloadFolder);
+  const first = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri;
+  const chosen = await vscode.window.showOpenDialog({
+    canSelectFolders: true,
+    canSelectFiles: false,
+    canSelectMany: false,
+    openLabel: vscode.l10n.t('Download Here'),
+    title: commandTitles().downloadFiles,
+    ...(last ? { defaultUri: vscode.Uri.file(last) } : first ? { defaultUri: first } : {}),
+  });
+  return chosen?.[0]?.fsPath;
+}
+
+/** Why the folder cannot take files (made when missing), in words; undefined when it can. */
+async function writableProblem(target: string): Promise<string | undefined> {
+  try {
+    await fs.promises.mkdir(target, { recursive: true });
+    await fs.promises.access(target, fs.constants.W_OK);
+    return undefined;
+  } catch (error) {
+    return describeLocalError(error, target);
+  }
+}
+
+async function askExisting(existing: ExistingFile): Promise<ExistingChoice> {
+  const overwrite = vscode.l10n.t('Overwrite');
+  const keepBoth = vscode.l10n.t('Keep Both');
+  const skip = vscode.l10n.t('Skip');
+  const chosen = await vscode.window.showWarningMessage(
+    vscode.l10n.t('{0} is already there with another size', existing.item.relativePath),
+    { modal: true, detail: vscode.l10n.t('The local file is {0} ({1}). Overwrite it, keep both (the download saved beside it with a number), or skip this file?', formatSize(existing.localSize)!, existing.path) },
+    overwrite,
+    keepBoth,
+    skip,
+  );
+  return chosen === overwrite ? 'overwrite' : chosen === keepBoth ? 'keepBoth' : 'skip';
+}

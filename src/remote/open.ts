@@ -1,0 +1,77 @@
+// Opening a platform file in the editor: text (and `.gz` text) in a read-only tab, its first 1 MB when larger with
+// Load Whole File; an image in the image preview; a binary file said in words with Download….
+import * as vscode from 'vscode';
+import { commandTitles, COMMANDS } from '../keys/commands';
+import { formatSize } from '../util/words';
+import { asksBeforeWhole, binaryWhat, fileKind } from './preview';
+import { formatRemotePath, REMOTE_SCHEME, type RemotePath } from './remotePath';
+import type { RemoteFiles } from './remoteFiles';
+import { isWhole } from './fileSystem';
+
+export interface RemoteParts {
+  readonly files: RemoteFiles;
+}
+
+export const remoteUri = (path: RemotePath): vscode.Uri => vscode.Uri.from({ scheme: REMOTE_SCHEME, path: formatRemotePath(path) });
+
+/** Opens the file at `path` as its kind wants; `download` is what Download… runs for a binary file. */
+export async function openRemote(parts: RemoteParts, path: RemotePath, download: () => unknown): Promise<vscode.Uri> {
+  const uri = remoteUri(path);
+  const entry = await parts.files.entry(uri.path);
+  const name = entry.name;
+  const kind = fileKind(name);
+  if (entry.type === 'folder') {
+    void vscode.window.showInformationMessage(vscode.l10n.t('{0} is a folder: open its files one by one, or add its project to the workspace.', name));
+    return uri;
+  }
+  const size = entry.size;
+  if (kind === 'binary') {
+    const button = commandTitles().downloadFiles;
+    const what = size === undefined ? binaryWhat(name) : vscode.l10n.t('{0}, {1}', binaryWhat(name), formatSize(size)!);
+    const chosen = await vscode.window.showInformationMessage(vscode.l10n.t('{0} is {1}: it does not open as text. Download it to open it with the tools for it.', name, what), button);
+    if (chosen === button) await download();
+    return uri;
+  }
+  if (kind === 'image') {
+    await vscode.commands.executeCommand('vscode.open', uri, { preview: true });
+    return uri;
+  }
+  const doc = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Opening {0}…', name) }, () =>
+    Promise.resolve(vscode.workspace.openTextDocument(uri)),
+  );
+  await vscode.window.showTextDocument(doc, { preview: true });
+  if (await parts.files.isPartial(uri.path)) {
+    const load = commandTitles().loadWholeFile;
+    const shown = formatSize(doc.getText().length)!;
+    const words = size === undefined ? vscode.l10n.t('{0}: showing its first {1}.', name, shown) : vscode.l10n.t('{0}: showing the first {1} of {2}.', name, shown, formatSize(size)!);
+    void vscode.window.showInformationMessage(words, load).then((chosen) => {
+      if (chosen === load) void vscode.commands.executeCommand(COMMANDS.loadWholeFile, uri);
+    });
+  }
+  return uri;
+}
+
+/** Load Whole File: the file given, else the one in the active editor, opened whole (asking first beyond 50 MB). */
+export async function loadWholeFile(parts: RemoteParts, given?: unknown, options: { confirm?: unknown } = {}): Promise<vscode.TextDocument | undefined> {
+  const uri = given instanceof vscode.Uri ? given : vscode.window.activeTextEditor?.document.uri;
+  if (!uri || uri.scheme !== REMOTE_SCHEME) return void vscode.window.showInformationMessage(vscode.l10n.t('Load Whole File: open a file of Seven Bridges first.'));
+  if (isWhole(uri) || !(await parts.files.isPartial(uri.path))) {
+    vscode.window.setStatusBarMessage(vscode.l10n.t('The whole file is already open.'), 3_000);
+    return vscode.workspace.openTextDocument(uri);
+  }
+  const entry = await parts.files.entry(uri.path);
+  if (options.confirm !== false && asksBeforeWhole(entry.size)) {
+    const button = vscode.l10n.t('Load {0}', formatSize(entry.size)!);
+    const chosen = await vscode.window.showWarningMessage(
+      vscode.l10n.t('Load the whole of {0}?', entry.name),
+      { modal: true, detail: vscode.l10n.t('It is {0}: the editor holds all of it in memory. To work with a file this large, Download… it instead.', formatSize(entry.size)!) },
+      button,
+    );
+    if (chosen !== button) return undefined;
+  }
+  const doc = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Loading the whole of {0}…', entry.name) }, () =>
+    Promise.resolve(vscode.workspace.openTextDocument(uri.with({ query: 'whole' }))),
+  );
+  await vscode.window.showTextDocument(doc, { preview: true });
+  return doc;
+}

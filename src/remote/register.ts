@@ -1,0 +1,28 @@
+import * as vscode from 'vscode';
+import { StorageClient } from '../api/storage';
+import type { Services } from '../services';
+import { requestLogger } from '../ui/requestLog';
+import { readOnlyWords, RemoteFileSystem } from './fileSystem';
+import type { RemoteParts } from './open';
+import { REMOTE_SCHEME } from './remotePath';
+import { RemoteFiles } from './remoteFiles';
+
+/** The `sevenbridges:` file system, read-only; what it read is forgotten when the sign-in changes. */
+export function registerRemote(services: Services): RemoteParts {
+  const { client, session, projects } = services;
+  const storage = new StorageClient({ onRequest: requestLogger(services.log), clock: services.clock });
+  const files = new RemoteFiles({
+    list: (location, page) => client.files.list(location, page),
+    get: (id, options) => client.files.get(id, options),
+    project: async (id, signal) => (await projects.all().catch(() => [])).find((p) => p.id === id) ?? client.projects.get(id, signal),
+    downloadInfo: (id, signal) => client.files.downloadInfo(id, signal),
+    storage,
+  });
+  const fileSystem = new RemoteFileSystem(files);
+  services.context.subscriptions.push(
+    fileSystem,
+    vscode.workspace.registerFileSystemProvider(REMOTE_SCHEME, fileSystem, { isCaseSensitive: true, isReadonly: new vscode.MarkdownString(readOnlyWords()) }),
+    session.onDidChange(() => files.forget()),
+  );
+  return { files };
+}

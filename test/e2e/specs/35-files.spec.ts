@@ -1,0 +1,86 @@
+/**
+ * Files in and out of the editor as a person does it: a text file of a project clicked in "Projects & Files" opens
+ * in a tab whose text is on screen; "Download…" on a folder asks where (the workspace's folder offered), shows the
+ * progress notification and ends with a summary, the files on disk byte for byte. A screenshot at each step.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { e2e, signIn, VIEW } from '../fixture';
+
+describe('files in and out of the editor', function () {
+  this.timeout(120_000);
+
+  const samples = () => {
+    const { emulator } = e2e();
+    const project = emulator.data.projects[0];
+    return { project, folder: emulator.data.children(project.root_folder).find((f) => f.name === 'samples')! };
+  };
+
+  async function bytesOf(id: string): Promise<Buffer> {
+    const blob = e2e().emulator.contentOf(id)!;
+    const chunks: Buffer[] = [];
+    for await (const chunk of blob.read(0, blob.size - 1)) chunks.push(chunk);
+    return Buffer.concat(chunks);
+  }
+
+  it('opens a text file clicked in Projects & Files, its text on screen', async () => {
+    const { wb, emulator } = e2e();
+    await wb.openViewContainer('Seven Bridges');
+    await wb.collapsePane(VIEW.tasks);
+    await wb.expandPane(VIEW.files);
+    await wb.pane(VIEW.files).locator('.welcome-view .monaco-button, .monaco-list-row[role="treeitem"]').first().waitFor({ timeout: 20_000 });
+    if ((await wb.welcomeButtons(VIEW.files)).some((b) => /Set Authentication Token/.test(b))) await signIn();
+    const { project, folder } = samples();
+    await wb.openTreeItem(VIEW.files, project.name, 'samples');
+    await wb.openTreeItem(VIEW.files, 'samples', 'README.txt');
+    await wb.clickTreeItem(VIEW.files, 'README.txt');
+    // The tab's label may hold the name without its extension (drawn apart).
+    for (let i = 0; i < 100 && !(await wb.activeEditorTitle()).startsWith('README'); i++) await wb.page.waitForTimeout(100);
+    assert.match(await wb.activeEditorTitle(), /^README/);
+    const readme = emulator.data.children(folder.id).find((f) => f.name === 'README.txt')!;
+    const firstLine = (await bytesOf(readme.id)).toString('utf8').split('\n')[0];
+    let shown = '';
+    for (let i = 0; i < 100 && !shown.includes(firstLine); i++) {
+      shown = await wb.activeEditorText();
+      await wb.page.waitForTimeout(100);
+    }
+    await wb.screenshot('files-00-remote-text-file');
+    assert.ok(shown.includes(firstLine), `the editor shows the file's first line "${firstLine}"; it shows: ${shown.slice(0, 200)}`);
+  });
+
+  it('downloads a folder: asks where, shows the progress, then the summary; the files arrive byte for byte', async () => {
+    const { wb, emulator } = e2e();
+    const { folder } = samples();
+    // A slow link, so that the progress is there to be seen.
+    emulator.storageFaults.settings.bytesPerSecond = 800_000;
+    try {
+      await wb.treeItemContextMenu(VIEW.files, 'samples', 'Download…');
+      await wb.waitForQuickInput();
+      await wb.screenshot('files-01-download-where');
+      // The workspace's folder is offered: take it.
+      await wb.acceptQuickInput();
+      const progress = await wb.waitForNotification(/Downloading/, 20_000).catch(() => '');
+      await wb.screenshot('files-02-download-progress');
+      const summary = await wb.waitForNotification(/^Downloaded \d+ files/, 60_000);
+      await wb.screenshot('files-03-download-summary');
+      assert.match(progress, /Downloading/);
+      const target = /To (.+)$/.exec(summary)?.[1]?.trim();
+      assert.ok(target, summary);
+      const expected: [string, string][] = [];
+      const walk = (id: string, prefix: string) => {
+        for (const f of emulator.data.children(id)) {
+          if (f.type === 'folder') walk(f.id, `${prefix}${f.name}/`);
+          else expected.push([`${prefix}${f.name}`, f.id]);
+        }
+      };
+      walk(folder.id, 'samples/');
+      assert.match(summary, new RegExp(`^Downloaded ${expected.length} files`));
+      for (const [relative, id] of expected) assert.ok(fs.readFileSync(path.join(target, relative)).equals(await bytesOf(id)), relative);
+      fs.rmSync(path.join(target, 'samples'), { recursive: true, force: true });
+    } finally {
+      emulator.storageFaults.settings.bytesPerSecond = 0;
+      await wb.clearNotifications();
+    }
+  });
+});

@@ -1,0 +1,203 @@
+/**
+ * Files in and out of the editor, in a real VS Code against the emulator: a remote text file opened and read (whole,
+ * its first 1 MB, then whole on request; gzipped text decompressed), writes refused, a project added to the
+ * workspace; Download… of a folder and of a task's outputs to a temporary folder, compared byte for byte with the
+ * emulator's content; a folder that cannot be written refused before anything is fetched.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import * as zlib from 'zlib';
+import type { ExtensionApi } from '../../../src/extension';
+import type { FilesNode } from '../../../src/files/filesModel';
+import type { FileRec } from '../../emulator';
+import { activateProduct, emulator, repoRoot, waitFor } from '../helpers';
+
+type AnyNode = FilesNode & { kind: string; file?: FileRec };
+
+/** A measured figure, kept in test-artifacts/files-figures.json for the report (not asserted: speed is the bench's). */
+function figure(name: string, value: number): void {
+  const file = path.join(repoRoot(), 'test-artifacts', 'files-figures.json');
+  const figures = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, number>) : {};
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify({ ...figures, [name]: value }, null, 2));
+}
+
+async function remoteBytes(fileId: string): Promise<Buffer> {
+  const blob = emulator().contentOf(fileId)!;
+  const chunks: Buffer[] = [];
+  for await (const chunk of blob.read(0, blob.size - 1)) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+/** Every file under `dir`, by its path relative to it (`/`-separated). */
+function localFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/')).sort();
+}
+
+describe('files in and out of the editor', function () {
+  this.timeout(120_000);
+  let api: ExtensionApi;
+  const data = () => emulator().data;
+  const project = () => data().projects[0];
+  const samples = () => data().children(project().root_folder).find((f) => f.name === 'samples' && f.type === 'folder')!;
+  const sample = (name: string, parent = samples().id) => data().children(parent).find((f) => f.name === name)!;
+  const temp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'sb-files-'));
+  /** Files this suite adds (in a folder of its own at the first project's root), taken out at the end. */
+  const added: FileRec[] = [];
+  const add = (name: string, type: 'file' | 'folder', parent: string, size?: number) => {
+    const at = new Date().toISOString().slice(0, 19) + 'Z';
+    const f = data().addFile({ id: data().newFileId(), name, size, project: project().id, parent, type, created_on: at, modified_on: at, origin: {}, tags: [], metadata: {} });
+    added.unshift(f);
+    return f;
+  };
+  let previews: FileRec;
+
+  before(async () => {
+    api = await activateProduct();
+    await waitFor(() => api.services.session.state === 'signedIn', 'the product to be signed in to the emulator', 20_000);
+    previews = add('previews', 'folder', project().root_folder);
+  });
+
+  after(() => added.forEach((f) => data().removeFile(f)));
+
+  afterEach(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('opens a text file clicked in Projects & Files in a read-only tab at sevenbridges:/<owner>/<project>/<folders>/<name>, its text whole', async () => {
+    await vscode.commands.executeCommand('sevenbridges.files.focus');
+    const roots = (await api.files.rows.getChildren()) as AnyNode[];
+    const projectRow = roots.find((n) => n.kind === 'project' && n.id === project().id)!;
+    const folderRow = ((await api.files.rows.getChildren(projectRow)) as AnyNode[]).find((n) => n.kind === 'folder' && n.file!.name === 'samples')!;
+    const fileRow = ((await api.files.rows.getChildren(folderRow)) as AnyNode[]).find((n) => n.kind === 'file' && n.file!.name === 'README.txt')!;
+    const item = api.files.rows.getTreeItem(fileRow);
+    assert.strictEqual(item.command?.command, 'sevenbridges.files.open', 'a click opens the file');
+    const uri = (await vscode.commands.executeCommand(item.command.command, ...(item.command.arguments ?? []))) as vscode.Uri;
+    assert.strictEqual(uri.toString(), `sevenbridges:/${project().id}/samples/README.txt`);
+    const editor = await waitFor(() => (vscode.window.activeTextEditor?.document.uri.toString() === uri.toString() ? vscode.window.activeTextEditor : undefined), 'the file in the editor');
+    assert.strictEqual(editor.document.getText(), (await remoteBytes(sample('README.txt').id)).toString('utf8'));
+    assert.strictEqual(editor.document.languageId, 'plaintext');
+    const stat = await vscode.workspace.fs.stat(uri);
+    assert.strictEqual(stat.permissions, vscode.FilePermission.Readonly);
+  });
+
+  it('opens a file by ID (a task\'s output row) at its path, found through its folders', async () => {
+    const metrics = sample('metrics.tsv', sample('qc').id);
+    const uri = (await vscode.commands.executeCommand('sevenbridges.files.open', { id: metrics.id, name: metrics.name, folder: false })) as vscode.Uri;
+    assert.strictEqual(uri.path, `/${project().id}/samples/qc/metrics.tsv`);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    assert.strictEqual(doc.getText(), (await remoteBytes(metrics.id)).toString('utf8'));
+  });
+
+  it('opens a large text file\'s first 1 MB by one Range request, and the whole file on Load Whole File', async () => {
+    const big = add('three-MB.tsv', 'file', previews.id, 3_000_000);
+    const before = emulator().storageRequests.length;
+    const started = Date.now();
+    const uri = (await vscode.commands.executeCommand('sevenbridges.files.open', big.id)) as vscode.Uri;
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const opened = Date.now() - started;
+    const reads = emulator().storageRequests.slice(before).filter((r) => r.method === 'GET');
+    assert.deepStrictEqual(reads.map((r) => r.range), ['bytes=0-1048575']);
+    const whole = await remoteBytes(big.id);
+    const text = doc.getText();
+    assert.ok(text.length <= 1024 * 1024 && text.length > 1024 * 1024 - 200, `${text.length} characters`);
+    assert.strictEqual(text, whole.subarray(0, text.length).toString('utf8'));
+    assert.ok(text.endsWith('\n'), 'cut after a whole line');
+    figure('previewOpenMs', opened);
+    figure('previewBytesRead', reads[0].bytes);
+    await vscode.window.showTextDocument(doc);
+    const loaded = (await vscode.commands.executeCommand('sevenbridges.files.loadWhole', uri, { confirm: false })) as vscode.TextDocument;
+    assert.strictEqual(loaded.uri.toString(), `${uri.toString()}?whole`);
+    assert.strictEqual(vscode.window.activeTextEditor?.document, loaded);
+    assert.strictEqual(loaded.getText(), whole.toString('utf8'));
+  });
+
+  it('reads 1 MB of a 10 GB text file to open it', async () => {
+    const huge = add('ten-GB.tsv', 'file', previews.id, 10 * 1024 ** 3);
+    const before = emulator().storageRequests.length;
+    const uri = (await vscode.commands.executeCommand('sevenbridges.files.open', huge.id)) as vscode.Uri;
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const bytes = emulator().storageRequests.slice(before).reduce((n, r) => n + r.bytes, 0);
+    assert.strictEqual(bytes, 1024 * 1024);
+    assert.ok(doc.getText().length <= 1024 * 1024);
+    figure('tenGbPreviewBytesRead', bytes);
+  });
+
+  it('opens .gz text decompressed', async () => {
+    const vcf = sample('sample_01.vcf.gz');
+    const uri = (await vscode.commands.executeCommand('sevenbridges.files.open', vcf.id)) as vscode.Uri;
+    const doc = await vscode.workspace.openTextDocument(uri);
+    assert.strictEqual(doc.getText(), zlib.gunzipSync(await remoteBytes(vcf.id)).toString('utf8'));
+    assert.match(doc.getText(), /^##fileformat=VCF/);
+  });
+
+  it('refuses a write (the file system is read-only), and says so for a name that is not there', async () => {
+    const uri = vscode.Uri.from({ scheme: 'sevenbridges', path: `/${project().id}/samples/README.txt` });
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(uri, Buffer.from('changed'))), (e: unknown) => e instanceof vscode.FileSystemError && e.code === 'NoPermissions');
+    assert.strictEqual(vscode.workspace.fs.isWritableFileSystem('sevenbridges'), false);
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(uri.with({ path: `/${project().id}/samples/no-such-file.txt` }))), (e: unknown) => e instanceof vscode.FileSystemError && e.code === 'FileNotFound');
+  });
+
+  it('lists a project through the file system, folders page by page (as the Explorer does after Add Project to Workspace)', async () => {
+    const root = vscode.Uri.from({ scheme: 'sevenbridges', path: `/${project().id}` });
+    const entries = await vscode.workspace.fs.readDirectory(root);
+    assert.strictEqual(entries.length, data().children(project().root_folder).length);
+    assert.ok(entries.some(([name, type]) => name === 'samples' && type === vscode.FileType.Directory));
+    const inside = await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(root, 'samples'));
+    assert.deepStrictEqual(inside.map(([n]) => n).sort(), data().children(samples().id).map((f) => f.name).sort());
+  });
+
+  it('downloads a folder, its whole tree, keeping the layout, byte for byte; a second time skips what is there', async () => {
+    const target = temp();
+    const summary = (await vscode.commands.executeCommand('sevenbridges.files.download', { id: samples().id, name: 'samples', type: 'folder' }, { target, confirm: false })) as {
+      saved: string[];
+      failed: unknown[];
+      skipped: unknown[];
+    };
+    assert.deepStrictEqual(summary.failed, []);
+    const expected: Record<string, string> = {};
+    const walk = (folder: FileRec, prefix: string) => {
+      for (const f of data().children(folder.id)) {
+        if (f.type === 'folder') walk(f, `${prefix}${f.name}/`);
+        else expected[`${prefix}${f.name}`] = f.id;
+      }
+    };
+    walk(samples(), 'samples/');
+    assert.deepStrictEqual(localFiles(target), Object.keys(expected).sort());
+    for (const [relative, id] of Object.entries(expected)) assert.ok(fs.readFileSync(path.join(target, relative)).equals(await remoteBytes(id)), relative);
+    const again = (await vscode.commands.executeCommand('sevenbridges.files.download', { id: samples().id, name: 'samples', type: 'folder' }, { target, confirm: false })) as { saved: string[]; skipped: unknown[] };
+    assert.strictEqual(again.saved.length, 0);
+    assert.strictEqual(again.skipped.length, Object.keys(expected).length);
+    fs.rmSync(target, { recursive: true, force: true });
+  });
+
+  it('downloads a task\'s outputs under <task name>/, byte for byte', async () => {
+    const outputIds = (t: { outputs: Record<string, unknown> }) => JSON.stringify(t.outputs).match(/"path":"([0-9a-f]{24})"/g)?.map((m) => m.slice(8, 32)) ?? [];
+    const task = data().tasks.find((t) => {
+      if (t.status !== 'COMPLETED') return false;
+      const files = outputIds(t).map((id) => data().fileById.get(id));
+      return files.length > 1 && files.every((f) => f && f.type === 'file') && files.reduce((n, f) => n + f!.size!, 0) < 30_000_000;
+    })!;
+    assert.ok(task, 'a completed task with a few small output files');
+    const target = temp();
+    const summary = (await vscode.commands.executeCommand('sevenbridges.tasks.downloadOutputs', task.id, { target, confirm: false })) as { failed: unknown[] };
+    assert.deepStrictEqual(summary.failed, []);
+    const folder = task.name.replace(/[\\/:*?"<>|]/g, '_');
+    const files = [...new Set(outputIds(task))].map((id) => data().fileById.get(id)!);
+    assert.deepStrictEqual(localFiles(target), files.map((f) => `${folder}/${f.name}`).sort());
+    for (const f of files) assert.ok(fs.readFileSync(path.join(target, folder, f.name)).equals(await remoteBytes(f.id)), f.name);
+    fs.rmSync(target, { recursive: true, force: true });
+  });
+
+  it('refuses a local folder that cannot be written before reading anything, with what is wrong', async () => {
+    const blocker = path.join(temp(), 'a-file');
+    fs.writeFileSync(blocker, 'in the way');
+    const before = emulator().storageRequests.length;
+    const summary = await vscode.commands.executeCommand('sevenbridges.files.download', sample('README.txt').id, { target: path.join(blocker, 'below'), confirm: false });
+    assert.strictEqual(summary, undefined);
+    assert.strictEqual(emulator().storageRequests.length, before, 'nothing fetched');
+  });
+});
