@@ -3,7 +3,7 @@ import { downloadSummaryWords, progressWords } from '../../../src/remote/transfe
 
 describe('remote/transferWords: what a download says', () => {
   it('progress: files, bytes, rate and time left, each when known', () => {
-    assert.strictEqual(progressWords({ filesDone: 3, filesTotal: 10, bytesDone: 1024 * 1024 * 12, bytesTotal: 1024 ** 3 * 4, bytesPerSecond: 85 * 1024 * 1024, secondsLeft: 65.2 }), '3 of 10 files · 12 MB of 4.0 GB · 85 MB/s · 1 min 06 s left');
+    assert.strictEqual(progressWords({ filesDone: 3, filesTotal: 10, bytesDone: 1024 * 1024 * 12, bytesTotal: 1024 ** 3 * 4, bytesPerSecond: 85 * 1024 * 1024, secondsLeft: 65.2 }), '3 of 10 files · 12 MB of 4.0 GB · 85 MB/s · 1 min 6 s left');
     assert.strictEqual(progressWords({ filesDone: 0, filesTotal: 1, bytesDone: 0, bytesTotal: 500, bytesPerSecond: undefined, secondsLeft: undefined }), '0 of 1 file · 0 B of 500 B');
   });
 
