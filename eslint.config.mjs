@@ -20,6 +20,7 @@ const VSCODE_FILES = [
   'src/copy/sources.ts',
   'src/files/dragAndDrop.ts',
   'src/files/targets.ts',
+  'src/files/findPrompt.ts',
   'src/jobs/ui.ts',
   'src/tasks/copyOutputs.ts',
   'src/tasks/details.ts',

@@ -9,8 +9,10 @@ import { onMany, onOne, plain, type Command, type CommandOptions } from '../ui/c
 import { pickProject } from '../ui/projectPick';
 import { withProgressBar, type RowTree } from '../ui/rowTree';
 import { count } from '../util/words';
-import { dropDestination, type DropTarget } from './dragAndDrop';
+import { dropDestination, projectNodeOf, type DropTarget } from './dragAndDrop';
 import { FolderNode, ProjectNode, type FilesNode, type FilesTreeModel, type ItemNode } from './filesModel';
+import type { FileFinder, FindSpec } from './find';
+import { askConditions, askWhere, namedConditions } from './findPrompt';
 import { copySources, fileTarget, filesListingTarget, idTarget, readFile, type FileRef, type IdRef } from './targets';
 
 export interface FilesParts {
@@ -19,6 +21,7 @@ export interface FilesParts {
   readonly rows: RowTree<FilesNode>;
   readonly view: vscode.TreeView<FilesNode>;
   readonly copy: CopyFeature;
+  finder: FileFinder;
 }
 
 /** Every command of Projects & Files. */
@@ -33,6 +36,8 @@ export function filesCommands(parts: FilesParts): Command[] {
     onMany('copyFileId', { type: idTarget, orElse: () => copyProjectId(parts) }, copyIds),
     onMany('copy', { type: files, named, ask: { prompt: copySourcesPrompt } }, copyTo),
     onMany('copyTo', { type: files, named, ask: { prompt: copySourcesPrompt } }, copyTo),
+    plain('findFiles', (first) => findFiles(parts, first)),
+    plain('clearFind', () => parts.model.showFound(undefined)),
     onOne('revealInFiles', { type: files, ask: { prompt: () => vscode.l10n.t('The ID of the file or folder to show') } }, (file) => reveal(parts, file)),
   ];
 }
@@ -54,8 +59,43 @@ async function copyProjectId(parts: FilesParts): Promise<void> {
   if (project && project !== 'none') await copyIds([{ id: project.id }]);
 }
 
-/** Reveal in Projects & Files: the file's project and folders opened down to it, its row selected. */
+/**
+ * Find Files…: on the project or folder its menu was opened on, else in a project (or all) asked for; by the conditions
+ * a script names in its options (`{ project | all, name, namePart, tag, metadata, task }`), else asked for. The results
+ * replace the projects in the view until Clear Find.
+ */
+async function findFiles(parts: FilesParts, first: unknown): Promise<void> {
+  const options: CommandOptions = first && typeof first === 'object' && !(first instanceof ProjectNode) && !(first instanceof FolderNode) ? (first as CommandOptions) : {};
+  const conditions = namedConditions(options) ?? (await askConditions());
+  if (!conditions) return;
+  const projects = parts.services.projects;
+  let spec: FindSpec;
+  if (first instanceof FolderNode && projectNodeOf(first)) {
+    spec = { ...conditions, projects: [], folder: { id: first.id, name: first.name, project: projectNodeOf(first)!.id } };
+  } else if (first instanceof ProjectNode || typeof options.project === 'string') {
+    spec = { ...conditions, projects: [first instanceof ProjectNode ? first.id : (options.project as string)] };
+  } else {
+    const where = options.all === true ? 'all' : await askWhere(projects);
+    if (!where) return;
+    spec = where === 'all' ? { ...conditions, projects: (await projects.all()).map((p) => p.id), allProjects: true } : { ...conditions, projects: [where.id] };
+  }
+  const found = parts.finder.find(spec);
+  parts.model.showFound(found, await rootFolders(parts));
+  await vscode.commands.executeCommand(`${parts.rows.viewId}.focus`);
+}
+
+/** Each project's root folder, from the list the pickers read (none when it cannot be listed: paths say "…" then). */
+async function rootFolders(parts: FilesParts): Promise<Map<string, string>> {
+  try {
+    return new Map((await parts.services.projects.all()).filter((p) => p.root_folder).map((p) => [p.id, p.root_folder!]));
+  } catch {
+    return new Map();
+  }
+}
+
+/** Reveal in Projects & Files: the file's project and folders opened down to it, its row selected (the projects shown again after a find). */
 async function reveal(parts: FilesParts, file: FileRef): Promise<void> {
+  parts.model.showFound(undefined);
   await vscode.commands.executeCommand(`${parts.rows.viewId}.focus`);
   const node = await withProgressBar(parts.rows.viewId, parts.model.locate(file.id), parts.services.clock);
   await parts.view.reveal(node, { select: true, focus: true, expand: false });

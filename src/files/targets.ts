@@ -33,7 +33,7 @@ export function readFile(value: unknown): FileRef | undefined {
   if (typeof value === 'string') return isFileId(value) ? { id: value.toLowerCase() } : undefined;
   if (value instanceof FileNode || value instanceof FolderNode) {
     // The view's own record of a file may be partial: the project row above it knows.
-    return { id: value.file.id, name: value.file.name, project: value.file.project ?? projectNodeOf(value).id, folder: value instanceof FolderNode, listed: true };
+    return { id: value.file.id, name: value.file.name, project: value.file.project ?? projectNodeOf(value)?.id, folder: value instanceof FolderNode, listed: true };
   }
   if (!isObject(value)) return undefined;
   // Another view's row carries the file it stands for (a task's output, a copied item); a record is one.
@@ -98,7 +98,7 @@ export const idTarget: TargetType<IdRef> = {
 export const filesListingTarget: TargetType<LoadMoreNode | MessageNode | ListingNode> = {
   read: (value) => {
     const kind = (value as { kind?: unknown } | undefined)?.kind;
-    return kind === 'loadMore' || kind === 'message' || kind === 'project' || kind === 'folder' || kind === 'root' ? (value as LoadMoreNode | MessageNode | ListingNode) : undefined;
+    return kind === 'loadMore' || kind === 'message' || kind === 'project' || kind === 'folder' || kind === 'root' || kind === 'found' ? (value as LoadMoreNode | MessageNode | ListingNode) : undefined;
   },
   key: (node) => node.id,
 };

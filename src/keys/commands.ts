@@ -36,6 +36,8 @@ export const COMMANDS = {
   refreshFiles: 'sevenbridges.files.refresh',
   copyFileId: 'sevenbridges.files.copyId',
   loadMoreFiles: 'sevenbridges.files.loadMore',
+  findFiles: 'sevenbridges.files.find',
+  clearFind: 'sevenbridges.files.clearFind',
   // Copy
   copy: 'sevenbridges.copy',
   copyTo: 'sevenbridges.copyTo',
@@ -90,6 +92,8 @@ export function commandTitles(): Record<CommandName, string> {
     refreshFiles: l10n.t('Refresh Files'),
     copyFileId: l10n.t('Copy ID'),
     loadMoreFiles: l10n.t('Load More Files'),
+    findFiles: l10n.t('Find Files…'),
+    clearFind: l10n.t('Clear Find'),
     copy: l10n.t('Copy Files and Folders…'),
     copyTo: l10n.t('Copy To…'),
     showJobs: l10n.t('Show Copy Jobs'),
