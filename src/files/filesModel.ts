@@ -9,7 +9,7 @@ import { PAGE_SIZE, PagedLoader, recordKey } from '../api/pagedLoader';
 import type { FileRecord, Page, Project } from '../api/types';
 import { errorRows, LoadMoreNode as ListingEnd, loadMoreView, MessageNode as Message, messageView, type RowModel, type RowView } from '../ui/rowView';
 import { entryView, projectView } from './fileRows';
-import { foundPath, type Found } from './find';
+import { foundPath, type Found, type FindWay } from './find';
 import { count } from '../util/words';
 import { Emitter } from '../util/emitter';
 import { commandTitles, COMMANDS } from '../keys/commands';
@@ -40,11 +40,15 @@ export class FoundRoot {
   readonly kind = 'found';
   readonly id = 'found';
   readonly nodes = new Map<string, FolderNode | FileNode>();
+  /** Who answered, as last drawn. */
+  way: FindWay;
   constructor(
     readonly found: Found,
     /** Each project's root folder, to tell a top-level entry's path. */
     readonly rootFolders: ReadonlyMap<string, string>,
-  ) {}
+  ) {
+    this.way = found.way;
+  }
   get listing(): PagedLoader<FileRecord> {
     return this.found.listing;
   }
@@ -273,6 +277,11 @@ export class FilesTreeModel implements RowModel<FilesNode> {
   private async childrenOf(owner: ListingNode): Promise<FilesNode[]> {
     const listing: PagedLoader<unknown> = owner.listing;
     if (!listing.loaded) await listing.ensureLoaded();
+    if (owner.kind === 'found' && owner.way !== owner.found.way) {
+      // The platform had no search and the list filters answered: the view's description says so.
+      owner.way = owner.found.way;
+      this.changed.fire(undefined);
+    }
     const nodes: FilesNode[] = owner.kind === 'root' ? this.projectNodes(owner) : this.entryNodes(owner);
     if (listing.error !== undefined && !nodes.length) {
       // The root's retry builds it anew; a project's or a folder's loads its first page again.
