@@ -13,7 +13,8 @@ import { dropDestination, projectNodeOf, type DropTarget } from './dragAndDrop';
 import { FolderNode, ProjectNode, type FilesNode, type FilesTreeModel, type ItemNode } from './filesModel';
 import type { FileFinder, FindSpec } from './find';
 import { askConditions, askWhere, namedConditions } from './findPrompt';
-import { copySources, fileTarget, filesListingTarget, idTarget, readFile, type FileRef, type IdRef } from './targets';
+import { deleteItems, editTags, newFolder, rename } from './manageCommands';
+import { copySources, fileTarget, filesListingTarget, idTarget, readFile, type FileAsk, type FileRef, type IdRef } from './targets';
 
 export interface FilesParts {
   readonly services: Services;
@@ -38,9 +39,15 @@ export function filesCommands(parts: FilesParts): Command[] {
     onMany('copyTo', { type: files, named, ask: { prompt: copySourcesPrompt } }, copyTo),
     plain('findFiles', (first) => findFiles(parts, first)),
     plain('clearFind', () => parts.model.showFound(undefined)),
+    plain('newFolder', (where, options) => newFolder(parts, where, isOptions(where) ? where : isOptions(options) ? options : {})),
+    onOne('renameFile', { type: files, ask: { prompt: () => vscode.l10n.t('The ID of the file or folder to rename') } }, (ref, options) => rename(parts, ref, options)),
+    onMany('deleteFiles', { type: files, named, ask: { prompt: () => vscode.l10n.t('The IDs of the files and folders to delete') } }, (refs, options) => deleteItems(parts, refs, options)),
+    onMany<FileRef, FileAsk>('editTags', { type: files, named, fits: (f) => !f.folder, ask: { prompt: () => vscode.l10n.t('The IDs of the files to tag') } }, (refs, options) => editTags(parts, refs, options)),
     onOne('revealInFiles', { type: files, ask: { prompt: () => vscode.l10n.t('The ID of the file or folder to show') } }, (file) => reveal(parts, file)),
   ];
 }
+
+const isOptions = (value: unknown): value is CommandOptions => !!value && typeof value === 'object' && !(value instanceof ProjectNode) && !(value instanceof FolderNode) && !Array.isArray(value);
 
 /** Refresh: the row given (a project or a folder), else everything, the project list included. */
 function refreshFiles(parts: FilesParts, node: unknown): void {

@@ -227,6 +227,27 @@ export class FilesTreeModel implements RowModel<FilesNode> {
     return this.foundRoot?.found;
   }
 
+  /**
+   * Reloads the listings that show these files or folders (after a change made to them): each project or folder
+   * loaded so far that lists one, and the results of a find that lists one.
+   */
+  refreshHolding(ids: readonly string[]): void {
+    const wanted = new Set(ids.map((id) => id.toLowerCase()));
+    const holds = (owner: { nodes: Map<string, FolderNode | FileNode> }) => [...owner.nodes.values()].some((n) => wanted.has(n.id.toLowerCase()));
+    const owners: (ProjectNode | FolderNode)[] = [];
+    const visit = (owner: ProjectNode | FolderNode) => {
+      if (holds(owner)) owners.push(owner);
+      for (const node of owner.nodes.values()) if (node instanceof FolderNode) visit(node);
+    };
+    for (const project of this.root.nodes.values()) visit(project);
+    if (this.foundRoot && holds(this.foundRoot)) {
+      this.foundRoot.listing.reset();
+      this.foundRoot.nodes.clear();
+      this.changed.fire(undefined);
+    }
+    for (const owner of owners) this.refresh(owner);
+  }
+
   /** Reloads everything, or one project's or folder's entries. */
   refresh(node?: ProjectNode | FolderNode): void {
     if (node) {

@@ -10,6 +10,7 @@ import { dropCopy, filesCommands, type FilesParts } from './commands';
 import { FilesDragAndDrop, type DropTarget } from './dragAndDrop';
 import { FilesTreeModel, type FilesNode, type ItemNode } from './filesModel';
 import { FileFinder, foundDescription } from './find';
+import { registerFileWrites } from './writes';
 import { CONTEXT_KEYS } from '../keys/context';
 import { setContextKey } from '../ui/whenContext';
 
@@ -29,6 +30,7 @@ export interface FilesFeature {
 export function registerFiles(services: Services, copy: CopyFeature): FilesFeature {
   const { client, session, clock } = services;
   // Reads the token if the session has not yet (the first render may come before it is loaded).
+  registerFileWrites(services.outbox, client, clock);
   const model = new FilesTreeModel(client, async () => !!(await session.credentials()), clock.now);
   const dragAndDrop = new FilesDragAndDrop((target, items) => dropCopy({ copy }, target, items));
   const { view, rows, disposables } = showRows(VIEWS.files, model, { clock, canSelectMany: true, dragAndDropController: dragAndDrop });

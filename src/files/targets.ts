@@ -17,6 +17,7 @@ export interface FileRef {
   name?: string;
   project?: string;
   folder?: boolean;
+  size?: number;
   /** It came from inside a project (a row), so it is not a project's root folder. */
   listed?: boolean;
 }
@@ -33,7 +34,8 @@ export function readFile(value: unknown): FileRef | undefined {
   if (typeof value === 'string') return isFileId(value) ? { id: value.toLowerCase() } : undefined;
   if (value instanceof FileNode || value instanceof FolderNode) {
     // The view's own record of a file may be partial: the project row above it knows.
-    return { id: value.file.id, name: value.file.name, project: value.file.project ?? projectNodeOf(value)?.id, folder: value instanceof FolderNode, listed: true };
+    const size = typeof value.file.size === 'number' ? { size: value.file.size } : {};
+    return { id: value.file.id, name: value.file.name, project: value.file.project ?? projectNodeOf(value)?.id, folder: value instanceof FolderNode, listed: true, ...size };
   }
   if (!isObject(value)) return undefined;
   // Another view's row carries the file it stands for (a task's output, a copied item); a record is one.
@@ -45,6 +47,7 @@ export function readFile(value: unknown): FileRef | undefined {
     ...(typeof file.name === 'string' ? { name: file.name } : {}),
     ...(typeof file.project === 'string' ? { project: file.project } : {}),
     folder: file.folder === true || file.type === 'folder',
+    ...(typeof file.size === 'number' ? { size: file.size } : {}),
     listed: row,
   };
 }

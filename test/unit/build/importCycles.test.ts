@@ -98,7 +98,7 @@ describe('imports', () => {
       auth: ['api', 'keys', 'ui', 'util', 'write'],
       jobs: ['api', 'keys', 'ui', 'util', 'write'],
       copy: ['api', 'jobs', 'keys', 'ui', 'util', 'write'],
-      files: ['api', 'copy', 'jobs', 'keys', 'ui', 'util'],
+      files: ['api', 'copy', 'jobs', 'keys', 'ui', 'util', 'write'],
       tasks: ['api', 'copy', 'jobs', 'keys', 'ui', 'util', 'write'],
     };
     const graph = folderGraph(importGraph(sourceFiles('src'), readSource));
