@@ -123,7 +123,14 @@ export async function rename(parts: ManageParts, ref: FileRef, options: CommandO
  * and the size; one file by the single call, else the async delete (100 items a call) followed to its end.
  */
 export async function deleteItems(parts: ManageParts, refs: FileRef[], options: CommandOptions): Promise<{ deleted: number; gone: number; failed: number }> {
-  const items = await managedItems(parts, refs);
+  const listed = await managedItems(parts, refs);
+  const goneBefore = listed.filter((i) => i.gone);
+  const items = listed.filter((i) => !i.gone);
+  if (!items.length) {
+    // Already gone (another window, the web page): said once, nothing sent.
+    vscode.window.setStatusBarMessage(`$(info) ${goneWords(goneBefore.length, goneBefore.length === 1 && refs[0].name ? refs[0].name : undefined)}`, 5_000);
+    return { deleted: 0, gone: goneBefore.length, failed: 0 };
+  }
   const refused = refusal(items, await parts.services.projects.rootFolders());
   if (refused) throw new Error(refused);
   if (options.confirm !== false) {
@@ -134,8 +141,8 @@ export async function deleteItems(parts: ManageParts, refs: FileRef[], options: 
   let outcome: { deleted: number; gone: number; failed: number; why?: string };
   if ('single' in plan) {
     const { done, left } = await send(parts.services, FILE_WRITES.delete, [{ id: plan.single.id, name: plan.single.name }]);
-    if (done.length) outcome = { deleted: 1, gone: 0, failed: 0 };
-    else if (left[0]?.state === 'failed' && (await isGone(parts, plan.single.id))) {
+    if (done.length) outcome = { deleted: 1, gone: goneBefore.length, failed: 0 };
+    else if (left[0]?.state === 'failed' && (await recordOrGone(parts, plan.single.id)) === 'gone') {
       // Already gone on the first try: said once, nothing left to decide.
       await parts.services.outbox.discard(left[0].group);
       outcome = { deleted: 0, gone: 1, failed: 0 };
@@ -146,17 +153,22 @@ export async function deleteItems(parts: ManageParts, refs: FileRef[], options: 
     const results = jobs.flatMap((job) => job.result ?? []);
     const gone = results.filter((r) => r.error?.status === 404).length;
     const failed = results.filter((r) => r.error && r.error.status !== 404);
-    outcome = { deleted: results.filter((r) => r.resource).length, gone, failed: failed.length + (left.length ? plan.jobs.filter((_, i) => i >= done.length).reduce((n, j) => n + j.items.length, 0) : 0), why: failed[0]?.error?.message ?? (left.length ? leftWords(left) : undefined) };
+    outcome = { deleted: results.filter((r) => r.resource).length, gone: gone + goneBefore.length, failed: failed.length + (left.length ? plan.jobs.filter((_, i) => i >= done.length).reduce((n, j) => n + j.items.length, 0) : 0), why: failed[0]?.error?.message ?? (left.length ? leftWords(left) : undefined) };
   }
   parts.model.refreshHolding(items.map((i) => i.id));
   const words = [
     outcome.deleted ? vscode.l10n.t('Deleted {0}', outcome.deleted === 1 && items.length === 1 ? `"${items[0].name}"` : count(outcome.deleted)) : undefined,
-    outcome.gone ? (outcome.gone === 1 && items.length === 1 ? vscode.l10n.t('"{0}" was already gone', items[0].name) : vscode.l10n.t('{0} already gone', count(outcome.gone))) : undefined,
+    outcome.gone ? goneWords(outcome.gone, listed.length === 1 ? listed[0].name : undefined) : undefined,
     outcome.failed ? vscode.l10n.t('{0} not deleted: {1}', count(outcome.failed), outcome.why ?? '') : undefined,
   ].filter(Boolean);
   if (outcome.failed) void vscode.window.showWarningMessage(words.join('; '));
   else vscode.window.setStatusBarMessage(`$(check) ${words.join('; ')}`, 5_000);
   return outcome;
+}
+
+/** '"a.bam" was already gone', '3 already gone'. */
+function goneWords(n: number, name: string | undefined): string {
+  return n === 1 && name !== undefined ? vscode.l10n.t('"{0}" was already gone', name) : vscode.l10n.t('{0} already gone', count(n));
 }
 
 /** Edit Tags…: the tags in use across the files, checked where every file has one; unchecking removes, typing adds. */
@@ -229,13 +241,14 @@ async function askTags(files: readonly { tags: readonly string[] }[]): Promise<{
   return { add: [...keep].filter((t) => !before.has(t)), remove: [...before].filter((t) => !keep.has(t)) };
 }
 
-/** The items with what the commands need (name, folder, size, project): a row's record, else one GET each. */
-async function managedItems(parts: ManageParts, refs: readonly FileRef[]): Promise<ManagedItem[]> {
+/** The items with what the commands need (name, folder, size, project): a row's record, else one GET each (404: gone). */
+async function managedItems(parts: ManageParts, refs: readonly FileRef[]): Promise<(ManagedItem & { gone?: boolean })[]> {
   const readOnly = await readOnlyProjects(parts);
   return Promise.all(
     refs.map(async (ref) => {
       const known = ref.name !== undefined && ref.project !== undefined && ref.folder !== undefined;
-      const record = known ? undefined : await parts.services.client.files.get(ref.id);
+      const record = known ? undefined : await recordOrGone(parts, ref.id);
+      if (record === 'gone') return { id: ref.id, name: ref.name ?? ref.id, folder: false, gone: true };
       const project = ref.project ?? record?.project;
       return {
         id: ref.id,
@@ -257,12 +270,12 @@ async function readOnlyProjects(parts: ManageParts): Promise<Set<string>> {
   }
 }
 
-async function isGone(parts: ManageParts, id: string): Promise<boolean> {
+async function recordOrGone(parts: ManageParts, id: string): Promise<FileRecord | 'gone'> {
   try {
-    await parts.services.client.files.get(id);
-    return false;
+    return await parts.services.client.files.get(id);
   } catch (error) {
-    return (error as { status?: number }).status === 404;
+    if ((error as { status?: number }).status === 404) return 'gone';
+    throw error;
   }
 }
 

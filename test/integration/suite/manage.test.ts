@@ -12,6 +12,101 @@ import { activateProduct, emulator, waitFor } from '../helpers';
 
 type AnyNode = FilesNode & { kind: string; file?: FileRec };
 
+describe('managing files: new folder, rename, tags, delete', function () {
+  this.timeout(90_000);
+  let api: ExtensionApi;
+  const data = () => emulator().data;
+  const children = async (node?: AnyNode) => (await api.files.rows.getChildren(node)) as AnyNode[];
+  const writesTo = (method: string, path: RegExp) => emulator().writes.filter((w) => w.method === method && path.test(w.path)).length;
+  /** A writable project with at least 4 files at its root, and its row. */
+  const projectRow = async () => {
+    const project = data().projects.find((p) => p.permissions?.write !== false && data().children(p.root_folder).filter((f) => f.type === 'file').length >= 4)!;
+    const row = await waitFor(async () => {
+      const roots = await children();
+      const found = roots.find((n) => n.id === project.id);
+      if (!found) {
+        const more = roots.find((n) => n.kind === 'loadMore');
+        if (more) await vscode.commands.executeCommand('sevenbridges.files.loadMore', more);
+      }
+      return found;
+    }, `project ${project.id} in the view`);
+    return { project, row };
+  };
+  const rowOf = (id: string, parent: AnyNode) => waitFor(async () => (await children(parent)).find((n) => n.id === id), `row ${id}`);
+
+  before(async () => {
+    api = await activateProduct();
+    await waitFor(() => api.services.session.state === 'signedIn', 'the product to be signed in to the emulator', 20_000);
+    await vscode.commands.executeCommand('sevenbridges.files.focus');
+  });
+
+  it('makes a folder, renames a file, tags two files, finds them by tag and deletes them with the folder: each read back from the platform', async () => {
+    const { project, row } = await projectRow();
+    const made = (await vscode.commands.executeCommand('sevenbridges.files.newFolder', row, { name: 'int-made-here' })) as FileRec | undefined;
+    assert.ok(made, 'the folder is answered');
+    const folder = data().children(project.root_folder).find((f) => f.name === 'int-made-here' && f.type === 'folder');
+    assert.ok(folder && folder.id === made.id, 'made once, in the project\'s root');
+    assert.strictEqual(writesTo('POST', /^\/files$/), 1);
+
+    const [a, b] = data().children(project.root_folder).filter((f) => f.type === 'file');
+    const newName = `int-renamed-${a.name}`;
+    await vscode.commands.executeCommand('sevenbridges.files.rename', await rowOf(a.id, row), { name: newName });
+    assert.strictEqual(data().fileById.get(a.id)!.name, newName);
+    await waitFor(async () => (await children(row)).some((n) => n.id === a.id && api.files.rows.getTreeItem(n).label === newName), 'the new name shown');
+
+    const rowA = await rowOf(a.id, row);
+    const rowB = await rowOf(b.id, row);
+    await vscode.commands.executeCommand('sevenbridges.files.editTags', rowA, [rowA, rowB], { add: ['int-sample'] });
+    assert.ok(data().fileById.get(a.id)!.tags.includes('int-sample') && data().fileById.get(b.id)!.tags.includes('int-sample'), 'both tagged');
+
+    await vscode.commands.executeCommand('sevenbridges.files.find', { project: project.id, tag: 'int-sample' });
+    const found = await waitFor(async () => {
+      const shown = await children();
+      return shown.length === 2 && shown.every((n) => n.kind === 'file') ? shown : undefined;
+    }, 'the two tagged files found');
+    assert.deepStrictEqual(found.map((n) => n.id).sort(), [a.id, b.id].sort());
+
+    // Deleted from the results: two files, by the async delete (one job), then the folder.
+    const result = (await vscode.commands.executeCommand('sevenbridges.files.delete', found[0], found, { confirm: false })) as { deleted: number };
+    assert.strictEqual(result.deleted, 2);
+    assert.ok(!data().fileById.has(a.id) && !data().fileById.has(b.id), 'both gone from the platform');
+    await vscode.commands.executeCommand('sevenbridges.files.clearFind');
+    await vscode.commands.executeCommand('sevenbridges.files.delete', folder.id, { confirm: false });
+    assert.ok(!data().fileById.has(folder.id), 'the folder gone');
+  });
+
+  it('bad input sends nothing: an empty or illegal name, a folder named "__x", a tag with a comma; a delete of something gone is said once', async () => {
+    const { project, row } = await projectRow();
+    const file = data().children(project.root_folder).find((f) => f.type === 'file')!;
+    const before = emulator().writes.length;
+    for (const name of ['', '  ', 'a/b']) await vscode.commands.executeCommand('sevenbridges.files.rename', await rowOf(file.id, row), { name });
+    await vscode.commands.executeCommand('sevenbridges.files.newFolder', row, { name: '__x' });
+    await vscode.commands.executeCommand('sevenbridges.files.editTags', file.id, { add: ['a,b'] });
+    assert.strictEqual(emulator().writes.length, before, 'nothing sent');
+    assert.strictEqual(data().fileById.get(file.id)!.name, file.name);
+
+    const gone = data().children(project.root_folder).filter((f) => f.type === 'file')[1];
+    await vscode.commands.executeCommand('sevenbridges.files.delete', gone.id, { confirm: false });
+    const path = new RegExp(`^/files/${gone.id}$`);
+    assert.strictEqual(writesTo('DELETE', path), 1);
+    const again = (await vscode.commands.executeCommand('sevenbridges.files.delete', gone.id, { confirm: false })) as { gone: number };
+    assert.strictEqual(again.gone, 1, 'said as already gone');
+    assert.strictEqual(writesTo('DELETE', path), 1, 'read, not sent again: no storm');
+    assert.ok(!api.services.outbox.all().some((r) => r.kind === 'file.delete'), 'nothing left to decide in Copy Jobs');
+  });
+
+  it('refuses a project\'s root folder and a read-only project before anything is sent', async () => {
+    const { project } = await projectRow();
+    const before = emulator().writes.length;
+    await vscode.commands.executeCommand('sevenbridges.files.delete', project.root_folder, { confirm: false });
+    const readOnly = data().projects.find((p) => p.permissions?.write === false && data().children(p.root_folder).some((f) => f.type === 'file'));
+    assert.ok(readOnly, 'the emulator has a read-only project with a file');
+    await vscode.commands.executeCommand('sevenbridges.files.delete', data().children(readOnly.root_folder).find((f) => f.type === 'file')!.id, { confirm: false });
+    assert.strictEqual(emulator().writes.length, before, 'nothing sent');
+    assert.ok(data().fileById.has(project.root_folder));
+  });
+});
+
 describe('managing files: Find Files', function () {
   this.timeout(90_000);
   let api: ExtensionApi;
