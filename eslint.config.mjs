@@ -22,6 +22,7 @@ const VSCODE_FILES = [
   'src/files/targets.ts',
   'src/files/findPrompt.ts',
   'src/files/manageCommands.ts',
+  'src/files/metadataDocument.ts',
   'src/jobs/ui.ts',
   'src/tasks/copyOutputs.ts',
   'src/tasks/details.ts',

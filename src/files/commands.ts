@@ -14,6 +14,7 @@ import { FolderNode, ProjectNode, type FilesNode, type FilesTreeModel, type Item
 import type { FileFinder, FindSpec } from './find';
 import { askConditions, askWhere, namedConditions } from './findPrompt';
 import { deleteItems, editTags, newFolder, rename } from './manageCommands';
+import { editMetadata } from './metadataDocument';
 import { copySources, fileTarget, filesListingTarget, idTarget, readFile, type FileAsk, type FileRef, type IdRef } from './targets';
 
 export interface FilesParts {
@@ -42,6 +43,7 @@ export function filesCommands(parts: FilesParts): Command[] {
     plain('newFolder', (where, options) => newFolder(parts, where, isOptions(where) ? where : isOptions(options) ? options : {})),
     onOne('renameFile', { type: files, ask: { prompt: () => vscode.l10n.t('The ID of the file or folder to rename') } }, (ref, options) => rename(parts, ref, options)),
     onMany('deleteFiles', { type: files, named, ask: { prompt: () => vscode.l10n.t('The IDs of the files and folders to delete') } }, (refs, options) => deleteItems(parts, refs, options)),
+    onOne<FileRef, FileAsk>('editMetadata', { type: files, fits: (f) => !f.folder, ask: { prompt: () => vscode.l10n.t('The ID of the file whose metadata to edit') } }, (ref) => editMetadata(ref)),
     onMany<FileRef, FileAsk>('editTags', { type: files, named, fits: (f) => !f.folder, ask: { prompt: () => vscode.l10n.t('The IDs of the files to tag') } }, (refs, options) => editTags(parts, refs, options)),
     onOne('revealInFiles', { type: files, ask: { prompt: () => vscode.l10n.t('The ID of the file or folder to show') } }, (file) => reveal(parts, file)),
   ];
@@ -102,10 +104,13 @@ async function rootFolders(parts: FilesParts): Promise<Map<string, string>> {
 
 /** Reveal in Projects & Files: the file's project and folders opened down to it, its row selected (the projects shown again after a find). */
 async function reveal(parts: FilesParts, file: FileRef): Promise<void> {
+  const wasFinding = parts.model.found !== undefined;
   parts.model.showFound(undefined);
   await vscode.commands.executeCommand(`${parts.rows.viewId}.focus`);
   const node = await withProgressBar(parts.rows.viewId, parts.model.locate(file.id), parts.services.clock);
   await parts.view.reveal(node, { select: true, focus: true, expand: false });
+  // The projects drawn again in place of the results may swallow the first reveal: once more if it did not land.
+  if (wasFinding && !parts.view.selection.includes(node)) await parts.view.reveal(node, { select: true, focus: true, expand: false });
 }
 
 /** What a drop does: the copy flow to the target, its confirmation included (`args` as the copy commands take). */

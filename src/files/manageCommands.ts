@@ -13,7 +13,7 @@ import { followWrites, type Account, type FinishedWrite, type WriteRecord } from
 import { projectNodeOf } from './dragAndDrop';
 import { FolderNode, ProjectNode, type FilesTreeModel } from './filesModel';
 import type { FileRef } from './targets';
-import { deleteQuestion, FILE_WRITES, readOnlyWords, planDelete, planTags, refusal, tagProblem, tagsInUse, type ManagedItem, type NewFolderPayload, type TagsPayload } from './writes';
+import { deleteQuestion, FILE_WRITES, notTaken, readOnlyWords, planDelete, planTags, refusal, tagProblem, tagsInUse, type ManagedItem, type NewFolderPayload, type TagsPayload } from './writes';
 
 export interface ManageParts {
   readonly services: Services;
@@ -56,7 +56,7 @@ async function send<P>(services: Services, kind: string, payloads: P[]): Promise
 /** What is left of a write, in words: refused (why), or still being checked (it is not sent again blind). */
 function leftWords(left: readonly WriteRecord[]): string {
   const refused = left.find((r) => r.state === 'failed' || r.state === 'notFound');
-  if (refused) return refused.note ?? vscode.l10n.t('The platform did not take the change.');
+  if (refused) return refused.note ?? notTaken();
   return vscode.l10n.t('The answer was lost: it is checked on the platform and not sent again until that is known (see the Copy Jobs view).');
 }
 

@@ -11,6 +11,7 @@ import { FilesDragAndDrop, type DropTarget } from './dragAndDrop';
 import { FilesTreeModel, type FilesNode, type ItemNode } from './filesModel';
 import { FileFinder, foundDescription } from './find';
 import { registerFileWrites } from './writes';
+import { registerMetadataDocuments } from './metadataDocument';
 import { CONTEXT_KEYS } from '../keys/context';
 import { setContextKey } from '../ui/whenContext';
 
@@ -55,6 +56,7 @@ export function registerFiles(services: Services, copy: CopyFeature): FilesFeatu
       model.refresh();
     }),
     model.onDidChange(showFound),
+    registerMetadataDocuments(services),
     ...registerCommands(filesCommands(parts), services.selections),
   );
   return { model, rows, view, dragAndDrop, dropCopy: (target, items, args) => dropCopy(parts, target, items, args) };

@@ -12,6 +12,7 @@ import { MAX_FILE_JOB_ITEMS } from '../api/fileJobs';
 import type { FileLocation, FilesApi } from '../api/files';
 import type { Credentials } from '../api/transport';
 import type { AsyncJob, FileRecord } from '../api/types';
+import { metadataProblem } from '../api/fileRules';
 import { count, fileCount } from '../util/words';
 import { asyncJobIdentity, type JobSnapshot, type JobVerdict } from '../write/asyncJobs';
 import { appearedSince, type Lookup, type WriteKind } from '../write/kinds';
@@ -22,12 +23,16 @@ export const FILE_WRITES = {
   newFolder: 'file.newFolder',
   rename: 'file.rename',
   tags: 'file.tags',
+  metadata: 'file.metadata',
   delete: 'file.delete',
   asyncDelete: 'file.asyncDelete',
 } as const;
 
 /** What the kinds call. */
 export type FilesWriteApi = Pick<FilesApi, 'get' | 'list' | 'createFolder' | 'update' | 'setTags' | 'delete'>;
+
+/** A write the platform refused without saying why. */
+export const notTaken = (): string => l10n.t('The platform did not take the change.');
 
 /** "me/p is read only: nothing in it can be changed." */
 export const readOnlyWords = (project: string): string => l10n.t('{0} is read only: nothing in it can be changed.', project);
@@ -142,6 +147,67 @@ export function tagsWrite(files: FilesWriteApi): WriteKind<TagsPayload, undefine
   };
 }
 
+// --- Metadata: the whole set replaced (PUT), idempotent; found by reading the set back. ------------------------------
+
+export interface MetadataPayload {
+  id: string;
+  name: string;
+  /** the whole set after the change (fields left out are removed) */
+  metadata: Record<string, string>;
+}
+
+const sameMetadata = (a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, string>>) => {
+  const set = Object.entries(a).filter(([, v]) => v !== null && v !== undefined && v !== '');
+  return set.length === Object.keys(b).length && set.every(([k, v]) => b[k] === v);
+};
+
+export function metadataWrite(files: FilesWriteApi & Pick<FilesApi, 'metadata' | 'replaceMetadata'>): WriteKind<MetadataPayload, undefined, Record<string, unknown>> {
+  return {
+    name: FILE_WRITES.metadata,
+    idempotent: true,
+    identity: {
+      by: 'state',
+      async read(record, credentials) {
+        let now: Record<string, unknown>;
+        try {
+          now = await files.metadata(record.payload.id, { credentials });
+        } catch (error) {
+          if (error instanceof ApiError && error.status === 404) return { unknown: noLongerThere(record.payload.name) };
+          throw error;
+        }
+        return sameMetadata(now, record.payload.metadata) ? { found: now } : { absent: l10n.t('Its metadata is not changed yet.') };
+      },
+    },
+    isPayload: (p): p is MetadataPayload => isObject(p) && text(p.id) && text(p.name) && isObject(p.metadata) && Object.values(p.metadata).every(text),
+    send: (record, credentials) => files.replaceMetadata(record.payload.id, record.payload.metadata, { credentials }),
+    keep: (metadata) => metadata,
+    finish: () => undefined,
+    describe: (p) => l10n.t('Metadata of "{0}"', p.name),
+  };
+}
+
+/**
+ * The metadata a person saved as JSON: an object of text values (a field left out, or null, is removed), checked
+ * against the platform's rules; or why it would not do, in words.
+ */
+export function parseMetadata(json: string): { metadata: Record<string, string> } | { problem: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (error) {
+    return { problem: l10n.t('The metadata is not JSON: {0}', (error as Error).message) };
+  }
+  if (!isObject(value) || Array.isArray(value)) return { problem: l10n.t('The metadata is a JSON object of fields and their values, as {"sample_id": "S1"}.') };
+  const metadata: Record<string, string> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (v === null) continue;
+    if (typeof v !== 'string') return { problem: l10n.t('The value of "{0}" is not text: put it in quotes ("{1}").', key, JSON.stringify(v)) };
+    metadata[key] = v;
+  }
+  const problem = metadataProblem(metadata);
+  return problem ? { problem } : { metadata };
+}
+
 // --- Delete of one file: idempotent; found by state (gone); a 404 after an ambiguous try is done. ----------------
 
 export interface DeletePayload {
@@ -212,12 +278,13 @@ export function asyncDeleteWrite(
 /** Registers every kind of this file with the outbox. */
 export function registerFileWrites(
   outbox: Pick<Outbox, 'register'>,
-  client: { files: FilesWriteApi; fileJobs: Pick<FileJobsApi, 'submit' | 'get' | 'list'>; budget: { serverClock: { now(): number } } },
+  client: { files: FilesWriteApi & Pick<FilesApi, 'metadata' | 'replaceMetadata'>; fileJobs: Pick<FileJobsApi, 'submit' | 'get' | 'list'>; budget: { serverClock: { now(): number } } },
   clock: Pick<Clock, 'monotonic'>,
 ): void {
   outbox.register(newFolderWrite(client.files));
   outbox.register(renameWrite(client.files));
   outbox.register(tagsWrite(client.files));
+  outbox.register(metadataWrite(client.files));
   outbox.register(deleteWrite(client.files));
   outbox.register(asyncDeleteWrite(client.fileJobs, () => client.budget.serverClock.now(), clock));
 }

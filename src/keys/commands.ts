@@ -42,6 +42,7 @@ export const COMMANDS = {
   renameFile: 'sevenbridges.files.rename',
   deleteFiles: 'sevenbridges.files.delete',
   editTags: 'sevenbridges.files.editTags',
+  editMetadata: 'sevenbridges.files.editMetadata',
   // Copy
   copy: 'sevenbridges.copy',
   copyTo: 'sevenbridges.copyTo',
@@ -102,6 +103,7 @@ export function commandTitles(): Record<CommandName, string> {
     renameFile: l10n.t('Rename…'),
     deleteFiles: l10n.t('Delete…'),
     editTags: l10n.t('Edit Tags…'),
+    editMetadata: l10n.t('Edit Metadata…'),
     copy: l10n.t('Copy Files and Folders…'),
     copyTo: l10n.t('Copy To…'),
     showJobs: l10n.t('Show Copy Jobs'),

@@ -1,4 +1,4 @@
-// 10. Managing files (issue 25): each new kind of write — new folder, rename, tags, delete, async delete — with its
+// 10. Managing files (issue 25): each new kind of write — new folder, rename, tags, metadata, delete, async delete — with its
 // answer lost after the platform processed it, sent through the outbox as the commands send it: looked up by the
 // kind's identity rule, never made twice, never lost; no delete sent twice. Counted in the summary's table per kind.
 import * as assert from 'assert';
@@ -63,7 +63,7 @@ describe('10. managing files: every new kind of write exactly once through lost 
     accountWrites('new folder', { ...compareWrites(['lost-answer folder'], made.map((f) => f.name)), wronglyAdopted: 0, stuck: 0 });
   });
 
-  it('a rename and a change of tags whose answers are lost are read back (done), and not sent again', async () => {
+  it('a rename, a change of tags and of metadata whose answers are lost are read back (done), and not sent again', async () => {
     const [a, b] = topFiles();
     emu.loseNextWriteResponse({ method: 'PATCH', path: new RegExp(`^/files/${a.id}`) });
     const renamed = await send(FILE_WRITES.rename, [{ id: a.id, name: 'renamed after a lost answer.bam', oldName: a.name }]);
@@ -77,6 +77,14 @@ describe('10. managing files: every new kind of write exactly once through lost 
     assert.deepStrictEqual([tagged.left.length, tagged.finished[0]?.found], [0, true]);
     assert.deepStrictEqual([...emu.data.fileById.get(b.id)!.tags].sort(), ['lost', 'tumor']);
     assert.strictEqual(received('PUT', new RegExp(`^/files/${b.id}/tags`)).length, 1, 'one PUT');
+    const c = topFiles()[3];
+    emu.loseNextWriteResponse({ method: 'PUT', path: new RegExp(`^/files/${c.id}/metadata`) });
+    const described = await send(FILE_WRITES.metadata, [{ id: c.id, name: c.name, metadata: { sample_id: 'S-lost' } }]);
+    assert.deepStrictEqual([described.left.length, described.finished[0]?.found], [0, true]);
+    assert.deepStrictEqual(emu.data.fileById.get(c.id)!.metadata, { sample_id: 'S-lost' });
+    assert.strictEqual(received('PUT', new RegExp(`^/files/${c.id}/metadata`)).length, 1, 'one PUT');
+    accountWrites('metadata', { ...compareWrites([c.id], processed('PUT', new RegExp(`^/files/${c.id}/metadata`)).map(() => c.id)), wronglyAdopted: 0, stuck: 0 });
+
     accountWrites('tags', { ...compareWrites([b.id], processed('PUT', new RegExp(`^/files/${b.id}/tags`)).map(() => b.id)), wronglyAdopted: 0, stuck: 0 });
   });
 

@@ -95,6 +95,24 @@ describe('managing files: new folder, rename, tags, delete', function () {
     assert.ok(!api.services.outbox.all().some((r) => r.kind === 'file.delete'), 'nothing left to decide in Copy Jobs');
   });
 
+  it('edits a file\'s metadata as JSON: saved through the write path and read back; JSON that is not refused, nothing sent', async () => {
+    const { project } = await projectRow();
+    const file = data().children(project.root_folder).filter((f) => f.type === 'file')[2];
+    await vscode.commands.executeCommand('sevenbridges.files.editMetadata', file.id);
+    const editor = await waitFor(() => vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'sevenbridges-metadata' && e.document.uri.path.startsWith(`/${file.id}/`)), 'the metadata document');
+    assert.deepStrictEqual(JSON.parse(editor.document.getText()), file.metadata);
+    const whole = (text: string) => editor.edit((b) => b.replace(new vscode.Range(0, 0, editor.document.lineCount, 0), text));
+    const before = emulator().writes.length;
+    await whole('{ "sample_id": "S-int", ');
+    assert.strictEqual(await editor.document.save(), false, 'not saved');
+    assert.strictEqual(emulator().writes.length, before, 'nothing sent');
+    await whole('{ "sample_id": "S-int", "platform": "ONT" }\n');
+    assert.strictEqual(await editor.document.save(), true);
+    assert.deepStrictEqual(data().fileById.get(file.id)!.metadata, { sample_id: 'S-int', platform: 'ONT' });
+    assert.strictEqual(emulator().writes.filter((w) => w.method === 'PUT' && w.path.startsWith(`/files/${file.id}/metadata`)).length, 1);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
   it('refuses a project\'s root folder and a read-only project before anything is sent', async () => {
     const { project } = await projectRow();
     const before = emulator().writes.length;

@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import { ApiError } from '../../../src/api/errors';
 import type { AsyncJob, FileRecord } from '../../../src/api/types';
-import { deleteQuestion, deleteWrite, matchDelete, planDelete, planTags, refusal, renameWrite, tagProblem, tagsInUse, tagsWrite, type FilesWriteApi, type ManagedItem } from '../../../src/files/writes';
+import { deleteQuestion, deleteWrite, matchDelete, metadataWrite, parseMetadata, planDelete, planTags, refusal, renameWrite, tagProblem, tagsInUse, tagsWrite, type FilesWriteApi, type ManagedItem } from '../../../src/files/writes';
 import type { WriteRecord } from '../../../src/write/outbox';
 import { fileId } from '../../support/fakeFiles';
 
@@ -80,6 +80,29 @@ describe('managing files: the planners', () => {
     assert.strictEqual(matchDelete(payload, job([gone(1)], 'RUNNING')), 'maybe');
     assert.strictEqual(matchDelete(payload, job([], 'SUBMITTED')), 'maybe');
     assert.strictEqual(matchDelete(payload, job([gone(1), gone(2), gone(2)])), 'no');
+  });
+});
+
+describe('managing files: metadata saved as JSON', () => {
+  it('reads an object of text values; null or left out removes a field; anything else is said in words', () => {
+    assert.deepStrictEqual(parseMetadata('{"sample_id": "S1", "old": null}'), { metadata: { sample_id: 'S1' } });
+    assert.match((parseMetadata('{"sample_id": "S1",}') as { problem: string }).problem, /^The metadata is not JSON: /);
+    assert.deepStrictEqual(parseMetadata('["a"]'), { problem: 'The metadata is a JSON object of fields and their values, as {"sample_id": "S1"}.' });
+    assert.deepStrictEqual(parseMetadata('{"depth": 30}'), { problem: 'The value of "depth" is not text: put it in quotes ("30").' });
+    assert.deepStrictEqual(parseMetadata('{"": "x"}'), { problem: 'A metadata field needs a name.' });
+    assert.match((parseMetadata(JSON.stringify({ k: 'v'.repeat(301) })) as { problem: string }).problem, /is 301 bytes long; at most 300/);
+  });
+
+  it('a replaced set is done when the platform holds exactly it', async () => {
+    const kind = (now: Record<string, unknown>) => metadataWrite({ metadata: async () => now } as unknown as Parameters<typeof metadataWrite>[0]);
+    const payload = { id: fileId(1), name: 'a.bam', metadata: { sample_id: 'S1' } };
+    const read = async (now: Record<string, unknown>) => {
+      const identity = kind(now).identity;
+      assert.ok(identity.by === 'state');
+      return identity.read(record(payload), credentials);
+    };
+    assert.ok('found' in (await read({ sample_id: 'S1' })));
+    assert.deepStrictEqual(await read({ sample_id: 'S1', platform: 'ONT' }), { absent: 'Its metadata is not changed yet.' });
   });
 });
 
