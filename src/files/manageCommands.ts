@@ -13,7 +13,7 @@ import { followWrites, type Account, type FinishedWrite, type WriteRecord } from
 import { projectNodeOf } from './dragAndDrop';
 import { FolderNode, ProjectNode, type FilesTreeModel } from './filesModel';
 import type { FileRef } from './targets';
-import { deleteQuestion, FILE_WRITES, notTaken, readOnlyWords, planDelete, planTags, refusal, tagProblem, tagsInUse, type ManagedItem, type NewFolderPayload, type TagsPayload } from './writes';
+import { deleteQuestion, FILE_WRITES, notTaken, readOnlyWords, signInToChange, planDelete, planTags, refusal, tagProblem, tagsInUse, type ManagedItem, type NewFolderPayload, type TagsPayload } from './writes';
 
 export interface ManageParts {
   readonly services: Services;
@@ -25,7 +25,7 @@ const JOB_LOOK_MS = 1_000;
 
 async function account(services: Services): Promise<Account> {
   const a = await services.account();
-  if (!a) throw new Error(vscode.l10n.t('Sign in to change files on the platform.'));
+  if (!a) throw new Error(signInToChange());
   return a;
 }
 

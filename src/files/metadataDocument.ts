@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { describeError } from '../api/errors';
 import type { Services } from '../services';
 import { followWrites } from '../write/outbox';
-import { FILE_WRITES, notTaken, parseMetadata, type MetadataPayload } from './writes';
+import { FILE_WRITES, notTaken, parseMetadata, signInToChange, type MetadataPayload } from './writes';
 import type { FileRef } from './targets';
 
 export const METADATA_SCHEME = 'sevenbridges-metadata';
@@ -46,7 +46,7 @@ export class MetadataDocuments implements vscode.FileSystemProvider {
     // Refused before anything is sent: the editor keeps the text, VS Code shows why.
     if ('problem' in parsed) throw vscode.FileSystemError.NoPermissions(parsed.problem);
     const account = await this.services.account();
-    if (!account) throw vscode.FileSystemError.Unavailable(vscode.l10n.t('Sign in to change files on the platform.'));
+    if (!account) throw vscode.FileSystemError.Unavailable(signInToChange());
     const payload: MetadataPayload = { id: idOf(uri), name: nameOf(uri), metadata: parsed.metadata };
     const { finished, left } = await followWrites(this.services.outbox, () => this.services.outbox.submit(FILE_WRITES.metadata, [payload], account));
     if (!finished.length) {

@@ -31,6 +31,9 @@ export const FILE_WRITES = {
 /** What the kinds call. */
 export type FilesWriteApi = Pick<FilesApi, 'get' | 'list' | 'createFolder' | 'update' | 'setTags' | 'delete'>;
 
+/** Why a change cannot be sent while signed out. */
+export const signInToChange = (): string => l10n.t('Sign in to change files on the platform.');
+
 /** A write the platform refused without saying why. */
 export const notTaken = (): string => l10n.t('The platform did not take the change.');
 
