@@ -10,7 +10,7 @@ import type { FileChanges, FileFilters, FileRecord, Page } from './types';
 /** Where to list: a project's root, or a folder. */
 export type FileLocation = { project: string } | { parent: string };
 
-export const FILE_FIELDS = 'href,id,name,type,size,project,parent,created_on,modified_on';
+export const FILE_FIELDS = 'href,id,name,type,size,project,parent,created_on,modified_on,origin,tags,metadata';
 
 /**
  * Files and folders (contract §5, §9.1, §10.1): listing with filters, one record, its download URL, and the single

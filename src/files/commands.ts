@@ -9,11 +9,15 @@ import { onMany, onOne, plain, type Command, type CommandOptions } from '../ui/c
 import { pickProject } from '../ui/projectPick';
 import { withProgressBar, type RowTree } from '../ui/rowTree';
 import { count } from '../util/words';
-import { dropDestination, type DropTarget } from './dragAndDrop';
+import { dropDestination, projectNodeOf, type DropTarget } from './dragAndDrop';
 import { FolderNode, ProjectNode, type FilesNode, type FilesTreeModel, type ItemNode } from './filesModel';
 import { download } from '../remote/download';
 import { loadWholeFile, openRemote, remoteUri, type RemoteParts } from '../remote/open';
-import { copySources, fileTarget, filesListingTarget, idTarget, projectTarget, readFile, type FileRef, type IdRef } from './targets';
+import type { FileFinder, FindSpec } from './find';
+import { askConditions, askWhere, namedConditions } from './findPrompt';
+import { deleteItems, editTags, newFolder, rename } from './manageCommands';
+import { editMetadata } from './metadataDocument';
+import { copySources, fileTarget, filesListingTarget, idTarget, projectTarget, readFile, type FileAsk, type FileRef, type IdRef } from './targets';
 
 export interface FilesParts {
   readonly services: Services;
@@ -22,6 +26,7 @@ export interface FilesParts {
   readonly view: vscode.TreeView<FilesNode>;
   readonly copy: CopyFeature;
   readonly remote: RemoteParts;
+  finder: FileFinder;
 }
 
 /** Every command of Projects & Files. */
@@ -42,9 +47,18 @@ export function filesCommands(parts: FilesParts): Command[] {
       download(parts.services, refs, options as { target?: string; confirm?: boolean }),
     ),
     onOne('addProjectToWorkspace', { type: projectTarget, orElse: () => addPickedProject(parts) }, (project) => addToWorkspace(project.id, project.name)),
+    plain('findFiles', (first) => findFiles(parts, first)),
+    plain('clearFind', () => parts.model.showFound(undefined)),
+    plain('newFolder', (where, options) => newFolder(parts, where, isOptions(where) ? where : isOptions(options) ? options : {})),
+    onOne('renameFile', { type: files, ask: { prompt: () => vscode.l10n.t('The ID of the file or folder to rename') } }, (ref, options) => rename(parts, ref, options)),
+    onMany('deleteFiles', { type: files, named, ask: { prompt: () => vscode.l10n.t('The IDs of the files and folders to delete') } }, (refs, options) => deleteItems(parts, refs, options)),
+    onOne<FileRef, FileAsk>('editMetadata', { type: files, fits: (f) => !f.folder, ask: { prompt: () => vscode.l10n.t('The ID of the file whose metadata to edit') } }, (ref) => editMetadata(ref)),
+    onMany<FileRef, FileAsk>('editTags', { type: files, named, fits: (f) => !f.folder, ask: { prompt: () => vscode.l10n.t('The IDs of the files to tag') } }, (refs, options) => editTags(parts, refs, options)),
     onOne('revealInFiles', { type: files, ask: { prompt: () => vscode.l10n.t('The ID of the file or folder to show') } }, (file) => reveal(parts, file)),
   ];
 }
+
+const isOptions = (value: unknown): value is CommandOptions => !!value && typeof value === 'object' && !(value instanceof ProjectNode) && !(value instanceof FolderNode) && !Array.isArray(value);
 
 /** Refresh: the row given (a project or a folder), else everything, the project list included. */
 function refreshFiles(parts: FilesParts, node: unknown): void {
@@ -63,11 +77,49 @@ async function copyProjectId(parts: FilesParts): Promise<void> {
   if (project && project !== 'none') await copyIds([{ id: project.id }]);
 }
 
-/** Reveal in Projects & Files: the file's project and folders opened down to it, its row selected. */
+/**
+ * Find Files…: on the project or folder its menu was opened on, else in a project (or all) asked for; by the conditions
+ * a script names in its options (`{ project | all, name, namePart, tag, metadata, task }`), else asked for. The results
+ * replace the projects in the view until Clear Find.
+ */
+async function findFiles(parts: FilesParts, first: unknown): Promise<void> {
+  const options: CommandOptions = first && typeof first === 'object' && !(first instanceof ProjectNode) && !(first instanceof FolderNode) ? (first as CommandOptions) : {};
+  const conditions = namedConditions(options) ?? (await askConditions());
+  if (!conditions) return;
+  const projects = parts.services.projects;
+  let spec: FindSpec;
+  if (first instanceof FolderNode && projectNodeOf(first)) {
+    spec = { ...conditions, projects: [], folder: { id: first.id, name: first.name, project: projectNodeOf(first)!.id } };
+  } else if (first instanceof ProjectNode || typeof options.project === 'string') {
+    spec = { ...conditions, projects: [first instanceof ProjectNode ? first.id : (options.project as string)] };
+  } else {
+    const where = options.all === true ? 'all' : await askWhere(projects);
+    if (!where) return;
+    spec = where === 'all' ? { ...conditions, projects: (await projects.all()).map((p) => p.id), allProjects: true } : { ...conditions, projects: [where.id] };
+  }
+  const found = parts.finder.find(spec);
+  parts.model.showFound(found, await rootFolders(parts));
+  await vscode.commands.executeCommand(`${parts.rows.viewId}.focus`);
+}
+
+/** Each project's root folder, from the list the pickers read (none when it cannot be listed: paths say "…" then). */
+async function rootFolders(parts: FilesParts): Promise<Map<string, string>> {
+  try {
+    return new Map((await parts.services.projects.all()).filter((p) => p.root_folder).map((p) => [p.id, p.root_folder!]));
+  } catch {
+    return new Map();
+  }
+}
+
+/** Reveal in Projects & Files: the file's project and folders opened down to it, its row selected (the projects shown again after a find). */
 async function reveal(parts: FilesParts, file: FileRef): Promise<void> {
+  const wasFinding = parts.model.found !== undefined;
+  parts.model.showFound(undefined);
   await vscode.commands.executeCommand(`${parts.rows.viewId}.focus`);
   const node = await withProgressBar(parts.rows.viewId, parts.model.locate(file.id), parts.services.clock);
   await parts.view.reveal(node, { select: true, focus: true, expand: false });
+  // The projects drawn again in place of the results may swallow the first reveal: once more if it did not land.
+  if (wasFinding && !parts.view.selection.includes(node)) await parts.view.reveal(node, { select: true, focus: true, expand: false });
 }
 
 /** Opens a file in the editor: its path from its row, else read from the platform (its folders up to the root). */

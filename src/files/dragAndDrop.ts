@@ -1,25 +1,32 @@
 import * as vscode from 'vscode';
 import type { CopyDestination } from '../copy/request';
-import { FileNode, FolderNode, isItemNode, ProjectNode, type FilesNode, type ItemNode } from './filesModel';
+import { FileNode, FolderNode, isItemNode, ProjectNode, type FilesNode, type FoundRoot, type ItemNode } from './filesModel';
 import { VIEWS } from '../keys/views';
 
 /** The files view's own mime type (VS Code's convention): the dragged nodes themselves, within this window. */
 export const FILES_MIME = `application/vnd.code.tree.${VIEWS.files.toLowerCase()}`;
 
-/** Where a drop lands: the folder or project dropped onto (a file stands for the folder it is in). */
+/** Where a drop lands: the folder or project dropped onto (a file stands for the folder it is in), in the projects' tree. */
 export type DropTarget = ProjectNode | FolderNode;
 
 export function dropTarget(node: FilesNode | undefined): DropTarget | undefined {
-  if (node instanceof ProjectNode || node instanceof FolderNode) return node;
-  if (node instanceof FileNode) return node.parentNode;
-  return undefined;
+  const target = node instanceof FileNode ? node.parentNode : node;
+  // A found folder's place in its project is not known: not a target.
+  return (target instanceof ProjectNode || target instanceof FolderNode) && projectNodeOf(target) ? target : undefined;
 }
 
-/** The project a node is in. */
-export function projectNodeOf(node: ItemNode | DropTarget): ProjectNode {
-  let current: ItemNode | DropTarget = node;
-  while (!(current instanceof ProjectNode)) current = current.parentNode;
-  return current;
+/** The project row a node is under; undefined for what Find Files found (a flat list). */
+export function projectNodeOf(node: ItemNode | DropTarget | FoundRoot): ProjectNode | undefined {
+  let current: ItemNode | DropTarget | FoundRoot = node;
+  while (current instanceof FolderNode || current instanceof FileNode) current = current.parentNode;
+  return current instanceof ProjectNode ? current : undefined;
+}
+
+/** The folders from a drop target up to its project (a target is in the projects' tree: see dropTarget). */
+function above(target: DropTarget): FolderNode[] {
+  const folders: FolderNode[] = [];
+  for (let node: DropTarget = target; node instanceof FolderNode; node = node.parentNode as DropTarget) folders.push(node);
+  return folders;
 }
 
 /** "Nothing was copied: … already in …": one item (by name) or several, in a folder or at a project's root. */
@@ -40,13 +47,12 @@ function alreadyThere(one: string | undefined, where: { root: string } | { folde
  */
 export function dropRefusal(target: DropTarget, items: readonly ItemNode[]): string | undefined {
   if (!items.length) return vscode.l10n.t('Only files and folders can be dropped to copy them.');
-  const project = projectNodeOf(target);
+  const project = projectNodeOf(target)!;
   if (project.project.permissions && project.project.permissions.write === false) {
     return vscode.l10n.t('Nothing was copied: you cannot write to {0} (read only).', project.id);
   }
   const atRoot = target instanceof ProjectNode;
-  const ancestors = new Set<string>();
-  for (let node: DropTarget | undefined = target; node && !(node instanceof ProjectNode); node = node.parentNode) ancestors.add(node.id);
+  const ancestors = new Set(above(target).map((folder) => folder.id));
   for (const item of items) {
     if (item instanceof FolderNode && ancestors.has(item.id)) {
       return item.id === target.id
@@ -63,10 +69,9 @@ export function dropRefusal(target: DropTarget, items: readonly ItemNode[]): str
 
 /** The copy destination a drop target stands for, as the pickers would have made it. */
 export function dropDestination(target: DropTarget, sourceProjects: readonly string[]): CopyDestination {
-  const project = projectNodeOf(target);
+  const project = projectNodeOf(target)!;
   if (target instanceof ProjectNode) return { kind: 'projectRoot', project: project.id, rootFolder: project.project.root_folder };
-  const path: string[] = [];
-  for (let node: DropTarget = target; node instanceof FolderNode; node = node.parentNode) path.unshift(node.name);
+  const path = above(target).map((folder) => folder.name).reverse();
   const same = sourceProjects.length > 0 && sourceProjects.every((p) => p === project.id);
   return { kind: same ? 'sameProjectFolder' : 'otherProjectFolder', project: project.id, folder: target.id, path };
 }

@@ -55,8 +55,23 @@ function entryTooltip(file: FileRecord, now: number): string {
       [FIELD.project, file.project ? escapeMarkdown(file.project) : undefined],
       [FIELD.created, whenText(file.created_on, now)],
       [FIELD.modified, whenText(file.modified_on, now)],
+      [FIELD.tags, file.tags?.length ? file.tags.map((t) => `\`${escapeMarkdown(t)}\``).join(', ') : undefined],
+      [FIELD.producedBy, file.origin?.task ? `\`${escapeMarkdown(file.origin.task)}\`` : undefined],
+      [FIELD.metadata, metadataWords(file.metadata)],
     ]),
   ].join('\n');
+}
+
+/** Metadata shown in a tooltip at most. */
+export const TOOLTIP_METADATA_FIELDS = 20;
+
+/** "sample_id = s1; platform = Illumina" (the first 20 fields, then how many more). */
+function metadataWords(metadata: Record<string, unknown> | undefined): string | undefined {
+  const pairs = Object.entries(metadata ?? {}).filter(([, value]) => value !== null && value !== undefined && value !== '');
+  if (!pairs.length) return undefined;
+  const shown = pairs.slice(0, TOOLTIP_METADATA_FIELDS).map(([key, value]) => `${escapeMarkdown(key)} = ${escapeMarkdown(typeof value === 'string' ? value : JSON.stringify(value))}`);
+  const more = pairs.length - shown.length;
+  return [...shown, ...(more > 0 ? [l10n.t('and {0} more', more)] : [])].join('; ');
 }
 
 function projectTooltip(project: Project, now: number): string {

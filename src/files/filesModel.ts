@@ -9,6 +9,7 @@ import { PAGE_SIZE, PagedLoader, recordKey } from '../api/pagedLoader';
 import type { FileRecord, Page, Project } from '../api/types';
 import { errorRows, LoadMoreNode as ListingEnd, loadMoreView, MessageNode as Message, messageView, type RowModel, type RowView } from '../ui/rowView';
 import { entryView, projectView } from './fileRows';
+import { foundPath, type Found, type FindWay } from './find';
 import { count } from '../util/words';
 import { Emitter } from '../util/emitter';
 import { commandTitles, COMMANDS } from '../keys/commands';
@@ -34,6 +35,25 @@ export class FilesRoot {
   constructor(readonly listing: PagedLoader<Project>) {}
 }
 
+/** The top of the tree while it shows what Find Files found: a flat list of files and folders. Not shown itself. */
+export class FoundRoot {
+  readonly kind = 'found';
+  readonly id = 'found';
+  readonly nodes = new Map<string, FolderNode | FileNode>();
+  /** Who answered, as last drawn. */
+  way: FindWay;
+  constructor(
+    readonly found: Found,
+    /** Each project's root folder, to tell a top-level entry's path. */
+    readonly rootFolders: ReadonlyMap<string, string>,
+  ) {
+    this.way = found.way;
+  }
+  get listing(): PagedLoader<FileRecord> {
+    return this.found.listing;
+  }
+}
+
 export class ProjectNode {
   readonly kind = 'project';
   /** The nodes of its entries, kept so that a redraw (after "Load more") keeps their loaded children. */
@@ -55,7 +75,7 @@ export class FolderNode {
   readonly nodes = new Map<string, FolderNode | FileNode>();
   constructor(
     readonly file: FileRecord,
-    readonly parentNode: ProjectNode | FolderNode,
+    readonly parentNode: ProjectNode | FolderNode | FoundRoot,
     readonly listing: PagedLoader<FileRecord>,
   ) {}
   get id(): string {
@@ -70,7 +90,7 @@ export class FileNode {
   readonly kind = 'file';
   constructor(
     readonly file: FileRecord,
-    readonly parentNode: ProjectNode | FolderNode,
+    readonly parentNode: ProjectNode | FolderNode | FoundRoot,
   ) {}
   get id(): string {
     return this.file.id;
@@ -81,7 +101,7 @@ export class FileNode {
 }
 
 /** A node with entries loaded page by page. */
-export type ListingNode = FilesRoot | ProjectNode | FolderNode;
+export type ListingNode = FilesRoot | FoundRoot | ProjectNode | FolderNode;
 export type LoadMoreNode = ListingEnd<ListingNode>;
 export type MessageNode = Message<ListingNode>;
 export type FilesNode = ProjectNode | FolderNode | FileNode | LoadMoreNode | MessageNode;
@@ -105,6 +125,7 @@ export class NotFoundError extends Error {}
 
 export class FilesTreeModel implements RowModel<FilesNode> {
   private root: FilesRoot;
+  private foundRoot: FoundRoot | undefined;
   private readonly changed = new Emitter<FilesNode | undefined>();
   /** Fires with the node whose children changed, or undefined for the whole tree. */
   readonly onDidChange = this.changed.event;
@@ -124,9 +145,14 @@ export class FilesTreeModel implements RowModel<FilesNode> {
         return projectView(node.project, this.now());
       case 'folder':
         return { ...entryView(node.file, this.now()), fileIcon: node.kind };
-      case 'file':
+      case 'file': {
         // A click opens it in the editor.
-        return { ...entryView(node.file, this.now()), fileIcon: node.kind, command: { command: COMMANDS.openRemoteFile, title: commandTitles().openRemoteFile, args: [node] } };
+        const view: RowView = { ...entryView(node.file, this.now()), fileIcon: node.kind, command: { command: COMMANDS.openRemoteFile, title: commandTitles().openRemoteFile, args: [node] } };
+        if (node.parentNode.kind !== 'found') return view;
+        // A found entry says where it is.
+        const path = foundPath(node.file, node.parentNode.found.spec, node.parentNode.rootFolders);
+        return path ? { ...view, description: [view.description, path].filter(Boolean).join(' · ') } : view;
+      }
       case 'loadMore':
         return loadMoreView(node.parent.listing, { command: COMMANDS.loadMoreFiles, title: commandTitles().loadMoreFiles, args: [node] });
       case 'message':
@@ -191,6 +217,39 @@ export class FilesTreeModel implements RowModel<FilesNode> {
     }
   }
 
+  /** What Find Files found, shown in place of the projects (none: the projects again). */
+  showFound(found: Found | undefined, rootFolders: ReadonlyMap<string, string> = new Map()): void {
+    this.foundRoot?.listing.reset();
+    this.foundRoot = found ? new FoundRoot(found, rootFolders) : undefined;
+    this.changed.fire(undefined);
+  }
+
+  /** What the view shows found, if it does. */
+  get found(): Found | undefined {
+    return this.foundRoot?.found;
+  }
+
+  /**
+   * Reloads the listings that show these files or folders (after a change made to them): each project or folder
+   * loaded so far that lists one, and the results of a find that lists one.
+   */
+  refreshHolding(ids: readonly string[]): void {
+    const wanted = new Set(ids.map((id) => id.toLowerCase()));
+    const holds = (owner: { nodes: Map<string, FolderNode | FileNode> }) => [...owner.nodes.values()].some((n) => wanted.has(n.id.toLowerCase()));
+    const owners: (ProjectNode | FolderNode)[] = [];
+    const visit = (owner: ProjectNode | FolderNode) => {
+      if (holds(owner)) owners.push(owner);
+      for (const node of owner.nodes.values()) if (node instanceof FolderNode) visit(node);
+    };
+    for (const project of this.root.nodes.values()) visit(project);
+    if (this.foundRoot && holds(this.foundRoot)) {
+      this.foundRoot.listing.reset();
+      this.foundRoot.nodes.clear();
+      this.changed.fire(undefined);
+    }
+    for (const owner of owners) this.refresh(owner);
+  }
+
   /** Reloads everything, or one project's or folder's entries. */
   refresh(node?: ProjectNode | FolderNode): void {
     if (node) {
@@ -201,6 +260,10 @@ export class FilesTreeModel implements RowModel<FilesNode> {
     }
     this.root.listing.reset();
     this.root = this.newRoot();
+    if (this.foundRoot) {
+      this.foundRoot.listing.reset();
+      this.foundRoot.nodes.clear();
+    }
     this.changed.fire(undefined);
   }
 
@@ -208,7 +271,7 @@ export class FilesTreeModel implements RowModel<FilesNode> {
   async loadMore(node: LoadMoreNode | MessageNode | ListingNode): Promise<void> {
     const owner = node.kind === 'loadMore' || node.kind === 'message' ? node.parent : node;
     // A row of a tree that was refreshed since: its listing is gone.
-    if (!owner || (owner.kind === 'root' && owner !== this.root)) return this.refresh();
+    if (!owner || (owner.kind === 'root' && owner !== this.root) || (owner.kind === 'found' && owner !== this.foundRoot)) return this.refresh();
     const loading = owner.listing.loadMore();
     this.fireFor(owner);
     await loading;
@@ -216,34 +279,42 @@ export class FilesTreeModel implements RowModel<FilesNode> {
   }
 
   getParent(node: FilesNode): FilesNode | undefined {
-    if (node.kind === 'folder' || node.kind === 'file') return node.parentNode;
+    if (node.kind === 'folder' || node.kind === 'file') return node.parentNode.kind === 'found' ? undefined : node.parentNode;
     if (node.kind === 'project') return undefined;
-    return node.parent?.kind === 'root' ? undefined : node.parent;
+    return node.parent?.kind === 'root' || node.parent?.kind === 'found' ? undefined : node.parent;
   }
 
   async getChildren(node?: FilesNode): Promise<FilesNode[]> {
     if (!(await this.signedIn())) return [];
-    if (!node) return this.childrenOf(this.root);
+    if (!node) return this.childrenOf(this.foundRoot ?? this.root);
     if (node.kind === 'project' || node.kind === 'folder') return this.childrenOf(node);
     return [];
   }
 
   dispose(): void {
     this.root.listing.reset();
+    this.foundRoot?.listing.reset();
     this.changed.dispose();
   }
 
   private async childrenOf(owner: ListingNode): Promise<FilesNode[]> {
     const listing: PagedLoader<unknown> = owner.listing;
     if (!listing.loaded) await listing.ensureLoaded();
+    if (owner.kind === 'found' && owner.way !== owner.found.way) {
+      // The platform had no search and the list filters answered: the view's description says so.
+      owner.way = owner.found.way;
+      this.changed.fire(undefined);
+    }
     const nodes: FilesNode[] = owner.kind === 'root' ? this.projectNodes(owner) : this.entryNodes(owner);
     if (listing.error !== undefined && !nodes.length) {
       // The root's retry builds it anew; a project's or a folder's loads its first page again.
       const title = l10n.t('Try Again');
       const retry = owner.kind === 'root' ? { title, command: COMMANDS.refreshFiles } : { title, command: COMMANDS.loadMoreFiles, args: [owner] };
+      if (owner.kind === 'found') return errorRows(owner.id, owner, listing.error, retry, l10n.t('Could not find: {0}', describeError(listing.error)));
       return errorRows(owner.id, owner, listing.error, retry, l10n.t('Could not load: {0}', describeError(listing.error)));
     }
     if (listing.hasMore || listing.error !== undefined) nodes.push(new ListingEnd<ListingNode>(owner));
+    else if (!nodes.length && owner.kind === 'found') nodes.push(new Message<ListingNode>(`${owner.id}/empty`, owner, emptyText(owner), 'info', undefined, { title: commandTitles().clearFind, command: COMMANDS.clearFind }));
     else if (!nodes.length) nodes.push(new Message<ListingNode>(`${owner.id}/empty`, owner, emptyText(owner), 'info'));
     return nodes;
   }
@@ -253,7 +324,7 @@ export class FilesTreeModel implements RowModel<FilesNode> {
   }
 
   /** Folders first, as in the Explorer; otherwise the platform's order. */
-  private entryNodes(owner: ProjectNode | FolderNode): (FolderNode | FileNode)[] {
+  private entryNodes(owner: ProjectNode | FolderNode | FoundRoot): (FolderNode | FileNode)[] {
     const entries = [...owner.listing.items].sort((a, b) => Number(b.type === 'folder') - Number(a.type === 'folder'));
     return entries.map((file) =>
       file.type === 'folder'
@@ -273,7 +344,7 @@ export class FilesTreeModel implements RowModel<FilesNode> {
   }
 
   private fireFor(owner: ListingNode): void {
-    this.changed.fire(owner.kind === 'root' ? undefined : owner);
+    this.changed.fire(owner.kind === 'root' || owner.kind === 'found' ? undefined : owner);
   }
 }
 
@@ -285,5 +356,6 @@ function reuse<N>(cache: Map<string, N>, key: string, make: () => N): N {
 }
 
 function emptyText(owner: ListingNode): string {
+  if (owner.kind === 'found') return l10n.t('No files or folders match');
   return owner.kind === 'root' ? l10n.t('No projects') : owner.kind === 'project' ? l10n.t('This project is empty') : l10n.t('This folder is empty');
 }

@@ -10,6 +10,11 @@ import { showRows, type RowTree } from '../ui/rowTree';
 import { dropCopy, filesCommands, type FilesParts } from './commands';
 import { FilesDragAndDrop, type DropTarget } from './dragAndDrop';
 import { FilesTreeModel, type FilesNode, type ItemNode } from './filesModel';
+import { FileFinder, foundDescription } from './find';
+import { registerFileWrites } from './writes';
+import { registerMetadataDocuments } from './metadataDocument';
+import { CONTEXT_KEYS } from '../keys/context';
+import { setContextKey } from '../ui/whenContext';
 
 
 /** The running Projects & Files view, for the integration tests. */
@@ -27,15 +32,32 @@ export interface FilesFeature {
 export function registerFiles(services: Services, copy: CopyFeature, remote: RemoteParts): FilesFeature {
   const { client, session, clock } = services;
   // Reads the token if the session has not yet (the first render may come before it is loaded).
+  registerFileWrites(services.outbox, client, clock);
   const model = new FilesTreeModel(client, async () => !!(await session.credentials()), clock.now);
   const dragAndDrop = new FilesDragAndDrop((target, items) => dropCopy({ copy }, target, items));
   const { view, rows, disposables } = showRows(VIEWS.files, model, { clock, canSelectMany: true, dragAndDropController: dragAndDrop });
-  const parts: FilesParts = { services, model, rows, view, copy, remote };
+  const parts: FilesParts = { services, model, rows, view, copy, remote, finder: new FileFinder(client) };
+  // The view's description says what was found, how and where, as the Tasks view says its filter.
+  let shown: string | undefined;
+  const showFound = () => {
+    const description = model.found ? foundDescription(model.found) : undefined;
+    if (description === shown) return;
+    if ((description === undefined) !== (shown === undefined)) void setContextKey(CONTEXT_KEYS.filesFound, description !== undefined);
+    shown = description;
+    view.description = description;
+  };
   services.context.subscriptions.push(
     ...disposables,
     { dispose: () => model.dispose() },
     services.selections.watch(view),
-    session.onDidChange(() => model.refresh()),
+    session.onDidChange(() => {
+      // Another account or platform: its own projects, and its own answer about the search.
+      parts.finder = new FileFinder(client);
+      model.showFound(undefined);
+      model.refresh();
+    }),
+    model.onDidChange(showFound),
+    registerMetadataDocuments(services),
     ...registerCommands(filesCommands(parts), services.selections),
   );
   return { model, rows, view, dragAndDrop, dropCopy: (target, items, args) => dropCopy(parts, target, items, args) };

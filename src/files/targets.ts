@@ -11,7 +11,7 @@ import type { FileRecord } from '../api/types';
 import type { RemotePath } from '../remote/remotePath';
 import type { TargetType } from '../ui/commands';
 import { projectNodeOf } from './dragAndDrop';
-import { FileNode, FolderNode, ProjectNode, type ListingNode, type LoadMoreNode, type MessageNode } from './filesModel';
+import { FileNode, FolderNode, ProjectNode, type FoundRoot, type ListingNode, type LoadMoreNode, type MessageNode } from './filesModel';
 
 /** A platform file or folder, with what the row it came from knows of it. */
 export interface FileRef {
@@ -41,8 +41,10 @@ export function readFile(value: unknown): FileRef | undefined {
   if (typeof value === 'string') return isFileId(value) ? { id: value.toLowerCase() } : undefined;
   if (value instanceof FileNode || value instanceof FolderNode) {
     // The view's own record of a file may be partial: the project row above it knows.
-    const project = value.file.project ?? projectNodeOf(value).id;
-    return { id: value.file.id, name: value.file.name, project, folder: value instanceof FolderNode, listed: true, path: { project, names: namesDownTo(value) }, size: value.file.size, record: value.file };
+    const project = value.file.project ?? projectNodeOf(value)?.id;
+    const names = namesDownTo(value);
+    const path = project && names ? { path: { project, names } } : {};
+    return { id: value.file.id, name: value.file.name, project, folder: value instanceof FolderNode, listed: true, ...path, size: value.file.size, record: value.file };
   }
   if (!isObject(value)) return undefined;
   // Another view's row carries the file it stands for (a task's output, a copied item); a record is one.
@@ -54,16 +56,19 @@ export function readFile(value: unknown): FileRef | undefined {
     ...(typeof file.name === 'string' ? { name: file.name } : {}),
     ...(typeof file.project === 'string' ? { project: file.project } : {}),
     folder: file.folder === true || file.type === 'folder',
+    ...(typeof file.size === 'number' ? { size: file.size } : {}),
     listed: row,
     ...(typeof file.size === 'number' ? { size: file.size } : {}),
   };
 }
 
 /** The names of the folders from the project's root down to a row, its own last. */
-function namesDownTo(node: FileNode | FolderNode): string[] {
+function namesDownTo(node: FileNode | FolderNode): string[] | undefined {
   const names: string[] = [];
-  for (let n: FileNode | FolderNode | ProjectNode = node; n.kind !== 'project'; n = n.parentNode) names.unshift(n.file.name);
-  return names;
+  let n: FileNode | FolderNode | ProjectNode | FoundRoot = node;
+  for (; n instanceof FileNode || n instanceof FolderNode; n = n.parentNode) names.unshift(n.file.name);
+  // A found file's row hangs under the find's results, not its folders: its place is not known from the rows.
+  return n.kind === 'project' ? names : undefined;
 }
 
 /** A file or folder; when none is at hand, the IDs in the editor's selection or typed in a box. */
@@ -121,7 +126,7 @@ export const projectTarget: TargetType<{ id: string; name?: string }> = {
 export const filesListingTarget: TargetType<LoadMoreNode | MessageNode | ListingNode> = {
   read: (value) => {
     const kind = (value as { kind?: unknown } | undefined)?.kind;
-    return kind === 'loadMore' || kind === 'message' || kind === 'project' || kind === 'folder' || kind === 'root' ? (value as LoadMoreNode | MessageNode | ListingNode) : undefined;
+    return kind === 'loadMore' || kind === 'message' || kind === 'project' || kind === 'folder' || kind === 'root' || kind === 'found' ? (value as LoadMoreNode | MessageNode | ListingNode) : undefined;
   },
   key: (node) => node.id,
 };

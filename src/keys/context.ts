@@ -8,6 +8,8 @@ export interface ContextValues {
   'sevenbridges.platform': string;
   /** The Tasks view shows a filtered list (swaps in the Clear Task Filters button). */
   'sevenbridges.tasks.filtered': boolean;
+  /** Projects & Files shows what Find Files found (swaps in the Clear Find button). */
+  'sevenbridges.files.found': boolean;
 }
 
 export type ContextKey = keyof ContextValues;
@@ -16,4 +18,5 @@ export const CONTEXT_KEYS = {
   signedIn: 'sevenbridges.signedIn',
   platform: 'sevenbridges.platform',
   tasksFiltered: 'sevenbridges.tasks.filtered',
+  filesFound: 'sevenbridges.files.found',
 } as const satisfies Record<string, ContextKey>;

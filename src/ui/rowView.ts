@@ -109,7 +109,7 @@ export function messageView(node: MessageNode<unknown>): RowView {
 /** The codicon of a row that runs `command`. */
 export function actionIcon(command: string): string {
   if (command === COMMANDS.setToken) return 'key';
-  if (command === COMMANDS.clearTaskFilter) return 'clear-all';
+  if (command === COMMANDS.clearTaskFilter || command === COMMANDS.clearFind) return 'clear-all';
   if (command === COMMANDS.showLog) return 'output';
   return 'refresh';
 }
@@ -169,6 +169,9 @@ export const FIELD = {
   get message() { return l10n.t({ message: 'Message', comment: ['A field of a tooltip: the platform\'s message about a task'] }); },
   get waiting() { return l10n.t({ message: 'Waiting', comment: ['A field of a tooltip: why a task waits'] }); },
   get price() { return l10n.t({ message: 'Price', comment: ['A field of a tooltip: what a task cost'] }); },
+  get tags() { return l10n.t({ message: 'Tags', comment: ['A field of a tooltip: a file\'s tags'] }); },
+  get metadata() { return l10n.t({ message: 'Metadata', comment: ['A field of a tooltip: a file\'s metadata fields'] }); },
+  get producedBy() { return l10n.t({ message: 'Produced by task', comment: ['A field of a tooltip: the task whose output a file is'] }); },
 };
 
 /** A tooltip's lines "Name: value", two spaces before each line break (Markdown), the empty ones left out. */

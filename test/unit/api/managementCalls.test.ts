@@ -43,7 +43,7 @@ describe('file management calls: requests made', () => {
       ['metadata.sample_id', 's2'],
       ['metadata.platform', 'ONT'],
       ['origin.task', TASK],
-      ['fields', 'href,id,name,type,size,project,parent,created_on,modified_on'],
+      ['fields', 'href,id,name,type,size,project,parent,created_on,modified_on,origin,tags,metadata'],
       ['limit', '100'],
     ]);
     await sb.files.list({ project: 'a/b' }, { name: 'one' });

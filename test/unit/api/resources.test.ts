@@ -89,7 +89,7 @@ describe('client calls: requests made', () => {
   it('files.list: a project root or a folder, with the default fields', async () => {
     const { sb, last } = client();
     await sb.files.list({ project: 'rfranklin/my-project' }, { limit: 100 });
-    assert.deepStrictEqual(last().query, { project: 'rfranklin/my-project', fields: 'href,id,name,type,size,project,parent,created_on,modified_on', limit: '100' });
+    assert.deepStrictEqual(last().query, { project: 'rfranklin/my-project', fields: 'href,id,name,type,size,project,parent,created_on,modified_on,origin,tags,metadata', limit: '100' });
     await sb.files.list({ parent: FILE }, { offset: 100, name: 'chr', fields: '_all' });
     assert.deepStrictEqual(last().query, { parent: FILE, name: 'chr', fields: '_all', offset: '100' });
   });

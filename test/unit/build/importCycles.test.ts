@@ -99,7 +99,7 @@ describe('imports', () => {
       jobs: ['api', 'keys', 'ui', 'util', 'write'],
       copy: ['api', 'jobs', 'keys', 'ui', 'util', 'write'],
       remote: ['api', 'keys', 'transfer', 'ui', 'util'],
-      files: ['api', 'copy', 'jobs', 'keys', 'remote', 'ui', 'util'],
+      files: ['api', 'copy', 'jobs', 'keys', 'remote', 'ui', 'util', 'write'],
       tasks: ['api', 'copy', 'jobs', 'keys', 'remote', 'ui', 'util', 'write'],
     };
     const graph = folderGraph(importGraph(sourceFiles('src'), readSource));

@@ -242,6 +242,17 @@ describe('files rows', () => {
     assert.deepStrictEqual([folder.description, folder.contextValue, folder.expandable], ['', 'folder', true]);
   });
 
+  it('a file\'s tags, the task that produced it and its metadata are in its tooltip (the first 20 fields, then how many more)', () => {
+    const metadata: Record<string, string> = { sample_id: 'S_1', platform: 'Illumina' };
+    const view = entryView({ href: '', id: fileId(9), name: 'a.bam', type: 'file', tags: ['tumor', 'qc*passed'], origin: { task: 'b0a1' }, metadata }, NOW);
+    assert.match(view.tooltip, /Tags: `tumor`, `qc\\\*passed` {2}\n/);
+    assert.match(view.tooltip, /Produced by task: `b0a1` {2}\n/);
+    assert.match(view.tooltip, /Metadata: sample\\_id = S\\_1; platform = Illumina {2}$/);
+    const many = Object.fromEntries(Array.from({ length: 23 }, (_, i) => [`k${i}`, `v${i}`]));
+    assert.match(entryView({ href: '', id: fileId(9), name: 'a.bam', metadata: many }, NOW).tooltip, /k19 = v19; and 3 more {2}$/);
+    assert.doesNotMatch(entryView({ href: '', id: fileId(9), name: 'a.bam', tags: [], metadata: {} }, NOW).tooltip, /Tags|Metadata/);
+  });
+
   it('a read-only project says so; names are escaped for Markdown', () => {
     const view = projectView({ href: '', id: 'me/p', name: 'a*b', permissions: { write: false } }, NOW);
     assert.match(view.tooltip, /^\$\(project\) \*\*a\\\*b\*\*/);

@@ -1,0 +1,85 @@
+// Edit Metadata…: a file's metadata as a JSON document (`sevenbridges-metadata:/<id>/<name>.metadata.json`). Opening
+// reads it from the platform; saving checks it (JSON, text values, the platform's limits) and sends the whole set
+// through the write path (files/writes.ts, `metadataWrite`). A save that is refused keeps the editor's text.
+import * as vscode from 'vscode';
+import { describeError } from '../api/errors';
+import type { Services } from '../services';
+import { followWrites } from '../write/outbox';
+import { FILE_WRITES, notTaken, parseMetadata, signInToChange, type MetadataPayload } from './writes';
+import type { FileRef } from './targets';
+
+export const METADATA_SCHEME = 'sevenbridges-metadata';
+
+/** The document of a file's metadata. */
+export function metadataUri(file: { id: string; name?: string }): vscode.Uri {
+  return vscode.Uri.from({ scheme: METADATA_SCHEME, path: `/${file.id}/${(file.name ?? file.id).replace(/\//g, '_')}.metadata.json` });
+}
+
+const idOf = (uri: vscode.Uri): string => uri.path.split('/')[1] ?? '';
+const nameOf = (uri: vscode.Uri): string => (uri.path.split('/')[2] ?? '').replace(/\.metadata\.json$/, '');
+
+export class MetadataDocuments implements vscode.FileSystemProvider {
+  private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.changed.event;
+
+  constructor(private readonly services: Services) {}
+
+  watch(): vscode.Disposable {
+    return new vscode.Disposable(() => undefined);
+  }
+
+  stat(): vscode.FileStat {
+    return { type: vscode.FileType.File, ctime: 0, mtime: this.services.clock.now(), size: 0 };
+  }
+
+  async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    try {
+      const metadata = await this.services.client.files.metadata(idOf(uri));
+      return new TextEncoder().encode(`${JSON.stringify(metadata, null, 2)}\n`);
+    } catch (error) {
+      throw vscode.FileSystemError.Unavailable(describeError(error));
+    }
+  }
+
+  async writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
+    const parsed = parseMetadata(new TextDecoder().decode(content));
+    // Refused before anything is sent: the editor keeps the text, VS Code shows why.
+    if ('problem' in parsed) throw vscode.FileSystemError.NoPermissions(parsed.problem);
+    const account = await this.services.account();
+    if (!account) throw vscode.FileSystemError.Unavailable(signInToChange());
+    const payload: MetadataPayload = { id: idOf(uri), name: nameOf(uri), metadata: parsed.metadata };
+    const { finished, left } = await followWrites(this.services.outbox, () => this.services.outbox.submit(FILE_WRITES.metadata, [payload], account));
+    if (!finished.length) {
+      const refused = left.find((r) => r.state === 'failed' || r.state === 'notFound');
+      // Still being checked: it is in the Copy Jobs view; the save stands (it is not sent again blind).
+      if (refused) throw vscode.FileSystemError.NoPermissions(refused.note ?? notTaken());
+    }
+    this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
+  }
+
+  readDirectory(): [string, vscode.FileType][] {
+    return [];
+  }
+  createDirectory(): void {
+    throw vscode.FileSystemError.NoPermissions();
+  }
+  delete(): void {
+    throw vscode.FileSystemError.NoPermissions();
+  }
+  rename(): void {
+    throw vscode.FileSystemError.NoPermissions();
+  }
+}
+
+/** Serves the metadata documents. */
+export function registerMetadataDocuments(services: Services): vscode.Disposable {
+  return vscode.workspace.registerFileSystemProvider(METADATA_SCHEME, new MetadataDocuments(services), { isCaseSensitive: true });
+}
+
+/** Edit Metadata…: opens the file's metadata as JSON; saving sends it. */
+export async function editMetadata(file: FileRef): Promise<void> {
+  if (file.folder) throw new Error(vscode.l10n.t('Folders have no metadata: choose a file.'));
+  const document = await vscode.workspace.openTextDocument(metadataUri(file));
+  await vscode.languages.setTextDocumentLanguage(document, 'json');
+  await vscode.window.showTextDocument(document);
+}

@@ -1,0 +1,372 @@
+// The writes of managing files, each a kind of the one write path (write/outbox.ts) with the identity rule
+// ARCHITECTURE.md ("Writes", "The rule of every kind") declares for it: a new folder (found by difference), a rename,
+// a change of tags and a single delete (found by state), and the asynchronous delete of many items or of folders
+// (found by difference among the jobs, as the copy). What the commands plan before sending (the confirmation's
+// counts, the split at the per-call limit, tag edits across a selection) is here too. No `vscode` import.
+
+import * as l10n from '@vscode/l10n';
+import type { Clock } from '../api/clock';
+import { ApiError } from '../api/errors';
+import type { FileJobsApi } from '../api/fileJobs';
+import { MAX_FILE_JOB_ITEMS } from '../api/fileJobs';
+import type { FileLocation, FilesApi } from '../api/files';
+import type { Credentials } from '../api/transport';
+import type { AsyncJob, FileRecord } from '../api/types';
+import { metadataProblem } from '../api/fileRules';
+import { count, fileCount, formatSize } from '../util/words';
+import { asyncJobIdentity, type JobSnapshot, type JobVerdict } from '../write/asyncJobs';
+import { appearedSince, type Lookup, type WriteKind } from '../write/kinds';
+import type { Outbox, WriteRecord } from '../write/outbox';
+
+export const FILE_WRITES = {
+  newFolder: 'file.newFolder',
+  rename: 'file.rename',
+  tags: 'file.tags',
+  metadata: 'file.metadata',
+  delete: 'file.delete',
+  asyncDelete: 'file.asyncDelete',
+} as const;
+
+/** What the kinds call. */
+export type FilesWriteApi = Pick<FilesApi, 'get' | 'list' | 'createFolder' | 'update' | 'setTags' | 'delete'>;
+
+/** Why a change cannot be sent while signed out. */
+export const signInToChange = (): string => l10n.t('Sign in to change files on the platform.');
+
+/** A write the platform refused without saying why. */
+export const notTaken = (): string => l10n.t('The platform did not take the change.');
+
+/** "me/p is read only: nothing in it can be changed." */
+export const readOnlyWords = (project: string): string => l10n.t('{0} is read only: nothing in it can be changed.', project);
+const noLongerThere = (name: string): string => l10n.t('"{0}" is no longer there.', name);
+const deleteOne = (name: string): string => l10n.t('Delete "{0}"', name);
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+const text = (value: unknown): value is string => typeof value === 'string';
+
+/** A file's record, or undefined when the platform says it is gone (404). */
+async function recordOrGone(files: Pick<FilesApi, 'get'>, id: string, credentials: Credentials): Promise<FileRecord | undefined> {
+  try {
+    return await files.get(id, { credentials });
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return undefined;
+    throw error;
+  }
+}
+
+/** What is kept of an answered record: what the view shows. */
+function keepFile(file: FileRecord): FileRecord {
+  const { href, id, name, type, size, project, parent, tags } = file;
+  return { href, id, name, type, size, project, parent, tags };
+}
+
+// --- New folder: not idempotent (a second makes another, or is refused 409); found by difference. -----------------
+
+export interface NewFolderPayload {
+  name: string;
+  where: FileLocation;
+  /** where, in words ("me/p", "reads") */
+  label: string;
+}
+
+export function newFolderWrite(files: FilesWriteApi): WriteKind<NewFolderPayload, string[], FileRecord> {
+  const named = (p: NewFolderPayload, credentials: Credentials) => files.list(p.where, { name: p.name, limit: 100, credentials });
+  return {
+    name: FILE_WRITES.newFolder,
+    idempotent: false,
+    identity: {
+      by: 'difference',
+      snapshot: async (record, credentials) => (await named(record.payload, credentials)).items.map((f) => f.id),
+      async find(record, credentials, taken): Promise<Lookup<FileRecord>> {
+        const listed = (await named(record.payload, credentials)).items.filter((f) => f.type === 'folder' && f.name === record.payload.name);
+        const made = appearedSince(listed, new Set(record.snapshot ?? []), taken, (f) => f.id);
+        return made.length ? { found: made[0] } : { absent: l10n.t('No new folder "{0}" shows there.', record.payload.name) };
+      },
+      madeId: (folder) => folder.id,
+    },
+    isPayload: (p): p is NewFolderPayload => isObject(p) && text(p.name) && text(p.label) && isObject(p.where) && (text(p.where.project) || text(p.where.parent)),
+    send: (record, credentials) => files.createFolder(record.payload.name, record.payload.where, { credentials }),
+    keep: keepFile,
+    finish: () => undefined,
+    describe: (p) => l10n.t('New folder "{0}" in {1}', p.name, p.label),
+  };
+}
+
+// --- Rename and tags: they set a value (idempotent); found by the record's state. -------------------------------
+
+export interface RenamePayload {
+  id: string;
+  name: string;
+  oldName: string;
+}
+
+export function renameWrite(files: FilesWriteApi): WriteKind<RenamePayload, undefined, FileRecord> {
+  return {
+    name: FILE_WRITES.rename,
+    idempotent: true,
+    identity: {
+      by: 'state',
+      async read(record, credentials) {
+        const now = await recordOrGone(files, record.payload.id, credentials);
+        if (!now) return { unknown: noLongerThere(record.payload.oldName) };
+        return now.name === record.payload.name ? { found: now } : { absent: l10n.t('It is still named "{0}".', now.name) };
+      },
+    },
+    isPayload: (p): p is RenamePayload => isObject(p) && text(p.id) && text(p.name) && text(p.oldName),
+    send: (record, credentials) => files.update(record.payload.id, { name: record.payload.name }, { credentials }),
+    keep: keepFile,
+    finish: () => undefined,
+    describe: (p) => l10n.t('Rename "{0}" to "{1}"', p.oldName, p.name),
+  };
+}
+
+export interface TagsPayload {
+  id: string;
+  name: string;
+  /** the whole tag list after the change */
+  tags: string[];
+}
+
+const sameTags = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().every((t, i) => t === [...b].sort()[i]);
+
+export function tagsWrite(files: FilesWriteApi): WriteKind<TagsPayload, undefined, string[]> {
+  return {
+    name: FILE_WRITES.tags,
+    idempotent: true,
+    identity: {
+      by: 'state',
+      async read(record, credentials) {
+        const now = await recordOrGone(files, record.payload.id, credentials);
+        if (!now) return { unknown: noLongerThere(record.payload.name) };
+        return sameTags(now.tags ?? [], record.payload.tags) ? { found: now.tags ?? [] } : { absent: l10n.t('Its tags are not changed yet.') };
+      },
+    },
+    isPayload: (p): p is TagsPayload => isObject(p) && text(p.id) && text(p.name) && Array.isArray(p.tags) && p.tags.every(text),
+    send: (record, credentials) => files.setTags(record.payload.id, record.payload.tags, { credentials }),
+    keep: (tags) => tags,
+    finish: () => undefined,
+    describe: (p) => l10n.t('Tags of "{0}"', p.name),
+  };
+}
+
+// --- Metadata: the whole set replaced (PUT), idempotent; found by reading the set back. ------------------------------
+
+export interface MetadataPayload {
+  id: string;
+  name: string;
+  /** the whole set after the change (fields left out are removed) */
+  metadata: Record<string, string>;
+}
+
+const sameMetadata = (a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, string>>) => {
+  const set = Object.entries(a).filter(([, v]) => v !== null && v !== undefined && v !== '');
+  return set.length === Object.keys(b).length && set.every(([k, v]) => b[k] === v);
+};
+
+export function metadataWrite(files: FilesWriteApi & Pick<FilesApi, 'metadata' | 'replaceMetadata'>): WriteKind<MetadataPayload, undefined, Record<string, unknown>> {
+  return {
+    name: FILE_WRITES.metadata,
+    idempotent: true,
+    identity: {
+      by: 'state',
+      async read(record, credentials) {
+        let now: Record<string, unknown>;
+        try {
+          now = await files.metadata(record.payload.id, { credentials });
+        } catch (error) {
+          if (error instanceof ApiError && error.status === 404) return { unknown: noLongerThere(record.payload.name) };
+          throw error;
+        }
+        return sameMetadata(now, record.payload.metadata) ? { found: now } : { absent: l10n.t('Its metadata is not changed yet.') };
+      },
+    },
+    isPayload: (p): p is MetadataPayload => isObject(p) && text(p.id) && text(p.name) && isObject(p.metadata) && Object.values(p.metadata).every(text),
+    send: (record, credentials) => files.replaceMetadata(record.payload.id, record.payload.metadata, { credentials }),
+    keep: (metadata) => metadata,
+    finish: () => undefined,
+    describe: (p) => l10n.t('Metadata of "{0}"', p.name),
+  };
+}
+
+/**
+ * The metadata a person saved as JSON: an object of text values (a field left out, or null, is removed), checked
+ * against the platform's rules; or why it would not do, in words.
+ */
+export function parseMetadata(json: string): { metadata: Record<string, string> } | { problem: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (error) {
+    return { problem: l10n.t('The metadata is not JSON: {0}', (error as Error).message) };
+  }
+  if (!isObject(value) || Array.isArray(value)) return { problem: l10n.t('The metadata is a JSON object of fields and their values, as {"sample_id": "S1"}.') };
+  const metadata: Record<string, string> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (v === null) continue;
+    if (typeof v !== 'string') return { problem: l10n.t('The value of "{0}" is not text: put it in quotes ("{1}").', key, JSON.stringify(v)) };
+    metadata[key] = v;
+  }
+  const problem = metadataProblem(metadata);
+  return problem ? { problem } : { metadata };
+}
+
+// --- Delete of one file: idempotent; found by state (gone); a 404 after an ambiguous try is done. ----------------
+
+export interface DeletePayload {
+  id: string;
+  name: string;
+}
+
+export function deleteWrite(files: FilesWriteApi): WriteKind<DeletePayload, undefined, { id: string }> {
+  return {
+    name: FILE_WRITES.delete,
+    idempotent: true,
+    identity: {
+      by: 'state',
+      read: async (record, credentials) => ((await recordOrGone(files, record.payload.id, credentials)) ? { absent: l10n.t('"{0}" is still there.', record.payload.name) } : { found: { id: record.payload.id } }),
+    },
+    isPayload: (p): p is DeletePayload => isObject(p) && text(p.id) && text(p.name),
+    send: async (record, credentials) => (await files.delete(record.payload.id, { credentials }), { id: record.payload.id }),
+    keep: (done) => ({ id: done.id }),
+    doneBy: (error, record) => (error.status === 404 ? { id: record.payload.id } : undefined),
+    finish: () => undefined,
+    describe: (p) => deleteOne(p.name),
+  };
+}
+
+// --- The async delete of many items or of folders: not idempotent; its job found by difference. -----------------
+
+export interface AsyncDeletePayload {
+  items: { file: string }[];
+  /** the items' names, by ID, for the words */
+  names: Record<string, string>;
+}
+
+/** Whether a DELETE job answers for the call, by its results: each deleted record one of the items, as many results as items. */
+export function matchDelete(payload: AsyncDeletePayload, job: AsyncJob): JobVerdict {
+  const asked = new Set(payload.items.map((i) => i.file.toLowerCase()));
+  const results = job.result ?? [];
+  if (results.some((r) => r.resource && !asked.has(r.resource.id.toLowerCase()))) return 'no';
+  if (results.length < payload.items.length) return job.state === 'FINISHED' && results.length ? 'no' : 'maybe';
+  if (results.length > payload.items.length) return 'no';
+  return results.some((r) => r.resource) ? 'yes' : 'maybe';
+}
+
+export function asyncDeleteWrite(
+  jobs: Pick<FileJobsApi, 'submit' | 'get' | 'list'>,
+  serverNow: () => number,
+  clock: Pick<Clock, 'monotonic'>,
+): WriteKind<AsyncDeletePayload, JobSnapshot, AsyncJob> {
+  return {
+    name: FILE_WRITES.asyncDelete,
+    idempotent: false,
+    identity: asyncJobIdentity<AsyncDeletePayload>({
+      type: 'DELETE',
+      jobs: { list: (page) => jobs.list(page), get: (id, options) => jobs.get('delete', id, options) },
+      clock,
+      serverNow,
+      madeByAnother: () => false,
+      itemCount: (p) => p.items.length,
+      matches: async (record: WriteRecord<AsyncDeletePayload, JobSnapshot, AsyncJob>, job) => matchDelete(record.payload, job),
+    }),
+    isPayload: (p): p is AsyncDeletePayload => isObject(p) && Array.isArray(p.items) && p.items.every((i) => isObject(i) && text(i.file)) && isObject(p.names),
+    send: (record, credentials) => jobs.submit('delete', record.payload.items, { credentials }),
+    keep: (job) => ({ id: job.id, type: job.type, state: job.state, total_files: job.total_files, completed_files: job.completed_files, failed_files: job.failed_files, started_on: job.started_on, finished_on: job.finished_on, result: job.result }),
+    finish: () => undefined,
+    describe: (p) => (p.items.length === 1 ? deleteOne(Object.values(p.names)[0] ?? p.items[0].file) : l10n.t('Delete {0} items', count(p.items.length))),
+  };
+}
+
+/** Registers every kind of this file with the outbox. */
+export function registerFileWrites(
+  outbox: Pick<Outbox, 'register'>,
+  client: { files: FilesWriteApi & Pick<FilesApi, 'metadata' | 'replaceMetadata'>; fileJobs: Pick<FileJobsApi, 'submit' | 'get' | 'list'>; budget: { serverClock: { now(): number } } },
+  clock: Pick<Clock, 'monotonic'>,
+): void {
+  outbox.register(newFolderWrite(client.files));
+  outbox.register(renameWrite(client.files));
+  outbox.register(tagsWrite(client.files));
+  outbox.register(metadataWrite(client.files));
+  outbox.register(deleteWrite(client.files));
+  outbox.register(asyncDeleteWrite(client.fileJobs, () => client.budget.serverClock.now(), clock));
+}
+
+// --- Planning, before anything is sent. --------------------------------------------------------------------------
+
+/** An item a command acts on, with what its row knew. */
+export interface ManagedItem {
+  id: string;
+  name: string;
+  folder: boolean;
+  size?: number;
+  /** its project's ID, and whether the caller may write to it (false: read only) */
+  project?: string;
+  writable?: boolean;
+}
+
+/** Why a delete (or a rename, a move) cannot be sent: a project's root folder, or a read-only project. */
+export function refusal(items: readonly ManagedItem[], rootFolders: ReadonlySet<string>): string | undefined {
+  const root = items.find((i) => rootFolders.has(i.id.toLowerCase()));
+  if (root) return l10n.t('"{0}" is a project\'s root folder: it cannot be deleted, renamed or moved.', root.name);
+  const readOnly = items.find((i) => i.writable === false);
+  if (readOnly) return readOnlyWords(readOnly.project ?? readOnly.name);
+  return undefined;
+}
+
+/** "Delete 3 folders and 214 files, 38.2 GB? This cannot be undone." (folders' contents not counted: not loaded). */
+export function deleteQuestion(items: readonly ManagedItem[]): string {
+  const folders = items.filter((i) => i.folder).length;
+  const files = items.length - folders;
+  const bytes = items.reduce((sum, i) => sum + (!i.folder && typeof i.size === 'number' ? i.size : 0), 0);
+  const what =
+    items.length === 1
+      ? l10n.t('"{0}"', items[0].name)
+      : [folders === 1 ? l10n.t('1 folder') : folders ? l10n.t('{0} folders', count(folders)) : undefined, files ? fileCount(files) : undefined]
+          .filter(Boolean)
+          .join(l10n.t(' and '));
+  const size = bytes > 0 ? formatSize(bytes) : undefined;
+  const inside = folders ? l10n.t(' Everything in the folders goes too.') : '';
+  return size
+    ? l10n.t('Delete {0}, {1}?{2} This cannot be undone.', what, size, inside)
+    : l10n.t('Delete {0}?{1} This cannot be undone.', what, inside);
+}
+
+/**
+ * How a delete goes: one file by the single call; several items, or a folder, by the async delete, split at the
+ * platform's per-call limit (250 items: 3 calls).
+ */
+export function planDelete(items: readonly ManagedItem[], max = MAX_FILE_JOB_ITEMS): { single: ManagedItem } | { jobs: AsyncDeletePayload[] } {
+  if (items.length === 1 && !items[0].folder) return { single: items[0] };
+  const jobs: AsyncDeletePayload[] = [];
+  for (let i = 0; i < items.length; i += max) {
+    const part = items.slice(i, i + max);
+    jobs.push({ items: part.map((item) => ({ file: item.id })), names: Object.fromEntries(part.map((item) => [item.id, item.name])) });
+  }
+  return { jobs };
+}
+
+/** Why a typed tag would not do, or undefined: empty, or a comma in it (taken for two tags by people and tools alike). */
+export function tagProblem(tag: string): string | undefined {
+  if (tag.trim() === '') return l10n.t('A tag cannot be empty.');
+  if (tag.includes(',')) return l10n.t('A tag cannot contain a comma ("{0}"): add each tag on its own.', tag);
+  return undefined;
+}
+
+/**
+ * Tags across a selection: each file's new list is its own with the tags to add and without those to remove; files
+ * whose list does not change are left out (nothing sent for them).
+ */
+export function planTags(files: readonly { id: string; name: string; tags: readonly string[] }[], add: readonly string[], remove: readonly string[]): TagsPayload[] {
+  const removing = new Set(remove);
+  return files.flatMap((file) => {
+    const next = [...new Set([...file.tags.filter((t) => !removing.has(t)), ...add.filter((t) => !removing.has(t))])];
+    return sameTags(next, file.tags) ? [] : [{ id: file.id, name: file.name, tags: next }];
+  });
+}
+
+/** The tags in use across files, most used first, each with how many of the files have it. */
+export function tagsInUse(files: readonly { tags: readonly string[] }[]): { tag: string; files: number }[] {
+  const counts = new Map<string, number>();
+  for (const file of files) for (const tag of new Set(file.tags)) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+  return [...counts.entries()].map(([tag, files]) => ({ tag, files })).sort((a, b) => b.files - a.files || a.tag.localeCompare(b.tag));
+}

@@ -1,0 +1,144 @@
+import * as assert from 'assert';
+import { ApiError } from '../../../src/api/errors';
+import type { AsyncJob, FileRecord } from '../../../src/api/types';
+import { deleteQuestion, deleteWrite, matchDelete, metadataWrite, parseMetadata, planDelete, planTags, refusal, renameWrite, tagProblem, tagsInUse, tagsWrite, type FilesWriteApi, type ManagedItem } from '../../../src/files/writes';
+import type { WriteRecord } from '../../../src/write/outbox';
+import { fileId } from '../../support/fakeFiles';
+
+const GB = 1024 ** 3;
+const item = (n: number, extra: Partial<ManagedItem> = {}): ManagedItem => ({ id: fileId(n), name: `f${n}.bam`, folder: false, project: 'me/p', writable: true, ...extra });
+const credentials = { endpoint: 'http://x/v2', token: 't' };
+const record = <P>(payload: P): WriteRecord<P, undefined, never> => ({ payload } as unknown as WriteRecord<P, undefined, never>);
+
+/** One file's record as the platform holds it (or none: 404). */
+function platform(file: Partial<FileRecord> | undefined): FilesWriteApi {
+  const get = async (): Promise<FileRecord> => {
+    if (!file) throw new ApiError({ kind: 'http', status: 404, message: 'gone' });
+    return { href: '', id: fileId(1), name: 'x', ...file };
+  };
+  return { get } as unknown as FilesWriteApi;
+}
+
+describe('managing files: the planners', () => {
+  it('the delete question gives counts and the total size, and says it cannot be undone', () => {
+    const items = [item(1, { folder: true, name: 'a' }), item(2, { folder: true, name: 'b' }), item(3, { folder: true, name: 'c' }), ...Array.from({ length: 214 }, (_, i) => item(10 + i, { size: (38.2 * GB) / 214 }))];
+    assert.strictEqual(deleteQuestion(items), 'Delete 3 folders and 214 files, 38 GB? Everything in the folders goes too. This cannot be undone.');
+    assert.strictEqual(deleteQuestion([item(1, { size: 5 * 1024 * 1024 })]), 'Delete "f1.bam", 5.0 MB? This cannot be undone.');
+    assert.strictEqual(deleteQuestion([item(1, { folder: true, name: 'reads' })]), 'Delete "reads"? Everything in the folders goes too. This cannot be undone.');
+    assert.strictEqual(deleteQuestion([item(1), item(2)]), 'Delete 2 files? This cannot be undone.');
+  });
+
+  it('one file goes by the single call; several items or a folder by the async delete, 100 a call (250: 3 calls)', () => {
+    assert.deepStrictEqual(planDelete([item(1)]), { single: item(1) });
+    const folder = planDelete([item(1, { folder: true })]);
+    assert.ok('jobs' in folder && folder.jobs.length === 1);
+    const many = planDelete(Array.from({ length: 250 }, (_, i) => item(i + 1)));
+    assert.ok('jobs' in many);
+    assert.deepStrictEqual(many.jobs.map((j) => j.items.length), [100, 100, 50]);
+    assert.strictEqual(many.jobs[2].items[49].file, fileId(250));
+    assert.strictEqual(many.jobs[1].names[fileId(101)], 'f101.bam');
+  });
+
+  it('refuses a project\'s root folder and a read-only project before anything is sent', () => {
+    assert.strictEqual(refusal([item(1), item(2, { name: 'root' })], new Set([fileId(2)])), '"root" is a project\'s root folder: it cannot be deleted, renamed or moved.');
+    assert.strictEqual(refusal([item(1, { writable: false, project: 'me/ro' })], new Set()), 'me/ro is read only: nothing in it can be changed.');
+    assert.strictEqual(refusal([item(1)], new Set([fileId(9)])), undefined);
+  });
+
+  it('tag edits across a selection: added where missing, removed where present, files left unchanged not sent', () => {
+    const files = [
+      { id: 'a', name: 'a', tags: ['tumor', 'qc'] },
+      { id: 'b', name: 'b', tags: ['normal'] },
+      { id: 'c', name: 'c', tags: ['tumor', 'rna'] },
+    ];
+    assert.deepStrictEqual(planTags(files, ['rna'], ['qc']), [
+      { id: 'a', name: 'a', tags: ['tumor', 'rna'] },
+      { id: 'b', name: 'b', tags: ['normal', 'rna'] },
+    ]);
+    assert.deepStrictEqual(planTags(files, [], ['nowhere']), []);
+    assert.deepStrictEqual(tagsInUse(files), [
+      { tag: 'tumor', files: 2 },
+      { tag: 'normal', files: 1 },
+      { tag: 'qc', files: 1 },
+      { tag: 'rna', files: 1 },
+    ]);
+  });
+
+  it('a tag with a comma, or empty, is refused in words', () => {
+    assert.strictEqual(tagProblem('tumor,normal'), 'A tag cannot contain a comma ("tumor,normal"): add each tag on its own.');
+    assert.strictEqual(tagProblem('  '), 'A tag cannot be empty.');
+    assert.strictEqual(tagProblem('tumor normal'), undefined);
+  });
+
+  it('a delete job answers for a call only by its results: each deleted record one of the items', () => {
+    const payload = { items: [{ file: fileId(1) }, { file: fileId(2) }], names: {} };
+    const job = (result: AsyncJob['result'], state = 'FINISHED'): AsyncJob => ({ id: '1', state, result });
+    const gone = (n: number) => ({ resource: { href: '', id: fileId(n), name: '' } });
+    assert.strictEqual(matchDelete(payload, job([gone(1), gone(2)])), 'yes');
+    assert.strictEqual(matchDelete(payload, job([gone(1), { error: { status: 404 } }])), 'yes');
+    assert.strictEqual(matchDelete(payload, job([gone(1), gone(3)])), 'no');
+    assert.strictEqual(matchDelete(payload, job([gone(1)], 'RUNNING')), 'maybe');
+    assert.strictEqual(matchDelete(payload, job([], 'SUBMITTED')), 'maybe');
+    assert.strictEqual(matchDelete(payload, job([gone(1), gone(2), gone(2)])), 'no');
+  });
+});
+
+describe('managing files: metadata saved as JSON', () => {
+  it('reads an object of text values; null or left out removes a field; anything else is said in words', () => {
+    assert.deepStrictEqual(parseMetadata('{"sample_id": "S1", "old": null}'), { metadata: { sample_id: 'S1' } });
+    assert.match((parseMetadata('{"sample_id": "S1",}') as { problem: string }).problem, /^The metadata is not JSON: /);
+    assert.deepStrictEqual(parseMetadata('["a"]'), { problem: 'The metadata is a JSON object of fields and their values, as {"sample_id": "S1"}.' });
+    assert.deepStrictEqual(parseMetadata('{"depth": 30}'), { problem: 'The value of "depth" is not text: put it in quotes ("30").' });
+    assert.deepStrictEqual(parseMetadata('{"": "x"}'), { problem: 'A metadata field needs a name.' });
+    assert.match((parseMetadata(JSON.stringify({ k: 'v'.repeat(301) })) as { problem: string }).problem, /is 301 bytes long; at most 300/);
+  });
+
+  it('a replaced set is done when the platform holds exactly it', async () => {
+    const kind = (now: Record<string, unknown>) => metadataWrite({ metadata: async () => now } as unknown as Parameters<typeof metadataWrite>[0]);
+    const payload = { id: fileId(1), name: 'a.bam', metadata: { sample_id: 'S1' } };
+    const read = async (now: Record<string, unknown>) => {
+      const identity = kind(now).identity;
+      assert.ok(identity.by === 'state');
+      return identity.read(record(payload), credentials);
+    };
+    assert.ok('found' in (await read({ sample_id: 'S1' })));
+    assert.deepStrictEqual(await read({ sample_id: 'S1', platform: 'ONT' }), { absent: 'Its metadata is not changed yet.' });
+  });
+});
+
+describe('managing files: the identity rules by state', () => {
+  it('a rename is done when the record has the new name; a file gone cannot tell', async () => {
+    const payload = { id: fileId(1), name: 'new.bam', oldName: 'old.bam' };
+    const read = (file: Partial<FileRecord> | undefined) => {
+      const identity = renameWrite(platform(file)).identity;
+      assert.ok(identity.by === 'state');
+      return identity.read(record(payload), credentials);
+    };
+    assert.ok('found' in (await read({ name: 'new.bam' })));
+    assert.deepStrictEqual(await read({ name: 'old.bam' }), { absent: 'It is still named "old.bam".' });
+    assert.deepStrictEqual(await read(undefined), { unknown: '"old.bam" is no longer there.' });
+  });
+
+  it('tags are done when the record has the same tags (in any order)', async () => {
+    const identity = (tags: string[]) => tagsWrite(platform({ tags })).identity;
+    const payload = { id: fileId(1), name: 'a', tags: ['x', 'y'] };
+    const read = async (tags: string[]) => {
+      const id = identity(tags);
+      assert.ok(id.by === 'state');
+      return id.read(record(payload), credentials);
+    };
+    assert.deepStrictEqual(await read(['y', 'x']), { found: ['y', 'x'] });
+    assert.deepStrictEqual(await read(['x']), { absent: 'Its tags are not changed yet.' });
+  });
+
+  it('a delete is done when the file answers 404; a 404 after an ambiguous try counts as done', async () => {
+    const payload = { id: fileId(1), name: 'a.bam' };
+    const gone = deleteWrite(platform(undefined));
+    const there = deleteWrite(platform({}));
+    assert.ok(gone.identity.by === 'state' && there.identity.by === 'state');
+    assert.deepStrictEqual(await gone.identity.read(record(payload), credentials), { found: { id: fileId(1) } });
+    assert.deepStrictEqual(await there.identity.read(record(payload), credentials), { absent: '"a.bam" is still there.' });
+    assert.deepStrictEqual(gone.doneBy!(new ApiError({ kind: 'http', status: 404, message: 'gone' }), record(payload)), { id: fileId(1) });
+    assert.strictEqual(gone.doneBy!(new ApiError({ kind: 'http', status: 403, message: 'no' }), record(payload)), undefined);
+  });
+});
