@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { SbClient } from './api/client';
 import { systemClock } from './api/clock';
 import { ProjectCache } from './api/projects';
+import { BudgetNotice } from './ui/budgetNotice';
 import { Selections } from './ui/commands';
 import { Session } from './auth/session';
 import { registerAuth } from './auth/register';
@@ -63,7 +64,9 @@ export function start(context: vscode.ExtensionContext, activatedAt: number): Ex
 
   const projects = new ProjectCache(client.projects, () => session.endpoint, clock);
   context.subscriptions.push(session.onDidChange(() => projects.clear()));
-  const services: Services = { context, client, session, log, clock, projects, selections: new Selections(), outbox, account };
+  const budgetNotice = new BudgetNotice(client.budget, clock);
+  context.subscriptions.push(budgetNotice);
+  const services: Services = { context, client, session, log, clock, projects, selections: new Selections(), budgetNotice, outbox, account };
   const auth = registerAuth(services);
   const tracker = followCopyJobs(services);
   const copy = registerCopy(services, tracker);

@@ -3,6 +3,7 @@ import type { SbClient } from './api/client';
 import type { Clock } from './api/clock';
 import type { ProjectCache } from './api/projects';
 import type { Session } from './auth/session';
+import type { BudgetNotice } from './ui/budgetNotice';
 import type { Selections } from './ui/commands';
 import type { Account, Outbox } from './write/outbox';
 
@@ -18,6 +19,8 @@ export interface Services {
   readonly projects: ProjectCache;
   /** The selections of the tree views, which commands fall back on (ui/commands.ts). */
   readonly selections: Selections;
+  /** The API budget in words while it is low (the account's tooltip and the Copy Jobs view show it). */
+  readonly budgetNotice: BudgetNotice;
   /** The one way to write to the platform (see `write/outbox.ts`). */
   readonly outbox: Outbox;
   /** The account in use, with its credentials (its username learned if need be); undefined while signed out. */

@@ -11,10 +11,13 @@ import { commandTitles, COMMANDS } from '../keys/commands';
 export class AccountStatus implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('sevenbridges.account', vscode.StatusBarAlignment.Left, -100);
   private checking: AbortController | undefined;
+  private shown: { icon: string; text: string; tooltip: string; warning: boolean } | undefined;
+  private readonly budgetChanged: vscode.Disposable;
 
   constructor(private readonly services: Services) {
     this.item.name = vscode.l10n.t('Seven Bridges Account');
     this.item.command = COMMANDS.accountMenu;
+    this.budgetChanged = services.budgetNotice.onDidChange(() => this.draw());
   }
 
   /** Re-renders, and checks the token when signed in and the username is not known yet. */
@@ -24,6 +27,7 @@ export class AccountStatus implements vscode.Disposable {
     const label = endpointLabel(endpoint);
     if (session.state === 'signedOut') {
       this.checking?.abort();
+      this.shown = undefined;
       this.item.hide();
       return;
     }
@@ -50,8 +54,17 @@ export class AccountStatus implements vscode.Disposable {
 
   /** `tooltip` is plain words: it is also what a screen reader says. */
   private render(icon: string, text: string, tooltip: string, warning = false): void {
+    this.shown = { icon, text, tooltip, warning };
+    this.draw();
+  }
+
+  /** What was rendered last, with the API budget's words while it is low. */
+  private draw(): void {
+    if (!this.shown) return;
+    const { icon, text, tooltip, warning } = this.shown;
+    const budget = this.services.budgetNotice.current;
     this.item.text = `${icon} ${text}`;
-    const full = `${tooltip} ${vscode.l10n.t('Click for account actions.')}`;
+    const full = [tooltip, ...(budget ? [`${budget}.`] : []), vscode.l10n.t('Click for account actions.')].join(' ');
     this.item.tooltip = full;
     this.item.accessibilityInformation = { label: vscode.l10n.t({ message: 'Seven Bridges account: {0}', args: [full], comment: ['What a screen reader says for the status-bar item; {0}: its tooltip'] }), role: 'button' };
     this.item.backgroundColor = warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
@@ -60,6 +73,7 @@ export class AccountStatus implements vscode.Disposable {
 
   dispose(): void {
     this.checking?.abort();
+    this.budgetChanged.dispose();
     this.item.dispose();
   }
 }

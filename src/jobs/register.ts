@@ -53,6 +53,7 @@ export function registerJobs(services: Services, tracker: JobTracker, copies: Co
   const model = new CopyJobsModel(tracker, outbox, clock.now);
   const { view, rows, disposables } = showRows(VIEWS.copyJobs, model, { clock, redrawEveryMs: REDRAW_MS });
   const results = new CopyResultsProvider(tracker);
+  view.message = services.budgetNotice.current;
   // Shown: the outcomes are seen (the status bar lets go of them), and the jobs are looked at now.
   const shown = () => {
     if (!view.visible) return;
@@ -70,6 +71,8 @@ export function registerJobs(services: Services, tracker: JobTracker, copies: Co
     vscode.workspace.registerTextDocumentContentProvider(SCHEMES.copyResults, results),
     services.selections.watch(view),
     view.onDidChangeVisibility(shown),
+    // While the API budget is low, the view says so above its rows: copies wait for the reset.
+    services.budgetNotice.onDidChange((words) => (view.message = words)),
     ...registerCommands(jobsCommands({ model, copies, writes: outbox, view }), services.selections),
   );
   shown();
