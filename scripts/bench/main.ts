@@ -1,6 +1,6 @@
 // `npm run bench`: the figures of the extension against their ideals and the naive way, on this machine.
 // Flags: --no-host (skip the real-host activation), --no-readme (do not write README.md),
-// --only=<tree|watch|scale|latency|copy|follow|budget|peer|host> (one part, for a quick look; the README and
+// --only=<tree|watch|scale|latency|copy|follow|budget|peer|transfer|host> (one part, for a quick look; the README and
 // bench-results.json are then left alone).
 import type { TaskFilter } from '../../src/tasks/filterModel';
 import { budgetCopy, budgetFigures } from './budgetScenario';
@@ -16,6 +16,7 @@ import { hostActivationSeries, hostFigures } from './hostActivation';
 import { describeMachine, machine } from './machine';
 import { rateFigures } from './rateFigures';
 import { findPeer, FIRST_REQUEST_RUNS, firstRequestFigure, pairFigures, runPair, runPeerWorks } from './peer/peerScenario';
+import { runTransfers, transferFigures } from './peer/transfers';
 import { countsWork } from './peer/works';
 import { METHOD_NOTES, performanceSection } from './report';
 import { writeReadme } from './readme';
@@ -91,6 +92,9 @@ async function main(): Promise<number> {
     const firsts = [];
     for (let i = 0; i < FIRST_REQUEST_RUNS; i++) firsts.push(await runPair(countsWork, 0, found, 'first'));
     figures.push(firstRequestFigure(firsts));
+  }
+  if (runs('transfer')) {
+    figures.push(...(await runTransfers(step)).flatMap(transferFigures));
   }
   if (only === undefined) figures.push(...rateFigures(tallies));
 
