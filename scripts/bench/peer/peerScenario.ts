@@ -191,7 +191,8 @@ export async function runPair(work: PeerWork, latencyMs: number, found: ReturnTy
   const runs = warm ? (work.runs ?? RUNS) : 1;
   const { ours, ideals } = await onFreshEmulator(work, latencyMs, async (emulator, args) => {
     const ours = await checked(work, emulator, args, runOurs(work, emulator, args, warm, runs));
-    tally(`beside the official client: ${work.title}, ${latencyLabel(latencyMs)}`, 'extension', emulator);
+    // A work on a budget of its own (the transfers' raised one) is none of the rate-limit rows' scenarios.
+    if (!work.emulator?.rateLimit) tally(`beside the official client: ${work.title}, ${latencyLabel(latencyMs)}`, 'extension', emulator);
     if (!work.ideals) return { ours, ideals: undefined };
     const client = clientFor(emulator);
     await client.rateLimit();
