@@ -5,12 +5,14 @@ export interface Figure {
   /** Section of the table (Task tree, Filtering, Copying, ...). */
   section: string;
   name: string;
-  unit: 'req' | 'ms' | 'MB' | 'KB' | 'req/min' | 'count' | '×';
+  unit: 'req' | 'ms' | 'MB' | 'KB' | 'MB/s' | 'req/min' | 'count' | '×';
   value: number | undefined;
   /** The ideal, or undefined when only a bound is declared. */
   ideal?: number;
-  /** The most the value may be: ideal + margin, or an absolute bound when there is no ideal. */
+  /** The most the value may be: ideal + margin, or an absolute bound when there is no ideal; with `atLeast`, the least. */
   limit: number;
+  /** A floor, not a ceiling (a throughput): the value must be at least `limit`. */
+  atLeast?: boolean;
   /** How the limit is derived, for the table ("ideal + 1", "≤ 3 × ideal + 1000 ms"). */
   margin: string;
   naive?: number;
@@ -30,7 +32,8 @@ export interface PeerValue {
 const measured = (value: number | undefined): value is number => value !== undefined && Number.isFinite(value);
 
 export function passes(f: Figure): boolean {
-  return measured(f.value) && f.value <= f.limit && (f.peer === undefined || measured(f.peer.value));
+  const within = f.atLeast ? measured(f.value) && f.value >= f.limit : measured(f.value) && f.value <= f.limit;
+  return within && (f.peer === undefined || measured(f.peer.value));
 }
 
 /** The product's figure over the official client's, when both were measured. */
@@ -40,7 +43,7 @@ export function ratio(f: Figure): number | undefined {
 
 function fmt(value: number | undefined, unit: Figure['unit']): string {
   if (value === undefined || !Number.isFinite(value)) return '—';
-  if (unit === 'MB' || unit === '×') return value.toFixed(unit === '×' ? 2 : 1);
+  if (unit === 'MB' || unit === 'MB/s' || unit === '×') return value.toFixed(unit === '×' ? 2 : 1);
   if (unit === 'KB') return value < 10 ? value.toFixed(1) : value.toFixed(0);
   return Math.round(value).toLocaleString('en-US');
 }
@@ -55,7 +58,7 @@ function rows(figures: Figure[]): string[][] {
     f.unit,
     fmt(f.value, f.unit),
     f.ideal === undefined ? '—' : fmt(f.ideal, f.unit),
-    `${fmt(f.limit, f.unit)} (${f.margin})`,
+    `${f.atLeast ? '≥ ' : ''}${fmt(f.limit, f.unit)} (${f.margin})`,
     f.naive === undefined ? '—' : `${fmt(f.naive, f.unit)}${f.naiveNote ? ` (${f.naiveNote})` : ''}`,
     f.peer === undefined ? '—' : measured(f.peer.value) ? fmt(f.peer.value, f.unit) : 'FAILED',
     ratio(f) === undefined ? '—' : `${ratio(f)!.toFixed(2)}×`,

@@ -15,12 +15,17 @@ export function gcIfExposed(): boolean {
   return true;
 }
 
-export function startHeapProbe(intervalMs = 5): HeapProbe {
+/** `withBuffers`: Node's buffers (`arrayBuffers`: bytes read or to send) count as well as the JS heap. */
+export function startHeapProbe(intervalMs = 5, withBuffers = false): HeapProbe {
   gcIfExposed();
-  const baseline = process.memoryUsage().heapUsed;
+  const inUse = () => {
+    const m = process.memoryUsage();
+    return withBuffers ? m.heapUsed + m.arrayBuffers : m.heapUsed;
+  };
+  const baseline = inUse();
   let peak = baseline;
   const sample = () => {
-    const used = process.memoryUsage().heapUsed;
+    const used = inUse();
     if (used > peak) peak = used;
   };
   const timer = setInterval(sample, intervalMs);

@@ -1,6 +1,6 @@
 // `npm run bench`: the figures of the extension against their ideals and the naive way, on this machine.
 // Flags: --no-host (skip the real-host activation), --no-readme (do not write README.md),
-// --only=<tree|watch|scale|latency|copy|follow|budget|peer|host> (one part, for a quick look; the README and
+// --only=<tree|watch|scale|latency|copy|follow|budget|peer|transfer|host> (one part, for a quick look; the README and
 // bench-results.json are then left alone).
 import type { TaskFilter } from '../../src/tasks/filterModel';
 import { budgetCopy, budgetFigures } from './budgetScenario';
@@ -13,9 +13,10 @@ import { extensionOverLatency, latencyFigures } from './latencyScenario';
 import { hugeFolder, SCALE_TASKS, scaleFigures, tasksAtScale } from './scaleScenario';
 import { extensionLag, extensionLongRun, LAG_RUNNING_TIMES_MS, lagFigures, type LagResult } from './lagScenario';
 import { hostActivationSeries, hostFigures } from './hostActivation';
-import { describeMachine, machine } from './machine';
+import { describeMachine, machine, watchLoad } from './machine';
 import { rateFigures } from './rateFigures';
 import { findPeer, FIRST_REQUEST_RUNS, firstRequestFigure, pairFigures, runPair, runPeerWorks } from './peer/peerScenario';
+import { runTransfers, transferFigures } from './peer/transfers';
 import { countsWork } from './peer/works';
 import { METHOD_NOTES, performanceSection } from './report';
 import { writeReadme } from './readme';
@@ -32,43 +33,55 @@ function step(what: string): void {
 async function main(): Promise<number> {
   const flags = new Set(process.argv.slice(2));
   const figures: Figure[] = [];
+  const load = watchLoad();
 
   const only = [...flags].find((f) => f.startsWith('--only='))?.slice('--only='.length);
   const runs = (part: string) => only === undefined || only === part;
+  /** Runs one part of the bench; a part that throws is a failed figure of its own, and the others still run. */
+  const part = async (name: string, measure: () => Promise<void>): Promise<void> => {
+    if (!runs(name)) return;
+    try {
+      await measure();
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      console.error(`bench: the part "${name}" failed: ${error instanceof Error ? (error.stack ?? why) : why}`);
+      figures.push({ section: 'Bench', name: `the part "${name}" failed: ${why}`, unit: 'count', value: NaN, limit: 0, margin: 'its figures are missing' });
+    }
+  };
 
-  if (runs('tree')) {
+  await part('tree', async () => {
     step('task tree, 10,000 tasks');
     // Six status groups and the unfiltered count that tells how many tasks are in other statuses (ABORTING, CREATING).
     figures.push(...treeFigures('Task tree', await runTree('task tree', {}), 7));
     step('filtering');
     figures.push(...treeFigures('Filtering', await runTree('filtering', FILTER), FILTER.statuses!.length));
-  }
+  });
 
-  if (runs('watch')) {
+  await part('watch', async () => {
     step('watching 50 tasks');
     figures.push(...(await watchFigures()));
-  }
+  });
 
-  if (runs('scale')) {
+  await part('scale', async () => {
     step('scale: 10,000 and 100,000 tasks, a folder of 20,000 files');
     const atScale = [];
     for (const tasks of SCALE_TASKS) atScale.push({ tasks, r: await tasksAtScale(tasks) });
     figures.push(...scaleFigures(atScale, await hugeFolder()));
-  }
+  });
 
-  if (runs('latency')) {
+  await part('latency', async () => {
     step('task tree over an 80 ms round trip');
     figures.push(...latencyFigures(await extensionOverLatency()));
-  }
+  });
 
-  if (runs('copy')) {
+  await part('copy', async () => {
     step('copying 1,000 items (real clock)');
     const copyExt = await extensionCopy();
     const copyNaive = await naiveCopy();
     figures.push(...copyFigures(copyExt, copyNaive));
-  }
+  });
 
-  if (runs('follow')) {
+  await part('follow', async () => {
     step('following 1 job for a minute (accelerated clock)');
     const oneJob = await extensionFollow(1);
     figures.push(...followFigures(oneJob, await naiveFollow(1)));
@@ -78,31 +91,34 @@ async function main(): Promise<number> {
     const lags: LagResult[] = [];
     for (const runningMs of LAG_RUNNING_TIMES_MS) lags.push(await extensionLag(runningMs));
     figures.push(...lagFigures(lags, await extensionLongRun()));
-  }
-  if (runs('budget')) {
+  });
+  await part('budget', async () => {
     step('copying 100,000 items within the API budget (accelerated clock)');
     figures.push(...budgetFigures(await budgetCopy()));
-  }
+  });
 
-  if (runs('peer')) {
+  await part('peer', async () => {
     figures.push(...(await runPeerWorks(step)).flatMap((pair) => pairFigures(pair)));
     step('beside sevenbridges-python: the first requests after start, loopback');
     const found = findPeer();
     const firsts = [];
     for (let i = 0; i < FIRST_REQUEST_RUNS; i++) firsts.push(await runPair(countsWork, 0, found, 'first'));
     figures.push(firstRequestFigure(firsts));
-  }
+  });
+  await part('transfer', async () => {
+    figures.push(...(await runTransfers(step)).flatMap(transferFigures));
+  });
   if (only === undefined) figures.push(...rateFigures(tallies));
 
-  if (runs('host')) {
+  await part('host', async () => {
     figures.push(...bundleFigures());
     if (!flags.has('--no-host')) {
       step('activation in the real host (code-server), 5 runs');
       figures.push(...hostFigures(await hostActivationSeries(5)));
     }
-  }
+  });
 
-  const m = machine();
+  const m = machine(load.stop());
   console.log('');
   console.log(`Machine: ${describeMachine(m)}`);
   console.log('');

@@ -9,12 +9,15 @@ the peer on PYTHONPATH. The handshake keeps the bench's request and byte counts 
   - then, N times (1 by default): it prints `ready`, waits for a line on stdin, times the work from that line to its
     end (`time.perf_counter`) and prints one JSON line, `{"ms": ..., "result": ..., "peak_bytes": ...}`;
     `peak_bytes` (with `--tracemalloc`) is tracemalloc's peak of the memory Python allocated during that run,
-    traced from its start (a process of its own: tracing slows Python down).
+    traced from its start (a process of its own: tracing slows Python down); `peak_rss_bytes` is the process's peak
+    resident set (`getrusage`, every thread) above its resident set when the run started.
 
 A new piece of work is a function below, `def work_<name>(api, args) -> result`, whose result the bench compares
 with the product's (the same counts, the same number of items).
 """
 import json
+import os
+import resource
 import sys
 import time
 import tracemalloc
@@ -57,6 +60,57 @@ def work_copy(api, args):
     return {'jobs': len(done), 'completed': sum(job.completed_files or 0 for job in done.values())}
 
 
+def _check_size(path, size):
+    if not os.path.isfile(path) or os.path.getsize(path) != size:
+        raise RuntimeError(f'{path}: not there with its {size} bytes after the transfer')
+
+
+def _download(api, file, target):
+    """`File.download`, waiting for the end (its threads do not raise: the file is checked after)."""
+    path = os.path.join(target, file.name)
+    file.download(path=path, wait=True)
+    _check_size(path, file.size)
+    return file.size
+
+
+def work_download_one(api, args):
+    """One file: its record (`files.get`), then `File.download` (5 MiB ranges, 4 at a time)."""
+    os.makedirs(args['target'], exist_ok=True)
+    size = _download(api, api.files.get(args['file']), args['target'])
+    return {'files': 1, 'bytes': size}
+
+
+def work_download_many(api, args):
+    """Every file of a folder, 100 a page, each through `File.download`, one after another (the client's way)."""
+    os.makedirs(args['target'], exist_ok=True)
+    sizes = [_download(api, file, args['target']) for file in api.files.query(parent=args['folder'], limit=100).all()]
+    return {'files': len(sizes), 'bytes': sum(sizes)}
+
+
+def _upload(api, path, folder):
+    """`File.upload` into a folder, waiting for the end (its thread does not raise: its result is checked)."""
+    upload = api.files.upload(path=path, parent=folder, wait=True)
+    if upload.result() is None:
+        raise RuntimeError(f'{path}: the upload did not complete ({upload.status})')
+    return os.path.getsize(path)
+
+
+def work_upload_one(api, args):
+    """One local file through `File.upload` (32 MiB parts asked for, 4 at a time)."""
+    return {'files': 1, 'bytes': _upload(api, args['paths'][0], args['folder'])}
+
+
+def work_upload_many(api, args):
+    """Local files through `File.upload`, one after another."""
+    sizes = [_upload(api, path, args['folder']) for path in args['paths']]
+    return {'files': len(sizes), 'bytes': sum(sizes)}
+
+
+def _rss_bytes():
+    with open('/proc/self/statm') as statm:
+        return int(statm.read().split()[1]) * os.sysconf('SC_PAGE_SIZE')
+
+
 def main():
     work, url, token, raw_args = sys.argv[1:5]
     flags = [flag for flag in sys.argv[5:]]
@@ -77,13 +131,16 @@ def main():
         sys.stdin.readline()
         if trace:
             tracemalloc.start()
+        rss_before = _rss_bytes()
         start = time.perf_counter()
         result = run(api, args)
         ms = (time.perf_counter() - start) * 1000
         peak = tracemalloc.get_traced_memory()[1] if trace else None
+        # ru_maxrss: the process's peak so far (KiB on Linux); its start-up peaks below the work's.
+        peak_rss = max(0, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - rss_before)
         if trace:
             tracemalloc.stop()
-        print(json.dumps({'ms': ms, 'result': result, 'peak_bytes': peak}), flush=True)
+        print(json.dumps({'ms': ms, 'result': result, 'peak_bytes': peak, 'peak_rss_bytes': peak_rss}), flush=True)
 
 
 if __name__ == '__main__':

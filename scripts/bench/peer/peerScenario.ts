@@ -46,25 +46,37 @@ export function findPeer(): { peer: Peer } | { missing: string } {
 }
 
 /** What one side's process reported, before the emulator's counts are added. */
-type Reported = { ms: number; memoryMb: number; result: Json; startedAt: number };
+type Reported = { ms: number; memoryMb: number; rssMb: number; result: Json; startedAt: number };
 
-/** Counts the emulator's requests and body bytes between `start` (the side said ready) and `stop` (its result). */
+/**
+ * Counts the emulator's requests and body bytes between `start` (the side said ready) and `stop` (its result): the
+ * API's, and the storage origin's (file bytes read and part bodies received).
+ */
 function meter(emulator: Emulator) {
   let requests = 0;
   let bytes = 0;
+  let storageFrom = 0;
   return {
-    start: () => ([requests, bytes] = [emulator.stats.requests, emulator.stats.bodyBytes]),
-    stop: () => ({ requests: emulator.stats.requests - requests, bytes: emulator.stats.bodyBytes - bytes }),
+    start: () => ([requests, bytes, storageFrom] = [emulator.stats.requests, emulator.stats.bodyBytes, emulator.storageRequests.length]),
+    stop: () => {
+      const storage = emulator.storageRequests.slice(storageFrom);
+      return {
+        requests: emulator.stats.requests - requests,
+        bytes: emulator.stats.bodyBytes - bytes,
+        storageRequests: storage.length,
+        storageBytes: storage.reduce((n, r) => n + r.bytes, 0),
+      };
+    },
   };
 }
 
-function withTimeout<T>(what: string, promise: Promise<T>, kill: () => void): Promise<T> {
+function withTimeout<T>(what: string, timeoutMs: number, promise: Promise<T>, kill: () => void): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       kill();
-      reject(new Error(`${what}: no result within ${RUN_TIMEOUT_MS / 1000} s`));
-    }, RUN_TIMEOUT_MS);
+      reject(new Error(`${what}: no result within ${timeoutMs / 1000} s`));
+    }, timeoutMs);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
@@ -78,6 +90,9 @@ function medianRun(runs: WorkRun[]): WorkRun {
     requests: median((r) => r.requests),
     bytes: median((r) => r.bytes),
     memoryMb: median((r) => r.memoryMb),
+    rssMb: median((r) => r.rssMb),
+    storageRequests: median((r) => r.storageRequests),
+    storageBytes: median((r) => r.storageBytes),
     result: results.size === 1 ? runs[0].result : { differ: [...results] },
     startedAt: runs[0].startedAt,
   };
@@ -87,7 +102,7 @@ function medianRun(runs: WorkRun[]): WorkRun {
  * Runs a side's process: at each `ready` it counts the emulator's requests and bytes from there, says go, and at
  * each result takes the counts; resolves with the median of the runs.
  */
-function handshake(what: string, emulator: Emulator, runs: number, io: { go(): void; kill(): void }, listen: (ready: () => void, done: (r: Reported) => void, fail: (e: Error) => void) => void): Promise<WorkRun> {
+function handshake(what: string, emulator: Emulator, runs: number, timeoutMs: number, io: { go(): void; kill(): void }, listen: (ready: () => void, done: (r: Reported) => void, fail: (e: Error) => void) => void): Promise<WorkRun> {
   const counts = meter(emulator);
   const done: WorkRun[] = [];
   const all = new Promise<WorkRun>((resolve, reject) =>
@@ -103,17 +118,17 @@ function handshake(what: string, emulator: Emulator, runs: number, io: { go(): v
       reject,
     ),
   );
-  return withTimeout(what, all, io.kill).finally(io.kill);
+  return withTimeout(what, timeoutMs, all, io.kill).finally(io.kill);
 }
 
 /** The product's side, in a worker process. */
-function runOurs(work: PeerWork, emulator: Emulator, warm: boolean, runs: number): Promise<WorkRun> {
-  const job: PeerWorkerJob = { work: work.id, baseUrl: emulator.baseUrl, token: emulator.token, username: emulator.username, args: work.args(emulator), warm, runs };
+function runOurs(work: PeerWork, emulator: Emulator, args: Json, warm: boolean, runs: number): Promise<WorkRun> {
+  const job: PeerWorkerJob = { work: work.id, baseUrl: emulator.baseUrl, token: emulator.token, username: emulator.username, args, warm, runs };
   const child = fork(path.join(__dirname, 'peerWorker.js'), [JSON.stringify(job)], { execArgv: ['--expose-gc'], stdio: 'inherit' });
-  return handshake(`${work.id} (product)`, emulator, runs, { go: () => child.send('go'), kill: () => child.kill() }, (ready, done, fail) => {
+  return handshake(`${work.id} (product)`, emulator, runs, work.timeoutMs ?? RUN_TIMEOUT_MS, { go: () => child.send('go'), kill: () => child.kill() }, (ready, done, fail) => {
     child.on('message', (m: PeerWorkerMessage) => {
       if (m.kind === 'ready') ready();
-      else if (m.kind === 'done') done({ ms: m.ms, memoryMb: m.memoryMb, result: m.result, startedAt: m.startedAt });
+      else if (m.kind === 'done') done({ ms: m.ms, memoryMb: m.memoryMb, rssMb: m.rssMb, result: m.result, startedAt: m.startedAt });
       else fail(new Error(`${work.id}: ${m.error}`));
     });
     child.once('exit', (code) => fail(new Error(`${work.id}: the worker exited (${code}) before its last result`)));
@@ -121,17 +136,17 @@ function runOurs(work: PeerWork, emulator: Emulator, warm: boolean, runs: number
 }
 
 /** The official client's side: peer.py in a process of its own. */
-function runPeer(peer: Peer, work: PeerWork, emulator: Emulator, flags: string[], runs: number): Promise<WorkRun> {
-  const args = [SCRIPT, work.id, emulator.baseUrl, emulator.token, JSON.stringify(work.args(emulator)), `--runs=${runs}`, ...flags];
+function runPeer(peer: Peer, work: PeerWork, emulator: Emulator, workArgs: Json, flags: string[], runs: number): Promise<WorkRun> {
+  const args = [SCRIPT, work.id, emulator.baseUrl, emulator.token, JSON.stringify(workArgs), `--runs=${runs}`, ...flags];
   const child = spawn(peer.python, args, { env: { ...process.env, PYTHONPATH: peer.path }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return handshake(`${work.id} (official client)`, emulator, runs, { go: () => child.stdin.write('go\n'), kill: () => child.kill() }, (ready, done, fail) => {
+  return handshake(`${work.id} (official client)`, emulator, runs, work.timeoutMs ?? RUN_TIMEOUT_MS, { go: () => child.stdin.write('go\n'), kill: () => child.kill() }, (ready, done, fail) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
       if (line === 'ready') return ready();
       try {
-        const out = JSON.parse(line) as { ms: number; result: Json; peak_bytes: number | null };
-        done({ ms: out.ms, memoryMb: (out.peak_bytes ?? NaN) / 2 ** 20, result: out.result, startedAt: NaN });
+        const out = JSON.parse(line) as { ms: number; result: Json; peak_bytes: number | null; peak_rss_bytes: number };
+        done({ ms: out.ms, memoryMb: (out.peak_bytes ?? NaN) / 2 ** 20, rssMb: out.peak_rss_bytes / 2 ** 20, result: out.result, startedAt: NaN });
       } catch {
         fail(new Error(`${work.id} (official client): unexpected output: ${line}`));
       }
@@ -140,13 +155,21 @@ function runPeer(peer: Peer, work: PeerWork, emulator: Emulator, flags: string[]
   });
 }
 
-async function onFreshEmulator<T>(work: PeerWork, latencyMs: number, run: (emulator: Emulator) => Promise<T>): Promise<T> {
-  const emulator = await freshEmulator({ ...work.emulator, faults: { latencyMs } });
+/** A fresh emulator of the work's data, the round trip added by the API and the storage origin alike. */
+async function onFreshEmulator<T>(work: PeerWork, latencyMs: number, run: (emulator: Emulator, args: Json) => Promise<T>): Promise<T> {
+  const emulator = await freshEmulator({ ...work.emulator, faults: { ...work.emulator?.faults, latencyMs }, storageFaults: { latencyMs } });
   try {
-    return await run(emulator);
+    work.prepare?.(emulator);
+    return await run(emulator, work.args(emulator));
   } finally {
     await emulator.close();
   }
+}
+
+/** One side's run, and what its emulator holds afterwards checked (`verify`): both are its result. */
+async function checked(work: PeerWork, emulator: Emulator, args: Json, run: Promise<WorkRun>): Promise<WorkRun> {
+  const done = await run;
+  return work.verify ? { ...done, result: { done: done.result, check: await work.verify(emulator, args as never) } } : done;
 }
 
 export interface PairResult {
@@ -155,8 +178,10 @@ export interface PairResult {
   /** 'warm': after one request; 'first': the first request after start. */
   start: 'warm' | 'first';
   ours: WorkRun;
-  ideals: WorkIdeals;
-  peer: { timed: WorkRun; traced: WorkRun } | { missing: string };
+  /** Those of works.ts; transfers set theirs in transfers.ts. */
+  ideals?: WorkIdeals;
+  /** `traced`: the run under tracemalloc (none for a work measured by RSS, `peerMemory: 'rss'`). */
+  peer: { timed: WorkRun; traced?: WorkRun } | { missing: string };
 }
 
 /** One piece of work on both sides at one latency. */
@@ -164,18 +189,21 @@ export async function runPair(work: PeerWork, latencyMs: number, found: ReturnTy
   const warm = start === 'warm';
   // The first requests after start: one run per process.
   const runs = warm ? (work.runs ?? RUNS) : 1;
-  const { ours, ideals } = await onFreshEmulator(work, latencyMs, async (emulator) => {
-    const ours = await runOurs(work, emulator, warm, runs);
-    tally(`beside the official client: ${work.title}, ${latencyLabel(latencyMs)}`, 'extension', emulator);
+  const { ours, ideals } = await onFreshEmulator(work, latencyMs, async (emulator, args) => {
+    const ours = await checked(work, emulator, args, runOurs(work, emulator, args, warm, runs));
+    // A work on a budget of its own (the transfers' raised one) is none of the rate-limit rows' scenarios.
+    if (!work.emulator?.rateLimit) tally(`beside the official client: ${work.title}, ${latencyLabel(latencyMs)}`, 'extension', emulator);
+    if (!work.ideals) return { ours, ideals: undefined };
     const client = clientFor(emulator);
     await client.rateLimit();
-    return { ours, ideals: await work.ideals({ args: work.args(emulator) as never, latencyMs, ours, emulator, client }) };
+    return { ours, ideals: await work.ideals({ args: args as never, latencyMs, ours, emulator, client }) };
   });
   if ('missing' in found) return { work, latencyMs, start, ours, ideals, peer: found };
   const flags = warm ? ['--warm'] : [];
+  const peerRun = (extra: string[]) => onFreshEmulator(work, latencyMs, (emulator, args) => checked(work, emulator, args, runPeer(found.peer, work, emulator, args, [...flags, ...extra], runs)));
   try {
-    const timed = await onFreshEmulator(work, latencyMs, (emulator) => runPeer(found.peer, work, emulator, flags, runs));
-    const traced = await onFreshEmulator(work, latencyMs, (emulator) => runPeer(found.peer, work, emulator, [...flags, '--tracemalloc'], runs));
+    const timed = await peerRun([]);
+    const traced = work.peerMemory === 'rss' ? undefined : await peerRun(['--tracemalloc']);
     return { work, latencyMs, start, ours, ideals, peer: { timed, traced } };
   } catch (error) {
     return { work, latencyMs, start, ours, ideals, peer: { missing: error instanceof Error ? error.message : String(error) } };
@@ -200,21 +228,33 @@ export const latencyLabel = (ms: number): string => (ms ? `${ms} ms round trip` 
 
 const same = (a: Json, b: Json): boolean => JSON.stringify(a) === JSON.stringify(b);
 
+/** The official client's figure of a pair, if it ran and did the same work as the product (the same results). */
+export function peerFigure(r: PairResult, pick: (run: WorkRun) => number, traced = false): PeerValue {
+  if ('missing' in r.peer) return { value: undefined, note: r.peer.missing };
+  const runs = [r.peer.timed, ...(r.peer.traced ? [r.peer.traced] : [])];
+  const differs = runs.find((run) => !same(run.result, r.ours.result));
+  if (differs) return { value: undefined, note: `not the same work: the official client's result ${JSON.stringify(differs.result)}, the product's ${JSON.stringify(r.ours.result)}` };
+  const run = traced ? r.peer.traced : r.peer.timed;
+  return { value: run ? pick(run) : undefined, note: run ? undefined : 'no run under tracemalloc' };
+}
+
 /** The four figures of a pair: time, requests, bytes received, peak memory; each with the official client's beside it. */
 export function pairFigures(r: PairResult, section = `Beside sevenbridges-python, ${latencyLabel(r.latencyMs)}`): Figure[] {
-  const { ours, ideals, work } = r;
-  const peerValue = (pick: (run: WorkRun) => number, note?: string): PeerValue => {
-    if ('missing' in r.peer) return { value: undefined, note: r.peer.missing };
-    const { timed, traced } = r.peer;
-    if (!same(timed.result, ours.result) || !same(traced.result, ours.result)) {
-      return { value: undefined, note: `not the same work: the official client's result ${JSON.stringify(timed.result)}, the product's ${JSON.stringify(ours.result)}` };
-    }
-    return { value: pick(note === 'traced' ? traced : timed) };
-  };
+  const { ours, work } = r;
+  const ideals = r.ideals;
+  if (!ideals) throw new Error(`${work.id}: no ideals (a transfer: see transfers.ts)`);
+  const peerValue = (pick: (run: WorkRun) => number, note?: string): PeerValue => peerFigure(r, pick, note === 'traced');
   const name = (what: string) => `${work.title}: ${what}`;
   const bytes = peerValue((p) => p.bytes / 1024);
+  const time = peerValue((p) => p.ms);
+  /** A goal of issue 27 §2: the product's figure over the official client's, at most `share`. */
+  const goal = (what: string, share: number | undefined, ours: number, peer: PeerValue): Figure[] =>
+    share === undefined
+      ? []
+      : [{ section, name: name(`${what} over the official client's (#27 goal)`), unit: '×', value: peer.value ? ours / peer.value : NaN, limit: share, margin: `goal: ≤ ${share} × the official client's` }];
   return [
-    { section, name: name('time'), unit: 'ms', value: ours.ms, ...ideals.ms, peer: peerValue((p) => p.ms) },
+    { section, name: name('time'), unit: 'ms', value: ours.ms, ...ideals.ms, peer: time },
+    ...goal('time', ideals.goals?.ms, ours.ms, time),
     { section, name: name('requests'), unit: 'req', value: ours.requests, ...ideals.requests, peer: peerValue((p) => p.requests) },
     {
       section,
@@ -226,6 +266,7 @@ export function pairFigures(r: PairResult, section = `Beside sevenbridges-python
       peer: bytes,
       note: ideals.bytes.note,
     },
+    ...goal('bytes received', ideals.goals?.bytes, ours.bytes / 1024, bytes),
     {
       section,
       name: name('peak memory (product: heap above its baseline; official client: tracemalloc peak, a run of its own)'),

@@ -5,6 +5,7 @@
 import type { SbClient } from '../../../src/api/client';
 import { clientFor } from '../env';
 import { startHeapProbe } from '../heap';
+import { TRANSFER_WORKS } from './transfers';
 import { WORKS, type Json } from './works';
 
 export interface PeerWorkerJob {
@@ -23,7 +24,7 @@ export interface PeerWorkerJob {
 
 export type PeerWorkerMessage =
   | { kind: 'ready' }
-  | { kind: 'done'; ms: number; memoryMb: number; result: Json; startedAt: number }
+  | { kind: 'done'; ms: number; memoryMb: number; rssMb: number; result: Json; startedAt: number }
   | { kind: 'failed'; error: string };
 
 const tell = (message: PeerWorkerMessage) => process.send?.(message);
@@ -35,7 +36,7 @@ async function afterStart(client: SbClient): Promise<void> {
 
 async function main(): Promise<void> {
   const job = JSON.parse(process.argv[2] ?? '{}') as PeerWorkerJob;
-  const work = WORKS.find((w) => w.id === job.work);
+  const work = [...WORKS, ...TRANSFER_WORKS].find((w) => w.id === job.work);
   if (!work) throw new Error(`no work named ${job.work}`);
   const client = clientFor(job);
   if (job.warm) await client.rateLimit();
@@ -44,12 +45,15 @@ async function main(): Promise<void> {
     const go = new Promise<void>((resolve) => process.once('message', () => resolve()));
     tell({ kind: 'ready' });
     await go;
-    const heap = startHeapProbe();
+    const heap = startHeapProbe(5, work.heapWithBuffers);
+    const rssBefore = process.memoryUsage.rss();
     const startedAt = Date.now();
     const t0 = performance.now();
     const result = await work.ours({ client, emulator: job, heap }, job.args as never);
     const ms = performance.now() - t0;
-    tell({ kind: 'done', ms, memoryMb: heap.stop(), result, startedAt });
+    // maxRSS is the process's peak so far (KB): a worker runs one work, and its start-up peaks below the work's.
+    const rssMb = Math.max(0, process.resourceUsage().maxRSS * 1024 - rssBefore) / 2 ** 20;
+    tell({ kind: 'done', ms, memoryMb: heap.stop(), rssMb, result, startedAt });
   }
 }
 

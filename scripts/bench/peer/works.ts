@@ -40,6 +40,11 @@ export interface WorkRun {
   bytes: number;
   /** Peak memory during the work (MB): the product's heap above its baseline; the official client's tracemalloc peak. */
   memoryMb: number;
+  /** Peak resident set during the work above the process's at its start (MB), both sides (`getrusage`). */
+  rssMb: number;
+  /** Requests the storage origin received during the work, and the body bytes it sent (reads) and received (parts). */
+  storageRequests: number;
+  storageBytes: number;
   result: Json;
   /** Wall-clock time (epoch ms) the work started, for ideals tied to the platform's own timeline. */
   startedAt: number;
@@ -68,6 +73,8 @@ export interface WorkIdeals {
   /** Bytes received (KB): an ideal when one is known; bounded by the official client's + 10 % unless `bound` says otherwise. */
   bytes: { ideal?: number; bound?: { limit: number; margin: string }; note?: string };
   memoryMb: Bound;
+  /** Goals as a share of the official client's figure (issue 27 §2: over an 80 ms round trip). */
+  goals?: { ms?: number; bytes?: number };
 }
 
 export interface PeerWork<A extends { [key: string]: Json } = { [key: string]: Json }> {
@@ -78,9 +85,20 @@ export interface PeerWork<A extends { [key: string]: Json } = { [key: string]: J
   emulator?: EmulatorOptions;
   /** Runs in each process (3 by default; the figures are their medians): 1 for work that changes the platform. */
   runs?: number;
+  /** How long one side may take (5 min by default). */
+  timeoutMs?: number;
+  /** Data the work needs added to each fresh emulator, before `args`. */
+  prepare?(emulator: Emulator): void;
   args(emulator: Emulator): A;
   ours(ctx: OursContext, args: A): Promise<Json>;
-  ideals(input: IdealInput<A>): Promise<WorkIdeals>;
+  /** The ideals of pairFigures (the transfers have figures of their own: transfers.ts). */
+  ideals?(input: IdealInput<A>): Promise<WorkIdeals>;
+  /** Checks what a side left (files on disk, files on the platform) after its run; part of its result. */
+  verify?(emulator: Emulator, args: A): Promise<Json>;
+  /** 'rss': the official client's memory is its resident set in the timed run (no second run under tracemalloc). */
+  peerMemory?: 'tracemalloc' | 'rss';
+  /** The product's heap probe counts Node's buffers (`arrayBuffers`) too: bytes in flight. */
+  heapWithBuffers?: boolean;
 }
 
 const SIX = Object.keys(STATUS_LABELS) as TaskStatus[];
@@ -126,7 +144,7 @@ export const countsWork: PeerWork<{ statuses: TaskStatus[] }> = {
     model.dispose();
     return counts;
   },
-  async ideals({ client }) {
+  async ideals({ client, latencyMs }) {
     // The same 7 count requests, bare and together: the emulator answers one at a time, as it does the product's.
     const bare = await median3(() => Promise.all([...SIX.map((status) => client.tasks.count({ status })), client.tasks.count({})]));
     return {
@@ -134,6 +152,7 @@ export const countsWork: PeerWork<{ statuses: TaskStatus[] }> = {
       requests: { ideal: 7, limit: 7, margin: 'ideal + 0 (6 statuses and the 7th, Other statuses)' },
       bytes: {},
       memoryMb: heapBound(0, '0'),
+      goals: latencyMs ? { ms: 0.5 } : undefined,
     };
   },
 };
@@ -157,7 +176,7 @@ export const listingWork: PeerWork<{ status: TaskStatus; expected: number }> = {
     model.dispose();
     return listed;
   },
-  async ideals({ client, emulator, args }) {
+  async ideals({ client, emulator, args, latencyMs }) {
     const pages = Math.ceil(args.expected / 100);
     const page = await median3(() => client.tasks.list({ status: args.status, fields: TASK_LIST_FIELDS }, { offset: 0, limit: 100 }));
     return {
@@ -165,6 +184,7 @@ export const listingWork: PeerWork<{ status: TaskStatus; expected: number }> = {
       requests: { ideal: pages, limit: pages + 1, margin: 'ideal + 1' },
       bytes: { ideal: await rowFieldBytes(client, emulator, { status: args.status }), note: ROW_FIELDS_NOTE },
       memoryMb: heapBound(args.expected, 'N'),
+      goals: latencyMs ? { ms: 0.5, bytes: 0.3 } : undefined,
     };
   },
 };
