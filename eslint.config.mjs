@@ -21,6 +21,7 @@ const VSCODE_FILES = [
   'src/files/dragAndDrop.ts',
   'src/files/targets.ts',
   'src/jobs/ui.ts',
+  'src/tasks/batchCommands.ts',
   'src/tasks/copyOutputs.ts',
   'src/tasks/details.ts',
   'src/tasks/executionCommands.ts',

@@ -14,6 +14,7 @@ import { formatFilterTimestamp } from '../api/timestamps';
 import type { Credentials } from '../api/transport';
 import { hasEnded, type Page, type Task } from '../api/types';
 import { formatDuration } from '../util/time';
+import { costOf, moneyWords } from './cost';
 import { andMore, count } from '../util/words';
 import { followWrites, type Account, type Lookup, type Outbox, type WriteKind, type WriteRecord } from '../write/outbox';
 
@@ -182,10 +183,6 @@ export function describeOutcome(kind: TaskActionKind, task: Pick<Task, 'name'>, 
   return undefined;
 }
 
-function money(amount: number, currency: string | undefined): string {
-  return currency === 'USD' || !currency ? `$${amount.toFixed(2)}` : `${amount.toFixed(2)} ${currency}`;
-}
-
 function runSoFar(task: Task, now: number): number | undefined {
   const seconds = task.execution_status?.duration;
   if (typeof seconds === 'number' && seconds >= 0) return seconds * 1000;
@@ -197,8 +194,7 @@ function runSoFar(task: Task, now: number): number | undefined {
 export function confirmationText(kind: TaskActionKind, tasks: readonly Task[], now: number): { message: string; detail: string } {
   const one = tasks.length === 1 ? tasks[0] : undefined;
   const name = one ? one.name || one.id : '';
-  const costs = tasks.map((t) => t.price?.amount).filter((a): a is number => typeof a === 'number');
-  const cost = costs.length ? money(costs.reduce((a, b) => a + b, 0), tasks.find((t) => t.price)?.price?.currency) : undefined;
+  const cost = moneyWords(costOf(tasks));
   let message: string;
   let detail: string;
   if (kind === 'abort') {

@@ -171,6 +171,8 @@ export interface Emulator {
   /** whether the file search is there; tests may change it at any time */
   readonly searchSettings: SearchSettings;
   readonly stats: { requests: number; byStatus: Record<number, number>; faultsInjected: number; bodyBytes: number };
+  /** The last 2,000 requests, `METHOD /v2/path?query`, oldest first. */
+  readonly requestLines: readonly string[];
   readonly data: EmulatorData;
   close(): Promise<void>;
 }
@@ -233,6 +235,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     contentOf: (id) => contents.blob(id),
     uploads,
     stats: server.stats,
+    requestLines: server.requestLines,
     data: store,
     close: async () => {
       await Promise.all([server.close(), storage.close()]);

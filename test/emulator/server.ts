@@ -64,6 +64,8 @@ type Route = { method: string; re: RegExp; handle: (ctx: Ctx, m: RegExpExecArray
 
 export class EmulatorServer {
   readonly stats: Stats = { requests: 0, byStatus: {}, faultsInjected: 0, bodyBytes: 0 };
+  /** The last 2,000 requests as `GET /v2/tasks?status=FAILED&fields=price`, oldest first: what a test asks was sent. */
+  readonly requestLines: string[] = [];
   /** every write that reached processing, in order */
   readonly writes: ReceivedWrite[] = [];
   /** writes stopped before processing (fault, bad token, rate limit) */
@@ -178,6 +180,8 @@ export class EmulatorServer {
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     this.stats.requests++;
+    this.requestLines.push(`${req.method ?? 'GET'} ${req.url ?? '/'}`);
+    if (this.requestLines.length > 2000) this.requestLines.shift();
     const chunks: Buffer[] = [];
     for await (const chunk of req) {
       chunks.push(chunk as Buffer);

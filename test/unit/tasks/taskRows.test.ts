@@ -138,7 +138,7 @@ describe('task rows', () => {
         'Ended: 2026-03-07 11:55 UTC (5 min ago)',
         'Duration: 50 min 00 s',
         'Progress: 3/3 steps',
-        'Price: 0.02 USD',
+        'Price: $0.02',
       ]) {
         assert.ok(text.includes(expected), `tooltip has "${expected}":\n${text}`);
       }
