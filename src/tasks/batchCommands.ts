@@ -1,8 +1,8 @@
 // The commands for tasks at scale (tasks/commands.ts lists them): what tasks cost, a batch's failed children, finding
-// a task by name. Thin: the models are ./cost and ./findTask.
+// a task by name, collecting failure logs. Thin: the models are ./cost, ./findTask and ./failureLogs.
 
 import * as vscode from 'vscode';
-import type { Task } from '../api/types';
+import type { Task, TaskStatus } from '../api/types';
 import type { Services } from '../services';
 import { COMMANDS } from '../keys/commands';
 import { costWords, type CostTotal } from './cost';
@@ -10,7 +10,9 @@ import { filterParts, type FilterModel } from './filterModel';
 import { namePages } from './findTask';
 import { bulkPace } from './paced';
 import { STATUS_LABELS, statusLook } from './statuses';
-import type { CostScope, TaskRef } from './targets';
+import { fullTask, type CostScope, type FailureScope, type TaskRef } from './targets';
+import { collectFailureLogs, failedTasks, summaryMarkdown, writeSummary, type CollectResult } from './failureLogs';
+import { requestLogger } from '../ui/requestLog';
 import type { TaskTreeModel } from './taskTree';
 import { count } from '../util/words';
 
@@ -23,9 +25,13 @@ export interface BatchParts {
 /** What a cost is of, in words: "Failed · rna-seq-analysis · created in the last 7 days", "children of "RNA batch 12"". */
 export function costScopeWords(filters: FilterModel, scope: CostScope | undefined): string {
   if (scope?.kind === 'task') return vscode.l10n.t('Children of "{0}"', scope.task.name || scope.task.id);
-  const parts = filterParts({ ...filters.filter, statuses: undefined });
-  if (scope?.kind === 'group') return [STATUS_LABELS[scope.status as keyof typeof STATUS_LABELS], ...parts].join(' · ');
+  if (scope?.kind === 'group') return statusScopeWords(filters, scope.status as TaskStatus);
   return filterParts(filters.filter).join(' · ') || vscode.l10n.t('All tasks');
+}
+
+/** One status under the filter in words: "Failed · rna-seq-analysis · created in the last 7 days". */
+function statusScopeWords(filters: FilterModel, status: TaskStatus): string {
+  return [STATUS_LABELS[status], ...filterParts({ ...filters.filter, statuses: undefined })].join(' · ');
 }
 
 /**
@@ -126,4 +132,85 @@ function taskPick(task: Task): FoundPick {
     iconPath: new vscode.ThemeIcon(look.icon.id, look.icon.color ? new vscode.ThemeColor(look.icon.color) : undefined),
     task,
   };
+}
+
+/**
+ * Collect Failure Logs…: the failed tasks of the targets (a failed task; a batch parent's failed children; the Failed
+ * group under the filter, also what the palette means with nothing at hand), their failed jobs' logs downloaded under a
+ * chosen folder (`options.folder` from a script), then the summary opened. Cancellable; what was collected is kept.
+ */
+export async function collectLogs(parts: BatchParts, scopes: FailureScope[], options: { folder?: unknown } = {}): Promise<CollectResult | undefined> {
+  const { services, filters } = parts;
+  const folder = typeof options.folder === 'string' ? options.folder : await askFolder();
+  if (!folder) return undefined;
+  const controller = new AbortController();
+  const pace = bulkPace(services.client.budget, services.clock, controller.signal);
+  const heading =
+    scopes.length === 1 && scopes[0].kind === 'task'
+      ? vscode.l10n.t('Failure logs of "{0}"', scopes[0].task.name ?? scopes[0].task.id)
+      : scopes.some((s) => s.kind === 'failedGroup')
+        ? vscode.l10n.t('Failure logs: {0}', statusScopeWords(filters, 'FAILED'))
+        : vscode.l10n.t('Failure logs of {0} tasks', count(scopes.length));
+  const result = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Collecting failure logs'), cancellable: true },
+    async (progress, token) => {
+      const cancel = token.onCancellationRequested(() => controller.abort());
+      try {
+        progress.report({ message: vscode.l10n.t('Finding the failed tasks…') });
+        const tasks = await failedTasksOf(parts, scopes, controller.signal, pace);
+        if (!tasks.length) return { rows: [], notReached: 0, logs: 0 };
+        let reported = 0;
+        return await collectFailureLogs(tasks, { executionDetails: (id, signal) => services.client.tasks.executionDetails(id, signal), downloadInfo: (id, signal) => services.client.files.downloadInfo(id, signal) }, {
+          folder,
+          signal: controller.signal,
+          pace,
+          storage: { onRequest: requestLogger(services.log), clock: services.clock },
+          onProgress: (done, total) => {
+            progress.report({ message: vscode.l10n.t('{0} of {1} tasks', count(done), count(total)), increment: ((done - reported) / total) * 100 });
+            reported = done;
+          },
+        });
+      } finally {
+        cancel.dispose();
+      }
+    },
+  );
+  if (!result.rows.length) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('Collect Failure Logs: no failed task among these.'));
+    return result;
+  }
+  const summary = await writeSummary(folder, summaryMarkdown(result, heading));
+  const uri = vscode.Uri.file(summary);
+  await vscode.window.showTextDocument(uri, { preview: false });
+  void vscode.commands.executeCommand('markdown.showPreviewToSide', uri).then(undefined, () => undefined);
+  return result;
+}
+
+async function askFolder(): Promise<string | undefined> {
+  const picked = await vscode.window.showOpenDialog({
+    canSelectFolders: true,
+    canSelectFiles: false,
+    canSelectMany: false,
+    defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
+    openLabel: vscode.l10n.t('Collect Here'),
+    title: vscode.l10n.t('Where should the failure logs go?'),
+  });
+  return picked?.[0]?.fsPath;
+}
+
+/** The failed tasks the scopes stand for, each once: a failed task itself, a batch's failed children, the Failed group's. */
+async function failedTasksOf(parts: BatchParts, scopes: FailureScope[], signal: AbortSignal, pace: () => Promise<void>): Promise<Task[]> {
+  const { services, filters } = parts;
+  const found = new Map<string, Task>();
+  const add = (tasks: Task[]) => tasks.forEach((t) => found.set(t.id, t));
+  for (const scope of scopes) {
+    if (scope.kind === 'failedGroup') {
+      add(await failedTasks(services.client.tasks, filters.query('FAILED', services.clock.now()), { signal, pace }));
+      continue;
+    }
+    const task = await fullTask(services.client, scope.task);
+    if (task.batch) add(await failedTasks(services.client.tasks, { parent: task.id }, { signal, pace }));
+    else if (task.status === 'FAILED') add([task]);
+  }
+  return [...found.values()];
 }

@@ -10,14 +10,14 @@ import type { Services } from '../services';
 import { onMany, onOne, plain, type Command } from '../ui/commands';
 import { withProgressBar } from '../ui/rowTree';
 import { commandTitles } from '../keys/commands';
-import { findTask, showCost, showFailedChildren } from './batchCommands';
+import { collectLogs, findTask, showCost, showFailedChildren } from './batchCommands';
 import { copyTaskOutputs } from './copyOutputs';
 import { TaskDetailsProvider } from './details';
 import { act, openLog, loadWholeLog, showLogs, unwatch, watch, type ExecutionParts } from './executionCommands';
 import type { FilterModel } from './filterModel';
 import { pickFilter, pickFilterProject, pickParent } from './filterPicks';
 import type { Refresher } from './refresher';
-import { costTarget, fullTask, listingTarget, logTarget, statusTarget, taskTarget, type TaskAsk, type TaskRef } from './targets';
+import { costTarget, failureTarget, fullTask, listingTarget, logTarget, statusTarget, taskTarget, type TaskAsk, type TaskRef } from './targets';
 import type { TaskTreeModel } from './taskTree';
 import type { CopyFeature } from '../copy/register';
 
@@ -84,6 +84,16 @@ export function taskCommands(parts: TaskCommandParts): Command[] {
     onOne('costOfTasks', { type: costTarget, fits: () => false, orElse: () => showCost(parts, undefined) }, (scope) => showCost(parts, scope)),
     onOne('showFailedChildren', { type: task, fits: (t) => t.batch === true, ask: { query: () => ({ status: 'FAILED' as const }) } }, (t) => showFailedChildren(filters, t)),
     plain('findTask', () => findTask(parts)),
+    onMany(
+      'collectFailureLogs',
+      {
+        type: failureTarget(services),
+        fits: (s) => s.kind === 'failedGroup' || s.task.status === 'FAILED' || (s.task.execution_status?.failed ?? 0) > 0,
+        ask: { query: () => ({ status: 'FAILED' as const }) },
+        orElse: (options) => collectLogs(parts, [{ kind: 'failedGroup' }], options),
+      },
+      (scopes, options) => collectLogs(parts, scopes, options),
+    ),
   ];
 }
 

@@ -16,6 +16,8 @@ export interface NamePagesOptions {
   /** Waits before each page after the first while the API budget asks bulk work to hold back. */
   beforePage?: () => Promise<void>;
   max?: number;
+  /** The fields each task is read with (default: what Find Task shows). */
+  fields?: string;
 }
 
 /**
@@ -24,7 +26,7 @@ export interface NamePagesOptions {
  */
 export async function* namePages(source: CostSource, query: TaskListQuery, options: NamePagesOptions = {}): AsyncGenerator<{ items: Task[]; total: number | undefined }> {
   const max = options.max ?? FIND_TASK_MAX;
-  let page = await source.list({ ...withoutOrder(query), order_by: 'name', order: 'asc', fields: FIND_TASK_FIELDS }, { offset: 0, limit: 100, signal: options.signal });
+  let page = await source.list({ ...withoutOrder(query), order_by: 'name', order: 'asc', fields: options.fields ?? FIND_TASK_FIELDS }, { offset: 0, limit: 100, signal: options.signal });
   const total = page.total;
   let seen = 0;
   for (;;) {

@@ -104,3 +104,24 @@ export const costTarget: TargetType<CostScope> = {
   },
   key: (node) => node.id,
 };
+
+/** What Collect Failure Logs acts on: the Failed group under the filter, or a task (a failed one, a batch parent). */
+export type FailureScope = { kind: 'failedGroup' } | { kind: 'task'; task: TaskRef };
+
+/** The Failed group's row, or a task's row, record or ID; picked among the failed tasks. */
+export function failureTarget(services: Services): TargetType<FailureScope, TaskAsk> {
+  const tasks = taskTarget(services);
+  return {
+    read: (value) => {
+      const node = value as { kind?: unknown; status?: unknown } | undefined;
+      if (node?.kind === 'group') return node.status === 'FAILED' ? { kind: 'failedGroup' } : undefined;
+      const task = readTask(value);
+      return task ? { kind: 'task', task } : undefined;
+    },
+    key: (scope) => (scope.kind === 'task' ? scope.task.id : scope.kind),
+    pick: async (request) => {
+      const picked = await tasks.pick!({ ...request, fits: (t) => request.fits({ kind: 'task', task: t }) });
+      return picked.map((task) => ({ kind: 'task', task }));
+    },
+  };
+}

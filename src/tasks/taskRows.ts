@@ -39,7 +39,7 @@ export function groupView(status: TaskStatus, count: number | undefined, countEr
       ? l10n.t({ message: '{0} tasks, counting', args: [label], comment: ['{0}: a status, "Running"'] })
       : tooltip;
   if (cost) tooltip += `\n${l10n.t({ message: 'Cost: {0}', args: [cost], comment: ['{0}: "214 tasks, $1,318.40"'] })}`;
-  return { label, description, tooltip, ariaLabel, icon: groupIcon(status), contextValue: 'taskGroup', expandable: count !== 0 || !!countError };
+  return { label, description, tooltip, ariaLabel, icon: groupIcon(status), contextValue: status === 'FAILED' ? 'taskGroup failedGroup' : 'taskGroup', expandable: count !== 0 || !!countError };
 }
 
 /** "12 done · 3 running · 1 failed" from a batch parent's execution_status; undefined when there is nothing to count. */
@@ -84,6 +84,7 @@ export function taskContextValue(task: Task, hasOutputs = false): string {
   const tokens = ['task'];
   if (task.batch) tokens.push('batch');
   if (task.batch && (task.execution_status?.failed ?? 0) > 0) tokens.push('hasFailedChildren');
+  if (!task.batch && task.status === 'FAILED') tokens.push('failedTask');
   if (task.status === 'COMPLETED' && hasOutputs) tokens.push('hasOutputs');
   return tokens.join(' ');
 }

@@ -3,9 +3,13 @@
  * everything under the filter), a batch's failed children, and the failure logs collected to disk.
  */
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
 import type { CostTotal } from '../../../src/tasks/cost';
+import type { CollectResult } from '../../../src/tasks/failureLogs';
 import type { GroupNode, TaskNode, TaskTreeNode } from '../../../src/tasks/taskTree';
 import { activateProduct, emulator, waitFor } from '../helpers';
 
@@ -82,5 +86,23 @@ describe('tasks at scale: cost, failed children, failure logs', function () {
     assert.ok(failedKids.length > 0);
     assert.deepStrictEqual(rows.map((r) => r.task.id).sort(), failedKids.map((t) => t.id).sort());
     await vscode.commands.executeCommand('sevenbridges.tasks.clearFilter');
+  });
+
+  it("Collect Failure Logs on a batch parent: each failed child's logs under <task>/<job>/, the summary opened beside them", async () => {
+    const parent = scaleBatch();
+    const failedKids = emulator().data.tasks.filter((t) => t.parent === parent.id && t.status === 'FAILED');
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-collect-'));
+    try {
+      const result = (await vscode.commands.executeCommand('sevenbridges.tasks.collectFailureLogs', parent.id, { folder })) as CollectResult;
+      assert.deepStrictEqual([...new Set(result.rows.map((r) => r.task.id))].sort(), failedKids.map((t) => t.id).sort());
+      for (const kid of failedKids) assert.ok(fs.readdirSync(path.join(folder, kid.name)).length > 0, `a folder for ${kid.name}`);
+      const summary = path.join(folder, 'failure-summary.md');
+      const text = fs.readFileSync(summary, 'utf8');
+      assert.match(text, /\| Task \| Job \| Instance \| Error \| Last lines of the error log \|/);
+      assert.strictEqual(text.split('\n').filter((l) => l.startsWith('| Salmon Quant')).length, result.rows.length);
+      await waitFor(() => vscode.window.visibleTextEditors.some((e) => e.document.uri.fsPath === summary), 'the summary to open');
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

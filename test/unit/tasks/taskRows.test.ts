@@ -105,7 +105,8 @@ describe('task rows', () => {
     it('marks batch parents and completed tasks with file outputs', () => {
       assert.strictEqual(taskContextValue(task(), hasFileOutputs(task())), 'task hasOutputs');
       assert.strictEqual(taskView(task(), { now: NOW, hasOutputs: true }).contextValue, 'task hasOutputs');
-      assert.strictEqual(taskContextValue(task({ status: 'FAILED' }), true), 'task', 'only a completed task offers its outputs');
+      assert.strictEqual(taskContextValue(task({ status: 'FAILED' }), true), 'task failedTask', 'only a completed task offers its outputs; a failed one its logs');
+      assert.strictEqual(taskContextValue(task({ status: 'FAILED', batch: true, execution_status: { failed: 2 } }), false), 'task batch hasFailedChildren');
       assert.strictEqual(taskContextValue(task({ batch: true, outputs: {} }), false), 'task batch');
       assert.strictEqual(taskContextValue(task(), false), 'task');
     });
