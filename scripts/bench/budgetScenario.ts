@@ -13,7 +13,8 @@ import nodeFetch from 'node-fetch';
 import type { FetchLike } from '../../src/api/transport';
 import type { CopyPayload } from '../../src/jobs/copyRequests';
 import { planCopy } from '../../src/copy/request';
-import { CopyWrite, sendCopies } from '../../src/copy/copyWrite';
+import { CopyWrite, followCopies } from '../../src/copy/copyWrite';
+import { COPY_WRITE } from '../../src/jobs/copyRequests';
 import { JobTracker, type TrackedJob } from '../../src/jobs/tracker';
 import { Outbox } from '../../src/write/outbox';
 import { startEmulator, type Emulator } from '../../test/emulator';
@@ -100,7 +101,7 @@ export async function budgetCopy(): Promise<BudgetResult> {
   const account = { key, credentials: { endpoint: emulator.baseUrl, token: emulator.token } };
   const tracker = new JobTracker(client.copyJobs, memoryState(), clock, { account: () => key, budget: client.budget });
   const outbox = new Outbox(memoryState(), async () => account, clock);
-  outbox.register(new CopyWrite(client.copyJobs, client.files, tracker, () => new Set(), client.budget, clock.now));
+  outbox.register(new CopyWrite(client.copyJobs, client.files, tracker, () => client.budget.serverClock.now(), client.budget, clock));
   try {
     const { sources, destinations } = addCopyData(emulator);
     const payloads: CopyPayload[] = sources.map((ids, i) => {
@@ -124,7 +125,7 @@ export async function budgetCopy(): Promise<BudgetResult> {
       lastFinish = clock.now();
     });
     outbox.start();
-    const sending = sendCopies(outbox, tracker, account, payloads);
+    const sending = followCopies(outbox, tracker, () => outbox.submit(COPY_WRITE, payloads, account));
     let done = false;
     void sending.finally(() => (done = true));
     while (!(done && finished.length >= payloads.length && outbox.all().length === 0)) {

@@ -1,7 +1,8 @@
 // The extension's write path as the bench drives it: a tracker, an outbox with the copy write, one account.
 import type { SbClient } from '../../src/api/client';
 import type { CopyItem } from '../../src/api/types';
-import { CopyWrite, sendCopies, type CopiesSettled } from '../../src/copy/copyWrite';
+import { CopyWrite, followCopies, type CopiesSettled } from '../../src/copy/copyWrite';
+import { COPY_WRITE } from '../../src/jobs/copyRequests';
 import type { Clock } from '../../src/api/clock';
 import { JobTracker, type JobDestination } from '../../src/jobs/tracker';
 import { Outbox } from '../../src/write/outbox';
@@ -13,9 +14,9 @@ export function benchWriter(client: SbClient, emulator: { baseUrl: string; token
   const account = { key, credentials: { endpoint: emulator.baseUrl, token: emulator.token } };
   const tracker = new JobTracker(client.copyJobs, memoryState(), clock, { account: () => key });
   const outbox = new Outbox(memoryState(), async () => account);
-  outbox.register(new CopyWrite(client.copyJobs, client.files, tracker, () => new Set()));
+  outbox.register(new CopyWrite(client.copyJobs, client.files, tracker, () => client.budget.serverClock.now()));
   outbox.start();
   const send = (batches: CopyItem[][], destination: JobDestination): Promise<CopiesSettled> =>
-    sendCopies(outbox, tracker, account, batches.map((items) => ({ items, destination })));
+    followCopies(outbox, tracker, () => outbox.submit(COPY_WRITE, batches.map((items) => ({ items, destination })), account));
   return { tracker, outbox, send };
 }

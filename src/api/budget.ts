@@ -3,7 +3,7 @@
 // moment on the server's clock) and the body of `GET /v2/rate_limit`, which costs nothing. Background work asks it
 // how long to wait (slower while the budget is low); bulk work asks whether to hold back (so that it never spends
 // the share kept for the user). No `vscode` import.
-import { systemClock, type Clock } from './clock';
+import { ServerClock, systemClock, type Clock } from './clock';
 
 /** The rate limit as the platform states it. */
 export interface RateLimitState {
@@ -58,8 +58,8 @@ class Listeners<T> {
 
 export class ApiBudget {
   private current: { endpoint: string; state: RateLimitState } | undefined;
-  /** The server's clock minus ours (ms), from the last `Date` header. */
-  private serverOffsetMs = 0;
+  /** The platform's clock, from the last `Date` header: rate-limit resets and its timestamps are on it. */
+  readonly serverClock: ServerClock;
   private answers = 0;
   private readonly changed = new Listeners<void>();
   private readonly held = new Listeners<BudgetHold>();
@@ -68,13 +68,14 @@ export class ApiBudget {
   /** Bulk work is held back until the reset (for its progress to say so). */
   readonly onDidHold = this.held.event;
 
-  constructor(private readonly clock: Clock = systemClock) {}
+  constructor(private readonly clock: Clock = systemClock) {
+    this.serverClock = new ServerClock(clock);
+  }
 
   /** Reads an answer from `endpoint`: its `Date` and, when all three are integers, its `X-RateLimit-*` headers. */
   observe(endpoint: string, headers: Headers): void {
     this.answers++;
-    const date = Date.parse(headers.get('date') ?? '');
-    if (!Number.isNaN(date)) this.serverOffsetMs = date - this.clock.now();
+    this.serverClock.observe(headers.get('date'));
     // Number(null) and Number('') are 0, which would read as "nothing left": all three must be integers.
     const [limit, remaining, reset] = [integer(headers.get('x-ratelimit-limit')), integer(headers.get('x-ratelimit-remaining')), integer(headers.get('x-ratelimit-reset'))];
     if (limit !== undefined && remaining !== undefined && reset !== undefined) this.set(endpoint, { limit, remaining, reset });
@@ -98,7 +99,7 @@ export class ApiBudget {
 
   /** Milliseconds from now until a moment given in the server's Unix seconds. */
   untilServerTime(unixSeconds: number): number {
-    return unixSeconds * 1000 - (this.clock.now() + this.serverOffsetMs);
+    return unixSeconds * 1000 - this.serverClock.now();
   }
 
   /** What is left before the reset; undefined when unknown, or when the reset has passed (a fresh window). */

@@ -93,17 +93,22 @@ export function errorFromResponse(
   context: { method: string; path: string; requestId?: string; resetAt?: number; untilResetMs?: number; maybeDelivered?: boolean; secrets?: readonly string[] },
 ): ApiError {
   const { secrets = [], ...facts } = context;
-  text = redact(text, secrets);
+  // Decoded first, then redacted: JSON may spell the token with escapes (`\u0073…`, `\/`) that only decoding undoes.
   let body: ApiErrorBody | undefined;
+  let rewritten: string | undefined;
   try {
     const parsed: unknown = JSON.parse(text);
-    if (parsed && typeof parsed === 'object') body = parsed as ApiErrorBody;
+    const decoded = redactValue(parsed, secrets);
+    if (decoded && typeof decoded === 'object') body = decoded as ApiErrorBody;
+    // The token was in it once decoded: the raw text may spell it with escapes, so show the decoded value instead.
+    if (JSON.stringify(decoded) !== JSON.stringify(parsed)) rewritten = JSON.stringify(decoded);
   } catch {
     body = undefined;
   }
   const code = typeof body?.code === 'number' ? body.code : undefined;
   const platformMessage = typeof body?.message === 'string' && body.message ? body.message : undefined;
-  const snippet = text.trim().replace(/\s+/g, ' ').slice(0, 200);
+  const shown = rewritten ?? redact(text, secrets);
+  const snippet = shown.trim().replace(/\s+/g, ' ').slice(0, 200);
   const message = platformMessage ?? `HTTP ${status}${snippet ? `: ${snippet}` : ''}`;
   return new ApiError({
     kind: 'http',
@@ -115,9 +120,31 @@ export function errorFromResponse(
   });
 }
 
-/** The text with every secret (the token) replaced: an answer may echo the request's headers. */
+/**
+ * The text with every secret (the token) replaced: an answer may echo the request's headers. Also the secret
+ * as it reads percent-encoded (an echoed URL), so that the text decoded later cannot bring it back.
+ */
 export function redact(text: string, secrets: readonly string[]): string {
-  return secrets.reduce((out, secret) => (secret ? out.split(secret).join(l10n.t({ message: '(the token)', comment: ['Put where the token was in a text shown to the user'] })) : out), text);
+  const mark = l10n.t({ message: '(the token)', comment: ['Put where the token was in a text shown to the user'] });
+  return secrets.reduce((out, secret) => {
+    if (!secret) return out;
+    let result = out.split(secret).join(mark);
+    const encoded = encodeURIComponent(secret);
+    if (encoded !== secret) result = result.split(encoded).join(mark);
+    return result;
+  }, text);
+}
+
+/** A decoded value (an answer's JSON) with the secrets redacted from every string in it, keys included. */
+export function redactValue<T>(value: T, secrets: readonly string[]): T {
+  if (!secrets.some((s) => s)) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return redact(v, secrets);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [redact(k, secrets), walk(x)]));
+    return v;
+  };
+  return walk(value) as T;
 }
 
 /** Words for a person: what happened and what to do. Never contains the token. */

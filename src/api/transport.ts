@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { ApiBudget, type RateLimitState } from './budget';
-import { ApiError, errorFromResponse, redact } from './errors';
+import { ApiError, errorFromResponse, redact, redactValue } from './errors';
 import { checkEndpoint, sameOrigin } from './endpoint';
 import { Clock, systemClock } from './clock';
 import type { Page } from './types';
@@ -270,7 +270,8 @@ export class Transport {
     }
     let parsed: unknown;
     try {
-      parsed = text ? JSON.parse(text) : undefined;
+      // Redacted once decoded: an answer may echo the token, escaped (`\u0073…`) so that the raw text hides it.
+      parsed = text ? redactValue(JSON.parse(text), [token]) : undefined;
     } catch {
       throw new ApiError({
         kind: 'malformed',

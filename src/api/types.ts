@@ -184,7 +184,7 @@ export type FileItemResult = { resource: FileRecord; error?: undefined } | { err
 export type CopyItemResult = FileItemResult;
 
 export interface AsyncJob {
-  href: string;
+  href?: string;
   id: string;
   type?: 'COPY' | 'MOVE' | 'DELETE' | (string & {});
   state: CopyJobState;

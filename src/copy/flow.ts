@@ -9,7 +9,7 @@ import { clashWords, lookupDestination, NAME_QUERIES, planClashes, type Arriving
 import { failedItems } from '../jobs/summary';
 import type { JobDestination, JobTracker, TrackedJob } from '../jobs/tracker';
 import { COMMANDS } from '../keys/commands';
-import type { Account, WriteRecord } from '../write/outbox';
+import { USER_DECIDES, type Account, type WriteRecord, type WriteState } from '../write/outbox';
 import { followCopies } from './copyWrite';
 import { COPY_WRITE, type CopyPayload } from '../jobs/copyRequests';
 import { discardAction, showCopyJobsAction, submitAgainAction, submissionTellings } from './submissionWords';
@@ -182,8 +182,9 @@ export class CopyFlow {
     if (!records.length) return [];
     const label = (records[0].payload as CopyPayload).destination.label;
     return this.follow(label, async () => {
-      await this.services.outbox.resubmit(group, anyway ? ['unsure'] : ['failed']);
-      return records.filter((r) => r.state === (anyway ? 'unsure' : 'failed'));
+      const states: readonly WriteState[] = anyway ? ['unsure'] : USER_DECIDES;
+      await this.services.outbox.resubmit(group, states);
+      return records.filter((r) => states.includes(r.state));
     });
   }
 

@@ -5,13 +5,16 @@ import { onMany, onOne, plain, type Command, type CommandOptions, type TargetTyp
 import { count } from '../util/words';
 import { VIEWS } from '../keys/views';
 import { commandTitles } from '../keys/commands';
-import type { CopyActions } from './copyRequests';
+import { isCopyCall, type CopyActions } from './copyRequests';
+import { USER_DECIDES, type Outbox } from '../write/outbox';
 import { canRetryFailed, itemOutcome, requestOf, requestState, resultsTable, type CopyJobsModel, type ItemNode, type JobNode, type JobsNode, type RequestNode, type SubmissionNode } from './jobsModel';
 import { isFinished, type TrackedJob } from './tracker';
 
 export interface JobsViewParts {
   readonly model: CopyJobsModel;
   readonly copies: CopyActions;
+  /** The other writes shown in the view (task actions waiting for the person) are sent again through the outbox. */
+  readonly writes: Pick<Outbox, 'resubmit'>;
   readonly view: vscode.TreeView<JobsNode>;
 }
 
@@ -38,11 +41,13 @@ export function jobsCommands(parts: JobsViewParts): Command[] {
       for (const job of rows.flatMap((row) => jobsOf(model, row))) model.tracker.dismiss(job.id);
     }),
     plain('clearFinishedJobs', () => clearFinished(parts)),
-    onOne('submitAgain', { type: requests, fits: (r) => owned(r).owned && owned(r).refused, ask: { question: () => vscode.l10n.t('Submit which copy request again?') } }, (r) => parts.copies.resubmit(r.group)),
+    onOne('submitAgain', { type: requests, fits: (r) => owned(r).owned && (owned(r).refused || owned(r).notFound), ask: { question: () => vscode.l10n.t('Submit which copy request again?') } }, (r) =>
+      submitAgain(parts, r),
+    ),
     onOne('submitAnyway', { type: requests, fits: (r) => owned(r).owned && owned(r).unsure, ask: { question: () => vscode.l10n.t('Submit which copy request anyway?') } }, (r, options) =>
       submitAnyway(parts, r, options),
     ),
-    onOne('discardRequest', { type: requests, ask: { question: () => vscode.l10n.t('Discard which copy request?') } }, (r) => parts.copies.discard(r.group)),
+    onOne('discardRequest', { type: requests, fits: (r) => owned(r).owned || owned(r).problem === 'corrupt', ask: { question: () => vscode.l10n.t('Discard which copy request?') } }, (r) => parts.copies.discard(r.group)),
     onOne('openJobItem', { type: itemTarget, from: 'argument' }, (item) => openItem(parts, item)),
   ];
 }
@@ -116,15 +121,26 @@ function clearFinished(parts: JobsViewParts): number {
 }
 
 /** Submit Anyway: a request that may have been submitted, sent again once the person has been warned. */
+async function submitAgain(parts: JobsViewParts, request: RequestNode): Promise<TrackedJob[]> {
+  if (request.records.every(isCopyCall)) return parts.copies.resubmit(request.group);
+  await parts.writes.resubmit(request.group, USER_DECIDES);
+  return [];
+}
+
 async function submitAnyway(parts: JobsViewParts, request: RequestNode, options: CommandOptions): Promise<TrackedJob[]> {
+  const copies = request.records.every(isCopyCall);
   if (options.confirm !== false) {
     const submitAnyway = commandTitles().submitAnyway;
     const answer = await vscode.window.showWarningMessage(
-      vscode.l10n.t('Submit the copy to {0} again?', request.records[0].payload.destination.label),
+      copies ? vscode.l10n.t('Submit the copy to {0} again?', request.records[0].payload.destination.label) : vscode.l10n.t('Submit "{0}" again?', request.records[0].label ?? request.records[0].kind),
       { modal: true, detail: vscode.l10n.t('It may have been submitted already: sending it again may copy everything twice. Without this, it is looked up on the platform and followed if found.') },
       submitAnyway,
     );
     if (answer !== submitAnyway) return [];
+  }
+  if (!copies) {
+    await parts.writes.resubmit(request.group, ['unsure']);
+    return [];
   }
   return parts.copies.resubmit(request.group, true);
 }

@@ -1,7 +1,7 @@
 // A copy call as the outbox records it (copy/copyWrite.ts sends it): what the Copy Jobs view and the status bar show
 // until it is a job, and what their actions ask of the copy feature. Here so that jobs/ needs nothing from copy/.
 import type { CopyItem } from '../api/types';
-import type { Outbox, WriteRecord } from '../write/outbox';
+import { USER_DECIDES, type Outbox, type WriteRecord } from '../write/outbox';
 import type { JobDestination, TrackedJob } from './tracker';
 
 /** The outbox's kind for copy calls. */
@@ -16,16 +16,28 @@ export interface CopyPayload {
 
 export type CopyWriteRecord = WriteRecord<CopyPayload>;
 
-/** The copy calls of the account in use still in the outbox (any window's), oldest first. */
+/**
+ * The requests of the account in use still in the outbox (any window's), oldest first: its copy calls; the other
+ * writes (task actions…) while the person may have to decide (being checked, not found, refused); and the records
+ * this version leaves alone (from a newer version, or damaged), of any account, so that they show somewhere.
+ */
 export function pendingCopies(outbox: Outbox, account: string | undefined): CopyWriteRecord[] {
-  return account === undefined ? [] : (outbox.forAccount(account).filter((r) => r.kind === COPY_WRITE) as CopyWriteRecord[]);
+  if (account === undefined) return [];
+  return outbox
+    .all()
+    .filter((r) => r.problem || (r.account === account && (r.kind === COPY_WRITE || r.state === 'unsure' || USER_DECIDES.includes(r.state)))) as CopyWriteRecord[];
+}
+
+/** Whether a request row is a copy call (else another write, or a record this version leaves alone). */
+export function isCopyCall(record: WriteRecord): record is CopyWriteRecord {
+  return record.kind === COPY_WRITE && !record.problem;
 }
 
 /** What the job notifications and the Copy Jobs view ask of the copy feature (copy/flow.ts's CopyFlow does it). */
 export interface CopyActions {
   /** Copies a finished job's failed items again, to the same destination. */
   retryFailed(job: TrackedJob, options?: { confirm?: boolean }): Promise<TrackedJob[]>;
-  /** Sends a request of the outbox again (`anyway`: even though it may have been submitted). */
+  /** Sends a copy request of the outbox again (`anyway`: even though it may have been submitted). */
   resubmit(group: string, anyway?: boolean): Promise<TrackedJob[]>;
   discard(group: string): Promise<void>;
 }

@@ -3,7 +3,8 @@
 import * as l10n from '@vscode/l10n';
 import { describeError } from '../api/errors';
 import type { FileRecord } from '../api/types';
-import { pendingCopies, type CopyWriteRecord } from './copyRequests';
+import { isCopyCall, pendingCopies, type CopyWriteRecord } from './copyRequests';
+import type { WriteRecord } from '../write/outbox';
 import { writeStateWords } from '../write/stateWords';
 import type { Outbox } from '../write/outbox';
 import { messageView, MessageNode, type IconSpec, type RowModel, type RowView } from '../ui/rowView';
@@ -126,8 +127,18 @@ export function canRetryFailed(job: TrackedJob): boolean {
 }
 
 /** A request's records: whether this window owns them (only it acts on them), any was refused, any may have been submitted. */
-export function requestState(records: readonly CopyWriteRecord[], owns: (record: CopyWriteRecord) => boolean): { owned: boolean; refused: boolean; unsure: boolean } {
-  return { owned: records.every(owns), refused: records.some((p) => p.state === 'failed'), unsure: records.some((p) => p.state === 'unsure') };
+export function requestState(
+  records: readonly CopyWriteRecord[],
+  owns: (record: CopyWriteRecord) => boolean,
+): { problem: WriteRecord['problem']; owned: boolean; refused: boolean; notFound: boolean; unsure: boolean } {
+  const problem = records.find((p) => p.problem)?.problem;
+  return {
+    problem,
+    owned: !problem && records.every(owns),
+    refused: records.some((p) => p.state === 'failed' && !p.problem),
+    notFound: records.some((p) => p.state === 'notFound'),
+    unsure: records.some((p) => p.state === 'unsure'),
+  };
 }
 
 /** The request a row holds: a request row, or the requests of a submission still in the outbox. */
@@ -180,11 +191,11 @@ export function jobRow(job: TrackedJob, now: number): RowView {
 
 /** A split copy's row: its destination and how far its jobs are together. */
 export function submissionRow(node: SubmissionNode, now: number): RowView {
-  const label = node.jobs[0]?.destination.label ?? node.pending[0]?.payload.destination.label ?? l10n.t({ message: 'copy', comment: ['A row\'s label when its destination is not known'] });
+  const label = node.jobs[0]?.destination.label ?? node.pending.find(isCopyCall)?.payload.destination.label ?? l10n.t({ message: 'copy', comment: ['A row\'s label when its destination is not known'] });
   const total = node.jobs.reduce((sum, j) => sum + (j.total ?? 0), 0);
   const done = node.jobs.reduce((sum, j) => sum + (j.completed ?? 0) + (j.failed ?? 0), 0);
   const failed = node.jobs.reduce((sum, j) => sum + failedCount(j), 0);
-  const items = node.jobs.reduce((sum, j) => sum + j.items.length, 0) + node.pending.reduce((sum, p) => sum + p.payload.items.length, 0);
+  const items = node.jobs.reduce((sum, j) => sum + j.items.length, 0) + node.pending.filter(isCopyCall).reduce((sum, p) => sum + p.payload.items.length, 0);
   const allDone = !node.pending.length && node.jobs.every(isFinished);
   const requests = node.jobs.length + node.pending.length;
   const at = Math.min(...node.jobs.map((j) => j.submittedAt), ...node.pending.map((p) => p.createdAt));
@@ -197,7 +208,7 @@ export function submissionRow(node: SubmissionNode, now: number): RowView {
     relativeTime(new Date(at), now),
   ];
   const description = parts.join(' · ');
-  const refused = node.pending.some((p) => p.state === 'failed');
+  const refused = node.pending.some((p) => p.state === 'failed' || p.state === 'notFound');
   return {
     label,
     description,
@@ -212,33 +223,45 @@ export function submissionRow(node: SubmissionNode, now: number): RowView {
   };
 }
 
-/** A request still in the outbox: what it waits for; its context says which actions fit (Submit Again / Anyway, Discard). */
+/**
+ * A request still in the outbox: what it waits for; its context says which actions fit (Submit Again / Anyway,
+ * Discard). A copy call, another write waiting for the person (a task action), or a record left alone.
+ */
 export function requestRow(node: RequestNode, now: number, owns: (record: CopyWriteRecord) => boolean): RowView {
   const records = node.records;
-  const label = records[0].payload.destination.label;
-  const count = records.reduce((sum, p) => sum + p.payload.items.length, 0);
-  const { owned, refused, unsure } = requestState(records, owns);
+  const copies = records.every(isCopyCall);
+  const first: WriteRecord = records[0];
+  const label = copies ? records[0].payload.destination.label : (first.label ?? first.kind);
+  const count = copies ? records.reduce((sum, p) => sum + p.payload.items.length, 0) : undefined;
+  const { problem, owned, refused, notFound, unsure } = requestState(records, owns);
   const states = [...new Set(records.map((p) => writeStateWords(p, now, owns(p))))].join(', ');
   const note = records.find((p) => p.note)?.note;
-  const description = [itemCount(count), states, relativeTime(new Date(records[0].createdAt), now)].join(' · ');
+  const description = [...(count === undefined ? [] : [itemCount(count)]), states, relativeTime(new Date(records[0].createdAt), now)].join(' · ');
   const tokens = ['copyRequest'];
-  if (owned && refused) tokens.push('refused');
+  if (owned && (refused || notFound)) tokens.push('refused');
   if (owned && unsure) tokens.push('unsure');
-  if (owned) tokens.push('discardable');
-  const advice = !owned
-    ? l10n.t('Handled by another window: act on it there. This window takes it over if that window closes.')
-    : refused
-      ? l10n.t('Nothing was copied: Submit Again once the reason is fixed, or Discard.')
-      : unsure
-        ? l10n.t('It may have been submitted: it is looked up on the platform before anything is sent again. Submit Anyway may copy twice.')
-        : l10n.t('It is sent by itself: nothing to do.');
-  const what = count === 1 ? l10n.t('Copy of 1 item to {0}: {1}', label, states) : l10n.t('Copy of {0} items to {1}: {2}', n(count), label, states);
+  if (owned || problem === 'corrupt') tokens.push('discardable');
+  const advice =
+    problem === 'newer'
+      ? l10n.t('Made by a newer version of the extension: that version sends it. Nothing to do here.')
+      : problem === 'corrupt'
+        ? l10n.t('Nothing can be sent for it: Discard it.')
+        : !owned
+          ? l10n.t('Handled by another window: act on it there. This window takes it over if that window closes.')
+          : refused
+            ? l10n.t('Nothing was sent for it: Submit Again once the reason is fixed, or Discard.')
+            : notFound
+              ? l10n.t('It may have been submitted, but the platform does not show it: Submit Again if it is still needed, or Discard.')
+              : unsure
+                ? l10n.t('It may have been submitted: it is looked up on the platform before anything is sent again. Submit Anyway may make it twice.')
+                : l10n.t('It is sent by itself: nothing to do.');
+  const what = count === undefined ? l10n.t({ message: '{0}: {1}', args: [label, states], comment: ['{0}: a request ("Re-run "BWA-MEM run""); {1}: its state'] }) : count === 1 ? l10n.t('Copy of 1 item to {0}: {1}', label, states) : l10n.t('Copy of {0} items to {1}: {2}', n(count), label, states);
   return {
-    label: l10n.t('Request: {0}', label),
+    label: copies ? l10n.t('Request: {0}', label) : label,
     description,
     tooltip: [what, ...(note ? [note] : []), advice].join('\n'),
     ariaLabel: l10n.t({ message: 'Copy request to {0}, {1}', args: [label, description], comment: ['{1}: the row\'s description'] }),
-    icon: refused ? { id: 'error', color: 'testing.iconFailed' } : unsure ? { id: 'search' } : { id: 'clock' },
+    icon: refused || problem === 'corrupt' ? { id: 'error', color: 'testing.iconFailed' } : notFound ? { id: 'warning', color: 'list.warningForeground' } : unsure ? { id: 'search' } : { id: 'clock' },
     contextValue: tokens.join(' '),
     expandable: false,
   };

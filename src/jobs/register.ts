@@ -65,7 +65,7 @@ export function registerJobs(services: Services, tracker: JobTracker, copies: Co
     { dispose: () => model.dispose() },
     services.selections.watch(view),
     view.onDidChangeVisibility(shown),
-    ...registerCommands(jobsCommands({ model, copies, view }), services.selections),
+    ...registerCommands(jobsCommands({ model, copies, writes: outbox, view }), services.selections),
   );
   shown();
   return { tracker, statusBar, model, rows, view };

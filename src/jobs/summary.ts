@@ -4,6 +4,7 @@ import * as l10n from '@vscode/l10n';
 import type { CopyItem } from '../api/types';
 import { count } from '../util/words';
 import type { WriteRecord } from '../write/outbox';
+import { isCopyCall } from './copyRequests';
 import { isFinished, TrackedJob } from './tracker';
 
 export interface StatusSummary {
@@ -72,9 +73,11 @@ export function statusSummary(jobs: readonly TrackedJob[], pending: readonly Wri
   const active = jobs.filter((job) => !isFinished(job));
   const unseen = jobs.filter((job) => isFinished(job) && !job.acknowledged);
   const tooltip: string[] = [];
-  const failed = pending.filter((p) => p.state === 'failed');
-  const checking = pending.filter((p) => p.state === 'unsure');
-  const sending = pending.length - failed.length - checking.length;
+  // Copy calls only (the view shows the other requests); one not found after the late window waits for the person.
+  const shown = pending.filter(isCopyCall);
+  const failed = shown.filter((p) => p.state === 'failed' || p.state === 'notFound');
+  const checking = shown.filter((p) => p.state === 'unsure');
+  const sending = shown.length - failed.length - checking.length;
   /** A copy is a user's request; it may have been split in several calls. */
   const copies = new Set(failed.map((p) => p.group)).size;
   tooltip.push(...pendingTooltip(failed.length, checking.length, sending));

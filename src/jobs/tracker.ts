@@ -19,6 +19,8 @@ export interface NewJobInfo {
   submittedAt?: number;
   /** The account it was submitted as; the one in use by default. */
   account?: string;
+  /** The outbox write that made it. */
+  write?: string;
 }
 
 export interface TrackerOptions {
@@ -122,13 +124,14 @@ export class JobTracker {
   }
 
   /**
-   * IDs of every job recorded by any window (global state is shared) on any platform, and of those dismissed
-   * here: none of them can be the job of a call whose answer was lost.
+   * Every job recorded by any window (global state is shared) on any platform, and those dismissed here, with the
+   * outbox write that made each when known: none of them is the job of another write whose answer was lost.
    */
-  recordedIds(): Set<string> {
-    const ids = new Set<string>([...this.jobs.keys(), ...this.removed]);
-    for (const job of this.stored()) ids.add(job.id);
-    return ids;
+  recordedWrites(): Map<string, string | undefined> {
+    const made = new Map<string, string | undefined>([...this.removed].map((id) => [id, undefined]));
+    for (const job of this.stored()) made.set(job.id, typeof job.write === 'string' ? job.write : undefined);
+    for (const job of this.jobs.values()) made.set(job.id, job.write);
+    return made;
   }
 
   /** Jobs not yet FINISHED. */
@@ -154,6 +157,7 @@ export class JobTracker {
       account: info.account ?? this.account(),
       state: job.state,
       adopted: info.adopted || undefined,
+      write: info.write ?? existing?.write,
     };
     this.jobs.set(job.id, tracked);
     const wasFinished = this.apply(tracked, job);

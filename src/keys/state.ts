@@ -79,6 +79,8 @@ export interface TrackedJob {
   finishedAt?: number;
   /** The job was found on the platform after a submission whose answer was lost. */
   adopted?: boolean;
+  /** The outbox write that made it: no other write's lookup may adopt it. */
+  write?: string;
   /** The user has seen the outcome (opened the jobs list): the status bar no longer shows it. */
   acknowledged?: boolean;
   /** A GET was made after it finished (so its per-item results are as complete as the platform has them). */
@@ -187,8 +189,10 @@ export const STATE = {
 export const STATE_KEY_PREFIXES = {
   /** A write recorded before it is sent: `<prefix><write id>`. */
   writeRecord: 'sevenbridges.write.',
-  /** A window's heartbeat while it owns writes: `<prefix><window id>`. */
+  /** A window's heartbeat while writes are in view: `<prefix><window id>`. */
   writerBeat: 'sevenbridges.writer.',
+  /** A window's bid to take over a write whose window is gone: `<prefix><write id>#<window id>`. */
+  writeBid: 'sevenbridges.writeBid.',
   /** A download under way: what its `.part` file holds, to resume from it (transfer/resumeState.ts). */
   download: 'sevenbridges.transfer.download.',
   /** A multipart upload under way: its ID, local file and part size, to resume it (transfer/resumeState.ts). */

@@ -1,27 +1,30 @@
 // Task actions (abort, run, re-run) as they reach the platform, and the words that confirm them. No `vscode` import.
 //
 // Every action POST is a write of the outbox (src/write/outbox.ts: recorded first, one owner window, bound to its
-// account, resent by itself only after a 429 or maintenance). After a lost answer it is looked up by reading the
-// task before anything is sent again: abort → ABORTING/ABORTED (or already ended) means done, still RUNNING/QUEUED
-// means not received; run → no longer DRAFT; re-run (clone and run) → a task with the same name and app created
-// in the project since the send; not found within RERUN_SETTLE_MS of the send, it was not received.
+// account), one kind per action, each declaring how a lost answer is told apart (ARCHITECTURE.md, "Writes"):
+// - abort, run: idempotent (the platform refuses a second abort or run), found by reading the task: abort is done
+//   once the task is no longer RUNNING or QUEUED, run once it is no longer a DRAFT; otherwise sent again;
+// - re-run (clone and run): not idempotent (each call makes a task, billed); its task is the clone that appeared in
+//   the project since a snapshot taken before the send, with the original's name and app, claimed by no other
+//   re-run. The project's tasks are read newest first (`order_by=created_time`, documented), down to the newest
+//   the snapshot had: no clock of this machine is read.
 
 import * as l10n from '@vscode/l10n';
-import { systemClock } from '../api/clock';
+import { systemClock, type Clock } from '../api/clock';
 import { ApiError, describeError } from '../api/errors';
 import type { TaskActionKind, TaskListQuery } from '../api/tasks';
-import { formatFilterTimestamp } from '../api/timestamps';
 import type { Credentials } from '../api/transport';
 import { hasEnded, type Page, type Task } from '../api/types';
 import { formatDuration } from '../util/time';
 import { costOf, moneyWords } from './cost';
 import { andMore, count } from '../util/words';
-import { followWrites, type Account, type Lookup, type Outbox, type WriteKind, type WriteRecord } from '../write/outbox';
+import { appearedSince, type Identity, type Lookup, type WriteKind } from '../write/kinds';
+import { followWrites, type Account, type Outbox, type WriteRecord } from '../write/outbox';
 
 export interface TaskActionApi {
   action(kind: TaskActionKind, id: string, options: { credentials?: Credentials }): Promise<Task>;
   get(id: string, options: { credentials?: Credentials }): Promise<Task>;
-  list(query: TaskListQuery, page: { limit?: number; credentials?: Credentials }): Promise<Page<Task>>;
+  list(query: TaskListQuery, page: { offset?: number; limit?: number; credentials?: Credentials }): Promise<Page<Task>>;
 }
 
 export type ActionOutcome =
@@ -68,59 +71,132 @@ export function actionTokens(task: Pick<Task, 'status'>, watched: boolean): stri
   return tokens.join(' ');
 }
 
-export const TASK_ACTION_WRITE = 'taskAction';
-/** A re-run's new task shows in the project's list at once; one not there this long after the send was not made. */
-const RERUN_SETTLE_MS = 30_000;
+/** The outbox's kind for each task action. */
+export const TASK_ACTION_WRITES: Record<TaskActionKind, string> = { abort: 'taskAction.abort', run: 'taskAction.run', rerun: 'taskAction.rerun' };
 
 export interface TaskActionPayload {
   action: TaskActionKind;
   task: Pick<Task, 'id' | 'name' | 'app' | 'project' | 'status'>;
 }
 
-/** The task action as a write of the outbox. */
-export class TaskActionWrite implements WriteKind<TaskActionPayload, null, Task> {
-  readonly name = TASK_ACTION_WRITE;
+/** What is kept of the task the platform answers with: what the views and the watcher read, not its inputs or outputs. */
+function keepTask(task: Task): Task {
+  const { href, id, name, status, project, app, created_time, start_time, end_time, batch, parent, execution_status, price } = task;
+  return { href, id, name, status, project, app, created_time, start_time, end_time, batch, parent, execution_status, price };
+}
 
-  constructor(
-    private readonly api: TaskActionApi,
-    private readonly now: () => number = systemClock.now,
-  ) {}
+function isActionPayload(action: TaskActionKind) {
+  return (payload: unknown): payload is TaskActionPayload => {
+    const p = payload as TaskActionPayload | undefined;
+    return !!p && typeof p === 'object' && p.action === action && !!p.task && typeof p.task.id === 'string';
+  };
+}
 
-  async prepare(): Promise<null> {
-    return null;
-  }
+/** The parts every task action kind shares: how it is sent, what is kept, the words. */
+function taskActionKind<S>(api: TaskActionApi, action: TaskActionKind, idempotent: boolean, identity: Identity<TaskActionPayload, S, Task>): WriteKind<TaskActionPayload, S, Task> {
+  return {
+    name: TASK_ACTION_WRITES[action],
+    idempotent,
+    identity,
+    isPayload: isActionPayload(action),
+    send: (record, credentials) => api.action(action, record.payload.task.id, { credentials }),
+    keep: keepTask,
+    // The command that asked shows the outcome; a write taken over from a closed window shows in the next refresh.
+    finish: () => undefined,
+    describe: (payload) => actionOn(action, payload.task.name),
+  };
+}
 
-  send(record: WriteRecord<TaskActionPayload>, credentials: Credentials): Promise<Task> {
-    return this.api.action(record.payload.action, record.payload.task.id, { credentials });
-  }
+/** Abort: sending it again does no harm; done once the task no longer runs or waits to. */
+export function abortWrite(api: TaskActionApi): WriteKind<TaskActionPayload, undefined, Task> {
+  return taskActionKind(api, 'abort', true, {
+    by: 'state',
+    async read(record, credentials) {
+      const now = await api.get(record.payload.task.id, { credentials });
+      return now.status === 'RUNNING' || now.status === 'QUEUED' ? { absent: l10n.t('The task still runs: the abort has not reached it.') } : { found: now };
+    },
+  });
+}
 
-  async lookup(record: WriteRecord<TaskActionPayload>, credentials: Credentials): Promise<Lookup<Task>> {
-    const { action, task } = record.payload;
-    if (action === 'abort') {
-      const now = await this.api.get(task.id, { credentials });
-      if (now.status === 'RUNNING' || now.status === 'QUEUED') return { absent: l10n.t('The task still runs: the abort was not received.') };
-      return { found: now };
-    }
-    if (action === 'run') {
-      const now = await this.api.get(task.id, { credentials });
-      return now.status === 'DRAFT' ? { absent: l10n.t('The task is still a draft: the run was not received.') } : { found: now };
-    }
-    if (!task.project) return { unknown: l10n.t('The task has no project to look for its copy in.') };
-    const sentAt = record.lastAttemptAt ?? record.createdAt;
-    const page = await this.api.list(
-      { project: task.project, created_from: formatFilterTimestamp(new Date(sentAt - 60_000)), order_by: 'created_time', order: 'desc', fields: 'id,name,app,status,project,created_time' },
-      { limit: 100, credentials },
-    );
-    const copy = page.items.find((t) => t.id !== task.id && t.name === task.name && (!task.app || t.app === task.app));
-    if (copy) return { found: copy };
-    return this.now() - sentAt > RERUN_SETTLE_MS
-      ? { absent: l10n.t('No copy of the task was made: the re-run was not received.') }
-      : { unknown: l10n.t('No copy of the task shows yet; checking again shortly.') };
-  }
+/** Run a draft: the platform refuses a second run; done once the task is no longer a draft. */
+export function runWrite(api: TaskActionApi): WriteKind<TaskActionPayload, undefined, Task> {
+  return taskActionKind(api, 'run', true, {
+    by: 'state',
+    async read(record, credentials) {
+      const now = await api.get(record.payload.task.id, { credentials });
+      return now.status === 'DRAFT' ? { absent: l10n.t('The task is still a draft: the run has not reached it.') } : { found: now };
+    },
+  });
+}
 
-  finish(): void {
-    // The caller (the command that asked) shows the outcome; a write taken over from a closed window shows in the next refresh.
-  }
+/** The newest tasks of the project just before a re-run was sent. */
+export interface CloneSnapshot {
+  before: string[];
+  /** The newest `created_time` among them: a task created since is not older. */
+  newest?: string;
+}
+
+const TASK_PAGE = 100;
+/** Pages of the project's tasks (newest first) a lookup reads, down to the snapshot's newest. */
+const CLONE_LOOKUP_PAGES = 10;
+/** A snapshot this recent serves the next re-run in the project (of a bulk re-run): what those made is claimed. */
+const CLONE_SNAPSHOT_REUSE_MS = 10_000;
+
+/**
+ * Re-run: clone and run (`POST /v2/tasks/{id}/actions/clone?action=run`). Each call makes a task, so it is never
+ * sent again without the person's word once it may have been processed. Its task is found by difference.
+ */
+export function rerunWrite(api: TaskActionApi, clock: Pick<Clock, 'monotonic'> = systemClock): WriteKind<TaskActionPayload, CloneSnapshot, Task> {
+  const recent = new Map<string, { at: number; snapshot: CloneSnapshot }>();
+  const newestFirst = (project: string, offset: number, credentials: Credentials) =>
+    api.list({ project, order_by: 'created_time', order: 'desc', fields: 'id,name,app,status,project,created_time' }, { offset, limit: TASK_PAGE, credentials });
+  return taskActionKind<CloneSnapshot>(api, 'rerun', false, {
+    by: 'difference',
+    async snapshot(record, credentials) {
+      const project = record.payload.task.project ?? '';
+      const key = `${record.account}|${project}`;
+      const reuse = recent.get(key);
+      if (reuse && clock.monotonic() - reuse.at < CLONE_SNAPSHOT_REUSE_MS) return reuse.snapshot;
+      const page = project ? await newestFirst(project, 0, credentials) : { items: [] };
+      const snapshot: CloneSnapshot = { before: page.items.map((t) => t.id), newest: newestTime(page.items) };
+      recent.set(key, { at: clock.monotonic(), snapshot });
+      return snapshot;
+    },
+    async find(record, credentials, taken): Promise<Lookup<Task>> {
+      const { task } = record.payload;
+      const snapshot = record.snapshot;
+      if (!task.project || !snapshot) return { unknown: l10n.t('The task has no project to look for its copy in.') };
+      const before = new Set(snapshot.before);
+      const floor = snapshot.newest ? Date.parse(snapshot.newest) : NaN;
+      const listed: Task[] = [];
+      let complete = false;
+      for (let n = 0; n < CLONE_LOOKUP_PAGES && !complete; n++) {
+        const page = await newestFirst(task.project, n * TASK_PAGE, credentials);
+        listed.push(...page.items);
+        const last = page.items[page.items.length - 1];
+        // Newest first: past a task older than the snapshot's newest, every task was there before the send.
+        complete = !page.next || page.items.length < TASK_PAGE || (last?.created_time !== undefined && Date.parse(last.created_time) < floor);
+      }
+      const clones = appearedSince(listed, before, taken, (t) => t.id)
+        .filter((t) => t.id !== task.id && t.name === task.name && (!task.app || t.app === task.app))
+        .sort((a, b) => (a.created_time ?? '').localeCompare(b.created_time ?? '') || a.id.localeCompare(b.id));
+      // Several (re-runs of one task whose answers were all lost): each write takes the first not claimed by another.
+      if (clones.length) return { found: clones[0] };
+      if (!complete) return { unknown: l10n.t('Too many tasks were made in the project since to check them all.') };
+      return { absent: l10n.t('No copy of the task shows in its project.') };
+    },
+    madeId: (made) => made.id,
+  });
+}
+
+function newestTime(tasks: readonly Task[]): string | undefined {
+  const times = tasks.map((t) => t.created_time).filter((t): t is string => typeof t === 'string' && !Number.isNaN(Date.parse(t)));
+  return times.sort((a, b) => Date.parse(b) - Date.parse(a))[0];
+}
+
+/** The three task action kinds, to register with the outbox. */
+export function taskActionWrites(api: TaskActionApi, clock: Clock = systemClock): WriteKind<TaskActionPayload, CloneSnapshot | undefined, Task>[] {
+  return [abortWrite(api), runWrite(api), rerunWrite(api, clock)] as WriteKind<TaskActionPayload, CloneSnapshot | undefined, Task>[];
 }
 
 /** Sends one action on one task through the outbox and says how it went. */
@@ -130,6 +206,7 @@ export class TaskActionSender {
     private readonly account: () => Promise<Account | undefined>,
     /** How long the command waits for the lookup after a lost answer before saying it is being checked. */
     private readonly lookupWaitMs = 10_000,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   async sendTaskAction(kind: TaskActionKind, task: Task): Promise<ActionOutcome> {
@@ -140,25 +217,26 @@ export class TaskActionSender {
       return { kind: 'refused', error };
     }
     if (!account) return { kind: 'refused', error: new ApiError({ kind: 'signedOut', message: l10n.t('Not signed in.') }) };
+    const writeKind = TASK_ACTION_WRITES[kind];
     // The same action on the same task already on its way (a double click, or an answer being checked): follow that one.
     const existing = this.outbox
       .forAccount(account.key)
-      .filter((r): r is WriteRecord<TaskActionPayload> => r.kind === TASK_ACTION_WRITE)
-      .find((r) => r.payload.action === kind && r.payload.task.id === task.id && this.outbox.owns(r));
+      .filter((r): r is WriteRecord<TaskActionPayload> => r.kind === writeKind && !r.problem)
+      .find((r) => r.payload.task.id === task.id && this.outbox.owns(r));
     const payload: TaskActionPayload = { action: kind, task: { id: task.id, name: task.name, app: task.app, project: task.project, status: task.status } };
     // A lost answer is looked up in the background; the person waits a little for it rather than hear "maybe" at once.
     const found = new Promise<Task | undefined>((resolve) => {
       const done = (outcome: Task | undefined) => {
         listening.dispose();
-        systemClock.clearTimeout(timer);
+        this.clock.clearTimeout(timer);
         resolve(outcome);
       };
       const listening = this.outbox.onDidFinish(({ record, outcome }) => {
-        if (record.kind === TASK_ACTION_WRITE && (record.payload as TaskActionPayload).task.id === task.id) done(outcome as Task);
+        if (record.kind === writeKind && (record.payload as TaskActionPayload).task.id === task.id) done(outcome as Task);
       });
-      const timer = systemClock.setTimeout(() => done(undefined), this.lookupWaitMs);
+      const timer = this.clock.setTimeout(() => done(undefined), this.lookupWaitMs);
     });
-    const { finished, left } = await followWrites(this.outbox, async () => (existing ? [existing] : this.outbox.submit(TASK_ACTION_WRITE, [payload], account)));
+    const { finished, left } = await followWrites(this.outbox, async () => (existing ? [existing] : this.outbox.submit(writeKind, [payload], account)));
     if (finished[0]) return { kind: finished[0].found ? 'found' : 'done', task: finished[0].outcome as Task };
     if (left[0]?.state === 'unsure') {
       const task = await found;
@@ -166,7 +244,7 @@ export class TaskActionSender {
     }
     const record = this.outbox.all().find((r) => r.id === left[0]?.id) ?? left[0];
     if (!record) return { kind: 'refused', error: new Error(l10n.t('It was discarded.')) };
-    if (record.state === 'failed') return { kind: 'refused', error: new Error(record.note ?? l10n.t('The platform refused it.')) };
+    if (record.state === 'failed' || record.state === 'notFound') return { kind: 'refused', error: new Error(record.note ?? l10n.t('The platform refused it.')) };
     if (record.state === 'queued') return { kind: 'waiting', note: record.note ?? l10n.t('The platform asked to wait.') };
     return { kind: 'uncertain', error: new Error(record.note ?? l10n.t('No answer came.')) };
   }

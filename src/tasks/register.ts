@@ -8,7 +8,7 @@ import { onSettingChange, setting } from '../ui/settings';
 import { setContextKey } from '../ui/whenContext';
 import { CONTEXT_KEYS } from '../keys/context';
 import { VIEWS } from '../keys/views';
-import { TaskActionSender, TaskActionWrite } from './actions';
+import { TaskActionSender, taskActionWrites } from './actions';
 import { taskCommands } from './commands';
 import { TASK_DETAILS_SCHEME, TaskDetailsProvider } from './details';
 import { announce } from './executionCommands';
@@ -48,8 +48,8 @@ export function registerTasks(services: Services, copy: CopyFeature): TaskExplor
     now: clock.now,
     watched: (id) => watcher.isWatched(id),
   });
-  services.outbox.register(new TaskActionWrite(client.tasks));
-  const sender = new TaskActionSender(services.outbox, services.account);
+  for (const kind of taskActionWrites(client.tasks, clock)) services.outbox.register(kind);
+  const sender = new TaskActionSender(services.outbox, services.account, undefined, clock);
   const { view, rows, disposables } = showRows(VIEWS.tasks, tree, { clock, canSelectMany: true, redrawEveryMs: RELATIVE_TIME_TICK_MS });
   // Watched tasks are followed even while the view is hidden: one bulk request per round for all of them.
   const watchPoller = new Refresher({

@@ -53,6 +53,7 @@ describe('3. nothing lost across a window reload', function () {
       assert.strictEqual(job.completed, job.total, `job ${job.id}: completed = total`);
     }
     const figures = accountCopies(s.emu, requested);
+    s.accountCalls();
     note(`reload with jobs in states ${states.join(', ')}: ${before.length} jobs kept, ${finished.length} announced FINISHED by the new tracker ` +
       `(${sent(next.client).count('GET', /^\/v2\/async\/files(\?|$)/)} list calls, ${sent(next.client).count('GET', /^\/v2\/async\/files\/copy\//)} GETs of one job)`);
     note(`requested ${figures.requested}, received ${figures.received}, lost ${figures.lost}, doubled ${figures.doubled}`);
@@ -78,6 +79,7 @@ describe('3. nothing lost across a window reload', function () {
     assert.ok(next.tracker.get(s.emu.copyRequests[0].jobId!)?.adopted);
     await untilFinished(next.tracker, 'taken over');
     const figures = accountCopies(s.emu, items);
+    s.accountCalls();
     note(`window closed during the POST: taken over, looked up, job ${s.emu.copyRequests[0].jobId} adopted; requested ${figures.requested}, received ${figures.received}, lost ${figures.lost}, doubled ${figures.doubled}`);
     assert.deepStrictEqual([figures.lost, figures.doubled], [0, 0]);
   });
@@ -97,6 +99,7 @@ describe('3. nothing lost across a window reload', function () {
     await next.drained(sent.group, 'after the reload');
     await waitFor('both jobs FINISHED', () => next.tracker.all().length === 2 && next.tracker.all().every((j) => j.state === 'FINISHED' && j.result?.length === j.items.length), 15_000);
     const figures = accountCopies(s.emu, [...first, ...second]);
+    s.accountCalls();
     assert.deepStrictEqual([figures.received, figures.lost, figures.doubled], [4, 0, 0]);
   });
 });

@@ -228,6 +228,7 @@ describe('5. bad input from the user: a clear message, and nothing sent', functi
       await untilFinished(s.tracker, '10,000 pasted IDs');
       const perItemErrors = s.tracker.all().reduce((n, j) => n + (j.result ?? []).filter((r) => r.error).length, 0);
       const figures = accountCopies(s.emu, plan.items);
+      s.accountCalls();
       note(`10,000 pasted IDs (${plan.duplicates.toLocaleString('en-US')} repeats): ${plan.items.length} items in ${plan.batches.length} calls of ≤100, ` +
         `${s.emu.copyRequests.length} accepted, ${perItemErrors} item errors; requested ${figures.requested}, received ${figures.received}, lost ${figures.lost}, doubled ${figures.doubled}`);
       assert.strictEqual(perItemErrors, 0, 'no item refused by the platform');

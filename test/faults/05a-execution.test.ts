@@ -2,14 +2,14 @@
 // lost is looked up, never sent twice.
 import * as assert from 'assert';
 import type { Task } from '../../src/api/types';
-import { TaskActionSender, TaskActionWrite, type TaskActionApi } from '../../src/tasks/actions';
+import { TaskActionSender, taskActionWrites, type TaskActionApi } from '../../src/tasks/actions';
 import { Outbox } from '../../src/write/outbox';
 import { memoryState } from '../support/sharedState';
 import { TEST_OUTBOX } from './copyKit';
 import { fetchLog } from '../../src/tasks/logContent';
 import { jobLogs } from '../../src/tasks/taskInfo';
 import type { Emulator } from '../emulator';
-import { makeClient, makeEmulator, note, record, TOKEN } from './support';
+import { accountWrites, compareWrites, makeClient, makeEmulator, note, record, TOKEN } from './support';
 
 describe('5a. task execution: logs from the storage origin, actions sent once', function () {
   this.timeout(60_000);
@@ -25,13 +25,31 @@ describe('5a. task execution: logs from the storage origin, actions sent once', 
   const actions = (api: TaskActionApi) => {
     const account = { key: `${emu.baseUrl}#${emu.username}`, credentials: { endpoint: emu.baseUrl, token: TOKEN } };
     const outbox = new Outbox(memoryState(), async () => account, undefined, TEST_OUTBOX);
-    outbox.register(new TaskActionWrite(api));
+    for (const kind of taskActionWrites(api)) outbox.register(kind);
     outbox.start();
     outboxes.push(outbox);
     return { outbox, sender: new TaskActionSender(outbox, async () => account) };
   };
 
   const first = (status: string): Task => emu.data.tasks.find((t) => t.status === status && !t.batch) as unknown as Task;
+
+  /**
+   * Counts task actions into the summary's table of writes: each asked for (`kind`, task) against the actions the
+   * emulator processed, and each outcome found after a lost answer against what the emulator did.
+   */
+  const accountActions = (asked: { kind: 'abort' | 'run' | 'rerun'; task: Task; outcome: { kind: string; task?: Task } }[]) => {
+    const action = (kind: string) => (kind === 'rerun' ? 'clone' : kind);
+    for (const kind of ['abort', 'run', 'rerun'] as const) {
+      const mine = asked.filter((a) => a.kind === kind);
+      if (!mine.length) continue;
+      const processed = emu.actionRequests.filter((a) => a.status >= 200 && a.status < 300 && a.action === action(kind));
+      const compared = compareWrites(mine.map((a) => a.task.id), processed.map((a) => a.taskId));
+      const wronglyAdopted = mine.filter(
+        (a) => a.outcome.kind === 'found' && !processed.some((p) => p.taskId === a.task.id && (kind !== 'rerun' || p.newTaskId === a.outcome.task?.id)),
+      ).length;
+      accountWrites(kind === 'rerun' ? 're-run' : kind, { ...compared, wronglyAdopted, stuck: 0 });
+    }
+  };
 
   it('the token never reaches the storage origin, and no signed URL is logged whole, through 500s and drops on the API', async () => {
     emu.faults.error500Rate = 0.1;
@@ -90,6 +108,7 @@ describe('5a. task execution: logs from the storage origin, actions sent once', 
     assert.strictEqual(again.kind, 'found', 'found by the look-up done again');
     assert.strictEqual(failLookUp, false, 'the first look-up failed');
     assert.strictEqual(emu.actionRequests.filter((a) => a.taskId === other.id).length, 1, 'one abort POST in all');
+    accountActions([{ kind: 'abort', task: running, outcome }, { kind: 'abort', task: other, outcome: again }]);
     note('lost abort answers: 2; abort POSTs received per task: 1; the second found by reading the task again after a failed look-up');
   });
 
@@ -109,5 +128,6 @@ describe('5a. task execution: logs from the storage origin, actions sent once', 
     assert.strictEqual(emu.data.tasks.length, before + 1, 'one copy made');
     assert.strictEqual(rerun.kind === 'found' && rerun.task.id, emu.data.tasks[emu.data.tasks.length - 1].id);
     assert.deepStrictEqual(emu.actionRequests.map((a) => a.action), ['run', 'clone']);
+    accountActions([{ kind: 'run', task: draft, outcome: ran }, { kind: 'rerun', task: failed, outcome: rerun }]);
   });
 });

@@ -44,6 +44,8 @@ describe('7. every write reaches the platform exactly once', function () {
 
   function exactlyOnce(s: CopySetup, requested: CopyItem[], what: string): void {
     const figures = accountCopies(s.emu, requested);
+    const calls = s.accountCalls();
+    assert.deepStrictEqual([calls.doubled, calls.lost, calls.wronglyAdopted], [0, 0, 0], `${what}: calls doubled, lost, wrongly adopted`);
     note(`${what}: requested ${figures.requested}, received ${figures.received}, lost ${figures.lost}, doubled ${figures.doubled}`);
     assert.deepStrictEqual([figures.received, figures.lost, figures.doubled], [requested.length, 0, 0], what);
   }

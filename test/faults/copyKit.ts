@@ -5,19 +5,24 @@ import nodeFetch from 'node-fetch';
 import type { SbClient } from '../../src/api/client';
 import type { FetchLike } from '../../src/api/transport';
 import type { AsyncJob, CopyItem } from '../../src/api/types';
-import { CopyWrite, sendCopies } from '../../src/copy/copyWrite';
+import { CopyWrite, followCopies } from '../../src/copy/copyWrite';
+import { COPY_WRITE } from '../../src/jobs/copyRequests';
 import type { CopyPayload } from '../../src/jobs/copyRequests';
 import { submissionTellings, type Telling } from '../../src/copy/submissionWords';
 import { JobTracker, type JobDestination, type TrackedJob } from '../../src/jobs/tracker';
 import { Outbox, type Account, type OutboxOptions, type WriteRecord } from '../../src/write/outbox';
 import type { Emulator, EmulatorOptions, FileRec } from '../emulator';
 import { SharedGlobalState, type WindowState } from '../support/sharedState';
-import { makeClient, makeEmulator, record, shown, waitFor } from './support';
+import { accountWrites, compareWrites, makeClient, makeEmulator, record, shown, waitFor } from './support';
 
 export type PostFault = 'error500' | 'drop' | 'burst429' | 'maintenance' | 'lose' | 'garble' | 'slowLose' | 'proxy503';
 
-/** Timings of a test window: settle outlasts the slowest round trip through global state (2 × 500 ms), stale outlasts it plus a beat. */
-export const TEST_OUTBOX: OutboxOptions = { heartbeatMs: 100, staleMs: 1_500, settleMs: 1_200, lookupDelayMs: 50, maxWaitMs: 400 };
+/**
+ * Timings of a test window: settle outlasts two trips through global state (4 × 500 ms), stale outlasts it plus a
+ * beat. The emulator acts on a call at once or never, so the late window is short here; calls acted on late are
+ * tried in 09-adversary on the fake clock, with the default timings.
+ */
+export const TEST_OUTBOX: OutboxOptions = { heartbeatMs: 100, staleMs: 1_500, settleMs: 2_100, lookupDelayMs: 50, maxWaitMs: 400, lateWindowMs: 3_000 };
 export const TEST_TRACKER = { firstDelayMs: 20, intervalMs: 40, maxIntervalMs: 200 };
 
 /** A fetch that gives the next POSTs the faults queued in `postFaults`. */
@@ -73,12 +78,18 @@ export class CopyWindow {
     readonly account: () => Promise<Account | undefined>,
     accountKey: () => string | undefined,
     outboxOptions: OutboxOptions = TEST_OUTBOX,
+    /** Every copy call the person asks for in any window of the setup, for the summary's table of writes. */
+    requested: string[] = [],
   ) {
     this.tracker = new JobTracker(client.copyJobs, store, undefined, { ...TEST_TRACKER, account: accountKey });
     this.outbox = new Outbox(store, account, undefined, outboxOptions);
-    const claimed = () => new Set(this.outbox.all().flatMap((r) => (r.outcome ? [(r.outcome as AsyncJob).id] : [])));
-    this.outbox.register(new CopyWrite(client.copyJobs, client.files, this.tracker, claimed));
+    this.outbox.register(new CopyWrite(client.copyJobs, client.files, this.tracker, () => client.budget.serverClock.now()));
     this.outbox.onDidFinish(({ record, outcome, found }) => this.finished.push({ record, job: outcome as AsyncJob, found }));
+    const submit = this.outbox.submit.bind(this.outbox);
+    this.outbox.submit = async (kind, payloads, account) => {
+      if (kind === COPY_WRITE) requested.push(...payloads.map((p) => callKey((p as CopyPayload).items)));
+      return submit(kind, payloads, account);
+    };
     this.outbox.start();
   }
 
@@ -87,16 +98,35 @@ export class CopyWindow {
     const account = await this.account();
     if (!account) throw new Error('not signed in');
     const payloads: CopyPayload[] = batches.map((items) => ({ items, destination }));
-    const { records, jobs, left } = await sendCopies(this.outbox, this.tracker, account, payloads);
+    const { records, jobs, left } = await followCopies(this.outbox, this.tracker, () => this.outbox.submit(COPY_WRITE, payloads, account));
     const tellings = submissionTellings(left as WriteRecord<CopyPayload>[], destination.label, Date.now());
     for (const t of tellings) shown(`${where}: ${t.severity}`, t.text, t.actions);
     return { group: records[0].group, records, jobs, left, tellings };
   }
 
-  /** Waits until none of the group's calls is left in any window's view of the outbox. */
+  /**
+   * Waits until none of the group's calls is left in any window's view of the outbox. A call not found on the
+   * platform after the late window waits for the person: here they read "Not found on the platform… Submit
+   * again?" and press Submit Again (counted in `userResubmits`).
+   */
   async drained(group: string, what: string, timeoutMs = 20_000): Promise<void> {
-    await waitFor(`${what}: every call of the copy reached the platform`, () => !this.outbox.all().some((r) => r.group === group), timeoutMs);
+    await waitFor(
+      `${what}: every call of the copy reached the platform`,
+      async () => {
+        const left = this.outbox.all().filter((r) => r.group === group);
+        if (left.some((r) => r.state === 'notFound' && this.outbox.owns(r))) {
+          this.userResubmits++;
+          shown(`${what}: not found`, left.find((r) => r.state === 'notFound')!.note!, ['Submit Again']);
+          await this.outbox.resubmit(group);
+        }
+        return !left.length;
+      },
+      timeoutMs,
+    );
   }
+
+  /** How often the person pressed Submit Again on a call not found after the late window. */
+  userResubmits = 0;
 
   /** The window closes: its last writes (the heartbeat's removal) still reach the others. */
   dispose(): void {
@@ -129,6 +159,8 @@ export async function copySetup(options: CopySetupOptions = {}) {
   const sources = emu.data.files.filter((f: FileRec) => f.parent !== null && f.type === 'file');
   /** A window signed in with `token` (the emulator's own by default). */
   const onPost: (() => void)[] = [];
+  const requested: string[] = [];
+  const windows: CopyWindow[] = [];
   /** A window signed in with `token()` (the emulator's own by default; a function, so a test can switch accounts). */
   const openWindow = (token: () => string = () => emu.token, outboxOptions?: OutboxOptions) => {
     const client = makeClient(emu.baseUrl, { fetch: faultyFetch(emu, postFaults, onPost), token: null, credentials: async () => ({ endpoint: emu.baseUrl, token: token() }) });
@@ -144,15 +176,40 @@ export async function copySetup(options: CopySetupOptions = {}) {
       }
       return { key: known.key, credentials };
     };
-    const window: CopyWindow = new CopyWindow(client, store, account, () => (known?.token === token() ? known.key : undefined), outboxOptions);
+    const window: CopyWindow = new CopyWindow(client, store, account, () => (known?.token === token() ? known.key : undefined), outboxOptions, requested);
+    windows.push(window);
     return window;
+  };
+  /**
+   * Counts the setup's copy calls into the summary's table of writes: each call asked for against the calls the
+   * emulator processed (a job made), and each job a window adopted against the call that made it.
+   */
+  const accountCalls = () => {
+    const made = emu.copyRequests.filter((r) => r.jobId !== undefined && Array.isArray(r.items)).map((r) => callKey(r.items as CopyItem[]));
+    let wronglyAdopted = 0;
+    const taker = new Map<string, string>();
+    for (const f of windows.flatMap((w) => w.finished)) {
+      const made = emu.copyRequests.find((r) => r.jobId === f.job.id);
+      if (f.found && (!made || callKey(made.items as CopyItem[]) !== callKey((f.record.payload as CopyPayload).items))) wronglyAdopted++;
+      if (taker.has(f.job.id) && taker.get(f.job.id) !== f.record.id) wronglyAdopted++;
+      taker.set(f.job.id, f.record.id);
+    }
+    // Every test here waits until no call is left in the outbox: none stays without an owner.
+    const figures = { ...compareWrites(requested, made), wronglyAdopted, stuck: 0 };
+    accountWrites('copy', figures);
+    return figures;
   };
   const window = openWindow();
   await window.account();
-  return { emu, global, postFaults, onPost, destination, sources, openWindow, window, client: window.client, tracker: window.tracker, outbox: window.outbox };
+  return { emu, global, postFaults, onPost, destination, sources, openWindow, window, client: window.client, tracker: window.tracker, outbox: window.outbox, accountCalls };
 }
 
 export type CopySetup = Awaited<ReturnType<typeof copySetup>>;
+
+/** A copy call as the emulator records it and as the summary counts it: its items. */
+function callKey(items: readonly CopyItem[]): string {
+  return JSON.stringify(items);
+}
 
 export async function untilFinished(tracker: JobTracker, where: string): Promise<void> {
   await waitFor(`${where}: every job FINISHED with its results`, () => tracker.all().every((j) => j.state === 'FINISHED' && (j.result?.length ?? 0) === j.items.length), 30_000);

@@ -9,6 +9,21 @@ function table(rows: [string, string][]): string {
   return [line, ...rows.map(([k, v]) => `| ${k.padEnd(width)} | ${v.padStart(valueWidth)} |`), line].join('\n');
 }
 
+/** One row per kind of write: requested, made once, doubled, lost, wrongly adopted, stuck (no owner for 5 minutes). */
+function writesTable(): string {
+  const head = ['kind', 'requested', 'made once', 'doubled', 'lost', 'wrongly adopted', 'stuck'];
+  const order = ['copy', 'abort', 'run', 're-run'];
+  const kinds = [...record.writes.keys()].sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99));
+  const rows = kinds.map((kind) => {
+    const f = record.writes.get(kind)!;
+    return [kind, f.requested, f.once, f.doubled, f.lost, f.wronglyAdopted, f.stuck].map(String);
+  });
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = `+${widths.map((w) => '-'.repeat(w + 2)).join('+')}+`;
+  const render = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
+  return [line, render(head), line, ...rows.map(render), line].join('\n');
+}
+
 export const mochaHooks = {
   async afterAll(): Promise<void> {
     await Promise.all(record.emulators.map((e) => e.close().catch(() => undefined)));
@@ -42,5 +57,6 @@ export const mochaHooks = {
       ['adopted a job that was not ours', String(record.adoptions.notOurs)],
     ];
     console.log('\n  Fault suite summary\n' + table(rows).split('\n').map((l) => `  ${l}`).join('\n') + '\n');
+    console.log('  Writes, per kind (all but "requested" and "made once" must be 0)\n' + writesTable().split('\n').map((l) => `  ${l}`).join('\n') + '\n');
   },
 };

@@ -37,7 +37,50 @@ export const record = {
   adoptions: { adopted: 0, notOurs: 0 },
   /** Errors caught anywhere, to grep their text for the token. */
   errors: [] as unknown[],
+  /** Writes by kind (copy, abort, run, re-run): the summary's second table (`accountWrites`). */
+  writes: new Map<string, WriteFigures>(),
 };
+
+/**
+ * A kind's writes: asked for by the person; made by the platform exactly once, more than once, or never; a job or
+ * task taken for a write that did not make it; a write left with no window owning it for 5 minutes.
+ */
+export interface WriteFigures {
+  requested: number;
+  once: number;
+  doubled: number;
+  lost: number;
+  wronglyAdopted: number;
+  stuck: number;
+}
+
+/** Adds a test's figures for one kind of write to the summary. */
+export function accountWrites(kind: string, figures: Partial<WriteFigures>): void {
+  const sum = record.writes.get(kind) ?? { requested: 0, once: 0, doubled: 0, lost: 0, wronglyAdopted: 0, stuck: 0 };
+  for (const [k, v] of Object.entries(figures) as [keyof WriteFigures, number][]) sum[k] += v;
+  record.writes.set(kind, sum);
+}
+
+/**
+ * What the person asked for (`requested`, one key per write) against what the platform made (`made`, the key of
+ * each effect): each key made as often as asked is "once"; more is doubled; fewer is lost.
+ */
+export function compareWrites(requested: readonly string[], made: readonly string[]): Pick<WriteFigures, 'requested' | 'once' | 'doubled' | 'lost'> {
+  const want = new Map<string, number>();
+  for (const key of requested) want.set(key, (want.get(key) ?? 0) + 1);
+  const got = new Map<string, number>();
+  for (const key of made) if (want.has(key)) got.set(key, (got.get(key) ?? 0) + 1);
+  let once = 0;
+  let doubled = 0;
+  let lost = 0;
+  for (const [key, n] of want) {
+    const m = got.get(key) ?? 0;
+    once += Math.min(n, m);
+    doubled += Math.max(0, m - n);
+    lost += Math.max(0, n - m);
+  }
+  return { requested: requested.length, once, doubled, lost };
+}
 
 const fakeLog = {
   info: (line: string) => record.logLines.push(line),
@@ -96,7 +139,7 @@ export function assertReadable(text: string, where: string): void {
 /** Words in a message that tell a person what to do. */
 export const ACTION_WORDS = /nothing to do|try again|set (a new|an authentication) token|check your connection|check (the|that|them)|resets at|use https|expected|paste|give |leave it out|needs|separate|copy the files/i;
 /** Actions offered beside a message (buttons, action nodes). */
-export const ACTION_TITLES = ['Retry', 'Set Authentication Token', 'Show Log', 'Submit Again', 'Check and Submit Again', 'Clear Task Filters'];
+export const ACTION_TITLES = ['Retry', 'Set Authentication Token', 'Show Log', 'Submit Again', 'Check and Submit Again', 'Clear Task Filters', 'Discard'];
 
 /**
  * Records a message a person sees and checks it: readable, and saying what to do, in its words or by an

@@ -3,6 +3,8 @@
 // `runUntil` fires them one at a time and waits, in real time, for the work each started (real HTTP to the
 // emulator). A sleep either jumps the time forward at once and is recorded (`sleeps: 'jump'`, the default: a
 // client's waits take no time and a test reads them), or is a timer like any other (`sleeps: 'timers'`).
+// `monotonic()` moves with the timers; the wall clock (`now()`) moves with them too, and can also be set off
+// (`setWall`) or jump over a sleep of the machine (`suspend`), as a laptop's does.
 import * as FakeTimers from '@sinonjs/fake-timers';
 import type { Clock } from '../../src/api/clock';
 import { sleepWith } from '../../src/api/clock';
@@ -30,16 +32,47 @@ export class FakeClock implements Clock {
   onSleep: ((ms: number) => void) | undefined;
 
   constructor(
-    start = FAKE_CLOCK_START,
+    private readonly start = FAKE_CLOCK_START,
     private readonly options: FakeClockOptions = {},
   ) {
     this.timers = FakeTimers.createClock(start);
   }
 
-  now = (): number => this.timers.now;
+  /** The wall clock minus the timers' time: set by `setWall` and `suspend`. */
+  private wallOffset = 0;
+  /** Time slept (`suspend`) that the timers did not count. */
+  private slept = 0;
+
+  now = (): number => this.timers.now + this.wallOffset;
+
+  /** The timers' time: it never jumps with the wall clock. */
+  monotonic = (): number => this.timers.now - this.start;
+
+  /** The time as the rest of the world has it (a platform's clock): `now()` without `setWall`'s error. */
+  trueNow = (): number => this.timers.now + this.slept;
+
+  /** Sets this machine's wall clock `ms` ahead (negative: behind) of where it is; timers and `monotonic` do not move. */
+  setWall(ms: number): void {
+    this.wallOffset += ms;
+  }
+
+  /**
+   * The machine sleeps for `ms` and wakes: the wall clock jumps; timers due meanwhile fire at once on waking. As
+   * on Linux and macOS, `monotonic` does not count the sleep by default; `{ monotonic: true }` counts it (as on
+   * Windows), the timers jumping with it.
+   */
+  async suspend(ms: number, options: { monotonic?: boolean } = {}): Promise<void> {
+    if (options.monotonic) {
+      this.timers.jump(ms);
+    } else {
+      this.wallOffset += ms;
+      this.slept += ms;
+    }
+    await this.tickAsync(0);
+  }
 
   get nowSeconds(): number {
-    return Math.floor(this.timers.now / 1000);
+    return Math.floor(this.now() / 1000);
   }
 
   setTimeout = (callback: () => void, ms: number): unknown => {
@@ -89,7 +122,8 @@ export class FakeClock implements Clock {
    * `settleLimitMs`, 5 s by default) until `settled()` says the work it started is over, then moves on. Ends with
    * the time at `end`; returns the count fired.
    */
-  async runUntil(end: number, settled: () => boolean, settleLimitMs = SETTLE_LIMIT_MS): Promise<number> {
+  async runUntil(wallEnd: number, settled: () => boolean, settleLimitMs = SETTLE_LIMIT_MS): Promise<number> {
+    const end = wallEnd - this.wallOffset;
     let fired = 0;
     for (let next = this.nextDue(); next !== undefined && next <= end; next = this.nextDue()) {
       this.timers.next();

@@ -1,6 +1,8 @@
 // VS Code's global state as several windows see it: each window reads its own copy, its writes apply there at
 // once and reach the main process, then every other window, after a delay; the main process keeps the last
 // write it received. This is the one fake of `vscode.Memento` for tests (one window, delay 0, is a plain store).
+// The delays run on real timers, or on a test's fake clock when one is given.
+import type { Clock } from '../../src/api/clock';
 import type { SharedState } from '../../src/util/stateStore';
 
 const clone = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));
@@ -10,7 +12,10 @@ export class SharedGlobalState {
   private readonly windows: WindowState[] = [];
 
   /** `delayMs`: how long a write takes to reach the main process, and again to reach each other window. */
-  constructor(public delayMs = 0) {}
+  constructor(
+    public delayMs = 0,
+    private readonly timers?: Pick<Clock, 'setTimeout'>,
+  ) {}
 
   /** A new window: it starts from what the main process holds. */
   window(): WindowState {
@@ -22,6 +27,11 @@ export class SharedGlobalState {
   /** What the main process holds now (what a window opened now would read). */
   get(key: string): unknown {
     return clone(this.main.get(key));
+  }
+
+  /** The keys the main process holds now. */
+  keys(): string[] {
+    return [...this.main.keys()];
   }
 
   /** @internal */
@@ -36,7 +46,8 @@ export class SharedGlobalState {
   }
 
   private after(): Promise<void> {
-    return this.delayMs > 0 ? new Promise((r) => setTimeout(r, this.delayMs)) : Promise.resolve();
+    if (this.delayMs <= 0) return Promise.resolve();
+    return new Promise((r) => (this.timers ? this.timers.setTimeout(r, this.delayMs) : setTimeout(r, this.delayMs)));
   }
 }
 
@@ -44,6 +55,8 @@ export class SharedGlobalState {
 export class WindowState implements SharedState {
   closed = false;
   writes = 0;
+  /** A write this returns true for is refused (the promise rejects) and changes nothing: storage that fails. */
+  refuse: ((key: string, value: unknown) => boolean) | undefined;
 
   constructor(
     private readonly shared: SharedGlobalState,
@@ -59,6 +72,7 @@ export class WindowState implements SharedState {
   }
 
   update(key: string, value: unknown): Promise<void> {
+    if (this.refuse?.(key, value)) return Promise.reject(new Error('The storage refused the write.'));
     this.writes++;
     this.apply(key, clone(value));
     return this.closed ? Promise.resolve() : this.shared.receive(this, key, value);

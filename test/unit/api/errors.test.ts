@@ -17,6 +17,18 @@ describe('errors: errorFromResponse', () => {
     assert.strictEqual(errorFromResponse(404, '', ctx).message, 'HTTP 404');
   });
 
+  it('redacts the token once the body is decoded: JSON escapes (\\u0073…, \\/) cannot bring it back into the message or the words shown', () => {
+    const token = 'f00dfeed/f00dfeedf00dfeedf00dfeed';
+    const escaped = [...token].map((c) => (c === '/' ? '\\/' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)).join('');
+    const withMessage = errorFromResponse(401, `{"message": "Bad token ${escaped}"}`, { ...ctx, secrets: [token] });
+    const withoutMessage = errorFromResponse(500, `{"echo": {"X-SBG-Auth-Token": "${escaped}"}}`, { ...ctx, secrets: [token] });
+    for (const e of [withMessage, withoutMessage]) {
+      for (const text of [e.message, describeError(e)]) assert.ok(!text.includes(token) && !text.includes('f00dfeed/'), text);
+    }
+    assert.strictEqual(withMessage.message, 'Bad token (the token)');
+    assert.strictEqual(withoutMessage.message, 'HTTP 500: {"echo":{"X-SBG-Auth-Token":"(the token)"}}');
+  });
+
   it('cuts a long text body to 200 characters', () => {
     const e = errorFromResponse(500, 'x'.repeat(5000), ctx);
     assert.strictEqual(e.message, `HTTP 500: ${'x'.repeat(200)}`);

@@ -129,7 +129,7 @@ describe('storage client and uploads API', function () {
 
   it('reads success codes inside `report` too; refuses an upload ID that would leave its path, before sending', async () => {
     const fake = new SbClient({
-      credentials: async () => ({ endpoint: 'https://api.example/v2', token: 't' }),
+      credentials: async () => ({ endpoint: 'https://api.example/v2', token: '0d9b3c1f6a7e4b2c8d5f1a3e7c9b2d4f' }),
       fetch: async () => ({
         status: 200,
         headers: { get: () => null },

@@ -59,6 +59,14 @@ describe('transport: requests', () => {
     assert.strictEqual(call.body, undefined);
   });
 
+  it('redacts the token from a 2xx answer once decoded, wherever the platform echoes it', async () => {
+    const escaped = [...TOKEN].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    const { transport } = setup([response(200, `{"href": "https://x/v2/async/files/copy/1?t=${escaped}", "items": ["${TOKEN}"], "${TOKEN}": 1}`)]);
+    const answer = await transport.post<Record<string, unknown>>('async/files/copy', { items: [] });
+    assert.ok(!JSON.stringify(answer.body).includes(TOKEN), JSON.stringify(answer.body));
+    assert.deepStrictEqual(answer.body, { href: 'https://x/v2/async/files/copy/1?t=(the token)', items: ['(the token)'], '(the token)': 1 });
+  });
+
   it('sends a POST body as JSON with its content type', async () => {
     const { transport, fake } = setup([OK()]);
     await transport.post('async/files/copy', { items: [{ file: 'a' }] });

@@ -18,6 +18,7 @@ const job = (jobId: string, extra: Partial<TrackedJob> = {}): TrackedJob => ({
 const copied = (n: number, name: string) => ({ resource: { href: '', id: id(100 + n), name } });
 const failedResult = (code: number, message: string) => ({ error: { status: 404, code, message } });
 const request = (group: string, state: CopyWriteRecord['state'], createdAt: number, items = 2, note?: string): CopyWriteRecord => ({
+  v: 2,
   id: `${group}-${state}-${createdAt}`,
   kind: 'copy',
   group,
@@ -95,6 +96,24 @@ describe('Copy Jobs view model', () => {
     const elsewhere = requestRow({ kind: 'request', id: 'request:i', group: 'i', records: [request('i', 'failed', 0)] }, 0, () => false);
     assert.doesNotMatch(elsewhere.contextValue, /\b(refused|discardable)\b/, 'another window owns it: no Submit Again or Discard here');
     assert.match(elsewhere.tooltip, /another window/);
+  });
+
+  it('shows a request not found after the late window with Submit Again, other writes by their words, and records left alone without actions', () => {
+    const notFound = requestRow({ kind: 'request', id: 'request:n', group: 'n', records: [request('n', 'notFound', 0, 2, 'Not found on the platform after 2 min 00 s (No job on the platform matches it.). Submit again?')] }, 0, () => true);
+    assert.match(notFound.contextValue, /\brefused\b/);
+    assert.match(notFound.description, /^2 items · not found on the platform: submit again\?/);
+    assert.match(notFound.tooltip, /Not found on the platform after 2 min/);
+    const rerun = { ...request('r', 'notFound', 0), kind: 'taskAction.rerun', label: 'Re-run "BWA-MEM run"', payload: { action: 'rerun', task: { id: 't' } } } as unknown as CopyWriteRecord;
+    const other = requestRow({ kind: 'request', id: 'request:r', group: 'r', records: [rerun] }, 0, () => true);
+    assert.deepStrictEqual([other.label, other.description.split(' · ')[0]], ['Re-run "BWA-MEM run"', 'not found on the platform: submit again?']);
+    assert.match(other.contextValue, /\brefused\b.*\bdiscardable\b/);
+    const damaged = { ...request('d', 'failed', 0), kind: 'copy', payload: undefined, problem: 'corrupt', note: 'damaged' } as unknown as CopyWriteRecord;
+    const corrupt = requestRow({ kind: 'request', id: 'request:d', group: 'd', records: [damaged] }, 0, () => false);
+    assert.deepStrictEqual(corrupt.contextValue, 'copyRequest discardable', 'a damaged record: Discard only, from any window');
+    const fromNewer = { ...request('v', 'queued', 0), kind: 'copy', payload: undefined, problem: 'newer' } as unknown as CopyWriteRecord;
+    const newer = requestRow({ kind: 'request', id: 'request:v', group: 'v', records: [fromNewer] }, 0, () => false);
+    assert.deepStrictEqual(newer.contextValue, 'copyRequest', 'left alone: no action');
+    assert.match(newer.description, /from a newer version of the extension: left alone/);
   });
 
   it('writes the results as TSV: source ID, source name, outcome, new ID or error; one line per item', () => {

@@ -206,6 +206,24 @@ describe('JobTracker', () => {
     assert.strictEqual(tracker.get('3')!.failed, 1);
   });
 
+  it('a job FINISHED with empty results is fetched once more for them, then no longer followed', async () => {
+    const tracker = make();
+    for (const id of ['1', '2']) tracker.add(api.create(id), info());
+    api.finish('1');
+    // The platform has no per-item results for it, not even in its own record.
+    api.jobs.get('1')!.result = [];
+    await clock.tickAsync(2_000);
+    assert.deepStrictEqual(api.calls, ['list 0 100', 'get 1'], 'seen FINISHED in the list without results: one GET for them');
+    api.finish('2');
+    api.calls = [];
+    await clock.tickAsync(5_000);
+    assert.deepStrictEqual(api.calls, ['get 2'], 'job 1 is not asked about again');
+    api.calls = [];
+    await clock.tickAsync(30 * 60_000);
+    assert.deepStrictEqual(api.calls, [], 'nothing followed any more');
+    assert.deepStrictEqual([tracker.get('1')!.state, tracker.get('1')!.result ?? []], ['FINISHED', []]);
+  });
+
   it('uses the list results directly when the list carries them', async () => {
     api.listHasResults = true;
     const tracker = make();

@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import { ApiError } from '../../../src/api/errors';
 import type { Task } from '../../../src/api/types';
-import { actionTokens, canTake, confirmationText, TaskActionSender, TaskActionWrite, type TaskActionApi } from '../../../src/tasks/actions';
+import { actionTokens, canTake, confirmationText, TaskActionSender, taskActionWrites, type TaskActionApi } from '../../../src/tasks/actions';
 import { Outbox } from '../../../src/write/outbox';
 import { FakeClock } from '../../support/fakeClock';
 import { memoryState } from '../../support/sharedState';
@@ -98,7 +98,7 @@ function withOutbox(api: TaskActionApi) {
   const account = { key: 'e#u', credentials: { endpoint: 'https://api.sbgenomics.com/v2', token: 't' } };
   const clock = new FakeClock();
   const outbox = new Outbox(memoryState(), async () => account, clock);
-  outbox.register(new TaskActionWrite(api, clock.now));
+  for (const kind of taskActionWrites(api, clock)) outbox.register(kind);
   outbox.start();
-  return { outbox, clock, sender: new TaskActionSender(outbox, async () => account, 1_000) };
+  return { outbox, clock, sender: new TaskActionSender(outbox, async () => account, 1_000, clock) };
 }

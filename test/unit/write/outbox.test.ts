@@ -1,13 +1,17 @@
 // The outbox's states with a fake kind and a fake clock: what is sent, when, and what never is.
 import * as assert from 'assert';
 import { ApiError } from '../../../src/api/errors';
+import type { Identity } from '../../../src/write/kinds';
 import { Outbox, type Lookup, type WriteKind, type WriteRecord } from '../../../src/write/outbox';
 import { SharedGlobalState, type WindowState } from '../../support/sharedState';
 import { FakeClock } from '../../support/fakeClock';
 
-const ACCOUNT = { key: 'https://api.sbgenomics.com/v2#rfranklin', credentials: { endpoint: 'https://api.sbgenomics.com/v2', token: 't' } };
+const ACCOUNT = { key: 'https://api.sbgenomics.com/v2#rfranklin', credentials: { endpoint: 'https://api.sbgenomics.com/v2', token: 'a-token-of-the-test' } };
 
-/** A kind whose answers the test scripts: each send takes the next answer (a result, or an error to throw). */
+/**
+ * A kind whose answers the test scripts: each send takes the next answer (a result, or an error to throw); each
+ * lookup the next lookup answer. Found by difference (a copy's rule) unless `idempotent`.
+ */
 class FakeKind implements WriteKind<string, number, string> {
   readonly name = 'fake';
   sends: string[] = [];
@@ -15,28 +19,40 @@ class FakeKind implements WriteKind<string, number, string> {
   finished: string[] = [];
   answers: (string | Error)[] = [];
   lookupAnswers: Lookup<string>[] = [];
-  prepared = 0;
+  readonly identity: Identity<string, number, string>;
+  constructor(readonly idempotent = false) {
+    this.identity = idempotent
+      ? { by: 'state', read: async (record) => this.look(record) }
+      : { by: 'difference', snapshot: async () => ++this.prepared && 1, find: async (record) => this.look(record), madeId: (outcome) => outcome };
+  }
+  isPayload(payload: unknown): payload is string {
+    return typeof payload === 'string';
+  }
+  keep(outcome: string): string {
+    return outcome;
+  }
+  describe(payload: string): string {
+    return `fake ${payload}`;
+  }
   /** The wait each send is held back by (bulk work pacing itself to the API budget); none once used up. */
   holds: number[] = [];
-  async prepare(): Promise<number> {
-    this.prepared++;
-    return 1;
-  }
+  /** Snapshots taken (before each send of a write found by difference). */
+  prepared = 0;
   hold(): number {
     return this.holds.shift() ?? 0;
   }
-  async send(record: WriteRecord<string>): Promise<string> {
+  send = async (record: WriteRecord<string>): Promise<string> => {
     this.sends.push(record.payload);
     const answer = this.answers.shift() ?? `job-${record.payload}`;
     if (answer instanceof Error) throw answer;
     return answer;
-  }
-  async lookup(record: WriteRecord<string>): Promise<Lookup<string>> {
-    this.lookups.push(record.payload);
-    return this.lookupAnswers.shift() ?? { unknown: 'cannot tell yet' };
-  }
+  };
   finish(_record: WriteRecord<string>, outcome: string): void {
     this.finished.push(outcome);
+  }
+  private async look(record: WriteRecord<string>): Promise<Lookup<string>> {
+    this.lookups.push(record.payload);
+    return this.lookupAnswers.shift() ?? { unknown: 'cannot tell yet' };
   }
 }
 
@@ -44,9 +60,9 @@ describe('Outbox', () => {
   let clock: FakeClock;
   let global: SharedGlobalState;
   const outboxes: Outbox[] = [];
-  const open = (state: WindowState = global.window(), account: () => Promise<typeof ACCOUNT | undefined> = async () => ACCOUNT) => {
-    const kind = new FakeKind();
-    const outbox = new Outbox(state, account, clock, { heartbeatMs: 1_000, staleMs: 5_000, settleMs: 500, lookupDelayMs: 200, maxWaitMs: 4_000 });
+  const open = (state: WindowState = global.window(), account: () => Promise<typeof ACCOUNT | undefined> = async () => ACCOUNT, idempotent = false) => {
+    const kind = new FakeKind(idempotent);
+    const outbox = new Outbox(state, account, clock, { heartbeatMs: 1_000, staleMs: 5_000, settleMs: 500, lookupDelayMs: 200, maxWaitMs: 4_000, lateWindowMs: 20_000 });
     outbox.register(kind);
     outbox.start();
     outboxes.push(outbox);
@@ -70,6 +86,9 @@ describe('Outbox', () => {
     assert.deepStrictEqual([kind.sends, kind.finished], [['a'], ['job-a']]);
     assert.ok(marked.indexOf('sending') < marked.indexOf('sent'), `marked sending before the answer: ${marked.join()}`);
     assert.deepStrictEqual(outbox.all(), []);
+    // What it made stays claimed a while, hidden (no other write's lookup may adopt it), then goes.
+    assert.strictEqual(state.get<{ state: string }>(`sevenbridges.write.${record.id}`)?.state, 'done');
+    await clock.tickAsync(10 * 60_000 + 1_000);
     assert.ok(!state.keys().some((k) => k.startsWith('sevenbridges.write.')));
   });
 
@@ -88,8 +107,9 @@ describe('Outbox', () => {
 
   it('after a 429 it waits for the reset, then sends again by itself; after maintenance it backs off and does too', async () => {
     const { outbox, kind } = open();
+    // The transport measures the wait on the platform's clock (untilResetMs); the outbox never reads resetAt against its own.
     const reset = Math.floor(clock.now() / 1000) + 30;
-    kind.answers = [new ApiError({ kind: 'http', status: 429, code: 1000, message: 'Rate limit exceeded', resetAt: reset }), new ApiError({ kind: 'http', status: 503, code: 0, message: 'Maintenance' })];
+    kind.answers = [new ApiError({ kind: 'http', status: 429, code: 1000, message: 'Rate limit exceeded', resetAt: reset, untilResetMs: 30_000 }), new ApiError({ kind: 'http', status: 503, code: 0, message: 'Maintenance' })];
     await outbox.submit('fake', ['a'], ACCOUNT);
     await clock.tickAsync(10);
     assert.deepStrictEqual(outbox.all().map((r) => r.state), ['queued']);
@@ -129,15 +149,112 @@ describe('Outbox', () => {
     assert.deepStrictEqual(kind.finished, ['job-found']);
   });
 
-  it('a lookup that proves the call absent sends it again, at most three times, then asks', async () => {
+  it('an ambiguous answer is not a "no": a write that is not idempotent is looked for through the late window, never sent again, then the person decides', async () => {
     const { outbox, kind } = open();
+    kind.answers = [new ApiError({ kind: 'timeout', message: 'timed out', maybeDelivered: true })];
+    kind.lookupAnswers = Array.from({ length: 30 }, () => ({ absent: 'No job matches it.' }));
+    const [record] = await outbox.submit('fake', ['a'], ACCOUNT);
+    await clock.tickAsync(19_000);
+    assert.deepStrictEqual([kind.sends, outbox.all().map((r) => r.state)], [['a'], ['unsure']], 'still looked for within the window');
+    await clock.tickAsync(10_000);
+    assert.deepStrictEqual(kind.sends, ['a'], 'never sent again by itself');
+    assert.deepStrictEqual(outbox.all().map((r) => r.state), ['notFound']);
+    assert.match(outbox.all()[0].note!, /^Not found on the platform after \d+ s \(No job matches it\.\)\. Submit again\?$/);
+    await outbox.resubmit(record.group);
+    await clock.tickAsync(100);
+    assert.deepStrictEqual([kind.sends, kind.finished], [['a', 'a'], ['job-a']], 'Submit Again sends it once more');
+  });
+
+  it('an idempotent write whose lookup shows it not done is sent again, at most three times, then the person decides', async () => {
+    const { outbox, kind } = open(undefined, undefined, true);
     const lost = () => new ApiError({ kind: 'timeout', message: 'timed out', maybeDelivered: true });
     kind.answers = [lost(), lost(), lost(), lost()];
-    kind.lookupAnswers = [1, 2, 3, 4].map(() => ({ absent: 'No copy job matches it.' }));
+    kind.lookupAnswers = [1, 2, 3, 4].map(() => ({ absent: 'The task still runs.' }));
     await outbox.submit('fake', ['a'], ACCOUNT);
     await clock.tickAsync(60_000);
     assert.deepStrictEqual(kind.sends, ['a', 'a', 'a', 'a']);
-    assert.deepStrictEqual(outbox.all().map((r) => r.state), ['failed']);
+    assert.deepStrictEqual(outbox.all().map((r) => r.state), ['notFound']);
+  });
+
+  it('when global state refuses to record "sending", no POST goes out: it waits and tries to record it again', async () => {
+    const { outbox, kind, state } = open();
+    state.refuse = (_key, value) => (value as { state?: string } | undefined)?.state === 'sending';
+    await outbox.submit('fake', ['a'], ACCOUNT);
+    await clock.tickAsync(30_000);
+    assert.deepStrictEqual(kind.sends, [], 'not sent while it cannot be marked as on its way');
+    assert.match(outbox.all()[0].note!, /could not record it/);
+    state.refuse = undefined;
+    await clock.tickAsync(5_000);
+    assert.deepStrictEqual([kind.sends, kind.finished], [['a'], ['job-a']]);
+  });
+
+  it('a record missing from global state (VS Code may echo an older value back, for a moment or for good) is never sent while missing: made here, it is recorded again, then sent once', async () => {
+    const { outbox, kind, state } = open();
+    // Submitted; the loop has not run yet (it runs on the next timer).
+    const [record] = await outbox.submit('fake', ['a'], ACCOUNT);
+    const key = `sevenbridges.write.${record.id}`;
+    let hidden = true;
+    const get = state.get.bind(state);
+    // Global state shows an older value without it, as after an echo.
+    state.get = <T>(k: string) => (k === key && hidden ? undefined : get<T>(k));
+    let settled = false;
+    void outbox.settled([record.id]).then(() => (settled = true));
+    await clock.tickAsync(1);
+    assert.deepStrictEqual([kind.sends, settled], [[], false], 'not sent while missing, and still on its way for the command that waits');
+    await clock.tickAsync(3_000);
+    assert.deepStrictEqual([kind.sends, settled], [[], false], 'however long it is missing');
+    hidden = false;
+    await clock.tickAsync(1_000);
+    assert.deepStrictEqual([kind.sends, kind.finished], [['a'], ['job-a']], 'sent once it shows again');
+    state.get = get;
+    state.apply(key, undefined);
+    await outbox.submit('fake', ['b'], ACCOUNT);
+    const [lostForGood] = outbox.all();
+    state.apply(`sevenbridges.write.${lostForGood.id}`, undefined);
+    await clock.tickAsync(5_000);
+    assert.deepStrictEqual(kind.sends, ['a', 'b'], 'lost for good by global state: recorded again from memory and sent, once');
+    assert.ok(!state.keys().includes(`sevenbridges.write.${lostForGood.id}`) || state.get<{ state: string }>(`sevenbridges.write.${lostForGood.id}`)?.state === 'done');
+  });
+
+  it('a write taken over from a closed window whose record then goes (finished there) is let go, never sent or looked up', async () => {
+    const first = open();
+    first.kind.answers = [new ApiError({ kind: 'http', status: 429, code: 1000, message: 'Rate limit exceeded', untilResetMs: 60_000 })];
+    const [record] = await first.outbox.submit('fake', ['a'], ACCOUNT);
+    await clock.tickAsync(10);
+    first.outbox.dispose();
+    const second = open();
+    await clock.tickAsync(3_000);
+    assert.ok(second.outbox.owns(second.outbox.all()[0]), 'taken over, waiting for the reset');
+    second.state.apply(`sevenbridges.write.${record.id}`, undefined);
+    await clock.tickAsync(120_000);
+    assert.deepStrictEqual([first.kind.sends, second.kind.sends, second.kind.lookups, second.outbox.all()], [['a'], [], [], []]);
+  });
+
+  it('an error that is not an ApiError, thrown after the POST left, leads to a lookup, not to "failed"', async () => {
+    const { outbox, kind } = open();
+    kind.answers = [new TypeError('a bug after the request left')];
+    kind.lookupAnswers = [{ found: 'job-a' }];
+    await outbox.submit('fake', ['a'], ACCOUNT);
+    await clock.tickAsync(10);
+    assert.deepStrictEqual(outbox.all().map((r) => [r.state, r.note]), [['unsure', 'a bug after the request left']]);
+    await clock.tickAsync(2_000);
+    assert.deepStrictEqual([kind.sends, kind.lookups, kind.finished], [['a'], ['a'], ['job-a']]);
+  });
+
+  it('a refusal after an ambiguous try is checked, not believed; an answer that proves it done (a DELETE\'s 404) finishes it', async () => {
+    const { outbox, kind } = open(undefined, undefined, true);
+    const gone = new ApiError({ kind: 'http', status: 404, code: 5002, message: 'Requested file does not exist.' });
+    (kind as FakeKind & { doneBy?: (e: ApiError) => string | undefined }).doneBy = (e) => (e.status === 404 ? 'deleted' : undefined);
+    kind.answers = [new ApiError({ kind: 'timeout', message: 'timed out', maybeDelivered: true }), gone];
+    kind.lookupAnswers = [{ absent: 'still there' }];
+    await outbox.submit('fake', ['a'], ACCOUNT);
+    await clock.tickAsync(5_000);
+    assert.deepStrictEqual([kind.sends, kind.finished], [['a', 'a'], ['deleted']]);
+    const refused = open(undefined, undefined, true);
+    refused.kind.answers = [gone];
+    await refused.outbox.submit('fake', ['b'], ACCOUNT);
+    await clock.tickAsync(5_000);
+    assert.deepStrictEqual(refused.outbox.all().map((r) => r.state), ['failed'], 'a 404 on a first try is a refusal');
   });
 
   it('another window shows the write read-only: it neither sends it nor discards it while its owner beats', async () => {
@@ -224,7 +341,7 @@ describe('Outbox', () => {
     kind.lookupAnswers = [{ found: 'job-a' }];
     // Another window's write, on its way, with a fresh heartbeat.
     await state.update('sevenbridges.writer.other', clock.now());
-    await state.update('sevenbridges.write.x', { id: 'x', kind: 'fake', group: 'g', account: ACCOUNT.key, owner: 'other', state: 'sending', payload: 'b', createdAt: 0, attempts: 1, resends: 0 });
+    await state.update('sevenbridges.write.x', { v: 2, id: 'x', kind: 'fake', group: 'g', account: ACCOUNT.key, owner: 'other', state: 'sending', payload: 'b', createdAt: 0, attempts: 1, resends: 0 });
     await outbox.submit('fake', ['a'], ACCOUNT);
     await clock.tickAsync(3_000);
     assert.deepStrictEqual(kind.lookups, []);
