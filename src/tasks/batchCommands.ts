@@ -1,5 +1,6 @@
 // The commands for tasks at scale (tasks/commands.ts lists them): what tasks cost, a batch's failed children, finding
-// a task by name, collecting failure logs. Thin: the models are ./cost, ./findTask and ./failureLogs.
+// a task by name, collecting failure logs, re-running what failed. Thin: the models are ./cost, ./findTask,
+// ./failureLogs and ./rerunFailed.
 
 import * as vscode from 'vscode';
 import type { Task, TaskStatus } from '../api/types';
@@ -13,8 +14,11 @@ import { STATUS_LABELS, statusLook } from './statuses';
 import { fullTask, type CostScope, type FailureScope, type TaskRef } from './targets';
 import { collectFailureLogs, failedTasks, summaryMarkdown, writeSummary, type CollectResult } from './failureLogs';
 import { requestLogger } from '../ui/requestLog';
+import { setting } from '../ui/settings';
+import { followWrites } from '../write/outbox';
+import { planRerun, RERUN_FAILED_WRITE, rerunConfirmation, rerunEndedWords, rerunnableChildren, rerunPayloads, RerunWatch } from './rerunFailed';
 import type { TaskTreeModel } from './taskTree';
-import { count } from '../util/words';
+import { andMore, count } from '../util/words';
 
 export interface BatchParts {
   services: Services;
@@ -213,4 +217,69 @@ async function failedTasksOf(parts: BatchParts, scopes: FailureScope[], signal: 
     else if (task.status === 'FAILED') add([task]);
   }
   return [...found.values()];
+}
+
+/**
+ * Re-run Failed…: one new task per failed or aborted child of the batch parents, and per failed or aborted task,
+ * selected; after one confirmation with the counts and what the originals cost (`options.confirm: false` skips it).
+ * Each is a write of the outbox, exactly once; the new tasks are watched, and one notification says how they ended.
+ */
+export async function rerunFailed(parts: BatchParts, given: TaskRef[], options: { confirm?: unknown } = {}): Promise<{ made: Task[]; problems: string[]; watch?: RerunWatch } | undefined> {
+  const { services } = parts;
+  const controller = new AbortController();
+  const pace = bulkPace(services.client.budget, services.clock, controller.signal);
+  const targets = await Promise.all(given.map((t) => fullTask(services.client, t)));
+  const candidates: Task[] = [];
+  for (const task of targets) candidates.push(...(task.batch ? await rerunnableChildren(services.client.tasks, task.id, { signal: controller.signal, pace }) : [task]));
+  const plan = planRerun(candidates);
+  const of = targets.length === 1 && targets[0].batch ? targets[0].name || targets[0].id : undefined;
+  if (!plan.tasks.length) {
+    void vscode.window.showInformationMessage(of ? vscode.l10n.t('Re-run Failed: no child of "{0}" failed or was aborted.', of) : vscode.l10n.t('Re-run Failed: none of these failed or was aborted.'));
+    return undefined;
+  }
+  const { message, detail } = rerunConfirmation(plan, of);
+  const button = plan.tasks.length === 1 ? vscode.l10n.t('Re-run Task') : vscode.l10n.t('Re-run {0} Tasks', count(plan.tasks.length));
+  if (options.confirm !== false) {
+    const chosen = await vscode.window.showWarningMessage(message, { modal: true, detail }, button);
+    if (chosen !== button) return undefined;
+  }
+  const account = await services.account();
+  if (!account) throw new Error(vscode.l10n.t('Not signed in.'));
+  const { finished, left } = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Re-running {0} tasks', count(plan.tasks.length)) },
+    (progress) => {
+      let reported = 0;
+      return followWrites(services.outbox, () => services.outbox.submit(RERUN_FAILED_WRITE, rerunPayloads(plan), account), (done, total) => {
+        progress.report({ message: vscode.l10n.t('{0} of {1} made', count(done), count(total)), increment: ((done - reported) / total) * 100 });
+        reported = done;
+      });
+    },
+  );
+  const made = finished.map((f) => f.outcome as Task);
+  const problems = left.map((r) => `${r.label ?? ''}: ${r.note ?? r.state}`);
+  if (problems.length) {
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t('Re-run Failed: {0} of {1} new tasks made. Not made, or not known yet: {2}', count(made.length), count(plan.tasks.length), problems.slice(0, 5).join('; ') + (problems.length > 5 ? ` ${andMore(problems.length - 5)}` : '')),
+    );
+  } else {
+    vscode.window.setStatusBarMessage(`$(check) ${vscode.l10n.t('Re-run Failed: {0} new tasks made; you will be told when they have all ended', count(made.length))}`, 5000);
+  }
+  if (!made.length) return { made, problems };
+  const watch = new RerunWatch(
+    made.map((t) => t.id),
+    {
+      bulkGet: (ids, signal) => services.client.tasks.bulkGet(ids, signal),
+      clock: services.clock,
+      intervalMs: () => setting('refreshInterval') * 1000,
+      budget: services.client.budget,
+      onEnded: (ended) => {
+        watch.dispose();
+        const words = rerunEndedWords(ended);
+        const text = of ? vscode.l10n.t('The re-run of "{0}" has ended: {1}.', of, words) : vscode.l10n.t('The re-run tasks have ended: {0}.', words);
+        void (ended.failed || ended.aborted ? vscode.window.showWarningMessage(text) : vscode.window.showInformationMessage(text));
+      },
+    },
+  );
+  services.context.subscriptions.push(watch, vscode.window.onDidChangeWindowState((e) => watch.setFocused(e.focused)));
+  return { made, problems, watch };
 }

@@ -10,7 +10,7 @@ import type { Services } from '../services';
 import { onMany, onOne, plain, type Command } from '../ui/commands';
 import { withProgressBar } from '../ui/rowTree';
 import { commandTitles } from '../keys/commands';
-import { collectLogs, findTask, showCost, showFailedChildren } from './batchCommands';
+import { collectLogs, findTask, rerunFailed, showCost, showFailedChildren } from './batchCommands';
 import { copyTaskOutputs } from './copyOutputs';
 import { TaskDetailsProvider } from './details';
 import { act, openLog, loadWholeLog, showLogs, unwatch, watch, type ExecutionParts } from './executionCommands';
@@ -93,6 +93,9 @@ export function taskCommands(parts: TaskCommandParts): Command[] {
         orElse: (options) => collectLogs(parts, [{ kind: 'failedGroup' }], options),
       },
       (scopes, options) => collectLogs(parts, scopes, options),
+    ),
+    onMany('rerunFailed', { type: task, fits: (t) => (t.batch === true && ((t.execution_status?.failed ?? 0) + (t.execution_status?.aborted ?? 0)) > 0) || (!t.batch && (t.status === 'FAILED' || t.status === 'ABORTED')), ask: { query: () => ({ status: 'FAILED' as const }) } }, (tasks, options) =>
+      rerunFailed(parts, tasks, options),
     ),
   ];
 }

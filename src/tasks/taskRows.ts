@@ -85,6 +85,7 @@ export function taskContextValue(task: Task, hasOutputs = false): string {
   if (task.batch) tokens.push('batch');
   if (task.batch && (task.execution_status?.failed ?? 0) > 0) tokens.push('hasFailedChildren');
   if (!task.batch && task.status === 'FAILED') tokens.push('failedTask');
+  if (task.batch && (task.execution_status?.failed ?? 0) + (task.execution_status?.aborted ?? 0) > 0) tokens.push('hasRerunnableChildren');
   if (task.status === 'COMPLETED' && hasOutputs) tokens.push('hasOutputs');
   return tokens.join(' ');
 }
