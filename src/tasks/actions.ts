@@ -199,6 +199,9 @@ export function taskActionWrites(api: TaskActionApi, clock: Clock = systemClock)
   return [abortWrite(api), runWrite(api), rerunWrite(api, clock)] as WriteKind<TaskActionPayload, CloneSnapshot | undefined, Task>[];
 }
 
+/** Why a write cannot be sent: no account signed in. */
+export const notSignedIn = (): string => l10n.t('Not signed in.');
+
 /** Sends one action on one task through the outbox and says how it went. */
 export class TaskActionSender {
   constructor(
@@ -216,7 +219,7 @@ export class TaskActionSender {
     } catch (error) {
       return { kind: 'refused', error };
     }
-    if (!account) return { kind: 'refused', error: new ApiError({ kind: 'signedOut', message: l10n.t('Not signed in.') }) };
+    if (!account) return { kind: 'refused', error: new ApiError({ kind: 'signedOut', message: notSignedIn() }) };
     const writeKind = TASK_ACTION_WRITES[kind];
     // The same action on the same task already on its way (a double click, or an answer being checked): follow that one.
     const existing = this.outbox

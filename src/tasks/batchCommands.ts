@@ -13,6 +13,9 @@ import { bulkPace } from './paced';
 import { STATUS_LABELS, statusLook } from './statuses';
 import { fullTask, type CostScope, type FailureScope, type TaskRef } from './targets';
 import { collectFailureLogs, failedTasks, summaryMarkdown, writeSummary, type CollectResult } from './failureLogs';
+import { ApiError } from '../api/errors';
+import { notSignedIn } from './actions';
+import { actionButton } from './executionCommands';
 import { requestLogger } from '../ui/requestLog';
 import { setting } from '../ui/settings';
 import { followWrites } from '../write/outbox';
@@ -238,13 +241,13 @@ export async function rerunFailed(parts: BatchParts, given: TaskRef[], options: 
     return undefined;
   }
   const { message, detail } = rerunConfirmation(plan, of);
-  const button = plan.tasks.length === 1 ? vscode.l10n.t('Re-run Task') : vscode.l10n.t('Re-run {0} Tasks', count(plan.tasks.length));
+  const button = actionButton('rerun', plan.tasks.length);
   if (options.confirm !== false) {
     const chosen = await vscode.window.showWarningMessage(message, { modal: true, detail }, button);
     if (chosen !== button) return undefined;
   }
   const account = await services.account();
-  if (!account) throw new Error(vscode.l10n.t('Not signed in.'));
+  if (!account) throw new ApiError({ kind: 'signedOut', message: notSignedIn() });
   const { finished, left } = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Re-running {0} tasks', count(plan.tasks.length)) },
     (progress) => {

@@ -37,7 +37,13 @@ export interface RerunPlan {
 
 /** The tasks to re-run among the candidates: failed or aborted, not batch parents, each once, in the order given. */
 export function planRerun(candidates: readonly Task[]): RerunPlan {
-  const tasks = [...new Map(candidates.filter((t) => !t.batch && (t.status === 'FAILED' || t.status === 'ABORTED')).map((t) => [t.id, t])).values()];
+  const tasks: Task[] = [];
+  const seen = new Set<string>();
+  for (const t of candidates) {
+    if (t.batch || (t.status !== 'FAILED' && t.status !== 'ABORTED') || seen.has(t.id)) continue;
+    seen.add(t.id);
+    tasks.push(t);
+  }
   return { tasks, failed: tasks.filter((t) => t.status === 'FAILED').length, aborted: tasks.filter((t) => t.status === 'ABORTED').length, cost: costOf(tasks) };
 }
 

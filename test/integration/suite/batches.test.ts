@@ -105,4 +105,20 @@ describe('tasks at scale: cost, failed children, failure logs', function () {
       fs.rmSync(folder, { recursive: true, force: true });
     }
   });
+
+  it('Re-run Failed on a batch parent: one new task per failed child, each cloned once, followed to the end', async () => {
+    const parent = scaleBatch();
+    const failedKids = emulator().data.tasks.filter((t) => t.parent === parent.id && (t.status === 'FAILED' || t.status === 'ABORTED'));
+    const clonesBefore = emulator().actionRequests.filter((a) => a.action === 'clone').length;
+    const result = (await vscode.commands.executeCommand('sevenbridges.tasks.rerunFailed', parent.id, { confirm: false })) as { made: { id: string; name: string }[]; problems: string[]; watch?: { left: number; dispose(): void } };
+    try {
+      assert.deepStrictEqual(result.problems, []);
+      assert.deepStrictEqual(result.made.map((t) => t.name).sort(), failedKids.map((t) => t.name).sort());
+      const clones = emulator().actionRequests.filter((a) => a.action === 'clone').slice(clonesBefore);
+      assert.deepStrictEqual(clones.map((c) => c.taskId).sort(), failedKids.map((t) => t.id).sort(), 'each failed child cloned once');
+      assert.strictEqual(result.watch?.left, failedKids.length, 'the new tasks are followed');
+    } finally {
+      result.watch?.dispose();
+    }
+  });
 });

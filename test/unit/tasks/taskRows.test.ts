@@ -106,7 +106,7 @@ describe('task rows', () => {
       assert.strictEqual(taskContextValue(task(), hasFileOutputs(task())), 'task hasOutputs');
       assert.strictEqual(taskView(task(), { now: NOW, hasOutputs: true }).contextValue, 'task hasOutputs');
       assert.strictEqual(taskContextValue(task({ status: 'FAILED' }), true), 'task failedTask', 'only a completed task offers its outputs; a failed one its logs');
-      assert.strictEqual(taskContextValue(task({ status: 'FAILED', batch: true, execution_status: { failed: 2 } }), false), 'task batch hasFailedChildren');
+      assert.strictEqual(taskContextValue(task({ status: 'FAILED', batch: true, execution_status: { failed: 2 } }), false), 'task batch hasFailedChildren hasRerunnableChildren');
       assert.strictEqual(taskContextValue(task({ batch: true, outputs: {} }), false), 'task batch');
       assert.strictEqual(taskContextValue(task(), false), 'task');
     });
