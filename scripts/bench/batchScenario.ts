@@ -85,19 +85,23 @@ export async function collectThousand(): Promise<Run> {
 export function batchFigures(rerun: Run, collect: Run): Figure[] {
   const windows = (run: Run) => Math.ceil(run.ideal / 900);
   const section = 'Batches at scale';
-  const of = (run: Run, what: string): Figure[] => [
+  const of = (run: Run, what: string, time: Pick<Figure, 'limit' | 'margin' | 'note'>): Figure[] => [
     { section, name: `${what}: API requests`, unit: 'req', value: run.requests, ideal: run.ideal, limit: Math.ceil(run.ideal * 1.02) + 5, margin: 'ideal + 2 % + 5', note: `${run.done.toLocaleString('en-US')} of ${CHILDREN.toLocaleString('en-US')} done` },
     { section, name: `${what}: 429 answers (budget of 1,000 a window)`, unit: 'count', value: run.rateLimited, ideal: 0, limit: 0, margin: 'ideal + 0' },
-    {
-      section,
-      name: `${what}: time (a ${WINDOW_MS / 1000} s window)`,
-      unit: 'ms',
-      value: Math.round(run.ms),
-      limit: windows(run) * WINDOW_MS + 60_000,
-      margin: '≤ the budget windows needed + 60 s',
-      note: `${windows(run)} window(s) of 900 requests (the budget less the 10 % kept for the user)`,
-    },
+    { section, name: `${what}: time (a ${WINDOW_MS / 1000} s window)`, unit: 'ms', value: Math.round(run.ms), ...time },
     { section, name: `${what}: peak heap`, unit: 'MB', value: Math.round(run.heapMb * 10) / 10, limit: 100, margin: '≤ 100 MB' },
   ];
-  return [...of(rerun, `re-run ${CHILDREN.toLocaleString('en-US')} failed children`), ...of(collect, `collect the failure logs of ${CHILDREN.toLocaleString('en-US')} failed tasks`)];
+  return [
+    // The outbox sends one write at a time, each recorded (and read back) before it leaves: its pace, not the budget's, sets this time.
+    ...of(rerun, `re-run ${CHILDREN.toLocaleString('en-US')} failed children`, {
+      limit: CHILDREN * 200,
+      margin: '≤ 200 ms a write',
+      note: 'the outbox sends one write at a time, each recorded before it is sent',
+    }),
+    ...of(collect, `collect the failure logs of ${CHILDREN.toLocaleString('en-US')} failed tasks`, {
+      limit: windows(collect) * WINDOW_MS + 60_000,
+      margin: '≤ the budget windows needed + 60 s',
+      note: `${windows(collect)} window(s) of 900 requests (the budget less the 10 % kept for the user)`,
+    }),
+  ];
 }
