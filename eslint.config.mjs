@@ -29,6 +29,7 @@ const VSCODE_FILES = [
   'src/remote/fileSystem.ts',
   'src/remote/open.ts',
   'src/remote/register.ts',
+  'src/tasks/batchCommands.ts',
   'src/tasks/copyOutputs.ts',
   'src/tasks/details.ts',
   'src/tasks/executionCommands.ts',

@@ -4,6 +4,7 @@
 // bench-results.json are then left alone).
 import type { TaskFilter } from '../../src/tasks/filterModel';
 import { budgetCopy, budgetFigures } from './budgetScenario';
+import { batchFigures, collectThousand, rerunThousand } from './batchScenario';
 import { bundleFigures } from './bundle';
 import { copyFigures, extensionCopy, naiveCopy } from './copyScenario';
 import { tallies } from './env';
@@ -55,6 +56,11 @@ async function main(): Promise<number> {
     figures.push(...treeFigures('Task tree', await runTree('task tree', {}), 7));
     step('filtering');
     figures.push(...treeFigures('Filtering', await runTree('filtering', FILTER), FILTER.statuses!.length));
+  });
+
+  await part('batches', async () => {
+    step('batches at scale: re-run 1,000 failed children, collect 1,000 failure logs');
+    figures.push(...batchFigures(await rerunThousand(), await collectThousand()));
   });
 
   await part('watch', async () => {

@@ -16,6 +16,7 @@ import type { TaskActionKind, TaskListQuery } from '../api/tasks';
 import type { Credentials } from '../api/transport';
 import { hasEnded, type Page, type Task } from '../api/types';
 import { formatDuration } from '../util/time';
+import { costOf, moneyWords } from './cost';
 import { andMore, count } from '../util/words';
 import { appearedSince, type Identity, type Lookup, type WriteKind } from '../write/kinds';
 import { followWrites, type Account, type Outbox, type WriteRecord } from '../write/outbox';
@@ -198,6 +199,9 @@ export function taskActionWrites(api: TaskActionApi, clock: Clock = systemClock)
   return [abortWrite(api), runWrite(api), rerunWrite(api, clock)] as WriteKind<TaskActionPayload, CloneSnapshot | undefined, Task>[];
 }
 
+/** Why a write cannot be sent: no account signed in. */
+export const notSignedIn = (): string => l10n.t('Not signed in.');
+
 /** Sends one action on one task through the outbox and says how it went. */
 export class TaskActionSender {
   constructor(
@@ -215,7 +219,7 @@ export class TaskActionSender {
     } catch (error) {
       return { kind: 'refused', error };
     }
-    if (!account) return { kind: 'refused', error: new ApiError({ kind: 'signedOut', message: l10n.t('Not signed in.') }) };
+    if (!account) return { kind: 'refused', error: new ApiError({ kind: 'signedOut', message: notSignedIn() }) };
     const writeKind = TASK_ACTION_WRITES[kind];
     // The same action on the same task already on its way (a double click, or an answer being checked): follow that one.
     const existing = this.outbox
@@ -260,10 +264,6 @@ export function describeOutcome(kind: TaskActionKind, task: Pick<Task, 'name'>, 
   return undefined;
 }
 
-function money(amount: number, currency: string | undefined): string {
-  return currency === 'USD' || !currency ? `$${amount.toFixed(2)}` : `${amount.toFixed(2)} ${currency}`;
-}
-
 function runSoFar(task: Task, now: number): number | undefined {
   const seconds = task.execution_status?.duration;
   if (typeof seconds === 'number' && seconds >= 0) return seconds * 1000;
@@ -275,8 +275,7 @@ function runSoFar(task: Task, now: number): number | undefined {
 export function confirmationText(kind: TaskActionKind, tasks: readonly Task[], now: number): { message: string; detail: string } {
   const one = tasks.length === 1 ? tasks[0] : undefined;
   const name = one ? one.name || one.id : '';
-  const costs = tasks.map((t) => t.price?.amount).filter((a): a is number => typeof a === 'number');
-  const cost = costs.length ? money(costs.reduce((a, b) => a + b, 0), tasks.find((t) => t.price)?.price?.currency) : undefined;
+  const cost = moneyWords(costOf(tasks));
   let message: string;
   let detail: string;
   if (kind === 'abort') {

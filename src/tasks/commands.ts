@@ -10,13 +10,14 @@ import type { Services } from '../services';
 import { onMany, onOne, plain, type Command } from '../ui/commands';
 import { withProgressBar } from '../ui/rowTree';
 import { commandTitles } from '../keys/commands';
+import { collectLogs, findTask, rerunFailed, showCost, showFailedChildren } from './batchCommands';
 import { copyTaskOutputs } from './copyOutputs';
 import { TaskDetailsProvider } from './details';
 import { act, openLog, loadWholeLog, showLogs, unwatch, watch, type ExecutionParts } from './executionCommands';
 import type { FilterModel } from './filterModel';
 import { pickFilter, pickFilterProject, pickParent } from './filterPicks';
 import type { Refresher } from './refresher';
-import { fullTask, listingTarget, logTarget, statusTarget, taskTarget, type TaskAsk, type TaskRef } from './targets';
+import { costTarget, failureTarget, fullTask, listingTarget, logTarget, statusTarget, taskTarget, type TaskAsk, type TaskRef } from './targets';
 import type { TaskTreeModel } from './taskTree';
 import type { CopyFeature } from '../copy/register';
 import { gatherOutputs } from '../copy/taskOutputs';
@@ -94,6 +95,23 @@ export function taskCommands(parts: TaskCommandParts): Command[] {
     onOne('openLog', { type: logTarget, orElse: () => vscode.window.showInformationMessage(vscode.l10n.t('Open Log: open a task in the Tasks view, then a job, then click one of its logs.')) }, openLog),
     onOne('showLogs', { type: task, fits: (t) => t.status !== 'DRAFT' }, (t) => showLogs(parts, t)),
     plain('loadWholeLog', loadWholeLog),
+    // A row's menu gives its group or batch; the view's title and the palette mean every task under the filter, whatever is selected.
+    onOne('costOfTasks', { type: costTarget, fits: () => false, orElse: () => showCost(parts, undefined) }, (scope) => showCost(parts, scope)),
+    onOne('showFailedChildren', { type: task, fits: (t) => t.batch === true, ask: { query: () => ({ status: 'FAILED' as const }) } }, (t) => showFailedChildren(filters, t)),
+    plain('findTask', () => findTask(parts)),
+    onMany(
+      'collectFailureLogs',
+      {
+        type: failureTarget(services),
+        fits: (s) => s.kind === 'failedGroup' || s.task.status === 'FAILED' || (s.task.execution_status?.failed ?? 0) > 0,
+        ask: { query: () => ({ status: 'FAILED' as const }) },
+        orElse: (options) => collectLogs(parts, [{ kind: 'failedGroup' }], options),
+      },
+      (scopes, options) => collectLogs(parts, scopes, options),
+    ),
+    onMany('rerunFailed', { type: task, fits: (t) => (t.batch === true && ((t.execution_status?.failed ?? 0) + (t.execution_status?.aborted ?? 0)) > 0) || (!t.batch && (t.status === 'FAILED' || t.status === 'ABORTED')), ask: { query: () => ({ status: 'FAILED' as const }) } }, (tasks, options) =>
+      rerunFailed(parts, tasks, options),
+    ),
   ];
 }
 

@@ -173,7 +173,7 @@ function leftAlone(kind: TaskActionKind, skipped: number, selected: number): str
 }
 
 /** The confirmation's button: "Abort Task", "Abort 3 Tasks". */
-function actionButton(kind: TaskActionKind, tasks: number): string {
+export function actionButton(kind: TaskActionKind, tasks: number): string {
   if (kind === 'abort') return tasks === 1 ? vscode.l10n.t('Abort Task') : vscode.l10n.t('Abort {0} Tasks', tasks);
   if (kind === 'run') return tasks === 1 ? vscode.l10n.t('Run Task') : vscode.l10n.t('Run {0} Tasks', tasks);
   return tasks === 1 ? vscode.l10n.t('Re-run Task') : vscode.l10n.t('Re-run {0} Tasks', tasks);

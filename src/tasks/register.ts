@@ -10,6 +10,7 @@ import type { Poller } from '../util/poller';
 import { CONTEXT_KEYS } from '../keys/context';
 import { VIEWS } from '../keys/views';
 import { TaskActionSender, taskActionWrites } from './actions';
+import { rerunFailedWrite } from './rerunFailed';
 import { taskCommands } from './commands';
 import { TASK_DETAILS_SCHEME, TaskDetailsProvider } from './details';
 import { announce } from './executionCommands';
@@ -50,6 +51,7 @@ export function registerTasks(services: Services, copy: CopyFeature): TaskExplor
     watched: (id) => watcher.isWatched(id),
   });
   for (const kind of taskActionWrites(client.tasks, clock)) services.outbox.register(kind);
+  services.outbox.register(rerunFailedWrite(client.tasks, client.budget, clock));
   const sender = new TaskActionSender(services.outbox, services.account, undefined, clock);
   const { view, rows, disposables } = showRows(VIEWS.tasks, tree, { clock, canSelectMany: true, redrawEveryMs: RELATIVE_TIME_TICK_MS });
   // Watched tasks are followed even while the view is hidden: one bulk request per round for all of them.

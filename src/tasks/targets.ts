@@ -8,7 +8,8 @@ import type { Services } from '../services';
 import type { TargetType } from '../ui/commands';
 import { pickOneStatus, pickTask, whichTaskPlaceholder, type TaskListKind } from './filterPicks';
 import type { LogRef } from './taskInfo';
-import type { ContainerNode, LoadMoreNode, TaskTreeModel } from './taskTree';
+import { OTHER_GROUP } from './otherStatuses';
+import type { ContainerNode, GroupNode, LoadMoreNode, TaskNode, TaskTreeModel } from './taskTree';
 
 /** A task as far as it is known: a row's record has the list's fields, an ID typed in has only its ID. */
 export type TaskRef = Pick<Task, 'id'> & Partial<Task>;
@@ -89,3 +90,38 @@ export const logTarget: TargetType<LogRef> = {
   },
   key: (log) => `${log.taskId}/${log.fileId}`,
 };
+
+/** What Cost of These Tasks adds up: a status group (under the filter) or a batch parent's children. */
+export type CostScope = GroupNode | TaskNode;
+
+/** A status group's row (not "Other statuses": the platform cannot list it by status) or a batch parent's row. */
+export const costTarget: TargetType<CostScope> = {
+  read: (value) => {
+    const node = value as { kind?: unknown; status?: unknown; task?: Task } | undefined;
+    if (node?.kind === 'group' && node.status !== OTHER_GROUP) return value as GroupNode;
+    if (node?.kind === 'task' && node.task?.batch === true) return value as TaskNode;
+    return undefined;
+  },
+  key: (node) => node.id,
+};
+
+/** What Collect Failure Logs acts on: the Failed group under the filter, or a task (a failed one, a batch parent). */
+export type FailureScope = { kind: 'failedGroup' } | { kind: 'task'; task: TaskRef };
+
+/** The Failed group's row, or a task's row, record or ID; picked among the failed tasks. */
+export function failureTarget(services: Services): TargetType<FailureScope, TaskAsk> {
+  const tasks = taskTarget(services);
+  return {
+    read: (value) => {
+      const node = value as { kind?: unknown; status?: unknown } | undefined;
+      if (node?.kind === 'group') return node.status === 'FAILED' ? { kind: 'failedGroup' } : undefined;
+      const task = readTask(value);
+      return task ? { kind: 'task', task } : undefined;
+    },
+    key: (scope) => (scope.kind === 'task' ? scope.task.id : scope.kind),
+    pick: async (request) => {
+      const picked = await tasks.pick!({ ...request, fits: (t) => request.fits({ kind: 'task', task: t }) });
+      return picked.map((task) => ({ kind: 'task', task }));
+    },
+  };
+}

@@ -9,14 +9,15 @@ import { formatDuration, relativeTime } from '../util/time';
 import { FIELD, tooltipLines, whenText, type RowView } from '../ui/rowView';
 import { andMore, count as digits } from '../util/words';
 import { groupIcon, STATUS_LABELS, statusLook } from './statuses';
+import { priceWords } from './cost';
 import { entryText, soFar } from './taskInfo';
 
 /** A group's description when its count could not be read. */
 export const countUnavailable = (): string => l10n.t('count unavailable');
 
 
-/** A status group: "Running" with "12" beside it; a count still loading or unavailable says so. */
-export function groupView(status: TaskStatus, count: number | undefined, countError?: string): RowView {
+/** A status group: "Running" with "12" beside it; a count still loading or unavailable says so; its cost once read. */
+export function groupView(status: TaskStatus, count: number | undefined, countError?: string, cost?: string): RowView {
   const label = STATUS_LABELS[status];
   let description: string;
   let tooltip: string;
@@ -37,7 +38,8 @@ export function groupView(status: TaskStatus, count: number | undefined, countEr
     : count === undefined
       ? l10n.t({ message: '{0} tasks, counting', args: [label], comment: ['{0}: a status, "Running"'] })
       : tooltip;
-  return { label, description, tooltip, ariaLabel, icon: groupIcon(status), contextValue: 'taskGroup', expandable: count !== 0 || !!countError };
+  if (cost) tooltip += `\n${l10n.t({ message: 'Cost: {0}', args: [cost], comment: ['{0}: "214 tasks, $1,318.40"'] })}`;
+  return { label, description, tooltip, ariaLabel, icon: groupIcon(status), contextValue: status === 'FAILED' ? 'taskGroup failedGroup' : 'taskGroup', expandable: count !== 0 || !!countError };
 }
 
 /** "12 done · 3 running · 1 failed" from a batch parent's execution_status; undefined when there is nothing to count. */
@@ -81,6 +83,9 @@ export interface TaskViewOptions {
 export function taskContextValue(task: Task, hasOutputs = false): string {
   const tokens = ['task'];
   if (task.batch) tokens.push('batch');
+  if (task.batch && (task.execution_status?.failed ?? 0) > 0) tokens.push('hasFailedChildren');
+  if (!task.batch && task.status === 'FAILED') tokens.push('failedTask');
+  if (task.batch && (task.execution_status?.failed ?? 0) + (task.execution_status?.aborted ?? 0) > 0) tokens.push('hasRerunnableChildren');
   if (task.status === 'COMPLETED' && hasOutputs) tokens.push('hasOutputs');
   return tokens.join(' ');
 }
@@ -150,9 +155,8 @@ export function taskTooltip(task: Task, now: number): string {
   if (es?.message && es.message !== look.label) rows.push([FIELD.message, escapeMarkdown(es.message)]);
   if (es?.account_limit) rows.push([FIELD.waiting, l10n.t('account limit reached')]);
   if (es?.system_limit) rows.push([FIELD.waiting, l10n.t('system limit reached')]);
-  if (task.price && typeof task.price.amount === 'number') {
-    rows.push([FIELD.price, `${task.price.amount.toFixed(2)} ${task.price.currency ?? ''}`.trim()]);
-  }
+  const price = priceWords(task.price);
+  if (price) rows.push([FIELD.price, task.batch ? l10n.t({ message: '{0}, its children\'s', args: [price], comment: ['A batch task\'s price; {0}: "$41.20 (computation $40.00, …)"'] }) : price]);
   lines.push(...tooltipLines(rows));
   const errors = Array.isArray(task.errors) ? task.errors : [];
   const warnings = Array.isArray(task.warnings) ? task.warnings : [];

@@ -16,6 +16,7 @@ import { listingSignature, TASK_LIST_FIELDS, taskListing, type TaskListing, type
 import type { StateStore } from '../util/stateStore';
 import { isNamedStatus, OTHER_GROUP, otherCount, otherGroupView, otherStatusSource } from './otherStatuses';
 import { groupView, taskView } from './taskRows';
+import { costOf, costWords, emptyCost, mergeCosts, mergeInto, readCost, type CostReadOptions, type CostTotal } from './cost';
 import { actionTokens } from './actions';
 import { hasFileOutputs } from '../api/outputs';
 import { commandTitles, COMMANDS } from '../keys/commands';
@@ -37,6 +38,8 @@ export class GroupNode {
   readonly id: string;
   count: number | undefined;
   countError: string | undefined;
+  /** The cost of the group's tasks once read (Cost of These Tasks), for the count it was read at. */
+  cost: { total: CostTotal; count: number | undefined } | undefined;
   readonly list: TaskListing;
   readonly taskNodes = new Map<string, TaskNode>();
   readonly more: LoadMoreNode;
@@ -264,7 +267,8 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
   rowView(node: TaskTreeNode): RowView {
     switch (node.kind) {
       case 'group': {
-        const view = node.status === OTHER_GROUP ? otherGroupView(node.count, node.countError) : groupView(node.status, node.count, node.countError);
+        const cost = this.knownCost(node);
+        const view = node.status === OTHER_GROUP ? otherGroupView(node.count, node.countError) : groupView(node.status, node.count, node.countError, cost);
         return { ...view, expanded: this.isExpanded(node) };
       }
       case 'task': {
@@ -330,6 +334,43 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
     this.changed.fire(owner);
   }
 
+  /**
+   * A group's cost in words when known without a request: read by Cost of These Tasks for its current count, or its
+   * whole listing loaded (the listing's records carry their price).
+   */
+  private knownCost(node: GroupNode): string | undefined {
+    if (node.cost && node.cost.count === node.count) return costWords(node.cost.total);
+    const list = node.list;
+    if (list.loaded && !list.hasMore && list.error === undefined && list.total === node.count && node.count !== undefined) return costWords(costOf(list.items));
+    return undefined;
+  }
+
+  /**
+   * What the tasks of a status group, a batch parent's children, or (with none) every task under the filter cost, read
+   * page by page with the price field only. A group's total shows in its tooltip until its count changes.
+   */
+  async cost(scope: GroupNode | TaskNode | undefined, options: CostReadOptions = {}): Promise<CostTotal> {
+    const source = this.options.source;
+    if (scope?.kind === 'task') return readCost(source, { parent: scope.task.id }, options);
+    if (scope) {
+      if (scope.status === OTHER_GROUP) throw new ApiError({ kind: 'invalid', message: l10n.t('The platform cannot list the tasks in other statuses by status.') });
+      const counted = scope.count;
+      const total = await readCost(source, this.filter.query(scope.status, this.now()), options);
+      scope.cost = { total, count: counted ?? total.tasks };
+      this.changed.fire(undefined);
+      return total;
+    }
+    const statuses = this.filter.filter.statuses;
+    if (!statuses?.length) return readCost(source, this.filter.query(undefined, this.now()), options);
+    // A query names one status at most: one read per status shown, added up.
+    const total = emptyCost();
+    for (const status of statuses) {
+      const part = await readCost(source, this.filter.query(status, this.now()), { ...options, onPage: (sofar, matching) => options.onPage?.(mergeCosts(total, sofar), matching) });
+      mergeInto(total, part);
+    }
+    return total;
+  }
+
   /** Forgets every count and listing (a new filter, a new sign-in) and redraws. */
   reset(): void {
     this.countsController.abort();
@@ -340,6 +381,7 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
     for (const group of this.groups.values()) {
       group.count = undefined;
       group.countError = undefined;
+      group.cost = undefined;
       group.list.reset();
       group.taskNodes.clear();
     }

@@ -176,6 +176,8 @@ export interface Emulator {
   readonly stats: { requests: number; byStatus: Record<number, number>; faultsInjected: number; bodyBytes: number };
   /** Every request of the API origin as it arrived (time, method, path), in order. */
   readonly received: readonly ReceivedRequest[];
+  /** The last 2,000 requests, `METHOD /v2/path?query`, oldest first. */
+  readonly requestLines: readonly string[];
   readonly data: EmulatorData;
   close(): Promise<void>;
 }
@@ -240,6 +242,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     uploads,
     stats: server.stats,
     received: server.received,
+    requestLines: server.requestLines,
     data: store,
     close: async () => {
       await Promise.all([server.close(), storage.close()]);

@@ -73,6 +73,8 @@ export class EmulatorServer {
   readonly stats: Stats = { requests: 0, byStatus: {}, faultsInjected: 0, bodyBytes: 0 };
   /** Every request of the API origin, in the order it arrived. */
   readonly received: ReceivedRequest[] = [];
+  /** The last 2,000 requests as `GET /v2/tasks?status=FAILED&fields=price`, oldest first: what a test asks was sent. */
+  readonly requestLines: string[] = [];
   /** every write that reached processing, in order */
   readonly writes: ReceivedWrite[] = [];
   /** writes stopped before processing (fault, bad token, rate limit) */
@@ -187,6 +189,8 @@ export class EmulatorServer {
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     this.stats.requests++;
+    this.requestLines.push(`${req.method ?? 'GET'} ${req.url ?? '/'}`);
+    if (this.requestLines.length > 2000) this.requestLines.shift();
     const chunks: Buffer[] = [];
     for await (const chunk of req) {
       chunks.push(chunk as Buffer);

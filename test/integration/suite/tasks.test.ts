@@ -43,7 +43,7 @@ describe('task explorer', function () {
     for (const g of all) {
       const treeItem = item(g);
       assert.strictEqual(treeItem.description, count(g.status).toLocaleString('en-US'), g.status);
-      assert.strictEqual(treeItem.contextValue, g.status === 'OTHER' ? 'otherStatusGroup' : 'taskGroup');
+      assert.strictEqual(treeItem.contextValue, g.status === 'OTHER' ? 'otherStatusGroup' : g.status === 'FAILED' ? 'taskGroup failedGroup' : 'taskGroup');
       assert.strictEqual(treeItem.id, `group:${g.status}`);
       assert.ok(treeItem.iconPath instanceof vscode.ThemeIcon);
     }

@@ -118,7 +118,8 @@ describe('task rows', () => {
     it('marks batch parents and completed tasks with file outputs', () => {
       assert.strictEqual(taskContextValue(task(), hasFileOutputs(task())), 'task hasOutputs');
       assert.strictEqual(taskView(task(), { now: NOW, hasOutputs: true }).contextValue, 'task hasOutputs');
-      assert.strictEqual(taskContextValue(task({ status: 'FAILED' }), true), 'task', 'only a completed task offers its outputs');
+      assert.strictEqual(taskContextValue(task({ status: 'FAILED' }), true), 'task failedTask', 'only a completed task offers its outputs; a failed one its logs');
+      assert.strictEqual(taskContextValue(task({ status: 'FAILED', batch: true, execution_status: { failed: 2 } }), false), 'task batch hasFailedChildren hasRerunnableChildren');
       assert.strictEqual(taskContextValue(task({ batch: true, outputs: {} }), false), 'task batch');
       assert.strictEqual(taskContextValue(task(), false), 'task');
     });
@@ -151,7 +152,7 @@ describe('task rows', () => {
         'Ended: 2026-03-07 11:55 UTC (5 min ago)',
         'Duration: 50 min',
         'Progress: 3/3 steps',
-        'Price: 0.02 USD',
+        'Price: $0.02',
       ]) {
         assert.ok(text.includes(expected), `tooltip has "${expected}":\n${text}`);
       }

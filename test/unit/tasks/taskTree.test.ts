@@ -349,7 +349,7 @@ describe('task tree model', () => {
       [
         [taskId(3), 'task canAbort watched', true],
         [taskId(2), 'task canAbort canWatch', true],
-        [taskId(1), 'task batch canAbort canWatch', true],
+        [taskId(1), 'task batch hasFailedChildren hasRerunnableChildren canAbort canWatch', true],
         [taskId(249), 'task canRerun', true],
       ],
     );

@@ -1,0 +1,190 @@
+// Re-run Failed: one new task per failed or aborted child of a batch (or per failed or aborted task selected), with
+// the same app and inputs (clone and run). The plan and its confirmation, the write kind (the re-run's identity rule,
+// paced to the API budget), and the watch that says once, at the end, how the new tasks ended. No `vscode` import.
+
+import * as l10n from '@vscode/l10n';
+import type { ApiBudget } from '../api/budget';
+import type { Clock } from '../api/clock';
+import type { TaskListQuery } from '../api/tasks';
+import { hasEnded, type BulkTaskItem, type Task } from '../api/types';
+import { Poller, type PollBudget } from '../util/poller';
+import { andMore, count, taskCount } from '../util/words';
+import type { WriteKind } from '../write/kinds';
+import { USER_DECIDES, type FinishedWrite, type Outbox, type WriteRecord } from '../write/outbox';
+import { rerunWrite, type CloneSnapshot, type TaskActionApi, type TaskActionPayload } from './actions';
+import { costOf, moneyWords, type CostSource, type CostTotal } from './cost';
+import { namePages } from './findTask';
+
+/** The outbox's kind of a bulk re-run's writes: one per task. */
+export const RERUN_FAILED_WRITE = 'taskAction.rerunFailed';
+
+/**
+ * The re-run kind (ARCHITECTURE.md, "Writes": found by difference, the clone with the original's name and app that
+ * appeared in its project since the snapshot, claimed by no other write), held back while the API budget is nearly
+ * spent: a thousand re-runs wait for the reset rather than meet a 429.
+ */
+export function rerunFailedWrite(api: TaskActionApi, budget: Pick<ApiBudget, 'holdBulk'>, clock?: Pick<Clock, 'monotonic'>): WriteKind<TaskActionPayload, CloneSnapshot, Task> {
+  return { ...rerunWrite(api, clock), name: RERUN_FAILED_WRITE, hold: () => budget.holdBulk(1) };
+}
+
+/** What a re-run of failed tasks will do: which tasks, how many failed and aborted, what they cost. */
+export interface RerunPlan {
+  tasks: Task[];
+  failed: number;
+  aborted: number;
+  /** What the originals cost before they ended. */
+  cost: CostTotal;
+}
+
+/** The tasks to re-run among the candidates: failed or aborted, not batch parents, each once, in the order given. */
+export function planRerun(candidates: readonly Task[]): RerunPlan {
+  const tasks: Task[] = [];
+  const seen = new Set<string>();
+  for (const t of candidates) {
+    if (t.batch || (t.status !== 'FAILED' && t.status !== 'ABORTED') || seen.has(t.id)) continue;
+    seen.add(t.id);
+    tasks.push(t);
+  }
+  return { tasks, failed: tasks.filter((t) => t.status === 'FAILED').length, aborted: tasks.filter((t) => t.status === 'ABORTED').length, cost: costOf(tasks) };
+}
+
+/** What each new task is sent as: the original's ID, name, app and project (the identity rule reads them). */
+export function rerunPayloads(plan: RerunPlan): TaskActionPayload[] {
+  return plan.tasks.map((t) => ({ action: 'rerun', task: { id: t.id, name: t.name, app: t.app, project: t.project, status: t.status } }));
+}
+
+/** "Re-run 37 failed tasks of "RNA batch 12"? They cost $41.20 before failing." and the detail. */
+export function rerunConfirmation(plan: RerunPlan, of: string | undefined): { message: string; detail: string } {
+  const n = plan.tasks.length;
+  const what = plan.aborted === 0 ? (n === 1 ? l10n.t('1 failed task') : l10n.t('{0} failed tasks', count(n))) : plan.failed === 0 ? (n === 1 ? l10n.t('1 aborted task') : l10n.t('{0} aborted tasks', count(n))) : l10n.t('{0} ({1} failed, {2} aborted)', taskCount(n), count(plan.failed), count(plan.aborted));
+  const question = of ? l10n.t('Re-run {0} of "{1}"?', what, of) : l10n.t('Re-run {0}?', what);
+  const money = moneyWords(plan.cost);
+  const cost = money ? (plan.aborted === 0 ? (n === 1 ? l10n.t('It cost {0} before failing.', money) : l10n.t('They cost {0} before failing.', money)) : l10n.t('They cost {0} before they ended.', money)) : undefined;
+  const listed = plan.tasks.slice(0, 10).map((t) => `• ${t.name || t.id}`).join('\n');
+  const detail = [
+    l10n.t('One new task is made per task, with the same app and inputs, and run at once; the originals stay as they are. The new runs are charged to their project\'s billing group.'),
+    `${listed}${n > 10 ? `\n${andMore(n - 10)}` : ''}`,
+  ].join('\n\n');
+  return { message: cost ? `${question} ${cost}` : question, detail };
+}
+
+/**
+ * Runs `start` (which records a group of writes) and resolves once each has reached the platform or waits for the
+ * person (refused, not found): unlike `followWrites`, writes held back by the API budget are waited for, so a
+ * thousand re-runs are followed to their end. `onProgress` hears how many have reached the platform.
+ */
+export async function followToEnd(outbox: Outbox, start: () => Promise<WriteRecord[]>, onProgress?: (done: number, total: number) => void): Promise<{ finished: FinishedWrite[]; left: WriteRecord[] }> {
+  const finished: FinishedWrite[] = [];
+  const finishedIds = new Set<string>();
+  let ids = new Set<string>();
+  const listening = outbox.onDidFinish((f) => {
+    finished.push(f);
+    finishedIds.add(f.record.id);
+  });
+  try {
+    ids = new Set((await start()).map((r) => r.id));
+    const open = () => outbox.all().filter((r) => ids.has(r.id) && !finishedIds.has(r.id) && r.state !== 'done' && !USER_DECIDES.includes(r.state));
+    await new Promise<void>((resolve) => {
+      const check = () => {
+        onProgress?.(finished.filter((f) => ids.has(f.record.id)).length, ids.size);
+        if (open().length) return;
+        changes.dispose();
+        resolve();
+      };
+      const changes = outbox.onDidChange(check);
+      check();
+    });
+    const left = outbox.all().filter((r) => ids.has(r.id) && !finishedIds.has(r.id) && r.state !== 'done');
+    return { finished: finished.filter((f) => ids.has(f.record.id)), left };
+  } finally {
+    listening.dispose();
+  }
+}
+
+/** What a re-run's candidates are read with. */
+const RERUN_FIELDS = 'id,name,status,project,app,batch,parent,price';
+
+/** A batch parent's children that ended FAILED or ABORTED, by name, 100 a page, each page paced to the budget. */
+export async function rerunnableChildren(source: CostSource, parent: string, options: { signal?: AbortSignal; pace?: () => Promise<void> } = {}): Promise<Task[]> {
+  const found: Task[] = [];
+  for (const status of ['FAILED', 'ABORTED'] as const) {
+    const query: TaskListQuery = { parent, status };
+    await options.pace?.();
+    for await (const page of namePages(source, query, { signal: options.signal, beforePage: options.pace, fields: RERUN_FIELDS, max: Infinity })) found.push(...page.items);
+  }
+  return found;
+}
+
+/** How the new tasks ended. */
+export interface RerunEnded {
+  completed: number;
+  failed: number;
+  aborted: number;
+}
+
+/** "35 completed, 2 failed again" (the counts that are not 0). */
+export function rerunEndedWords(ended: RerunEnded): string {
+  const parts: string[] = [];
+  if (ended.completed) parts.push(l10n.t('{0} completed', count(ended.completed)));
+  if (ended.failed) parts.push(l10n.t('{0} failed again', count(ended.failed)));
+  if (ended.aborted) parts.push(l10n.t('{0} aborted', count(ended.aborted)));
+  return parts.join(', ');
+}
+
+export interface RerunWatchOptions {
+  bulkGet(ids: readonly string[], signal?: AbortSignal): Promise<BulkTaskItem[]>;
+  clock: Clock;
+  /** The wait between rounds (the refresh interval), read each time. */
+  intervalMs: () => number;
+  /** Once, when every new task has ended (or could no longer be read: it counts as neither). */
+  onEnded: (ended: RerunEnded) => void;
+  budget?: PollBudget;
+}
+
+/** Follows the new tasks of a re-run, 100 per request, until all have ended; then says so once. */
+export class RerunWatch {
+  private readonly open: Set<string>;
+  private readonly ended: RerunEnded = { completed: 0, failed: 0, aborted: 0 };
+  private readonly poller: Poller;
+  private reported = false;
+
+  constructor(
+    ids: readonly string[],
+    private readonly options: RerunWatchOptions,
+  ) {
+    this.open = new Set(ids);
+    this.poller = new Poller({ poll: () => this.round(), hasWork: () => this.open.size > 0, interval: options.intervalMs, awayWaitMs: 60_000, clock: options.clock, budget: options.budget });
+    this.poller.schedule();
+  }
+
+  /** Tasks still followed. */
+  get left(): number {
+    return this.open.size;
+  }
+
+  /** One round: each task still open read (100 a request); those that ended counted. */
+  async round(): Promise<void> {
+    const ids = [...this.open];
+    for (let i = 0; i < ids.length; i += 100) {
+      for (const item of await this.options.bulkGet(ids.slice(i, i + 100))) {
+        const task = item.resource;
+        if (!task || !hasEnded(task.status) || !this.open.delete(task.id)) continue;
+        if (task.status === 'COMPLETED') this.ended.completed++;
+        else if (task.status === 'FAILED') this.ended.failed++;
+        else this.ended.aborted++;
+      }
+    }
+    if (!this.open.size && !this.reported) {
+      this.reported = true;
+      this.options.onEnded({ ...this.ended });
+    }
+  }
+
+  setFocused(focused: boolean): void {
+    this.poller.setFocused(focused);
+  }
+
+  dispose(): void {
+    this.poller.dispose();
+  }
+}
