@@ -12,6 +12,7 @@ import { count } from '../util/words';
 import { dropDestination, type DropTarget } from './dragAndDrop';
 import { FolderNode, ProjectNode, type FilesNode, type FilesTreeModel, type ItemNode } from './filesModel';
 import { download } from '../remote/download';
+import { uploadCommand } from '../remote/upload';
 import { loadWholeFile, openRemote, remoteUri, type RemoteParts } from '../remote/open';
 import { copySources, fileTarget, filesListingTarget, idTarget, projectTarget, readFile, type FileRef, type IdRef } from './targets';
 
@@ -41,6 +42,7 @@ export function filesCommands(parts: FilesParts): Command[] {
     onMany('downloadFiles', { type: files, named, ask: { prompt: () => vscode.l10n.t('The IDs of the files and folders to download') } }, (refs, options) =>
       download(parts.services, refs, options as { target?: string; confirm?: boolean }),
     ),
+    plain('uploadFiles', (first, second) => uploadCommand(parts.services, first, second)),
     onOne('addProjectToWorkspace', { type: projectTarget, orElse: () => addPickedProject(parts) }, (project) => addToWorkspace(project.id, project.name)),
     onOne('revealInFiles', { type: files, ask: { prompt: () => vscode.l10n.t('The ID of the file or folder to show') } }, (file) => reveal(parts, file)),
   ];

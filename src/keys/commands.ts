@@ -40,6 +40,7 @@ export const COMMANDS = {
   loadWholeFile: 'sevenbridges.files.loadWhole',
   downloadFiles: 'sevenbridges.files.download',
   downloadTaskOutputs: 'sevenbridges.tasks.downloadOutputs',
+  uploadFiles: 'sevenbridges.files.upload',
   addProjectToWorkspace: 'sevenbridges.files.addProjectToWorkspace',
   // Copy
   copy: 'sevenbridges.copy',
@@ -99,6 +100,7 @@ export function commandTitles(): Record<CommandName, string> {
     loadWholeFile: l10n.t('Load Whole File'),
     downloadFiles: l10n.t('Download…'),
     downloadTaskOutputs: l10n.t('Download Outputs…'),
+    uploadFiles: l10n.t('Upload to Seven Bridges…'),
     addProjectToWorkspace: l10n.t('Add Project to Workspace'),
     copy: l10n.t('Copy Files and Folders…'),
     copyTo: l10n.t('Copy To…'),
