@@ -22,6 +22,7 @@ const VSCODE_FILES = [
   'src/files/targets.ts',
   'src/jobs/ui.ts',
   'src/remote/download.ts',
+  'src/remote/upload.ts',
   'src/remote/fileSystem.ts',
   'src/remote/open.ts',
   'src/remote/register.ts',
