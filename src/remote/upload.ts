@@ -94,7 +94,7 @@ async function upload(services: Services, sources: string[], where: { location: 
   const { client } = services;
   const uploader = new Uploader({
     uploads: client.uploads,
-    complete: completeThroughOutbox(services.outbox, account),
+    complete: completeThroughOutbox(services.outbox, account, services.clock),
     ensureFolder: (parent, name, signal) => ensureFolder(client.files, parent, name, signal),
     storage: new StorageClient({ onRequest: requestLogger(services.log), clock: services.clock }),
     clock: services.clock,

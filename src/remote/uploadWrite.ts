@@ -3,6 +3,7 @@
 // still there means not done, sent again; gone with a file of its name, size and time in its destination means done.
 // No `vscode` import.
 import * as l10n from '@vscode/l10n';
+import type { Clock } from '../api/clock';
 import { ApiError } from '../api/errors';
 import type { FilesApi } from '../api/files';
 import type { FileRecord } from '../api/types';
@@ -53,17 +54,44 @@ export function uploadCompleteWrite(api: UploadWriteApi): WriteKind<CompleteCont
   };
 }
 
+/** How long the upload waits for the lookup of a lost answer before it reports the file as "being checked". */
+export const LOOKUP_WAIT_MS = 30_000;
+
 /**
- * The engine's `complete` through the outbox: resolves with the file made (answered, or found after a lost answer);
- * rejects `maybeDelivered` while the write is still being looked up, and as a refusal when the platform refused it.
+ * The engine's `complete` through the outbox: resolves with the file made (answered, or found after a lost answer,
+ * waited for up to `LOOKUP_WAIT_MS`); rejects `maybeDelivered` while it is still being looked up, and as a refusal
+ * when the platform refused it or the lookup showed it cannot be done.
  */
-export function completeThroughOutbox(outbox: Outbox, account: Account): (uploadId: string, context: CompleteContext) => Promise<FileRecord> {
+export function completeThroughOutbox(
+  outbox: Outbox,
+  account: Account,
+  clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>,
+  waitMs = LOOKUP_WAIT_MS,
+): (uploadId: string, context: CompleteContext) => Promise<FileRecord> {
   return async (_uploadId, context) => {
-    const { finished, left } = await followWrites(outbox, () => outbox.submit(UPLOAD_COMPLETE_WRITE, [context], account));
-    if (finished[0]) return finished[0].outcome as FileRecord;
-    const record = left[0];
-    const message = record?.note ?? l10n.t('The platform has not answered the completion yet.');
-    const refused = !record || record.state === 'failed' || record.state === 'notFound';
-    throw new ApiError({ kind: refused ? 'http' : 'network', message, maybeDelivered: !refused });
+    // Listening from the start: a lookup may finish the write between the send and the wait below.
+    const made = new Map<string, FileRecord>();
+    const listening = outbox.onDidFinish(({ record, outcome }) => made.set(record.id, outcome as FileRecord));
+    try {
+      const { records, finished, left } = await followWrites(outbox, () => outbox.submit(UPLOAD_COMPLETE_WRITE, [context], account));
+      if (finished[0]) return finished[0].outcome as FileRecord;
+      const id = records[0]?.id;
+      const current = () => outbox.all().find((r) => r.id === id) ?? left[0];
+      const over = () => made.has(id!) || !current() || current()!.state === 'failed' || current()!.state === 'notFound';
+      if (id && !over()) {
+        await new Promise<void>((resolve) => {
+          const done = () => (changes.dispose(), clock.clearTimeout(timer), resolve());
+          const changes = outbox.onDidChange(() => over() && done());
+          const timer = clock.setTimeout(done, waitMs);
+        });
+      }
+      const file = id ? made.get(id) : undefined;
+      if (file) return file;
+      const record = current();
+      const refused = !record || record.state === 'failed' || record.state === 'notFound';
+      throw new ApiError({ kind: refused ? 'http' : 'network', message: record?.note ?? l10n.t('The platform has not answered the completion yet.'), maybeDelivered: !refused });
+    } finally {
+      listening.dispose();
+    }
   };
 }
