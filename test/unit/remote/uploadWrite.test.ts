@@ -1,7 +1,10 @@
 import * as assert from 'assert';
 import { ApiError } from '../../../src/api/errors';
 import type { FileRecord } from '../../../src/api/types';
-import { uploadCompleteWrite } from '../../../src/remote/uploadWrite';
+import { completeThroughOutbox, uploadCompleteWrite, UPLOAD_COMPLETE_WRITE } from '../../../src/remote/uploadWrite';
+import { Outbox } from '../../../src/write/outbox';
+import { FakeClock } from '../../support/fakeClock';
+import { SharedGlobalState } from '../../support/sharedState';
 import type { WriteRecord } from '../../../src/write/records';
 import type { CompleteContext } from '../../../src/transfer/upload';
 
@@ -42,5 +45,74 @@ describe('remote/uploadWrite: "upload complete" as a write kind, found by state'
     assert.strictEqual(k.isPayload(context), true);
     assert.strictEqual(k.isPayload({ ...context, destination: {} }), false);
     assert.strictEqual(k.isPayload(null), false);
+  });
+
+  describe('the engine\'s complete through the outbox', () => {
+    const ACCOUNT = { key: 'https://api.sbgenomics.com/v2#rfranklin', credentials: { endpoint: 'https://api.sbgenomics.com/v2', token: 'a-token-of-the-test' } };
+    let clock: FakeClock;
+    const pick = (f: FileRecord) => ({ id: f.id, name: f.name, size: f.size, parent: f.parent });
+    let outbox: Outbox;
+    const lost = () => new ApiError({ kind: 'network', message: 'ECONNRESET', maybeDelivered: true });
+    /** `answers`: what each complete does; `upload`: whether the upload is still there when looked up; `files`: the listing. */
+    const wire = (answers: (FileRecord | Error)[], upload: () => 'there' | 'gone', files: () => FileRecord[]) => {
+      const sent: string[] = [];
+      outbox.register(
+        uploadCompleteWrite({
+          uploads: {
+            info: async () => (upload() === 'there' ? ({} as never) : gone()),
+            complete: async (id) => {
+              sent.push(id);
+              const answer = answers.shift() ?? made;
+              if (answer instanceof Error) throw answer;
+              return answer;
+            },
+          },
+          files: { list: async () => ({ items: files() }) as never },
+        }),
+      );
+      outbox.start();
+      return { sent, complete: completeThroughOutbox(outbox, ACCOUNT, clock, 30_000) };
+    };
+    beforeEach(() => {
+      clock = new FakeClock(Date.UTC(2026, 0, 1));
+      outbox = new Outbox(new SharedGlobalState().window(), async () => ACCOUNT, clock, { heartbeatMs: 1_000, staleMs: 5_000, settleMs: 500, lookupDelayMs: 200, maxWaitMs: 4_000, lateWindowMs: 20_000 });
+    });
+    afterEach(() => outbox.dispose());
+
+    it('answered: the file, one complete, recorded as the "upload complete" write', async () => {
+      const { sent, complete } = wire([made], () => 'there', () => []);
+      const kinds: string[] = [];
+      outbox.onDidFinish(({ record }) => kinds.push(record.kind));
+      const file = complete('u1', context);
+      await clock.tickAsync(1_000);
+      assert.deepStrictEqual(pick(await file), pick(made));
+      assert.deepStrictEqual([sent, kinds], [['u1'], [UPLOAD_COMPLETE_WRITE]]);
+    });
+
+    it('a lost answer, the file made: found by the lookup and adopted, complete not sent again', async () => {
+      const { sent, complete } = wire([lost()], () => 'gone', () => [made]);
+      const file = complete('u1', context);
+      await clock.tickAsync(10_000);
+      assert.deepStrictEqual(pick(await file), pick(made));
+      assert.deepStrictEqual(sent, ['u1'], 'made once');
+    });
+
+    it('a lost answer, the upload still there: complete sent again, once', async () => {
+      const { sent, complete } = wire([lost(), made], () => 'there', () => []);
+      const file = complete('u1', context);
+      await clock.tickAsync(10_000);
+      assert.deepStrictEqual(pick(await file), pick(made));
+      assert.deepStrictEqual(sent, ['u1', 'u1']);
+    });
+
+    it('a refusal (4xx) rejects as refused, not "may have been made"', async () => {
+      const { sent, complete } = wire([new ApiError({ kind: 'http', status: 400, message: 'parts missing' })], () => 'there', () => []);
+      const file = complete('u1', context).catch((e: unknown) => e);
+      await clock.tickAsync(1_000);
+      const error = (await file) as ApiError;
+      assert.ok(error instanceof ApiError);
+      assert.strictEqual(error.maybeDelivered, false);
+      assert.deepStrictEqual(sent, ['u1']);
+    });
   });
 });
