@@ -104,9 +104,8 @@ async function upload(services: Services, sources: string[], where: { location: 
   let ifExists: NameClash = options.ifExists ?? 'rename';
   if (options.confirm !== false) {
     const lookup = await lookupDestination(client.files, where.location, arriving);
-    const taken = takenNames(arriving, lookup.existing);
-    if (taken.length) {
-      const chosen = await askClash(taken, where.label);
+    if (takenNames(arriving, lookup.existing).length) {
+      const chosen = await askClash(clashQuestion(arriving, lookup.existing, where.label));
       if (!chosen) return undefined;
       ifExists = chosen;
     }
@@ -136,9 +135,8 @@ async function upload(services: Services, sources: string[], where: { location: 
   return summary;
 }
 
-async function askClash(taken: string[], destination: string): Promise<NameClash | undefined> {
+async function askClash({ message, detail }: { message: string; detail: string }): Promise<NameClash | undefined> {
   const { overwrite, keepBoth, skip } = existingChoiceWords();
-  const { message, detail } = clashQuestion(taken, destination);
   const chosen = await vscode.window.showWarningMessage(message, { modal: true, detail }, overwrite, keepBoth, skip);
   return chosen === overwrite ? 'overwrite' : chosen === keepBoth ? 'rename' : chosen === skip ? 'skip' : undefined;
 }

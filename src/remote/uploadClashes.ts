@@ -53,15 +53,18 @@ const LISTED = 5;
 const listed = (names: readonly string[]): string =>
   names.length > LISTED ? `${names.slice(0, LISTED).join(', ')} ${andMore(names.length - LISTED)}` : names.join(', ');
 
-/** The question's words: which names are taken, and what each choice would do. */
-export function clashQuestion(taken: readonly string[], destination: string): { message: string; detail: string } {
+/** The question's words: which names are taken, and what each choice would do (Keep Both: the names they get). */
+export function clashQuestion(arriving: readonly Arriving[], existing: readonly Existing[], destination: string): { message: string; detail: string } {
+  const taken = takenNames(arriving, existing);
+  const renamed = decideClashes(arriving, existing, 'rename').renamed.map((r) => r.to);
   return {
     message:
       taken.length === 1
         ? l10n.t('"{0}" is already in {1}', taken[0], destination)
         : l10n.t('{0} names are already in {1}: {2}', count(taken.length), destination, listed(taken)),
     detail: l10n.t(
-      'Overwrite replaces them; Keep Both sends them as 1_<name> (the platform\'s rule for copies); Skip leaves them out. The same choice applies to files already there inside folders that are merged. Nothing has been sent yet.',
+      'Overwrite replaces them; Keep Both sends them as {0} (the platform\'s rule for copies); Skip leaves them out. The same choice applies to files already there inside folders that are merged. Nothing has been sent yet.',
+      listed(renamed),
     ),
   };
 }

@@ -44,9 +44,12 @@ describe('remote/uploadClashes: what Upload to Seven Bridges… sends when a nam
     assert.deepStrictEqual(d.sent, ['run', 'new.bam']);
   });
 
-  it('the question names what is taken (a few by name) and says nothing was sent', () => {
-    assert.strictEqual(clashQuestion(['reads.fq'], 'p').message, '"reads.fq" is already in p');
-    const many = clashQuestion(['a', 'b', 'c', 'd', 'e', 'f', 'g'], 'p');
+  it('the question names what is taken (a few by name), the names Keep Both gives, and says nothing was sent', () => {
+    const one = clashQuestion(arriving, existing.slice(0, 2), 'p');
+    assert.strictEqual(one.message, '"reads.fq" is already in p');
+    assert.match(one.detail, /Keep Both sends them as 2_reads\.fq \(/);
+    const names = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((name) => ({ name, folder: false }));
+    const many = clashQuestion(names, names, 'p');
     assert.match(many.message, /^7 names are already in p: a, b, c, d, e … and 2 more$/);
     assert.match(many.detail, /Nothing has been sent yet/);
   });
