@@ -26,6 +26,7 @@ const VSCODE_FILES = [
   'src/files/metadataDocument.ts',
   'src/jobs/ui.ts',
   'src/remote/download.ts',
+  'src/remote/upload.ts',
   'src/remote/fileSystem.ts',
   'src/remote/open.ts',
   'src/remote/register.ts',

@@ -12,6 +12,7 @@ import { count } from '../util/words';
 import { dropDestination, projectNodeOf, type DropTarget } from './dragAndDrop';
 import { FolderNode, ProjectNode, type FilesNode, type FilesTreeModel, type ItemNode } from './filesModel';
 import { download } from '../remote/download';
+import { uploadCommand } from '../remote/upload';
 import { loadWholeFile, openRemote, remoteUri, type RemoteParts } from '../remote/open';
 import type { FileFinder, FindSpec } from './find';
 import { askConditions, askWhere, namedConditions } from './findPrompt';
@@ -46,6 +47,7 @@ export function filesCommands(parts: FilesParts): Command[] {
     onMany('downloadFiles', { type: files, named, ask: { prompt: () => vscode.l10n.t('The IDs of the files and folders to download') } }, (refs, options) =>
       download(parts.services, refs, options as { target?: string; confirm?: boolean }),
     ),
+    plain('uploadFiles', (first, second) => uploadCommand(parts.services, first, second)),
     onOne('addProjectToWorkspace', { type: projectTarget, orElse: () => addPickedProject(parts) }, (project) => addToWorkspace(project.id, project.name)),
     plain('findFiles', (first) => findFiles(parts, first)),
     plain('clearFind', () => parts.model.showFound(undefined)),

@@ -15,7 +15,7 @@ import { requestLogger } from '../ui/requestLog';
 import { setting } from '../ui/settings';
 import { formatSize } from '../util/words';
 import { collectItems, type DownloadRef } from './downloadItems';
-import { downloadSummaryWords, progressWords } from './transferWords';
+import { downloadSummaryWords, existingChoiceWords, progressWords } from './transferWords';
 
 export interface DownloadOptions {
   /** The local folder, without asking (scripts and tests). */
@@ -143,9 +143,7 @@ async function writableProblem(target: string): Promise<string | undefined> {
 }
 
 async function askExisting(existing: ExistingFile): Promise<ExistingChoice> {
-  const overwrite = vscode.l10n.t('Overwrite');
-  const keepBoth = vscode.l10n.t('Keep Both');
-  const skip = vscode.l10n.t('Skip');
+  const { overwrite, keepBoth, skip } = existingChoiceWords();
   const chosen = await vscode.window.showWarningMessage(
     vscode.l10n.t('{0} is already there with another size', existing.item.relativePath),
     { modal: true, detail: vscode.l10n.t('The local file is {0} ({1}). Overwrite it, keep both (the download saved beside it with a number), or skip this file?', formatSize(existing.localSize)!, existing.path) },

@@ -1,13 +1,17 @@
 import * as vscode from 'vscode';
 import { StorageClient } from '../api/storage';
 import type { Services } from '../services';
+import { uploadCompleteWrite } from './uploadWrite';
 import { requestLogger } from '../ui/requestLog';
 import { readOnlyWords, RemoteFileSystem } from './fileSystem';
 import type { RemoteParts } from './open';
 import { REMOTE_SCHEME } from './remotePath';
 import { RemoteFiles } from './remoteFiles';
 
-/** The `sevenbridges:` file system, read-only; what it read is forgotten when the sign-in changes. */
+/**
+ * The `sevenbridges:` file system, read-only; what it read is forgotten when the sign-in changes. The "upload
+ * complete" write kind is registered here, beside it.
+ */
 export function registerRemote(services: Services): RemoteParts {
   const { client, session, projects } = services;
   const storage = new StorageClient({ onRequest: requestLogger(services.log), clock: services.clock });
@@ -19,6 +23,7 @@ export function registerRemote(services: Services): RemoteParts {
     storage,
   });
   const fileSystem = new RemoteFileSystem(files);
+  services.outbox.register(uploadCompleteWrite(client));
   services.context.subscriptions.push(
     fileSystem,
     vscode.workspace.registerFileSystemProvider(REMOTE_SCHEME, fileSystem, { isCaseSensitive: true, isReadonly: new vscode.MarkdownString(readOnlyWords()) }),

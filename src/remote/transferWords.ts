@@ -16,6 +16,11 @@ export function progressWords(p: TransferProgress): string {
   return parts.join(' · ');
 }
 
+/** The buttons for a name already taken (Download… locally, Upload… on the platform). */
+export function existingChoiceWords(): { overwrite: string; keepBoth: string; skip: string } {
+  return { overwrite: l10n.t('Overwrite'), keepBoth: l10n.t('Keep Both'), skip: l10n.t('Skip') };
+}
+
 /** Shown at most, by name, in a summary's list of failures. */
 const LISTED = 5;
 

@@ -3,6 +3,7 @@
 // (the upload is gone once completed), and re-uploading would make the file twice. No `vscode`.
 import { ApiError } from '../api/errors';
 import type { FilesApi } from '../api/files';
+import type { Credentials } from '../api/transport';
 import type { FileRecord } from '../api/types';
 import type { UploadsApi } from '../api/uploads';
 import type { CompleteContext } from './upload';
@@ -26,14 +27,15 @@ export async function lookUpCompletion(
   api: { uploads: Pick<UploadsApi, 'info'>; files: Pick<FilesApi, 'list'> },
   context: CompleteContext,
   signal?: AbortSignal,
+  credentials?: Credentials,
 ): Promise<CompletionLookup> {
   try {
-    await api.uploads.info(context.uploadId, { signal });
+    await api.uploads.info(context.uploadId, { signal, credentials });
     return { state: 'notCompleted' };
   } catch (error) {
     if (!(error instanceof ApiError && error.status === 404)) throw error;
   }
-  const page = await api.files.list(context.destination, { name: context.name, limit: 100, signal });
+  const page = await api.files.list(context.destination, { name: context.name, limit: 100, signal, credentials });
   const begun = context.initiated ? Date.parse(context.initiated) : NaN;
   const file = page.items.find(
     (f) =>

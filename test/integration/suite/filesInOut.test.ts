@@ -2,7 +2,8 @@
  * Files in and out of the editor, in a real VS Code against the emulator: a remote text file opened and read (whole,
  * its first 1 MB, then whole on request; gzipped text decompressed), writes refused, a project added to the
  * workspace; Download… of a folder and of a task's outputs to a temporary folder, compared byte for byte with the
- * emulator's content; a folder that cannot be written refused before anything is fetched.
+ * emulator's content; a folder that cannot be written refused before anything is fetched; Upload to Seven Bridges…
+ * of a folder with a 50 MB file, listed and downloaded back byte for byte, and an upload cancelled leaving nothing.
  */
 import * as assert from 'assert';
 import * as fs from 'fs';
@@ -172,6 +173,70 @@ describe('files in and out of the editor', function () {
     assert.strictEqual(again.saved.length, 0);
     assert.strictEqual(again.skipped.length, Object.keys(expected).length);
     fs.rmSync(target, { recursive: true, force: true });
+  });
+
+  it('uploads a local folder holding a 50 MB file to a project folder (its complete answer lost once: found, not sent twice), lists it back, downloads it byte for byte', async () => {
+    const local = temp();
+    const run = path.join(local, 'upload-run');
+    fs.mkdirSync(path.join(run, 'qc'), { recursive: true });
+    const big = Buffer.alloc(50 * 1024 * 1024);
+    for (let i = 0; i < big.length; i += 4) big.writeUInt32LE((i * 2654435761) >>> 0, i);
+    fs.writeFileSync(path.join(run, 'reads.bam'), big);
+    fs.writeFileSync(path.join(run, 'qc', 'metrics.tsv'), 'sample\tq30\nS1\t0.93\n');
+    const destination = add('upload-here', 'folder', project().root_folder);
+    const emu = emulator();
+    const callsBefore = emu.uploads.calls.length;
+    const requestsBefore = emu.stats.requests + emu.storageRequests.length;
+    emu.uploads.loseNextCompleteResponse();
+    const started = Date.now();
+    const summary = (await vscode.commands.executeCommand('sevenbridges.files.upload', { sources: [run], destination: { parent: destination.id }, confirm: false })) as {
+      uploaded: { localPath: string; file: { id: string } }[];
+      failed: unknown[];
+      cancelled: boolean;
+    };
+    figure('upload50MbFolderMs', Date.now() - started);
+    figure('upload50MbFolderRequests', emu.stats.requests + emu.storageRequests.length - requestsBefore);
+    assert.deepStrictEqual(summary.failed, []);
+    assert.strictEqual(summary.uploaded.length, 2);
+    const calls = emu.uploads.calls.slice(callsBefore);
+    // One complete per file processed (the lost one found by the write path's lookup, not sent again).
+    assert.strictEqual(calls.filter((c) => c.call === 'complete' && c.status === 200).length, 2);
+    assert.strictEqual(calls.filter((c) => c.responseLost).length, 1);
+    const remoteRun = data().children(destination.id).find((f) => f.name === 'upload-run' && f.type === 'folder')!;
+    assert.ok(remoteRun, 'the folder was made on the platform');
+    const listed = await vscode.workspace.fs.readDirectory(vscode.Uri.from({ scheme: 'sevenbridges', path: `/${project().id}/upload-here/upload-run` }));
+    assert.deepStrictEqual(listed.map(([n, t]) => `${n}:${t}`).sort(), [`qc:${vscode.FileType.Directory}`, `reads.bam:${vscode.FileType.File}`]);
+    assert.strictEqual(data().children(remoteRun.id).filter((f) => f.name === 'reads.bam').length, 1, 'made once');
+    const back = temp();
+    const downloaded = (await vscode.commands.executeCommand('sevenbridges.files.download', { id: remoteRun.id, name: 'upload-run', type: 'folder' }, { target: back, confirm: false })) as { failed: unknown[] };
+    assert.deepStrictEqual(downloaded.failed, []);
+    assert.deepStrictEqual(localFiles(back), ['upload-run/qc/metrics.tsv', 'upload-run/reads.bam']);
+    assert.ok(fs.readFileSync(path.join(back, 'upload-run', 'reads.bam')).equals(big), 'reads.bam byte for byte');
+    assert.ok(fs.readFileSync(path.join(back, 'upload-run', 'qc', 'metrics.tsv')).equals(fs.readFileSync(path.join(run, 'qc', 'metrics.tsv'))));
+    for (const dir of [local, back]) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('an upload cancelled leaves nothing on the platform: its multipart upload aborted, no file made', async () => {
+    const local = temp();
+    const file = path.join(local, 'cancelled.bin');
+    fs.writeFileSync(file, Buffer.alloc(64 * 1024 * 1024, 7));
+    const destination = add('upload-cancelled', 'folder', project().root_folder);
+    const emu = emulator();
+    const pendingBefore = new Set(emu.uploads.pending.keys());
+    const controller = new AbortController();
+    // A slow link (8 MB/s), so that the parts are still on their way when Cancel comes.
+    emu.storageFaults.settings.bytesPerSecond = 8 * 1024 * 1024;
+    const running = vscode.commands.executeCommand('sevenbridges.files.upload', { sources: [file], destination: { parent: destination.id }, confirm: false, signal: controller.signal }) as Thenable<{ cancelled: boolean; uploaded: unknown[] }>;
+    // Cancelled once the upload is begun on the platform and its first part has arrived.
+    await waitFor(() => emu.storageRequests.some((r) => r.method === 'PUT') && [...emu.uploads.pending.keys()].some((id) => !pendingBefore.has(id)), 'the upload to begin', 30_000);
+    controller.abort();
+    const summary = await running;
+    emu.storageFaults.settings.bytesPerSecond = 0;
+    assert.strictEqual(summary.cancelled, true);
+    assert.deepStrictEqual(summary.uploaded, []);
+    assert.deepStrictEqual([...emu.uploads.pending.keys()].filter((id) => !pendingBefore.has(id)), [], 'no upload left pending');
+    assert.deepStrictEqual(data().children(destination.id), [], 'no file made');
+    fs.rmSync(local, { recursive: true, force: true });
   });
 
   it('downloads a task\'s outputs under <task name>/, byte for byte', async () => {

@@ -98,7 +98,7 @@ describe('imports', () => {
       auth: ['api', 'keys', 'ui', 'util', 'write'],
       jobs: ['api', 'keys', 'ui', 'util', 'write'],
       copy: ['api', 'jobs', 'keys', 'ui', 'util', 'write'],
-      remote: ['api', 'keys', 'transfer', 'ui', 'util'],
+      remote: ['api', 'copy', 'jobs', 'keys', 'transfer', 'ui', 'util', 'write'],
       files: ['api', 'copy', 'jobs', 'keys', 'remote', 'ui', 'util', 'write'],
       tasks: ['api', 'copy', 'jobs', 'keys', 'remote', 'ui', 'util', 'write'],
     };

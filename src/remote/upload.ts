@@ -1,0 +1,176 @@
+// Upload to Seven Bridges…: local files and folders (from the Explorer, or picked) to a project or folder (the row it
+// was run on, or picked as the copy picks). The names already taken there are shown before anything is sent, with
+// the choice overwrite / keep both / skip; the transfer engine then makes the folders and sends the files (multipart,
+// each completion through the outbox as an "upload complete" write) under a progress notification whose Cancel
+// aborts every upload begun; the summary offers Reveal in Projects & Files.
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { ApiError } from '../api/errors';
+import type { FileLocation, FilesApi } from '../api/files';
+import { StorageClient } from '../api/storage';
+import { lookupDestination, type Arriving } from '../copy/clashes';
+import { browseFolder } from '../copy/pickers';
+import { describeDestination } from '../copy/request';
+import { commandTitles, COMMANDS } from '../keys/commands';
+import type { Services } from '../services';
+import { ResumeBook, type UploadResume } from '../transfer/resumeState';
+import { Uploader, type NameClash, type UploadSummary } from '../transfer/upload';
+import { pickProject } from '../ui/projectPick';
+import { requestLogger } from '../ui/requestLog';
+import { andMore, count, fileCount, formatSize } from '../util/words';
+import { existingChoiceWords, progressWords } from './transferWords';
+import { clashQuestion, takenNames } from './uploadClashes';
+import { completeThroughOutbox } from './uploadWrite';
+
+/** What a script (or a test) may give instead of asking: `{ sources, destination, ifExists, confirm, signal }`. */
+interface UploadOptions {
+  sources?: string[];
+  destination?: FileLocation;
+  ifExists?: NameClash;
+  /** `false`: no question, no summary. */
+  confirm?: boolean;
+  /** Cancel, for scripts. */
+  signal?: AbortSignal;
+}
+
+/** The command: `(uri, uris)` from the Explorer, `(row)` from Projects & Files, `(options)` from a script. */
+export async function uploadCommand(services: Services, first: unknown, second: unknown): Promise<UploadSummary | undefined> {
+  const options: UploadOptions = isOptions(first) ? first : isOptions(second) ? second : {};
+  let sources = options.sources;
+  if (first instanceof vscode.Uri) sources = (Array.isArray(second) && second.every((u) => u instanceof vscode.Uri) ? (second as vscode.Uri[]) : [first]).map((u) => u.fsPath);
+  let where: { location: FileLocation; label: string } | undefined = options.destination ? { location: options.destination, label: locationWords(options.destination) } : undefined;
+  where = rowDestination(first) ?? where;
+  sources ??= await askSources();
+  if (!sources?.length) return undefined;
+  where ??= await askDestination(services, sources.length);
+  if (!where) return undefined;
+  return upload(services, sources, where, options);
+}
+
+/** A project or folder row of Projects & Files (files/filesModel.ts, above this layer): where it was run. */
+function rowDestination(row: unknown): { location: FileLocation; label: string } | undefined {
+  const node = row as { kind?: unknown; project?: { id?: unknown; name?: string }; file?: { id?: unknown; name?: string } } | undefined;
+  if (node?.kind === 'project' && typeof node.project?.id === 'string') return { location: { project: node.project.id }, label: node.project.name || node.project.id };
+  if (node?.kind === 'folder' && typeof node.file?.id === 'string') return { location: { parent: node.file.id }, label: node.file.name ?? node.file.id };
+  return undefined;
+}
+
+const isOptions = (value: unknown): value is UploadOptions => typeof value === 'object' && value !== null && !(value instanceof vscode.Uri) && !Array.isArray(value) && ('sources' in value || 'destination' in value);
+
+function locationWords(location: FileLocation): string {
+  return 'project' in location ? location.project : location.parent;
+}
+
+async function askSources(): Promise<string[] | undefined> {
+  const chosen = await vscode.window.showOpenDialog({
+    canSelectFiles: true,
+    canSelectFolders: true,
+    canSelectMany: true,
+    openLabel: vscode.l10n.t('Upload'),
+    title: commandTitles().uploadFiles,
+    ...(vscode.workspace.workspaceFolders?.[0]?.uri.scheme === 'file' ? { defaultUri: vscode.workspace.workspaceFolders[0].uri } : {}),
+  });
+  return chosen?.map((u) => u.fsPath);
+}
+
+/** A project, then a folder in it (or its root), as the copy picks them. */
+async function askDestination(services: Services, items: number): Promise<{ location: FileLocation; label: string } | undefined> {
+  for (;;) {
+    const project = await pickProject(services.projects, { title: commandTitles().uploadFiles, placeholder: vscode.l10n.t('The project to upload to') });
+    if (!project || project === 'none') return undefined;
+    const browsed = await browseFolder(services.client, project, 'otherProjectFolder', { count: items });
+    if (browsed.back) continue;
+    const destination = browsed.destination;
+    if (!destination) return undefined;
+    const location: FileLocation = destination.kind === 'projectRoot' ? { project: destination.project } : { parent: destination.folder };
+    return { location, label: describeDestination(destination) };
+  }
+}
+
+async function upload(services: Services, sources: string[], where: { location: FileLocation; label: string }, options: UploadOptions): Promise<UploadSummary | undefined> {
+  const account = await services.account();
+  if (!account) throw new ApiError({ kind: 'signedOut', message: vscode.l10n.t('Not signed in: nothing can be uploaded.') });
+  const { client } = services;
+  const uploader = new Uploader({
+    uploads: client.uploads,
+    complete: completeThroughOutbox(services.outbox, account, services.clock),
+    ensureFolder: (parent, name, signal) => ensureFolder(client.files, parent, name, signal),
+    storage: new StorageClient({ onRequest: requestLogger(services.log), clock: services.clock }),
+    clock: services.clock,
+    resume: new ResumeBook<UploadResume>(services.context.globalState, 'upload', account.key),
+  });
+  const arriving: Arriving[] = await Promise.all(sources.map(async (s) => ({ name: path.basename(s), folder: (await fs.promises.stat(s).catch(() => undefined))?.isDirectory() ?? false })));
+  let ifExists: NameClash = options.ifExists ?? 'rename';
+  if (options.confirm !== false) {
+    const lookup = await lookupDestination(client.files, where.location, arriving);
+    if (takenNames(arriving, lookup.existing).length) {
+      const chosen = await askClash(clashQuestion(arriving, lookup.existing, where.label));
+      if (!chosen) return undefined;
+      ifExists = chosen;
+    }
+  }
+  const plan = await uploader.plan({ sources, destination: where.location, ifExists });
+  const summary = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Uploading to {0}', where.label), cancellable: true },
+    async (progress, token) => {
+      const controller = new AbortController();
+      token.onCancellationRequested(() => controller.abort());
+      const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+      let shown = 0;
+      return uploader.run(plan, {
+        signal,
+        onProgress: (p) => {
+          const fraction = p.bytesTotal ? (p.bytesDone / p.bytesTotal) * 100 : (p.filesDone / Math.max(1, p.filesTotal)) * 100;
+          progress.report({ message: progressWords(p), increment: Math.max(0, fraction - shown) });
+          shown = Math.max(shown, fraction);
+        },
+      });
+    },
+  );
+  const failures = [...plan.refused, ...summary.failed];
+  services.log.info(`Upload to ${where.label}: ${summary.uploaded.length} uploaded, ${summary.skipped.length} skipped, ${failures.length} failed, ${summary.bytes} bytes${summary.cancelled ? ', cancelled' : ''}`);
+  void vscode.commands.executeCommand(COMMANDS.refreshFiles);
+  if (options.confirm !== false) void showSummary(summary, failures, where.label);
+  return summary;
+}
+
+async function askClash({ message, detail }: { message: string; detail: string }): Promise<NameClash | undefined> {
+  const { overwrite, keepBoth, skip } = existingChoiceWords();
+  const chosen = await vscode.window.showWarningMessage(message, { modal: true, detail }, overwrite, keepBoth, skip);
+  return chosen === overwrite ? 'overwrite' : chosen === keepBoth ? 'rename' : chosen === skip ? 'skip' : undefined;
+}
+
+/** The folder `name` in `parent`: the one there, else made. A lost answer or a 409 is looked up, not sent again. */
+async function ensureFolder(files: Pick<FilesApi, 'list' | 'createFolder'>, parent: FileLocation, name: string, signal?: AbortSignal): Promise<string> {
+  const there = async () => (await files.list(parent, { name, limit: 100, signal })).items.find((f) => f.name === name && f.type === 'folder')?.id;
+  const found = await there();
+  if (found) return found;
+  try {
+    return (await files.createFolder(name, parent, { signal })).id;
+  } catch (error) {
+    const made = error instanceof ApiError && (error.status === 409 || error.maybeDelivered) ? await there() : undefined;
+    if (made) return made;
+    throw error;
+  }
+}
+
+const LISTED = 5;
+
+async function showSummary(summary: UploadSummary, failures: { localPath: string; reason: string }[], destination: string): Promise<void> {
+  const size = formatSize(summary.bytes)!;
+  const head = summary.cancelled
+    ? vscode.l10n.t('Upload cancelled: {0} uploaded ({1}); nothing half sent is left on the platform.', fileCount(summary.uploaded.length), size)
+    : failures.length
+      ? vscode.l10n.t('Uploaded {0} ({1}) to {2}; {3} failed.', fileCount(summary.uploaded.length), size, destination, count(failures.length))
+      : vscode.l10n.t('Uploaded {0} ({1}) to {2}.', fileCount(summary.uploaded.length), size, destination);
+  const lines = [head];
+  if (summary.skipped.length) lines.push(vscode.l10n.t('Skipped: {0} (the name was taken).', fileCount(summary.skipped.length)));
+  for (const f of failures.slice(0, LISTED)) lines.push(vscode.l10n.t({ message: '{0}: {1}', args: [path.basename(f.localPath), f.reason], comment: ['{0}: a local file\'s name; {1}: why it was not uploaded'] }));
+  if (failures.length > LISTED) lines.push(andMore(failures.length - LISTED));
+  const reveal = commandTitles().revealInFiles;
+  const show = failures.length || summary.cancelled ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+  const first = summary.uploaded[0]?.file;
+  const chosen = await show(lines.join(' '), ...(first ? [reveal] : []));
+  if (chosen === reveal && first) await vscode.commands.executeCommand(COMMANDS.revealInFiles, { id: first.id, name: first.name, type: first.type });
+}

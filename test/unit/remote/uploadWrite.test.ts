@@ -1,0 +1,118 @@
+import * as assert from 'assert';
+import { ApiError } from '../../../src/api/errors';
+import type { FileRecord } from '../../../src/api/types';
+import { completeThroughOutbox, uploadCompleteWrite, UPLOAD_COMPLETE_WRITE } from '../../../src/remote/uploadWrite';
+import { Outbox } from '../../../src/write/outbox';
+import { FakeClock } from '../../support/fakeClock';
+import { SharedGlobalState } from '../../support/sharedState';
+import type { WriteRecord } from '../../../src/write/records';
+import type { CompleteContext } from '../../../src/transfer/upload';
+
+describe('remote/uploadWrite: "upload complete" as a write kind, found by state', () => {
+  const context: CompleteContext = { uploadId: 'u1', destination: { parent: 'f1' }, name: 'a.bam', size: 10, localPath: '/tmp/a.bam', initiated: '2026-01-01T00:00:00Z' };
+  const record = { payload: context } as WriteRecord<CompleteContext, undefined, FileRecord>;
+  const made: FileRecord = { href: 'h', id: 'file1', name: 'a.bam', type: 'file', size: 10, parent: 'f1', created_on: '2026-01-01T00:00:05Z', tags: ['t'] };
+  const gone = () => Promise.reject(new ApiError({ kind: 'http', status: 404, message: 'gone' }));
+  const kind = (upload: 'there' | 'gone', files: FileRecord[], calls: string[] = []) =>
+    uploadCompleteWrite({
+      uploads: {
+        info: async () => (calls.push('info'), upload === 'there' ? ({} as never) : gone()),
+        complete: async (id) => (calls.push(`complete ${id}`), made),
+      },
+      files: { list: async () => (calls.push('list'), { items: files } as never) },
+    });
+  const read = (k: ReturnType<typeof kind>) => (k.identity.by === 'state' ? k.identity.read(record, { endpoint: 'e', token: 't' } as never) : Promise.reject(new Error('not by state')));
+
+  it('is idempotent, found by state; sends complete with the upload ID and keeps only the file\'s place', async () => {
+    const calls: string[] = [];
+    const k = kind('there', [], calls);
+    assert.strictEqual(k.idempotent, true);
+    assert.strictEqual(k.identity.by, 'state');
+    assert.deepStrictEqual(await k.send(record, { endpoint: 'e', token: 't' } as never), made);
+    assert.deepStrictEqual(calls, ['complete u1']);
+    assert.deepStrictEqual(k.keep(made), { href: 'h', id: 'file1', name: 'a.bam', type: 'file', size: 10, project: undefined, parent: 'f1' });
+  });
+
+  it('the upload still there: not done (sent again); gone with the file: done, that file; gone without: not done', async () => {
+    assert.ok('absent' in (await read(kind('there', [made]))));
+    assert.deepStrictEqual(await read(kind('gone', [made])), { found: made });
+    assert.ok('absent' in (await read(kind('gone', [{ ...made, size: 9 }]))));
+    assert.ok('absent' in (await read(kind('gone', []))));
+  });
+
+  it('checks payloads read back', () => {
+    const k = kind('there', []);
+    assert.strictEqual(k.isPayload(context), true);
+    assert.strictEqual(k.isPayload({ ...context, destination: {} }), false);
+    assert.strictEqual(k.isPayload(null), false);
+  });
+
+  describe('the engine\'s complete through the outbox', () => {
+    const ACCOUNT = { key: 'https://api.sbgenomics.com/v2#rfranklin', credentials: { endpoint: 'https://api.sbgenomics.com/v2', token: 'a-token-of-the-test' } };
+    let clock: FakeClock;
+    const pick = (f: FileRecord) => ({ id: f.id, name: f.name, size: f.size, parent: f.parent });
+    let outbox: Outbox;
+    const lost = () => new ApiError({ kind: 'network', message: 'ECONNRESET', maybeDelivered: true });
+    /** `answers`: what each complete does; `upload`: whether the upload is still there when looked up; `files`: the listing. */
+    const wire = (answers: (FileRecord | Error)[], upload: () => 'there' | 'gone', files: () => FileRecord[]) => {
+      const sent: string[] = [];
+      outbox.register(
+        uploadCompleteWrite({
+          uploads: {
+            info: async () => (upload() === 'there' ? ({} as never) : gone()),
+            complete: async (id) => {
+              sent.push(id);
+              const answer = answers.shift() ?? made;
+              if (answer instanceof Error) throw answer;
+              return answer;
+            },
+          },
+          files: { list: async () => ({ items: files() }) as never },
+        }),
+      );
+      outbox.start();
+      return { sent, complete: completeThroughOutbox(outbox, ACCOUNT, clock, 30_000) };
+    };
+    beforeEach(() => {
+      clock = new FakeClock(Date.UTC(2026, 0, 1));
+      outbox = new Outbox(new SharedGlobalState().window(), async () => ACCOUNT, clock, { heartbeatMs: 1_000, staleMs: 5_000, settleMs: 500, lookupDelayMs: 200, maxWaitMs: 4_000, lateWindowMs: 20_000 });
+    });
+    afterEach(() => outbox.dispose());
+
+    it('answered: the file, one complete, recorded as the "upload complete" write', async () => {
+      const { sent, complete } = wire([made], () => 'there', () => []);
+      const kinds: string[] = [];
+      outbox.onDidFinish(({ record }) => kinds.push(record.kind));
+      const file = complete('u1', context);
+      await clock.tickAsync(1_000);
+      assert.deepStrictEqual(pick(await file), pick(made));
+      assert.deepStrictEqual([sent, kinds], [['u1'], [UPLOAD_COMPLETE_WRITE]]);
+    });
+
+    it('a lost answer, the file made: found by the lookup and adopted, complete not sent again', async () => {
+      const { sent, complete } = wire([lost()], () => 'gone', () => [made]);
+      const file = complete('u1', context);
+      await clock.tickAsync(10_000);
+      assert.deepStrictEqual(pick(await file), pick(made));
+      assert.deepStrictEqual(sent, ['u1'], 'made once');
+    });
+
+    it('a lost answer, the upload still there: complete sent again, once', async () => {
+      const { sent, complete } = wire([lost(), made], () => 'there', () => []);
+      const file = complete('u1', context);
+      await clock.tickAsync(10_000);
+      assert.deepStrictEqual(pick(await file), pick(made));
+      assert.deepStrictEqual(sent, ['u1', 'u1']);
+    });
+
+    it('a refusal (4xx) rejects as refused, not "may have been made"', async () => {
+      const { sent, complete } = wire([new ApiError({ kind: 'http', status: 400, message: 'parts missing' })], () => 'there', () => []);
+      const file = complete('u1', context).catch((e: unknown) => e);
+      await clock.tickAsync(1_000);
+      const error = (await file) as ApiError;
+      assert.ok(error instanceof ApiError);
+      assert.strictEqual(error.maybeDelivered, false);
+      assert.deepStrictEqual(sent, ['u1']);
+    });
+  });
+});
