@@ -1,4 +1,4 @@
-// 10. Re-run Failed on a batch of 200 failed children, with the answers of one clone in five lost: each child is
+// 11. Re-run Failed on a batch of 200 failed children, with the answers of one clone in five lost: each child is
 // cloned exactly once, each lost answer found by the re-run's identity rule (the clone with its name and app that
 // appeared since the snapshot, claimed by no other write): 200 new tasks, not 199 or 201.
 import * as assert from 'assert';
@@ -11,7 +11,7 @@ import { memoryState } from '../support/sharedState';
 import { TEST_OUTBOX } from './copyKit';
 import { accountWrites, compareWrites, makeClient, makeEmulator, note, TOKEN, waitFor } from './support';
 
-describe('10. Re-run Failed: 200 children under lost answers', function () {
+describe('11. Re-run Failed: 200 children under lost answers', function () {
   // Real time: the outbox sends one write at a time (about 150 ms each here, slower on a loaded machine), then the lookups.
   this.timeout(400_000);
   let emu: Emulator;
