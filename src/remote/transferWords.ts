@@ -3,7 +3,7 @@ import * as l10n from '@vscode/l10n';
 import type { DownloadSummary } from '../transfer/download';
 import type { TransferProgress } from '../transfer/progress';
 import { formatDuration } from '../util/time';
-import { andMore, count, fileCount, formatSize } from '../util/words';
+import { andMore, count, failedBecause, fileCount, formatSize } from '../util/words';
 
 /** "3 of 10 files · 1.2 MB of 4.0 GB · 85 MB/s · 1m 5s left". */
 export function progressWords(p: TransferProgress): string {
@@ -35,7 +35,7 @@ export function downloadSummaryWords(summary: DownloadSummary, problems: readonl
       : l10n.t('Downloaded {0} ({1}).', fileCount(saved), formatSize(summary.bytes)!);
   const lines = [l10n.t('To {0}', summary.target)];
   if (summary.skipped.length) lines.push(l10n.t('Skipped: {0} (already there with the same size, or by your choice).', fileCount(summary.skipped.length)));
-  for (const f of failures.slice(0, LISTED)) lines.push(l10n.t('{0}: {1}', f.name, f.reason));
+  for (const f of failures.slice(0, LISTED)) lines.push(failedBecause(f.name, f.reason));
   if (failures.length > LISTED) lines.push(andMore(failures.length - LISTED));
   return { message: head, detail: lines.join('\n'), failed: failures.length };
 }

@@ -11,7 +11,7 @@ import { describeError } from '../api/errors';
 import { StorageClient, type StorageOptions } from '../api/storage';
 import type { ExecutionDetails, Task, TaskJob } from '../api/types';
 import type { TaskListQuery } from '../api/tasks';
-import { count } from '../util/words';
+import { count, failedBecause } from '../util/words';
 import type { CostSource } from './cost';
 import { namePages } from './findTask';
 import { jobLogs, messages } from './taskInfo';
@@ -168,7 +168,7 @@ async function collectTask(task: Task, folder: string, source: FailureLogSource,
         counted();
       } catch (error) {
         if (options.signal?.aborted) throw error;
-        problems.push(l10n.t('{0}: {1}', name, describeError(error)));
+        problems.push(failedBecause(name, describeError(error)));
       }
     }
     if (!logsByName.has('job.err.log')) problems.push(l10n.t('The job has no job.err.log.'));

@@ -27,3 +27,8 @@ export function formatSize(bytes: number | undefined): string | undefined {
   }
   return unit === 0 ? `${bytes} B` : `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
 }
+
+/** "sample.bam: the link expired": a file (or log) and why it failed. */
+export function failedBecause(name: string, reason: string): string {
+  return l10n.t({ message: '{0}: {1}', args: [name, reason], comment: ['{0}: a file or log name; {1}: why it failed'] });
+}
