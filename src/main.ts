@@ -13,6 +13,8 @@ import { registerTasks, type TaskExplorer } from './tasks/register';
 import { registerCopy, type CopyFeature } from './copy/register';
 import { registerFiles, type FilesFeature } from './files/register';
 import { followCopyJobs, registerJobs, type JobsFeature } from './jobs/register';
+import { Transfers } from './jobs/transfers';
+import { ResumeBook, type UploadRunResume } from './transfer/resumeState';
 import { migrateState } from './keys/state';
 import { registerRemote } from './remote/register';
 import type { RemoteParts } from './remote/open';
@@ -32,7 +34,7 @@ export interface ExtensionApi {
   readonly files: FilesFeature;
   /** The copy flow. */
   readonly copy: CopyFeature;
-  /** The job tracker, its status-bar item and the Copy Jobs view. */
+  /** The job tracker, its status-bar item and the Data Jobs view. */
   readonly jobs: JobsFeature;
   /** The `sevenbridges:` file system. */
   readonly remote: RemoteParts;
@@ -66,14 +68,16 @@ export function start(context: vscode.ExtensionContext, activatedAt: number): Ex
   context.subscriptions.push(session.onDidChange(() => projects.clear()));
   const budgetNotice = new BudgetNotice(client.budget, clock);
   context.subscriptions.push(budgetNotice);
-  const services: Services = { context, client, session, log, clock, projects, selections: new Selections(), budgetNotice, outbox, account };
+  const transfers = new Transfers(clock.now, { runs: (key) => new ResumeBook<UploadRunResume>(context.globalState, 'uploadRun', key).all() });
+  context.subscriptions.push(transfers);
+  const services: Services = { context, client, session, log, clock, projects, selections: new Selections(), budgetNotice, outbox, account, transfers };
   const auth = registerAuth(services);
   const tracker = followCopyJobs(services);
   const copy = registerCopy(services, tracker);
   const remote = registerRemote(services);
   const tasks = registerTasks(services, copy);
   const jobs = registerJobs(services, tracker, copy.flow);
-  const files = registerFiles(services, copy, remote);
+  const files = registerFiles(services, copy, remote, jobs);
   outbox.start();
   // Once started, off the activation path: the HTTP stack loads and the API budget is read (`GET /v2/rate_limit`,
   // free), so that the first request the user makes does not wait for either. A request sooner shares the loading.

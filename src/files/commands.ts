@@ -17,6 +17,7 @@ import { loadWholeFile, openRemote, remoteUri, type RemoteParts } from '../remot
 import type { FileFinder, FindSpec } from './find';
 import { askConditions, askWhere, namedConditions } from './findPrompt';
 import { deleteItems, editTags, newFolder, rename } from './manageCommands';
+import type { JobTracker } from '../jobs/tracker';
 import { editMetadata } from './metadataDocument';
 import { copySources, fileTarget, filesListingTarget, idTarget, projectTarget, readFile, type FileAsk, type FileRef, type IdRef } from './targets';
 
@@ -27,6 +28,8 @@ export interface FilesParts {
   readonly view: vscode.TreeView<FilesNode>;
   readonly copy: CopyFeature;
   readonly remote: RemoteParts;
+  /** The data jobs' tracker: the async delete's jobs are followed there. */
+  readonly tracker: JobTracker;
   finder: FileFinder;
 }
 

@@ -1,7 +1,6 @@
 // New Folder…, Rename…, Delete… and Edit Tags… in Projects & Files: each asks, checks what it can before anything is
 // sent, sends through the one write path (write/outbox.ts, the kinds of files/writes.ts), and says how it went.
 import * as vscode from 'vscode';
-import { describeError } from '../api/errors';
 import { nameProblem } from '../api/fileRules';
 import type { AsyncJob, FileRecord, Project } from '../api/types';
 import type { Services } from '../services';
@@ -10,6 +9,7 @@ import { pickProject } from '../ui/projectPick';
 import { commandTitles } from '../keys/commands';
 import { count } from '../util/words';
 import { followWrites, type Account, type FinishedWrite, type WriteRecord } from '../write/outbox';
+import type { JobTracker } from '../jobs/tracker';
 import { projectNodeOf } from './dragAndDrop';
 import { FolderNode, ProjectNode, type FilesTreeModel } from './filesModel';
 import type { FileRef } from './targets';
@@ -18,10 +18,9 @@ import { deleteQuestion, FILE_WRITES, notTaken, readOnlyWords, signInToChange, p
 export interface ManageParts {
   readonly services: Services;
   readonly model: FilesTreeModel;
+  /** The data jobs' tracker: an async delete's jobs are followed there (and shown in Data Jobs), the command waits on it. */
+  readonly tracker: Pick<JobTracker, 'settled'>;
 }
-
-/** How often a delete job is looked at while the command follows it. */
-const JOB_LOOK_MS = 1_000;
 
 async function account(services: Services): Promise<Account> {
   const a = await services.account();
@@ -57,7 +56,7 @@ async function send<P>(services: Services, kind: string, payloads: P[]): Promise
 function leftWords(left: readonly WriteRecord[]): string {
   const refused = left.find((r) => r.state === 'failed' || r.state === 'notFound');
   if (refused) return refused.note ?? notTaken();
-  return vscode.l10n.t('The answer was lost: it is checked on the platform and not sent again until that is known (see the Copy Jobs view).');
+  return vscode.l10n.t('The answer was lost: it is checked on the platform and not sent again until that is known (see the Data Jobs view).');
 }
 
 /** New Folder… in the project or folder given (its row), else in a project picked. */
@@ -120,7 +119,8 @@ export async function rename(parts: ManageParts, ref: FileRef, options: CommandO
 
 /**
  * Delete…: refused before anything is sent for a project's root folder or a read-only project; asked with the counts
- * and the size; one file by the single call, else the async delete (100 items a call) followed to its end.
+ * and the size; one file by the single call, else the async delete (100 items a call), its jobs followed to their end
+ * by the job tracker (a row each in Data Jobs).
  */
 export async function deleteItems(parts: ManageParts, refs: FileRef[], options: CommandOptions): Promise<{ deleted: number; gone: number; failed: number }> {
   const listed = await managedItems(parts, refs);
@@ -149,7 +149,8 @@ export async function deleteItems(parts: ManageParts, refs: FileRef[], options: 
     } else throw new Error(leftWords(left));
   } else {
     const { done, left } = await send(parts.services, FILE_WRITES.asyncDelete, plan.jobs);
-    const jobs = await Promise.all((done as AsyncJob[]).map((job) => finished(parts, job)));
+    // The write handed each job to the tracker (Data Jobs shows it); the command waits for their ends there.
+    const jobs = await parts.tracker.settled((done as AsyncJob[]).map((job) => job.id));
     const results = jobs.flatMap((job) => job.result ?? []);
     const gone = results.filter((r) => r.error?.status === 404).length;
     const failed = results.filter((r) => r.error && r.error.status !== 404);
@@ -279,17 +280,3 @@ async function recordOrGone(parts: ManageParts, id: string): Promise<FileRecord 
   }
 }
 
-/** A delete job followed to FINISHED (its per-item results), a look a second. */
-async function finished(parts: ManageParts, job: AsyncJob): Promise<AsyncJob> {
-  const { clock, client } = parts.services;
-  let now = job;
-  while (now.state !== 'FINISHED') {
-    await clock.sleep(JOB_LOOK_MS);
-    try {
-      now = await client.fileJobs.get('delete', job.id);
-    } catch (error) {
-      parts.services.log.warn(`Delete job ${job.id}: ${describeError(error)}`);
-    }
-  }
-  return now;
-}

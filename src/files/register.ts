@@ -2,6 +2,7 @@ import type * as vscode from 'vscode';
 import type { CopyCommandArgs } from '../copy/flow';
 import type { CopyFeature } from '../copy/register';
 import type { TrackedJob } from '../jobs/tracker';
+import type { JobsFeature } from '../jobs/register';
 import type { RemoteParts } from '../remote/open';
 import type { Services } from '../services';
 import { VIEWS } from '../keys/views';
@@ -11,7 +12,7 @@ import { dropCopy, filesCommands, type FilesParts } from './commands';
 import { FilesDragAndDrop, type DropTarget } from './dragAndDrop';
 import { FilesTreeModel, type FilesNode, type ItemNode } from './filesModel';
 import { FileFinder, foundDescription } from './find';
-import { registerFileWrites } from './writes';
+import { FILE_WRITES, registerFileWrites, type AsyncDeletePayload } from './writes';
 import { registerMetadataDocuments } from './metadataDocument';
 import { CONTEXT_KEYS } from '../keys/context';
 import { setContextKey } from '../ui/whenContext';
@@ -29,14 +30,21 @@ export interface FilesFeature {
 }
 
 /** Projects & Files: the view, dragging to copy, and its commands (the copy commands among them). */
-export function registerFiles(services: Services, copy: CopyFeature, remote: RemoteParts): FilesFeature {
+export function registerFiles(services: Services, copy: CopyFeature, remote: RemoteParts, jobs: Pick<JobsFeature, 'tracker' | 'writes'>): FilesFeature {
   const { client, session, clock } = services;
-  // Reads the token if the session has not yet (the first render may come before it is loaded).
-  registerFileWrites(services.outbox, client, clock);
+  // The async delete's jobs are followed by the tracker (rows of Data Jobs); Retry Failed Items deletes the failed again.
+  registerFileWrites(services.outbox, client, clock, jobs.tracker);
+  services.context.subscriptions.push(
+    jobs.writes.register({
+      type: 'DELETE',
+      write: FILE_WRITES.asyncDelete,
+      payload: (items, names, job): AsyncDeletePayload => ({ items: items.map((i) => ({ file: i.file })), names, ...(job.destination.project ? { where: { label: job.destination.label, project: job.destination.project } } : {}) }),
+    }),
+  );
   const model = new FilesTreeModel(client, async () => !!(await session.credentials()), clock.now);
   const dragAndDrop = new FilesDragAndDrop((target, items) => dropCopy({ copy }, target, items));
   const { view, rows, disposables } = showRows(VIEWS.files, model, { clock, canSelectMany: true, dragAndDropController: dragAndDrop });
-  const parts: FilesParts = { services, model, rows, view, copy, remote, finder: new FileFinder(client) };
+  const parts: FilesParts = { services, model, rows, view, copy, remote, tracker: jobs.tracker, finder: new FileFinder(client) };
   // The view's description says what was found, how and where, as the Tasks view says its filter.
   let shown: string | undefined;
   const showFound = () => {

@@ -17,6 +17,7 @@ import { count, fileCount, formatSize } from '../util/words';
 import { asyncJobIdentity, type JobSnapshot, type JobVerdict } from '../write/asyncJobs';
 import { appearedSince, type Lookup, type WriteKind } from '../write/kinds';
 import type { Outbox, WriteRecord } from '../write/outbox';
+import type { JobTracker } from '../jobs/tracker';
 
 export const FILE_WRITES = {
   newFolder: 'file.newFolder',
@@ -240,7 +241,12 @@ export interface AsyncDeletePayload {
   items: { file: string }[];
   /** the items' names, by ID, for the words */
   names: Record<string, string>;
+  /** where the items are (their project), for the Data Jobs view's row; absent in records of older versions */
+  where?: { label: string; project: string };
 }
+
+/** What the async delete needs of the job tracker (jobs/tracker.ts): its job is followed there, in Data Jobs. */
+export type DeleteJobTracker = Pick<JobTracker, 'add' | 'get' | 'recordedWrites'>;
 
 /** Whether a DELETE job answers for the call, by its results: each deleted record one of the items, as many results as items. */
 export function matchDelete(payload: AsyncDeletePayload, job: AsyncJob): JobVerdict {
@@ -256,6 +262,7 @@ export function asyncDeleteWrite(
   jobs: Pick<FileJobsApi, 'submit' | 'get' | 'list'>,
   serverNow: () => number,
   clock: Pick<Clock, 'monotonic'>,
+  tracker?: DeleteJobTracker,
 ): WriteKind<AsyncDeletePayload, JobSnapshot, AsyncJob> {
   return {
     name: FILE_WRITES.asyncDelete,
@@ -265,14 +272,23 @@ export function asyncDeleteWrite(
       jobs: { list: (page) => jobs.list(page), get: (id, options) => jobs.get('delete', id, options) },
       clock,
       serverNow,
-      madeByAnother: () => false,
+      // A job the tracker follows for another write is that write's.
+      madeByAnother: (id, record) => {
+        const made = tracker?.recordedWrites();
+        return !!made?.has(id) && made.get(id) !== record.id;
+      },
       itemCount: (p) => p.items.length,
       matches: async (record: WriteRecord<AsyncDeletePayload, JobSnapshot, AsyncJob>, job) => matchDelete(record.payload, job),
     }),
     isPayload: (p): p is AsyncDeletePayload => isObject(p) && Array.isArray(p.items) && p.items.every((i) => isObject(i) && text(i.file)) && isObject(p.names),
     send: (record, credentials) => jobs.submit('delete', record.payload.items, { credentials }),
     keep: (job) => ({ id: job.id, type: job.type, state: job.state, total_files: job.total_files, completed_files: job.completed_files, failed_files: job.failed_files, started_on: job.started_on, finished_on: job.finished_on, result: job.result }),
-    finish: () => undefined,
+    // The job is followed to its end by the tracker, shown in Data Jobs with its per-item results.
+    finish: (record, job, found) => {
+      if (!tracker || tracker.get(job.id)) return;
+      const where = record.payload.where ?? { label: l10n.t('(unknown project)'), project: '' };
+      tracker.add(job, { type: 'DELETE', items: record.payload.items, destination: where, sourceNames: record.payload.names, group: record.group, adopted: found || undefined, account: record.account, write: record.id });
+    },
     describe: (p) => (p.items.length === 1 ? deleteOne(Object.values(p.names)[0] ?? p.items[0].file) : l10n.t('Delete {0} items', count(p.items.length))),
   };
 }
@@ -282,13 +298,14 @@ export function registerFileWrites(
   outbox: Pick<Outbox, 'register'>,
   client: { files: FilesWriteApi & Pick<FilesApi, 'metadata' | 'replaceMetadata'>; fileJobs: Pick<FileJobsApi, 'submit' | 'get' | 'list'>; budget: { serverClock: { now(): number } } },
   clock: Pick<Clock, 'monotonic'>,
+  tracker?: DeleteJobTracker,
 ): void {
   outbox.register(newFolderWrite(client.files));
   outbox.register(renameWrite(client.files));
   outbox.register(tagsWrite(client.files));
   outbox.register(metadataWrite(client.files));
   outbox.register(deleteWrite(client.files));
-  outbox.register(asyncDeleteWrite(client.fileJobs, () => client.budget.serverClock.now(), clock));
+  outbox.register(asyncDeleteWrite(client.fileJobs, () => client.budget.serverClock.now(), clock, tracker));
 }
 
 // --- Planning, before anything is sent. --------------------------------------------------------------------------
@@ -340,7 +357,8 @@ export function planDelete(items: readonly ManagedItem[], max = MAX_FILE_JOB_ITE
   const jobs: AsyncDeletePayload[] = [];
   for (let i = 0; i < items.length; i += max) {
     const part = items.slice(i, i + max);
-    jobs.push({ items: part.map((item) => ({ file: item.id })), names: Object.fromEntries(part.map((item) => [item.id, item.name])) });
+    const project = part.find((item) => item.project)?.project;
+    jobs.push({ items: part.map((item) => ({ file: item.id })), names: Object.fromEntries(part.map((item) => [item.id, item.name])), ...(project ? { where: { label: project, project } } : {}) });
   }
   return { jobs };
 }

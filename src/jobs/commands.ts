@@ -1,4 +1,4 @@
-// The commands of the Copy Jobs view: one table, each entry what it acts on and what it does (see ui/commands.ts).
+// The commands of the Data Jobs view: one table, each entry what it acts on and what it does (see ui/commands.ts).
 // What a row can take is read from its data (canRetryFailed, requestState), the same facts its menus show from.
 import * as vscode from 'vscode';
 import { onMany, onOne, plain, type Command, type CommandOptions, type TargetType } from '../ui/commands';
@@ -6,16 +6,21 @@ import { count } from '../util/words';
 import { VIEWS } from '../keys/views';
 import { commandTitles } from '../keys/commands';
 import { isCopyCall, type CopyActions } from './copyRequests';
-import { USER_DECIDES, type Outbox } from '../write/outbox';
+import { followWrites, USER_DECIDES, type Account, type Outbox } from '../write/outbox';
 import { CopyResultsProvider } from './results';
-import { canRetryFailed, itemOutcome, requestOf, requestState, type CopyJobsModel, type ItemNode, type JobNode, type JobsNode, type RequestNode, type SubmissionNode } from './jobsModel';
+import { canRetryFailed, interruptedWords, itemOutcome, requestOf, requestState, retryPlan, type CopyJobsModel, type InterruptedNode, type ItemNode, type JobNode, type JobsNode, type RequestNode, type SubmissionNode, type TransferNode } from './jobsModel';
 import { isFinished, type TrackedJob } from './tracker';
+import { jobTypeOf, jobTypeWord, type AsyncJobWrites } from './jobKinds';
+import type { AsyncJob } from '../api/types';
 
 export interface JobsViewParts {
   readonly model: CopyJobsModel;
   readonly copies: CopyActions;
   /** The other writes shown in the view (task actions waiting for the person) are sent again through the outbox. */
-  readonly writes: Pick<Outbox, 'resubmit'>;
+  readonly writes: Outbox;
+  /** How a move or delete job's failed items are sent again (each kind registered by its feature). */
+  readonly jobWrites: AsyncJobWrites;
+  readonly account: () => Promise<Account | undefined>;
   readonly view: vscode.TreeView<JobsNode>;
 }
 
@@ -31,26 +36,57 @@ export function jobsCommands(parts: JobsViewParts): Command[] {
   const { model } = parts;
   const jobs = rowTarget<JobRow>(parts, (node) => (node.kind === 'job' || node.kind === 'submission' ? node : undefined));
   const requests = rowTarget<RequestNode>(parts, requestOf);
+  const interrupted = rowTarget<InterruptedNode>(parts, interruptedOf);
   const owned = (request: RequestNode) => requestState(request.records, (r) => model.owns(r));
   return [
     plain('showJobs', (id) => showJobs(parts, id)),
-    onOne('retryFailed', { type: jobs, fits: (row) => jobsOf(model, row).some(canRetryFailed), ask: { question: () => vscode.l10n.t('Retry the failed items of which copy job?') } }, (row, options) =>
+    onOne('retryFailed', { type: jobs, fits: (row) => jobsOf(model, row).some(canRetryFailed), ask: { question: () => vscode.l10n.t('Retry the failed items of which data job?') } }, (row, options) =>
       retryFailed(parts, row, options),
     ),
-    onMany('copyResults', { type: jobs, ask: { question: () => vscode.l10n.t('Copy the results of which copy job?') } }, (rows) => copyResults(parts, rows)),
-    onMany('dismissJob', { type: jobs, ask: { question: () => vscode.l10n.t('Dismiss which copy job?') } }, (rows) => {
+    onMany('copyResults', { type: jobs, ask: { question: () => vscode.l10n.t('Copy the results of which data job?') } }, (rows) => copyResults(parts, rows)),
+    onMany('dismissJob', { type: jobs, ask: { question: () => vscode.l10n.t('Dismiss which data job?') } }, (rows) => {
       for (const job of rows.flatMap((row) => jobsOf(model, row))) model.tracker.dismiss(job.id);
     }),
     plain('clearFinishedJobs', () => clearFinished(parts)),
-    onOne('submitAgain', { type: requests, fits: (r) => owned(r).owned && (owned(r).refused || owned(r).notFound), ask: { question: () => vscode.l10n.t('Submit which copy request again?') } }, (r) =>
+    onOne('submitAgain', { type: requests, fits: (r) => owned(r).owned && (owned(r).refused || owned(r).notFound), ask: { question: () => vscode.l10n.t('Submit which request again?') } }, (r) =>
       submitAgain(parts, r),
     ),
-    onOne('submitAnyway', { type: requests, fits: (r) => owned(r).owned && owned(r).unsure, ask: { question: () => vscode.l10n.t('Submit which copy request anyway?') } }, (r, options) =>
+    onOne('submitAnyway', { type: requests, fits: (r) => owned(r).owned && owned(r).unsure, ask: { question: () => vscode.l10n.t('Submit which request anyway?') } }, (r, options) =>
       submitAnyway(parts, r, options),
     ),
-    onOne('discardRequest', { type: requests, fits: (r) => owned(r).owned || owned(r).problem === 'corrupt', ask: { question: () => vscode.l10n.t('Discard which copy request?') } }, (r) => parts.copies.discard(r.group)),
+    onOne('discardRequest', { type: requests, fits: (r) => owned(r).owned || owned(r).problem === 'corrupt', ask: { question: () => vscode.l10n.t('Discard which request?') } }, (r) => parts.copies.discard(r.group)),
     onOne('openJobItem', { type: itemTarget, from: 'argument' }, (item) => openItem(parts, item)),
+    onOne('cancelTransfer', { type: rowTarget<TransferNode>(parts, (n) => (n.kind === 'transfer' ? n : undefined)), fits: (t) => !t.transfer.cancelling, ask: { question: () => vscode.l10n.t('Cancel which transfer?') } }, (t) =>
+      model.transfers.cancel(t.transfer.id),
+    ),
+    onOne('resumeUpload', { type: interrupted, ask: { question: () => vscode.l10n.t('Resume which upload?') } }, (node) => resumeUpload(parts, node)),
+    onOne('discardUpload', { type: interrupted, ask: { question: () => vscode.l10n.t('Discard which interrupted upload?') } }, (node, options) => discardUpload(parts, node, options)),
   ];
+}
+
+const interruptedOf = (n: JobsNode): InterruptedNode | undefined => (n.kind === 'interrupted' ? n : undefined);
+
+/** Resume: the run goes on from where it was, its row a transfer under way again. */
+async function resumeUpload(parts: JobsViewParts, node: InterruptedNode): Promise<unknown> {
+  const { transfers } = parts.model;
+  if (!transfers.uploadActions) throw new Error(vscode.l10n.t('Uploads cannot be resumed in this window.'));
+  return transfers.working(node.run.runId, () => transfers.uploadActions!.resume(node.run));
+}
+
+/** Discard: the uploads begun are aborted on the platform (nothing half made is left), and the run forgotten. */
+async function discardUpload(parts: JobsViewParts, node: InterruptedNode, options: CommandOptions): Promise<number> {
+  const { transfers } = parts.model;
+  if (!transfers.uploadActions) throw new Error(vscode.l10n.t('Uploads cannot be discarded in this window.'));
+  if (options.confirm !== false) {
+    const discard = vscode.l10n.t('Discard');
+    const answer = await vscode.window.showWarningMessage(
+      vscode.l10n.t('Discard the upload to {0}?', node.run.label),
+      { modal: true, detail: vscode.l10n.t('{0}. The parts already sent are deleted from the platform; the files stay on this computer.', interruptedWords(node.run)) },
+      discard,
+    );
+    if (answer !== discard) return 0;
+  }
+  return transfers.working(node.run.runId, () => transfers.uploadActions!.discard(node.run));
 }
 
 /** A kind of row of the view (read from a row), else one picked among those that fit. */
@@ -62,7 +98,7 @@ function rowTarget<T extends JobsNode>(parts: JobsViewParts, read: (node: JobsNo
       const rows = parts.model.rows().map(read).filter((r): r is T => r !== undefined && fits(r));
       const question = ask?.question() ?? title;
       if (!rows.length) {
-        void vscode.window.showInformationMessage(vscode.l10n.t({ message: '{0}: no copy job or request fits.', args: [question], comment: ['{0}: the question asked, e.g. "Dismiss which copy job?"'] }));
+        void vscode.window.showInformationMessage(vscode.l10n.t({ message: '{0}: no data job or request fits.', args: [question], comment: ['{0}: the question asked, e.g. "Dismiss which data job?"'] }));
         return [];
       }
       const items = rows.map((row) => {
@@ -82,7 +118,7 @@ const itemTarget: TargetType<ItemNode> = {
 
 function isJobsNode(value: unknown): value is JobsNode {
   const kind = (value as { kind?: unknown } | undefined)?.kind;
-  return kind === 'job' || kind === 'submission' || kind === 'request' || kind === 'item' || kind === 'message';
+  return kind === 'job' || kind === 'submission' || kind === 'request' || kind === 'item' || kind === 'transfer' || kind === 'interrupted' || kind === 'message';
 }
 
 /** A row's jobs as the tracker has them now: a job's own, or every job of a split copy. */
@@ -90,7 +126,7 @@ function jobsOf(model: CopyJobsModel, row: JobRow): TrackedJob[] {
   return row.kind === 'job' ? [model.current(row.job)] : row.jobs.map((j) => model.current(j));
 }
 
-/** Show Copy Jobs: focuses the view, revealing the job given by ID. */
+/** Show Data Jobs: focuses the view, revealing the job given by ID. */
 async function showJobs(parts: JobsViewParts, id: unknown): Promise<void> {
   await vscode.commands.executeCommand(`${VIEWS.copyJobs}.focus`);
   const node = typeof id === 'string' ? parts.model.jobNode(id) : undefined;
@@ -99,8 +135,40 @@ async function showJobs(parts: JobsViewParts, id: unknown): Promise<void> {
 
 async function retryFailed(parts: JobsViewParts, row: JobRow, options: CommandOptions): Promise<TrackedJob[]> {
   const made: TrackedJob[] = [];
-  for (const job of jobsOf(parts.model, row).filter(isFinished)) made.push(...(await parts.copies.retryFailed(job, { confirm: options.confirm !== false })));
+  for (const job of jobsOf(parts.model, row).filter(isFinished)) {
+    made.push(...(jobTypeOf(job) === 'COPY' ? await parts.copies.retryFailed(job, { confirm: options.confirm !== false }) : await retryOther(parts, job, options)));
+  }
   return made;
+}
+
+/**
+ * Retry Failed Items of a move or a delete: a new write of the same kind, of the failed items only, through the one
+ * write path; its job is followed in the view like the first.
+ */
+async function retryOther(parts: JobsViewParts, job: TrackedJob, options: CommandOptions): Promise<TrackedJob[]> {
+  const type = jobTypeOf(job);
+  const spec = parts.jobWrites.get(type);
+  if (!spec) throw new Error(vscode.l10n.t('{0} jobs cannot be sent again by this version of the extension.', jobTypeWord(type)));
+  const account = await parts.account();
+  if (!account) throw new Error(vscode.l10n.t('Sign in to send the failed items again.'));
+  if (job.account && job.account !== account.key) throw new Error(vscode.l10n.t('Job {0} ran as {1}: sign in to that account to send its failed items again.', job.id, job.account.replace('#', ' · ')));
+  const { items, names } = retryPlan(job);
+  if (!items.length) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('No item of this job failed.'));
+    return [];
+  }
+  if (options.confirm !== false) {
+    const again = commandTitles().retryFailed;
+    const answer = await vscode.window.showWarningMessage(
+      vscode.l10n.t({ message: '{0}: send the {1} failed items again?', args: [jobTypeWord(type), count(items.length)], comment: ['{0}: the job\'s kind ("Delete")'] }),
+      { modal: true, detail: vscode.l10n.t('A new job is made of the failed items only.') },
+      again,
+    );
+    if (answer !== again) return [];
+  }
+  const { finished, left } = await followWrites(parts.writes, () => parts.writes.submit(spec.write, [spec.payload(items, names, job)], account));
+  if (left.some((r) => r.state === 'failed')) throw new Error(left.find((r) => r.note)?.note ?? vscode.l10n.t('The platform did not take the request: see it in the Data Jobs view.'));
+  return finished.map((f) => parts.model.tracker.get((f.outcome as AsyncJob).id)).filter((j): j is TrackedJob => j !== undefined);
 }
 
 /** Copy Results: the jobs' items as a read-only TSV document (finished jobs' results read first when missing). */
@@ -117,7 +185,7 @@ async function copyResults(parts: JobsViewParts, rows: JobRow[]): Promise<vscode
 function clearFinished(parts: JobsViewParts): number {
   const finished = parts.model.tracker.all().filter(isFinished);
   for (const job of finished) parts.model.tracker.dismiss(job.id);
-  if (finished.length) vscode.window.setStatusBarMessage(finished.length === 1 ? vscode.l10n.t('Cleared 1 finished copy job') : vscode.l10n.t('Cleared {0} finished copy jobs', count(finished.length)), 3_000);
+  if (finished.length) vscode.window.setStatusBarMessage(finished.length === 1 ? vscode.l10n.t('Cleared 1 finished data job') : vscode.l10n.t('Cleared {0} finished data jobs', count(finished.length)), 3_000);
   return finished.length;
 }
 

@@ -1,5 +1,7 @@
-// The Copy Jobs view as data: which rows there are, in which order, what can be done with each, and how each looks.
-// No `vscode` import; ui/rowTree.ts draws it.
+// The Data Jobs view as data (its ID is still `sevenbridges.copyJobs`): the asynchronous file jobs (copies, moves,
+// deletes), the uploads and downloads under way, the upload runs left unfinished, and every write still pending;
+// which rows there are, in which order, what can be done with each, and how each looks. No `vscode` import;
+// ui/rowTree.ts draws it.
 import * as l10n from '@vscode/l10n';
 import { describeError } from '../api/errors';
 import type { FileRecord } from '../api/types';
@@ -14,6 +16,11 @@ import { count, itemCount, requestCount } from '../util/words';
 import { commandTitles, COMMANDS } from '../keys/commands';
 import { failedCount, itemErrorWords, jobIdWords, jobOutcome, jobProgress, jobStateWord, noResultWords, pendingWords, submittedWhen } from './summary';
 import { isFinished, type JobTracker, type TrackedJob } from './tracker';
+import { itemDoneWord, jobTypeOf, jobTypeWord, type JobType } from './jobKinds';
+import { Transfers, type LiveTransfer } from './transfers';
+import type { UploadRunResume } from '../transfer/resumeState';
+import { progressWords } from '../remote/transferWords';
+import { fileCount, formatSize } from '../util/words';
 
 
 /** Several jobs (and maybe requests not yet sent) made by one copy that was split. */
@@ -44,7 +51,19 @@ export interface ItemNode {
   /** The new copy, once the platform reported it: what Reveal in Projects & Files shows. */
   file?: FileRecord;
 }
-export type JobsNode = SubmissionNode | JobNode | RequestNode | ItemNode | MessageNode<JobsNode>;
+/** An upload or download under way in this window. */
+export interface TransferNode {
+  kind: 'transfer';
+  id: string;
+  transfer: LiveTransfer;
+}
+/** An upload run a reload or a fault left unfinished: Resume, Discard. */
+export interface InterruptedNode {
+  kind: 'interrupted';
+  id: string;
+  run: UploadRunResume;
+}
+export type JobsNode = SubmissionNode | JobNode | RequestNode | ItemNode | TransferNode | InterruptedNode | MessageNode<JobsNode>;
 
 export type { RowView } from '../ui/rowView';
 
@@ -59,12 +78,26 @@ const copyTo = (label: string): string => l10n.t('Copy to {0}', label);
 /** An aria label: where the copy goes, then how it is doing. */
 const ariaCopyTo = (label: string, description: string): string => l10n.t({ message: 'Copy to {0}, {1}', args: [label, description], comment: ['{1}: its state, progress and age'] });
 
+/** A job's tooltip's first line: "Copy to p › f", "Move to p › f", "Delete in p". */
+export function jobTitle(type: JobType, label: string): string {
+  switch (type) {
+    case 'COPY':
+      return copyTo(label);
+    case 'MOVE':
+      return l10n.t('Move to {0}', label);
+    case 'DELETE':
+      return l10n.t('Delete in {0}', label);
+    default:
+      return l10n.t({ message: '{0}: {1}', args: [jobTypeWord(type), label], comment: ['{0}: a job\'s kind as the platform names it; {1}: where'] });
+  }
+}
+
 /**
  * The view's top rows, newest first: a job on its own, or the submission it belongs to when its copy was split
  * into several requests (its jobs and its requests still in the outbox together); requests in the outbox on
  * their own otherwise.
  */
-export function rootNodes(jobs: readonly TrackedJob[], pending: readonly CopyWriteRecord[]): JobsNode[] {
+export function rootNodes(jobs: readonly TrackedJob[], pending: readonly CopyWriteRecord[], transfers: readonly LiveTransfer[] = [], interrupted: readonly UploadRunResume[] = []): JobsNode[] {
   const byGroup = new Map<string, { jobs: TrackedJob[]; pending: CopyWriteRecord[] }>();
   const entry = (group: string) => {
     let e = byGroup.get(group);
@@ -87,10 +120,15 @@ export function rootNodes(jobs: readonly TrackedJob[], pending: readonly CopyWri
     }
   }
   rows.sort((a, b) => b.at - a.at);
-  if (!rows.length) {
-    return [new MessageNode<JobsNode>('message:empty', undefined, l10n.t('No copy jobs yet'), 'info', undefined, undefined, l10n.t('Drag files onto a folder in Projects & Files, or use Copy To…'))];
+  // What moves bytes now first, then what waits for the person to resume it, then the jobs and requests.
+  const top: JobsNode[] = [
+    ...transfers.map((transfer): JobsNode => ({ kind: 'transfer', id: `transfer:${transfer.id}`, transfer })),
+    ...interrupted.map((run): JobsNode => ({ kind: 'interrupted', id: `interrupted:${run.runId}`, run })),
+  ];
+  if (!rows.length && !top.length) {
+    return [new MessageNode<JobsNode>('message:empty', undefined, l10n.t('No data jobs yet'), 'info', undefined, undefined, l10n.t('Copy, move, delete, upload or download files in Projects & Files: each shows here until it is done.'))];
   }
-  return rows.map((r) => r.node);
+  return [...top, ...rows.map((r) => r.node)];
 }
 
 /** The rows under a submission (its requests still in the outbox first, then its jobs, newest first) or a job (its items). */
@@ -121,9 +159,23 @@ function newestFirst(jobs: TrackedJob[]): TrackedJob[] {
   return [...jobs].sort((a, b) => b.submittedAt - a.submittedAt);
 }
 
-/** Whether a finished job has items whose result is an error: what Retry Failed Items copies again. */
+/** Whether a finished job has items whose result is an error: what Retry Failed Items sends again, as a job of its kind. */
 export function canRetryFailed(job: TrackedJob): boolean {
   return isFinished(job) && job.state !== 'UNKNOWN' && failedCount(job) > 0 && !!job.result?.some((r) => r.error);
+}
+
+/**
+ * What Retry Failed Items sends again: the items whose result is an error, as the job recorded them (their place
+ * and name for a copy or a move), with the names known for them. Nothing when none failed.
+ */
+export function retryPlan(job: TrackedJob): { items: TrackedJob['items']; names: Record<string, string> } {
+  const items = job.items.filter((_, i) => job.result?.[i]?.error !== undefined);
+  const names: Record<string, string> = {};
+  for (const item of items) {
+    const name = job.sourceNames?.[item.file] ?? job.sourceNames?.[item.file.toLowerCase()];
+    if (name !== undefined) names[item.file] = name;
+  }
+  return { items, names };
 }
 
 /** A request's records: whether this window owns them (only it acts on them), any was refused, any may have been submitted. */
@@ -174,13 +226,15 @@ export function jobRow(job: TrackedJob, now: number): RowView {
   const state = jobStateWord(job.state);
   const age = relativeTime(new Date(job.submittedAt), now);
   const failed = failedCount(job);
-  const label = [state, progressText(job), ...(failed ? [failedWords(failed)] : [])].join(' · ');
+  const type = jobTypeOf(job);
+  // A copy's row starts with its state (its tooltip and aria label say "Copy to"); another kind's with its kind.
+  const label = [...(type === 'COPY' ? [] : [jobTypeWord(type)]), state, progressText(job), ...(failed ? [failedWords(failed)] : [])].join(' · ');
   const description = [shortDestination(job.destination.label), age].join(' · ');
-  const tokens = ['copyJob', isFinished(job) ? 'finished' : 'running'];
+  const tokens = ['copyJob', `type-${type.toLowerCase()}`, isFinished(job) ? 'finished' : 'running'];
   if (canRetryFailed(job)) tokens.push('hasFailed');
   if (job.result?.length || job.items.length) tokens.push('hasItems');
   const tooltip = [
-    copyTo(job.destination.label),
+    jobTitle(type, job.destination.label),
     l10n.t({ message: '{0}: {1}', args: [jobIdWords(job.id), isFinished(job) ? jobOutcome(job) : jobProgress(job)], comment: ['{0}: "Job 7071…"; {1}: how it is doing'] }),
     [itemCount(job.items.length), submittedWhen(age)].join(' · '),
     ...(job.adopted ? [l10n.t('Found on the platform after its answer was lost')] : []),
@@ -190,7 +244,7 @@ export function jobRow(job: TrackedJob, now: number): RowView {
     label,
     description,
     tooltip,
-    ariaLabel: ariaCopyTo(job.destination.label, [label, age].join(' · ')),
+    ariaLabel: type === 'COPY' ? ariaCopyTo(job.destination.label, [label, age].join(' · ')) : l10n.t({ message: '{0}, {1}', args: [jobTitle(type, job.destination.label), [label, age].join(' · ')], comment: ['{0}: a job ("Delete in p"); {1}: its state, progress and age'] }),
     icon: jobIconSpec(job),
     contextValue: tokens.join(' '),
     expandable: job.items.length > 0,
@@ -279,12 +333,55 @@ export function requestRow(node: RequestNode, now: number, owns: (record: CopyWr
   };
 }
 
+/** A transfer under way: "Uploading · 3 of 7 files · 40 MB of 120 MB · …", where it goes and since when; Cancel. */
+export function transferRow(t: LiveTransfer, now: number): RowView {
+  const doing = t.kind === 'upload' ? l10n.t('Uploading') : l10n.t('Downloading');
+  const progress = t.cancelling ? l10n.t('cancelling…') : t.progress ? progressWords(t.progress) : l10n.t('starting…');
+  const label = [doing, progress].join(' · ');
+  const age = relativeTime(new Date(t.startedAt), now);
+  const where = t.kind === 'upload' ? l10n.t('Upload to {0}', t.label) : l10n.t('Download to {0}', t.label);
+  return {
+    label,
+    description: [shortDestination(t.label), age].join(' · '),
+    tooltip: [where, progress, t.cancelling ? l10n.t('Stopping: what was begun is being aborted.') : l10n.t('Cancel stops it; nothing half made is left.')].join('\n'),
+    ariaLabel: l10n.t({ message: '{0}, {1}', args: [where, [progress, age].join(' · ')], comment: ['{0}: "Upload to p"; {1}: its progress and age'] }),
+    icon: { id: t.cancelling ? 'loading~spin' : t.kind === 'upload' ? 'cloud-upload' : 'cloud-download', color: 'charts.blue' },
+    contextValue: ['transfer', `transfer-${t.kind}`, ...(t.cancelling ? [] : ['cancellable'])].join(' '),
+    expandable: false,
+  };
+}
+
+/** "Interrupted: 3 of 7 files, 120 MB left": files not uploaded yet of the run's, and their bytes not sent. */
+export function interruptedWords(run: UploadRunResume): string {
+  return l10n.t({ message: 'Interrupted: {0} of {1}, {2} left', args: [count(run.files.length), fileCount(run.filesTotal), formatSize(run.bytesLeft)!], comment: ['{0}: files not uploaded yet; {1}: "7 files", the run\'s; {2}: "120 MB", bytes not sent yet'] });
+}
+
+/** An upload run left unfinished: what is left, where it goes, since when; Resume and Discard. */
+export function interruptedRow(run: UploadRunResume, now: number): RowView {
+  const label = interruptedWords(run);
+  const age = relativeTime(new Date(run.startedAt), now);
+  const where = l10n.t('Upload to {0}', run.label);
+  return {
+    label,
+    description: [shortDestination(run.label), age].join(' · '),
+    tooltip: [
+      where,
+      l10n.t('{0} of {1} not uploaded yet ({2} not sent).', count(run.files.length), fileCount(run.filesTotal), formatSize(run.bytesLeft)!),
+      l10n.t('Resume sends the rest, from the parts already sent. Discard aborts the uploads begun on the platform, so nothing half made is left.'),
+    ].join('\n'),
+    ariaLabel: l10n.t({ message: '{0}, {1}', args: [where, [label, age].join(' · ')], comment: ['{0}: "Upload to p"; {1}: what is left and its age'] }),
+    icon: { id: 'debug-pause', color: 'list.warningForeground' },
+    contextValue: 'interruptedUpload',
+    expandable: false,
+  };
+}
+
 /** What became of one item: where its copy is, or why it failed and what to do. */
 export interface ItemOutcome {
   ok: boolean | undefined;
   sourceId: string;
   sourceName: string | undefined;
-  outcome: 'copied' | 'failed' | 'pending' | 'no result';
+  outcome: 'copied' | 'moved' | 'deleted' | 'failed' | 'pending' | 'no result';
   newId?: string;
   newName?: string;
   /** For a failure: the error's code (or HTTP status) and message. */
@@ -298,7 +395,9 @@ export function itemOutcome(job: TrackedJob, index: number): ItemOutcome {
   const base = { sourceId: item.file, sourceName };
   const result = job.result?.[index];
   if (!result) return { ...base, ok: undefined, outcome: isFinished(job) ? 'no result' : 'pending' };
-  if (result.resource) return { ...base, ok: true, outcome: 'copied', newId: result.resource.id, newName: result.resource.name + (result.resource.type === 'folder' ? '/' : '') };
+  const type = jobTypeOf(job);
+  if (result.resource && type === 'DELETE') return { ...base, sourceName: sourceName ?? result.resource.name, ok: true, outcome: 'deleted' };
+  if (result.resource) return { ...base, ok: true, outcome: type === 'MOVE' ? 'moved' : 'copied', newId: result.resource.id, newName: result.resource.name + (result.resource.type === 'folder' ? '/' : '') };
   const e = result.error ?? {};
   return { ...base, ok: false, outcome: 'failed', error: itemErrorWords(e), advice: errorAdvice(e.code, e.status) };
 }
@@ -331,20 +430,22 @@ export function errorAdvice(code: number | undefined, status: number | undefined
 export function itemRow(job: TrackedJob, index: number): RowView {
   const o = itemOutcome(job, index);
   const label = o.sourceName ?? o.sourceId;
-  const description = o.ok ? `→ ${o.newName}` : o.ok === false ? o.error! : o.outcome === 'pending' ? pendingWords() : noResultWords();
+  const deleted = o.outcome === 'deleted';
+  const description = deleted ? itemDoneWord('DELETE') : o.ok ? `→ ${o.newName}` : o.ok === false ? o.error! : o.outcome === 'pending' ? pendingWords() : noResultWords();
   const tooltip = [
     o.sourceName ? l10n.t('Source: {0} ({1})', o.sourceName, o.sourceId) : l10n.t('Source: {0}', o.sourceId),
-    o.ok ? l10n.t('Copied as {0} ({1}). Click to copy its ID.', o.newName!, o.newId!) : o.ok === false ? l10n.t('Failed: {0}', o.error!) : description,
+    deleted ? l10n.t('Deleted.') : o.outcome === 'moved' ? l10n.t('Moved as {0} ({1}). Click to copy its ID.', o.newName!, o.newId!) : o.ok ? l10n.t('Copied as {0} ({1}). Click to copy its ID.', o.newName!, o.newId!) : o.ok === false ? l10n.t('Failed: {0}', o.error!) : description,
     ...(o.advice ? [o.advice] : []),
   ].join('\n');
-  const state = o.ok ? l10n.t('copied as {0}', o.newName!) : o.ok === false ? l10n.t('failed, {0}', o.error!) : description;
+  const state = deleted ? description : o.outcome === 'moved' ? l10n.t('moved as {0}', o.newName!) : o.ok ? l10n.t('copied as {0}', o.newName!) : o.ok === false ? l10n.t('failed, {0}', o.error!) : description;
   return {
     label,
     description,
     tooltip,
     ariaLabel: l10n.t({ message: '{0}, {1}', args: [label, state], comment: ['{0}: an item\'s name; {1}: what became of it'] }),
     icon: o.ok ? { id: 'pass', color: 'testing.iconPassed' } : o.ok === false ? { id: 'error', color: 'testing.iconFailed' } : { id: 'circle-outline' },
-    contextValue: o.ok ? 'copyItem copied' : o.ok === false ? 'copyItem failed' : 'copyItem',
+    // A moved item is where it went, as a copy is (Open, Reveal, Download); a deleted one is gone.
+    contextValue: deleted ? 'copyItem deleted' : o.ok ? 'copyItem copied' : o.ok === false ? 'copyItem failed' : 'copyItem',
     expandable: false,
   };
 }
@@ -362,18 +463,24 @@ export function resultsTable(jobs: readonly TrackedJob[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The Copy Results document's name: `copy-results-<destination>-<job>.tsv` ("copy-results-rfranklin-gamma-gamma_folder_0-7071….tsv"). */
+/**
+ * The Copy Results document's name: `copy-results-<destination>-<job>.tsv`
+ * ("copy-results-rfranklin-gamma-gamma_folder_0-7071….tsv"); `delete-results-…`, `move-results-…` for those kinds.
+ */
 export function resultsFileName(jobs: readonly TrackedJob[]): string {
+  const types = [...new Set(jobs.map(jobTypeOf))];
+  const prefix = types.length === 1 ? types[0].toLowerCase() : 'job';
   const labels = [...new Set(jobs.map((j) => j.destination.label))];
   const where = labels.length === 1 ? labels[0] : `${labels.length}-destinations`;
   const job = jobs.length === 1 ? jobs[0].id : `${jobs.length}-jobs`;
   const safe = (text: string) => text.replace(/[\s›\\/:*?"<>|#%]+/g, '-').replace(/^-+|-+$/g, '');
-  return `copy-results-${safe(where)}-${safe(job)}.tsv`;
+  return `${safe(prefix)}-results-${safe(where)}-${safe(job)}.tsv`;
 }
 
 /**
- * The Copy Jobs view: the jobs of the account in use and the copy calls still in the outbox (see `rootNodes` for the
- * order), a job's items when it is opened (its per-item results fetched once when the list did not carry them).
+ * The Data Jobs view: the transfers under way and left unfinished, the jobs of the account in use and the writes
+ * still in the outbox (see `rootNodes` for the order), a job's items when it is opened (its per-item results fetched
+ * once when the list did not carry them).
  */
 export class CopyJobsModel implements RowModel<JobsNode> {
   private readonly changed = new Emitter<JobsNode | undefined>();
@@ -386,8 +493,14 @@ export class CopyJobsModel implements RowModel<JobsNode> {
     readonly tracker: JobTracker,
     private readonly outbox: Outbox,
     private readonly now: () => number,
+    readonly transfers: Transfers = new Transfers(now),
   ) {
-    this.subscriptions = [this.changed, tracker.onDidChange(() => this.changed.fire(undefined)), outbox.onDidChange(() => this.changed.fire(undefined))];
+    this.subscriptions = [
+      this.changed,
+      tracker.onDidChange(() => this.changed.fire(undefined)),
+      outbox.onDidChange(() => this.changed.fire(undefined)),
+      transfers.onDidChange(() => this.changed.fire(undefined)),
+    ];
   }
 
   /** The copy calls of the account in use still in the outbox. */
@@ -401,7 +514,8 @@ export class CopyJobsModel implements RowModel<JobsNode> {
   }
 
   roots(): JobsNode[] {
-    return rootNodes(this.tracker.all(), this.pending());
+    const account = this.tracker.account();
+    return rootNodes(this.tracker.all(), this.pending(), this.transfers.all(account), this.transfers.interrupted(account));
   }
 
   /** Every row but the items: the jobs, submissions and requests the commands pick from. */
@@ -456,6 +570,10 @@ export class CopyJobsModel implements RowModel<JobsNode> {
         return requestRow(node, now, (r) => this.owns(r));
       case 'item':
         return { ...itemRow(node.job, node.index), command: { command: COMMANDS.openJobItem, title: commandTitles().openJobItem, args: [node] } };
+      case 'transfer':
+        return transferRow(this.transfers.get(node.transfer.id) ?? node.transfer, now);
+      case 'interrupted':
+        return interruptedRow(node.run, now);
     }
   }
 

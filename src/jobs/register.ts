@@ -8,24 +8,29 @@ import { jobsCommands } from './commands';
 import type { CopyActions } from './copyRequests';
 import { CopyJobsModel, type JobsNode } from './jobsModel';
 import { JobTracker } from './tracker';
+import { AsyncJobWrites } from './jobKinds';
+import type { Transfers } from './transfers';
 import { CopyResultsProvider } from './results';
 import { FinishNotifier, JobsStatusBar } from './ui';
 
 /** Ages in the rows ("2 min ago") move on this often while the view is visible. */
 const REDRAW_MS = 30_000;
 
-/** The running copy-job feature, for the integration tests. */
+/** The running Data Jobs feature, for the integration tests. */
 export interface JobsFeature {
   readonly tracker: JobTracker;
+  /** How each kind of async job other than the copy is sent again (Retry Failed Items): registered by its feature. */
+  readonly writes: AsyncJobWrites;
+  readonly transfers: Transfers;
   readonly statusBar: JobsStatusBar;
-  /** The Copy Jobs view's rows and the view. */
+  /** The Data Jobs view's rows and the view (its ID is still `sevenbridges.copyJobs`). */
   readonly model: CopyJobsModel;
   readonly rows: RowTree<JobsNode>;
   readonly view: vscode.TreeView<JobsNode>;
 }
 
 /**
- * The copy jobs of the account in use, followed while signed in and the window has the focus (a model: the copy
+ * The data jobs (copies, moves, deletes) of the account in use, followed while signed in and the window has the focus (a model: the copy
  * feature hands it the jobs it submits, registerJobs shows them).
  */
 export function followCopyJobs(services: Services): JobTracker {
@@ -44,13 +49,14 @@ export function followCopyJobs(services: Services): JobTracker {
   return tracker;
 }
 
-/** The status-bar item, the notifications when jobs finish, and the Copy Jobs view with its commands. */
+/** The status-bar item, the notifications when jobs finish, and the Data Jobs view with its commands. */
 export function registerJobs(services: Services, tracker: JobTracker, copies: CopyActions): JobsFeature {
-  const { context, session, outbox, clock } = services;
+  const { context, session, outbox, clock, transfers } = services;
+  const writes = new AsyncJobWrites();
   const statusBar = new JobsStatusBar(tracker, outbox, clock);
   // Another platform or account may be in use now: its jobs and calls are the ones to show.
   const showAccount = () => statusBar.update();
-  const model = new CopyJobsModel(tracker, outbox, clock.now);
+  const model = new CopyJobsModel(tracker, outbox, clock.now, transfers);
   const { view, rows, disposables } = showRows(VIEWS.copyJobs, model, { clock, redrawEveryMs: REDRAW_MS });
   const results = new CopyResultsProvider(tracker);
   view.message = services.budgetNotice.current;
@@ -73,8 +79,8 @@ export function registerJobs(services: Services, tracker: JobTracker, copies: Co
     view.onDidChangeVisibility(shown),
     // While the API budget is low, the view says so above its rows: copies wait for the reset.
     services.budgetNotice.onDidChange((words) => (view.message = words)),
-    ...registerCommands(jobsCommands({ model, copies, writes: outbox, view }), services.selections),
+    ...registerCommands(jobsCommands({ model, copies, writes: outbox, jobWrites: writes, account: () => services.account(), view }), services.selections),
   );
   shown();
-  return { tracker, statusBar, model, rows, view };
+  return { tracker, writes, transfers, statusBar, model, rows, view };
 }

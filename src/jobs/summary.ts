@@ -1,11 +1,14 @@
-// Words for the copy jobs (status bar, lists, notifications). Pure: no `vscode`. Codicons (`$(check)`) stay outside
+// Words for the data jobs: copies, moves, deletes (status bar, lists, notifications). Pure: no `vscode`. Codicons (`$(check)`) stay outside
 // the messages: the status bar item reads them (jobs/ui.ts).
 import * as l10n from '@vscode/l10n';
 import type { CopyItem } from '../api/types';
-import { count } from '../util/words';
+import { count, fileCount } from '../util/words';
 import type { WriteRecord } from '../write/outbox';
 import { isCopyCall } from './copyRequests';
 import { isFinished, TrackedJob } from './tracker';
+import { itemDoneWord, jobTypeOf } from './jobKinds';
+
+const allCopies = (jobs: readonly TrackedJob[]): boolean => jobs.every((job) => jobTypeOf(job) === 'COPY');
 
 export interface StatusSummary {
   visible: boolean;
@@ -56,6 +59,12 @@ function copyingText(jobs: number, done: number, total: number): string {
   return jobs === 1 ? l10n.t('Copying 1 job…') : l10n.t('Copying {0} jobs…', n(jobs));
 }
 
+/** Jobs of several kinds (a delete among copies): "Data jobs: 2 running · 340/1,000 files". */
+function runningText(jobs: number, done: number, total: number): string {
+  if (total > 0) return l10n.t('Data jobs: {0} running · {1}/{2} files', n(jobs), n(done), n(total));
+  return jobs === 1 ? l10n.t('Data jobs: 1 running…') : l10n.t('Data jobs: {0} running…', n(jobs));
+}
+
 function doneText(copies: number, files: number): string {
   // The count is of the jobs not seen yet: say so when there are several, so 3 files after a 1-file copy reads right.
   if (copies === 1) return files === 1 ? l10n.t('Copy done · 1 file') : l10n.t('Copy done · {0} files', n(files));
@@ -86,7 +95,8 @@ export function statusSummary(jobs: readonly TrackedJob[], pending: readonly Wri
     const total = active.reduce((sum, job) => sum + (job.total ?? 0), 0);
     const done = active.reduce((sum, job) => sum + (job.completed ?? 0) + (job.failed ?? 0), 0);
     for (const job of active) tooltip.push(destinationLine(job.destination.label, jobProgress(job)));
-    return { visible: true, ...line('sync~spin', copyingText(active.length, done, total)), warning: failed.length > 0, allDone: false, tooltip };
+    const text = allCopies(active) ? copyingText(active.length, done, total) : runningText(active.length, done, total);
+    return { visible: true, ...line('sync~spin', text), warning: failed.length > 0, allDone: false, tooltip };
   }
   if (failed.length) {
     return { visible: true, ...line('warning', copies === 1 ? l10n.t('1 copy not submitted') : l10n.t('{0} copies not submitted', n(copies))), warning: true, allDone: false, tooltip };
@@ -100,10 +110,15 @@ export function statusSummary(jobs: readonly TrackedJob[], pending: readonly Wri
     const copied = unseen.reduce((sum, job) => sum + (job.completed ?? 0), 0);
     const unknown = unseen.filter((job) => job.state === 'UNKNOWN').length;
     for (const job of unseen) tooltip.push(destinationLine(job.destination.label, jobOutcome(job)));
-    tooltip.push(l10n.t('Click to see the copy jobs'));
-    if (failed > 0) return { visible: true, ...line('warning', failed === 1 ? l10n.t('Copy: 1 failed') : l10n.t('Copy: {0} failed', n(failed))), warning: true, allDone: false, tooltip };
+    tooltip.push(l10n.t('Click to see the data jobs'));
+    const copies = allCopies(unseen);
+    if (failed > 0) {
+      const words = copies ? (failed === 1 ? l10n.t('Copy: 1 failed') : l10n.t('Copy: {0} failed', n(failed))) : failed === 1 ? l10n.t('Data jobs: 1 failed') : l10n.t('Data jobs: {0} failed', n(failed));
+      return { visible: true, ...line('warning', words), warning: true, allDone: false, tooltip };
+    }
     if (unknown > 0) return { visible: true, ...line('question', unknown === 1 ? l10n.t('Copy: outcome unknown') : l10n.t('Copy: {0} outcomes unknown', n(unknown))), warning: true, allDone: false, tooltip };
-    return { visible: true, ...line('check', doneText(unseen.length, copied)), warning: false, allDone: true, tooltip };
+    const done = copies ? doneText(unseen.length, copied) : unseen.length === 1 ? l10n.t('Data job done') : l10n.t('{0} data jobs done', n(unseen.length));
+    return { visible: true, ...line('check', done), warning: false, allDone: true, tooltip };
   }
   return { visible: false, text: '', words: '', warning: false, allDone: false, tooltip };
 }
@@ -133,6 +148,11 @@ export function jobOutcome(job: TrackedJob): string {
   if (!isFinished(job)) return jobProgress(job);
   const failed = failedCount(job);
   const copied = job.completed ?? job.result?.filter((r) => r.resource).length ?? 0;
+  const type = jobTypeOf(job);
+  if (type !== 'COPY') {
+    const worked = l10n.t({ message: '{0} {1}', args: [fileCount(copied), itemDoneWord(type)], comment: ['{0}: "3 files"; {1}: "deleted", "moved"'] });
+    return failed ? l10n.t({ message: '{0}, {1} failed', args: [worked, n(failed)], comment: ['{0}: "3 files deleted"'] }) : l10n.t({ message: 'done, {0}', args: [worked], comment: ['{0}: "3 files deleted"'] });
+  }
   if (failed) return copied === 1 ? l10n.t('1 file copied, {0} failed', n(failed)) : l10n.t('{0} files copied, {1} failed', n(copied), n(failed));
   return copied === 1 ? l10n.t('done, 1 file copied') : l10n.t('done, {0} files copied', n(copied));
 }

@@ -7,10 +7,13 @@ import { Emitter } from '../util/emitter';
 import { Poller, type PollBudget } from '../util/poller';
 import type { StateStore } from '../util/stateStore';
 import { readState, STATE, writeState, type JobDestination, type TrackedJob } from '../keys/state';
+import { jobKindOf, type JobType } from './jobKinds';
 
 export type { JobDestination, TrackedJob } from '../keys/state';
 
 export interface NewJobInfo {
+  /** The job's type (`COPY`, `MOVE`, `DELETE`); else the platform's answer's, else a copy. */
+  type?: JobType;
   items: CopyItem[];
   destination: JobDestination;
   sourceNames?: Record<string, string>;
@@ -58,10 +61,11 @@ const NOT_FOUND = 10211;
 export const isFinished = (job: TrackedJob): boolean => job.state === 'FINISHED' || job.state === 'UNKNOWN';
 
 /**
- * Remembers every submitted copy job and follows unfinished ones until FINISHED: a short first wait, then
+ * Remembers every submitted asynchronous file job (copy, move, delete: any type, each asked about under its own
+ * path) and follows unfinished ones until FINISHED: a short first wait, then
  * an interval of 1 s + 10 % of the newest job's age (60 s at most), doubled after a failed look, and longer while
  * the API budget is low. With several unfinished jobs `GET /v2/async/files` refreshes them all (a page per 100); a
- * job that finishes without its per-item results in the list is fetched once with `GET /v2/async/files/copy/{id}`.
+ * job that finishes without its per-item results in the list is fetched once with `GET /v2/async/files/{kind}/{id}`.
  * No UI: views listen to the events.
  */
 export class JobTracker {
@@ -147,8 +151,10 @@ export class JobTracker {
   /** Starts following a job just submitted (or found after a lost answer). */
   add(job: AsyncJob, info: NewJobInfo): TrackedJob {
     const existing = this.jobs.get(job.id);
+    const type = info.type ?? job.type ?? existing?.type;
     const tracked: TrackedJob = {
       id: job.id,
+      ...(type && type !== 'COPY' ? { type } : {}),
       submittedAt: info.submittedAt ?? existing?.submittedAt ?? this.clock.now(),
       items: info.items,
       destination: info.destination,
@@ -174,6 +180,49 @@ export class JobTracker {
       this.poller.schedule(this.opts.firstDelayMs);
     }
     return tracked;
+  }
+
+  /**
+   * The jobs given once each is FINISHED (or unknown to the platform) with its per-item results when it has them:
+   * what a command that made them waits for. A job not tracked (dismissed) is given as it was last seen.
+   */
+  settled(ids: readonly string[], signal?: AbortSignal): Promise<TrackedJob[]> {
+    const last = new Map<string, TrackedJob>();
+    const check = (): TrackedJob[] | undefined => {
+      const jobs: TrackedJob[] = [];
+      for (const id of ids) {
+        const tracked = this.jobs.get(id);
+        const job = tracked ?? last.get(id);
+        if (!job) continue;
+        last.set(id, job);
+        // Dismissed meanwhile: as it was last seen.
+        if (!tracked) {
+          jobs.push(job);
+          continue;
+        }
+        if (!isFinished(job) || (job.state === 'FINISHED' && !job.result?.length && needsResults(job) && this.jobs.has(id))) return undefined;
+        jobs.push(job);
+      }
+      return jobs;
+    };
+    const now = check();
+    if (now) return Promise.resolve(now);
+    return new Promise((resolve, reject) => {
+      const done = (jobs: TrackedJob[]) => {
+        subscription.dispose();
+        signal?.removeEventListener('abort', aborted);
+        resolve(jobs);
+      };
+      const aborted = () => {
+        subscription.dispose();
+        reject(signal?.reason);
+      };
+      const subscription = this.changed.event(() => {
+        const jobs = check();
+        if (jobs) done(jobs);
+      });
+      signal?.addEventListener('abort', aborted, { once: true });
+    });
   }
 
   /** Forgets a job (the user dismissed it). */
@@ -310,7 +359,7 @@ export class JobTracker {
   /** GET one job; a job the platform no longer knows becomes UNKNOWN. Other errors propagate. */
   private async fetchOne(job: TrackedJob, signal?: AbortSignal): Promise<void> {
     try {
-      const fresh = await this.api.get(job.id, { signal });
+      const fresh = await this.api.get(job.id, { signal, kind: jobKindOf(job) });
       // Asked as another account (the user switched meanwhile): the answer is not about this job.
       if (!this.isCurrent(job)) return;
       this.apply(job, fresh);

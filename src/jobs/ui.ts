@@ -5,8 +5,9 @@ import { pendingCopies, type CopyActions } from './copyRequests';
 import { failedItems, finishMessage, statusSummary } from './summary';
 import { isFinished, JobTracker, TrackedJob } from './tracker';
 import { commandTitles, COMMANDS } from '../keys/commands';
+import { jobTypeOf } from './jobKinds';
 
-/** The finish notification's button that reveals the job in the Copy Jobs view. */
+/** The finish notification's button that reveals the job in the Data Jobs view. */
 export const showDetailsAction = (): string => vscode.l10n.t('Show Details');
 
 /** A successful outcome stays in the status bar this long unless seen earlier; a failure stays until seen. */
@@ -14,7 +15,7 @@ const DONE_DISPLAY_MS = 5 * 60_000;
 /** Jobs finishing within this of each other are told in one notification. */
 const FINISH_BATCH_MS = 750;
 
-/** The status-bar item of the copy jobs. */
+/** The status-bar item of the data jobs (its ID is still `sevenbridges.copyJobs`, so where a person put it stays). */
 export class JobsStatusBar implements vscode.Disposable {
   readonly item: vscode.StatusBarItem;
   private readonly disposables: vscode.Disposable[] = [];
@@ -26,7 +27,7 @@ export class JobsStatusBar implements vscode.Disposable {
     private readonly clock: Clock,
   ) {
     this.item = vscode.window.createStatusBarItem('sevenbridges.copyJobs', vscode.StatusBarAlignment.Left, 50);
-    this.item.name = vscode.l10n.t('Seven Bridges Copy Jobs');
+    this.item.name = vscode.l10n.t('Seven Bridges Data Jobs');
     this.item.command = COMMANDS.showJobs;
     this.disposables.push(this.item, tracker.onDidChange(() => this.update()), outbox.onDidChange(() => this.update()));
     this.update();
@@ -60,7 +61,10 @@ export class JobsStatusBar implements vscode.Disposable {
   }
 }
 
-/** A notification when jobs finish (several finishing together make one), with a button to the details. */
+/**
+ * A notification when copy jobs finish (several finishing together make one), with a button to the details. The
+ * other kinds are told by the command that made them (Delete… says what it deleted).
+ */
 export class FinishNotifier implements vscode.Disposable {
   private batch: TrackedJob[] = [];
   private timer: unknown;
@@ -72,6 +76,7 @@ export class FinishNotifier implements vscode.Disposable {
     private readonly clock: Clock,
   ) {
     this.subscription = tracker.onDidFinish((job) => {
+      if (jobTypeOf(job) !== 'COPY') return;
       this.batch.push(job);
       if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
       this.timer = this.clock.setTimeout(() => void this.flush(), FINISH_BATCH_MS);

@@ -57,7 +57,7 @@ export const COMMANDS = {
   // Copy
   copy: 'sevenbridges.copy',
   copyTo: 'sevenbridges.copyTo',
-  // Copy Jobs view
+  // Data Jobs view (its ID is still sevenbridges.copyJobs)
   showJobs: 'sevenbridges.jobs.show',
   retryFailed: 'sevenbridges.jobs.retryFailed',
   copyResults: 'sevenbridges.jobs.copyResults',
@@ -67,6 +67,9 @@ export const COMMANDS = {
   submitAnyway: 'sevenbridges.jobs.submitAnyway',
   discardRequest: 'sevenbridges.jobs.discard',
   openJobItem: 'sevenbridges.jobs.openItem',
+  cancelTransfer: 'sevenbridges.jobs.cancelTransfer',
+  resumeUpload: 'sevenbridges.jobs.resumeUpload',
+  discardUpload: 'sevenbridges.jobs.discardUpload',
   revealInFiles: 'sevenbridges.files.reveal',
 } as const;
 
@@ -128,15 +131,18 @@ export function commandTitles(): Record<CommandName, string> {
     editMetadata: l10n.t('Edit Metadata…'),
     copy: l10n.t('Copy Files and Folders…'),
     copyTo: l10n.t('Copy To…'),
-    showJobs: l10n.t('Show Copy Jobs'),
+    showJobs: l10n.t('Show Data Jobs'),
     retryFailed: l10n.t('Retry Failed Items'),
     copyResults: l10n.t('Copy Results'),
     dismissJob: l10n.t('Dismiss'),
-    clearFinishedJobs: l10n.t('Clear Finished Copy Jobs'),
+    clearFinishedJobs: l10n.t('Clear Finished Data Jobs'),
     submitAgain: l10n.t('Submit Again'),
     submitAnyway: l10n.t('Submit Anyway'),
     discardRequest: l10n.t('Discard Request'),
     openJobItem: l10n.t('Open Copied Item'),
+    cancelTransfer: l10n.t('Cancel Transfer'),
+    resumeUpload: l10n.t('Resume Upload'),
+    discardUpload: l10n.t('Discard Upload'),
     revealInFiles: l10n.t('Reveal in Projects & Files'),
   };
 }

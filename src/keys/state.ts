@@ -51,9 +51,11 @@ export interface JobDestination {
   parent?: string;
 }
 
-/** A copy job as the extension remembers it. */
+/** An asynchronous file job (a copy, a move, a delete) as the extension remembers it. */
 export interface TrackedJob {
   id: string;
+  /** The job's type as the platform names it (`COPY`, `MOVE`, `DELETE`); absent in records of older versions: a copy. */
+  type?: string;
   /**
    * The account (`endpoint#username`) the job runs in: only that account asks about it. Absent only in records
    * of older versions, which belong to the first account signed in on their `endpoint` (jobs/tracker.ts claims them).
@@ -156,7 +158,7 @@ function readJob(value: unknown): TrackedJob | undefined {
   if (!isObject(destination) || !isString(destination.label) || !isString(destination.project)) return undefined;
   const items = listOf(value.items, readCopyItem);
   if (!items || items.length !== (value.items as unknown[]).length) return undefined;
-  if (!optional(value.account, isString) || !optional(value.result, Array.isArray)) return undefined;
+  if (!optional(value.account, isString) || !optional(value.type, isString) || !optional(value.result, Array.isArray)) return undefined;
   for (const field of ['total', 'completed', 'failed', 'finishedAt'] as const) if (!optional(value[field], (v) => typeof v === 'number')) return undefined;
   return { ...(value as unknown as TrackedJob), items, destination: { label: destination.label, project: destination.project, ...(isString(destination.parent) ? { parent: destination.parent } : {}) } };
 }
@@ -173,7 +175,7 @@ export const STATE = {
   expandedTaskRows: key<string[]>('sevenbridges.tasks.expanded', 'workspace', strings),
   /** Tasks watched to be told when they end, every window's (tasks/watcher.ts). */
   watchedTasks: key<WatchedTask[]>('sevenbridges.tasks.watched', 'global', (value) => listOf(value, readWatched)),
-  /** The copy jobs followed, every window's (jobs/tracker.ts). */
+  /** The data jobs followed (copies, moves, deletes), every window's (jobs/tracker.ts). The key keeps its first name. */
   copyJobs: key<StoredCopyJobs>('sevenbridges.copyJobs', 'global', (value) => {
     const jobs = isObject(value) ? listOf(value.jobs, readJob) : undefined;
     return jobs ? { version: 1, jobs } : undefined;
@@ -199,6 +201,8 @@ export const STATE_KEY_PREFIXES = {
   download: 'sevenbridges.transfer.download.',
   /** A multipart upload under way: its ID, local file and part size, to resume it (transfer/resumeState.ts). */
   upload: 'sevenbridges.transfer.upload.',
+  /** An upload run under way (the files it has left, its destination): shown in Data Jobs after a reload, resumed from there. */
+  uploadRun: 'sevenbridges.transfer.uploadRun.',
 } as const;
 
 /** The value stored under `key`, as this version reads it. */

@@ -79,10 +79,11 @@ async function run(services: Services, target: string, items: readonly DownloadI
     );
     if (chosen !== anyway) return undefined;
   }
-  const summary = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Downloading'), cancellable: true },
-    async (progress, token) => {
-      const controller = new AbortController();
+  // A row of Data Jobs while it goes, its Cancel the notification's.
+  const controller = new AbortController();
+  const row = services.transfers.start('download', target, account.key, () => controller.abort());
+  const summary = await vscode.window
+    .withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Downloading'), cancellable: true }, async (progress, token) => {
       token.onCancellationRequested(() => controller.abort());
       let shown = 0;
       return downloader.run(plan, {
@@ -91,10 +92,17 @@ async function run(services: Services, target: string, items: readonly DownloadI
           const fraction = p.bytesTotal ? (p.bytesDone / p.bytesTotal) * 100 : (p.filesDone / Math.max(1, p.filesTotal)) * 100;
           progress.report({ message: progressWords(p), increment: Math.max(0, fraction - shown) });
           shown = Math.max(shown, fraction);
+          row.report(p);
         },
       });
-    },
-  );
+    })
+    .then(
+      (done) => (row.end(), done),
+      (error: unknown) => {
+        row.end();
+        throw error;
+      },
+    );
   if (options.confirm !== false) void showSummary(services, summary, problems, options);
   services.log.info(`Download to ${target}: ${summary.saved.length} saved, ${summary.skipped.length} skipped, ${summary.failed.length + problems.length} failed, ${summary.bytes} bytes${summary.cancelled ? ', cancelled' : ''}`);
   return summary;

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { StorageClient } from '../api/storage';
 import type { Services } from '../services';
 import { uploadCompleteWrite } from './uploadWrite';
+import { discardUploadRun, resumeUploadRun } from './upload';
 import { requestLogger } from '../ui/requestLog';
 import { readOnlyWords, RemoteFileSystem } from './fileSystem';
 import type { RemoteParts } from './open';
@@ -24,6 +25,8 @@ export function registerRemote(services: Services): RemoteParts {
   });
   const fileSystem = new RemoteFileSystem(files);
   services.outbox.register(uploadCompleteWrite(client));
+  // Data Jobs' Resume and Discard of an upload run left unfinished.
+  services.transfers.uploadActions = { resume: (run) => resumeUploadRun(services, run), discard: (run) => discardUploadRun(services, run) };
   services.context.subscriptions.push(
     fileSystem,
     vscode.workspace.registerFileSystemProvider(REMOTE_SCHEME, fileSystem, { isCaseSensitive: true, isReadonly: new vscode.MarkdownString(readOnlyWords()) }),

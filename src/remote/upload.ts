@@ -2,7 +2,8 @@
 // was run on, or picked as the copy picks). The names already taken there are shown before anything is sent, with
 // the choice overwrite / keep both / skip; the transfer engine then makes the folders and sends the files (multipart,
 // each completion through the outbox as an "upload complete" write) under a progress notification whose Cancel
-// aborts every upload begun; the summary offers Reveal in Projects & Files.
+// aborts every upload begun; the summary offers Reveal in Projects & Files. Each run is also a row of Data Jobs while it
+// goes, and one left unfinished (a reload, a fault) is resumed or discarded from there.
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
@@ -14,8 +15,10 @@ import { browseFolder } from '../copy/pickers';
 import { describeDestination } from '../copy/request';
 import { commandTitles, COMMANDS } from '../keys/commands';
 import type { Services } from '../services';
-import { ResumeBook, type UploadResume } from '../transfer/resumeState';
-import { Uploader, type NameClash, type UploadSummary } from '../transfer/upload';
+import { ResumeBook, type UploadResume, type UploadRunResume } from '../transfer/resumeState';
+import { Uploader, type NameClash, type UploadPlan, type UploadSummary } from '../transfer/upload';
+import type { Account } from '../write/outbox';
+import { randomUUID } from 'crypto';
 import { pickProject } from '../ui/projectPick';
 import { requestLogger } from '../ui/requestLog';
 import { andMore, count, fileCount, formatSize } from '../util/words';
@@ -88,18 +91,30 @@ async function askDestination(services: Services, items: number): Promise<{ loca
   }
 }
 
-async function upload(services: Services, sources: string[], where: { location: FileLocation; label: string }, options: UploadOptions): Promise<UploadSummary | undefined> {
-  const account = await services.account();
-  if (!account) throw new ApiError({ kind: 'signedOut', message: vscode.l10n.t('Not signed in: nothing can be uploaded.') });
+/** The engine for the account in use, its uploads' and runs' records in global state. */
+function uploaderFor(services: Services, account: Account): Uploader {
   const { client } = services;
-  const uploader = new Uploader({
+  return new Uploader({
     uploads: client.uploads,
     complete: completeThroughOutbox(services.outbox, account, services.clock),
     ensureFolder: (parent, name, signal) => ensureFolder(client.files, parent, name, signal),
     storage: new StorageClient({ onRequest: requestLogger(services.log), clock: services.clock }),
     clock: services.clock,
     resume: new ResumeBook<UploadResume>(services.context.globalState, 'upload', account.key),
+    runs: new ResumeBook<UploadRunResume>(services.context.globalState, 'uploadRun', account.key),
   });
+}
+
+async function signedIn(services: Services): Promise<Account> {
+  const account = await services.account();
+  if (!account) throw new ApiError({ kind: 'signedOut', message: vscode.l10n.t('Not signed in: nothing can be uploaded.') });
+  return account;
+}
+
+async function upload(services: Services, sources: string[], where: { location: FileLocation; label: string }, options: UploadOptions): Promise<UploadSummary | undefined> {
+  const account = await signedIn(services);
+  const { client } = services;
+  const uploader = uploaderFor(services, account);
   const arriving: Arriving[] = await Promise.all(sources.map(async (s) => ({ name: path.basename(s), folder: (await fs.promises.stat(s).catch(() => undefined))?.isDirectory() ?? false })));
   let ifExists: NameClash = options.ifExists ?? 'rename';
   if (options.confirm !== false) {
@@ -111,28 +126,60 @@ async function upload(services: Services, sources: string[], where: { location: 
     }
   }
   const plan = await uploader.plan({ sources, destination: where.location, ifExists });
-  const summary = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Uploading to {0}', where.label), cancellable: true },
-    async (progress, token) => {
-      const controller = new AbortController();
-      token.onCancellationRequested(() => controller.abort());
-      const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
-      let shown = 0;
-      return uploader.run(plan, {
-        signal,
-        onProgress: (p) => {
-          const fraction = p.bytesTotal ? (p.bytesDone / p.bytesTotal) * 100 : (p.filesDone / Math.max(1, p.filesTotal)) * 100;
-          progress.report({ message: progressWords(p), increment: Math.max(0, fraction - shown) });
-          shown = Math.max(shown, fraction);
-        },
-      });
-    },
-  );
+  return runUpload(services, account, uploader, plan, { runId: randomUUID(), label: where.label }, options);
+}
+
+/**
+ * Runs a plan under a progress notification and as a row of Data Jobs (both with Cancel), its record kept while it
+ * has files left (a reload or a fault leaves it to Resume); then the summary.
+ */
+async function runUpload(services: Services, account: Account, uploader: Uploader, plan: UploadPlan, record: { runId: string; label: string; startedAt?: number }, options: UploadOptions): Promise<UploadSummary> {
+  const controller = new AbortController();
+  const row = services.transfers.start('upload', record.label, account.key, () => controller.abort(), record.runId);
+  let summary: UploadSummary;
+  try {
+    summary = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Uploading to {0}', record.label), cancellable: true },
+      async (progress, token) => {
+        token.onCancellationRequested(() => controller.abort());
+        const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+        let shown = 0;
+        return uploader.run(plan, {
+          signal,
+          record,
+          onProgress: (p) => {
+            const fraction = p.bytesTotal ? (p.bytesDone / p.bytesTotal) * 100 : (p.filesDone / Math.max(1, p.filesTotal)) * 100;
+            progress.report({ message: progressWords(p), increment: Math.max(0, fraction - shown) });
+            shown = Math.max(shown, fraction);
+            row.report(p);
+          },
+        });
+      },
+    );
+  } finally {
+    row.end();
+  }
   const failures = [...plan.refused, ...summary.failed];
-  services.log.info(`Upload to ${where.label}: ${summary.uploaded.length} uploaded, ${summary.skipped.length} skipped, ${failures.length} failed, ${summary.bytes} bytes${summary.cancelled ? ', cancelled' : ''}`);
+  services.log.info(`Upload to ${record.label}: ${summary.uploaded.length} uploaded, ${summary.skipped.length} skipped, ${failures.length} failed, ${summary.bytes} bytes${summary.cancelled ? ', cancelled' : ''}`);
   void vscode.commands.executeCommand(COMMANDS.refreshFiles);
-  if (options.confirm !== false) void showSummary(summary, failures, where.label);
+  if (options.confirm !== false) void showSummary(summary, failures, record.label);
   return summary;
+}
+
+/** Resume (Data Jobs): an upload run a reload or a fault left goes on with its files not completed, from the parts sent. */
+export async function resumeUploadRun(services: Services, run: UploadRunResume, options: UploadOptions = {}): Promise<UploadSummary> {
+  const account = await signedIn(services);
+  const uploader = uploaderFor(services, account);
+  return runUpload(services, account, uploader, uploader.planOf(run), { runId: run.runId, label: run.label, startedAt: run.startedAt }, options);
+}
+
+/** Discard (Data Jobs): the run's uploads begun are aborted on the platform, so nothing half made is left; then it is forgotten. */
+export async function discardUploadRun(services: Services, run: UploadRunResume): Promise<number> {
+  const account = await signedIn(services);
+  const aborted = await uploaderFor(services, account).discardRun(run);
+  services.log.info(`Upload to ${run.label} discarded: ${aborted} upload(s) aborted on the platform`);
+  services.transfers.refresh();
+  return aborted;
 }
 
 async function askClash({ message, detail }: { message: string; detail: string }): Promise<NameClash | undefined> {

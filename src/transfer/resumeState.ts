@@ -4,6 +4,7 @@
 // come from an older version or another account). No `vscode`.
 import { createHash } from 'crypto';
 import type { FileLocation } from '../api/files';
+import type { LocalFile } from './localTree';
 import { STATE_KEY_PREFIXES } from '../keys/state';
 import type { SharedState } from '../util/stateStore';
 
@@ -32,7 +33,32 @@ export interface UploadResume {
   overwrite: boolean;
 }
 
-type Kind = 'download' | 'upload';
+/**
+ * An upload run under way (one Upload… command): the files it has not completed yet, enough to show it after a
+ * reload ("Interrupted: 3 of 7 files, 120 MB left") and to run it again, each file resuming from its own record.
+ */
+export interface UploadRunResume {
+  account: string;
+  runId: string;
+  /** The destination in words, as the command showed it. */
+  label: string;
+  destination: FileLocation;
+  ifExists: 'rename' | 'overwrite' | 'skip';
+  /** Folders still to make, `/`-separated (made again is harmless: the one there is used). */
+  folders: string[];
+  /** The files not completed yet (nor skipped). */
+  files: LocalFile[];
+  filesTotal: number;
+  bytesTotal: number;
+  /** Bytes not sent yet when it was last saved (parts that arrived count as sent). */
+  bytesLeft: number;
+  /** This machine's clock: shown only. */
+  startedAt: number;
+  /** This machine's clock at the last save (every few seconds while it runs): a run saved lately is another window's, still moving. */
+  savedAt: number;
+}
+
+type Kind = 'download' | 'upload' | 'uploadRun';
 
 /** One family of records (downloads or uploads) of one account. */
 export class ResumeBook<T extends { account: string }> {
@@ -69,7 +95,7 @@ export class ResumeBook<T extends { account: string }> {
 
   private valid(value: unknown): value is T {
     if (!value || typeof value !== 'object' || (value as { account?: unknown }).account !== this.account) return false;
-    return this.kind === 'download' ? isDownloadResume(value) : isUploadResume(value);
+    return this.kind === 'download' ? isDownloadResume(value) : this.kind === 'upload' ? isUploadResume(value) : isUploadRun(value);
   }
 }
 
@@ -100,6 +126,30 @@ function isUploadResume(v: object): boolean {
     typeof r.overwrite === 'boolean' &&
     !!where &&
     (typeof where.project === 'string' || typeof where.parent === 'string')
+  );
+}
+
+const isPlace = (where: unknown): where is FileLocation => {
+  const w = where as Record<string, unknown> | undefined;
+  return !!w && typeof w === 'object' && (typeof w.project === 'string' || typeof w.parent === 'string');
+};
+
+function isUploadRun(v: object): boolean {
+  const r = v as Partial<UploadRunResume>;
+  return (
+    typeof r.runId === 'string' &&
+    typeof r.label === 'string' &&
+    isPlace(r.destination) &&
+    (r.ifExists === 'rename' || r.ifExists === 'overwrite' || r.ifExists === 'skip') &&
+    Array.isArray(r.folders) &&
+    r.folders.every((f) => typeof f === 'string') &&
+    Array.isArray(r.files) &&
+    r.files.every((f) => !!f && typeof f === 'object' && typeof f.localPath === 'string' && typeof f.relativePath === 'string' && isCount(f.size) && typeof f.mtimeMs === 'number') &&
+    isCount(r.filesTotal) &&
+    isCount(r.bytesTotal) &&
+    isCount(r.bytesLeft) &&
+    typeof r.startedAt === 'number' &&
+    typeof r.savedAt === 'number'
   );
 }
 

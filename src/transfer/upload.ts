@@ -16,7 +16,7 @@ import type { Upload, UploadsApi } from '../api/uploads';
 import { cannotRead, listLocal, type LocalFile } from './localTree';
 import { uploadPartSize, uploadParts, type Span } from './partPlan';
 import { ProgressMeter, type TransferProgress } from './progress';
-import type { ResumeBook, UploadResume } from './resumeState';
+import type { ResumeBook, UploadResume, UploadRunResume } from './resumeState';
 
 /** What to do when a name is taken in the destination. */
 export type NameClash = 'rename' | 'overwrite' | 'skip';
@@ -72,6 +72,8 @@ export interface UploaderDeps {
   clock: Clock;
   /** The account's records of uploads under way. */
   resume: ResumeBook<UploadResume>;
+  /** The account's records of runs under way (what each has left), when runs are to be resumed as a whole. */
+  runs?: ResumeBook<UploadRunResume>;
   /** Parts on their way at once, over every file; default 8. */
   connections?: number;
   /** Tries of a part before its file fails; default 6. */
@@ -86,7 +88,16 @@ export interface UploadRunOptions {
   /** Stops, keeping every upload to resume later (the window closes). */
   halt?: AbortSignal;
   onProgress?(progress: TransferProgress): void;
+  /**
+   * The run's record (with `deps.runs`): its ID and the destination in words. Kept while the run has files left,
+   * removed once every file is done or the run is cancelled; the same ID resumes an interrupted run.
+   */
+  record?: { runId: string; label: string; startedAt?: number };
 }
+
+/** A run's record is saved at most this often while bytes move, and at least this often while it runs. */
+export const RUN_SAVE_MS = 2_000;
+export const RUN_BEAT_MS = 5_000;
 
 const MAX_BACKOFF_MS = 30_000;
 const RATE_LIMIT_SLACK_MS = 1_000;
@@ -112,11 +123,41 @@ export class Uploader {
     return this.deps.resume.all();
   }
 
-  /** Aborts a left-over upload on the platform and forgets it. */
+  /** Aborts a left-over upload on the platform and forgets it (already gone there: forgotten all the same). */
   async discard(record: UploadResume, signal?: AbortSignal): Promise<void> {
-    await this.deps.uploads.abort(record.uploadId, { signal });
+    try {
+      await this.deps.uploads.abort(record.uploadId, { signal });
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 404)) throw error;
+    }
     await this.deps.resume.set(resumeId(record.localPath, record.destination, record.name), undefined);
   }
+
+  /** Runs of this account left unfinished (a reload, a fault), what each has left. */
+  runsLeft(): UploadRunResume[] {
+    return this.deps.runs?.all() ?? [];
+  }
+
+  /** The plan of what a run left: its files not completed, to the same place, with the same choice. */
+  planOf(run: UploadRunResume): UploadPlan {
+    return { destination: run.destination, ifExists: run.ifExists, folders: run.folders, files: run.files, refused: [], bytes: run.files.reduce((n, f) => n + f.size, 0) };
+  }
+
+  /**
+   * Discards a run left unfinished: every upload begun for its files is aborted on the platform (nothing half made
+   * is left), then the run is forgotten. Resolves with the uploads aborted.
+   */
+  async discardRun(run: UploadRunResume, signal?: AbortSignal): Promise<number> {
+    const paths = new Set(run.files.map((f) => f.localPath));
+    const begun = this.leftOver().filter((r) => paths.has(r.localPath) && sameLocation(r.destination, run.destination));
+    for (const record of begun) await this.discard(record, signal);
+    await this.deps.runs?.set(run.runId, undefined);
+    return begun.length;
+  }
+}
+
+function sameLocation(a: FileLocation, b: FileLocation): boolean {
+  return ('project' in a ? `p:${a.project}` : `f:${a.parent}`) === ('project' in b ? `p:${b.project}` : `f:${b.parent}`);
 }
 
 /** A file's upload under way on the platform. */
@@ -151,6 +192,14 @@ class UploadRun {
   /** Uploads begun and not completed: aborted on Cancel. */
   private readonly open = new Map<string, Started>();
   private readonly retryFiles: LocalFile[] = [];
+  /** Files not completed nor skipped yet, by local path: what the run's record keeps. */
+  private readonly remaining = new Map<string, LocalFile>();
+  /** Bytes of each file already on the platform (sent in this run, or parts an earlier run sent). */
+  private readonly sent = new Map<string, { bytes: number }>();
+  private saving: Promise<void> = Promise.resolve();
+  private lastSave = -Infinity;
+  private beat: unknown;
+  private readonly startedAt: number;
 
   constructor(
     private readonly deps: UploaderDeps,
@@ -164,10 +213,14 @@ class UploadRun {
     this.backoffMs = deps.backoffMs ?? 1_000;
     this.meter = new ProgressMeter(deps.clock, { files: plan.files.length, bytes: plan.bytes });
     this.summary = { cancelled: false, uploaded: [], bytes: 0, skipped: [], failed: plan.refused.map((r) => ({ ...r })), retry: undefined };
+    for (const file of plan.files) this.remaining.set(file.localPath, file);
+    this.startedAt = options.record?.startedAt ?? deps.clock.now();
   }
 
   async run(): Promise<UploadSummary> {
     this.tell(true);
+    this.saveRun(true);
+    this.heartbeat();
     const folders = await this.createFolders();
     let next = 0;
     const worker = async () => {
@@ -194,7 +247,52 @@ class UploadRun {
       this.summary.retry = { ...this.plan, folders, files, refused: [], bytes: files.reduce((n, f) => n + f.size, 0) };
     }
     this.tell(true);
+    if (this.beat !== undefined) this.deps.clock.clearTimeout(this.beat);
+    this.beat = undefined;
+    // Cancelled (every upload aborted) or nothing left: the run is over. Else (halted, files failed) it stays to resume.
+    const over = this.options.signal?.aborted || !this.retryFiles.length;
+    this.saveRun(true, over);
+    await this.saving;
     return this.summary;
+  }
+
+  /** Saves the run's record (at most every RUN_SAVE_MS unless `force`), or removes it once the run is `over`. */
+  private saveRun(force: boolean, over = false): void {
+    const { runs } = this.deps;
+    const record = this.options.record;
+    if (!runs || !record) return;
+    const now = this.deps.clock.monotonic();
+    if (!force && now - this.lastSave < RUN_SAVE_MS) return;
+    this.lastSave = now;
+    const files = over ? [] : [...this.remaining.values()];
+    const value: Omit<UploadRunResume, 'account'> | undefined = over
+      ? undefined
+      : {
+          runId: record.runId,
+          label: record.label,
+          destination: this.plan.destination,
+          ifExists: this.plan.ifExists,
+          folders: this.plan.folders.filter((folder) => files.some((f) => f.relativePath.startsWith(`${folder}/`))),
+          files,
+          filesTotal: this.plan.files.length,
+          bytesTotal: this.plan.bytes,
+          bytesLeft: files.reduce((n, f) => n + Math.max(0, f.size - (this.sent.get(f.localPath)?.bytes ?? 0)), 0),
+          startedAt: this.startedAt,
+          savedAt: this.deps.clock.now(),
+        };
+    this.saving = this.saving.then(() => runs.set(record.runId, value)).then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+
+  /** While the run goes, its record is saved every RUN_BEAT_MS even with no byte moving (another window sees it alive). */
+  private heartbeat(): void {
+    if (!this.deps.runs || !this.options.record) return;
+    this.beat = this.deps.clock.setTimeout(() => {
+      this.saveRun(true);
+      this.heartbeat();
+    }, RUN_BEAT_MS);
   }
 
   /** Each folder's place on the platform by relative path ('' the destination), or why it could not be made. */
@@ -225,6 +323,7 @@ class UploadRun {
     const giveUp = new AbortController();
     const signal = AbortSignal.any([this.stop, giveUp.signal]);
     const moved = { bytes: 0 };
+    this.sent.set(file.localPath, moved);
     try {
       const local = await fsp.stat(file.localPath).catch((error: unknown) => {
         throw new FileFailure(cannotRead(error), false);
@@ -266,7 +365,10 @@ class UploadRun {
         return;
       }
       const failure = error instanceof FileFailure ? error : new FileFailure(describeError(error), false);
-      if (failure.abandon && started) await this.abandon(started);
+      if (failure.abandon && started) {
+        await this.abandon(started);
+        this.sent.delete(file.localPath);
+      }
       this.failFile(file, failure.message, file.size - moved.bytes);
     }
   }
@@ -315,6 +417,7 @@ class UploadRun {
         if (error instanceof ApiError && error.status === 409) {
           if (this.plan.ifExists === 'skip') {
             this.summary.skipped.push({ localPath: file.localPath, reason: l10n.t('"{0}" is already there.', name) });
+            this.remaining.delete(file.localPath);
             this.meter.fileDropped(file.size);
             this.tell(true);
             return undefined;
@@ -440,8 +543,10 @@ class UploadRun {
     this.open.delete(started.recordId);
     await this.deps.resume.set(started.recordId, undefined);
     this.summary.uploaded.push({ localPath: file.localPath, file: record });
+    this.remaining.delete(file.localPath);
     this.meter.fileDone();
     this.tell(true);
+    this.saveRun(true);
   }
 
   /** Aborts an upload on the platform (best effort) and forgets it. */
@@ -481,6 +586,7 @@ class UploadRun {
 
   private tell(force: boolean): void {
     if (this.options.onProgress && this.meter.due(force)) this.options.onProgress(this.meter.snapshot());
+    this.saveRun(false);
   }
 }
 

@@ -1,25 +1,28 @@
 // Transfers under faults (issue 24): files downloaded and uploaded through bodies cut halfway both ways, 5xx on parts
 // and reads, signed URLs that expire, a window that dies mid-transfer, a Cancel, a lost complete answer. Every file ends
 // byte-identical, nothing is fetched or created twice, an aborted upload leaves nothing behind; the table at the end
-// counts bytes sent and received against bytes expected, from what the emulator and the engines recorded.
+// counts bytes sent and received against bytes expected, from what the emulator and the engines recorded. Each file's
+// completion goes through the outbox as the product sends it (the "upload complete" kind, remote/uploadWrite.ts): its
+// row of the writes table.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type * as vscode from 'vscode';
 import { systemClock } from '../../src/api/clock';
-import { ApiError } from '../../src/api/errors';
 import type { FileLocation } from '../../src/api/files';
 import { StorageClient } from '../../src/api/storage';
 import type { FileRecord } from '../../src/api/types';
 import { requestLogger } from '../../src/ui/requestLog';
 import { Downloader, type DownloadItem } from '../../src/transfer/download';
 import { ResumeBook, type DownloadResume, type UploadResume } from '../../src/transfer/resumeState';
-import { Uploader, type CompleteContext } from '../../src/transfer/upload';
-import { lookUpCompletion } from '../../src/transfer/uploadLookup';
+import { Uploader } from '../../src/transfer/upload';
+import { completeThroughOutbox, uploadCompleteWrite } from '../../src/remote/uploadWrite';
+import { Outbox } from '../../src/write/outbox';
 import type { Emulator, FileRec } from '../emulator';
 import { memoryState, type WindowState } from '../support/sharedState';
-import { assertReadable, makeClient, makeEmulator, record, recordedState, sleep, waitFor } from './support';
+import { TEST_OUTBOX } from './copyKit';
+import { accountWrites, assertReadable, compareWrites, makeClient, makeEmulator, record, recordedState, sleep, TOKEN, waitFor } from './support';
 
 const MiB = 1024 * 1024;
 
@@ -73,17 +76,22 @@ describe('transfers under faults (issue 24)', function () {
     const at = new Date().toISOString().slice(0, 19) + 'Z';
     return emu.data.addFile({ id: emu.data.newFileId(), name, project: emu.data.fileById.get(parentId)!.project, parent: parentId, type: 'folder', created_on: at, modified_on: at, origin: {}, tags: [], metadata: {} }).id;
   };
-  /** `complete` as the write path will make it: a lost answer is looked up before anything is sent again. */
-  const completeOnce = (sb: ReturnType<typeof client>) => async (id: string, context: CompleteContext): Promise<FileRecord> => {
-    try {
-      return await sb.uploads.complete(id);
-    } catch (error) {
-      if (!(error instanceof ApiError && error.maybeDelivered)) throw error;
-      const found = await lookUpCompletion(sb, context);
-      if (found.state === 'completed') return found.file;
-      if (found.state === 'notCompleted') return sb.uploads.complete(id);
-      throw error;
-    }
+  /** The outboxes made (one per engine, as one per window), disposed after each test. */
+  const outboxes: Outbox[] = [];
+  afterEach(() => outboxes.splice(0).forEach((o) => o.dispose()));
+  /** `complete` as the product sends it: an "upload complete" write of the outbox; a lost answer is looked up, not sent again. */
+  const completeOnce = (sb: ReturnType<typeof client>): ((id: string, context: Parameters<ReturnType<typeof completeThroughOutbox>>[1]) => Promise<FileRecord>) => {
+    const who = { key: `${emu.baseUrl}#${emu.username}`, credentials: { endpoint: emu.baseUrl, token: TOKEN } };
+    const outbox = new Outbox(memoryState(), async () => who, undefined, TEST_OUTBOX);
+    outbox.register(uploadCompleteWrite(sb));
+    outbox.start();
+    outboxes.push(outbox);
+    return completeThroughOutbox(outbox, who, systemClock);
+  };
+  /** The "upload complete" row of the writes table: each file asked for against the completes the emulator processed. */
+  const accountCompletes = (names: string[]) => {
+    const made = emu.uploads.calls.filter((c) => c.call === 'complete' && c.status === 200).map((c) => c.name!);
+    accountWrites('upload complete', { ...compareWrites(names, made), wronglyAdopted: 0, stuck: 0 });
   };
   /** An upload engine; `onReport` is called after each part's report (to halt or cancel at a known point). */
   const uploader = (store: WindowState = state, connections?: number, onReport?: () => void) => {
@@ -270,6 +278,7 @@ describe('transfers under faults (issue 24)', function () {
     assert.strictEqual(completes.length, sizes.length, 'one complete processed per file: the lost answer was looked up');
     assert.strictEqual(emu.uploads.calls.filter((c) => c.responseLost).length, 1);
     tally.lostCompletes += 1;
+    accountCompletes(sizes.map((_, i) => `f${i}.bin`));
     assert.ok(emu.storageFaults.injected.droppedUploads > 0 && emu.storageFaults.injected.partErrors > 0, JSON.stringify(emu.storageFaults.injected));
     assert.strictEqual(emu.uploads.pending.size, 0);
     assert.strictEqual(emu.uploads.bytesOnDisk(), expected, 'no stray part kept');
@@ -303,6 +312,7 @@ describe('transfers under faults (issue 24)', function () {
     assert.deepStrictEqual(two.failed, []);
     assert.ok((await remoteBytes(two.uploaded[0].file.id)).equals(fs.readFileSync(kept)));
     tally.uploadsIdentical++;
+    accountCompletes(['kept.bin']);
     assert.strictEqual(two.bytes, 40 * MiB - arrivedBefore.length * 5 * MiB, 'only the parts that had not arrived were sent');
     const sentAgain = emu.storageRequests.slice(from).filter((r) => r.method === 'PUT' && r.status === 200).map((r) => Number(r.path.split('/').pop()));
     assert.deepStrictEqual(sentAgain.sort(), [1, 2, 3, 4, 5, 6, 7, 8].filter((n) => !arrivedBefore.includes(n)), 'the parts reported before were not sent again');

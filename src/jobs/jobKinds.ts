@@ -1,0 +1,72 @@
+// The kinds of asynchronous file job the Data Jobs view follows (copy, move, delete): a job's type as the platform
+// names it, the path of its calls, and a person's words for it. A type this version does not know is shown as the
+// platform names it. Pure: no `vscode`.
+import * as l10n from '@vscode/l10n';
+import type { FileJobKind } from '../api/types';
+
+/** A job's type as the platform names it: `COPY`, `MOVE`, `DELETE` (records of older versions have none: copies). */
+export type JobType = 'COPY' | 'MOVE' | 'DELETE' | (string & {});
+
+/** The type of a job as recorded; a record without one is a copy. */
+export const jobTypeOf = (job: { type?: string }): JobType => (job.type ?? 'COPY').toUpperCase();
+
+/** The path segment of a type's calls (`GET /v2/async/files/{kind}/{id}`); a type not known is asked under its own name. */
+export function jobKindOf(job: { type?: string }): FileJobKind {
+  return jobTypeOf(job).toLowerCase() as FileJobKind;
+}
+
+/** "Copy", "Move", "Delete": what a job's row is called. */
+export function jobTypeWord(type: JobType): string {
+  switch (type) {
+    case 'COPY':
+      return l10n.t({ message: 'Copy', comment: ['A data job\'s kind'] });
+    case 'MOVE':
+      return l10n.t({ message: 'Move', comment: ['A data job\'s kind'] });
+    case 'DELETE':
+      return l10n.t('Delete');
+    default:
+      return type.charAt(0) + type.slice(1).toLowerCase();
+  }
+}
+
+/** What became of an item that worked: "copied", "moved", "deleted". */
+export function itemDoneWord(type: JobType): string {
+  switch (type) {
+    case 'MOVE':
+      return l10n.t({ message: 'moved', comment: ['An item of a move job that worked'] });
+    case 'DELETE':
+      return l10n.t({ message: 'deleted', comment: ['An item of a delete job that worked'] });
+    default:
+      return l10n.t({ message: 'copied', comment: ['An item of a copy job that worked'] });
+  }
+}
+
+/** The codicon of a job's kind, shown on its row while it runs is the spinner; after, its outcome's icon. */
+export function jobTypeIcon(type: JobType): string {
+  return type === 'DELETE' ? 'trash' : type === 'MOVE' ? 'arrow-right' : 'copy';
+}
+
+/**
+ * How a kind of job is sent again (Retry Failed Items): the outbox's write kind that starts it, and its payload for
+ * the items given (those that failed, as the job recorded them, with their names). The copy's is the copy flow's
+ * own; the delete's and the move's are registered by the features that send them.
+ */
+export interface AsyncJobWrite {
+  type: JobType;
+  /** The outbox's kind (`file.asyncDelete`). */
+  write: string;
+  payload(items: { file: string; parent?: string; project?: string; name?: string }[], names: Record<string, string>, job: { destination: { label: string; project: string; parent?: string } }): unknown;
+}
+
+export class AsyncJobWrites {
+  private readonly byType = new Map<string, AsyncJobWrite>();
+
+  register(write: AsyncJobWrite): { dispose(): void } {
+    this.byType.set(write.type, write);
+    return { dispose: () => this.byType.get(write.type) === write && this.byType.delete(write.type) };
+  }
+
+  get(type: JobType): AsyncJobWrite | undefined {
+    return this.byType.get(type);
+  }
+}

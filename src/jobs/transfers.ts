@@ -1,0 +1,143 @@
+// The uploads and downloads under way in this window, as the Data Jobs view shows them: each with its progress
+// (files, bytes) and its Cancel; and the upload runs a reload or a fault left unfinished (their records in global
+// state, transfer/resumeState.ts), each with Resume and Discard. The commands that move the bytes (remote/upload.ts,
+// remote/download.ts) say here what they do. Pure: no `vscode`.
+import type { FileLocation } from '../api/files';
+import type { TransferProgress } from '../transfer/progress';
+import type { UploadRunResume } from '../transfer/resumeState';
+import { Emitter } from '../util/emitter';
+
+export type TransferKind = 'upload' | 'download';
+
+/** A transfer under way in this window. */
+export interface LiveTransfer {
+  id: string;
+  kind: TransferKind;
+  /** Where it goes, in words: the project or folder (an upload), the local folder (a download). */
+  label: string;
+  /** The account it moves bytes for (`endpoint#username`): only that account's are shown. */
+  account: string;
+  /** This machine's clock: shown only. */
+  startedAt: number;
+  progress?: TransferProgress;
+  /** Stopping: Cancel was pressed, its uploads are being aborted. */
+  cancelling?: boolean;
+  /** The upload run's record, when it keeps one (its ID). */
+  runId?: string;
+}
+
+/** What a command holds while its transfer runs: it tells the progress, and that it ended. */
+export interface TransferHandle {
+  readonly id: string;
+  report(progress: TransferProgress): void;
+  end(): void;
+}
+
+/** Where the interrupted runs are read from: the account's records (remote/upload.ts gives them). */
+export interface InterruptedSource {
+  runs(account: string): UploadRunResume[];
+}
+
+/** What the view's Resume and Discard do to an interrupted upload run (remote/upload.ts does it). */
+export interface UploadRunActions {
+  /** Runs it again from where it was: its files not completed, each from the parts already sent. */
+  resume(run: UploadRunResume): Promise<unknown>;
+  /** Aborts its uploads begun on the platform and forgets it; resolves with how many were aborted. */
+  discard(run: UploadRunResume): Promise<number>;
+}
+
+/** A run whose record was saved this recently is taken to be another window's, still moving (it saves every 5 s). */
+export const ALIVE_MS = 20_000;
+
+export class Transfers {
+  private readonly live = new Map<string, { transfer: LiveTransfer; cancel: () => void }>();
+  private readonly changed = new Emitter<void>();
+  readonly onDidChange = this.changed.event;
+  private next = 0;
+  /** Runs being resumed or discarded from the view: not shown as interrupted meanwhile. */
+  private readonly busy = new Set<string>();
+  /** What Resume and Discard do (set by the upload feature). */
+  uploadActions: UploadRunActions | undefined;
+
+  constructor(
+    private readonly now: () => number,
+    private readonly source: InterruptedSource = { runs: () => [] },
+  ) {}
+
+  /** A transfer begins: shown until `end`. `cancel` is what the row's Cancel does. */
+  start(kind: TransferKind, label: string, account: string, cancel: () => void, runId?: string): TransferHandle {
+    const id = `${kind}:${++this.next}`;
+    const transfer: LiveTransfer = { id, kind, label, account, startedAt: this.now(), ...(runId ? { runId } : {}) };
+    this.live.set(id, { transfer, cancel });
+    this.changed.fire();
+    return {
+      id,
+      report: (progress) => {
+        transfer.progress = progress;
+        this.changed.fire();
+      },
+      end: () => {
+        if (this.live.delete(id)) this.changed.fire();
+      },
+    };
+  }
+
+  /** The transfers under way of `account`, newest first. */
+  all(account: string | undefined): LiveTransfer[] {
+    return [...this.live.values()].map((l) => l.transfer).filter((t) => t.account === account).sort((a, b) => b.startedAt - a.startedAt);
+  }
+
+  get(id: string): LiveTransfer | undefined {
+    return this.live.get(id)?.transfer;
+  }
+
+  /** Cancel: the command stops and aborts what it began (its row says so until it has). */
+  cancel(id: string): boolean {
+    const entry = this.live.get(id);
+    if (!entry || entry.transfer.cancelling) return false;
+    entry.transfer.cancelling = true;
+    this.changed.fire();
+    entry.cancel();
+    return true;
+  }
+
+  /**
+   * The upload runs of `account` left unfinished: their records, less the runs this window moves and those another
+   * window saved lately (still moving there), oldest first.
+   */
+  interrupted(account: string | undefined): UploadRunResume[] {
+    if (account === undefined) return [];
+    const moving = new Set([...this.live.values()].map((l) => l.transfer.runId).filter((id): id is string => !!id));
+    const now = this.now();
+    return this.source
+      .runs(account)
+      .filter((run) => !moving.has(run.runId) && !this.busy.has(run.runId) && !(now - run.savedAt < ALIVE_MS && now >= run.savedAt))
+      .sort((a, b) => a.startedAt - b.startedAt);
+  }
+
+  /** While a run is resumed or discarded from the view, its row is not shown as interrupted. */
+  async working<T>(runId: string, work: () => Promise<T>): Promise<T> {
+    this.busy.add(runId);
+    this.changed.fire();
+    try {
+      return await work();
+    } finally {
+      this.busy.delete(runId);
+      this.changed.fire();
+    }
+  }
+
+  /** Something else changed what is shown (a record removed): the view draws again. */
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+/** A place on the platform, in words when nothing better is known. */
+export function locationWords(location: FileLocation): string {
+  return 'project' in location ? location.project : location.parent;
+}
