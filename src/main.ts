@@ -15,6 +15,7 @@ import { registerFiles, type FilesFeature } from './files/register';
 import { followCopyJobs, registerJobs, type JobsFeature } from './jobs/register';
 import { Transfers } from './jobs/transfers';
 import { ResumeBook, type UploadRunResume } from './transfer/resumeState';
+import { interruptedRun } from './remote/upload';
 import { migrateState } from './keys/state';
 import { registerRemote } from './remote/register';
 import type { RemoteParts } from './remote/open';
@@ -68,7 +69,7 @@ export function start(context: vscode.ExtensionContext, activatedAt: number): Ex
   context.subscriptions.push(session.onDidChange(() => projects.clear()));
   const budgetNotice = new BudgetNotice(client.budget, clock);
   context.subscriptions.push(budgetNotice);
-  const transfers = new Transfers(clock.now, { runs: (key) => new ResumeBook<UploadRunResume>(context.globalState, 'uploadRun', key).all() });
+  const transfers = new Transfers(clock.now, { runs: (key) => new ResumeBook<UploadRunResume>(context.globalState, 'uploadRun', key).all().map(interruptedRun) });
   context.subscriptions.push(transfers);
   const services: Services = { context, client, session, log, clock, projects, selections: new Selections(), budgetNotice, outbox, account, transfers };
   const auth = registerAuth(services);

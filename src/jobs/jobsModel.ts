@@ -17,9 +17,7 @@ import { commandTitles, COMMANDS } from '../keys/commands';
 import { failedCount, itemErrorWords, jobIdWords, jobOutcome, jobProgress, jobStateWord, noResultWords, pendingWords, submittedWhen } from './summary';
 import { isFinished, type JobTracker, type TrackedJob } from './tracker';
 import { itemDoneWord, jobTypeOf, jobTypeWord, type JobType } from './jobKinds';
-import { Transfers, type LiveTransfer } from './transfers';
-import type { UploadRunResume } from '../transfer/resumeState';
-import { progressWords } from '../remote/transferWords';
+import { Transfers, type InterruptedRun, type LiveTransfer } from './transfers';
 import { fileCount, formatSize } from '../util/words';
 
 
@@ -61,7 +59,7 @@ export interface TransferNode {
 export interface InterruptedNode {
   kind: 'interrupted';
   id: string;
-  run: UploadRunResume;
+  run: InterruptedRun;
 }
 export type JobsNode = SubmissionNode | JobNode | RequestNode | ItemNode | TransferNode | InterruptedNode | MessageNode<JobsNode>;
 
@@ -97,7 +95,7 @@ export function jobTitle(type: JobType, label: string): string {
  * into several requests (its jobs and its requests still in the outbox together); requests in the outbox on
  * their own otherwise.
  */
-export function rootNodes(jobs: readonly TrackedJob[], pending: readonly CopyWriteRecord[], transfers: readonly LiveTransfer[] = [], interrupted: readonly UploadRunResume[] = []): JobsNode[] {
+export function rootNodes(jobs: readonly TrackedJob[], pending: readonly CopyWriteRecord[], transfers: readonly LiveTransfer[] = [], interrupted: readonly InterruptedRun[] = []): JobsNode[] {
   const byGroup = new Map<string, { jobs: TrackedJob[]; pending: CopyWriteRecord[] }>();
   const entry = (group: string) => {
     let e = byGroup.get(group);
@@ -336,7 +334,7 @@ export function requestRow(node: RequestNode, now: number, owns: (record: CopyWr
 /** A transfer under way: "Uploading · 3 of 7 files · 40 MB of 120 MB · …", where it goes and since when; Cancel. */
 export function transferRow(t: LiveTransfer, now: number): RowView {
   const doing = t.kind === 'upload' ? l10n.t('Uploading') : l10n.t('Downloading');
-  const progress = t.cancelling ? l10n.t('cancelling…') : t.progress ? progressWords(t.progress) : l10n.t('starting…');
+  const progress = t.cancelling ? l10n.t('cancelling…') : (t.progress ?? l10n.t('starting…'));
   const label = [doing, progress].join(' · ');
   const age = relativeTime(new Date(t.startedAt), now);
   const where = t.kind === 'upload' ? l10n.t('Upload to {0}', t.label) : l10n.t('Download to {0}', t.label);
@@ -352,12 +350,12 @@ export function transferRow(t: LiveTransfer, now: number): RowView {
 }
 
 /** "Interrupted: 3 of 7 files, 120 MB left": files not uploaded yet of the run's, and their bytes not sent. */
-export function interruptedWords(run: UploadRunResume): string {
-  return l10n.t({ message: 'Interrupted: {0} of {1}, {2} left', args: [count(run.files.length), fileCount(run.filesTotal), formatSize(run.bytesLeft)!], comment: ['{0}: files not uploaded yet; {1}: "7 files", the run\'s; {2}: "120 MB", bytes not sent yet'] });
+export function interruptedWords(run: InterruptedRun): string {
+  return l10n.t({ message: 'Interrupted: {0} of {1}, {2} left', args: [count(run.filesLeft), fileCount(run.filesTotal), formatSize(run.bytesLeft)!], comment: ['{0}: files not uploaded yet; {1}: "7 files", the run\'s; {2}: "120 MB", bytes not sent yet'] });
 }
 
 /** An upload run left unfinished: what is left, where it goes, since when; Resume and Discard. */
-export function interruptedRow(run: UploadRunResume, now: number): RowView {
+export function interruptedRow(run: InterruptedRun, now: number): RowView {
   const label = interruptedWords(run);
   const age = relativeTime(new Date(run.startedAt), now);
   const where = l10n.t('Upload to {0}', run.label);
@@ -366,7 +364,7 @@ export function interruptedRow(run: UploadRunResume, now: number): RowView {
     description: [shortDestination(run.label), age].join(' · '),
     tooltip: [
       where,
-      l10n.t('{0} of {1} not uploaded yet ({2} not sent).', count(run.files.length), fileCount(run.filesTotal), formatSize(run.bytesLeft)!),
+      l10n.t('{0} of {1} not uploaded yet ({2} not sent).', count(run.filesLeft), fileCount(run.filesTotal), formatSize(run.bytesLeft)!),
       l10n.t('Resume sends the rest, from the parts already sent. Discard aborts the uploads begun on the platform, so nothing half made is left.'),
     ].join('\n'),
     ariaLabel: l10n.t({ message: '{0}, {1}', args: [where, [label, age].join(' · ')], comment: ['{0}: "Upload to p"; {1}: what is left and its age'] }),

@@ -3,8 +3,6 @@
 // state, transfer/resumeState.ts), each with Resume and Discard. The commands that move the bytes (remote/upload.ts,
 // remote/download.ts) say here what they do. Pure: no `vscode`.
 import type { FileLocation } from '../api/files';
-import type { TransferProgress } from '../transfer/progress';
-import type { UploadRunResume } from '../transfer/resumeState';
 import { Emitter } from '../util/emitter';
 
 export type TransferKind = 'upload' | 'download';
@@ -19,7 +17,8 @@ export interface LiveTransfer {
   account: string;
   /** This machine's clock: shown only. */
   startedAt: number;
-  progress?: TransferProgress;
+  /** How far it is, in words ("3 of 10 files · 1.2 MB of 4.0 GB · 85 MB/s"), as its notification says it. */
+  progress?: string;
   /** Stopping: Cancel was pressed, its uploads are being aborted. */
   cancelling?: boolean;
   /** The upload run's record, when it keeps one (its ID). */
@@ -29,21 +28,36 @@ export interface LiveTransfer {
 /** What a command holds while its transfer runs: it tells the progress, and that it ended. */
 export interface TransferHandle {
   readonly id: string;
-  report(progress: TransferProgress): void;
+  report(progress: string): void;
   end(): void;
 }
 
-/** Where the interrupted runs are read from: the account's records (remote/upload.ts gives them). */
+/** An upload run left unfinished, as its record in global state says (transfer/resumeState.ts's UploadRunResume). */
+export interface InterruptedRun {
+  runId: string;
+  /** Where it goes, in words. */
+  label: string;
+  /** Files not uploaded yet, of the run's. */
+  filesLeft: number;
+  filesTotal: number;
+  /** Bytes not sent yet. */
+  bytesLeft: number;
+  /** This machine's clock: when it began, and when its record was last saved. */
+  startedAt: number;
+  savedAt: number;
+}
+
+/** Where the interrupted runs are read from: the account's records (main.ts reads them). */
 export interface InterruptedSource {
-  runs(account: string): UploadRunResume[];
+  runs(account: string): InterruptedRun[];
 }
 
 /** What the view's Resume and Discard do to an interrupted upload run (remote/upload.ts does it). */
 export interface UploadRunActions {
   /** Runs it again from where it was: its files not completed, each from the parts already sent. */
-  resume(run: UploadRunResume): Promise<unknown>;
+  resume(run: InterruptedRun): Promise<unknown>;
   /** Aborts its uploads begun on the platform and forgets it; resolves with how many were aborted. */
-  discard(run: UploadRunResume): Promise<number>;
+  discard(run: InterruptedRun): Promise<number>;
 }
 
 /** A run whose record was saved this recently is taken to be another window's, still moving (it saves every 5 s). */
@@ -105,7 +119,7 @@ export class Transfers {
    * The upload runs of `account` left unfinished: their records, less the runs this window moves and those another
    * window saved lately (still moving there), oldest first.
    */
-  interrupted(account: string | undefined): UploadRunResume[] {
+  interrupted(account: string | undefined): InterruptedRun[] {
     if (account === undefined) return [];
     const moving = new Set([...this.live.values()].map((l) => l.transfer.runId).filter((id): id is string => !!id));
     const now = this.now();

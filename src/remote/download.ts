@@ -92,7 +92,7 @@ async function run(services: Services, target: string, items: readonly DownloadI
           const fraction = p.bytesTotal ? (p.bytesDone / p.bytesTotal) * 100 : (p.filesDone / Math.max(1, p.filesTotal)) * 100;
           progress.report({ message: progressWords(p), increment: Math.max(0, fraction - shown) });
           shown = Math.max(shown, fraction);
-          row.report(p);
+          row.report(progressWords(p));
         },
       });
     })

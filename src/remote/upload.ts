@@ -18,6 +18,7 @@ import type { Services } from '../services';
 import { ResumeBook, type UploadResume, type UploadRunResume } from '../transfer/resumeState';
 import { Uploader, type NameClash, type UploadPlan, type UploadSummary } from '../transfer/upload';
 import type { Account } from '../write/outbox';
+import type { InterruptedRun } from '../jobs/transfers';
 import { randomUUID } from 'crypto';
 import { pickProject } from '../ui/projectPick';
 import { requestLogger } from '../ui/requestLog';
@@ -151,7 +152,7 @@ async function runUpload(services: Services, account: Account, uploader: Uploade
             const fraction = p.bytesTotal ? (p.bytesDone / p.bytesTotal) * 100 : (p.filesDone / Math.max(1, p.filesTotal)) * 100;
             progress.report({ message: progressWords(p), increment: Math.max(0, fraction - shown) });
             shown = Math.max(shown, fraction);
-            row.report(p);
+            row.report(progressWords(p));
           },
         });
       },
@@ -166,18 +167,33 @@ async function runUpload(services: Services, account: Account, uploader: Uploade
   return summary;
 }
 
+/** A run's record as the Data Jobs view shows it. */
+export function interruptedRun(run: UploadRunResume): InterruptedRun {
+  return { runId: run.runId, label: run.label, filesLeft: run.files.length, filesTotal: run.filesTotal, bytesLeft: run.bytesLeft, startedAt: run.startedAt, savedAt: run.savedAt };
+}
+
+/** The record of a run of the account in use, read again (another window may have resumed or discarded it). */
+function recordOf(uploader: Uploader, runId: string): UploadRunResume {
+  const record = uploader.runsLeft().find((r) => r.runId === runId);
+  if (!record) throw new Error(vscode.l10n.t('This upload is no longer interrupted: another window resumed or discarded it.'));
+  return record;
+}
+
 /** Resume (Data Jobs): an upload run a reload or a fault left goes on with its files not completed, from the parts sent. */
-export async function resumeUploadRun(services: Services, run: UploadRunResume, options: UploadOptions = {}): Promise<UploadSummary> {
+export async function resumeUploadRun(services: Services, run: Pick<InterruptedRun, 'runId'>, options: UploadOptions = {}): Promise<UploadSummary> {
   const account = await signedIn(services);
   const uploader = uploaderFor(services, account);
-  return runUpload(services, account, uploader, uploader.planOf(run), { runId: run.runId, label: run.label, startedAt: run.startedAt }, options);
+  const record = recordOf(uploader, run.runId);
+  return runUpload(services, account, uploader, uploader.planOf(record), { runId: record.runId, label: record.label, startedAt: record.startedAt }, options);
 }
 
 /** Discard (Data Jobs): the run's uploads begun are aborted on the platform, so nothing half made is left; then it is forgotten. */
-export async function discardUploadRun(services: Services, run: UploadRunResume): Promise<number> {
+export async function discardUploadRun(services: Services, run: Pick<InterruptedRun, 'runId'>): Promise<number> {
   const account = await signedIn(services);
-  const aborted = await uploaderFor(services, account).discardRun(run);
-  services.log.info(`Upload to ${run.label} discarded: ${aborted} upload(s) aborted on the platform`);
+  const uploader = uploaderFor(services, account);
+  const record = recordOf(uploader, run.runId);
+  const aborted = await uploader.discardRun(record);
+  services.log.info(`Upload to ${record.label} discarded: ${aborted} upload(s) aborted on the platform`);
   services.transfers.refresh();
   return aborted;
 }

@@ -32,7 +32,7 @@ const request = (group: string, state: CopyWriteRecord['state'], createdAt: numb
   note,
 });
 
-describe('Copy Jobs view model', () => {
+describe('Data Jobs view model', () => {
   it('lists jobs newest first, a lone job as its own row, and says so when there are none', () => {
     const roots = rootNodes([job('1', { submittedAt: 10 }), job('2', { submittedAt: 30 }), job('3', { submittedAt: 20 })], []);
     assert.deepStrictEqual(roots.map((r) => r.id), ['job:2', 'job:3', 'job:1']);
@@ -40,8 +40,8 @@ describe('Copy Jobs view model', () => {
     assert.strictEqual(empty.length, 1);
     const row = empty[0] instanceof MessageNode ? messageView(empty[0]) : undefined;
     assert.deepStrictEqual(row && [row.label, row.description, row.icon.id, row.contextValue], [
-      'No copy jobs yet',
-      'Drag files onto a folder in Projects & Files, or use Copy To…',
+      'No data jobs yet',
+      'Copy, move, delete, upload or download files in Projects & Files: each shows here until it is done.',
       'info',
       'message',
     ]);
