@@ -1,6 +1,7 @@
 import * as assert from 'assert';
 import type { CopyWriteRecord } from '../../../src/jobs/copyRequests';
-import { childNodes, itemOrder, itemRow, jobRow, requestRow, resultsFileName, resultsTable, rootNodes, shortDestination, submissionRow } from '../../../src/jobs/jobsModel';
+import { childNodes, interruptedRow, itemOrder, itemRow, jobRow, requestRow, resultsFileName, resultsTable, retryPlan, rootNodes, shortDestination, submissionRow, transferRow } from '../../../src/jobs/jobsModel';
+import { ALIVE_MS, Transfers } from '../../../src/jobs/transfers';
 import { MessageNode, messageView } from '../../../src/ui/rowView';
 import type { TrackedJob } from '../../../src/jobs/tracker';
 
@@ -154,5 +155,98 @@ describe('Data Jobs view model', () => {
     const table = resultsTable(jobs).trimEnd().split('\n').slice(1);
     assert.strictEqual(table.length, 1000);
     assert.strictEqual(table.filter((l) => l.split('\t')[2] === 'failed').length, 20);
+  });
+});
+
+describe('Data Jobs: every kind of async job, transfers and interrupted uploads', () => {
+  const where = { label: 'rfranklin/dest', project: 'rfranklin/dest' };
+  const deleted = (n: number, name: string) => ({ resource: { href: '', id: id(n), name } });
+
+  it('a delete job says its kind first, its progress in items, and each item "deleted" (nothing to open)', () => {
+    const running = jobRow(job('d1', { type: 'DELETE', destination: where, submittedAt: 0, state: 'RUNNING' }), 60_000);
+    assert.deepStrictEqual([running.label, running.description, running.icon.id], ['Delete · running · 3 items', 'dest · 1 min ago', 'sync~spin']);
+    assert.strictEqual(running.tooltip.split('\n')[0], 'Delete in rfranklin/dest');
+    assert.match(running.contextValue!, /\bcopyJob\b.*\btype-delete\b.*\brunning\b/);
+    const finished = job('d1', { type: 'DELETE', destination: where, state: 'FINISHED', total: 3, completed: 2, failed: 1, result: [deleted(1, 'a.bam'), failedResult(10225, 'Source does not exist.'), deleted(3, 'c.bam')] });
+    const row = jobRow(finished, 0);
+    assert.deepStrictEqual([row.label, row.icon.id], ['Delete · finished · 3/3 files · 1 failed', 'warning']);
+    assert.match(row.contextValue!, /\bhasFailed\b/);
+    const first = itemRow(finished, 0);
+    assert.deepStrictEqual([first.label, first.description, first.contextValue], ['a.bam', 'deleted', 'copyItem deleted']);
+    assert.strictEqual(itemRow(finished, 1).contextValue, 'copyItem failed');
+    assert.deepStrictEqual(resultsTable([finished]).split('\n').slice(1, 3), [`${id(1)}\ta.bam\tdeleted\t`, `${id(2)}\tb.bam\tfailed\terror 10225: Source does not exist.`]);
+    assert.match(resultsFileName([finished]), /^delete-results-rfranklin-dest-d1\.tsv$/);
+  });
+
+  it('a move job (any type the platform names) is shown the same way: its kind, "moved as", openable where it went', () => {
+    const moved = job('m1', { type: 'MOVE', state: 'FINISHED', total: 3, completed: 3, failed: 0, result: [copied(1, 'a.bam'), copied(2, 'b.bam'), copied(3, '1_c.bam')] });
+    const row = jobRow(moved, 0);
+    assert.deepStrictEqual([row.label, row.tooltip.split('\n')[0], row.icon.id], ['Move · finished · 3/3 files', 'Move to rfranklin/dest › results', 'pass']);
+    const item = itemRow(moved, 2);
+    assert.deepStrictEqual([item.description, item.contextValue, item.ariaLabel], ['→ 1_c.bam', 'copyItem copied', 'c.bam, moved as 1_c.bam']);
+    assert.match(resultsTable([moved]), /\tmoved\t/);
+    // A copy's row is as before: its state first.
+    assert.strictEqual(jobRow(job('c1', { state: 'RUNNING' }), 0).label, 'running · 3 items');
+    // A type this version does not know: its name as the platform gives it.
+    assert.match(jobRow(job('x1', { type: 'ARCHIVE' }), 0).label, /^Archive · running/);
+  });
+
+  it('Retry Failed Items plans the failed items only, as the job recorded them, with their names', () => {
+    const done = job('d2', { type: 'DELETE', state: 'FINISHED', result: [deleted(1, 'a.bam'), failedResult(10226, 'No permission.'), { error: { status: 500, message: 'failed' } }] });
+    assert.deepStrictEqual(retryPlan(done), {
+      items: [
+        { file: id(2), project: 'rfranklin/dest' },
+        { file: id(3), project: 'rfranklin/dest' },
+      ],
+      names: { [id(2)]: 'b.bam', [id(3)]: 'c.bam' },
+    });
+    assert.deepStrictEqual(retryPlan(job('d3', { state: 'FINISHED', result: [deleted(1, 'a'), deleted(2, 'b'), deleted(3, 'c')] })).items, []);
+  });
+
+  it('an upload or download under way is a row at the top with its progress and Cancel; while cancelling it says so', () => {
+    let now = 1_000_000;
+    const transfers = new Transfers(() => now);
+    const cancelled: string[] = [];
+    const up = transfers.start('upload', 'rfranklin/dest › results', 'e#u', () => cancelled.push('up'), 'run-1');
+    transfers.start('download', '/home/me/data', 'e#other', () => cancelled.push('down'));
+    assert.deepStrictEqual(transfers.all('e#u').map((t) => t.kind), ['upload'], 'only the account in use');
+    let row = transferRow(transfers.all('e#u')[0], now);
+    assert.deepStrictEqual([row.label, row.description, row.icon.id, row.contextValue], ['Uploading · starting…', 'results · just now', 'cloud-upload', 'transfer transfer-upload cancellable']);
+    up.report('3 of 7 files · 40 MB of 120 MB');
+    now += 120_000;
+    row = transferRow(transfers.all('e#u')[0], now);
+    assert.deepStrictEqual([row.label, row.description], ['Uploading · 3 of 7 files · 40 MB of 120 MB', 'results · 2 min ago']);
+    assert.strictEqual(transfers.cancel(up.id), true);
+    assert.strictEqual(transfers.cancel(up.id), false, 'one Cancel');
+    assert.deepStrictEqual(cancelled, ['up']);
+    row = transferRow(transfers.all('e#u')[0], now);
+    assert.deepStrictEqual([row.label, row.contextValue], ['Uploading · cancelling…', 'transfer transfer-upload']);
+    const roots = rootNodes([job('1', { submittedAt: now })], [], transfers.all('e#u'), []);
+    assert.deepStrictEqual(roots.map((r) => r.kind), ['transfer', 'job'], 'what moves bytes first');
+    up.end();
+    assert.deepStrictEqual(transfers.all('e#u'), []);
+  });
+
+  it('an upload run left by a reload is "Interrupted: 3 of 7 files, 120 MB left" with Resume and Discard; not while it moves here or in another window', () => {
+    let now = 10_000_000;
+    const run = { runId: 'run-1', label: 'rfranklin/dest › results', filesLeft: 3, filesTotal: 7, bytesLeft: 120 * 1024 * 1024, startedAt: now - 3_600_000, savedAt: now - 60_000 };
+    const stored = [run];
+    const transfers = new Transfers(() => now, { runs: (account) => (account === 'e#u' ? stored : []) });
+    assert.deepStrictEqual(transfers.interrupted('e#u').map((r) => r.runId), ['run-1']);
+    assert.deepStrictEqual(transfers.interrupted('e#other'), []);
+    assert.deepStrictEqual(transfers.interrupted(undefined), []);
+    const row = interruptedRow(run, now);
+    assert.deepStrictEqual([row.label, row.description, row.icon.id, row.contextValue], ['Interrupted: 3 of 7 files, 120 MB left', 'results · 1 hour ago', 'debug-pause', 'interruptedUpload']);
+    assert.match(row.tooltip, /Resume sends the rest, from the parts already sent\. Discard aborts the uploads begun on the platform/);
+    assert.deepStrictEqual(rootNodes([], [], [], transfers.interrupted('e#u')).map((r) => r.id), ['interrupted:run-1']);
+    // Resumed in this window: a transfer under way, not interrupted.
+    const handle = transfers.start('upload', run.label, 'e#u', () => undefined, 'run-1');
+    assert.deepStrictEqual(transfers.interrupted('e#u'), []);
+    handle.end();
+    // Saved a moment ago: another window moves it.
+    run.savedAt = now - 5_000;
+    assert.deepStrictEqual(transfers.interrupted('e#u'), []);
+    now += ALIVE_MS;
+    assert.deepStrictEqual(transfers.interrupted('e#u').map((r) => r.runId), ['run-1']);
   });
 });

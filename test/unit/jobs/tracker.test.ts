@@ -40,8 +40,11 @@ class FakeJobs implements JobsSource {
         : { resource: { href: 'h', id: `c${i}`.padEnd(24, '0'), name: `f${i}` } },
     );
   }
-  async get(id: string): Promise<AsyncJob> {
-    this.calls.push(`get ${id}`);
+  async get(id: string, options: { kind?: string } = {}): Promise<AsyncJob> {
+    this.calls.push(options.kind && options.kind !== 'copy' ? `get ${options.kind} ${id}` : `get ${id}`);
+    const known = this.jobs.get(id);
+    // A job is found only under its own kind's path (a delete job is not under copy).
+    if (known && (known.type ?? 'COPY').toLowerCase() !== (options.kind ?? 'copy')) throw new ApiError({ kind: 'http', status: 404, code: 10211, message: 'Async job not found.' });
     this.throwIfFailing();
     const job = this.jobs.get(id);
     if (!job) throw new ApiError({ kind: 'http', status: 404, code: 10211, message: 'Async job not found.' });
@@ -107,6 +110,48 @@ describe('JobTracker', () => {
     await clock.tickAsync(5_000);
     assert.strictEqual(tracker.get('1')!.state, 'FINISHED');
     assert.strictEqual(tracker.get('1')!.result!.length, 2);
+  });
+
+  it('follows a job of any type under its own path (a delete, a move), keeps its type, and gives it to whoever waits on its end', async () => {
+    const tracker = make();
+    const del = { ...api.create('7'), type: 'DELETE' };
+    api.jobs.get('7')!.type = 'DELETE';
+    const mv = { ...api.create('8'), type: 'MOVE' };
+    api.jobs.get('8')!.type = 'MOVE';
+    tracker.add(del, info());
+    tracker.add(mv, info());
+    const settled = tracker.settled(['7', '8']);
+    let given: TrackedJob[] | undefined;
+    void settled.then((jobs) => (given = jobs));
+    await clock.tickAsync(2_000);
+    // Two unfinished: the list refreshes both (one call), then nothing is missing.
+    api.finish('7', 1);
+    api.finish('8');
+    await clock.tickAsync(5_000);
+    assert.ok(api.calls.includes('get delete 7'), `the delete job's results asked for under delete: ${api.calls.join(', ')}`);
+    assert.ok(api.calls.includes('get move 8'), `the move job's under move: ${api.calls.join(', ')}`);
+    assert.ok(!api.calls.includes('get 7') && !api.calls.includes('get 8'), 'never under copy');
+    await clock.tickAsync(0);
+    assert.deepStrictEqual(given?.map((j) => [j.id, j.type, j.state, j.result?.length]), [
+      ['7', 'DELETE', 'FINISHED', 2],
+      ['8', 'MOVE', 'FINISHED', 2],
+    ]);
+    // Its type survives a reload (another tracker on the same stored state).
+    const again = make();
+    assert.deepStrictEqual(again.all().map((j) => j.type).sort(), ['DELETE', 'MOVE']);
+  });
+
+  it('settled: a job dismissed while waited on is given as it was last seen; one already finished at once', async () => {
+    const tracker = make();
+    tracker.add(api.create('1'), info());
+    const waiting = tracker.settled(['1']);
+    tracker.dismiss('1');
+    // The dismiss fires a change: the waiter is let go with the job as it was.
+    const dismissed = await Promise.race([waiting, clock.sleep(1).then(() => 'still waiting')]);
+    assert.notStrictEqual(dismissed, 'still waiting');
+    api.finish('1');
+    tracker.add(api.jobs.get('1')!, info());
+    assert.deepStrictEqual((await tracker.settled(['1'])).map((j) => j.state), ['FINISHED']);
   });
 
   it('waits briefly before the first look, then follows the job to FINISHED and fetches nothing more', async () => {
