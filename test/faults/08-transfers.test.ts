@@ -15,7 +15,7 @@ import { StorageClient } from '../../src/api/storage';
 import type { FileRecord } from '../../src/api/types';
 import { requestLogger } from '../../src/ui/requestLog';
 import { Downloader, type DownloadItem } from '../../src/transfer/download';
-import { ResumeBook, type DownloadResume, type UploadResume } from '../../src/transfer/resumeState';
+import { ResumeBook, type DownloadResume, type UploadResume, type UploadRunResume } from '../../src/transfer/resumeState';
 import { Uploader } from '../../src/transfer/upload';
 import { completeThroughOutbox, uploadCompleteWrite } from '../../src/remote/uploadWrite';
 import { Outbox } from '../../src/write/outbox';
@@ -102,7 +102,17 @@ describe('transfers under faults (issue 24)', function () {
         onReport?.();
       },
     });
-    return new Uploader({ uploads, complete: completeOnce(sb), ensureFolder, storage: storage(), clock: systemClock, resume: new ResumeBook<UploadResume>(store, 'upload', account()), backoffMs: 20, connections });
+    return new Uploader({
+      uploads,
+      complete: completeOnce(sb),
+      ensureFolder,
+      storage: storage(),
+      clock: systemClock,
+      resume: new ResumeBook<UploadResume>(store, 'upload', account()),
+      runs: new ResumeBook<UploadRunResume>(store, 'uploadRun', account()),
+      backoffMs: 20,
+      connections,
+    });
   };
   const remoteBytes = async (fileId: string): Promise<Buffer> => {
     const blob = emu.contentOf(fileId)!;
@@ -300,15 +310,20 @@ describe('transfers under faults (issue 24)', function () {
     let reports = 0;
     const first = uploader(state, 2, () => ++reports === 2 && halt.abort());
     const reported = () => [...([...emu.uploads.pending.values()][0]?.reported.keys() ?? [])];
-    const one = await first.run(await first.plan({ sources: [kept], destination: { project: 'rfranklin/my-project' }, ifExists: 'rename' }), { halt: halt.signal });
+    const one = await first.run(await first.plan({ sources: [kept], destination: { project: 'rfranklin/my-project' }, ifExists: 'rename' }), { halt: halt.signal, record: { runId: 'run-kept', label: 'my-project' } });
     assert.strictEqual(one.uploaded.length, 0);
     await waitFor('the halted parts to settle', () => emu.storageRequests.every((r) => r.method !== 'PUT' || r.status !== 0), 5_000);
     const arrivedBefore = reported();
     assert.ok(arrivedBefore.length >= 2, `parts reported before the halt: ${arrivedBefore}`);
-    // The window reloads: a new engine, the same global state.
+    // The window reloads: a new engine, the same global state. The run's record says what is left (Data Jobs shows it
+    // as "Interrupted: 1 of 1 file, … left"), and Resume runs it from there.
     const second = uploader(state);
+    const [left] = second.runsLeft();
+    assert.deepStrictEqual([second.runsLeft().length, left.runId, left.files.map((f) => path.basename(f.localPath)), left.filesTotal, left.bytesTotal], [1, 'run-kept', ['kept.bin'], 1, 40 * MiB]);
+    assert.ok(left.bytesLeft <= 40 * MiB - 2 * 5 * MiB && left.bytesLeft >= 40 * MiB - arrivedBefore.length * 5 * MiB, `bytes left ${left.bytesLeft}: the parts reported count as sent`);
     const from = emu.storageRequests.length;
-    const two = await second.run(one.retry!);
+    const two = await second.run(second.planOf(left), { record: { runId: left.runId, label: left.label, startedAt: left.startedAt } });
+    assert.deepStrictEqual(second.runsLeft(), [], 'the run is over once its file is uploaded');
     assert.deepStrictEqual(two.failed, []);
     assert.ok((await remoteBytes(two.uploaded[0].file.id)).equals(fs.readFileSync(kept)));
     tally.uploadsIdentical++;
