@@ -45,8 +45,8 @@ export function checkedText(found: Records, resent: Records, destination: string
   if (found.length) {
     sentences.push(
       arrived === 1
-        ? l10n.t('The copy of 1 item to {0} had arrived: its job is followed in Copy Jobs.', destination)
-        : l10n.t('The copy of {0} items to {1} had arrived: its job is followed in Copy Jobs.', count(arrived), destination),
+        ? l10n.t('The copy of 1 item to {0} had arrived: its job is followed in Data Jobs.', destination)
+        : l10n.t('The copy of {0} items to {1} had arrived: its job is followed in Data Jobs.', count(arrived), destination),
     );
   }
   if (resent.length) {

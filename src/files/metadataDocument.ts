@@ -51,7 +51,7 @@ export class MetadataDocuments implements vscode.FileSystemProvider {
     const { finished, left } = await followWrites(this.services.outbox, () => this.services.outbox.submit(FILE_WRITES.metadata, [payload], account));
     if (!finished.length) {
       const refused = left.find((r) => r.state === 'failed' || r.state === 'notFound');
-      // Still being checked: it is in the Copy Jobs view; the save stands (it is not sent again blind).
+      // Still being checked: it is in the Data Jobs view; the save stands (it is not sent again blind).
       if (refused) throw vscode.FileSystemError.NoPermissions(refused.note ?? notTaken());
     }
     this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);

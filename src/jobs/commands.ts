@@ -31,7 +31,7 @@ interface JobAsk {
 
 type JobRow = JobNode | SubmissionNode;
 
-/** Every command of the Copy Jobs view. */
+/** Every command of the Data Jobs view. */
 export function jobsCommands(parts: JobsViewParts): Command[] {
   const { model } = parts;
   const jobs = rowTarget<JobRow>(parts, (node) => (node.kind === 'job' || node.kind === 'submission' ? node : undefined));

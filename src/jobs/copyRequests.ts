@@ -1,4 +1,4 @@
-// A copy call as the outbox records it (copy/copyWrite.ts sends it): what the Copy Jobs view and the status bar show
+// A copy call as the outbox records it (copy/copyWrite.ts sends it): what the Data Jobs view and the status bar show
 // until it is a job, and what their actions ask of the copy feature. Here so that jobs/ needs nothing from copy/.
 import type { CopyItem } from '../api/types';
 import type { Outbox, WriteRecord } from '../write/outbox';
@@ -32,7 +32,7 @@ export function isCopyCall(record: WriteRecord): record is CopyWriteRecord {
   return record.kind === COPY_WRITE && !record.problem;
 }
 
-/** What the job notifications and the Copy Jobs view ask of the copy feature (copy/flow.ts's CopyFlow does it). */
+/** What the job notifications and the Data Jobs view ask of the copy feature (copy/flow.ts's CopyFlow does it). */
 export interface CopyActions {
   /** Copies a finished job's failed items again, to the same destination. */
   retryFailed(job: TrackedJob, options?: { confirm?: boolean }): Promise<TrackedJob[]>;

@@ -1,5 +1,5 @@
 // The API budget in words while it is low: "API budget: 85 of 1,000 left, resets in 2 min". The account's
-// tooltip and the Copy Jobs view show it. No `vscode` import.
+// tooltip and the Data Jobs view show it. No `vscode` import.
 import * as l10n from '@vscode/l10n';
 import type { ApiBudget, BudgetLeft } from '../api/budget';
 import type { Clock } from '../api/clock';

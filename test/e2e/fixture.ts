@@ -35,11 +35,11 @@ export const COMMAND = {
   filterTasks: 'Seven Bridges: Filter Tasks…',
   clearFilter: 'Seven Bridges: Clear Task Filters',
   copy: 'Seven Bridges: Copy Files and Folders…',
-  showJobs: 'Seven Bridges: Show Copy Jobs',
+  showJobs: 'Seven Bridges: Show Data Jobs',
   showLog: 'Seven Bridges: Show Log',
 } as const;
 
-export const VIEW = { tasks: 'Tasks', files: 'Projects & Files', jobs: 'Copy Jobs' } as const;
+export const VIEW = { tasks: 'Tasks', files: 'Projects & Files', jobs: 'Data Jobs' } as const;
 
 /** Signs in as a person does: the command palette, then the token in the password box. */
 export async function signIn(token = e2e().emulator.token): Promise<void> {

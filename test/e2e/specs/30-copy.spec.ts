@@ -33,7 +33,7 @@ function clashLine(there: string[], names: string[]): string {
 const RECORD_FRAMES = `(() => {
   const frames = [];
   window.sbFrames = frames;
-  const pane = () => [...document.querySelectorAll('.part.sidebar .pane')].find((p) => /^\\s*Copy Jobs/.test(p.querySelector('.pane-header')?.textContent ?? ''));
+  const pane = () => [...document.querySelectorAll('.part.sidebar .pane')].find((p) => /^\\s*Data Jobs/.test(p.querySelector('.pane-header')?.textContent ?? ''));
   const record = () => {
     const p = pane();
     const body = p?.querySelector('.pane-body');
@@ -370,7 +370,7 @@ describe('bulk copy from the Projects & Files view', function () {
     assert.doesNotMatch(lost, /\([^)]*\(|ECONNRESET|Check your connection/, 'no nested parentheses, raw code or blame');
     const found = await wb.waitForNotification(/had arrived/, 30_000);
     await wb.screenshot('copy-12c-answer-lost-found');
-    assert.strictEqual(found.split('\n')[0].trim(), `The copy of 2 items to ${target.id} had arrived: its job is followed in Copy Jobs.`);
+    assert.strictEqual(found.split('\n')[0].trim(), `The copy of 2 items to ${target.id} had arrived: its job is followed in Data Jobs.`);
     const row = await finishedRow(2);
     await wb.screenshot('copy-13-jobs-view');
     assert.strictEqual(emulator.copyRequests.length, posts + 2, 'the copy whose answer was lost was not sent again');

@@ -28,11 +28,11 @@ describe('what a person is told about a copy that did not go straight through', 
   });
 
   it('then the outcome: it had arrived, or it had not and was sent again', () => {
-    assert.strictEqual(checkedText([record('sent', 2)], [], 'rfranklin/gamma'), 'The copy of 2 items to rfranklin/gamma had arrived: its job is followed in Copy Jobs.');
+    assert.strictEqual(checkedText([record('sent', 2)], [], 'rfranklin/gamma'), 'The copy of 2 items to rfranklin/gamma had arrived: its job is followed in Data Jobs.');
     assert.strictEqual(checkedText([], [record('sent', 1)], 'rfranklin/gamma'), 'The copy of 1 item to rfranklin/gamma had not arrived: it was sent again, and the platform took it.');
     assert.strictEqual(
       checkedText([record('sent', 1)], [record('sent', 3)], 'x'),
-      'The copy of 1 item to x had arrived: its job is followed in Copy Jobs. The copy of 3 items to x had not arrived: it was sent again, and the platform took it.',
+      'The copy of 1 item to x had arrived: its job is followed in Data Jobs. The copy of 3 items to x had not arrived: it was sent again, and the platform took it.',
     );
   });
 });

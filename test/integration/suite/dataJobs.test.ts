@@ -1,0 +1,199 @@
+/**
+ * The Data Jobs view in a real VS Code against the emulator (issues 24, 25): an async delete made by Delete… is a row
+ * of the view (its kind first), followed by the tracker to its end with per-item results; a move job made directly on
+ * the platform is followed and shown the same way; an upload left by a window that died mid-way (its run's record in
+ * global state) shows as "Interrupted: … left" and Resume completes it byte for byte, sending only the parts missing;
+ * Discard aborts the multipart upload on the platform.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../../src/extension';
+import type { JobsNode } from '../../../src/jobs/jobsModel';
+import { StorageClient } from '../../../src/api/storage';
+import { ResumeBook, type UploadResume, type UploadRunResume } from '../../../src/transfer/resumeState';
+import { Uploader } from '../../../src/transfer/upload';
+import type { FileRec } from '../../emulator';
+import { activateProduct, emulator, waitFor } from '../helpers';
+
+const MiB = 1024 * 1024;
+
+describe('Data Jobs: every async job, and transfers, as rows', function () {
+  this.timeout(120_000);
+  let api: ExtensionApi;
+  const data = () => emulator().data;
+  const project = () => data().projects.find((p) => p.permissions?.write !== false && data().children(p.root_folder).filter((f) => f.type === 'file').length >= 4)!;
+  const roots = async () => (await api.jobs.rows.getChildren()) as JobsNode[];
+  const label = (node: JobsNode) => String(api.jobs.rows.getTreeItem(node).label);
+  const added: FileRec[] = [];
+  const add = (name: string, type: 'file' | 'folder', parent: string, size?: number) => {
+    const at = new Date().toISOString().slice(0, 19) + 'Z';
+    const f = data().addFile({ id: data().newFileId(), name, size, project: project().id, parent, type, created_on: at, modified_on: at, origin: {}, tags: [], metadata: {} });
+    added.unshift(f);
+    return f;
+  };
+  const temp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'sb-jobs-'));
+
+  before(async () => {
+    api = await activateProduct();
+    await waitFor(() => api.services.session.state === 'signedIn', 'the product to be signed in to the emulator', 20_000);
+    await vscode.commands.executeCommand('sevenbridges.copyJobs.focus');
+  });
+
+  after(() => added.forEach((f) => data().fileById.has(f.id) && data().removeFile(f)));
+
+  it('a delete of two files is a job of Data Jobs: its row says "Delete", it is followed to its end, each item "deleted"', async () => {
+    const folder = add('jobs-delete-here', 'folder', project().root_folder);
+    const a = add('del-a.txt', 'file', folder.id, 10);
+    const b = add('del-b.txt', 'file', folder.id, 20);
+    const refs = [a, b].map((f) => ({ id: f.id, name: f.name, type: 'file' }));
+    const result = (await vscode.commands.executeCommand('sevenbridges.files.delete', refs[0], refs, { confirm: false })) as { deleted: number };
+    assert.strictEqual(result.deleted, 2);
+    assert.ok(!data().fileById.has(a.id) && !data().fileById.has(b.id), 'both gone from the platform');
+    // The command handed the job to the tracker: no GET of its own under /async/files/delete beyond the tracker's.
+    const job = api.jobs.tracker.all().find((j) => j.type === 'DELETE' && j.items.some((i) => i.file === a.id));
+    assert.ok(job, 'the delete job is tracked');
+    assert.strictEqual(job.state, 'FINISHED');
+    assert.deepStrictEqual(job.result?.map((r) => r.resource?.id), [a.id, b.id]);
+    const row = await waitFor(async () => (await roots()).find((n) => n.kind === 'job' && n.job.id === job.id), 'the delete job\'s row');
+    assert.match(label(row), /^Delete · finished · /);
+    const items = (await api.jobs.rows.getChildren(row)) as JobsNode[];
+    assert.deepStrictEqual(
+      items.map((i) => [String(api.jobs.rows.getTreeItem(i).label), String(api.jobs.rows.getTreeItem(i).description)]),
+      [
+        ['del-a.txt', 'deleted'],
+        ['del-b.txt', 'deleted'],
+      ],
+    );
+    const results = (await vscode.commands.executeCommand('sevenbridges.jobs.copyResults', row)) as vscode.TextDocument;
+    assert.match(results.uri.path, /^\/delete-results-/);
+    assert.match(results.getText(), new RegExp(`${a.id}\\tdel-a\\.txt\\tdeleted\\t`));
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('a move job made on the platform is followed under its own path and shown as "Move", its item where it went', async () => {
+    const from = add('jobs-move-from', 'folder', project().root_folder);
+    const to = add('jobs-move-to', 'folder', project().root_folder);
+    const file = add('moved.txt', 'file', from.id, 5);
+    const items = [{ file: file.id, parent: to.id }];
+    const receivedBefore = emulator().received.length;
+    const submitted = await api.services.client.fileJobs.submit('move', items);
+    assert.strictEqual(submitted.type ?? 'MOVE', 'MOVE');
+    api.jobs.tracker.add(submitted, { type: 'MOVE', items, destination: { label: `${project().id} › jobs-move-to`, project: project().id, parent: to.id }, sourceNames: { [file.id]: 'moved.txt' } });
+    const settled = await api.jobs.tracker.settled([submitted.id]);
+    assert.deepStrictEqual(settled.map((j) => [j.state, j.result?.length]), [['FINISHED', 1]]);
+    const asked = emulator().received.slice(receivedBefore).map((r) => r.path);
+    assert.ok(asked.some((p) => p.includes(`/async/files/move/${submitted.id}`)) || asked.some((p) => /\/async\/files(\?|$)/.test(p)), `followed under move or in the list: ${asked.join(', ')}`);
+    assert.ok(!asked.some((p) => p.includes('/async/files/copy/')), 'never asked under copy');
+    const row = await waitFor(async () => (await roots()).find((n) => n.kind === 'job' && n.job.id === submitted.id), 'the move job\'s row');
+    assert.match(label(row), /^Move · finished · /);
+    const [item] = (await api.jobs.rows.getChildren(row)) as JobsNode[];
+    assert.strictEqual(String(api.jobs.rows.getTreeItem(item).description), '→ moved.txt');
+    assert.strictEqual(data().fileById.get(file.id)?.parent ?? data().children(to.id).find((f) => f.name === 'moved.txt')?.parent, to.id, 'moved on the platform');
+  });
+
+  /**
+   * An upload as a window that dies mid-way leaves it: the engine (the product's own) sends two parts of a 40 MB file
+   * and stops without aborting anything; its records stay in the window's global state.
+   */
+  const halfUpload = async (name: string, runId: string, destination: FileRec) => {
+    const local = temp();
+    const file = path.join(local, name);
+    const bytes = Buffer.alloc(40 * MiB);
+    for (let i = 0; i < bytes.length; i += 4) bytes.writeUInt32LE((i * 2246822519) >>> 0, i);
+    fs.writeFileSync(file, bytes);
+    const account = api.services.session.accountKey!;
+    const state = api.services.context.globalState;
+    const halt = new AbortController();
+    let reports = 0;
+    const client = api.services.client;
+    const uploads = Object.assign(Object.create(client.uploads) as typeof client.uploads, {
+      reportPart: async (...args: Parameters<typeof client.uploads.reportPart>) => {
+        await client.uploads.reportPart(...args);
+        if (++reports === 2) halt.abort();
+      },
+    });
+    const dying = new Uploader({
+      uploads,
+      complete: () => Promise.reject(new Error('not reached')),
+      ensureFolder: () => Promise.reject(new Error('not reached')),
+      storage: new StorageClient({ clock: api.services.clock }),
+      clock: api.services.clock,
+      resume: new ResumeBook<UploadResume>(state, 'upload', account),
+      runs: new ResumeBook<UploadRunResume>(state, 'uploadRun', account),
+      connections: 2,
+    });
+    const plan = await dying.plan({ sources: [file], destination: { parent: destination.id }, ifExists: 'rename' });
+    const summary = await dying.run(plan, { halt: halt.signal, record: { runId, label: `${project().id} › ${destination.name}` } });
+    assert.deepStrictEqual(summary.uploaded, []);
+    assert.deepStrictEqual(summary.failed, []);
+    assert.strictEqual(new ResumeBook<UploadResume>(state, 'upload', account).all().filter((r) => r.localPath === file).length, 1, `the upload's record is kept: ${JSON.stringify(state.keys().filter((k) => k.startsWith('sevenbridges.transfer.')))}`);
+    // The reload, some time later: the record was last saved before it (a run saved lately is another window's).
+    const runs = new ResumeBook<UploadRunResume>(state, 'uploadRun', account);
+    const record = runs.get(runId)!;
+    assert.ok(record, 'the run is kept in global state');
+    await runs.set(runId, { ...record, savedAt: record.savedAt - 60_000 });
+    api.services.transfers.refresh();
+    return { local, file, bytes };
+  };
+
+  it('an upload left by a window that died shows as interrupted after the reload; Resume sends only the parts missing, byte for byte', async () => {
+    const emu = emulator();
+    const partSize = emu.uploads.settings.partSize;
+    emu.uploads.settings.partSize = 5 * MiB;
+    try {
+      const destination = add('jobs-resume-here', 'folder', project().root_folder);
+      const { local, bytes, file } = await halfUpload('resumed.bin', 'int-run-resume', destination);
+      const book = new ResumeBook<UploadResume>(api.services.context.globalState, 'upload', api.services.session.accountKey!);
+      const runBook = new ResumeBook<UploadRunResume>(api.services.context.globalState, 'uploadRun', api.services.session.accountKey!);
+      const diag = JSON.stringify({ found: !!book.get(JSON.stringify([file, { parent: destination.id }, 'resumed.bin'])), all: book.all().filter((r) => r.localPath === file), run: runBook.get('int-run-resume') });
+      const row = await waitFor(async () => (await roots()).find((n) => n.kind === 'interrupted' && n.run.runId === 'int-run-resume'), 'the interrupted upload\'s row');
+      assert.match(label(row), /^Interrupted: 1 of 1 file, 3\d MB left$/);
+      assert.strictEqual(api.jobs.rows.getTreeItem(row).contextValue, 'interruptedUpload');
+      const storageBefore = emu.storageRequests.length;
+      const callsBefore = emu.uploads.calls.length;
+      const receivedBefore = emu.received.length;
+      const summary = (await vscode.commands.executeCommand('sevenbridges.jobs.resumeUpload', row)) as { uploaded: { file: { id: string } }[]; failed: unknown[]; bytes: number };
+      assert.deepStrictEqual(summary.failed, []);
+      assert.strictEqual(summary.uploaded.length, 1);
+      const puts = emu.storageRequests.slice(storageBefore).filter((r) => r.method === 'PUT' && r.status === 200).length;
+      const calls = emu.uploads.calls.slice(callsBefore).map((c) => `${c.call} ${c.status}`);
+      const asked = emu.received.slice(receivedBefore).map((r) => `${r.method} ${r.path}`).filter((p) => p.includes('upload'));
+      assert.ok(puts <= 6 && summary.bytes <= 30 * MiB, `only the parts missing were sent: ${puts} parts, ${summary.bytes} bytes; calls ${calls.join(', ')}; ${asked.slice(0, 2).join(', ')}; ${diag}`);
+      const made = data().children(destination.id).filter((f) => f.name === 'resumed.bin');
+      assert.strictEqual(made.length, 1, 'made once');
+      const blob = emu.contentOf(made[0].id)!;
+      const chunks: Buffer[] = [];
+      for await (const chunk of blob.read(0, blob.size - 1)) chunks.push(chunk);
+      assert.ok(Buffer.concat(chunks).equals(bytes), 'byte for byte');
+      await waitFor(async () => !(await roots()).some((n) => n.kind === 'interrupted' && n.run.runId === 'int-run-resume'), 'the interrupted row gone');
+      fs.rmSync(local, { recursive: true, force: true });
+    } finally {
+      emu.uploads.settings.partSize = partSize;
+    }
+  });
+
+  it('Discard of an interrupted upload aborts its multipart upload on the platform: nothing half made is left', async () => {
+    const emu = emulator();
+    const partSize = emu.uploads.settings.partSize;
+    emu.uploads.settings.partSize = 5 * MiB;
+    try {
+      const destination = add('jobs-discard-here', 'folder', project().root_folder);
+      const pendingBefore = new Set(emu.uploads.pending.keys());
+      const { local } = await halfUpload('discarded.bin', 'int-run-discard', destination);
+      const begun = [...emu.uploads.pending.keys()].filter((id) => !pendingBefore.has(id));
+      assert.strictEqual(begun.length, 1, 'the half-made upload is on the platform');
+      const row = await waitFor(async () => (await roots()).find((n) => n.kind === 'interrupted' && n.run.runId === 'int-run-discard'), 'the interrupted upload\'s row');
+      const aborted = await vscode.commands.executeCommand('sevenbridges.jobs.discardUpload', row, { confirm: false });
+      assert.strictEqual(aborted, 1);
+      assert.ok(!emu.uploads.pending.has(begun[0]), 'aborted on the platform');
+      assert.deepStrictEqual(data().children(destination.id), [], 'no file made');
+      assert.ok(!(await roots()).some((n) => n.kind === 'interrupted' && n.run.runId === 'int-run-discard'), 'its row gone');
+      fs.rmSync(local, { recursive: true, force: true });
+    } finally {
+      emu.uploads.settings.partSize = partSize;
+    }
+  });
+});
