@@ -134,7 +134,7 @@ async function upload(services: Services, sources: string[], where: { location: 
  * Runs a plan under a progress notification and as a row of Data Jobs (both with Cancel), its record kept while it
  * has files left (a reload or a fault leaves it to Resume); then the summary.
  */
-async function runUpload(services: Services, account: Account, uploader: Uploader, plan: UploadPlan, record: { runId: string; label: string; startedAt?: number }, options: UploadOptions): Promise<UploadSummary> {
+async function runUpload(services: Services, account: Account, uploader: Uploader, plan: UploadPlan, record: { runId: string; label: string; startedAt?: number }, options: UploadOptions, resuming = false): Promise<UploadSummary> {
   const controller = new AbortController();
   const row = services.transfers.start('upload', record.label, account.key, () => controller.abort(), record.runId);
   let summary: UploadSummary;
@@ -148,6 +148,7 @@ async function runUpload(services: Services, account: Account, uploader: Uploade
         return uploader.run(plan, {
           signal,
           record,
+          adoptLeftOver: resuming,
           onProgress: (p) => {
             const fraction = p.bytesTotal ? (p.bytesDone / p.bytesTotal) * 100 : (p.filesDone / Math.max(1, p.filesTotal)) * 100;
             progress.report({ message: progressWords(p), increment: Math.max(0, fraction - shown) });
@@ -184,7 +185,7 @@ export async function resumeUploadRun(services: Services, run: Pick<InterruptedR
   const account = await signedIn(services);
   const uploader = uploaderFor(services, account);
   const record = recordOf(uploader, run.runId);
-  return runUpload(services, account, uploader, uploader.planOf(record), { runId: record.runId, label: record.label, startedAt: record.startedAt }, options);
+  return runUpload(services, account, uploader, uploader.planOf(record), { runId: record.runId, label: record.label, startedAt: record.startedAt }, options, true);
 }
 
 /** Discard (Data Jobs): the run's uploads begun are aborted on the platform, so nothing half made is left; then it is forgotten. */

@@ -93,6 +93,12 @@ export interface UploadRunOptions {
    * removed once every file is done or the run is cancelled; the same ID resumes an interrupted run.
    */
   record?: { runId: string; label: string; startedAt?: number };
+  /**
+   * Resuming a run left unfinished: a file whose upload record global state does not show (lost to an echo of an
+   * older value, or never saved by a window that died) takes the upload of its name, size and place that the
+   * platform has and no record claims, rather than begin another (which would leave that one half made).
+   */
+  adoptLeftOver?: boolean;
 }
 
 /** A run's record is saved at most this often while bytes move, and at least this often while it runs. */
@@ -149,10 +155,26 @@ export class Uploader {
    */
   async discardRun(run: UploadRunResume, signal?: AbortSignal): Promise<number> {
     const paths = new Set(run.files.map((f) => f.localPath));
-    const begun = this.leftOver().filter((r) => paths.has(r.localPath) && sameLocation(r.destination, run.destination));
+    const records = this.leftOver();
+    const begun = records.filter((r) => paths.has(r.localPath) && sameLocation(r.destination, run.destination));
     for (const record of begun) await this.discard(record, signal);
+    // An upload of the run's whose record global state lost (see UploadRunOptions.adoptLeftOver): the platform's
+    // upload of a file's name, size and place (a file at the top of the destination) that no record claims.
+    const claimed = new Set(records.map((r) => r.uploadId));
+    const top = run.files.filter((f) => !f.relativePath.includes('/') && !begun.some((r) => r.localPath === f.localPath));
+    let found = 0;
+    if (top.length) {
+      const where = run.destination;
+      const page = await this.deps.uploads.list({ signal });
+      for (const upload of page.items) {
+        const place = 'parent' in where ? upload.parent === where.parent : upload.project === where.project;
+        if (!place || claimed.has(upload.upload_id) || !top.some((f) => f.relativePath === upload.name && f.size === upload.size)) continue;
+        await this.deps.uploads.abort(upload.upload_id, { signal }).catch(() => undefined);
+        found++;
+      }
+    }
     await this.deps.runs?.set(run.runId, undefined);
-    return begun.length;
+    return begun.length + found;
   }
 }
 
@@ -197,6 +219,11 @@ class UploadRun {
   /** Bytes of each file already on the platform (sent in this run, or parts an earlier run sent). */
   private readonly sent = new Map<string, { bytes: number }>();
   private saving: Promise<void> = Promise.resolve();
+  /**
+   * The records of the uploads begun and not completed, as written: written again when global state no longer shows
+   * one (VS Code keeps an extension's global state as one value, which an echo of an older write may replace).
+   */
+  private readonly written = new Map<string, Omit<UploadResume, 'account'>>();
   private lastSave = -Infinity;
   private beat: unknown;
   private readonly startedAt: number;
@@ -280,10 +307,17 @@ class UploadRun {
           startedAt: this.startedAt,
           savedAt: this.deps.clock.now(),
         };
-    this.saving = this.saving.then(() => runs.set(record.runId, value)).then(
-      () => undefined,
-      () => undefined,
-    );
+    const { resume } = this.deps;
+    this.saving = this.saving
+      .then(async () => {
+        await runs.set(record.runId, value);
+        // An upload's record an echo of an older value took away is written again (the run's is, above).
+        for (const [id, upload] of this.written) if (!resume.get(id)) await resume.set(id, upload);
+      })
+      .then(
+        () => undefined,
+        () => undefined,
+      );
   }
 
   /** While the run goes, its record is saved every RUN_BEAT_MS even with no byte moving (another window sees it alive). */
@@ -332,6 +366,7 @@ class UploadRun {
       this.meter.sizeLearned(now.size - file.size);
       file = now;
       started = await this.resume(file, destination);
+      if (!started && this.options.adoptLeftOver) started = await this.adopt(file, destination);
       const arrivedParts = started ? await this.partsArrived(started) : [];
       if (!arrivedParts) started = undefined;
       started ??= await this.begin(file, destination);
@@ -384,7 +419,24 @@ class UploadRun {
       await this.deps.resume.set(recordId, undefined);
       return undefined;
     }
+    const value: Partial<UploadResume> = { ...record };
+    delete value.account;
+    this.written.set(recordId, value as Omit<UploadResume, 'account'>);
     return { uploadId: record.uploadId, partSize: record.partSize, name: record.name, recordId };
+  }
+
+  /** The one upload on the platform of this file's name, size and place that no record claims, taken as its own. */
+  private async adopt(file: LocalFile, destination: FileLocation): Promise<Started | undefined> {
+    const name = baseName(file);
+    const claimed = new Set(this.deps.resume.all().map((r) => r.uploadId));
+    const page = await this.deps.uploads.list({ signal: this.stop });
+    const ours = page.items.filter((u) => u.name === name && u.size === file.size && !claimed.has(u.upload_id) && ('parent' in destination ? u.parent === destination.parent : u.project === destination.project));
+    if (ours.length !== 1) return undefined;
+    const recordId = resumeId(file.localPath, destination, name);
+    const value = { uploadId: ours[0].upload_id, localPath: file.localPath, size: file.size, mtimeMs: file.mtimeMs, partSize: ours[0].part_size, destination, name, overwrite: this.plan.ifExists === 'overwrite' };
+    this.written.set(recordId, value);
+    await this.deps.resume.set(recordId, value);
+    return { uploadId: ours[0].upload_id, partSize: ours[0].part_size, name, initiated: ours[0].initiated, recordId };
   }
 
   /** The parts the platform has of a resumed upload; undefined when it no longer knows it (the file starts again). */
@@ -394,6 +446,7 @@ class UploadRun {
       info = await this.deps.uploads.info(started.uploadId, { listParts: true, signal: this.stop });
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) {
+        this.written.delete(started.recordId);
         await this.deps.resume.set(started.recordId, undefined);
         return undefined;
       }
@@ -430,7 +483,7 @@ class UploadRun {
         throw error;
       }
       const started: Started = { uploadId: upload.upload_id, partSize: upload.part_size, name, initiated: upload.initiated, recordId };
-      await this.deps.resume.set(recordId, {
+      const value = {
         uploadId: upload.upload_id,
         localPath: file.localPath,
         size: file.size,
@@ -439,7 +492,9 @@ class UploadRun {
         destination,
         name,
         overwrite: this.plan.ifExists === 'overwrite',
-      });
+      };
+      this.written.set(recordId, value);
+      await this.deps.resume.set(recordId, value);
       return started;
     }
     throw new FileFailure(l10n.t('Every name from "{0}" to "{1}" is taken.', wanted, `${MAX_RENAMES}_${wanted}`), false);
@@ -541,6 +596,7 @@ class UploadRun {
       throw new FileFailure(l10n.t('The platform refused to complete it: {0}', describeError(error)), true);
     }
     this.open.delete(started.recordId);
+    this.written.delete(started.recordId);
     await this.deps.resume.set(started.recordId, undefined);
     this.summary.uploaded.push({ localPath: file.localPath, file: record });
     this.remaining.delete(file.localPath);
@@ -553,6 +609,7 @@ class UploadRun {
   private async abandon(started: Started): Promise<void> {
     this.open.delete(started.recordId);
     // Not cancellable: it runs after a Cancel. The transport gives each attempt its time limit.
+    this.written.delete(started.recordId);
     await this.deps.uploads.abort(started.uploadId).catch(() => undefined);
     await this.deps.resume.set(started.recordId, undefined);
   }
