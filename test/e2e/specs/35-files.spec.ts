@@ -1,7 +1,9 @@
 /**
  * Files in and out of the editor as a person does it: a text file of a project clicked in "Projects & Files" opens
  * in a tab whose text is on screen; "Download…" on a folder asks where (the workspace's folder offered), shows the
- * progress notification and ends with a summary, the files on disk byte for byte. A screenshot at each step.
+ * progress notification and ends with a summary, the files on disk byte for byte; "Upload to Seven Bridges…" on a
+ * folder asks for the local file, shows the upload as a row of Data Jobs while it goes, and the file then arrives in
+ * Projects & Files, byte for byte. A screenshot at each step.
  */
 import * as assert from 'assert';
 import * as fs from 'fs';
@@ -83,6 +85,57 @@ describe('files in and out of the editor', function () {
       fs.rmSync(path.join(target, 'samples'), { recursive: true, force: true });
     } finally {
       emulator.storageFaults.settings.bytesPerSecond = 0;
+      await wb.clearNotifications();
+    }
+  });
+
+  it('uploads a local file with the command: its row in Data Jobs while it goes, then the file in Projects & Files, byte for byte', async () => {
+    const { wb, emulator, server } = e2e();
+    const { folder } = samples();
+    const name = 'e2e-uploaded.bin';
+    const local = path.join(server.workspace, name);
+    const bytes = Buffer.alloc(3 * 1024 * 1024);
+    for (let i = 0; i < bytes.length; i += 4) bytes.writeUInt32LE((i * 2654435761) >>> 0, i);
+    fs.writeFileSync(local, bytes);
+    // A slow link, so that the row is there to be seen.
+    emulator.storageFaults.settings.bytesPerSecond = 600_000;
+    try {
+      await wb.openViewContainer('Seven Bridges');
+      await wb.collapsePane(VIEW.tasks);
+      await wb.expandPane(VIEW.files);
+      await wb.pane(VIEW.files).locator('.welcome-view .monaco-button, .monaco-list-row[role="treeitem"]').first().waitFor({ timeout: 20_000 });
+      if ((await wb.welcomeButtons(VIEW.files)).some((b) => /Set Authentication Token/.test(b))) await signIn();
+      if (!(await wb.treeItems(VIEW.files)).some((r) => r.label === 'samples')) await wb.openTreeItem(VIEW.files, samples().project.name, 'samples');
+      await wb.expandPane(VIEW.jobs);
+      await wb.treeItemContextMenu(VIEW.files, 'samples', 'Upload to Seven Bridges…');
+      // The open dialog (VS Code's own, in the browser): the workspace's folder is offered; the file's path typed.
+      await wb.waitForQuickInput();
+      await wb.typeInQuickInput(local);
+      await wb.page.waitForTimeout(300);
+      await wb.acceptQuickInput();
+      const rows = await wb.waitForTreeItems(VIEW.jobs, /^Uploading/, 30_000);
+      // The pointer off the trees: no tooltip over the row in the screenshot.
+      await wb.page.mouse.move(900, 300);
+      await wb.page.waitForTimeout(500);
+      await wb.screenshot('files-04-upload-in-data-jobs');
+      const row = rows.find((r) => /^Uploading/.test(r.label))!;
+      assert.match(row.description, /^samples · /, JSON.stringify(row));
+      const summary = await wb.waitForNotification(/^Uploaded 1 file/, 60_000);
+      assert.match(summary, /to .*samples/);
+      // Done: its row goes, and the file shows in Projects & Files.
+      for (let i = 0; i < 50 && (await wb.treeItems(VIEW.jobs)).some((r) => /^Uploading/.test(r.label)); i++) await wb.page.waitForTimeout(100);
+      assert.ok(!(await wb.treeItems(VIEW.jobs)).some((r) => /^Uploading/.test(r.label)), 'the row goes once the upload is done');
+      await wb.collapsePane(VIEW.jobs);
+      // Projects & Files read its listings again: samples shows the new file once opened.
+      await wb.openTreeItem(VIEW.files, 'samples', name);
+      await wb.screenshot('files-05-uploaded-in-projects');
+      const made = emulator.data.children(folder.id).filter((f) => f.name === name);
+      assert.strictEqual(made.length, 1, 'made once');
+      assert.ok((await bytesOf(made[0].id)).equals(bytes), 'byte for byte');
+      emulator.data.removeFile(made[0]);
+    } finally {
+      emulator.storageFaults.settings.bytesPerSecond = 0;
+      fs.rmSync(local, { force: true });
       await wb.clearNotifications();
     }
   });
