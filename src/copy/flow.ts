@@ -6,7 +6,7 @@ import { pickProject } from '../ui/projectPick';
 import { setting } from '../ui/settings';
 import { describeError } from '../api/errors';
 import { clashWords, lookupDestination, NAME_QUERIES, planClashes, type Arriving } from './clashes';
-import { failedItems } from '../jobs/summary';
+import { failedItems, noFailedItemsWords } from '../jobs/summary';
 import type { JobDestination, JobTracker, TrackedJob } from '../jobs/tracker';
 import { COMMANDS } from '../keys/commands';
 import { USER_DECIDES, type Account, type WriteRecord, type WriteState } from '../write/outbox';
@@ -272,7 +272,7 @@ export class CopyFlow {
     }
     const failed = failedItems(job);
     if (!failed.length) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('No item of this job failed.'));
+      void vscode.window.showInformationMessage(noFailedItemsWords());
       return [];
     }
     if (options.confirm !== false) {

@@ -11,6 +11,7 @@ import { CopyResultsProvider } from './results';
 import { canRetryFailed, interruptedWords, itemOutcome, requestOf, requestState, retryPlan, type CopyJobsModel, type InterruptedNode, type ItemNode, type JobNode, type JobsNode, type RequestNode, type SubmissionNode, type TransferNode } from './jobsModel';
 import { isFinished, type TrackedJob } from './tracker';
 import { jobTypeOf, jobTypeWord, type AsyncJobWrites } from './jobKinds';
+import { noFailedItemsWords } from './summary';
 import type { AsyncJob } from '../api/types';
 
 export interface JobsViewParts {
@@ -78,7 +79,7 @@ async function discardUpload(parts: JobsViewParts, node: InterruptedNode, option
   const { transfers } = parts.model;
   if (!transfers.uploadActions) throw new Error(vscode.l10n.t('Uploads cannot be discarded in this window.'));
   if (options.confirm !== false) {
-    const discard = vscode.l10n.t('Discard');
+    const discard = commandTitles().discardUpload;
     const answer = await vscode.window.showWarningMessage(
       vscode.l10n.t('Discard the upload to {0}?', node.run.label),
       { modal: true, detail: vscode.l10n.t('{0}. The parts already sent are deleted from the platform; the files stay on this computer.', interruptedWords(node.run)) },
@@ -154,7 +155,7 @@ async function retryOther(parts: JobsViewParts, job: TrackedJob, options: Comman
   if (job.account && job.account !== account.key) throw new Error(vscode.l10n.t('Job {0} ran as {1}: sign in to that account to send its failed items again.', job.id, job.account.replace('#', ' · ')));
   const { items, names } = retryPlan(job);
   if (!items.length) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('No item of this job failed.'));
+    void vscode.window.showInformationMessage(noFailedItemsWords());
     return [];
   }
   if (options.confirm !== false) {

@@ -23,7 +23,7 @@ export function jobTypeWord(type: JobType): string {
     case 'MOVE':
       return l10n.t({ message: 'Move', comment: ['A data job\'s kind'] });
     case 'DELETE':
-      return l10n.t('Delete');
+      return l10n.t({ message: 'Delete', comment: ['A data job\'s kind'] });
     default:
       return type.charAt(0) + type.slice(1).toLowerCase();
   }

@@ -331,13 +331,16 @@ export function requestRow(node: RequestNode, now: number, owns: (record: CopyWr
   };
 }
 
+/** "Upload to p › f": a transfer's tooltip's first line. */
+const uploadTo = (label: string): string => l10n.t('Upload to {0}', label);
+
 /** A transfer under way: "Uploading · 3 of 7 files · 40 MB of 120 MB · …", where it goes and since when; Cancel. */
 export function transferRow(t: LiveTransfer, now: number): RowView {
-  const doing = t.kind === 'upload' ? l10n.t('Uploading') : l10n.t('Downloading');
+  const doing = t.kind === 'upload' ? l10n.t({ message: 'Uploading', comment: ['A transfer\'s row in Data Jobs'] }) : l10n.t({ message: 'Downloading', comment: ['A transfer\'s row in Data Jobs'] });
   const progress = t.cancelling ? l10n.t('cancelling…') : (t.progress ?? l10n.t('starting…'));
   const label = [doing, progress].join(' · ');
   const age = relativeTime(new Date(t.startedAt), now);
-  const where = t.kind === 'upload' ? l10n.t('Upload to {0}', t.label) : l10n.t('Download to {0}', t.label);
+  const where = t.kind === 'upload' ? uploadTo(t.label) : l10n.t('Download to {0}', t.label);
   return {
     label,
     description: [shortDestination(t.label), age].join(' · '),
@@ -358,7 +361,7 @@ export function interruptedWords(run: InterruptedRun): string {
 export function interruptedRow(run: InterruptedRun, now: number): RowView {
   const label = interruptedWords(run);
   const age = relativeTime(new Date(run.startedAt), now);
-  const where = l10n.t('Upload to {0}', run.label);
+  const where = uploadTo(run.label);
   return {
     label,
     description: [shortDestination(run.label), age].join(' · '),

@@ -163,6 +163,9 @@ export function failedItems(job: TrackedJob): CopyItem[] {
   return job.items.filter((_, i) => result[i]?.error !== undefined);
 }
 
+/** What Retry Failed Items says of a job none of whose items failed. */
+export const noFailedItemsWords = (): string => l10n.t('No item of this job failed.');
+
 /** "Job 70711174378885120". */
 export const jobIdWords = (id: string): string => l10n.t('Job {0}', id);
 /** "submitted 5 min ago". */
