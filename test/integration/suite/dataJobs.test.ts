@@ -73,6 +73,26 @@ describe('Data Jobs: every async job, and transfers, as rows', function () {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
+  it('Retry Failed Items on a delete job sends the failed items only, as a new delete through the write path, followed in the view', async () => {
+    const folder = add('jobs-retry-here', 'folder', project().root_folder);
+    const there = add('retry-there.txt', 'file', folder.id, 3);
+    const missing = 'ffffffffffffffffffffff01';
+    const items = [{ file: there.id }, { file: missing }];
+    const first = await api.services.client.fileJobs.submit('delete', items);
+    api.jobs.tracker.add(first, { type: 'DELETE', items, destination: { label: project().id, project: project().id }, sourceNames: { [there.id]: there.name, [missing]: 'gone.txt' } });
+    const [done] = await api.jobs.tracker.settled([first.id]);
+    assert.deepStrictEqual(done.result?.map((r) => (r.resource ? 'deleted' : 'failed')), ['deleted', 'failed']);
+    const row = await waitFor(async () => (await roots()).find((n) => n.kind === 'job' && n.job.id === first.id), 'the delete job\'s row');
+    assert.match(String(api.jobs.rows.getTreeItem(row).contextValue), /\bhasFailed\b/);
+    const requestsBefore = emulator().deleteRequests.length;
+    const made = (await vscode.commands.executeCommand('sevenbridges.jobs.retryFailed', row, { confirm: false })) as { id: string; type?: string; items: { file: string }[] }[];
+    const sent = emulator().deleteRequests.slice(requestsBefore);
+    assert.deepStrictEqual(sent.map((r) => r.items), [[{ file: missing }]], 'one new delete of the failed item only');
+    assert.deepStrictEqual(made.map((j) => [j.type, j.items.map((i) => i.file)]), [['DELETE', [missing]]]);
+    assert.ok(api.jobs.tracker.get(made[0].id), 'the new job is followed');
+    assert.ok(!api.services.outbox.all().some((r) => r.kind === 'file.asyncDelete'), 'nothing left pending in the outbox');
+  });
+
   it('a move job made on the platform is followed under its own path and shown as "Move", its item where it went', async () => {
     const from = add('jobs-move-from', 'folder', project().root_folder);
     const to = add('jobs-move-to', 'folder', project().root_folder);
