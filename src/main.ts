@@ -14,7 +14,8 @@ import { registerCopy, type CopyFeature } from './copy/register';
 import { registerFiles, type FilesFeature } from './files/register';
 import { followCopyJobs, registerJobs, type JobsFeature } from './jobs/register';
 import { Transfers } from './jobs/transfers';
-import { ResumeBook, type UploadRunResume } from './transfer/resumeState';
+import { ResumeBook, type DownloadResume, type UploadRunResume } from './transfer/resumeState';
+import { interruptedDownloads } from './remote/download';
 import { interruptedRun } from './remote/upload';
 import { migrateState } from './keys/state';
 import { registerRemote } from './remote/register';
@@ -69,7 +70,13 @@ export function start(context: vscode.ExtensionContext, activatedAt: number): Ex
   context.subscriptions.push(session.onDidChange(() => projects.clear()));
   const budgetNotice = new BudgetNotice(client.budget, clock);
   context.subscriptions.push(budgetNotice);
-  const transfers = new Transfers(clock.now, { runs: (key) => new ResumeBook<UploadRunResume>(context.globalState, 'uploadRun', key).all().map(interruptedRun) });
+  // The transfers a reload or a fault left unfinished: upload runs, and downloads' `.part` files (rows of Data Jobs).
+  const transfers = new Transfers(clock.now, {
+    runs: (key) => [
+      ...new ResumeBook<UploadRunResume>(context.globalState, 'uploadRun', key).all().map(interruptedRun),
+      ...interruptedDownloads(new ResumeBook<DownloadResume>(context.globalState, 'download', key).all()),
+    ],
+  });
   context.subscriptions.push(transfers);
   const services: Services = { context, client, session, log, clock, projects, selections: new Selections(), budgetNotice, outbox, account, transfers };
   const auth = registerAuth(services);

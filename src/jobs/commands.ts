@@ -13,6 +13,7 @@ import { isFinished, type TrackedJob } from './tracker';
 import { jobTypeOf, jobTypeWord, type AsyncJobWrites } from './jobKinds';
 import { noFailedItemsWords } from './summary';
 import type { AsyncJob } from '../api/types';
+import type { TransferActions } from './transfers';
 
 export interface JobsViewParts {
   readonly model: CopyJobsModel;
@@ -60,34 +61,45 @@ export function jobsCommands(parts: JobsViewParts): Command[] {
     onOne('cancelTransfer', { type: rowTarget<TransferNode>(parts, (n) => (n.kind === 'transfer' ? n : undefined)), fits: (t) => !t.transfer.cancelling, ask: { question: () => vscode.l10n.t('Cancel which transfer?') } }, (t) =>
       model.transfers.cancel(t.transfer.id),
     ),
-    onOne('resumeUpload', { type: interrupted, ask: { question: () => vscode.l10n.t('Resume which upload?') } }, (node) => resumeUpload(parts, node)),
-    onOne('discardUpload', { type: interrupted, ask: { question: () => vscode.l10n.t('Discard which interrupted upload?') } }, (node, options) => discardUpload(parts, node, options)),
+    onOne('resumeTransfer', { type: interrupted, ask: { question: () => vscode.l10n.t('Resume which transfer?') } }, (node) => resumeTransfer(parts, node)),
+    onOne('discardTransfer', { type: interrupted, ask: { question: () => vscode.l10n.t('Discard which interrupted transfer?') } }, (node, options) => discardTransfer(parts, node, options)),
   ];
 }
 
 const interruptedOf = (n: JobsNode): InterruptedNode | undefined => (n.kind === 'interrupted' ? n : undefined);
 
-/** Resume: the run goes on from where it was, its row a transfer under way again. */
-async function resumeUpload(parts: JobsViewParts, node: InterruptedNode): Promise<unknown> {
-  const { transfers } = parts.model;
-  if (!transfers.uploadActions) throw new Error(vscode.l10n.t('Uploads cannot be resumed in this window.'));
-  return transfers.working(node.run.runId, () => transfers.uploadActions!.resume(node.run));
+/** What Resume and Discard do to a transfer of this kind; said when this window cannot. */
+function actionsFor(parts: JobsViewParts, node: InterruptedNode): TransferActions {
+  const actions = parts.model.transfers.actions[node.run.kind];
+  if (!actions) throw new Error(vscode.l10n.t('This transfer cannot be resumed or discarded in this window.'));
+  return actions;
 }
 
-/** Discard: the uploads begun are aborted on the platform (nothing half made is left), and the run forgotten. */
-async function discardUpload(parts: JobsViewParts, node: InterruptedNode, options: CommandOptions): Promise<number> {
-  const { transfers } = parts.model;
-  if (!transfers.uploadActions) throw new Error(vscode.l10n.t('Uploads cannot be discarded in this window.'));
+/** Resume: the transfer goes on from where it was, its row a transfer under way again. */
+async function resumeTransfer(parts: JobsViewParts, node: InterruptedNode): Promise<unknown> {
+  const actions = actionsFor(parts, node);
+  return parts.model.transfers.working(node.run.runId, () => actions.resume(node.run));
+}
+
+/** Discard: an upload's multipart uploads aborted on the platform (nothing half made is left), a download's `.part` files deleted. */
+async function discardTransfer(parts: JobsViewParts, node: InterruptedNode, options: CommandOptions): Promise<number> {
+  const actions = actionsFor(parts, node);
   if (options.confirm !== false) {
-    const discard = commandTitles().discardUpload;
+    const discard = commandTitles().discardTransfer;
+    const upload = node.run.kind === 'upload';
     const answer = await vscode.window.showWarningMessage(
-      vscode.l10n.t('Discard the upload to {0}?', node.run.label),
-      { modal: true, detail: vscode.l10n.t('{0}. The parts already sent are deleted from the platform; the files stay on this computer.', interruptedWords(node.run)) },
+      upload ? vscode.l10n.t('Discard the upload to {0}?', node.run.label) : vscode.l10n.t('Discard the download to {0}?', node.run.label),
+      {
+        modal: true,
+        detail: upload
+          ? vscode.l10n.t('{0}. The parts already sent are deleted from the platform; the files stay on this computer.', interruptedWords(node.run))
+          : vscode.l10n.t('{0}. The .part files are deleted from this computer; the files stay on the platform.', interruptedWords(node.run)),
+      },
       discard,
     );
     if (answer !== discard) return 0;
   }
-  return transfers.working(node.run.runId, () => transfers.uploadActions!.discard(node.run));
+  return parts.model.transfers.working(node.run.runId, () => actions.discard(node.run));
 }
 
 /** A kind of row of the view (read from a row), else one picked among those that fit. */

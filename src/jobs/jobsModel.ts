@@ -333,6 +333,7 @@ export function requestRow(node: RequestNode, now: number, owns: (record: CopyWr
 
 /** "Upload to p › f": a transfer's tooltip's first line. */
 const uploadTo = (label: string): string => l10n.t('Upload to {0}', label);
+const downloadTo = (label: string): string => l10n.t('Download to {0}', label);
 
 /** A transfer under way: "Uploading · 3 of 7 files · 40 MB of 120 MB · …", where it goes and since when; Cancel. */
 export function transferRow(t: LiveTransfer, now: number): RowView {
@@ -340,7 +341,7 @@ export function transferRow(t: LiveTransfer, now: number): RowView {
   const progress = t.cancelling ? l10n.t('cancelling…') : (t.progress ?? l10n.t('starting…'));
   const label = [doing, progress].join(' · ');
   const age = relativeTime(new Date(t.startedAt), now);
-  const where = t.kind === 'upload' ? uploadTo(t.label) : l10n.t('Download to {0}', t.label);
+  const where = t.kind === 'upload' ? uploadTo(t.label) : downloadTo(t.label);
   return {
     label,
     description: [shortDestination(t.label), age].join(' · '),
@@ -352,27 +353,38 @@ export function transferRow(t: LiveTransfer, now: number): RowView {
   };
 }
 
-/** "Interrupted: 3 of 7 files, 120 MB left": files not uploaded yet of the run's, and their bytes not sent. */
+/**
+ * "Interrupted: 3 of 7 files, 120 MB left": an upload run's files not uploaded yet, and their bytes not sent; a
+ * download's: "Interrupted: 2 files, 40 MB left" (its `.part` files; the files not begun are not known).
+ */
 export function interruptedWords(run: InterruptedRun): string {
+  if (run.kind === 'download') {
+    return l10n.t({ message: 'Interrupted: {0}, {1} left', args: [fileCount(run.filesLeft), formatSize(run.bytesLeft)!], comment: ['{0}: "2 files", downloads begun and not finished; {1}: "40 MB", bytes not received yet'] });
+  }
   return l10n.t({ message: 'Interrupted: {0} of {1}, {2} left', args: [count(run.filesLeft), fileCount(run.filesTotal), formatSize(run.bytesLeft)!], comment: ['{0}: files not uploaded yet; {1}: "7 files", the run\'s; {2}: "120 MB", bytes not sent yet'] });
 }
 
-/** An upload run left unfinished: what is left, where it goes, since when; Resume and Discard. */
+/** A transfer left unfinished: what is left, where it goes, since when; Resume and Discard. */
 export function interruptedRow(run: InterruptedRun, now: number): RowView {
   const label = interruptedWords(run);
   const age = relativeTime(new Date(run.startedAt), now);
-  const where = uploadTo(run.label);
+  const upload = run.kind !== 'download';
+  const where = upload ? uploadTo(run.label) : downloadTo(run.label);
   return {
     label,
     description: [shortDestination(run.label), age].join(' · '),
     tooltip: [
       where,
-      l10n.t('{0} of {1} not uploaded yet ({2} not sent).', count(run.filesLeft), fileCount(run.filesTotal), formatSize(run.bytesLeft)!),
-      l10n.t('Resume sends the rest, from the parts already sent. Discard aborts the uploads begun on the platform, so nothing half made is left.'),
+      upload
+        ? l10n.t('{0} of {1} not uploaded yet ({2} not sent).', count(run.filesLeft), fileCount(run.filesTotal), formatSize(run.bytesLeft)!)
+        : l10n.t('{0} begun and not finished ({1} not received).', fileCount(run.filesLeft), formatSize(run.bytesLeft)!),
+      upload
+        ? l10n.t('Resume sends the rest, from the parts already sent. Discard aborts the uploads begun on the platform, so nothing half made is left.')
+        : l10n.t('Resume fetches the rest, from the bytes already in the .part files. Discard deletes the .part files.'),
     ].join('\n'),
     ariaLabel: l10n.t({ message: '{0}, {1}', args: [where, [label, age].join(' · ')], comment: ['{0}: "Upload to p"; {1}: what is left and its age'] }),
     icon: { id: 'debug-pause', color: 'list.warningForeground' },
-    contextValue: 'interruptedUpload',
+    contextValue: `interrupted interrupted-${run.kind}`,
     expandable: false,
   };
 }

@@ -32,10 +32,14 @@ export interface TransferHandle {
   end(): void;
 }
 
-/** An upload run left unfinished, as its record in global state says (transfer/resumeState.ts's UploadRunResume). */
+/**
+ * A transfer left unfinished, as its records in global state say (transfer/resumeState.ts): an upload run
+ * (UploadRunResume), or the `.part` files a download left in one local folder (DownloadResume, one per file).
+ */
 export interface InterruptedRun {
+  kind: TransferKind;
   runId: string;
-  /** Where it goes, in words. */
+  /** Where it goes, in words: the project or folder (an upload), the local folder (a download). */
   label: string;
   /** Files not uploaded yet, of the run's. */
   filesLeft: number;
@@ -52,15 +56,18 @@ export interface InterruptedSource {
   runs(account: string): InterruptedRun[];
 }
 
-/** What the view's Resume and Discard do to an interrupted upload run (remote/upload.ts does it). */
-export interface UploadRunActions {
-  /** Runs it again from where it was: its files not completed, each from the parts already sent. */
+/** What the view's Resume and Discard do to an interrupted transfer (remote/upload.ts, remote/download.ts do it). */
+export interface TransferActions {
+  /** Runs it again from where it was: an upload's files not completed, from the parts already sent; a download's from its `.part` files. */
   resume(run: InterruptedRun): Promise<unknown>;
-  /** Aborts its uploads begun on the platform and forgets it; resolves with how many were aborted. */
+  /** An upload's multipart uploads aborted on the platform, a download's `.part` files deleted; the records forgotten. Resolves with how many. */
   discard(run: InterruptedRun): Promise<number>;
 }
 
-/** A run whose record was saved this recently is taken to be another window's, still moving (it saves every 5 s). */
+/**
+ * A run whose record was saved this recently is taken to be another window's, still moving (an upload run saves
+ * every 5 s; a download writes its `.part` files as bytes come).
+ */
 export const ALIVE_MS = 20_000;
 
 export class Transfers {
@@ -70,8 +77,8 @@ export class Transfers {
   private next = 0;
   /** Runs being resumed or discarded from the view: not shown as interrupted meanwhile. */
   private readonly busy = new Set<string>();
-  /** What Resume and Discard do (set by the upload feature). */
-  uploadActions: UploadRunActions | undefined;
+  /** What Resume and Discard do, by kind (set by the transfer features). */
+  readonly actions: Partial<Record<TransferKind, TransferActions>> = {};
 
   constructor(
     private readonly now: () => number,
@@ -121,11 +128,16 @@ export class Transfers {
    */
   interrupted(account: string | undefined): InterruptedRun[] {
     if (account === undefined) return [];
-    const moving = new Set([...this.live.values()].map((l) => l.transfer.runId).filter((id): id is string => !!id));
+    const live = [...this.live.values()].map((l) => l.transfer);
+    const moving = new Set(live.map((t) => t.runId).filter((id): id is string => !!id));
+    // A download under way writes its `.part` files somewhere below its folder.
+    const downloading = live.filter((t) => t.kind === 'download').map((t) => t.label);
+    const below = (dir: string, folder: string) => dir === folder || dir.startsWith(folder.endsWith('/') || folder.endsWith('\\') ? folder : `${folder}/`) || dir.startsWith(`${folder}\\`);
     const now = this.now();
     return this.source
       .runs(account)
       .filter((run) => !moving.has(run.runId) && !this.busy.has(run.runId) && !(now - run.savedAt < ALIVE_MS && now >= run.savedAt))
+      .filter((run) => run.kind !== 'download' || !downloading.some((folder) => below(run.label, folder)))
       .sort((a, b) => a.startedAt - b.startedAt);
   }
 

@@ -68,8 +68,8 @@ export const COMMANDS = {
   discardRequest: 'sevenbridges.jobs.discard',
   openJobItem: 'sevenbridges.jobs.openItem',
   cancelTransfer: 'sevenbridges.jobs.cancelTransfer',
-  resumeUpload: 'sevenbridges.jobs.resumeUpload',
-  discardUpload: 'sevenbridges.jobs.discardUpload',
+  resumeTransfer: 'sevenbridges.jobs.resumeTransfer',
+  discardTransfer: 'sevenbridges.jobs.discardTransfer',
   revealInFiles: 'sevenbridges.files.reveal',
 } as const;
 
@@ -141,8 +141,8 @@ export function commandTitles(): Record<CommandName, string> {
     discardRequest: l10n.t('Discard Request'),
     openJobItem: l10n.t('Open Copied Item'),
     cancelTransfer: l10n.t('Cancel Transfer'),
-    resumeUpload: l10n.t('Resume Upload'),
-    discardUpload: l10n.t('Discard Upload'),
+    resumeTransfer: l10n.t('Resume Transfer'),
+    discardTransfer: l10n.t('Discard Transfer'),
     revealInFiles: l10n.t('Reveal in Projects & Files'),
   };
 }

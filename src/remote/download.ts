@@ -2,6 +2,7 @@
 // files and folders hold, asks about files already there, checks the disk's room, then runs the transfer engine
 // under a progress notification with Cancel, and ends with a summary (Retry Failed, Reveal in Explorer).
 import * as fs from 'fs';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import { ApiError } from '../api/errors';
 import { StorageClient } from '../api/storage';
@@ -10,7 +11,8 @@ import { readState, STATE, writeState } from '../keys/state';
 import type { Services } from '../services';
 import { Downloader, type DownloadItem, type DownloadSummary, type ExistingChoice, type ExistingFile } from '../transfer/download';
 import { describeLocalError } from '../transfer/localFiles';
-import { ResumeBook, type DownloadResume } from '../transfer/resumeState';
+import { rangesBytes, ResumeBook, type DownloadResume } from '../transfer/resumeState';
+import type { InterruptedRun } from '../jobs/transfers';
 import { requestLogger } from '../ui/requestLog';
 import { setting } from '../ui/settings';
 import { formatSize } from '../util/words';
@@ -22,6 +24,63 @@ export interface DownloadOptions {
   target?: string;
   /** `false`: no question about files already there (the setting's policy, `ask` read as keep both), no summary. */
   confirm?: boolean;
+}
+
+const PART = '.part';
+
+/**
+ * The downloads a reload, a fault or a Cancel left unfinished, as the Data Jobs view shows them: the `.part` files
+ * recorded in global state, one row per local folder, their bytes not received yet; a `.part` file written lately is
+ * taken to be a download still moving (in another window). Records whose `.part` file is gone are left out.
+ */
+export function interruptedDownloads(records: readonly DownloadResume[]): InterruptedRun[] {
+  const byFolder = new Map<string, InterruptedRun>();
+  for (const record of records) {
+    const part = fs.statSync(record.partPath, { throwIfNoEntry: false });
+    if (!part || !record.partPath.endsWith(PART)) continue;
+    const folder = path.dirname(record.partPath);
+    const left = Math.max(0, record.size - rangesBytes(record.done));
+    const run = byFolder.get(folder);
+    if (!run) {
+      byFolder.set(folder, { kind: 'download', runId: `download:${folder}`, label: folder, filesLeft: 1, filesTotal: 1, bytesLeft: left, startedAt: part.birthtimeMs || part.mtimeMs, savedAt: part.mtimeMs });
+      continue;
+    }
+    run.filesLeft++;
+    run.filesTotal++;
+    run.bytesLeft += left;
+    run.startedAt = Math.min(run.startedAt, part.birthtimeMs || part.mtimeMs);
+    run.savedAt = Math.max(run.savedAt, part.mtimeMs);
+  }
+  return [...byFolder.values()];
+}
+
+/** The records of an interrupted download's folder (read again: another window may have resumed or discarded it). */
+async function interruptedRecords(services: Services, interrupted: Pick<InterruptedRun, 'label'>): Promise<{ book: ResumeBook<DownloadResume>; records: DownloadResume[] }> {
+  const account = await services.account();
+  if (!account) throw new ApiError({ kind: 'signedOut', message: vscode.l10n.t('Not signed in: nothing can be downloaded.') });
+  const book = new ResumeBook<DownloadResume>(services.context.globalState, 'download', account.key);
+  const records = book.all().filter((r) => path.dirname(r.partPath) === interrupted.label && r.partPath.endsWith(PART));
+  if (!records.length) throw new Error(vscode.l10n.t('This download is no longer interrupted: another window resumed or discarded it.'));
+  return { book, records };
+}
+
+/** Resume (Data Jobs): the files of an interrupted download go on from their `.part` files, in their folder. */
+export async function resumeDownloads(services: Services, interrupted: Pick<InterruptedRun, 'label'>, options: DownloadOptions = {}): Promise<DownloadSummary | undefined> {
+  const { records } = await interruptedRecords(services, interrupted);
+  const items: DownloadItem[] = records.map((r) => ({ fileId: r.fileId, relativePath: path.basename(r.partPath.slice(0, -PART.length)), size: r.size }));
+  return run(services, interrupted.label, items, [], options);
+}
+
+/** Discard (Data Jobs): the `.part` files of an interrupted download are deleted and forgotten. */
+export async function discardDownloads(services: Services, interrupted: Pick<InterruptedRun, 'label'>): Promise<number> {
+  const { book, records } = await interruptedRecords(services, interrupted);
+  for (const record of records) {
+    await fs.promises.rm(record.partPath, { force: true });
+    await book.set(record.partPath, undefined);
+  }
+  services.log.info(`Download to ${interrupted.label} discarded: ${records.length} .part file(s) deleted`);
+  services.transfers.refresh();
+  return records.length;
 }
 
 /** Download… of the refs; resolves with the summary (undefined when the user stopped before the first byte). */

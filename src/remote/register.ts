@@ -3,6 +3,7 @@ import { StorageClient } from '../api/storage';
 import type { Services } from '../services';
 import { uploadCompleteWrite } from './uploadWrite';
 import { discardUploadRun, resumeUploadRun } from './upload';
+import { discardDownloads, resumeDownloads } from './download';
 import { requestLogger } from '../ui/requestLog';
 import { readOnlyWords, RemoteFileSystem } from './fileSystem';
 import type { RemoteParts } from './open';
@@ -26,7 +27,8 @@ export function registerRemote(services: Services): RemoteParts {
   const fileSystem = new RemoteFileSystem(files);
   services.outbox.register(uploadCompleteWrite(client));
   // Data Jobs' Resume and Discard of an upload run left unfinished.
-  services.transfers.uploadActions = { resume: (run) => resumeUploadRun(services, run), discard: (run) => discardUploadRun(services, run) };
+  services.transfers.actions.upload = { resume: (run) => resumeUploadRun(services, run), discard: (run) => discardUploadRun(services, run) };
+  services.transfers.actions.download = { resume: (run) => resumeDownloads(services, run), discard: (run) => discardDownloads(services, run) };
   services.context.subscriptions.push(
     fileSystem,
     vscode.workspace.registerFileSystemProvider(REMOTE_SCHEME, fileSystem, { isCaseSensitive: true, isReadonly: new vscode.MarkdownString(readOnlyWords()) }),

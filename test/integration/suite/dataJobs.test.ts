@@ -167,11 +167,11 @@ describe('Data Jobs: every async job, and transfers, as rows', function () {
       const { local, bytes } = await halfUpload('resumed.bin', 'int-run-resume', destination);
       const row = await waitFor(async () => (await roots()).find((n) => n.kind === 'interrupted' && n.run.runId === 'int-run-resume'), 'the interrupted upload\'s row');
       assert.match(label(row), /^Interrupted: 1 of 1 file, 3\d MB left$/);
-      assert.strictEqual(api.jobs.rows.getTreeItem(row).contextValue, 'interruptedUpload');
+      assert.strictEqual(api.jobs.rows.getTreeItem(row).contextValue, 'interrupted interrupted-upload');
       const storageBefore = emu.storageRequests.length;
       const callsBefore = emu.uploads.calls.length;
       const receivedBefore = emu.received.length;
-      const summary = (await vscode.commands.executeCommand('sevenbridges.jobs.resumeUpload', row)) as { uploaded: { file: { id: string } }[]; failed: unknown[]; bytes: number };
+      const summary = (await vscode.commands.executeCommand('sevenbridges.jobs.resumeTransfer', row)) as { uploaded: { file: { id: string } }[]; failed: unknown[]; bytes: number };
       assert.deepStrictEqual(summary.failed, []);
       assert.strictEqual(summary.uploaded.length, 1);
       const puts = emu.storageRequests.slice(storageBefore).filter((r) => r.method === 'PUT' && r.status === 200).length;
@@ -202,7 +202,7 @@ describe('Data Jobs: every async job, and transfers, as rows', function () {
       const begun = [...emu.uploads.pending.keys()].filter((id) => !pendingBefore.has(id));
       assert.strictEqual(begun.length, 1, 'the half-made upload is on the platform');
       const row = await waitFor(async () => (await roots()).find((n) => n.kind === 'interrupted' && n.run.runId === 'int-run-discard'), 'the interrupted upload\'s row');
-      const aborted = await vscode.commands.executeCommand('sevenbridges.jobs.discardUpload', row, { confirm: false });
+      const aborted = await vscode.commands.executeCommand('sevenbridges.jobs.discardTransfer', row, { confirm: false });
       assert.strictEqual(aborted, 1);
       assert.ok(!emu.uploads.pending.has(begun[0]), 'aborted on the platform');
       assert.deepStrictEqual(data().children(destination.id), [], 'no file made');

@@ -229,14 +229,14 @@ describe('Data Jobs: every kind of async job, transfers and interrupted uploads'
 
   it('an upload run left by a reload is "Interrupted: 3 of 7 files, 120 MB left" with Resume and Discard; not while it moves here or in another window', () => {
     let now = 10_000_000;
-    const run = { runId: 'run-1', label: 'rfranklin/dest › results', filesLeft: 3, filesTotal: 7, bytesLeft: 120 * 1024 * 1024, startedAt: now - 3_600_000, savedAt: now - 60_000 };
+    const run = { kind: 'upload' as const, runId: 'run-1', label: 'rfranklin/dest › results', filesLeft: 3, filesTotal: 7, bytesLeft: 120 * 1024 * 1024, startedAt: now - 3_600_000, savedAt: now - 60_000 };
     const stored = [run];
     const transfers = new Transfers(() => now, { runs: (account) => (account === 'e#u' ? stored : []) });
     assert.deepStrictEqual(transfers.interrupted('e#u').map((r) => r.runId), ['run-1']);
     assert.deepStrictEqual(transfers.interrupted('e#other'), []);
     assert.deepStrictEqual(transfers.interrupted(undefined), []);
     const row = interruptedRow(run, now);
-    assert.deepStrictEqual([row.label, row.description, row.icon.id, row.contextValue], ['Interrupted: 3 of 7 files, 120 MB left', 'results · 1 hour ago', 'debug-pause', 'interruptedUpload']);
+    assert.deepStrictEqual([row.label, row.description, row.icon.id, row.contextValue], ['Interrupted: 3 of 7 files, 120 MB left', 'results · 1 hour ago', 'debug-pause', 'interrupted interrupted-upload']);
     assert.match(row.tooltip, /Resume sends the rest, from the parts already sent\. Discard aborts the uploads begun on the platform/);
     assert.deepStrictEqual(rootNodes([], [], [], transfers.interrupted('e#u')).map((r) => r.id), ['interrupted:run-1']);
     // Resumed in this window: a transfer under way, not interrupted.
@@ -248,5 +248,25 @@ describe('Data Jobs: every kind of async job, transfers and interrupted uploads'
     assert.deepStrictEqual(transfers.interrupted('e#u'), []);
     now += ALIVE_MS;
     assert.deepStrictEqual(transfers.interrupted('e#u').map((r) => r.runId), ['run-1']);
+  });
+});
+
+describe('Data Jobs: interrupted downloads', () => {
+  it('a folder\'s .part files left by a download read "Interrupted: 2 files, 40 MB left", with Resume and Discard; not while a download into that folder goes', () => {
+    const now = 50_000_000;
+    const run = { kind: 'download' as const, runId: 'download:/home/me/data/run-1', label: '/home/me/data/run-1', filesLeft: 2, filesTotal: 2, bytesLeft: 40 * 1024 * 1024, startedAt: now - 600_000, savedAt: now - 120_000 };
+    const transfers = new Transfers(() => now, { runs: () => [run] });
+    const row = interruptedRow(run, now);
+    assert.deepStrictEqual([row.label, row.description, row.contextValue], ['Interrupted: 2 files, 40 MB left', 'run-1 · 10 min ago', 'interrupted interrupted-download']);
+    assert.match(row.tooltip, /^Download to \/home\/me\/data\/run-1\n2 files begun and not finished \(40 MB not received\)\.\nResume fetches the rest/);
+    assert.deepStrictEqual(transfers.interrupted('e#u').map((r) => r.runId), ['download:/home/me/data/run-1']);
+    // A download into /home/me/data (its files land below it) is going: those .part files are its own.
+    const going = transfers.start('download', '/home/me/data', 'e#u', () => undefined);
+    assert.deepStrictEqual(transfers.interrupted('e#u'), []);
+    going.end();
+    // One into a folder beside it is not.
+    const beside = transfers.start('download', '/home/me/dat', 'e#u', () => undefined);
+    assert.strictEqual(transfers.interrupted('e#u').length, 1);
+    beside.end();
   });
 });
