@@ -15,6 +15,8 @@ import type { JobsNode } from '../../../src/jobs/jobsModel';
 import { StorageClient } from '../../../src/api/storage';
 import { ResumeBook, type UploadResume, type UploadRunResume } from '../../../src/transfer/resumeState';
 import { Uploader } from '../../../src/transfer/upload';
+import { Downloader } from '../../../src/transfer/download';
+import { type DownloadResume } from '../../../src/transfer/resumeState';
 import type { FileRec } from '../../emulator';
 import { activateProduct, emulator, waitFor } from '../helpers';
 
@@ -210,6 +212,51 @@ describe('Data Jobs: every async job, and transfers, as rows', function () {
       fs.rmSync(local, { recursive: true, force: true });
     } finally {
       emu.uploads.settings.partSize = partSize;
+    }
+  });
+
+  it('a download cancelled mid-way leaves its .part file: shown as interrupted, Resume fetches the rest, byte for byte', async () => {
+    const emu = emulator();
+    const remote = add('jobs-download-me.bin', 'file', project().root_folder, 24 * MiB);
+    const target = temp();
+    const account = api.services.session.accountKey!;
+    const state = api.services.context.globalState;
+    const client = api.services.client;
+    // A slow link: the download is cancelled once some of its bytes are on disk.
+    emu.storageFaults.settings.bytesPerSecond = 6 * MiB;
+    try {
+      const cancel = new AbortController();
+      const first = new Downloader({ downloadInfo: (id, signal) => client.files.downloadInfo(id, signal), storage: new StorageClient({ clock: api.services.clock }), clock: api.services.clock, resume: new ResumeBook<DownloadResume>(state, 'download', account) });
+      const plan = await first.plan({ target, items: [{ fileId: remote.id, relativePath: remote.name, size: 24 * MiB }], ifExists: 'keepBoth', ask: async () => 'keepBoth' });
+      const running = first.run(plan, { signal: cancel.signal });
+      const part = path.join(target, `${remote.name}.part`);
+      await waitFor(() => fs.existsSync(part) && fs.statSync(part).size > 0, 'bytes on disk', 20_000);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      cancel.abort();
+      const cancelled = await running;
+      assert.strictEqual(cancelled.cancelled, true);
+      assert.ok(fs.existsSync(part), 'the .part file is kept');
+      // Some time later (a .part file written lately is a download still moving, in another window).
+      const past = new Date(Date.now() - 60_000);
+      fs.utimesSync(part, past, past);
+      api.services.transfers.refresh();
+      emu.storageFaults.settings.bytesPerSecond = 0;
+      const row = await waitFor(async () => (await roots()).find((n) => n.kind === 'interrupted' && n.run.label === target), 'the interrupted download\'s row');
+      assert.match(label(row), /^Interrupted: 1 file, \d+(\.\d)? MB left$/);
+      assert.strictEqual(api.jobs.rows.getTreeItem(row).contextValue, 'interrupted interrupted-download');
+      const summary = (await vscode.commands.executeCommand('sevenbridges.jobs.resumeTransfer', row)) as { saved: string[]; failed: unknown[]; bytes: number };
+      assert.deepStrictEqual(summary.failed, []);
+      assert.deepStrictEqual(summary.saved.map((p) => path.basename(p)), [remote.name]);
+      assert.ok(summary.bytes < 24 * MiB, `only the bytes missing were fetched: ${summary.bytes}`);
+      const blob = emu.contentOf(remote.id)!;
+      const chunks: Buffer[] = [];
+      for await (const chunk of blob.read(0, blob.size - 1)) chunks.push(chunk);
+      assert.ok(fs.readFileSync(path.join(target, remote.name)).equals(Buffer.concat(chunks)), 'byte for byte');
+      assert.ok(!fs.existsSync(part), 'the .part file took its name');
+      await waitFor(async () => !(await roots()).some((n) => n.kind === 'interrupted' && n.run.label === target), 'the interrupted row gone');
+    } finally {
+      emu.storageFaults.settings.bytesPerSecond = 0;
+      fs.rmSync(target, { recursive: true, force: true });
     }
   });
 });
