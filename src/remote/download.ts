@@ -28,6 +28,8 @@ export interface DownloadOptions {
 
 const PART = '.part';
 
+const notSignedIn = (): string => vscode.l10n.t('Not signed in: nothing can be downloaded.');
+
 /**
  * The downloads a reload, a fault or a Cancel left unfinished, as the Data Jobs view shows them: the `.part` files
  * recorded in global state, one row per local folder, their bytes not received yet; a `.part` file written lately is
@@ -57,7 +59,7 @@ export function interruptedDownloads(records: readonly DownloadResume[]): Interr
 /** The records of an interrupted download's folder (read again: another window may have resumed or discarded it). */
 async function interruptedRecords(services: Services, interrupted: Pick<InterruptedRun, 'label'>): Promise<{ book: ResumeBook<DownloadResume>; records: DownloadResume[] }> {
   const account = await services.account();
-  if (!account) throw new ApiError({ kind: 'signedOut', message: vscode.l10n.t('Not signed in: nothing can be downloaded.') });
+  if (!account) throw new ApiError({ kind: 'signedOut', message: notSignedIn() });
   const book = new ResumeBook<DownloadResume>(services.context.globalState, 'download', account.key);
   const records = book.all().filter((r) => path.dirname(r.partPath) === interrupted.label && r.partPath.endsWith(PART));
   if (!records.length) throw new Error(vscode.l10n.t('This download is no longer interrupted: another window resumed or discarded it.'));
@@ -112,7 +114,7 @@ export async function download(services: Services, refs: readonly DownloadRef[],
 
 async function run(services: Services, target: string, items: readonly DownloadItem[], problems: { name: string; reason: string }[], options: DownloadOptions): Promise<DownloadSummary | undefined> {
   const account = await services.account();
-  if (!account) throw new ApiError({ kind: 'signedOut', message: vscode.l10n.t('Not signed in: nothing can be downloaded.') });
+  if (!account) throw new ApiError({ kind: 'signedOut', message: notSignedIn() });
   const downloader = new Downloader({
     downloadInfo: (id, signal) => services.client.files.downloadInfo(id, signal),
     storage: new StorageClient({ onRequest: requestLogger(services.log), clock: services.clock }),
