@@ -110,9 +110,17 @@ describe('files in and out of the editor', function () {
       await wb.treeItemContextMenu(VIEW.files, 'samples', 'Upload to Seven Bridges…');
       // The open dialog (VS Code's own, in the browser): the workspace's folder is offered; the file's path typed.
       await wb.waitForQuickInput();
-      await wb.typeInQuickInput(local);
+      // The dialog sets its value (the folder it opens on) once it has read that folder: the path is typed after, and
+      // again if the dialog put its own back; Enter once it shows the file (else it takes the folder).
+      for (let i = 0; i < 50 && !(await wb.quickInputState()).value.startsWith(server.workspace); i++) await wb.page.waitForTimeout(100);
+      for (let attempt = 0; attempt < 5 && (await wb.quickInputState()).value !== local; attempt++) {
+        await wb.page.waitForTimeout(500);
+        await wb.typeInQuickInput(local);
+      }
+      await wb.quickItem(name).waitFor({ timeout: 10_000 });
+      assert.strictEqual((await wb.quickInputState()).value, local);
       await wb.page.waitForTimeout(300);
-      await wb.acceptQuickInput();
+      await wb.quickInput().locator('.quick-input-box input').press('Enter');
       const rows = await wb.waitForTreeItems(VIEW.jobs, /^Uploading/, 30_000);
       // The pointer off the trees: no tooltip over the row in the screenshot.
       await wb.page.mouse.move(900, 300);
