@@ -259,4 +259,30 @@ describe('Data Jobs: every async job, and transfers, as rows', function () {
       fs.rmSync(target, { recursive: true, force: true });
     }
   });
+
+  it('an upload under way is a row with its progress; its Cancel stops it and aborts the multipart upload: nothing left', async () => {
+    const emu = emulator();
+    const local = temp();
+    const file = path.join(local, 'cancel-from-row.bin');
+    fs.writeFileSync(file, Buffer.alloc(48 * MiB, 3));
+    const destination = add('jobs-cancel-here', 'folder', project().root_folder);
+    const pendingBefore = new Set(emu.uploads.pending.keys());
+    emu.storageFaults.settings.bytesPerSecond = 8 * MiB;
+    try {
+      const running = vscode.commands.executeCommand('sevenbridges.files.upload', { sources: [file], destination: { parent: destination.id }, confirm: false }) as Thenable<{ cancelled: boolean; uploaded: unknown[] }>;
+      const row = await waitFor(async () => (await roots()).find((n) => n.kind === 'transfer' && /^Uploading · \d+ of 1 file · /.test(label(n))), 'the upload\'s row with its progress', 30_000);
+      assert.match(String(api.jobs.rows.getTreeItem(row).contextValue), /\bcancellable\b/);
+      await waitFor(() => [...emu.uploads.pending.keys()].some((id) => !pendingBefore.has(id)), 'the upload begun on the platform', 30_000);
+      await vscode.commands.executeCommand('sevenbridges.jobs.cancelTransfer', row);
+      const summary = await running;
+      assert.strictEqual(summary.cancelled, true);
+      assert.deepStrictEqual(summary.uploaded, []);
+      assert.deepStrictEqual([...emu.uploads.pending.keys()].filter((id) => !pendingBefore.has(id)), [], 'no upload left pending');
+      assert.deepStrictEqual(data().children(destination.id), [], 'no file made');
+      assert.ok(!(await roots()).some((n) => n.kind === 'transfer' || (n.kind === 'interrupted' && n.run.label.includes('jobs-cancel-here'))), 'no row left: not under way, not interrupted');
+    } finally {
+      emu.storageFaults.settings.bytesPerSecond = 0;
+      fs.rmSync(local, { recursive: true, force: true });
+    }
+  });
 });
