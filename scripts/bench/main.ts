@@ -1,6 +1,6 @@
 // `npm run bench`: the figures of the extension against their ideals and the naive way, on this machine.
 // Flags: --no-host (skip the real-host activation), --no-readme (do not write README.md),
-// --only=<tree|watch|scale|latency|copy|follow|budget|peer|transfer|host> (one part, for a quick look; the README and
+// --only=<tree|batches|watch|scale|search|latency|copy|follow|budget|peer|transfer|host> (one part, for a quick look; the README and
 // bench-results.json are then left alone).
 import type { TaskFilter } from '../../src/tasks/filterModel';
 import { budgetCopy, budgetFigures } from './budgetScenario';
@@ -23,6 +23,7 @@ import { METHOD_NOTES, performanceSection } from './report';
 import { writeReadme } from './readme';
 import { writeResults } from './results';
 import { runTree, treeFigures } from './treeScenario';
+import { searchFigures, searchFiles } from './searchScenario';
 import { watchFigures } from './watchScenario';
 
 export const FILTER: TaskFilter = { statuses: ['COMPLETED', 'FAILED'], project: 'rfranklin/rna-seq-analysis', created: { preset: 'month' } };
@@ -73,6 +74,11 @@ async function main(): Promise<number> {
     const atScale = [];
     for (const tasks of SCALE_TASKS) atScale.push({ tasks, r: await tasksAtScale(tasks) });
     figures.push(...scaleFigures(atScale, await hugeFolder()));
+  });
+
+  await part('search', async () => {
+    step('Find Files in a project of 50,000 files');
+    figures.push(...searchFigures(await searchFiles()));
   });
 
   await part('latency', async () => {
