@@ -82,9 +82,3 @@ export function moveQuestion(items: readonly MovingItem[], destination: CopyDest
   const where = describeDestination(destination);
   return items.length === 1 ? l10n.t('Move "{0}" to {1}?', items[0].name, where) : l10n.t({ message: 'Move {0} to {1}?', args: [itemCount(items.length), where], comment: ['{0}: "3 items"; {1}: the destination'] });
 }
-
-/** Which a drop offers first: Move within one project, Copy across projects (or when the sources' projects differ). */
-export function dropChoices(sourceProjects: readonly (string | undefined)[], targetProject: string): ('move' | 'copy')[] {
-  const within = sourceProjects.length > 0 && sourceProjects.every((p) => p === targetProject);
-  return within ? ['move', 'copy'] : ['copy', 'move'];
-}
