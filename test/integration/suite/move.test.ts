@@ -5,6 +5,9 @@
  * Copy first across projects. Each read back from the platform and from the rows.
  */
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
 import type { FilesNode } from '../../../src/files/filesModel';
@@ -130,5 +133,22 @@ describe('Move To… and the drop\'s choice', function () {
     await drop([await rowOf(other.id, bRow)], intoRow, true);
     assert.strictEqual(data().fileById.get(other.id)!.parent, into.id, 'the second choice across projects is Move');
     assert.strictEqual(emulator().copyRequests.length, copies, 'nothing copied');
+  });
+
+  it('local files dropped from the Explorer or the OS (text/uri-list) onto a folder are uploaded there', async () => {
+    const [a] = writable();
+    const into = await folder('int-drop-upload', { project: a.id });
+    const aRow = await projectRow(a.id);
+    await vscode.commands.executeCommand('sevenbridges.files.refresh', aRow);
+    const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'sb-drop-'));
+    const local = path.join(dir, 'int-dropped.txt');
+    await fs.promises.writeFile(local, 'dropped from the Explorer\n');
+    const transfer = new vscode.DataTransfer();
+    transfer.set('text/uri-list', new vscode.DataTransferItem(`${vscode.Uri.file(local).toString()}\r\n`));
+    await api.files.dragAndDrop.handleDrop(await rowOf(into.id, aRow), transfer, new vscode.CancellationTokenSource().token);
+    const uploaded = data().children(into.id).filter((f) => f.name === 'int-dropped.txt');
+    assert.strictEqual(uploaded.length, 1, 'uploaded once, into the folder dropped onto');
+    assert.strictEqual(uploaded[0].size, 'dropped from the Explorer\n'.length);
+    await fs.promises.rm(dir, { recursive: true, force: true });
   });
 });
