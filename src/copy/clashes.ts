@@ -123,6 +123,9 @@ export async function lookupDestination(
   }
 }
 
+/** "Checking names in me/p › reads…": the destination's names looked up before the question. */
+export const checkingNames = (where: string): string => l10n.t('Checking names in {0}…', where);
+
 const SHOWN = 3;
 
 function listed(names: readonly string[]): string {

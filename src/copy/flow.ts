@@ -4,7 +4,7 @@ import type { Services } from '../services';
 import { showError } from '../ui/errors';
 import { setting } from '../ui/settings';
 import { describeError } from '../api/errors';
-import { clashWords, lookupDestination, NAME_QUERIES, planClashes, type Arriving } from './clashes';
+import { checkingNames, clashWords, lookupDestination, NAME_QUERIES, planClashes, type Arriving } from './clashes';
 import { failedItems } from '../jobs/summary';
 import type { JobDestination, JobTracker, TrackedJob } from '../jobs/tracker';
 import { COMMANDS } from '../keys/commands';
@@ -109,7 +109,7 @@ export class CopyFlow {
         batches: plan.batches.length,
         batchSize: clampBatchSize(plan.batches[0].length),
       });
-      const clashes = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Checking names in {0}…', label) }, () =>
+      const clashes = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: checkingNames(label) }, () =>
         this.checkClashes(ids, sources, destination, newName),
       );
       const button = clashes.complete ? copyButton() : vscode.l10n.t('Copy Anyway');

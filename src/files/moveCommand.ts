@@ -5,7 +5,7 @@
 // file within its project by the single move, else the async move, 100 items a call); the views read again.
 import * as vscode from 'vscode';
 import type { AsyncJob, FileItemResult, FileRecord } from '../api/types';
-import { clashWords, lookupDestination, planClashes } from '../copy/clashes';
+import { checkingNames, clashWords, lookupDestination, planClashes } from '../copy/clashes';
 import { pickDestination } from '../copy/pickers';
 import { describeDestination, type CopyDestination } from '../copy/request';
 import type { CommandOptions } from '../ui/commands';
@@ -15,7 +15,7 @@ import { alreadyThere, destinationFolder, folderChain, intoItself, moveQuestion,
 import { dropDestination, type DropTarget } from './dragAndDrop';
 import type { ItemNode } from './filesModel';
 import { readFile, type FileRef } from './targets';
-import { FILE_WRITES, readOnlyWords, refusal, type AsyncMovePayload } from './writes';
+import { FILE_WRITES, noLongerThere, readOnlyWords, refusal, type AsyncMovePayload } from './writes';
 
 /** A move checked and planned, ready to be sent once the person agrees. */
 export interface PreparedMove {
@@ -46,7 +46,7 @@ const isDestination = (value: unknown): value is CopyDestination =>
 export async function moveTo(parts: ManageParts, refs: FileRef[], options: CommandOptions): Promise<MoveOutcome | undefined> {
   const listed = await managedItems(parts, refs);
   const gone = listed.find((i) => i.gone);
-  if (gone) throw new Error(vscode.l10n.t('"{0}" is no longer there.', gone.name));
+  if (gone) throw new Error(noLongerThere(gone.name));
   checkSources(listed, await parts.services.projects.rootFolders());
   let destination = isDestination(options.destination) ? options.destination : undefined;
   if (!destination) {
@@ -54,7 +54,7 @@ export async function moveTo(parts: ManageParts, refs: FileRef[], options: Comma
     destination = await pickDestination(parts.services, listed.map((i) => i.id), projects.size === 1 ? [...projects][0] : undefined, 'move');
     if (!destination) return undefined;
   }
-  const prepared = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Checking names in {0}…', describeDestination(destination)) }, () =>
+  const prepared = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: checkingNames(describeDestination(destination)) }, () =>
     prepareMove(parts, listed, destination),
   );
   if (options.confirm !== false && !(await confirmMove(prepared))) return undefined;

@@ -45,7 +45,9 @@ export const notTaken = (): string => l10n.t('The platform did not take the chan
 
 /** "me/p is read only: nothing in it can be changed." */
 export const readOnlyWords = (project: string): string => l10n.t('{0} is read only: nothing in it can be changed.', project);
-const noLongerThere = (name: string): string => l10n.t('"{0}" is no longer there.', name);
+/** '"a.bam" is no longer there.' */
+export const noLongerThere = (name: string): string => l10n.t('"{0}" is no longer there.', name);
+const moveOne = (name: string, where: string): string => l10n.t('Move "{0}" to {1}', name, where);
 const deleteOne = (name: string): string => l10n.t('Delete "{0}"', name);
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
@@ -315,7 +317,7 @@ export function moveWrite(files: FilesWriteApi): WriteKind<MovePayload, undefine
     send: (record, credentials) => files.move(record.payload.id, { parent: record.payload.to }, { credentials }),
     keep: keepFile,
     finish: () => undefined,
-    describe: (p) => l10n.t('Move "{0}" to {1}', p.name, p.label),
+    describe: (p) => moveOne(p.name, p.label),
   };
 }
 
@@ -362,7 +364,7 @@ export function asyncMoveWrite(
     finish: () => undefined,
     describe: (p) =>
       p.items.length === 1
-        ? l10n.t('Move "{0}" to {1}', p.sourceNames?.[p.items[0].file] ?? p.items[0].file, p.destination.label)
+        ? moveOne(p.sourceNames?.[p.items[0].file] ?? p.items[0].file, p.destination.label)
         : l10n.t('Move {0} items to {1}', count(p.items.length), p.destination.label),
   };
 }
