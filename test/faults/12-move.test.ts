@@ -45,6 +45,8 @@ describe('12. moving files and tagging many: every kind exactly once through los
     }
   };
   const processed = (method: string, path: RegExp) => emu.writes.filter((w) => w.method === method && path.test(w.path) && w.status >= 200 && w.status < 300);
+  /** Whether the platform stopped such a write before processing it, with this status (429, 503). */
+  const stopped = (method: string, path: RegExp, status: number) => emu.unprocessedWrites.some((w) => w.method === method && path.test(w.path) && w.status === status);
   const received = (method: string, path: RegExp) => emu.writes.filter((w) => w.method === method && path.test(w.path));
   /** A project with files in folders and a folder at its root to move them to. */
   const setting = () => {
@@ -76,6 +78,7 @@ describe('12. moving files and tagging many: every kind exactly once through los
     assert.deepStrictEqual([again.left.length, again.finished.length], [0, 1]);
     assert.strictEqual(emu.data.fileById.get(other.id)!.parent, folders[0].id);
     assert.strictEqual(processed('POST', otherPath).length, 1, 'processed once, after the 429');
+    assert.ok(stopped('POST', otherPath, 429), 'the 429 met the move itself');
     const made = [...processed('POST', path), ...processed('POST', otherPath)].map((w) => w.path.split('/')[2]);
     accountWrites('move', { ...compareWrites([file.id, other.id], made), wronglyAdopted: 0, stuck: 0 });
   });
@@ -88,7 +91,12 @@ describe('12. moving files and tagging many: every kind exactly once through los
     const plan = planMove(items.map(asItem), destinationOf(dest, p.id), { renamed: [] });
     assert.ok('jobs' in plan);
     assert.deepStrictEqual(plan.jobs.map((j) => j.items.length), [100, 100, 50]);
-    emu.maintenance(300);
+    // Maintenance begins as the first move call arrives (held until then), and is over a second later.
+    const held = emu.hold((method, path) => method === 'POST' && /\/async\/files\/move$/.test(path));
+    void held.arrived.then(() => {
+      emu.maintenance(1_000);
+      held.release();
+    });
     emu.loseNextWriteResponse({ method: 'POST', path: /^\/async\/files\/move$/ });
     const { finished, left } = await send(FILE_WRITES.asyncMove, plan.jobs);
     assert.deepStrictEqual(left.map((r) => [r.state, r.note]), []);
@@ -96,6 +104,7 @@ describe('12. moving files and tagging many: every kind exactly once through los
     assert.strictEqual(finished.filter((f) => f.found).length, 1, 'the lost one found');
     const calls = processed('POST', /^\/async\/files\/move$/);
     assert.strictEqual(calls.length, 3, '3 calls processed for 250 items, none sent twice');
+    assert.ok(stopped('POST', /^\/async\/files\/move$/, 503), 'maintenance met a move call');
     const wronglyAdopted = finished.filter((f) => {
       if (!f.found) return false;
       const made = emu.moveRequests.find((r) => r.jobId === (f.outcome as AsyncJob).id);
@@ -129,6 +138,7 @@ describe('12. moving files and tagging many: every kind exactly once through los
     assert.ok(files.every((f) => emu.data.fileById.get(f.id)!.tags.includes('bulk-tagged')), 'every file tagged');
     const edits = processed('POST', /^\/bulk\/files\/edit$/);
     assert.strictEqual(edits.length, 2, 'each call processed once');
+    assert.ok(stopped('POST', /^\/bulk\/files\/edit$/, 429), 'the 429 met a bulk edit');
     const answered = finished.flatMap((f) => f.outcome as BulkFileItem[]);
     assert.ok(answered.every((r) => r.resource && (r.resource as FileRecord).tags?.includes('bulk-tagged')));
     const made = edits.flatMap((w) => ((w.body as { items: { id: string }[] }).items ?? []).map((i) => i.id));
