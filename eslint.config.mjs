@@ -23,6 +23,7 @@ const VSCODE_FILES = [
   'src/jobs/results.ts',
   'src/files/findPrompt.ts',
   'src/files/manageCommands.ts',
+  'src/files/moveCommand.ts',
   'src/files/metadataDocument.ts',
   'src/jobs/ui.ts',
   'src/remote/download.ts',

@@ -20,6 +20,7 @@ import type { FileFinder, FindSpec } from './find';
 import { askConditions, askWhere, namedConditions } from './findPrompt';
 import { deleteItems, editTags, newFolder, rename } from './manageCommands';
 import { editMetadata } from './metadataDocument';
+import { moveTo } from './moveCommand';
 import { copySources, fileTarget, filesListingTarget, idTarget, projectTarget, readFile, type FileAsk, type FileRef, type IdRef } from './targets';
 
 export interface FilesParts {
@@ -64,6 +65,7 @@ export function filesCommands(parts: FilesParts): Command[] {
     plain('clearFind', () => parts.model.showFound(undefined)),
     plain('newFolder', (where, options) => newFolder(parts, where, isOptions(where) ? where : isOptions(options) ? options : {})),
     onOne('renameFile', { type: files, ask: { prompt: () => vscode.l10n.t('The ID of the file or folder to rename') } }, (ref, options) => rename(parts, ref, options)),
+    onMany('moveTo', { type: files, named, ask: { prompt: () => vscode.l10n.t('The IDs of the files and folders to move') } }, (refs, options) => moveTo(parts, refs, options)),
     onMany('deleteFiles', { type: files, named, ask: { prompt: () => vscode.l10n.t('The IDs of the files and folders to delete') } }, (refs, options) => deleteItems(parts, refs, options)),
     onOne<FileRef, FileAsk>('editMetadata', { type: files, fits: (f) => !f.folder, ask: { prompt: () => vscode.l10n.t('The ID of the file whose metadata to edit') } }, (ref) => editMetadata(ref)),
     onMany<FileRef, FileAsk>('editTags', { type: files, named, fits: (f) => !f.folder, ask: { prompt: () => vscode.l10n.t('The IDs of the files to tag') } }, (refs, options) => editTags(parts, refs, options)),

@@ -250,6 +250,18 @@ export class FilesTreeModel implements RowModel<FilesNode> {
     for (const owner of owners) this.refresh(owner);
   }
 
+  /** Reloads the entries of the projects and folders loaded so far whose ID is one of these (a move's destination). */
+  refreshListings(ids: readonly string[]): void {
+    const wanted = new Set(ids.map((id) => id.toLowerCase()));
+    const owners: (ProjectNode | FolderNode)[] = [];
+    const visit = (owner: ProjectNode | FolderNode) => {
+      if (wanted.has(owner.id.toLowerCase())) owners.push(owner);
+      for (const node of owner.nodes.values()) if (node instanceof FolderNode) visit(node);
+    };
+    for (const project of this.root.nodes.values()) visit(project);
+    for (const owner of owners) this.refresh(owner);
+  }
+
   /** Reloads everything, or one project's or folder's entries. */
   refresh(node?: ProjectNode | FolderNode): void {
     if (node) {

@@ -12,6 +12,8 @@ import { FilesDragAndDrop, type DropTarget } from './dragAndDrop';
 import { FilesTreeModel, type FilesNode, type ItemNode } from './filesModel';
 import { FileFinder, foundDescription } from './find';
 import { registerFileWrites } from './writes';
+import { dropMove, type MoveOutcome } from './moveCommand';
+import { uploadCommand } from '../remote/upload';
 import { registerMetadataDocuments } from './metadataDocument';
 import { CONTEXT_KEYS } from '../keys/context';
 import { setContextKey } from '../ui/whenContext';
@@ -26,6 +28,8 @@ export interface FilesFeature {
   readonly dragAndDrop: FilesDragAndDrop;
   /** What a drop does: the copy flow to the target, its confirmation included (`args` as the copy commands take). */
   dropCopy(target: DropTarget, items: ItemNode[], args?: CopyCommandArgs): Promise<TrackedJob[]>;
+  /** A drop's "Move here" (`confirm: false`: not asked even when a name is taken there). */
+  dropMove(target: DropTarget, items: ItemNode[], options?: { confirm?: boolean }): Promise<MoveOutcome | undefined>;
 }
 
 /** Projects & Files: the view, dragging to copy, and its commands (the copy commands among them). */
@@ -34,7 +38,11 @@ export function registerFiles(services: Services, copy: CopyFeature, remote: Rem
   // Reads the token if the session has not yet (the first render may come before it is loaded).
   registerFileWrites(services.outbox, client, clock);
   const model = new FilesTreeModel(client, async () => !!(await session.credentials()), clock.now);
-  const dragAndDrop = new FilesDragAndDrop((target, items) => dropCopy({ copy }, target, items));
+  const dragAndDrop = new FilesDragAndDrop({
+    copy: (target, items) => dropCopy({ copy }, target, items),
+    move: (target, items) => dropMove({ services, model }, target, items),
+    upload: (target, paths) => uploadCommand(services, target, { sources: paths }),
+  });
   const { view, rows, disposables } = showRows(VIEWS.files, model, { clock, canSelectMany: true, dragAndDropController: dragAndDrop });
   const parts: FilesParts = { services, model, rows, view, copy, remote, finder: new FileFinder(client) };
   // The view's description says what was found, how and where, as the Tasks view says its filter.
@@ -60,5 +68,5 @@ export function registerFiles(services: Services, copy: CopyFeature, remote: Rem
     registerMetadataDocuments(services),
     ...registerCommands(filesCommands(parts), services.selections),
   );
-  return { model, rows, view, dragAndDrop, dropCopy: (target, items, args) => dropCopy(parts, target, items, args) };
+  return { model, rows, view, dragAndDrop, dropCopy: (target, items, args) => dropCopy(parts, target, items, args), dropMove: (target, items, options) => dropMove(parts, target, items, options) };
 }

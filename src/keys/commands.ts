@@ -52,6 +52,7 @@ export const COMMANDS = {
   newFolder: 'sevenbridges.files.newFolder',
   renameFile: 'sevenbridges.files.rename',
   deleteFiles: 'sevenbridges.files.delete',
+  moveTo: 'sevenbridges.files.moveTo',
   editTags: 'sevenbridges.files.editTags',
   editMetadata: 'sevenbridges.files.editMetadata',
   // Copy
@@ -124,6 +125,7 @@ export function commandTitles(): Record<CommandName, string> {
     newFolder: l10n.t('New Folder…'),
     renameFile: l10n.t('Rename…'),
     deleteFiles: l10n.t('Delete…'),
+    moveTo: l10n.t('Move To…'),
     editTags: l10n.t('Edit Tags…'),
     editMetadata: l10n.t('Edit Metadata…'),
     copy: l10n.t('Copy Files and Folders…'),
