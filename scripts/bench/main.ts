@@ -1,7 +1,8 @@
 // `npm run bench`: the figures of the extension against their ideals and the naive way, on this machine.
 // Flags: --no-host (skip the real-host activation), --no-readme (do not write README.md),
 // --only=<tree|watch|scale|latency|copy|follow|budget|peer|transfer|host> (one part, for a quick look; the README and
-// bench-results.json are then left alone).
+// bench-results.json are then left alone); with --only=peer, --works=counts,listing runs only those pieces of work
+// beside the official client (works.ts ids), at both latencies, without the first-request runs.
 import type { TaskFilter } from '../../src/tasks/filterModel';
 import { budgetCopy, budgetFigures } from './budgetScenario';
 import { batchFigures, collectThousand, rerunThousand } from './batchScenario';
@@ -103,8 +104,10 @@ async function main(): Promise<number> {
     figures.push(...budgetFigures(await budgetCopy()));
   });
 
+  const works = [...flags].find((f) => f.startsWith('--works='))?.slice('--works='.length).split(',');
   await part('peer', async () => {
-    figures.push(...(await runPeerWorks(step)).flatMap((pair) => pairFigures(pair)));
+    figures.push(...(await runPeerWorks(step, works)).flatMap((pair) => pairFigures(pair)));
+    if (works) return;
     step('beside sevenbridges-python: the first requests after start, loopback');
     const found = findPeer();
     const firsts = [];
