@@ -79,6 +79,8 @@ export interface TaskViewOptions {
   hideProject?: boolean;
   /** Whether the task has outputs "Copy Outputs To…" can copy. */
   hasOutputs?: boolean;
+  /** false: the tooltip is read on hover from the whole record (RowView.tooltipOnHover), not made from this one. */
+  tooltip?: boolean;
 }
 
 /**
@@ -121,7 +123,8 @@ export function taskView(task: Task, options: TaskViewOptions): RowView {
     label: named ? name : `${status} · ${name}`,
     description: parts.join(' · '),
     ariaLabel: [name, status, ...parts].join(', '),
-    tooltip: taskTooltip(task, options.now),
+    tooltip: options.tooltip === false ? '' : taskTooltip(task, options.now),
+    tooltipOnHover: options.tooltip === false || undefined,
     markdownTooltip: true,
     icon: look.icon,
     contextValue: taskContextValue(task, options.hasOutputs),

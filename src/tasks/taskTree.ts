@@ -299,13 +299,12 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
         const task = node.task;
         // Outputs are read with the whole record (a listing does not ask for them); without a place to read it, the listing's are all.
         const outputsRead = this.records ? this.records.current(task) !== undefined || task.outputs !== undefined : true;
-        const view = taskView(task, { now: this.now(), hideProject: !!this.filter.filter.project, hasOutputs: offersOutputs(task, outputsRead) });
-        const tokens = actionTokens(task, this.options.watched?.(task.id) ?? false);
         // The tooltip needs the whole record: read when the row is hovered (resolveTooltip), unless it is at hand.
         const onHover = this.records !== undefined && !this.records.current(task);
+        const view = taskView(task, { now: this.now(), hideProject: !!this.filter.filter.project, hasOutputs: offersOutputs(task, outputsRead), tooltip: !onHover });
+        const tokens = actionTokens(task, this.options.watched?.(task.id) ?? false);
         return {
           ...view,
-          tooltipOnHover: onHover || undefined,
           contextValue: [view.contextValue, tokens].filter(Boolean).join(' '),
           expandable: view.expandable || this.canOpen(task),
           expanded: this.isExpanded(node),

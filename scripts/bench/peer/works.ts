@@ -172,6 +172,8 @@ export const listingWork: PeerWork<{ status: TaskStatus; expected: number }> = {
       await model.loadMore(group);
       heap.sample();
     }
+    // The batch parents' counts, read as their pages arrive (a row's description): the work ends when they are in.
+    await model.settled();
     const listed = group.list.items.length;
     model.dispose();
     return listed;
@@ -210,6 +212,7 @@ export const childrenWork: PeerWork<{ parent: string; status: TaskStatus; expect
       await model.loadMore(node);
       heap.sample();
     }
+    await model.settled();
     const listed = list.items.length;
     model.dispose();
     return listed;

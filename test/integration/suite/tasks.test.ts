@@ -71,8 +71,12 @@ describe('task explorer', function () {
     // When first, the project last: a narrow side bar cuts the end of the row.
     assert.match(String(first.description), new RegExp(`^(ended|started|created) (\\d+ \\w+ ago|just now)( · .+)? · ${loaded[0].task.project}$`));
     assert.strictEqual(first.accessibilityInformation?.label, `${loaded[0].task.name}, completed, ${String(first.description).split(' · ').join(', ')}`);
-    assert.ok(first.tooltip instanceof vscode.MarkdownString);
-    assert.ok((first.tooltip as vscode.MarkdownString).value.includes(loaded[0].task.id));
+    // The tooltip needs the whole record: none drawn, one read when hovered (VS Code's resolveTreeItem).
+    assert.strictEqual(first.tooltip, undefined);
+    const hovered = await tasks().rows.resolvedItem(loaded[0]);
+    assert.ok(hovered.tooltip instanceof vscode.MarkdownString);
+    assert.ok((hovered.tooltip as vscode.MarkdownString).value.includes(loaded[0].task.id));
+    assert.match((hovered.tooltip as vscode.MarkdownString).value, /App: /, 'what only the whole record has');
     assert.strictEqual(tasks().rows.getParent(loaded[0]), completed);
   });
 
