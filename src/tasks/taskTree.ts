@@ -139,7 +139,12 @@ export interface TaskTreeOptions {
    * (SbClient's `tasks` can). Without one, rows and tooltips show what the listing holds.
    */
   records?: TaskRecordSource;
+  /** How long the batch parents of pages arriving together are gathered before their counts are read (ms). */
+  countsDelayMs?: number;
 }
+
+/** The batch parents of the pages listed within this time are read in one request. */
+export const COUNTS_DELAY_MS = 100;
 
 export class TaskTreeModel implements RowModel<TaskTreeNode> {
   private readonly groups: Map<GroupStatus, GroupNode>;
@@ -159,6 +164,9 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
   readonly records: TaskRecords | undefined;
   /** Reads of batch parents' counts under way (`settled` waits for them). */
   private readonly countReads = new Set<Promise<void>>();
+  /** Batch parents listed whose counts are to be read, and the read about to gather them. */
+  private readonly countsWanted = new Map<string, Task>();
+  private countsFlush: Promise<void> | undefined;
 
   constructor(private readonly options: TaskTreeOptions) {
     this.now = options.now ?? systemClock.now;
@@ -344,20 +352,30 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
   private readBatchCounts(tasks: Task[]): void {
     const records = this.records;
     if (!records) return;
-    const parents = tasks.filter((t) => t.batch === true && t.execution_status === undefined && !records.current(t));
-    if (!parents.length) return;
-    const read: Promise<void> = records.many(parents).then(
-      () => this.changed.fire(undefined),
-      // The rows stay as listed; the next refresh reads them again.
-      () => undefined,
-    );
-    const tracked = read.finally(() => this.countReads.delete(tracked));
-    this.countReads.add(tracked);
+    for (const t of tasks) if (t.batch === true && t.execution_status === undefined && !records.current(t)) this.countsWanted.set(t.id, t);
+    if (!this.countsWanted.size || this.countsFlush) return;
+    // Pages that arrive close together (a refresh's, Load More clicked again) are read together: one request, not one
+    // per page; one read at a time.
+    this.countsFlush = (async () => {
+      await new Promise((resolve) => setTimeout(resolve, this.options.countsDelayMs ?? COUNTS_DELAY_MS));
+      await Promise.all([...this.countReads]);
+      this.countsFlush = undefined;
+      const parents = [...this.countsWanted.values()].filter((t) => !records.current(t));
+      this.countsWanted.clear();
+      if (!parents.length) return;
+      const read: Promise<void> = records.many(parents).then(
+        () => this.changed.fire(undefined),
+        // The rows stay as listed; the next refresh reads them again.
+        () => undefined,
+      );
+      const tracked = read.finally(() => this.countReads.delete(tracked));
+      this.countReads.add(tracked);
+    })();
   }
 
   /** Waits for the batch parents' counts being read (the tests and the bench: what a person sees a moment later). */
   async settled(): Promise<void> {
-    while (this.countReads.size) await Promise.all([...this.countReads]);
+    while (this.countsFlush || this.countReads.size) await Promise.all([this.countsFlush, ...this.countReads]);
   }
 
   /** The whole records of the given tasks (a command over several rows): the kept ones, the others 100 a request. */
