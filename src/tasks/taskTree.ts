@@ -2,7 +2,7 @@
 // in place of a blank view, and how each row looks. No `vscode` import; ui/rowTree.ts draws it.
 
 import * as l10n from '@vscode/l10n';
-import { systemClock } from '../api/clock';
+import { systemClock, type Clock } from '../api/clock';
 import { ApiError, describeError } from '../api/errors';
 import type { TaskListQuery } from '../api/tasks';
 import { isActive, type ExecutionDetails, type Task, type TaskStatus } from '../api/types';
@@ -130,6 +130,8 @@ export interface TaskTreeOptions {
   signedIn: () => boolean;
   /** The clock's time (api/clock.ts's by default). */
   now?: () => number;
+  /** The timers (api/clock.ts's by default). */
+  clock?: Pick<Clock, 'setTimeout'>;
   /** Lets a task open into its errors, jobs and logs; without it only batch parents open. */
   info?: TaskInfoSource;
   /** Whether a task is watched (its row offers Stop Watching instead of Watch). */
@@ -357,7 +359,7 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
     // Pages that arrive close together (a refresh's, Load More clicked again) are read together: one request, not one
     // per page; one read at a time.
     this.countsFlush = (async () => {
-      await new Promise((resolve) => setTimeout(resolve, this.options.countsDelayMs ?? COUNTS_DELAY_MS));
+      await new Promise<void>((resolve) => (this.options.clock ?? systemClock).setTimeout(resolve, this.options.countsDelayMs ?? COUNTS_DELAY_MS));
       await Promise.all([...this.countReads]);
       this.countsFlush = undefined;
       const parents = [...this.countsWanted.values()].filter((t) => !records.current(t));
