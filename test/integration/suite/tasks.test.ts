@@ -90,6 +90,8 @@ describe('task explorer', function () {
       node = (await children(await group('COMPLETED'))).find((k): k is TaskNode => k.kind === 'task' && k.task.id === parentRec.id);
     }
     assert.ok(node, 'the batch parent is among the newest completed tasks');
+    // Its children's counts come with its whole record, read as its page arrived (POST /v2/bulk/tasks/get).
+    await tasks().tree.settled();
     const parentItem = item(node);
     assert.strictEqual(parentItem.contextValue?.split(' ').includes('batch'), true);
     assert.strictEqual(parentItem.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
