@@ -4,7 +4,7 @@ import type { SbClient } from '../api/client';
 import { nextChoice, pickProject } from '../ui/projectPick';
 import type { FileRecord, Project } from '../api/types';
 import type { ProjectCache } from '../api/projects';
-import { fileListing } from '../api/files';
+import { FILE_ROW_FIELDS, fileListing } from '../api/files';
 import { CopyDestination, describeDestination, nameProblem } from './request';
 import { itemCount } from '../util/words';
 import { loadMoreLabel } from '../ui/rowView';
@@ -59,7 +59,7 @@ export async function browseFolder(
   pick.placeholder = vscode.l10n.t('Open a folder, or choose "Here"');
   pick.buttons = [vscode.QuickInputButtons.Back];
   // One listing per level shown; a level left behind is reset, which cancels its request.
-  let listing = fileListing(client.files, { project: project.id });
+  let listing = fileListing(client.files, { project: project.id }, {}, FILE_ROW_FIELDS);
   const destinationHere = (): CopyDestination => {
     const current = stack[stack.length - 1];
     return current
@@ -105,7 +105,7 @@ export async function browseFolder(
     if (open) {
       listing.reset();
       const current = stack[stack.length - 1];
-      listing = fileListing(client.files, current ? { parent: current.id } : { project: project.id });
+      listing = fileListing(client.files, current ? { parent: current.id } : { project: project.id }, {}, FILE_ROW_FIELDS);
     }
     const mine = listing;
     pick.busy = true;

@@ -3,7 +3,7 @@
 // platform, or the execution functions of ./executionCommands.
 import * as vscode from 'vscode';
 import { endpointLabel, platformFor } from '../api/endpoint';
-import { hasFileOutputs } from '../api/outputs';
+import { offersOutputs } from './taskRows';
 import { canTake } from './actions';
 import { isActive, type Task } from '../api/types';
 import type { Services } from '../services';
@@ -72,7 +72,7 @@ export function taskCommands(parts: TaskCommandParts): Command[] {
       'copyTaskOutputs',
       {
         type: task,
-        fits: (t) => t.batch === true || hasFileOutputs(t),
+        fits: (t) => t.batch === true || offersOutputs(t),
         ask: { query: () => ({ status: 'COMPLETED' as const }), list: 'tasksWithOutputs', placeholder: () => whoseOutputs() },
       },
       (tasks, options) => copyTaskOutputs(services, parts.copy, tasks, options),
@@ -81,7 +81,7 @@ export function taskCommands(parts: TaskCommandParts): Command[] {
       'downloadTaskOutputs',
       {
         type: task,
-        fits: (t) => t.batch === true || hasFileOutputs(t),
+        fits: (t) => t.batch === true || offersOutputs(t),
         ask: { query: () => ({ status: 'COMPLETED' as const }), list: 'tasksWithOutputs', placeholder: () => whoseOutputs() },
       },
       (tasks, options) => downloadTaskOutputs(services, tasks, options as DownloadOptions),

@@ -48,6 +48,7 @@ export function registerTasks(services: Services, copy: CopyFeature): TaskExplor
     signedIn: () => session.state === 'signedIn',
     info: client.tasks,
     now: clock.now,
+    clock,
     watched: (id) => watcher.isWatched(id),
   });
   for (const kind of taskActionWrites(client.tasks, clock)) services.outbox.register(kind);
