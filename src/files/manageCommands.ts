@@ -173,7 +173,9 @@ function goneWords(n: number, name: string | undefined): string {
 
 /** Edit Tags…: the tags in use across the files, checked where every file has one; unchecking removes, typing adds. */
 export async function editTags(parts: ManageParts, refs: FileRef[], options: CommandOptions): Promise<number> {
-  const records = await Promise.all(refs.map((r) => parts.services.client.files.get(r.id)));
+  const { client } = parts.services;
+  // Read fresh (a row may be older than the tags): one file by its GET, more by the bulk read, 100 a call.
+  const records = refs.length === 1 ? [await client.files.get(refs[0].id)] : await client.bulkFiles.records(refs.map((r) => r.id));
   const files = records.filter((f) => f.type !== 'folder').map((f) => ({ id: f.id, name: f.name || f.id, tags: f.tags ?? [], project: f.project }));
   if (!files.length) throw new Error(vscode.l10n.t('Folders have no tags: choose files.'));
   const readOnly = await readOnlyProjects(parts);
