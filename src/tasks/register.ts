@@ -18,6 +18,7 @@ import { FilterModel } from './filterModel';
 import { LOG_SCHEME, LogDocumentProvider } from './logs';
 import { intervalMs, Refresher } from './refresher';
 import { TaskTreeModel, type TaskTreeNode } from './taskTree';
+import { TimelinePanels } from './timelinePanel';
 import { followWatched, TaskWatcher } from './watcher';
 
 /** How often the view redraws from what it has, so "started 5 min ago" stays true between refreshes. */
@@ -34,6 +35,7 @@ export interface TaskExplorer {
   readonly watchPoller: Poller;
   readonly logs: LogDocumentProvider;
   readonly sender: TaskActionSender;
+  readonly timelines: TimelinePanels;
 }
 
 /** The task explorer: its tree, filters, watched tasks and commands. */
@@ -90,6 +92,7 @@ export function registerTasks(services: Services, copy: CopyFeature): TaskExplor
   };
   showFilter();
   const execution = { services, tree, refresher, watcher, sender };
+  const timelines = new TimelinePanels(services);
 
   context.subscriptions.push(
     ...disposables,
@@ -101,6 +104,7 @@ export function registerTasks(services: Services, copy: CopyFeature): TaskExplor
     vscode.workspace.registerTextDocumentContentProvider(TASK_DETAILS_SCHEME, details),
     vscode.workspace.registerTextDocumentContentProvider(LOG_SCHEME, logs),
     logs,
+    timelines,
     { dispose: () => watchPoller.dispose() },
     { dispose: () => watcher.dispose() },
     watcher.onDidChange(() => {
@@ -130,11 +134,11 @@ export function registerTasks(services: Services, copy: CopyFeature): TaskExplor
     }),
     onSettingChange(['refreshInterval'], () => refresher.reschedule()),
     onSettingChange(['refreshInterval', 'notifyWhenWatchedTasksEnd'], () => watchPoller.reschedule()),
-    ...registerCommands(taskCommands({ ...execution, filters, details, copy, viewId: VIEWS.tasks }), services.selections),
+    ...registerCommands(taskCommands({ ...execution, filters, details, copy, timelines, viewId: VIEWS.tasks }), services.selections),
   );
   refresher.setFocused(vscode.window.state.focused);
   refresher.setVisible(view.visible);
   watchPoller.setFocused(vscode.window.state.focused);
   watchPoller.markFresh();
-  return { filters, tree, refresher, view, rows, watcher, watchPoller, logs, sender };
+  return { filters, tree, refresher, view, rows, watcher, watchPoller, logs, sender, timelines };
 }
