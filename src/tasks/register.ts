@@ -11,6 +11,7 @@ import { CONTEXT_KEYS } from '../keys/context';
 import { VIEWS } from '../keys/views';
 import { TaskActionSender, taskActionWrites } from './actions';
 import { rerunFailedWrite } from './rerunFailed';
+import { resumeRerunWatches } from './batchCommands';
 import { taskCommands } from './commands';
 import { TASK_DETAILS_SCHEME, TaskDetailsProvider } from './details';
 import { announce } from './executionCommands';
@@ -120,6 +121,8 @@ export function registerTasks(services: Services, copy: CopyFeature): TaskExplor
     }),
     // Fires only when the endpoint or the token changed: what is shown belongs to someone else now.
     session.onDidChange(() => tree.reset()),
+    // The re-runs of failed tasks followed before a reload, for the account signed in.
+    session.onDidChangeSignIn(() => void resumeRerunWatches(services).catch((error) => log.warn(`Re-run Failed: could not resume: ${String(error)}`))),
     tree.onDidLoad(() => refresher.markFresh()),
     view.onDidExpandElement((e) => {
       if (e.element.kind === 'group' || e.element.kind === 'task') tree.setExpanded(e.element, true);
@@ -140,5 +143,6 @@ export function registerTasks(services: Services, copy: CopyFeature): TaskExplor
   refresher.setVisible(view.visible);
   watchPoller.setFocused(vscode.window.state.focused);
   watchPoller.markFresh();
+  void resumeRerunWatches(services).catch((error) => log.warn(`Re-run Failed: could not resume: ${String(error)}`));
   return { filters, tree, refresher, view, rows, watcher, watchPoller, logs, sender, timelines };
 }
