@@ -67,8 +67,9 @@ export class TimelinePanels implements vscode.Disposable {
 
 export class TimelinePanel {
   readonly panel: vscode.WebviewPanel;
-  /** What was posted last (the tests read it). */
+  /** What was laid out last, and how many times it was posted to the page (the tests read them). */
   data: TimelineData | undefined;
+  posts = 0;
   /** Resolves once the first data is laid out; rejects when the first read failed. */
   readonly firstData: Promise<void>;
   /** Resolves once everything is read (a batch: its last page). */
@@ -209,7 +210,9 @@ export class TimelinePanel {
       this.data = this.problem ? { ...data, summary: `${data.summary} · ${this.problem}` } : data;
       this.panel.title = data.title;
     }
-    if (this.ready) void this.panel.webview.postMessage({ type: 'data', data: this.data });
+    if (!this.ready) return;
+    this.posts++;
+    void this.panel.webview.postMessage({ type: 'data', data: this.data });
   }
 
   private disposed(): void {
