@@ -191,9 +191,9 @@ export function layoutBar(item: TimelineItem, scale: TimeScale | undefined, now:
   let width: number | undefined;
   if (scale && item.start !== undefined) {
     left = scale.at(item.start);
-    // A bar that lasted no time still shows: a sliver of the axis.
+    // A bar that lasted no time still shows: a sliver of the axis, kept inside it at the end.
     width = Math.max(0.4, scale.at(end ?? item.start) - left);
-    width = Math.min(width, 100 - Math.min(left, 99.6));
+    left = Math.min(left, 100 - width);
   }
   const took = item.start !== undefined && end !== undefined ? formatDuration(end - item.start) : undefined;
   const duration = took && open ? soFar(took) : took;

@@ -34,6 +34,9 @@ describe('timeline: the layout', () => {
     assert.deepStrictEqual(bars.map((b) => b.duration), ['30 min', '1 h 30 min']);
     assert.strictEqual(bars[1].start, '2026-11-27 06:30 UTC');
     assert.strictEqual(timeScale([{ start: undefined, end: undefined }], T0), undefined, 'nothing started: no axis');
+    // A job that took no time, at the very end: a sliver, inside the axis.
+    const last = layoutBar({ key: 'z', label: 'z', status: 'COMPLETED', start: T0 + 120 * 60_000, end: T0 + 120 * 60_000, opens: false }, scale, T0);
+    assert.deepStrictEqual([last.left, last.width], [99.6, 0.4]);
   });
 
   it('ticks the axis at a round step, at most 8 ticks, labelled by the time since the start', () => {
