@@ -78,4 +78,20 @@ describe('Show Timeline', function () {
     await waitFor(() => api.tasks.timelines.get(failedKids[0].id) !== undefined, "the child's timeline");
     await waitFor(() => webviewTabs().some((t) => t.label === `Timeline: ${failedKids[0].name}`), "the child's panel among the tabs");
   });
+
+  it('a running task: its running job open-ended; read again at the refresh interval until it ends', async function () {
+    this.timeout(90_000);
+    const running = emulator().data.tasks.find((t) => !t.batch && t.parent === null && t.status === 'RUNNING' && t.start_time)!;
+    const settings = vscode.workspace.getConfiguration('sevenbridges.tasks');
+    await settings.update('refreshInterval', 10, vscode.ConfigurationTarget.Global);
+    try {
+      const panel = (await vscode.commands.executeCommand('sevenbridges.tasks.showTimeline', running.id)) as TimelinePanel;
+      assert.ok(panel.data!.bars.some((b) => b.open && b.tone === 'running'), JSON.stringify(panel.data!.bars.map((b) => [b.label, b.status])));
+      emulator().endTask(running.id, 'COMPLETED');
+      await waitFor(() => panel.data!.bars.every((b) => !b.open) && panel.data!.bars.some((b) => b.status === 'COMPLETED'), 'the refresh to show the task ended', 40_000);
+      assert.ok(panel.data!.bars.every((b) => b.end !== undefined));
+    } finally {
+      await settings.update('refreshInterval', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
 });
