@@ -37,13 +37,22 @@ export class TimelinePanels implements vscode.Disposable {
 
   constructor(private readonly services: Services) {}
 
-  /** Opens (or reveals) the task's timeline; resolves once its first data is posted (a batch: its first page). */
+  /** Timelines being opened: a second Show Timeline meanwhile waits for the same panel. */
+  private readonly opening = new Map<string, Promise<TimelinePanel>>();
+
+  /** Opens (or reveals) the task's timeline; resolves once its first data is laid out (a batch: its first page). */
   async show(task: TaskRef): Promise<TimelinePanel> {
     const shown = this.open.get(task.id);
     if (shown) {
       shown.reveal();
       return shown;
     }
+    const pending = this.opening.get(task.id) ?? this.create(task).finally(() => this.opening.delete(task.id));
+    this.opening.set(task.id, pending);
+    return pending;
+  }
+
+  private async create(task: TaskRef): Promise<TimelinePanel> {
     const full = await fullTask(this.services.client, task);
     const panel = new TimelinePanel(this.services, full, () => this.open.delete(full.id));
     this.open.set(full.id, panel);
