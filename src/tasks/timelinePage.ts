@@ -17,7 +17,7 @@ const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#
 
 /** The policy: nothing by default; styles from the webview's source; the one script with the nonce. */
 export function timelineCsp(cspSource: string, nonce: string): string {
-  return [`default-src 'none'`, `style-src ${cspSource}`, `font-src ${cspSource}`, `img-src ${cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
+  return [`default-src 'none'`, `style-src ${cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
 }
 
 export function timelineHtml(page: TimelinePageInput): string {

@@ -127,7 +127,7 @@ describe('timeline: the layout', () => {
 describe('timeline: the page', () => {
   it('has a strict policy: nothing by default, styles from the webview only, the one script by its nonce, no network', () => {
     const csp = timelineCsp('vscode-resource:', 'abc123');
-    assert.strictEqual(csp, "default-src 'none'; style-src vscode-resource:; font-src vscode-resource:; img-src vscode-resource:; script-src 'nonce-abc123'");
+    assert.strictEqual(csp, "default-src 'none'; style-src vscode-resource:; script-src 'nonce-abc123'");
     const html = timelineHtml({ cspSource: 'vscode-resource:', scriptUri: 'vscode-resource:/media/timeline.js', styleUri: 'vscode-resource:/media/timeline.css', nonce: 'abc123', lang: 'en', title: 'Timeline: <b>', loading: 'Reading…' });
     assert.ok(html.includes(`content="default-src &#39;none&#39;;`), html);
     assert.match(html, /<script nonce="abc123" src="vscode-resource:\/media\/timeline.js"><\/script>/);
