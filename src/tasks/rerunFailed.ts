@@ -188,7 +188,12 @@ export class RerunWatch {
   async round(): Promise<void> {
     const ids = [...this.open];
     for (let i = 0; i < ids.length; i += 100) {
-      for (const item of await this.options.bulkGet(ids.slice(i, i + 100))) {
+      const asked = ids.slice(i, i + 100);
+      const items = await this.options.bulkGet(asked);
+      for (const [n, item] of items.entries()) {
+        // A task the platform no longer has (deleted) is not followed any more: it counts as neither. The answer is in
+        // request order; one with an entry missing cannot say which.
+        if (item.error?.status === 404 && items.length === asked.length) this.open.delete(asked[n]);
         const task = item.resource;
         if (!task || !hasEnded(task.status) || !this.open.delete(task.id)) continue;
         if (task.status === 'COMPLETED') this.ended.completed++;

@@ -109,6 +109,22 @@ describe('Re-run Failed', () => {
     [...resumed, ...other].forEach((w) => w.dispose());
   });
 
+  it('lets go of a new task the platform no longer has (deleted): it counts as neither, and the end is still said', async () => {
+    const clock = new FakeClock();
+    const ids = [task(1, '').id, task(2, '').id];
+    const said: RerunEnded[] = [];
+    const watch = new RerunWatch(ids, {
+      bulkGet: async (asked): Promise<BulkTaskItem[]> =>
+        asked.map((id) => (id === ids[0] ? { error: { status: 404, code: 90003, message: 'gone' } } : { resource: { href: '', id, name: '', status: 'COMPLETED' } as Task })),
+      clock,
+      intervalMs: () => 10_000,
+      onEnded: (e) => said.push(e),
+    });
+    await clock.tickAsync(10_000);
+    assert.deepStrictEqual(said, [{ completed: 1, failed: 0, aborted: 0 }]);
+    watch.dispose();
+  });
+
   it('reads what is stored with care: a damaged entry is dropped, missing counts are 0', () => {
     const store = memoryState();
     void store.update(STATE.rerunWatches.key, [{ id: 'a', account: 'x#y', open: ['t1'] }, { id: 'b' }, 'junk', { id: 'c', account: 'x#y', open: 'no' }]);
