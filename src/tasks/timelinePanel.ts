@@ -124,7 +124,7 @@ export class TimelinePanel {
       onError: (error) => services.log.warn(`Timeline: refresh failed: ${String(error)}`),
     });
     this.subscriptions.push(
-      webview.onDidReceiveMessage((value) => void this.receive(value)),
+      webview.onDidReceiveMessage((value) => void this.receive(value).catch((error) => services.log.warn(`Timeline: ${String(error)}`))),
       this.panel.onDidChangeViewState((e) => this.refresh.setVisible(e.webviewPanel.visible)),
       this.panel.onDidDispose(() => this.disposed()),
     );
