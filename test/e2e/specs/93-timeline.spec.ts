@@ -95,8 +95,6 @@ describe('Show Timeline: jobs and children as bars on a time axis', function () 
     const { wb } = e2e();
     await wb.openViewContainer('Seven Bridges');
     await wb.expandPane(VIEW.tasks);
-    // The welcome view or the tree must be drawn before ensureSignedIn can tell whether to sign in.
-    await wb.pane(VIEW.tasks).locator('.welcome-view .monaco-button, .monaco-list-row[role="treeitem"]').first().waitFor({ timeout: 20_000 });
     await ensureSignedIn();
     await wb.runCommand('View: Close All Editors').catch(() => undefined);
     await wb.clearNotifications();
