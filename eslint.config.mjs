@@ -38,6 +38,7 @@ const VSCODE_FILES = [
   'src/tasks/filterPicks.ts',
   'src/tasks/logs.ts',
   'src/tasks/targets.ts',
+  'src/tasks/timelinePanel.ts',
   'src/ui/commands.ts',
   'src/ui/errors.ts',
   'src/ui/projectPick.ts',

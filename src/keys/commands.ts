@@ -37,6 +37,7 @@ export const COMMANDS = {
   findTask: 'sevenbridges.tasks.find',
   showFailedChildren: 'sevenbridges.tasks.showFailedChildren',
   costOfTasks: 'sevenbridges.tasks.cost',
+  showTimeline: 'sevenbridges.tasks.showTimeline',
   // Projects & Files view
   refreshFiles: 'sevenbridges.files.refresh',
   copyFileId: 'sevenbridges.files.copyId',
@@ -109,6 +110,7 @@ export function commandTitles(): Record<CommandName, string> {
     rerunFailed: l10n.t('Re-run Failed…'),
     collectFailureLogs: l10n.t('Collect Failure Logs…'),
     findTask: l10n.t('Find Task…'),
+    showTimeline: l10n.t('Show Timeline'),
     showFailedChildren: l10n.t('Show Failed Children'),
     costOfTasks: l10n.t('Cost of These Tasks'),
     refreshFiles: l10n.t('Refresh Files'),

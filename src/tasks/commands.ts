@@ -12,6 +12,7 @@ import { withProgressBar } from '../ui/rowTree';
 import { commandTitles } from '../keys/commands';
 import { collectLogs, findTask, rerunFailed, showCost, showFailedChildren } from './batchCommands';
 import { copyTaskOutputs } from './copyOutputs';
+import type { TimelinePanels } from './timelinePanel';
 import { TaskDetailsProvider } from './details';
 import { act, openLog, loadWholeLog, showLogs, unwatch, watch, type ExecutionParts } from './executionCommands';
 import type { FilterModel } from './filterModel';
@@ -32,6 +33,7 @@ export interface TaskCommandParts extends ExecutionParts {
   refresher: Refresher;
   details: TaskDetailsProvider;
   copy: CopyFeature;
+  timelines: TimelinePanels;
   viewId: string;
 }
 
@@ -99,6 +101,7 @@ export function taskCommands(parts: TaskCommandParts): Command[] {
     onOne('costOfTasks', { type: costTarget, fits: () => false, orElse: () => showCost(parts, undefined) }, (scope) => showCost(parts, scope)),
     onOne('showFailedChildren', { type: task, fits: (t) => t.batch === true, ask: { query: () => ({ status: 'FAILED' as const }) } }, (t) => showFailedChildren(filters, t)),
     plain('findTask', () => findTask(parts)),
+    onOne('showTimeline', { type: task, ask: shown }, (t) => parts.timelines.show(t)),
     onMany(
       'collectFailureLogs',
       {
