@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { ApiError } from './errors';
-import { readableItem } from './fileJobs';
+import { noReadableResult, readableItem } from './fileJobs';
 import { metadataProblem, nameProblem } from './fileRules';
 import { isFileId, notFileId } from './ids';
 import type { Call, Transport } from './transport';
@@ -27,7 +27,7 @@ export class BulkFilesApi {
     const records: FileRecord[] = [];
     for (let i = 0; i < ids.length; i += MAX_BULK_FILES) {
       for (const item of await this.get(ids.slice(i, i + MAX_BULK_FILES), options)) {
-        if (item.error) throw new ApiError({ kind: 'http', status: item.error.status, code: item.error.code, message: item.error.message ?? l10n.t('The platform gave no readable result for this item.') });
+        if (item.error) throw new ApiError({ kind: 'http', status: item.error.status, code: item.error.code, message: item.error.message ?? noReadableResult() });
         records.push(item.resource);
       }
     }
