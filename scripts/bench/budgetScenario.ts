@@ -9,8 +9,6 @@
 // The floor: the copy needs at least 1,000 POSTs and one page of the job list per 100 jobs to see every job end;
 // past the limit, the rest waits for the reset, so the floor is one window per limit's worth of requests beyond
 // the first: (ceil(R / limit) − 1) × 5 minutes (the jobs of the first window finish inside it).
-import nodeFetch from 'node-fetch';
-import type { FetchLike } from '../../src/api/transport';
 import type { CopyPayload } from '../../src/jobs/copyRequests';
 import { planCopy } from '../../src/copy/request';
 import { CopyWrite, followCopies } from '../../src/copy/copyWrite';
@@ -21,7 +19,7 @@ import { startEmulator, type Emulator } from '../../test/emulator';
 import { FakeClock } from '../../test/support/fakeClock';
 import { memoryState } from '../../test/support/sharedState';
 import { DESTINATION } from './copySources';
-import { clientFor, tally } from './env';
+import { acceleratedClient, tally } from './env';
 import type { Figure } from './figures';
 
 export const BUDGET_ITEMS = 100_000;
@@ -76,27 +74,7 @@ function addCopyData(emulator: Emulator): { sources: string[][]; destinations: s
 export async function budgetCopy(): Promise<BudgetResult> {
   const clock = new FakeClock(Date.now(), { sleeps: 'timers' });
   const emulator = await startEmulator({ tasks: 100, files: 1_000, now: clock.now, rateLimit: { limit: LIMIT, windowMs: WINDOW_MS } });
-  // Requests in flight, and how many started: the accelerated clock moves on only when the work is quiet.
-  let inFlight = 0;
-  let started = 0;
-  const fetch: FetchLike = async (url, init) => {
-    inFlight++;
-    started++;
-    try {
-      const response = await (nodeFetch as unknown as FetchLike)(url, init);
-      const text = await response.text();
-      return { status: response.status, headers: response.headers, text: async () => text };
-    } finally {
-      inFlight--;
-    }
-  };
-  let seen = -1;
-  const quiet = () => {
-    const still = inFlight === 0 && started === seen;
-    seen = started;
-    return still;
-  };
-  const client = clientFor(emulator, { clock, fetch });
+  const { client, quiet } = acceleratedClient(emulator, clock);
   const key = `${emulator.baseUrl}#${emulator.username}`;
   const account = { key, credentials: { endpoint: emulator.baseUrl, token: emulator.token } };
   const tracker = new JobTracker(client.copyJobs, memoryState(), clock, { account: () => key, budget: client.budget });

@@ -6,6 +6,7 @@ import type { Clock } from '../../src/api/clock';
 import type { FetchLike } from '../../src/api/transport';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../test/emulator';
 import { RequestCounter } from '../../test/support/requestCounter';
+import nodeFetch from 'node-fetch';
 
 export const TASKS = 10_000;
 export const FILES = 10_000;
@@ -46,6 +47,34 @@ export function clientFor(emulator: { baseUrl: string; token: string }, options:
   });
   counters.set(client, counter);
   return client;
+}
+
+/**
+ * The extension's client on the accelerated clock, and whether its work is quiet: no request in flight and none
+ * started since the last look. The clock's pending timers cannot tell: a request's own timeout is one, and firing
+ * it early fails the request.
+ */
+export function acceleratedClient(emulator: { baseUrl: string; token: string }, clock: Clock): { client: SbClient; quiet: () => boolean } {
+  let inFlight = 0;
+  let started = 0;
+  const fetch: FetchLike = async (url, init) => {
+    inFlight++;
+    started++;
+    try {
+      const response = await (nodeFetch as unknown as FetchLike)(url, init);
+      const text = await response.text();
+      return { status: response.status, headers: response.headers, text: async () => text };
+    } finally {
+      inFlight--;
+    }
+  };
+  let seen = -1;
+  const quiet = () => {
+    const still = inFlight === 0 && started === seen;
+    seen = started;
+    return still;
+  };
+  return { client: clientFor(emulator, { clock, fetch }), quiet };
 }
 
 const counters = new WeakMap<SbClient, RequestCounter>();

@@ -6,7 +6,7 @@
 import { benchWriter } from './writer';
 import { planCopy } from '../../src/copy/request';
 import { DESTINATION, pickFiles } from './copySources';
-import { clientFor, freshEmulator, sent, tally } from './env';
+import { acceleratedClient, clientFor, freshEmulator, sent, tally } from './env';
 import type { Figure } from './figures';
 import { naivePoll, naiveSubmit, NAIVE_INTERVAL_MS } from './naiveJobs';
 import { FakeClock } from '../../test/support/fakeClock';
@@ -32,7 +32,7 @@ export interface FollowResult {
 export async function extensionFollow(jobs: number): Promise<FollowResult> {
   const clock = new FakeClock(Date.now(), { sleeps: 'timers' });
   const emulator = await freshEmulator({ copyStepMs: STEP_MS, now: clock.now });
-  const client = clientFor(emulator, { clock });
+  const { client, quiet } = acceleratedClient(emulator, clock);
   const { tracker, outbox, send } = benchWriter(client, emulator, clock);
   try {
     const sources = pickFiles(emulator, jobs * ITEMS_PER_JOB);
@@ -41,7 +41,7 @@ export async function extensionFollow(jobs: number): Promise<FollowResult> {
     const report = await send(plan.batches, { label: DESTINATION, project: DESTINATION });
     if (report.jobs.length !== jobs) throw new Error(`submitted ${report.jobs.length} of ${jobs} jobs`);
     const since = sent(client).mark();
-    await clock.runUntil(clock.now() + MINUTE, () => clock.pending > 0 || tracker.active().length === 0);
+    await clock.runUntil(clock.now() + MINUTE, () => (quiet() && clock.pending > 0) || tracker.active().length === 0);
     const result: FollowResult = {
       jobs,
       perMinute: since(),

@@ -1,14 +1,16 @@
 // `npm run bench`: the figures of the extension against their ideals and the naive way, on this machine.
 // Flags: --no-host (skip the real-host activation), --no-readme (do not write README.md),
-// --only=<tree|watch|scale|latency|copy|follow|budget|peer|transfer|host> (one part, for a quick look; the README and
-// bench-results.json are then left alone).
+// --only=<tree|batches|watch|scale|search|latency|copy|follow|budget|peer|transfer|host> (one part, for a quick look; the README and
+// bench-results.json are then left alone); with --only=peer, --works=counts,listing runs only those pieces of work
+// beside the official client (works.ts ids), at both latencies, without the first-request runs; --merge then writes
+// the part's figures over the same rows of the README's table and records of bench-results.json.
 import type { TaskFilter } from '../../src/tasks/filterModel';
 import { budgetCopy, budgetFigures } from './budgetScenario';
 import { batchFigures, collectThousand, rerunThousand } from './batchScenario';
 import { bundleFigures } from './bundle';
 import { copyFigures, extensionCopy, naiveCopy } from './copyScenario';
 import { tallies } from './env';
-import { passes, textTable, type Figure } from './figures';
+import { markdownTable, passes, textTable, type Figure } from './figures';
 import { extensionFollow, followFigures, naiveFollow } from './followScenario';
 import { extensionOverLatency, latencyFigures } from './latencyScenario';
 import { hugeFolder, SCALE_TASKS, scaleFigures, tasksAtScale } from './scaleScenario';
@@ -20,9 +22,10 @@ import { findPeer, FIRST_REQUEST_RUNS, firstRequestFigure, pairFigures, runPair,
 import { runTransfers, transferFigures } from './peer/transfers';
 import { countsWork } from './peer/works';
 import { METHOD_NOTES, performanceSection } from './report';
-import { writeReadme } from './readme';
-import { writeResults } from './results';
+import { mergeReadmeRows, writeReadme } from './readme';
+import { mergeResults, writeResults } from './results';
 import { runTree, treeFigures } from './treeScenario';
+import { searchFigures, searchFiles } from './searchScenario';
 import { watchFigures } from './watchScenario';
 
 export const FILTER: TaskFilter = { statuses: ['COMPLETED', 'FAILED'], project: 'rfranklin/rna-seq-analysis', created: { preset: 'month' } };
@@ -75,6 +78,11 @@ async function main(): Promise<number> {
     figures.push(...scaleFigures(atScale, await hugeFolder()));
   });
 
+  await part('search', async () => {
+    step('Find Files in a project of 50,000 files');
+    figures.push(...searchFigures(await searchFiles()));
+  });
+
   await part('latency', async () => {
     step('task tree over an 80 ms round trip');
     figures.push(...latencyFigures(await extensionOverLatency()));
@@ -103,8 +111,10 @@ async function main(): Promise<number> {
     figures.push(...budgetFigures(await budgetCopy()));
   });
 
+  const works = [...flags].find((f) => f.startsWith('--works='))?.slice('--works='.length).split(',');
   await part('peer', async () => {
-    figures.push(...(await runPeerWorks(step)).flatMap((pair) => pairFigures(pair)));
+    figures.push(...(await runPeerWorks(step, works)).flatMap((pair) => pairFigures(pair)));
+    if (works) return;
     step('beside sevenbridges-python: the first requests after start, loopback');
     const found = findPeer();
     const firsts = [];
@@ -143,6 +153,13 @@ async function main(): Promise<number> {
   if (!flags.has('--no-readme') && only === undefined) {
     writeReadme(performanceSection({ figures, machine: m, date, notes: METHOD_NOTES }));
     console.log('bench: README.md "## Performance" written');
+  }
+  if (only !== undefined && flags.has('--merge')) {
+    // A partial run's figures replace those of the same names; the rest stay as the last whole run measured them.
+    mergeResults(figures);
+    const rows = markdownTable(figures).split('\n').slice(2);
+    mergeReadmeRows(rows, `Partial run: the rows of ${[only, ...(works ?? [])].join(', ')} measured ${date} (\`--only=${only}${works ? ` --works=${works.join(',')}` : ''} --merge\`) on ${describeMachine(m)}.`);
+    console.log('bench: bench-results.json and README.md rows of this part replaced');
   }
   return failed.length ? 1 : 0;
 }

@@ -33,3 +33,17 @@ export function resultRecords(figures: Figure[]): ResultRecord[] {
 export function writeResults(figures: Figure[], machine: Machine, date: string): void {
   fs.writeFileSync(RESULTS, `${JSON.stringify({ date, machine, figures: resultRecords(figures) }, null, 1)}\n`);
 }
+
+/**
+ * A partial run's figures (`--only=… --merge`) in place of the records of the same names, the others kept as the last
+ * whole run left them (a figure not there yet is added at the end).
+ */
+export function mergeResults(figures: Figure[]): void {
+  const file = JSON.parse(fs.readFileSync(RESULTS, 'utf8')) as { figures: ResultRecord[] };
+  for (const record of resultRecords(figures)) {
+    const at = file.figures.findIndex((r) => r.name === record.name);
+    if (at < 0) file.figures.push(record);
+    else file.figures[at] = record;
+  }
+  fs.writeFileSync(RESULTS, `${JSON.stringify(file, null, 1)}\n`);
+}

@@ -1,10 +1,10 @@
 import * as l10n from '@vscode/l10n';
 import { ApiError } from './errors';
-import { readableItem } from './fileJobs';
+import { noReadableResult, readableItem } from './fileJobs';
 import { metadataProblem, nameProblem } from './fileRules';
 import { isFileId, notFileId } from './ids';
 import type { Call, Transport } from './transport';
-import type { BulkFileChange, BulkFileItem } from './types';
+import type { BulkFileChange, BulkFileItem, FileRecord } from './types';
 
 /** Items per bulk file call (contract §9.3). */
 export const MAX_BULK_FILES = 100;
@@ -20,6 +20,18 @@ export class BulkFilesApi {
 
   async get(ids: readonly string[], options: Call = {}): Promise<BulkFileItem[]> {
     return this.send('get', { file_ids: checkIds(ids) }, ids.length, options, true);
+  }
+
+  /** The records of any number of files, 100 a call, in the order asked; a file the platform refused throws. */
+  async records(ids: readonly string[], options: Call = {}): Promise<FileRecord[]> {
+    const records: FileRecord[] = [];
+    for (let i = 0; i < ids.length; i += MAX_BULK_FILES) {
+      for (const item of await this.get(ids.slice(i, i + MAX_BULK_FILES), options)) {
+        if (item.error) throw new ApiError({ kind: 'http', status: item.error.status, code: item.error.code, message: item.error.message ?? noReadableResult() });
+        records.push(item.resource);
+      }
+    }
+    return records;
   }
 
   async delete(ids: readonly string[], options: Call = {}): Promise<BulkFileItem[]> {

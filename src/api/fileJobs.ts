@@ -71,6 +71,9 @@ function readableResults(job: AsyncJob): AsyncJob {
   return { ...job, result: (job.result as unknown[]).map(readableItem) };
 }
 
+/** Why an item's result could not be read. */
+export const noReadableResult = (): string => l10n.t('The platform gave no readable result for this item.');
+
 /**
  * One item's result (of a job, or of a bulk call) as the views read it: a record with a text id (named by its id when
  * the name is missing), or an error whose fields have their types; anything else (null, a number, an empty entry) is
@@ -83,7 +86,7 @@ export function readableItem(entry: unknown): FileItemResult {
     return { resource: typeof r.name === 'string' ? r : { ...r, name: r.id } };
   }
   const e = (error && typeof error === 'object' ? error : {}) as Record<string, unknown>;
-  const message = typeof e.message === 'string' ? e.message : typeof error === 'string' ? error : l10n.t('The platform gave no readable result for this item.');
+  const message = typeof e.message === 'string' ? e.message : typeof error === 'string' ? error : noReadableResult();
   return {
     error: {
       message,

@@ -13,6 +13,12 @@ export type FileLocation = { project: string } | { parent: string };
 export const FILE_FIELDS = 'href,id,name,type,size,project,parent,created_on,modified_on,origin,tags,metadata';
 
 /**
+ * What a row of Projects & Files draws and its commands read (name, type, size, where it is, when it changed): the
+ * tooltip's tags, metadata and origin are read with the whole record when the row is hovered.
+ */
+export const FILE_ROW_FIELDS = 'href,id,name,type,size,project,parent,created_on,modified_on';
+
+/**
  * Files and folders (contract §5, §9.1, §10.1): listing with filters, one record, its download URL, and the single
  * writes (a folder, a change of name, tags or metadata, a move within a project, a delete). A write is sent once and
  * never repeated here: an error says `maybeDelivered` when it may have reached the platform (see the write path).
@@ -166,9 +172,9 @@ function malformed(message: string, maybeDelivered = true): ApiError {
 }
 
 /** The entries of a project's root or of a folder, a page at a time (the files tree's levels, the folder picker's, a filtered listing). */
-export function fileListing(files: Pick<FilesApi, 'list' | 'next'>, location: FileLocation, filters: FileFilters = {}): PagedLoader<FileRecord> {
+export function fileListing(files: Pick<FilesApi, 'list' | 'next'>, location: FileLocation, filters: FileFilters = {}, fields?: string): PagedLoader<FileRecord> {
   return new PagedLoader<FileRecord>(
-    { page: (offset, limit, signal) => files.list(location, { ...filters, offset, limit, signal }), next: (url, signal) => files.next(url, signal) },
+    { page: (offset, limit, signal) => files.list(location, { ...filters, offset, limit, signal, ...(fields ? { fields } : {}) }), next: (url, signal) => files.next(url, signal) },
     { key: recordKey },
   );
 }

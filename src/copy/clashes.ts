@@ -123,6 +123,9 @@ export async function lookupDestination(
   }
 }
 
+/** "Checking names in me/p › reads…": the destination's names looked up before the question. */
+export const checkingNames = (where: string): string => l10n.t('Checking names in {0}…', where);
+
 const SHOWN = 3;
 
 function listed(names: readonly string[]): string {
@@ -133,7 +136,7 @@ function listed(names: readonly string[]): string {
  * The lines for the confirmation: "2 files will arrive renamed (1_sample.bam, 1_reads.fq); 1 folder will be merged",
  * or that no name is taken, or that the check could not finish (the copy then goes ahead only on the user's word).
  */
-export function clashWords(plan: ClashPlan, lookup: Pick<DestinationLookup, 'complete' | 'problem'>): string[] {
+export function clashWords(plan: ClashPlan, lookup: Pick<DestinationLookup, 'complete' | 'problem'>, verb: 'copy' | 'move' = 'copy'): string[] {
   const parts: string[] = [];
   const files = plan.renamed.filter((r) => !r.folder);
   const folders = plan.renamed.filter((r) => r.folder);
@@ -153,7 +156,12 @@ export function clashWords(plan: ClashPlan, lookup: Pick<DestinationLookup, 'com
   const lines: string[] = [];
   if (parts.length) lines.push(l10n.t({ message: '{0}.', args: [parts.join(l10n.t({ message: '; ', comment: ['Separates the clauses of one sentence'] }))], comment: ['Clauses that make one sentence'] }));
   if (!lookup.complete) {
-    lines.push(l10n.t('The names in the destination could not all be checked. {0} Some items may arrive renamed or merged. Copy anyway?', lookup.problem ?? l10n.t('The lookup did not finish.')));
+    const problem = lookup.problem ?? l10n.t('The lookup did not finish.');
+    lines.push(
+      verb === 'move'
+        ? l10n.t('The names in the destination could not all be checked. {0} Some items may arrive renamed or merged. Move anyway?', problem)
+        : l10n.t('The names in the destination could not all be checked. {0} Some items may arrive renamed or merged. Copy anyway?', problem),
+    );
   } else if (!parts.length) {
     lines.push(l10n.t('No name is taken in the destination: every item keeps its name.'));
   }

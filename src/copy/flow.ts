@@ -2,10 +2,9 @@ import * as vscode from 'vscode';
 import type { CopyItem } from '../api/types';
 import type { Services } from '../services';
 import { showError } from '../ui/errors';
-import { pickProject } from '../ui/projectPick';
 import { setting } from '../ui/settings';
 import { describeError } from '../api/errors';
-import { clashWords, lookupDestination, NAME_QUERIES, planClashes, type Arriving } from './clashes';
+import { checkingNames, clashWords, lookupDestination, NAME_QUERIES, planClashes, type Arriving } from './clashes';
 import { failedItems, noFailedItemsWords } from '../jobs/summary';
 import type { JobDestination, JobTracker, TrackedJob } from '../jobs/tracker';
 import { COMMANDS } from '../keys/commands';
@@ -14,7 +13,7 @@ import { followCopies } from './copyWrite';
 import { COPY_WRITE, type CopyPayload } from '../jobs/copyRequests';
 import { checkedText, discardAction, showCopyJobsAction, submitAgainAction, submissionTellings } from './submissionWords';
 import { count } from '../util/words';
-import { askNewName, browseFolder, pickDestinationKind } from './pickers';
+import { askNewName, pickDestination } from './pickers';
 import { clampBatchSize, confirmationNotes, confirmationText, CopyDestination, describeDestination, duplicatesDropped, planCopy, sourceProblems, checkSources, splitItems } from './request';
 
 const nothingCopied = (): string => vscode.l10n.t('Nothing was copied.');
@@ -110,7 +109,7 @@ export class CopyFlow {
         batches: plan.batches.length,
         batchSize: clampBatchSize(plan.batches[0].length),
       });
-      const clashes = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Checking names in {0}…', label) }, () =>
+      const clashes = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: checkingNames(label) }, () =>
         this.checkClashes(ids, sources, destination, newName),
       );
       const button = clashes.complete ? copyButton() : vscode.l10n.t('Copy Anyway');
@@ -293,28 +292,7 @@ export class CopyFlow {
   private async pickDestination(ids: string[], sources: CopySources): Promise<CopyDestination | undefined> {
     let sourceProject = sources.projects && new Set(sources.projects).size === 1 ? sources.projects[0] : undefined;
     if (!sources.projects?.length) sourceProject = await this.projectOf(ids[0]);
-    for (;;) {
-      const kind = await pickDestinationKind(sourceProject, ids.length);
-      if (!kind) return undefined;
-      if (kind === 'sameProjectFolder') {
-        const project = (await this.projects.all().catch(() => [])).find((p) => p.id === sourceProject) ?? { href: '', id: sourceProject!, name: sourceProject! };
-        const result = await browseFolder(this.services.client, project, 'sameProjectFolder', { count: ids.length, exclude: new Set(ids) });
-        if (result.back) continue;
-        return result.destination;
-      }
-      for (;;) {
-        const project = await pickProject(this.projects, {
-          title: kind === 'projectRoot' ? vscode.l10n.t('Copy to the root of which project?') : vscode.l10n.t('Copy to a folder of which project?'),
-          // "Another project" either way: the sources' own project is the first choice's.
-          exclude: sourceProject,
-        });
-        if (!project || project === 'none') break;
-        if (kind === 'projectRoot') return { kind, project: project.id, rootFolder: project.root_folder };
-        const result = await browseFolder(this.services.client, project, 'otherProjectFolder', { count: ids.length, exclude: new Set(ids) });
-        if (result.back) continue;
-        return result.destination;
-      }
-    }
+    return pickDestination(this.services, ids, sourceProject);
   }
 
   /** The project of a file given by ID (one GET), so "a folder in the same project" can be offered. */

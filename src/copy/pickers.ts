@@ -1,17 +1,21 @@
 import * as vscode from 'vscode';
 import { describeError } from '../api/errors';
 import type { SbClient } from '../api/client';
-import { nextChoice } from '../ui/projectPick';
+import { nextChoice, pickProject } from '../ui/projectPick';
 import type { FileRecord, Project } from '../api/types';
-import { fileListing } from '../api/files';
+import type { ProjectCache } from '../api/projects';
+import { FILE_ROW_FIELDS, fileListing } from '../api/files';
 import { CopyDestination, describeDestination, nameProblem } from './request';
 import { itemCount } from '../util/words';
 import { loadMoreLabel } from '../ui/rowView';
 
 type KindPick = vscode.QuickPickItem & { value: CopyDestination['kind'] };
 
+/** What the pickers choose a destination for: a copy (by default) or a move. */
+export type DestinationVerb = 'copy' | 'move';
+
 /** The three destination kinds of the contract; "same project" only when the sources' project is known and single. */
-export async function pickDestinationKind(sourceProject: string | undefined, count: number): Promise<CopyDestination['kind'] | undefined> {
+export async function pickDestinationKind(sourceProject: string | undefined, count: number, verb: DestinationVerb = 'copy'): Promise<CopyDestination['kind'] | undefined> {
   const items: KindPick[] = [];
   if (sourceProject) {
     items.push({ label: `$(folder) ${vscode.l10n.t('A folder in the same project')}`, description: sourceProject, value: 'sameProjectFolder' });
@@ -21,7 +25,10 @@ export async function pickDestinationKind(sourceProject: string | undefined, cou
     { label: `$(folder-opened) ${vscode.l10n.t('A folder in another project')}`, value: 'otherProjectFolder' },
   );
   const chosen = await vscode.window.showQuickPick(items, {
-    title: vscode.l10n.t({ message: 'Copy {0}: where to?', args: [itemCount(count)], comment: ['{0}: "1 item", "3 items"'] }),
+    title:
+      verb === 'move'
+        ? vscode.l10n.t({ message: 'Move {0}: where to?', args: [itemCount(count)], comment: ['{0}: "1 item", "3 items"'] })
+        : vscode.l10n.t({ message: 'Copy {0}: where to?', args: [itemCount(count)], comment: ['{0}: "1 item", "3 items"'] }),
     placeHolder: vscode.l10n.t('Choose the kind of destination'),
     ignoreFocusOut: true,
   });
@@ -43,15 +50,16 @@ export async function browseFolder(
   client: SbClient,
   project: Project,
   kind: 'sameProjectFolder' | 'otherProjectFolder',
-  options: { count: number; exclude?: ReadonlySet<string> },
+  options: { count: number; exclude?: ReadonlySet<string>; verb?: DestinationVerb },
 ): Promise<BrowseResult> {
+  const moving = options.verb === 'move';
   const stack: FileRecord[] = [];
   const pick = vscode.window.createQuickPick<FolderPick>();
   pick.ignoreFocusOut = true;
   pick.placeholder = vscode.l10n.t('Open a folder, or choose "Here"');
   pick.buttons = [vscode.QuickInputButtons.Back];
   // One listing per level shown; a level left behind is reset, which cancels its request.
-  let listing = fileListing(client.files, { project: project.id });
+  let listing = fileListing(client.files, { project: project.id }, {}, FILE_ROW_FIELDS);
   const destinationHere = (): CopyDestination => {
     const current = stack[stack.length - 1];
     return current
@@ -61,9 +69,13 @@ export async function browseFolder(
   const render = () => {
     const here = destinationHere();
     const items = itemCount(options.count);
-    pick.title = stack.length
-      ? vscode.l10n.t({ message: 'Copy {0} to {1}', args: [items, describeDestination(here)], comment: ['{0}: "1 item", "3 items"; {1}: the destination'] })
-      : vscode.l10n.t({ message: 'Copy {0} to {1} (root)', args: [items, describeDestination(here)], comment: ['{0}: "1 item", "3 items"; {1}: a project, at its root folder'] });
+    pick.title = moving
+      ? stack.length
+        ? vscode.l10n.t({ message: 'Move {0} to {1}', args: [items, describeDestination(here)], comment: ['{0}: "1 item", "3 items"; {1}: the destination'] })
+        : vscode.l10n.t({ message: 'Move {0} to {1} (root)', args: [items, describeDestination(here)], comment: ['{0}: "1 item", "3 items"; {1}: a project, at its root folder'] })
+      : stack.length
+        ? vscode.l10n.t({ message: 'Copy {0} to {1}', args: [items, describeDestination(here)], comment: ['{0}: "1 item", "3 items"; {1}: the destination'] })
+        : vscode.l10n.t({ message: 'Copy {0} to {1} (root)', args: [items, describeDestination(here)], comment: ['{0}: "1 item", "3 items"; {1}: a project, at its root folder'] });
     const rows: FolderPick[] = [
       { label: `$(check) ${vscode.l10n.t({ message: 'Here', comment: ['Copy into the folder shown'] })}`, description: describeDestination(here), action: 'here', alwaysShow: true },
       // At the project's root there is no "up": the step before (the project, or the kind of destination) is "back".
@@ -77,7 +89,7 @@ export async function browseFolder(
       const excluded = options.exclude?.has(folder.id.toLowerCase());
       rows.push({
         label: `$(folder) ${folder.name}`,
-        description: excluded ? vscode.l10n.t('being copied: cannot copy into it') : undefined,
+        description: excluded ? (moving ? vscode.l10n.t('being moved: cannot move into it') : vscode.l10n.t('being copied: cannot copy into it')) : undefined,
         action: 'open',
         folder,
       });
@@ -85,7 +97,7 @@ export async function browseFolder(
     const remaining = listing.left;
     if (listing.error !== undefined && !listing.loading) rows.push({ label: `$(error) ${vscode.l10n.t('Could not list this folder')}`, detail: describeError(listing.error), action: 'more', alwaysShow: true });
     else if (listing.hasMore) rows.push({ label: `$(ellipsis) ${loadMoreLabel(remaining, false)}`, action: 'more', alwaysShow: true });
-    else if (!folders.length && !pick.busy) rows.push({ label: vscode.l10n.t('No folders here'), action: 'here', description: vscode.l10n.t('choose to copy here'), alwaysShow: true });
+    else if (!folders.length && !pick.busy) rows.push({ label: vscode.l10n.t('No folders here'), action: 'here', description: moving ? vscode.l10n.t('choose to move here') : vscode.l10n.t('choose to copy here'), alwaysShow: true });
     pick.items = rows;
   };
   /** The next page of the level shown, or (`open`) the first page of the level now on top of the stack. */
@@ -93,7 +105,7 @@ export async function browseFolder(
     if (open) {
       listing.reset();
       const current = stack[stack.length - 1];
-      listing = fileListing(client.files, current ? { parent: current.id } : { project: project.id });
+      listing = fileListing(client.files, current ? { parent: current.id } : { project: project.id }, {}, FILE_ROW_FIELDS);
     }
     const mine = listing;
     pick.busy = true;
@@ -155,3 +167,45 @@ function upTo(path: string, project: string): string {
   return path ? vscode.l10n.t('to {0}', path) : vscode.l10n.t('to the root of {0}', project);
 }
 
+
+/**
+ * The destination of a copy or a move, asked step by step: the kind (a folder of the sources' project, another
+ * project's root, a folder of another project), then the project, then the folder; Back goes a step back.
+ */
+export async function pickDestination(
+  services: { projects: ProjectCache; client: SbClient },
+  ids: readonly string[],
+  sourceProject: string | undefined,
+  verb: DestinationVerb = 'copy',
+): Promise<CopyDestination | undefined> {
+  const exclude = new Set(ids.map((id) => id.toLowerCase()));
+  for (;;) {
+    const kind = await pickDestinationKind(sourceProject, ids.length, verb);
+    if (!kind) return undefined;
+    if (kind === 'sameProjectFolder') {
+      const project = (await services.projects.all().catch(() => [])).find((p) => p.id === sourceProject) ?? { href: '', id: sourceProject!, name: sourceProject! };
+      const result = await browseFolder(services.client, project, 'sameProjectFolder', { count: ids.length, exclude, verb });
+      if (result.back) continue;
+      return result.destination;
+    }
+    for (;;) {
+      const project = await pickProject(services.projects, {
+        title:
+          verb === 'move'
+            ? kind === 'projectRoot'
+              ? vscode.l10n.t('Move to the root of which project?')
+              : vscode.l10n.t('Move to a folder of which project?')
+            : kind === 'projectRoot'
+              ? vscode.l10n.t('Copy to the root of which project?')
+              : vscode.l10n.t('Copy to a folder of which project?'),
+        // "Another project" either way: the sources' own project is the first choice's.
+        exclude: sourceProject,
+      });
+      if (!project || project === 'none') break;
+      if (kind === 'projectRoot') return { kind, project: project.id, rootFolder: project.root_folder };
+      const result = await browseFolder(services.client, project, 'otherProjectFolder', { count: ids.length, exclude, verb });
+      if (result.back) continue;
+      return result.destination;
+    }
+  }
+}

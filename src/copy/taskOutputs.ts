@@ -1,6 +1,6 @@
 // The output files of several tasks (a batch parent's completed children included), gathered for one copy.
 // No `vscode`: the task API is handed in.
-import type { TasksApi } from '../api/tasks';
+import { MAX_BULK_IDS, type TasksApi } from '../api/tasks';
 import type { Task } from '../api/types';
 import * as l10n from '@vscode/l10n';
 import { count } from '../util/words';
@@ -24,10 +24,11 @@ export interface GatheredOutputs {
 }
 
 /**
- * The output files of the given tasks, each once: a task without its outputs in hand is read (one GET); a batch
+ * The output files of the given tasks, each once: the tasks without their outputs in hand are read 100 a request
+ * (`POST /v2/bulk/tasks/get`; one GET each when that is not at hand or failed for one); a batch
  * parent stands for its completed children (listed by `parent`, 100 a page). Tasks that are not COMPLETED are skipped.
  */
-export async function gatherOutputs(tasks: readonly (Pick<Task, 'id'> & Partial<Task>)[], source: Pick<TasksApi, 'get' | 'list'>, maxPages = CHILD_PAGES): Promise<GatheredOutputs> {
+export async function gatherOutputs(tasks: readonly (Pick<Task, 'id'> & Partial<Task>)[], source: Pick<TasksApi, 'get' | 'list'> & Partial<Pick<TasksApi, 'bulkGet'>>, maxPages = CHILD_PAGES): Promise<GatheredOutputs> {
   const out: GatheredOutputs = { ids: [], names: {}, projects: [], tasks: 0, byTask: [], notes: [], requests: 0 };
   const seen = new Set<string>();
   const projects = new Set<string>();
@@ -46,6 +47,19 @@ export async function gatherOutputs(tasks: readonly (Pick<Task, 'id'> & Partial<
       if (name) out.names[id] = name;
     }
   };
+  // The tasks whose outputs are not in hand (a row's record has none), read 100 a request when the source can.
+  const read = new Map<string, Task>();
+  const unread = tasks.filter((t) => !t.batch && !t.outputs).map((t) => t.id);
+  if (source.bulkGet) {
+    for (let i = 0; i < unread.length; i += MAX_BULK_IDS) {
+      out.requests++;
+      try {
+        for (const item of await source.bulkGet(unread.slice(i, i + MAX_BULK_IDS))) if (item.resource && typeof item.resource.id === 'string') read.set(item.resource.id, item.resource);
+      } catch {
+        // Each of these is read alone below, and said when it cannot be.
+      }
+    }
+  }
   for (const task of tasks) {
     if (task.batch) {
       let read = 0;
@@ -66,7 +80,7 @@ export async function gatherOutputs(tasks: readonly (Pick<Task, 'id'> & Partial<
       }
       continue;
     }
-    let full = task;
+    let full = task.outputs ? task : (read.get(task.id) ?? task);
     if (!full.outputs) {
       try {
         out.requests++;

@@ -6,12 +6,14 @@ import { copySourcesPrompt } from '../copy/sources';
 import type { TrackedJob } from '../jobs/tracker';
 import type { Services } from '../services';
 import { onMany, onOne, plain, type Command, type CommandOptions } from '../ui/commands';
+import type { TargetType } from '../ui/targets';
 import { pickProject } from '../ui/projectPick';
 import { withProgressBar, type RowTree } from '../ui/rowTree';
 import { count } from '../util/words';
 import { dropDestination, projectNodeOf, type DropTarget } from './dragAndDrop';
 import { FolderNode, ProjectNode, type FilesNode, type FilesTreeModel, type ItemNode } from './filesModel';
 import { download } from '../remote/download';
+import type { DownloadRef } from '../remote/downloadItems';
 import { uploadCommand } from '../remote/upload';
 import { loadWholeFile, openRemote, remoteUri, type RemoteParts } from '../remote/open';
 import type { FileFinder, FindSpec } from './find';
@@ -19,6 +21,7 @@ import { askConditions, askWhere, namedConditions } from './findPrompt';
 import { deleteItems, editTags, newFolder, rename } from './manageCommands';
 import type { JobTracker } from '../jobs/tracker';
 import { editMetadata } from './metadataDocument';
+import { moveTo } from './moveCommand';
 import { copySources, fileTarget, filesListingTarget, idTarget, projectTarget, readFile, type FileAsk, type FileRef, type IdRef } from './targets';
 
 export interface FilesParts {
@@ -31,6 +34,15 @@ export interface FilesParts {
   /** The data jobs' tracker: the async delete's jobs are followed there. */
   readonly tracker: JobTracker;
   finder: FileFinder;
+}
+
+/** Download… takes a project's row too: the whole project, under a folder of its name. */
+function downloadable(files: TargetType<FileRef, FileAsk>): TargetType<DownloadRef, FileAsk> {
+  return {
+    read: (value) => (value instanceof ProjectNode ? { id: value.id, name: value.name, wholeProject: true } : files.read(value)),
+    key: (ref) => ref.id.toLowerCase(),
+    pick: files.pick,
+  };
 }
 
 /** Every command of Projects & Files. */
@@ -47,7 +59,7 @@ export function filesCommands(parts: FilesParts): Command[] {
     onMany('copyTo', { type: files, named, ask: { prompt: copySourcesPrompt } }, copyTo),
     onOne('openRemoteFile', { type: files, fits: (f) => !f.folder, ask: { prompt: () => vscode.l10n.t('The ID of the file to open') } }, (file) => openFile(parts, file)),
     plain('loadWholeFile', (uri, options) => loadWholeFile(parts.remote, uri, (options ?? {}) as { confirm?: unknown })),
-    onMany('downloadFiles', { type: files, named, ask: { prompt: () => vscode.l10n.t('The IDs of the files and folders to download') } }, (refs, options) =>
+    onMany('downloadFiles', { type: downloadable(files), named, ask: { prompt: () => vscode.l10n.t('The IDs of the files and folders to download') } }, (refs, options) =>
       download(parts.services, refs, options as { target?: string; confirm?: boolean }),
     ),
     plain('uploadFiles', (first, second) => uploadCommand(parts.services, first, second)),
@@ -56,6 +68,7 @@ export function filesCommands(parts: FilesParts): Command[] {
     plain('clearFind', () => parts.model.showFound(undefined)),
     plain('newFolder', (where, options) => newFolder(parts, where, isOptions(where) ? where : isOptions(options) ? options : {})),
     onOne('renameFile', { type: files, ask: { prompt: () => vscode.l10n.t('The ID of the file or folder to rename') } }, (ref, options) => rename(parts, ref, options)),
+    onMany('moveTo', { type: files, named, ask: { prompt: () => vscode.l10n.t('The IDs of the files and folders to move') } }, (refs, options) => moveTo(parts, refs, options)),
     onMany('deleteFiles', { type: files, named, ask: { prompt: () => vscode.l10n.t('The IDs of the files and folders to delete') } }, (refs, options) => deleteItems(parts, refs, options)),
     onOne<FileRef, FileAsk>('editMetadata', { type: files, fits: (f) => !f.folder, ask: { prompt: () => vscode.l10n.t('The ID of the file whose metadata to edit') } }, (ref) => editMetadata(ref)),
     onMany<FileRef, FileAsk>('editTags', { type: files, named, fits: (f) => !f.folder, ask: { prompt: () => vscode.l10n.t('The IDs of the files to tag') } }, (refs, options) => editTags(parts, refs, options)),

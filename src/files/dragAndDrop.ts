@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { CopyDestination } from '../copy/request';
 import { FileNode, FolderNode, isItemNode, ProjectNode, type FilesNode, type FoundRoot, type ItemNode } from './filesModel';
 import { VIEWS } from '../keys/views';
+import { dropChoices, uriListEntries, type DropChoice } from './dropChoice';
 
 /** The files view's own mime type (VS Code's convention): the dragged nodes themselves, within this window. */
 export const FILES_MIME = `application/vnd.code.tree.${VIEWS.files.toLowerCase()}`;
@@ -29,8 +30,18 @@ function above(target: DropTarget): FolderNode[] {
   return folders;
 }
 
-/** "Nothing was copied: … already in …": one item (by name) or several, in a folder or at a project's root. */
-function alreadyThere(one: string | undefined, where: { root: string } | { folder: string }): string {
+/** "Nothing was copied (moved): … already in …": one item (by name) or several, in a folder or at a project's root. */
+function alreadyThere(one: string | undefined, where: { root: string } | { folder: string }, verb: DropChoice): string {
+  if (verb === 'move') {
+    if ('root' in where) {
+      return one !== undefined
+        ? vscode.l10n.t('Nothing was moved: "{0}" is already in the root of {1}. Drop onto another folder or project to move it.', one, where.root)
+        : vscode.l10n.t('Nothing was moved: they are already in the root of {0}. Drop onto another folder or project to move them.', where.root);
+    }
+    return one !== undefined
+      ? vscode.l10n.t('Nothing was moved: "{0}" is already in "{1}". Drop onto another folder or project to move it.', one, where.folder)
+      : vscode.l10n.t('Nothing was moved: they are already in "{0}". Drop onto another folder or project to move them.', where.folder);
+  }
   if ('root' in where) {
     return one !== undefined
       ? vscode.l10n.t('Nothing was copied: "{0}" is already in the root of {1}. Drop onto another folder or project to copy.', one, where.root)
@@ -42,19 +53,25 @@ function alreadyThere(one: string | undefined, where: { root: string } | { folde
 }
 
 /**
- * Why a drop cannot be copied, before anything is sent: onto the folder the items are already in, or a folder into
- * itself or its own subtree, or into a project the user cannot write to. Undefined when it can.
+ * Why a drop cannot be copied (or moved), before anything is sent: onto the folder the items are already in, or a
+ * folder into itself or its own subtree, or into a project the user cannot write to. Undefined when it can.
  */
-export function dropRefusal(target: DropTarget, items: readonly ItemNode[]): string | undefined {
+export function dropRefusal(target: DropTarget, items: readonly ItemNode[], verb: DropChoice = 'copy'): string | undefined {
+  const moving = verb === 'move';
   if (!items.length) return vscode.l10n.t('Only files and folders can be dropped to copy them.');
   const project = projectNodeOf(target)!;
   if (project.project.permissions && project.project.permissions.write === false) {
-    return vscode.l10n.t('Nothing was copied: you cannot write to {0} (read only).', project.id);
+    return moving ? vscode.l10n.t('Nothing was moved: you cannot write to {0} (read only).', project.id) : vscode.l10n.t('Nothing was copied: you cannot write to {0} (read only).', project.id);
   }
   const atRoot = target instanceof ProjectNode;
   const ancestors = new Set(above(target).map((folder) => folder.id));
   for (const item of items) {
     if (item instanceof FolderNode && ancestors.has(item.id)) {
+      if (moving) {
+        return item.id === target.id
+          ? vscode.l10n.t('Nothing was moved: the folder "{0}" cannot be moved into itself.', item.name)
+          : vscode.l10n.t('Nothing was moved: the folder "{0}" cannot be moved into its own subfolder "{1}".', item.name, target.name);
+      }
       return item.id === target.id
         ? vscode.l10n.t('Nothing was copied: the folder "{0}" cannot be copied into itself.', item.name)
         : vscode.l10n.t('Nothing was copied: the folder "{0}" cannot be copied into its own subfolder "{1}".', item.name, target.name);
@@ -62,7 +79,7 @@ export function dropRefusal(target: DropTarget, items: readonly ItemNode[]): str
   }
   const already = items.filter((item) => item.parentNode.id === target.id);
   if (already.length === items.length) {
-    return alreadyThere(items.length === 1 ? items[0].name : undefined, atRoot ? { root: target.id } : { folder: target.name });
+    return alreadyThere(items.length === 1 ? items[0].name : undefined, atRoot ? { root: target.id } : { folder: target.name }, verb);
   }
   return undefined;
 }
@@ -76,15 +93,59 @@ export function dropDestination(target: DropTarget, sourceProjects: readonly str
   return { kind: same ? 'sameProjectFolder' : 'otherProjectFolder', project: project.id, folder: target.id, path };
 }
 
-/** What a drop does once its target and items are known (the copy flow, its confirmation included). */
+/** What a drop does once its target and items are known (the copy flow, its confirmation included; the move). */
 export type DropHandler = (target: DropTarget, items: ItemNode[]) => Promise<unknown>;
 
-/** Drag files and folders in Projects & Files onto a folder or a project to copy them there. */
+export interface DropHandlers {
+  copy: DropHandler;
+  move: DropHandler;
+  /** Local files and folders (the Explorer, the OS): the upload flow to the target. */
+  upload: (target: DropTarget, paths: string[]) => Promise<unknown>;
+}
+
+/** Asks Move here / Copy here, the default first; undefined when dismissed. */
+export async function askDropChoice(order: readonly DropChoice[], target: DropTarget): Promise<DropChoice | undefined> {
+  const where = target instanceof ProjectNode ? target.id : target.name;
+  const items = order.map((choice) => ({
+    choice,
+    label: choice === 'move' ? `$(arrow-right) ${vscode.l10n.t('Move here')}` : `$(copy) ${vscode.l10n.t('Copy here')}`,
+    description: where,
+  }));
+  const chosen = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Drop onto {0}', where), placeHolder: vscode.l10n.t('Move or copy?'), ignoreFocusOut: true });
+  return chosen?.choice;
+}
+
+/** The local files and folders a drop carries: `text/uri-list` (the Explorer) and the OS's `files`. */
+async function localPaths(dataTransfer: vscode.DataTransfer): Promise<string[]> {
+  const paths = new Set<string>();
+  const list = await dataTransfer.get('text/uri-list')?.asString();
+  for (const entry of uriListEntries(list ?? '')) {
+    try {
+      const uri = vscode.Uri.parse(entry, true);
+      if (uri.scheme === 'file') paths.add(uri.fsPath);
+    } catch {
+      // Not a URI: nothing to upload from it.
+    }
+  }
+  dataTransfer.forEach((item) => {
+    const file = item.asFile();
+    if (file?.uri?.scheme === 'file') paths.add(file.uri.fsPath);
+  });
+  return [...paths];
+}
+
+/**
+ * Drag files and folders in Projects & Files onto a folder or a project: asked Move here / Copy here (Move first
+ * within one project, Copy first across projects). Local files and folders dropped there are uploaded to it.
+ */
 export class FilesDragAndDrop implements vscode.TreeDragAndDropController<FilesNode> {
   readonly dragMimeTypes = [FILES_MIME, 'text/plain'];
-  readonly dropMimeTypes = [FILES_MIME];
+  readonly dropMimeTypes = [FILES_MIME, 'text/uri-list', 'files'];
 
-  constructor(private readonly onDrop: DropHandler) {}
+  constructor(
+    private readonly handlers: DropHandlers,
+    private readonly choose: (order: readonly DropChoice[], target: DropTarget) => Promise<DropChoice | undefined> = askDropChoice,
+  ) {}
 
   handleDrag(source: readonly FilesNode[], dataTransfer: vscode.DataTransfer): void {
     const items = source.filter(isItemNode);
@@ -97,17 +158,39 @@ export class FilesDragAndDrop implements vscode.TreeDragAndDropController<FilesN
   async handleDrop(target: FilesNode | undefined, dataTransfer: vscode.DataTransfer, token?: vscode.CancellationToken): Promise<void> {
     const dropped = dataTransfer.get(FILES_MIME)?.value as unknown;
     const items = Array.isArray(dropped) ? dropped.filter(isItemNode) : [];
-    if (!items.length || token?.isCancellationRequested) return;
+    if (token?.isCancellationRequested) return;
     const where = dropTarget(target);
-    if (!where) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('Drop files and folders onto a folder or a project to copy them there.'));
+    if (!items.length) {
+      const paths = await localPaths(dataTransfer);
+      if (!paths.length || token?.isCancellationRequested) return;
+      if (!where) {
+        void vscode.window.showWarningMessage(vscode.l10n.t('Drop local files and folders onto a folder or a project to upload them there.'));
+        return;
+      }
+      await this.run(() => this.handlers.upload(where, paths));
       return;
     }
-    const refusal = dropRefusal(where, items);
+    if (!where) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('Drop files and folders onto a folder or a project to move or copy them there.'));
+      return;
+    }
+    const order = dropChoices(items.map((item) => item.file.project ?? projectNodeOf(item)?.id), projectNodeOf(where)!.id);
+    const refusal = dropRefusal(where, items, order[0]);
     if (refusal) {
       void vscode.window.showWarningMessage(refusal);
       return;
     }
-    await this.onDrop(where, items);
+    const choice = await this.choose(order, where);
+    if (!choice || token?.isCancellationRequested) return;
+    await this.run(() => this.handlers[choice](where, items));
+  }
+
+  /** A drop has no command wrapper around it: what goes wrong is said here. */
+  private async run(work: () => Promise<unknown>): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      void vscode.window.showWarningMessage(error instanceof Error ? error.message : String(error));
+    }
   }
 }

@@ -4,10 +4,10 @@
 
 import * as l10n from '@vscode/l10n';
 import { describeError } from '../api/errors';
-import { fileListing, type FileLocation } from '../api/files';
+import { FILE_ROW_FIELDS, fileListing, type FileLocation } from '../api/files';
 import { PAGE_SIZE, PagedLoader, recordKey } from '../api/pagedLoader';
 import type { FileRecord, Page, Project } from '../api/types';
-import { errorRows, LoadMoreNode as ListingEnd, loadMoreView, MessageNode as Message, messageView, type RowModel, type RowView } from '../ui/rowView';
+import { errorRows, LoadMoreNode as ListingEnd, loadMoreView, MessageNode as Message, messageView, type RowModel, type RowView, unreadTooltipLine } from '../ui/rowView';
 import { entryView, projectView } from './fileRows';
 import { foundPath, type Found, type FindWay } from './find';
 import { count } from '../util/words';
@@ -17,7 +17,7 @@ import { commandTitles, COMMANDS } from '../keys/commands';
 /** The part of the client the tree reads (SbClient, or a test double). */
 export interface FilesSource {
   files: {
-    list(location: FileLocation, page: { offset?: number; limit?: number; signal?: AbortSignal }): Promise<Page<FileRecord>>;
+    list(location: FileLocation, page: { offset?: number; limit?: number; signal?: AbortSignal; fields?: string }): Promise<Page<FileRecord>>;
     next(url: string, signal?: AbortSignal): Promise<Page<FileRecord>>;
     get(id: string): Promise<FileRecord>;
   };
@@ -129,6 +129,8 @@ export class FilesTreeModel implements RowModel<FilesNode> {
   private readonly changed = new Emitter<FilesNode | undefined>();
   /** Fires with the node whose children changed, or undefined for the whole tree. */
   readonly onDidChange = this.changed.event;
+  /** Whole records read for tooltips, by ID, each kept while its `modified_on` is the listed one. */
+  private readonly wholeFiles = new Map<string, FileRecord>();
 
   constructor(
     private readonly source: FilesSource,
@@ -144,10 +146,10 @@ export class FilesTreeModel implements RowModel<FilesNode> {
       case 'project':
         return projectView(node.project, this.now());
       case 'folder':
-        return { ...entryView(node.file, this.now()), fileIcon: node.kind };
+        return { ...this.entryView(node.file), fileIcon: node.kind };
       case 'file': {
         // A click opens it in the editor.
-        const view: RowView = { ...entryView(node.file, this.now()), fileIcon: node.kind, command: { command: COMMANDS.openRemoteFile, title: commandTitles().openRemoteFile, args: [node] } };
+        const view: RowView = { ...this.entryView(node.file), fileIcon: node.kind, command: { command: COMMANDS.openRemoteFile, title: commandTitles().openRemoteFile, args: [node] } };
         if (node.parentNode.kind !== 'found') return view;
         // A found entry says where it is.
         const path = foundPath(node.file, node.parentNode.found.spec, node.parentNode.rootFolders);
@@ -158,6 +160,36 @@ export class FilesTreeModel implements RowModel<FilesNode> {
       case 'message':
         return messageView(node);
     }
+  }
+
+  /** A file's or folder's row: its tooltip drawn from the whole record when at hand, else read on hover. */
+  private entryView(file: FileRecord): RowView {
+    const whole = this.wholeFile(file);
+    const view = entryView(whole ?? file, this.now());
+    return whole || hasTooltipFields(file) ? view : { ...view, tooltipOnHover: true };
+  }
+
+  /** The whole record read for a listed entry, if it is still the listed one (the same `modified_on`). */
+  private wholeFile(file: FileRecord): FileRecord | undefined {
+    const whole = this.wholeFiles.get(file.id);
+    return whole && whole.modified_on === file.modified_on ? { ...whole, ...file } : undefined;
+  }
+
+  /** A file's or folder's tooltip: its tags, metadata and origin need its whole record, one GET per entry while it is current. */
+  async resolveTooltip(node: FilesNode): Promise<string | undefined> {
+    if (node.kind !== 'file' && node.kind !== 'folder') return undefined;
+    const listed = node.file;
+    let whole = this.wholeFile(listed);
+    if (!whole) {
+      try {
+        const read = await this.source.files.get(listed.id);
+        this.wholeFiles.set(listed.id, read);
+        whole = { ...read, ...listed };
+      } catch (error) {
+        return `${entryView(listed, this.now()).tooltip}\n\n${unreadTooltipLine(error)}`;
+      }
+    }
+    return entryView(whole, this.now()).tooltip;
   }
 
   /**
@@ -250,6 +282,18 @@ export class FilesTreeModel implements RowModel<FilesNode> {
     for (const owner of owners) this.refresh(owner);
   }
 
+  /** Reloads the entries of the projects and folders loaded so far whose ID is one of these (a move's destination). */
+  refreshListings(ids: readonly string[]): void {
+    const wanted = new Set(ids.map((id) => id.toLowerCase()));
+    const owners: (ProjectNode | FolderNode)[] = [];
+    const visit = (owner: ProjectNode | FolderNode) => {
+      if (wanted.has(owner.id.toLowerCase())) owners.push(owner);
+      for (const node of owner.nodes.values()) if (node instanceof FolderNode) visit(node);
+    };
+    for (const project of this.root.nodes.values()) visit(project);
+    for (const owner of owners) this.refresh(owner);
+  }
+
   /** Reloads everything, or one project's or folder's entries. */
   refresh(node?: ProjectNode | FolderNode): void {
     if (node) {
@@ -320,7 +364,7 @@ export class FilesTreeModel implements RowModel<FilesNode> {
   }
 
   private projectNodes(root: FilesRoot): ProjectNode[] {
-    return root.listing.items.map((project) => reuse(root.nodes, project.id, () => new ProjectNode(project, fileListing(this.source.files, { project: project.id }))));
+    return root.listing.items.map((project) => reuse(root.nodes, project.id, () => new ProjectNode(project, fileListing(this.source.files, { project: project.id }, {}, FILE_ROW_FIELDS))));
   }
 
   /** Folders first, as in the Explorer; otherwise the platform's order. */
@@ -328,7 +372,7 @@ export class FilesTreeModel implements RowModel<FilesNode> {
     const entries = [...owner.listing.items].sort((a, b) => Number(b.type === 'folder') - Number(a.type === 'folder'));
     return entries.map((file) =>
       file.type === 'folder'
-        ? reuse(owner.nodes, `d:${file.id}`, () => new FolderNode(file, owner, fileListing(this.source.files, { parent: file.id })))
+        ? reuse(owner.nodes, `d:${file.id}`, () => new FolderNode(file, owner, fileListing(this.source.files, { parent: file.id }, {}, FILE_ROW_FIELDS)))
         : reuse(owner.nodes, `f:${file.id}`, () => new FileNode(file, owner)),
     );
   }
@@ -348,6 +392,11 @@ export class FilesTreeModel implements RowModel<FilesNode> {
   }
 }
 
+
+/** Whether a record carries what a tooltip shows beyond a row's fields (a search's answer does). */
+function hasTooltipFields(file: FileRecord): boolean {
+  return 'tags' in file || 'metadata' in file || 'origin' in file;
+}
 
 function reuse<N>(cache: Map<string, N>, key: string, make: () => N): N {
   let node = cache.get(key);

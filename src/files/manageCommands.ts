@@ -2,7 +2,7 @@
 // sent, sends through the one write path (write/outbox.ts, the kinds of files/writes.ts), and says how it went.
 import * as vscode from 'vscode';
 import { nameProblem } from '../api/fileRules';
-import type { AsyncJob, FileRecord, Project } from '../api/types';
+import type { AsyncJob, BulkFileItem, FileRecord, Project } from '../api/types';
 import type { Services } from '../services';
 import { paletteTitle, type CommandOptions } from '../ui/commands';
 import { pickProject } from '../ui/projectPick';
@@ -13,7 +13,7 @@ import type { JobTracker } from '../jobs/tracker';
 import { projectNodeOf } from './dragAndDrop';
 import { FolderNode, ProjectNode, type FilesTreeModel } from './filesModel';
 import type { FileRef } from './targets';
-import { deleteQuestion, FILE_WRITES, notTaken, readOnlyWords, signInToChange, planDelete, planTags, refusal, tagProblem, tagsInUse, type ManagedItem, type NewFolderPayload, type TagsPayload } from './writes';
+import { deleteQuestion, FILE_WRITES, planBulkTags, tagsNotTaken, notTaken, readOnlyWords, signInToChange, planDelete, planTags, refusal, tagProblem, tagsInUse, type ManagedItem, type NewFolderPayload, type TagsPayload } from './writes';
 
 export interface ManageParts {
   readonly services: Services;
@@ -36,7 +36,7 @@ const LOOKUP_WAIT_MS = 10_000;
  * left (refused, not found, or still being checked). A lost answer is looked up in the background; the person waits
  * a little for it rather than hear "maybe" at once.
  */
-async function send<P>(services: Services, kind: string, payloads: P[]): Promise<{ done: unknown[]; left: WriteRecord[] }> {
+export async function send<P>(services: Services, kind: string, payloads: P[]): Promise<{ done: unknown[]; left: WriteRecord[] }> {
   const who = await account(services);
   const finished: FinishedWrite[] = [];
   const listening = services.outbox.onDidFinish((f) => finished.push(f));
@@ -53,7 +53,7 @@ async function send<P>(services: Services, kind: string, payloads: P[]): Promise
 }
 
 /** What is left of a write, in words: refused (why), or still being checked (it is not sent again blind). */
-function leftWords(left: readonly WriteRecord[]): string {
+export function leftWords(left: readonly WriteRecord[]): string {
   const refused = left.find((r) => r.state === 'failed' || r.state === 'notFound');
   if (refused) return refused.note ?? notTaken();
   return vscode.l10n.t('The answer was lost: it is checked on the platform and not sent again until that is known (see the Data Jobs view).');
@@ -174,7 +174,9 @@ function goneWords(n: number, name: string | undefined): string {
 
 /** Edit Tags…: the tags in use across the files, checked where every file has one; unchecking removes, typing adds. */
 export async function editTags(parts: ManageParts, refs: FileRef[], options: CommandOptions): Promise<number> {
-  const records = await Promise.all(refs.map((r) => parts.services.client.files.get(r.id)));
+  const { client } = parts.services;
+  // Read fresh (a row may be older than the tags): one file by its GET, more by the bulk read, 100 a call.
+  const records = refs.length === 1 ? [await client.files.get(refs[0].id)] : await client.bulkFiles.records(refs.map((r) => r.id));
   const files = records.filter((f) => f.type !== 'folder').map((f) => ({ id: f.id, name: f.name || f.id, tags: f.tags ?? [], project: f.project }));
   if (!files.length) throw new Error(vscode.l10n.t('Folders have no tags: choose files.'));
   const readOnly = await readOnlyProjects(parts);
@@ -188,11 +190,34 @@ export async function editTags(parts: ManageParts, refs: FileRef[], options: Com
   if (bad) throw new Error(bad);
   const payloads: TagsPayload[] = planTags(files, edit.add, edit.remove);
   if (!payloads.length) return 0;
-  const { done, left } = await send(parts.services, FILE_WRITES.tags, payloads);
+  const changed = payloads.length === 1 ? await tagOneByOne(parts, payloads) : await tagInBulk(parts, payloads);
   parts.model.refreshHolding(files.map((f) => f.id));
-  if (left.length) throw new Error(vscode.l10n.t('Tags of {0} of {1} files changed. {2}', count(done.length), count(payloads.length), leftWords(left)));
-  vscode.window.setStatusBarMessage(`$(check) ${vscode.l10n.t('Tags changed on {0} files', count(done.length))}`, 3_000);
-  return done.length;
+  if (changed.why) throw new Error(vscode.l10n.t('Tags of {0} of {1} files changed. {2}', count(changed.done), count(payloads.length), changed.why));
+  vscode.window.setStatusBarMessage(`$(check) ${vscode.l10n.t('Tags changed on {0} files', count(changed.done))}`, 3_000);
+  return changed.done;
+}
+
+/** Each file's tags by its own call (`PUT …/tags`): one file, or those a bulk edit did not set as asked. */
+async function tagOneByOne(parts: ManageParts, payloads: TagsPayload[]): Promise<{ done: number; why?: string }> {
+  const { done, left } = await send(parts.services, FILE_WRITES.tags, payloads);
+  return { done: done.length, why: left.length ? leftWords(left) : undefined };
+}
+
+/**
+ * Many files' tags by the bulk edit, 100 files a call; a file the platform refused is said with its reason. A file
+ * the answer shows with other tags than asked (a platform whose edit merges the tags given) is set by its own call.
+ */
+async function tagInBulk(parts: ManageParts, payloads: TagsPayload[]): Promise<{ done: number; why?: string }> {
+  const calls = planBulkTags(payloads);
+  const { done, left } = await send(parts.services, FILE_WRITES.bulkTags, calls);
+  const answered = (done as BulkFileItem[][]).flat();
+  const refused = answered.filter((r) => r.error);
+  const again = tagsNotTaken(payloads, answered);
+  const fixed = again.length ? await tagOneByOne(parts, again) : { done: 0 };
+  const unsent = left.length ? calls.slice(done.length).reduce((n, c) => n + c.items.length, 0) : 0;
+  const set = answered.filter((r) => r.resource).length - again.length + fixed.done;
+  const why = refused[0]?.error?.message ?? fixed.why ?? (unsent ? leftWords(left) : undefined);
+  return { done: set, why };
 }
 
 interface TagItem extends vscode.QuickPickItem {
@@ -243,7 +268,7 @@ async function askTags(files: readonly { tags: readonly string[] }[]): Promise<{
 }
 
 /** The items with what the commands need (name, folder, size, project): a row's record, else one GET each (404: gone). */
-async function managedItems(parts: ManageParts, refs: readonly FileRef[]): Promise<(ManagedItem & { gone?: boolean })[]> {
+export async function managedItems(parts: ManageParts, refs: readonly FileRef[]): Promise<(ManagedItem & { gone?: boolean })[]> {
   const readOnly = await readOnlyProjects(parts);
   return Promise.all(
     refs.map(async (ref) => {
@@ -257,6 +282,7 @@ async function managedItems(parts: ManageParts, refs: readonly FileRef[]): Promi
         folder: ref.folder ?? record?.type === 'folder',
         size: ref.size ?? record?.size,
         project,
+        parent: ref.record?.parent ?? record?.parent,
         writable: project ? !readOnly.has(project) : undefined,
       };
     }),

@@ -12,7 +12,9 @@ import { dropCopy, filesCommands, type FilesParts } from './commands';
 import { FilesDragAndDrop, type DropTarget } from './dragAndDrop';
 import { FilesTreeModel, type FilesNode, type ItemNode } from './filesModel';
 import { FileFinder, foundDescription } from './find';
-import { FILE_WRITES, registerFileWrites, type AsyncDeletePayload } from './writes';
+import { FILE_WRITES, registerFileWrites, type AsyncDeletePayload, type AsyncMovePayload } from './writes';
+import { dropMove, type MoveOutcome } from './moveCommand';
+import { uploadCommand } from '../remote/upload';
 import { registerMetadataDocuments } from './metadataDocument';
 import { CONTEXT_KEYS } from '../keys/context';
 import { setContextKey } from '../ui/whenContext';
@@ -27,12 +29,15 @@ export interface FilesFeature {
   readonly dragAndDrop: FilesDragAndDrop;
   /** What a drop does: the copy flow to the target, its confirmation included (`args` as the copy commands take). */
   dropCopy(target: DropTarget, items: ItemNode[], args?: CopyCommandArgs): Promise<TrackedJob[]>;
+  /** A drop's "Move here" (`confirm: false`: not asked even when a name is taken there). */
+  dropMove(target: DropTarget, items: ItemNode[], options?: { confirm?: boolean }): Promise<MoveOutcome | undefined>;
 }
 
 /** Projects & Files: the view, dragging to copy, and its commands (the copy commands among them). */
 export function registerFiles(services: Services, copy: CopyFeature, remote: RemoteParts, jobs: Pick<JobsFeature, 'tracker' | 'writes'>): FilesFeature {
   const { client, session, clock } = services;
-  // The async delete's jobs are followed by the tracker (rows of Data Jobs); Retry Failed Items deletes the failed again.
+  // The async delete's and move's jobs are followed by the tracker (rows of Data Jobs); Retry Failed Items sends
+  // the failed items again as a job of the same kind.
   registerFileWrites(services.outbox, client, clock, jobs.tracker);
   services.context.subscriptions.push(
     jobs.writes.register({
@@ -40,9 +45,18 @@ export function registerFiles(services: Services, copy: CopyFeature, remote: Rem
       write: FILE_WRITES.asyncDelete,
       payload: (items, names, job): AsyncDeletePayload => ({ items: items.map((i) => ({ file: i.file })), names, ...(job.destination.project ? { where: { label: job.destination.label, project: job.destination.project } } : {}) }),
     }),
+    jobs.writes.register({
+      type: 'MOVE',
+      write: FILE_WRITES.asyncMove,
+      payload: (items, names, job): AsyncMovePayload => ({ items, destination: job.destination, sourceNames: names }),
+    }),
   );
   const model = new FilesTreeModel(client, async () => !!(await session.credentials()), clock.now);
-  const dragAndDrop = new FilesDragAndDrop((target, items) => dropCopy({ copy }, target, items));
+  const dragAndDrop = new FilesDragAndDrop({
+    copy: (target, items) => dropCopy({ copy }, target, items),
+    move: (target, items) => dropMove({ services, model, tracker: jobs.tracker }, target, items),
+    upload: (target, paths) => uploadCommand(services, target, { sources: paths }),
+  });
   const { view, rows, disposables } = showRows(VIEWS.files, model, { clock, canSelectMany: true, dragAndDropController: dragAndDrop });
   const parts: FilesParts = { services, model, rows, view, copy, remote, tracker: jobs.tracker, finder: new FileFinder(client) };
   // The view's description says what was found, how and where, as the Tasks view says its filter.
@@ -68,5 +82,5 @@ export function registerFiles(services: Services, copy: CopyFeature, remote: Rem
     registerMetadataDocuments(services),
     ...registerCommands(filesCommands(parts), services.selections),
   );
-  return { model, rows, view, dragAndDrop, dropCopy: (target, items, args) => dropCopy(parts, target, items, args) };
+  return { model, rows, view, dragAndDrop, dropCopy: (target, items, args) => dropCopy(parts, target, items, args), dropMove: (target, items, options) => dropMove(parts, target, items, options) };
 }

@@ -7,11 +7,15 @@
 import * as l10n from '@vscode/l10n';
 import type { Clock } from '../api/clock';
 import { ApiError } from '../api/errors';
+import type { BulkFilesApi } from '../api/bulkFiles';
+import { MAX_BULK_FILES } from '../api/bulkFiles';
 import type { FileJobsApi } from '../api/fileJobs';
 import { MAX_FILE_JOB_ITEMS } from '../api/fileJobs';
 import type { FileLocation, FilesApi } from '../api/files';
 import type { Credentials } from '../api/transport';
-import type { AsyncJob, FileRecord } from '../api/types';
+import type { AsyncJob, BulkFileItem, FileRecord, MoveItem } from '../api/types';
+import { matchCopy } from '../copy/copyWrite';
+import type { JobDestination } from '../keys/state';
 import { metadataProblem } from '../api/fileRules';
 import { count, fileCount, formatSize } from '../util/words';
 import { asyncJobIdentity, type JobSnapshot, type JobVerdict } from '../write/asyncJobs';
@@ -26,10 +30,13 @@ export const FILE_WRITES = {
   metadata: 'file.metadata',
   delete: 'file.delete',
   asyncDelete: 'file.asyncDelete',
+  move: 'file.move',
+  asyncMove: 'file.asyncMove',
+  bulkTags: 'file.bulkTags',
 } as const;
 
 /** What the kinds call. */
-export type FilesWriteApi = Pick<FilesApi, 'get' | 'list' | 'createFolder' | 'update' | 'setTags' | 'delete'>;
+export type FilesWriteApi = Pick<FilesApi, 'get' | 'list' | 'createFolder' | 'update' | 'setTags' | 'delete' | 'move'>;
 
 /** Why a change cannot be sent while signed out. */
 export const signInToChange = (): string => l10n.t('Sign in to change files on the platform.');
@@ -39,7 +46,9 @@ export const notTaken = (): string => l10n.t('The platform did not take the chan
 
 /** "me/p is read only: nothing in it can be changed." */
 export const readOnlyWords = (project: string): string => l10n.t('{0} is read only: nothing in it can be changed.', project);
-const noLongerThere = (name: string): string => l10n.t('"{0}" is no longer there.', name);
+/** '"a.bam" is no longer there.' */
+export const noLongerThere = (name: string): string => l10n.t('"{0}" is no longer there.', name);
+const moveOne = (name: string, where: string): string => l10n.t('Move "{0}" to {1}', name, where);
 const deleteOne = (name: string): string => l10n.t('Delete "{0}"', name);
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
@@ -245,7 +254,7 @@ export interface AsyncDeletePayload {
   where?: { label: string; project: string };
 }
 
-/** What the async delete needs of the job tracker (jobs/tracker.ts): its job is followed there, in Data Jobs. */
+/** What the async delete and move need of the job tracker (jobs/tracker.ts): their jobs are followed there, in Data Jobs. */
 export type DeleteJobTracker = Pick<JobTracker, 'add' | 'get' | 'recordedWrites'>;
 
 /** Whether a DELETE job answers for the call, by its results: each deleted record one of the items, as many results as items. */
@@ -293,10 +302,162 @@ export function asyncDeleteWrite(
   };
 }
 
+// --- Move of one file within its project: idempotent once read; found by state (its folder is the destination). ---
+
+export interface MovePayload {
+  id: string;
+  name: string;
+  /** the folder it is in, and the one it goes to */
+  from?: string;
+  to: string;
+  /** the destination, in words */
+  label: string;
+}
+
+export function moveWrite(files: FilesWriteApi): WriteKind<MovePayload, undefined, FileRecord> {
+  return {
+    name: FILE_WRITES.move,
+    idempotent: true,
+    identity: {
+      by: 'state',
+      async read(record, credentials) {
+        const now = await recordOrGone(files, record.payload.id, credentials);
+        if (!now) return { unknown: noLongerThere(record.payload.name) };
+        if (now.parent === record.payload.to) return { found: now };
+        // Still where it was: not done (sent again). Anywhere else: moved by someone else; the person decides.
+        if (record.payload.from === undefined || now.parent === record.payload.from) return { absent: l10n.t('"{0}" is still in its folder.', record.payload.name) };
+        return { unknown: l10n.t('"{0}" is now in another folder than the one it was moved to.', record.payload.name) };
+      },
+    },
+    isPayload: (p): p is MovePayload => isObject(p) && text(p.id) && text(p.name) && text(p.to) && text(p.label) && (p.from === undefined || text(p.from)),
+    send: (record, credentials) => files.move(record.payload.id, { parent: record.payload.to }, { credentials }),
+    keep: keepFile,
+    finish: () => undefined,
+    describe: (p) => moveOne(p.name, p.label),
+  };
+}
+
+// --- The async move of many items, of folders, or to another project: not idempotent; found among the jobs. ------
+
+/** The copy's shape (items, where to, the sources' names): a MOVE job reads as a COPY job does. */
+export interface AsyncMovePayload {
+  items: MoveItem[];
+  destination: JobDestination;
+  sourceNames?: Record<string, string>;
+}
+
+/**
+ * Whether a MOVE job answers for the call, item by item in request order, as a copy's (the moved record in the
+ * destination, under its name or `N_<name>`); a moved file keeps its ID, which confirms it as well.
+ */
+export function matchMove(payload: AsyncMovePayload, job: AsyncJob): JobVerdict {
+  const results = job.result ?? [];
+  if (results.some((r, i) => r.resource && i < payload.items.length && r.resource.id.toLowerCase() !== payload.items[i].file.toLowerCase() && r.resource.type !== 'folder')) return 'no';
+  return matchCopy(payload, payload.sourceNames ?? {}, job);
+}
+
+export function asyncMoveWrite(
+  jobs: Pick<FileJobsApi, 'submit' | 'get' | 'list'>,
+  serverNow: () => number,
+  clock: Pick<Clock, 'monotonic'>,
+  tracker?: DeleteJobTracker,
+): WriteKind<AsyncMovePayload, JobSnapshot, AsyncJob> {
+  return {
+    name: FILE_WRITES.asyncMove,
+    idempotent: false,
+    identity: asyncJobIdentity<AsyncMovePayload>({
+      type: 'MOVE',
+      jobs: { list: (page) => jobs.list(page), get: (id, options) => jobs.get('move', id, options) },
+      clock,
+      serverNow,
+      // A job the tracker follows for another write is that write's.
+      madeByAnother: (id, record) => {
+        const made = tracker?.recordedWrites();
+        return !!made?.has(id) && made.get(id) !== record.id;
+      },
+      itemCount: (p) => p.items.length,
+      matches: async (record: WriteRecord<AsyncMovePayload, JobSnapshot, AsyncJob>, job) => matchMove(record.payload, job),
+    }),
+    isPayload: (p): p is AsyncMovePayload =>
+      isObject(p) && Array.isArray(p.items) && p.items.every((i) => isObject(i) && text(i.file)) && isObject(p.destination) && text(p.destination.label) && text(p.destination.project),
+    send: (record, credentials) => jobs.submit('move', record.payload.items, { credentials }),
+    keep: keepJob,
+    // The job is followed to its end by the tracker, shown in Data Jobs with its per-item results.
+    finish: (record, job, found) => {
+      if (!tracker || tracker.get(job.id)) return;
+      const p = record.payload;
+      tracker.add(job, { type: 'MOVE', items: p.items, destination: p.destination, sourceNames: p.sourceNames, group: record.group, adopted: found || undefined, account: record.account, write: record.id });
+    },
+    describe: (p) =>
+      p.items.length === 1
+        ? moveOne(p.sourceNames?.[p.items[0].file] ?? p.items[0].file, p.destination.label)
+        : l10n.t('Move {0} items to {1}', count(p.items.length), p.destination.label),
+  };
+}
+
+function keepJob(job: AsyncJob): AsyncJob {
+  const result = job.result?.map((r) => (r.resource ? { resource: keepFile(r.resource) } : { error: r.error! }));
+  return { id: job.id, type: job.type, state: job.state, total_files: job.total_files, completed_files: job.completed_files, failed_files: job.failed_files, started_on: job.started_on, finished_on: job.finished_on, result };
+}
+
+// --- Tags of many files in one bulk edit (100 a call): idempotent (sets each list); found by reading them back. ---
+
+export interface BulkTagsPayload {
+  /** each file's whole tag list after the change */
+  items: TagsPayload[];
+}
+
+export function bulkTagsWrite(bulk: Pick<BulkFilesApi, 'get' | 'edit'>): WriteKind<BulkTagsPayload, undefined, BulkFileItem[]> {
+  return {
+    name: FILE_WRITES.bulkTags,
+    idempotent: true,
+    identity: {
+      by: 'state',
+      async read(record, credentials) {
+        const now = await bulk.get(record.payload.items.map((i) => i.id), { credentials });
+        const there = now.filter((r) => r.resource);
+        if (!there.length) return { unknown: l10n.t('None of the {0} files can be read.', count(now.length)) };
+        const wanted = new Map(record.payload.items.map((i) => [i.id.toLowerCase(), i.tags]));
+        const done = there.every((r) => sameTags(r.resource!.tags ?? [], wanted.get(r.resource!.id.toLowerCase()) ?? []));
+        return done ? { found: now } : { absent: l10n.t('Their tags are not changed yet.') };
+      },
+    },
+    isPayload: (p): p is BulkTagsPayload => isObject(p) && Array.isArray(p.items) && p.items.every((i) => isObject(i) && text(i.id) && text(i.name) && Array.isArray(i.tags) && i.tags.every(text)),
+    send: (record, credentials) => bulk.edit(record.payload.items.map((i) => ({ id: i.id, tags: i.tags })), { credentials }),
+    keep: (items) => items.map((r) => (r.resource ? { resource: { id: r.resource.id, name: r.resource.name, tags: r.resource.tags } as FileRecord } : { error: r.error! })),
+    finish: () => undefined,
+    describe: (p) => l10n.t('Tags of {0} files', count(p.items.length)),
+  };
+}
+
+/** Tags of many files: one bulk edit per 100 files (the platform's limit per call). */
+export function planBulkTags(payloads: readonly TagsPayload[], max = MAX_BULK_FILES): BulkTagsPayload[] {
+  const calls: BulkTagsPayload[] = [];
+  for (let i = 0; i < payloads.length; i += max) calls.push({ items: payloads.slice(i, i + max) });
+  return calls;
+}
+
+/**
+ * The files a bulk edit did not leave with the tags asked for, though it answered for them (a platform that merges
+ * the tags given into the list rather than replacing it: a tag removed stays): sent again one by one, with PUT.
+ */
+export function tagsNotTaken(payloads: readonly TagsPayload[], answered: readonly BulkFileItem[]): TagsPayload[] {
+  const now = new Map(answered.filter((r) => r.resource).map((r) => [r.resource!.id.toLowerCase(), r.resource!.tags]));
+  return payloads.filter((p) => {
+    const tags = now.get(p.id.toLowerCase());
+    return tags !== undefined && !sameTags(tags ?? [], p.tags);
+  });
+}
+
 /** Registers every kind of this file with the outbox. */
 export function registerFileWrites(
   outbox: Pick<Outbox, 'register'>,
-  client: { files: FilesWriteApi & Pick<FilesApi, 'metadata' | 'replaceMetadata'>; fileJobs: Pick<FileJobsApi, 'submit' | 'get' | 'list'>; budget: { serverClock: { now(): number } } },
+  client: {
+    files: FilesWriteApi & Pick<FilesApi, 'metadata' | 'replaceMetadata'>;
+    fileJobs: Pick<FileJobsApi, 'submit' | 'get' | 'list'>;
+    bulkFiles: Pick<BulkFilesApi, 'get' | 'edit'>;
+    budget: { serverClock: { now(): number } };
+  },
   clock: Pick<Clock, 'monotonic'>,
   tracker?: DeleteJobTracker,
 ): void {
@@ -306,6 +467,9 @@ export function registerFileWrites(
   outbox.register(metadataWrite(client.files));
   outbox.register(deleteWrite(client.files));
   outbox.register(asyncDeleteWrite(client.fileJobs, () => client.budget.serverClock.now(), clock, tracker));
+  outbox.register(moveWrite(client.files));
+  outbox.register(asyncMoveWrite(client.fileJobs, () => client.budget.serverClock.now(), clock, tracker));
+  outbox.register(bulkTagsWrite(client.bulkFiles));
 }
 
 // --- Planning, before anything is sent. --------------------------------------------------------------------------
@@ -319,6 +483,8 @@ export interface ManagedItem {
   /** its project's ID, and whether the caller may write to it (false: read only) */
   project?: string;
   writable?: boolean;
+  /** the folder it is in, when known */
+  parent?: string;
 }
 
 /** Why a delete (or a rename, a move) cannot be sent: a project's root folder, or a read-only project. */

@@ -37,6 +37,7 @@ export const COMMANDS = {
   findTask: 'sevenbridges.tasks.find',
   showFailedChildren: 'sevenbridges.tasks.showFailedChildren',
   costOfTasks: 'sevenbridges.tasks.cost',
+  showTimeline: 'sevenbridges.tasks.showTimeline',
   // Projects & Files view
   refreshFiles: 'sevenbridges.files.refresh',
   copyFileId: 'sevenbridges.files.copyId',
@@ -52,6 +53,7 @@ export const COMMANDS = {
   newFolder: 'sevenbridges.files.newFolder',
   renameFile: 'sevenbridges.files.rename',
   deleteFiles: 'sevenbridges.files.delete',
+  moveTo: 'sevenbridges.files.moveTo',
   editTags: 'sevenbridges.files.editTags',
   editMetadata: 'sevenbridges.files.editMetadata',
   // Copy
@@ -111,6 +113,7 @@ export function commandTitles(): Record<CommandName, string> {
     rerunFailed: l10n.t('Re-run Failed…'),
     collectFailureLogs: l10n.t('Collect Failure Logs…'),
     findTask: l10n.t('Find Task…'),
+    showTimeline: l10n.t('Show Timeline'),
     showFailedChildren: l10n.t('Show Failed Children'),
     costOfTasks: l10n.t('Cost of These Tasks'),
     refreshFiles: l10n.t('Refresh Files'),
@@ -127,6 +130,7 @@ export function commandTitles(): Record<CommandName, string> {
     newFolder: l10n.t('New Folder…'),
     renameFile: l10n.t('Rename…'),
     deleteFiles: l10n.t('Delete…'),
+    moveTo: l10n.t('Move To…'),
     editTags: l10n.t('Edit Tags…'),
     editMetadata: l10n.t('Edit Metadata…'),
     copy: l10n.t('Copy Files and Folders…'),

@@ -44,6 +44,20 @@ export interface WatchedTask {
   status?: string;
 }
 
+/** A Re-run Failed whose new tasks are followed until all have ended, to say once how they ended (tasks/rerunFailed.ts). */
+export interface StoredRerunWatch {
+  /** The watch's own ID. */
+  id: string;
+  /** The account (`endpoint#username`) the new tasks belong to: only that account follows them. */
+  account: string;
+  /** The batch parent's name, when the re-run was of one batch's children. */
+  of?: string;
+  /** The new tasks not ended yet. */
+  open: string[];
+  /** How many of the others ended, and how. */
+  ended: { completed: number; failed: number; aborted: number };
+}
+
 /** Where a copy job copies to, as shown to a person and as sent. */
 export interface JobDestination {
   label: string;
@@ -151,6 +165,15 @@ function readCopyItem(value: unknown): CopyItem | undefined {
   return { file: value.file, ...(isString(value.parent) ? { parent: value.parent } : {}), ...(isString(value.project) ? { project: value.project } : {}), ...(isString(value.name) ? { name: value.name } : {}) };
 }
 
+function readRerunWatch(value: unknown): StoredRerunWatch | undefined {
+  if (!isObject(value) || !isString(value.id) || !isString(value.account) || !optional(value.of, isString)) return undefined;
+  const open = listOf(value.open, (s) => (isString(s) ? s : undefined));
+  const ended = isObject(value.ended) ? value.ended : {};
+  const n = (v: unknown): number => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : 0);
+  if (!open) return undefined;
+  return { id: value.id, account: value.account, ...(isString(value.of) ? { of: value.of } : {}), open, ended: { completed: n(ended.completed), failed: n(ended.failed), aborted: n(ended.aborted) } };
+}
+
 /** A job record whose fields the views and the tracker use have their types; its other fields are kept as stored. */
 function readJob(value: unknown): TrackedJob | undefined {
   if (!isObject(value) || !isString(value.id) || !isString(value.state) || typeof value.submittedAt !== 'number') return undefined;
@@ -175,6 +198,8 @@ export const STATE = {
   expandedTaskRows: key<string[]>('sevenbridges.tasks.expanded', 'workspace', strings),
   /** Tasks watched to be told when they end, every window's (tasks/watcher.ts). */
   watchedTasks: key<WatchedTask[]>('sevenbridges.tasks.watched', 'global', (value) => listOf(value, readWatched)),
+  /** Re-runs of failed tasks followed to their end, every window's and account's (tasks/rerunFailed.ts). */
+  rerunWatches: key<StoredRerunWatch[]>('sevenbridges.tasks.rerunWatches', 'global', (value) => listOf(value, readRerunWatch)),
   /** The data jobs followed (copies, moves, deletes), every window's (jobs/tracker.ts). The key keeps its first name. */
   copyJobs: key<StoredCopyJobs>('sevenbridges.copyJobs', 'global', (value) => {
     const jobs = isObject(value) ? listOf(value.jobs, readJob) : undefined;

@@ -15,7 +15,7 @@ import { rangesBytes, ResumeBook, type DownloadResume } from '../transfer/resume
 import type { InterruptedRun } from '../jobs/transfers';
 import { requestLogger } from '../ui/requestLog';
 import { setting } from '../ui/settings';
-import { formatSize } from '../util/words';
+import { andMore, fileCount, formatSize } from '../util/words';
 import { collectItems, type DownloadRef } from './downloadItems';
 import { downloadSummaryWords, existingChoiceWords, progressWords } from './transferWords';
 
@@ -127,6 +127,7 @@ async function run(services: Services, target: string, items: readonly DownloadI
     items,
     ifExists: policy === 'ask' && options.confirm === false ? 'keepBoth' : policy,
     ask: askExisting,
+    askAll: askAllExisting,
   });
   if (plan.shortfall && options.confirm !== false) {
     const anyway = vscode.l10n.t('Download Anyway');
@@ -209,6 +210,23 @@ async function writableProblem(target: string): Promise<string | undefined> {
   } catch (error) {
     return describeLocalError(error, target);
   }
+}
+
+/** Several files there already with another size: one answer for all of them, or Ask for Each. */
+async function askAllExisting(existing: readonly ExistingFile[]): Promise<ExistingChoice | 'each'> {
+  const { overwrite, keepBoth, skip } = existingChoiceWords();
+  const each = vscode.l10n.t('Ask for Each');
+  const names = existing.slice(0, 5).map((e) => e.item.relativePath);
+  const more = existing.length > names.length ? [andMore(existing.length - names.length)] : [];
+  const chosen = await vscode.window.showWarningMessage(
+    vscode.l10n.t('{0} are already there with another size', fileCount(existing.length)),
+    { modal: true, detail: [...names, ...more, '', vscode.l10n.t('Overwrite them all, keep both of each (the download saved beside it with a number), skip them all, or choose for each?')].join('\n') },
+    overwrite,
+    keepBoth,
+    skip,
+    each,
+  );
+  return chosen === overwrite ? 'overwrite' : chosen === keepBoth ? 'keepBoth' : chosen === each ? 'each' : 'skip';
 }
 
 async function askExisting(existing: ExistingFile): Promise<ExistingChoice> {

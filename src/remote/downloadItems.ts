@@ -18,6 +18,8 @@ export interface DownloadRef {
   folder?: boolean;
   size?: number;
   under?: string;
+  /** The ID is a project's: all of it, under a folder of its name. */
+  wholeProject?: boolean;
 }
 
 export interface CollectedItems {
@@ -47,12 +49,12 @@ export async function collectItems(source: ListingSource, refs: readonly Downloa
     seen.add(id.toLowerCase());
     items.push({ fileId: id, relativePath, ...(size !== undefined ? { size } : {}) });
   };
-  const walk = async (folderId: string, path: string): Promise<void> => {
+  const walk = async (location: FileLocation, path: string): Promise<void> => {
     for (let offset = 0; ; offset += PAGE) {
       signal?.throwIfAborted();
-      const page = await source.list({ parent: folderId }, { offset, limit: PAGE, signal });
+      const page = await source.list(location, { offset, limit: PAGE, signal });
       for (const record of page.items) {
-        if (record.type === 'folder') await walk(record.id, join(path, record.name));
+        if (record.type === 'folder') await walk({ parent: record.id }, join(path, record.name));
         else add(record.id, join(path, record.name), record.size);
       }
       if (page.items.length < PAGE) break;
@@ -61,13 +63,17 @@ export async function collectItems(source: ListingSource, refs: readonly Downloa
   for (const ref of refs) {
     signal?.throwIfAborted();
     try {
+      if (ref.wholeProject) {
+        await walk({ project: ref.id }, join(ref.under, localName(ref.name ?? ref.id)));
+        continue;
+      }
       let { name, folder, size } = ref;
       if (name === undefined || folder === undefined) {
         const record = await source.get(ref.id, { signal });
         ({ name, size } = record);
         folder = record.type === 'folder';
       }
-      if (folder) await walk(ref.id, join(ref.under, name));
+      if (folder) await walk({ parent: ref.id }, join(ref.under, name));
       else add(ref.id, join(ref.under, name), size);
     } catch (error) {
       if (signal?.aborted) throw error;

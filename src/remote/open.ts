@@ -3,7 +3,8 @@
 import * as vscode from 'vscode';
 import { commandTitles, COMMANDS } from '../keys/commands';
 import { formatSize } from '../util/words';
-import { asksBeforeWhole, binaryWhat, fileKind } from './preview';
+import { asksBeforeWhole, binaryWhat, fileKind, shownName } from './preview';
+import { contributedLanguages, languageByName } from './innerLanguage';
 import { formatRemotePath, REMOTE_SCHEME, type RemotePath } from './remotePath';
 import type { RemoteFiles } from './remoteFiles';
 import { isWhole } from './fileSystem';
@@ -36,8 +37,8 @@ export async function openRemote(parts: RemoteParts, path: RemotePath, download:
     await vscode.commands.executeCommand('vscode.open', uri, { preview: true });
     return uri;
   }
-  const doc = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Opening {0}…', name) }, () =>
-    Promise.resolve(vscode.workspace.openTextDocument(uri)),
+  const doc = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Opening {0}…', name) }, async () =>
+    inInnerLanguage(await vscode.workspace.openTextDocument(uri), name),
   );
   await vscode.window.showTextDocument(doc, { preview: true });
   if (await parts.files.isPartial(uri.path)) {
@@ -69,9 +70,16 @@ export async function loadWholeFile(parts: RemoteParts, given?: unknown, options
     );
     if (chosen !== button) return undefined;
   }
-  const doc = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Loading the whole of {0}…', entry.name) }, () =>
-    Promise.resolve(vscode.workspace.openTextDocument(uri.with({ query: 'whole' }))),
+  const doc = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Loading the whole of {0}…', entry.name) }, async () =>
+    inInnerLanguage(await vscode.workspace.openTextDocument(uri.with({ query: 'whole' })), entry.name),
   );
   await vscode.window.showTextDocument(doc, { preview: true });
   return doc;
+}
+
+/** A decompressed `.gz` in its inner file's language (`calls.vcf.gz` as `calls.vcf`), when an extension knows it. */
+async function inInnerLanguage(doc: vscode.TextDocument, name: string): Promise<vscode.TextDocument> {
+  if (fileKind(name) !== 'gzipText') return doc;
+  const id = languageByName(shownName(name), vscode.extensions.all.flatMap((e) => contributedLanguages(e.packageJSON)));
+  return id && id !== doc.languageId ? vscode.languages.setTextDocumentLanguage(doc, id) : doc;
 }

@@ -18,7 +18,8 @@ import { notSignedIn } from './actions';
 import { actionButton } from './executionCommands';
 import { requestLogger } from '../ui/requestLog';
 import { setting } from '../ui/settings';
-import { followToEnd, planRerun, RERUN_FAILED_WRITE, rerunConfirmation, rerunEndedWords, rerunnableChildren, rerunPayloads, RerunWatch } from './rerunFailed';
+import { followToEnd, planRerun, RERUN_FAILED_WRITE, rerunConfirmation, rerunEndedWords, rerunnableChildren, rerunPayloads, RerunWatch, storedRerunWatches } from './rerunFailed';
+import { readState, STATE, type StoredRerunWatch } from '../keys/state';
 import type { TaskTreeModel } from './taskTree';
 import { andMore, count } from '../util/words';
 
@@ -267,21 +268,59 @@ export async function rerunFailed(parts: BatchParts, given: TaskRef[], options: 
     vscode.window.setStatusBarMessage(`$(check) ${vscode.l10n.t('Re-run Failed: {0} new tasks made; you will be told when they have all ended', count(made.length))}`, 5000);
   }
   if (!made.length) return { made, problems };
-  const watch = new RerunWatch(
-    made.map((t) => t.id),
-    {
-      bulkGet: (ids, signal) => services.client.tasks.bulkGet(ids, signal),
-      clock: services.clock,
-      intervalMs: () => setting('refreshInterval') * 1000,
-      budget: services.client.budget,
-      onEnded: (ended) => {
-        watch.dispose();
-        const words = rerunEndedWords(ended);
-        const text = of ? vscode.l10n.t('The re-run of "{0}" has ended: {1}.', of, words) : vscode.l10n.t('The re-run tasks have ended: {0}.', words);
-        void (ended.failed || ended.aborted ? vscode.window.showWarningMessage(text) : vscode.window.showInformationMessage(text));
-      },
-    },
-  );
-  services.context.subscriptions.push(watch, vscode.window.onDidChangeWindowState((e) => watch.setFocused(e.focused)));
+  const watch = followRerun(services, { id: made[0].id, account: account.key, ...(of !== undefined ? { of } : {}), open: made.map((t) => t.id), ended: { completed: 0, failed: 0, aborted: 0 } }, true);
   return { made, problems, watch };
+}
+
+/** The re-runs followed in this window, by watch ID. */
+const followed = new Map<string, { watch: RerunWatch; account: string }>();
+
+/**
+ * Follows a re-run's new tasks until all have ended, kept in stored state (per account) so that a reload resumes it;
+ * then says once how they ended. `fresh`: a new re-run (stored now), else a stored one resumed.
+ */
+export function followRerun(services: Services, record: StoredRerunWatch, fresh: boolean): RerunWatch {
+  const { of } = record;
+  const watch = new RerunWatch(record.open, {
+    bulkGet: (ids, signal) => services.client.tasks.bulkGet(ids, signal),
+    clock: services.clock,
+    intervalMs: () => setting('refreshInterval') * 1000,
+    budget: services.client.budget,
+    keep: { store: services.context.globalState, id: record.id, account: record.account, ...(of !== undefined ? { of } : {}) },
+    ...(fresh ? {} : { ended: record.ended }),
+    onEnded: (ended) => {
+      done();
+      const words = rerunEndedWords(ended);
+      const text = of ? vscode.l10n.t('The re-run of "{0}" has ended: {1}.', of, words) : vscode.l10n.t('The re-run tasks have ended: {0}.', words);
+      void (ended.failed || ended.aborted ? vscode.window.showWarningMessage(text) : vscode.window.showInformationMessage(text));
+    },
+  });
+  const focus = vscode.window.onDidChangeWindowState((e) => watch.setFocused(e.focused));
+  const done = () => {
+    followed.delete(record.id);
+    focus.dispose();
+    watch.dispose();
+  };
+  followed.set(record.id, { watch, account: record.account });
+  services.context.subscriptions.push({ dispose: done });
+  return watch;
+}
+
+/**
+ * The stored re-runs of the account signed in, resumed (those of another account are left stored, and any followed
+ * for another account stop here until it is back). Called when the extension starts and when the sign-in changes.
+ */
+export async function resumeRerunWatches(services: Services): Promise<RerunWatch[]> {
+  // Nothing stored, nothing followed: not even the account is asked for.
+  if (!followed.size && !readState(services.context.globalState, STATE.rerunWatches)?.length) return [];
+  const account = services.session.state === 'signedIn' ? await services.account() : undefined;
+  for (const [id, f] of [...followed]) {
+    if (f.account === account?.key) continue;
+    f.watch.dispose();
+    followed.delete(id);
+  }
+  if (!account) return [];
+  return storedRerunWatches(services.context.globalState, account.key)
+    .filter((w) => !followed.has(w.id))
+    .map((w) => followRerun(services, w, false));
 }

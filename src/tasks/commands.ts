@@ -3,7 +3,7 @@
 // platform, or the execution functions of ./executionCommands.
 import * as vscode from 'vscode';
 import { endpointLabel, platformFor } from '../api/endpoint';
-import { hasFileOutputs } from '../api/outputs';
+import { offersOutputs } from './taskRows';
 import { canTake } from './actions';
 import { isActive, type Task } from '../api/types';
 import type { Services } from '../services';
@@ -12,6 +12,7 @@ import { withProgressBar } from '../ui/rowTree';
 import { commandTitles } from '../keys/commands';
 import { collectLogs, findTask, rerunFailed, showCost, showFailedChildren } from './batchCommands';
 import { copyTaskOutputs } from './copyOutputs';
+import type { TimelinePanels } from './timelinePanel';
 import { TaskDetailsProvider } from './details';
 import { act, openLog, loadWholeLog, showLogs, unwatch, watch, type ExecutionParts } from './executionCommands';
 import type { FilterModel } from './filterModel';
@@ -32,6 +33,7 @@ export interface TaskCommandParts extends ExecutionParts {
   refresher: Refresher;
   details: TaskDetailsProvider;
   copy: CopyFeature;
+  timelines: TimelinePanels;
   viewId: string;
 }
 
@@ -72,7 +74,7 @@ export function taskCommands(parts: TaskCommandParts): Command[] {
       'copyTaskOutputs',
       {
         type: task,
-        fits: (t) => t.batch === true || hasFileOutputs(t),
+        fits: (t) => t.batch === true || offersOutputs(t),
         ask: { query: () => ({ status: 'COMPLETED' as const }), list: 'tasksWithOutputs', placeholder: () => whoseOutputs() },
       },
       (tasks, options) => copyTaskOutputs(services, parts.copy, tasks, options),
@@ -81,7 +83,7 @@ export function taskCommands(parts: TaskCommandParts): Command[] {
       'downloadTaskOutputs',
       {
         type: task,
-        fits: (t) => t.batch === true || hasFileOutputs(t),
+        fits: (t) => t.batch === true || offersOutputs(t),
         ask: { query: () => ({ status: 'COMPLETED' as const }), list: 'tasksWithOutputs', placeholder: () => whoseOutputs() },
       },
       (tasks, options) => downloadTaskOutputs(services, tasks, options as DownloadOptions),
@@ -99,6 +101,7 @@ export function taskCommands(parts: TaskCommandParts): Command[] {
     onOne('costOfTasks', { type: costTarget, fits: () => false, orElse: () => showCost(parts, undefined) }, (scope) => showCost(parts, scope)),
     onOne('showFailedChildren', { type: task, fits: (t) => t.batch === true, ask: { query: () => ({ status: 'FAILED' as const }) } }, (t) => showFailedChildren(filters, t)),
     plain('findTask', () => findTask(parts)),
+    onOne('showTimeline', { type: task, ask: shown }, (t) => parts.timelines.show(t)),
     onMany(
       'collectFailureLogs',
       {

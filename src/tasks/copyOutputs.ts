@@ -8,7 +8,7 @@ import { gatherOutputs } from '../copy/taskOutputs';
 import type { TrackedJob } from '../jobs/tracker';
 import type { Services } from '../services';
 import { fileCount, taskCount } from '../util/words';
-import { fullTask, type TaskRef } from './targets';
+import type { TaskRef } from './targets';
 
 /** The progress title while the outputs of tasks are read. */
 export const readingOutputs = (): string => vscode.l10n.t('Reading task outputsâ€¦');
@@ -16,7 +16,7 @@ export const readingOutputs = (): string => vscode.l10n.t('Reading task outputsâ
 export async function copyTaskOutputs(services: Services, copy: CopyFeature, tasks: TaskRef[], args: CopyCommandArgs): Promise<TrackedJob[]> {
   if (tasks.length > 1 || tasks[0].batch) return copyOutputsOfMany(services, copy, tasks, args);
   // A list item may carry only some fields: the task's record has its outputs.
-  const task = tasks[0].outputs ? tasks[0] : await fullTask(services.client, tasks[0]);
+  const task = tasks[0].outputs ? tasks[0] : await services.client.tasks.get(tasks[0].id);
   const ids = outputFileIds(task.outputs);
   if (!ids.length || !hasFileOutputs(task)) {
     void vscode.window.showInformationMessage(vscode.l10n.t('Task "{0}" has no output files to copy.', task.name || task.id));

@@ -57,7 +57,10 @@ export async function loadWholeLog(uri?: unknown): Promise<void> {
  * that confirmed already). Tasks the action does not fit are left alone, and the confirmation says so.
  */
 export async function act(parts: ExecutionParts, kind: TaskActionKind, given: TaskRef[], options: { confirm?: unknown } = {}): Promise<Task[]> {
-  const tasks = await Promise.all(given.map((task) => fullTask(parts.services.client, task)));
+  const listed = await Promise.all(given.map((task) => fullTask(parts.services.client, task)));
+  // What they ran and cost so far (the confirmation's words) is in their whole records, not in a row's: 100 a request.
+  const whole = await parts.tree.wholeRecords(listed.filter((t) => t.price === undefined)).catch(() => new Map<string, Task>());
+  const tasks = listed.map((task) => ({ ...whole.get(task.id), ...task }));
   const able = tasks.filter((t) => canTake(kind, t.status));
   const skipped = tasks.length - able.length;
   if (!able.length) {

@@ -11,6 +11,7 @@ import { CONTEXT_KEYS } from '../keys/context';
 import { VIEWS } from '../keys/views';
 import { TaskActionSender, taskActionWrites } from './actions';
 import { rerunFailedWrite } from './rerunFailed';
+import { resumeRerunWatches } from './batchCommands';
 import { taskCommands } from './commands';
 import { TASK_DETAILS_SCHEME, TaskDetailsProvider } from './details';
 import { announce } from './executionCommands';
@@ -18,6 +19,7 @@ import { FilterModel } from './filterModel';
 import { LOG_SCHEME, LogDocumentProvider } from './logs';
 import { intervalMs, Refresher } from './refresher';
 import { TaskTreeModel, type TaskTreeNode } from './taskTree';
+import { TimelinePanels } from './timelinePanel';
 import { followWatched, TaskWatcher } from './watcher';
 
 /** How often the view redraws from what it has, so "started 5 min ago" stays true between refreshes. */
@@ -34,6 +36,7 @@ export interface TaskExplorer {
   readonly watchPoller: Poller;
   readonly logs: LogDocumentProvider;
   readonly sender: TaskActionSender;
+  readonly timelines: TimelinePanels;
 }
 
 /** The task explorer: its tree, filters, watched tasks and commands. */
@@ -48,6 +51,7 @@ export function registerTasks(services: Services, copy: CopyFeature): TaskExplor
     signedIn: () => session.state === 'signedIn',
     info: client.tasks,
     now: clock.now,
+    clock,
     watched: (id) => watcher.isWatched(id),
   });
   for (const kind of taskActionWrites(client.tasks, clock)) services.outbox.register(kind);
@@ -90,6 +94,7 @@ export function registerTasks(services: Services, copy: CopyFeature): TaskExplor
   };
   showFilter();
   const execution = { services, tree, refresher, watcher, sender };
+  const timelines = new TimelinePanels(services);
 
   context.subscriptions.push(
     ...disposables,
@@ -101,6 +106,7 @@ export function registerTasks(services: Services, copy: CopyFeature): TaskExplor
     vscode.workspace.registerTextDocumentContentProvider(TASK_DETAILS_SCHEME, details),
     vscode.workspace.registerTextDocumentContentProvider(LOG_SCHEME, logs),
     logs,
+    timelines,
     { dispose: () => watchPoller.dispose() },
     { dispose: () => watcher.dispose() },
     watcher.onDidChange(() => {
@@ -116,6 +122,8 @@ export function registerTasks(services: Services, copy: CopyFeature): TaskExplor
     }),
     // Fires only when the endpoint or the token changed: what is shown belongs to someone else now.
     session.onDidChange(() => tree.reset()),
+    // The re-runs of failed tasks followed before a reload, for the account signed in.
+    session.onDidChangeSignIn(() => void resumeRerunWatches(services).catch((error) => log.warn(`Re-run Failed: could not resume: ${String(error)}`))),
     tree.onDidLoad(() => refresher.markFresh()),
     view.onDidExpandElement((e) => {
       if (e.element.kind === 'group' || e.element.kind === 'task') tree.setExpanded(e.element, true);
@@ -130,11 +138,12 @@ export function registerTasks(services: Services, copy: CopyFeature): TaskExplor
     }),
     onSettingChange(['refreshInterval'], () => refresher.reschedule()),
     onSettingChange(['refreshInterval', 'notifyWhenWatchedTasksEnd'], () => watchPoller.reschedule()),
-    ...registerCommands(taskCommands({ ...execution, filters, details, copy, viewId: VIEWS.tasks }), services.selections),
+    ...registerCommands(taskCommands({ ...execution, filters, details, copy, timelines, viewId: VIEWS.tasks }), services.selections),
   );
   refresher.setFocused(vscode.window.state.focused);
   refresher.setVisible(view.visible);
   watchPoller.setFocused(vscode.window.state.focused);
   watchPoller.markFresh();
-  return { filters, tree, refresher, view, rows, watcher, watchPoller, logs, sender };
+  void resumeRerunWatches(services).catch((error) => log.warn(`Re-run Failed: could not resume: ${String(error)}`));
+  return { filters, tree, refresher, view, rows, watcher, watchPoller, logs, sender, timelines };
 }

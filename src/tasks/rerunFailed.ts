@@ -7,7 +7,9 @@ import type { ApiBudget } from '../api/budget';
 import type { Clock } from '../api/clock';
 import type { TaskListQuery } from '../api/tasks';
 import { hasEnded, type BulkTaskItem, type Task } from '../api/types';
+import { readState, STATE, writeState, type StoredRerunWatch } from '../keys/state';
 import { Poller, type PollBudget } from '../util/poller';
+import type { StateStore } from '../util/stateStore';
 import { andMore, count, taskCount } from '../util/words';
 import type { WriteKind } from '../write/kinds';
 import { USER_DECIDES, type FinishedWrite, type Outbox, type WriteRecord } from '../write/outbox';
@@ -139,22 +141,42 @@ export interface RerunWatchOptions {
   /** Once, when every new task has ended (or could no longer be read: it counts as neither). */
   onEnded: (ended: RerunEnded) => void;
   budget?: PollBudget;
+  /**
+   * Kept in stored state (global, `rerunWatches`) after each round, so that a window reload resumes it and still
+   * says how the re-run ended; without it the watch lives in memory only.
+   */
+  keep?: { store: StateStore; id: string; account: string; of?: string };
+  /** What already ended (a resumed watch's counts). */
+  ended?: RerunEnded;
+}
+
+/** The re-runs kept for an account, to resume when it is signed in. */
+export function storedRerunWatches(store: Pick<StateStore, 'get'>, account: string): StoredRerunWatch[] {
+  return (readState(store, STATE.rerunWatches) ?? []).filter((w) => w.account === account);
 }
 
 /** Follows the new tasks of a re-run, 100 per request, until all have ended; then says so once. */
 export class RerunWatch {
   private readonly open: Set<string>;
-  private readonly ended: RerunEnded = { completed: 0, failed: 0, aborted: 0 };
+  private readonly ended: RerunEnded;
   private readonly poller: Poller;
   private reported = false;
+  /** The first save of a new watch (a resumed one is stored already). */
+  readonly saved: Promise<void>;
 
   constructor(
     ids: readonly string[],
     private readonly options: RerunWatchOptions,
   ) {
     this.open = new Set(ids);
-    this.poller = new Poller({ poll: () => this.round(), hasWork: () => this.open.size > 0, interval: options.intervalMs, awayWaitMs: 60_000, clock: options.clock, budget: options.budget });
+    this.ended = { completed: 0, failed: 0, aborted: 0, ...options.ended };
+    this.poller = new Poller({ poll: () => this.round(), hasWork: () => !this.reported, interval: options.intervalMs, awayWaitMs: 60_000, clock: options.clock, budget: options.budget });
+    this.saved = options.keep && !options.ended ? this.save(true).then(() => undefined) : Promise.resolve();
     this.poller.schedule();
+  }
+
+  get id(): string | undefined {
+    return this.options.keep?.id;
   }
 
   /** Tasks still followed. */
@@ -166,7 +188,12 @@ export class RerunWatch {
   async round(): Promise<void> {
     const ids = [...this.open];
     for (let i = 0; i < ids.length; i += 100) {
-      for (const item of await this.options.bulkGet(ids.slice(i, i + 100))) {
+      const asked = ids.slice(i, i + 100);
+      const items = await this.options.bulkGet(asked);
+      for (const [n, item] of items.entries()) {
+        // A task the platform no longer has (deleted) is not followed any more: it counts as neither. The answer is in
+        // request order; one with an entry missing cannot say which.
+        if (item.error?.status === 404 && items.length === asked.length) this.open.delete(asked[n]);
         const task = item.resource;
         if (!task || !hasEnded(task.status) || !this.open.delete(task.id)) continue;
         if (task.status === 'COMPLETED') this.ended.completed++;
@@ -174,10 +201,42 @@ export class RerunWatch {
         else this.ended.aborted++;
       }
     }
-    if (!this.open.size && !this.reported) {
-      this.reported = true;
-      this.options.onEnded({ ...this.ended });
+    if (this.reported) return;
+    if (this.open.size) {
+      // Gone from stored state: another window followed it to its end and said so.
+      if (!(await this.save(false))) this.stop();
+      return;
     }
+    this.reported = true;
+    if (await this.remove()) this.options.onEnded({ ...this.ended });
+  }
+
+  /** Stores where the watch is; resolves to false when it is no longer stored (and `add` is false). */
+  private async save(add: boolean): Promise<boolean> {
+    const keep = this.options.keep;
+    if (!keep) return true;
+    const all = readState(keep.store, STATE.rerunWatches) ?? [];
+    const at = all.findIndex((w) => w.id === keep.id);
+    if (at < 0 && !add) return false;
+    const record: StoredRerunWatch = { id: keep.id, account: keep.account, ...(keep.of !== undefined ? { of: keep.of } : {}), open: [...this.open], ended: { ...this.ended } };
+    await writeState(keep.store, STATE.rerunWatches, at < 0 ? [...all, record] : all.map((w, i) => (i === at ? record : w)));
+    return true;
+  }
+
+  /** Takes the watch out of stored state; resolves to whether this window did (false: another already had). */
+  private async remove(): Promise<boolean> {
+    const keep = this.options.keep;
+    if (!keep) return true;
+    const all = readState(keep.store, STATE.rerunWatches) ?? [];
+    if (!all.some((w) => w.id === keep.id)) return false;
+    const left = all.filter((w) => w.id !== keep.id);
+    await writeState(keep.store, STATE.rerunWatches, left.length ? left : undefined);
+    return true;
+  }
+
+  private stop(): void {
+    this.reported = true;
+    this.poller.dispose();
   }
 
   setFocused(focused: boolean): void {

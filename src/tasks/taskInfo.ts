@@ -19,6 +19,12 @@ export const couldNotReadTask = (): string => l10n.t('Could not read the task');
 
 const unnamedJob = (): string => l10n.t({ message: 'job', comment: ['A job of a task that has no name'] });
 
+/** "job 3": a job the platform gave no name, by its place in the list (from 1). */
+export const numberedJob = (n: number): string => l10n.t('job {0}', n);
+
+/** "retried": an attempt of a job that was replaced by another. */
+export const retriedWord = (): string => l10n.t({ message: 'retried', comment: ['A job attempt that was replaced by another'] });
+
 /** A job's status as shown: the task status's label when it is one, else the platform's word capitalised. */
 function jobStatusWord(status: string): string {
   return (STATUS_LABELS as Record<string, string | undefined>)[status] ?? status.charAt(0) + status.slice(1).toLowerCase();
@@ -173,7 +179,7 @@ function jobItem(job: TaskJob, index: number, task: Task, now: number): InfoItem
   if (job.instance?.type) parts.push(job.instance.type);
   const duration = jobDuration(job, now);
   if (duration) parts.push(duration);
-  if (job.retried) parts.push(l10n.t({ message: 'retried', comment: ['A job attempt that was replaced by another'] }));
+  if (job.retried) parts.push(retriedWord());
   const start = parseRecordTimestamp(job.start_time);
   const tooltip = [
     l10n.t({ message: '{0}: {1}', args: [job.name ?? unnamedJob(), status], comment: ['{0}: a job\'s name; {1}: its status as the platform names it'] }),
@@ -198,7 +204,7 @@ function jobItem(job: TaskJob, index: number, task: Task, now: number): InfoItem
   );
   return {
     key: `job:${index}:${job.name ?? ''}`,
-    label: job.name ?? l10n.t('job {0}', index + 1),
+    label: job.name ?? numberedJob(index + 1),
     description: parts.join(' · '),
     tooltip,
     icon: JOB_ICONS[status] ?? { id: 'circle-outline' },

@@ -13,16 +13,30 @@ export interface TaskSource {
 
 export type TaskListing = PagedLoader<Task>;
 
-/** The fields list requests ask for: what the rows, the tooltips and "Copy Outputs" read, nothing more. */
-export const TASK_LIST_FIELDS =
-  'id,name,status,project,app,created_by,created_time,start_time,end_time,batch,parent,execution_status,price,errors,warnings,outputs';
+/**
+ * The fields list requests ask for: what a row draws (label, description, icon, the menus' tokens) and the order,
+ * nothing more. What else a row of a batch parent draws (its children's counts) is read with its whole record
+ * (TaskRecords, 100 a request); a tooltip reads its task's whole record when hovered; a command over rows reads
+ * theirs (TaskRecords). test/unit/tasks/rowFields.test.ts fails when a row reads a field not listed here.
+ */
+export const TASK_LIST_FIELDS = 'id,name,status,project,created_time,start_time,end_time,batch';
 
-/** Tasks of `query()` (read at each request, so a new filter applies to the next load), 100 a page. */
-export function taskListing(source: TaskSource, query: () => TaskListQuery): TaskListing {
+/** The fields of TASK_LIST_FIELDS, each once. */
+export const TASK_ROW_FIELDS: readonly string[] = TASK_LIST_FIELDS.split(',');
+
+/**
+ * Tasks of `query()` (read at each request, so a new filter applies to the next load), 100 a page. `onPage` sees each
+ * page's records as they arrive (the tree reads the batch parents' counts from there).
+ */
+export function taskListing(source: TaskSource, query: () => TaskListQuery, onPage?: (tasks: Task[]) => void): TaskListing {
+  const seen = (page: Page<Task>): Page<Task> => {
+    onPage?.(page.items.filter((t) => t && typeof t === 'object').map(readableTask));
+    return page;
+  };
   return new PagedLoader<Task>(
     {
-      page: (offset, limit, signal) => source.list(query(), { offset, limit, signal }),
-      next: (url, signal) => source.next(url, signal),
+      page: async (offset, limit, signal) => seen(await source.list(query(), { offset, limit, signal })),
+      next: async (url, signal) => seen(await source.next(url, signal)),
     },
     { key: recordKey, readable: readableTask },
   );

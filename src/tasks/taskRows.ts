@@ -4,6 +4,7 @@
 import * as l10n from '@vscode/l10n';
 import { parseRecordTimestamp } from '../api/timestamps';
 import { hasEnded, TASK_STATUSES, type Task, type TaskStatus } from '../api/types';
+import { hasFileOutputs } from '../api/outputs';
 import { escapeMarkdown } from '../util/markdown';
 import { formatDuration, relativeTime } from '../util/time';
 import { FIELD, tooltipLines, whenText, type RowView } from '../ui/rowView';
@@ -78,6 +79,18 @@ export interface TaskViewOptions {
   hideProject?: boolean;
   /** Whether the task has outputs "Copy Outputs To…" can copy. */
   hasOutputs?: boolean;
+  /** false: the tooltip is read on hover from the whole record (RowView.tooltipOnHover), not made from this one. */
+  tooltip?: boolean;
+}
+
+/**
+ * Whether a task's row offers its outputs (Copy Outputs To…, Download Outputs…): a completed task whose outputs hold a
+ * file or folder, or, while its outputs are not read (`read`: a listing does not ask for them), any completed task;
+ * the command reads them and says when there are none.
+ */
+export function offersOutputs(task: Pick<Task, 'status' | 'outputs'>, read = task.outputs !== undefined): boolean {
+  if (task.status !== 'COMPLETED') return false;
+  return !read || hasFileOutputs(task);
 }
 
 export function taskContextValue(task: Task, hasOutputs = false): string {
@@ -110,7 +123,8 @@ export function taskView(task: Task, options: TaskViewOptions): RowView {
     label: named ? name : `${status} · ${name}`,
     description: parts.join(' · '),
     ariaLabel: [name, status, ...parts].join(', '),
-    tooltip: taskTooltip(task, options.now),
+    tooltip: options.tooltip === false ? '' : taskTooltip(task, options.now),
+    tooltipOnHover: options.tooltip === false || undefined,
     markdownTooltip: true,
     icon: look.icon,
     contextValue: taskContextValue(task, options.hasOutputs),

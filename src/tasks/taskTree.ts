@@ -2,23 +2,23 @@
 // in place of a blank view, and how each row looks. No `vscode` import; ui/rowTree.ts draws it.
 
 import * as l10n from '@vscode/l10n';
-import { systemClock } from '../api/clock';
+import { systemClock, type Clock } from '../api/clock';
 import { ApiError, describeError } from '../api/errors';
 import type { TaskListQuery } from '../api/tasks';
 import { isActive, type ExecutionDetails, type Task, type TaskStatus } from '../api/types';
 import { buildTaskInfo, couldNotReadTask, hasStarted, infoView, type InfoItem, type TaskFileRef } from './taskInfo';
 import { retryTitle } from '../ui/errorActions';
 import { Emitter } from '../util/emitter';
-import { errorRows, LoadMoreNode as ListingEnd, loadMoreView, MessageNode as Message, messageView, type RowModel, type RowView } from '../ui/rowView';
+import { errorRows, LoadMoreNode as ListingEnd, loadMoreView, MessageNode as Message, messageView, type RowModel, type RowView, unreadTooltipLine } from '../ui/rowView';
 import { FilterModel, matchesFilter, visibleStatuses } from './filterModel';
 import { STATUS_LABELS } from './statuses';
 import { listingSignature, TASK_LIST_FIELDS, taskListing, type TaskListing, type TaskSource } from './taskListing';
 import type { StateStore } from '../util/stateStore';
 import { isNamedStatus, OTHER_GROUP, otherCount, otherGroupView, otherStatusSource } from './otherStatuses';
-import { groupView, taskView } from './taskRows';
+import { groupView, offersOutputs, taskTooltip, taskView } from './taskRows';
+import { TaskRecords, type TaskRecordSource } from './taskRecords';
 import { costOf, costWords, emptyCost, mergeCosts, mergeInto, readCost, type CostReadOptions, type CostTotal } from './cost';
 import { actionTokens } from './actions';
-import { hasFileOutputs } from '../api/outputs';
 import { commandTitles, COMMANDS } from '../keys/commands';
 import { readState, STATE, writeState } from '../keys/state';
 
@@ -57,6 +57,8 @@ export class GroupNode {
 export class TaskNode {
   readonly kind = 'task';
   readonly id: string;
+  /** The record as listed (a row's fields); `task` adds what a whole record read since tells. */
+  private listed: Task;
   /** What the task opens into (errors, jobs, logs, files), read when it is first opened. */
   info: { children?: InfoNode[]; loading?: Promise<void>; key: string } | undefined;
   /** A batch parent's children, created when it is first opened. */
@@ -65,11 +67,21 @@ export class TaskNode {
   readonly more: LoadMoreNode;
 
   constructor(
-    public task: Task,
+    task: Task,
     readonly parent: GroupNode | TaskNode,
+    private readonly records?: TaskRecords,
   ) {
+    this.listed = task;
     this.id = `${parent.id}/${task.id}`;
     this.more = new ListingEnd<ContainerNode>(this);
+  }
+
+  /** The task as far as it is known: its listed fields, and those of its whole record when one was read and is current. */
+  get task(): Task {
+    return this.records ? this.records.known(this.listed) : this.listed;
+  }
+  set task(task: Task) {
+    this.listed = task;
   }
 }
 
@@ -118,11 +130,23 @@ export interface TaskTreeOptions {
   signedIn: () => boolean;
   /** The clock's time (api/clock.ts's by default). */
   now?: () => number;
+  /** The timers (api/clock.ts's by default). */
+  clock?: Pick<Clock, 'setTimeout'>;
   /** Lets a task open into its errors, jobs and logs; without it only batch parents open. */
   info?: TaskInfoSource;
   /** Whether a task is watched (its row offers Stop Watching instead of Watch). */
   watched?: (taskId: string) => boolean;
+  /**
+   * Where whole task records are read (a tooltip, a batch parent's counts, a command over rows); `source` when it can
+   * (SbClient's `tasks` can). Without one, rows and tooltips show what the listing holds.
+   */
+  records?: TaskRecordSource;
+  /** How long the batch parents of pages arriving together are gathered before their counts are read (ms). */
+  countsDelayMs?: number;
 }
+
+/** The batch parents of the pages listed within this time are read in one request. */
+export const COUNTS_DELAY_MS = 100;
 
 export class TaskTreeModel implements RowModel<TaskTreeNode> {
   private readonly groups: Map<GroupStatus, GroupNode>;
@@ -138,9 +162,18 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
   /** Fires when counts or a listing arrive from the platform (not on redraws). */
   readonly onDidLoad = this.loadedEmitter.event;
   readonly now: () => number;
+  /** Whole records read on demand, kept while current; undefined when there is nowhere to read them. */
+  readonly records: TaskRecords | undefined;
+  /** Reads of batch parents' counts under way (`settled` waits for them). */
+  private readonly countReads = new Set<Promise<void>>();
+  /** Batch parents listed whose counts are to be read, and the read about to gather them. */
+  private readonly countsWanted = new Map<string, Task>();
+  private countsFlush: Promise<void> | undefined;
 
   constructor(private readonly options: TaskTreeOptions) {
     this.now = options.now ?? systemClock.now;
+    const recordSource = options.records ?? (isRecordSource(options.source) ? options.source : undefined);
+    this.records = recordSource ? new TaskRecords(recordSource) : undefined;
     this.expanded = new Set(readState(options.store, STATE.expandedTaskRows));
     this.groups = new Map();
     for (const status of Object.keys(STATUS_LABELS) as TaskStatus[]) {
@@ -149,6 +182,7 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
     const otherList = taskListing(
       otherStatusSource(this.options.source, () => this.groups.get(OTHER_GROUP)?.count),
       () => ({ ...this.filter.query(undefined, this.now()), fields: TASK_LIST_FIELDS }),
+      (tasks) => this.readBatchCounts(tasks),
     );
     this.groups.set(OTHER_GROUP, new GroupNode(OTHER_GROUP, otherList));
   }
@@ -272,9 +306,19 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
         return { ...view, expanded: this.isExpanded(node) };
       }
       case 'task': {
-        const view = taskView(node.task, { now: this.now(), hideProject: !!this.filter.filter.project, hasOutputs: hasFileOutputs(node.task) });
-        const tokens = actionTokens(node.task, this.options.watched?.(node.task.id) ?? false);
-        return { ...view, contextValue: [view.contextValue, tokens].filter(Boolean).join(' '), expandable: view.expandable || this.canOpen(node.task), expanded: this.isExpanded(node) };
+        const task = node.task;
+        // Outputs are read with the whole record (a listing does not ask for them); without a place to read it, the listing's are all.
+        const outputsRead = this.records ? this.records.current(task) !== undefined || task.outputs !== undefined : true;
+        // The tooltip needs the whole record: read when the row is hovered (resolveTooltip), unless it is at hand.
+        const onHover = this.records !== undefined && !this.records.current(task);
+        const view = taskView(task, { now: this.now(), hideProject: !!this.filter.filter.project, hasOutputs: offersOutputs(task, outputsRead), tooltip: !onHover });
+        const tokens = actionTokens(task, this.options.watched?.(task.id) ?? false);
+        return {
+          ...view,
+          contextValue: [view.contextValue, tokens].filter(Boolean).join(' '),
+          expandable: view.expandable || this.canOpen(task),
+          expanded: this.isExpanded(node),
+        };
       }
       case 'loadMore':
         return loadMoreView(this.listOf(node.parent), { command: COMMANDS.loadMoreTasks, title: commandTitles().loadMoreTasks, args: [node] });
@@ -283,6 +327,62 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
       case 'message':
         return messageView(node);
     }
+  }
+
+  /**
+   * A task row's tooltip, from its whole record: one GET the first time it is hovered, none while the record read is
+   * current (the same status, start and end; a refresh forgets those of active tasks). Other rows' tooltips are drawn.
+   */
+  async resolveTooltip(node: TaskTreeNode, signal?: AbortSignal): Promise<string | undefined> {
+    if (node.kind !== 'task') return undefined;
+    const listed = node.task;
+    if (!this.records) return taskTooltip(listed, this.now());
+    try {
+      const whole = await this.records.one(listed, signal);
+      return taskTooltip({ ...whole, ...listed }, this.now());
+    } catch (error) {
+      // What the listing holds, and why the rest is missing.
+      return `${taskTooltip(listed, this.now())}\n\n${unreadTooltipLine(error)}`;
+    }
+  }
+
+  /**
+   * The children's counts of the batch parents on a page (their description, their menus): their whole records, 100 a
+   * request, read as the page arrives; their rows are drawn again when the answer is in. Parents whose record is at
+   * hand cost nothing.
+   */
+  private readBatchCounts(tasks: Task[]): void {
+    const records = this.records;
+    if (!records) return;
+    for (const t of tasks) if (t.batch === true && t.execution_status === undefined && !records.current(t)) this.countsWanted.set(t.id, t);
+    if (!this.countsWanted.size || this.countsFlush) return;
+    // Pages that arrive close together (a refresh's, Load More clicked again) are read together: one request, not one
+    // per page; one read at a time.
+    this.countsFlush = (async () => {
+      await new Promise<void>((resolve) => (this.options.clock ?? systemClock).setTimeout(resolve, this.options.countsDelayMs ?? COUNTS_DELAY_MS));
+      await Promise.all([...this.countReads]);
+      this.countsFlush = undefined;
+      const parents = [...this.countsWanted.values()].filter((t) => !records.current(t));
+      this.countsWanted.clear();
+      if (!parents.length) return;
+      const read: Promise<void> = records.many(parents).then(
+        () => this.changed.fire(undefined),
+        // The rows stay as listed; the next refresh reads them again.
+        () => undefined,
+      );
+      const tracked = read.finally(() => this.countReads.delete(tracked));
+      this.countReads.add(tracked);
+    })();
+  }
+
+  /** Waits for the batch parents' counts being read (the tests and the bench: what a person sees a moment later). */
+  async settled(): Promise<void> {
+    while (this.countsFlush || this.countReads.size) await Promise.all([this.countsFlush, ...this.countReads]);
+  }
+
+  /** The whole records of the given tasks (a command over several rows): the kept ones, the others 100 a request. */
+  async wholeRecords(tasks: readonly Task[], signal?: AbortSignal): Promise<Map<string, Task>> {
+    return this.records ? this.records.many(tasks, signal) : new Map(tasks.map((t) => [t.id, t]));
   }
 
   private async infoChildren(node: TaskNode): Promise<TaskTreeNode[]> {
@@ -294,6 +394,7 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
         let record: Task;
         try {
           record = await source.get(node.task.id);
+          this.records?.put(record);
         } catch (error) {
           state.children = [
             new InfoNode({ key: 'error', label: couldNotReadTask(), description: describeError(error), tooltip: describeError(error), icon: { id: 'error' }, contextValue: 'message' }, node),
@@ -341,7 +442,12 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
   private knownCost(node: GroupNode): string | undefined {
     if (node.cost && node.cost.count === node.count) return costWords(node.cost.total);
     const list = node.list;
-    if (list.loaded && !list.hasMore && list.error === undefined && list.total === node.count && node.count !== undefined) return costWords(costOf(list.items));
+    if (list.loaded && !list.hasMore && list.error === undefined && list.total === node.count && node.count !== undefined) {
+      // Listings do not ask for prices: known when every task's whole record was read.
+      const records = this.records;
+      const items = records ? list.items.map((t) => records.known(t)) : list.items;
+      if (items.every((t) => t.price !== undefined)) return costWords(costOf(items));
+    }
     return undefined;
   }
 
@@ -399,6 +505,8 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
       return false;
     }
     const before = this.signature();
+    // Records of active tasks change under the same status (progress, counts, price): read again when next needed.
+    this.records?.forgetActive();
     const open = this.openLists();
     // A listing that is not open is read again when it is next opened, rather than shown as it was.
     for (const list of this.builtLists()) if (!open.includes(list) && !list.loading) list.reset();
@@ -487,7 +595,7 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
         child.task = task;
       }
       else {
-        child = new TaskNode(task, node);
+        child = new TaskNode(task, node, this.records);
         node.taskNodes.set(task.id, child);
       }
       return child;
@@ -511,7 +619,7 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
         : { parent: scope.parent, order_by: 'created_time', order: 'desc' };
       return { ...base, fields: TASK_LIST_FIELDS };
     };
-    return taskListing(this.options.source, query);
+    return taskListing(this.options.source, query, (tasks) => this.readBatchCounts(tasks));
   }
 
   private loadCounts(force: boolean): Promise<void> {
@@ -597,6 +705,11 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
     const counts = this.visibleGroups().map((g) => `${g.status}=${g.count ?? '?'}${g.countError ? '!' : ''}`);
     return [counts.join(','), ...this.openLists().map(listingSignature), String(this.rootError !== undefined)].join('\n');
   }
+}
+
+function isRecordSource(source: object): source is TaskRecordSource {
+  const s = source as Partial<TaskRecordSource>;
+  return typeof s.get === 'function' && typeof s.bulkGet === 'function';
 }
 
 /** The group a status puts a task in: its own, or "Other statuses" for one no filter value names. */

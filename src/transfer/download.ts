@@ -39,6 +39,8 @@ export interface DownloadRequest {
   ifExists: ExistingPolicy;
   /** With `ask`: called once per file there already with another size, one at a time, before any byte moves. */
   ask?: (existing: ExistingFile) => Promise<ExistingChoice>;
+  /** With `ask` and several such files: one answer for them all first, or `each` to be asked per file. */
+  askAll?: (existing: readonly ExistingFile[]) => Promise<ExistingChoice | 'each'>;
 }
 
 export interface PlannedFile {
@@ -130,27 +132,33 @@ export class Downloader {
   async plan(request: DownloadRequest): Promise<DownloadPlan> {
     const target = path.resolve(request.target);
     const plan: DownloadPlan = { target, files: [], skipped: [], refused: [], space: { needed: 0, available: undefined }, shortfall: false };
-    const taken = new Set<string>();
+    // First where each lands and what is there, so that every file there with another size is asked about at once.
+    const placed: { item: DownloadItem; file: string; localSize?: number }[] = [];
     for (const item of request.items) {
-      const wanted = targetPath(target, item.relativePath);
-      if (!wanted) {
+      const file = targetPath(target, item.relativePath);
+      if (!file) {
         plan.refused.push({ item, reason: l10n.t('"{0}" is not a path inside the folder.', item.relativePath) });
         continue;
       }
-      let file = wanted;
       const there = await statOf(file);
       if (there?.isDirectory()) {
         plan.refused.push({ item, reason: describeLocalError({ code: 'EISDIR' }, file) });
         continue;
       }
-      if (there && !taken.has(file)) {
-        if (item.size !== undefined && there.size === item.size) {
+      placed.push({ item, file, localSize: there?.size });
+    }
+    const choices = await this.choices(request, placed);
+    const taken = new Set<string>();
+    for (const { item, file: wanted, localSize } of placed) {
+      let file = wanted;
+      if (localSize !== undefined && !taken.has(file)) {
+        if (item.size !== undefined && localSize === item.size) {
           plan.skipped.push({ item, path: file, reason: l10n.t('Already there, with the same size.') });
           // A record left by a window that died after the file took its name.
           if (this.deps.resume.get(`${file}.part`) && !(await statOf(`${file}.part`))) await this.deps.resume.set(`${file}.part`, undefined);
           continue;
         }
-        const choice = request.ifExists === 'ask' ? await (request.ask?.({ item, path: file, localSize: there.size }) ?? 'skip') : request.ifExists;
+        const choice = choices.get(item) ?? 'skip';
         if (choice === 'skip') {
           plan.skipped.push({ item, path: file, reason: l10n.t('Already there, with another size: left as it is.') });
           continue;
@@ -172,6 +180,27 @@ export class Downloader {
   /** Fetches the planned files. Never throws for one file: its failure is in the summary, and the rest carries on. */
   async run(plan: DownloadPlan, options: RunOptions = {}): Promise<DownloadSummary> {
     return new DownloadRun(this.deps, this.connections, plan, options).run();
+  }
+
+  /**
+   * What to do with each file there already with another size: the policy; with `ask`, one answer for them all
+   * (`askAll`, when there are several), else one question per file, in order.
+   */
+  private async choices(request: DownloadRequest, placed: readonly { item: DownloadItem; file: string; localSize?: number }[]): Promise<Map<DownloadItem, ExistingChoice>> {
+    const seen = new Set<string>();
+    const clashes: ExistingFile[] = [];
+    for (const { item, file, localSize } of placed) {
+      if (localSize !== undefined && !seen.has(file) && !(item.size !== undefined && localSize === item.size)) clashes.push({ item, path: file, localSize });
+      seen.add(file);
+    }
+    const choices = new Map<DownloadItem, ExistingChoice>();
+    if (request.ifExists !== 'ask') {
+      for (const clash of clashes) choices.set(clash.item, request.ifExists);
+      return choices;
+    }
+    const forAll = clashes.length > 1 && request.askAll ? await request.askAll(clashes) : 'each';
+    for (const clash of clashes) choices.set(clash.item, forAll !== 'each' ? forAll : await (request.ask?.(clash) ?? 'skip'));
+    return choices;
   }
 
   /** The first `name (n).ext` free at that path: neither there nor planned, its `.part` absent or this file's own. */

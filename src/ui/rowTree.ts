@@ -19,7 +19,8 @@ export function rowItem(id: string, view: RowView): vscode.TreeItem {
   const item = new vscode.TreeItem(view.label, state);
   item.id = id;
   item.description = view.description;
-  item.tooltip = view.markdownTooltip ? markdown(view.tooltip) : view.tooltip;
+  // Left undefined, it is asked of resolveTreeItem when the row is hovered.
+  if (!view.tooltipOnHover) item.tooltip = view.markdownTooltip ? markdown(view.tooltip) : view.tooltip;
   item.contextValue = view.contextValue;
   item.accessibilityInformation = { label: view.ariaLabel };
   if (view.fileIcon) {
@@ -77,6 +78,28 @@ export class RowTree<N extends Row> implements vscode.TreeDataProvider<N>, vscod
 
   getTreeItem(row: N): vscode.TreeItem {
     return rowItem(row.id, this.model.rowView(row));
+  }
+
+  /** A row's tooltip that needs a request, read when it is hovered (VS Code asks only for an undefined tooltip). */
+  async resolveTreeItem(item: vscode.TreeItem, row: N, token: vscode.CancellationToken): Promise<vscode.TreeItem> {
+    if (item.tooltip !== undefined || !this.model.resolveTooltip) return item;
+    const controller = new AbortController();
+    const cancelled = token.onCancellationRequested(() => controller.abort());
+    try {
+      const text = await this.model.resolveTooltip(row, controller.signal);
+      if (text !== undefined) item.tooltip = this.model.rowView(row).markdownTooltip ? markdown(text) : text;
+    } catch {
+      // A hover that found nothing shows no tooltip; the next hover asks again.
+    } finally {
+      cancelled.dispose();
+    }
+    return item;
+  }
+
+  /** A row's TreeItem with its tooltip read as a hover reads it (for the tests). */
+  resolvedItem(row: N): Promise<vscode.TreeItem> {
+    const source = new vscode.CancellationTokenSource();
+    return Promise.resolve(this.resolveTreeItem(this.getTreeItem(row), row, source.token)).finally(() => source.dispose());
   }
 
   getChildren(row?: N): Thenable<N[]> {

@@ -10,6 +10,7 @@ import { errorActions, type MessageAction } from './errorActions';
 import { formatUtc, relativeTime } from '../util/time';
 import { COMMANDS } from '../keys/commands';
 import { count } from '../util/words';
+import { escapeMarkdown } from '../util/markdown';
 import type { Event } from '../util/emitter';
 
 /** A row of a view: what it is (`kind`) and what it stands for (its record, in the kind's own fields). */
@@ -26,6 +27,8 @@ export interface RowModel<N extends Row> {
   getChildren(row?: N): Promise<N[]>;
   getParent(row: N): N | undefined;
   rowView(row: N): RowView;
+  /** The tooltip of a row whose view says `tooltipOnHover`, read when it is hovered (Markdown when the view says so). */
+  resolveTooltip?(row: N, signal?: AbortSignal): Promise<string | undefined>;
 }
 
 export interface IconSpec {
@@ -41,6 +44,11 @@ export interface RowView {
   /** Plain text, or Markdown when `markdownTooltip` is set (codicons such as `$(error)` allowed, no links run). */
   tooltip: string;
   markdownTooltip?: boolean;
+  /**
+   * The tooltip needs more than the row's record: it is read when the row is hovered (RowModel.resolveTooltip), and
+   * `tooltip` is not drawn.
+   */
+  tooltipOnHover?: boolean;
   /** What a screen reader says for the row: plain words, no Markdown. */
   ariaLabel: string;
   icon: IconSpec;
@@ -173,6 +181,11 @@ export const FIELD = {
   get metadata() { return l10n.t({ message: 'Metadata', comment: ['A field of a tooltip: a file\'s metadata fields'] }); },
   get producedBy() { return l10n.t({ message: 'Produced by task', comment: ['A field of a tooltip: the task whose output a file is'] }); },
 };
+
+/** The line a tooltip ends with when the record it needs could not be read: it shows what the row's record holds. */
+export function unreadTooltipLine(error: unknown): string {
+  return `$(warning) ${escapeMarkdown(l10n.t('The rest could not be read: {0}', describeError(error)))}`;
+}
 
 /** A tooltip's lines "Name: value", two spaces before each line break (Markdown), the empty ones left out. */
 export function tooltipLines(rows: readonly (readonly [string, string | undefined])[]): string[] {

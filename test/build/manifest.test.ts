@@ -4,6 +4,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
+import { TIMELINE_MEDIA } from '../../src/tasks/timelineModel';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const read = (file: string): string => fs.readFileSync(path.join(root, file), 'utf8');
@@ -209,7 +210,7 @@ describe('manifest: Marketplace listing', () => {
     assert.doesNotMatch(manifest.scripts.package, /allow-missing-repository/);
   });
 
-  it('packages only what a user needs: the bundle, the manifest and its strings (and the code\'s), the README and the pictures it and the manifest show', async function () {
+  it('packages only what a user needs: the bundle, the manifest and its strings (and the code\'s), the README and the pictures it and the manifest show, the timeline panel\'s script and style', async function () {
     this.timeout(30_000);
     // vsce is CommonJS; its listFiles applies .vscodeignore as `vsce ls` does.
     const vsce = (await import('@vscode/vsce')) as unknown as { listFiles(o: { cwd: string; packageManager: string }): Promise<string[]> };
@@ -222,7 +223,9 @@ describe('manifest: Marketplace listing', () => {
     ];
     // The English bundle of the code's messages, in the folder the manifest's `l10n` names.
     const codeBundle = manifest.l10n ? [path.posix.join(manifest.l10n, 'bundle.l10n.json')] : [];
-    const needed = new Set(['package.json', 'package.nls.json', 'README.md', 'CHANGELOG.md', 'LICENSE', ...readmeImages, ...manifestImages, ...codeBundle]);
+    // What the timeline panel's page loads (a webview reads only from media/).
+    const webviewMedia = Object.values(TIMELINE_MEDIA).map((file) => `media/${file}`);
+    const needed = new Set(['package.json', 'package.nls.json', 'README.md', 'CHANGELOG.md', 'LICENSE', ...readmeImages, ...manifestImages, ...codeBundle, ...webviewMedia]);
     const extra = listed.filter((f) => !needed.has(f) && !/^dist\/(extension|main)\.js$/.test(f));
     assert.deepStrictEqual(extra, [], 'packaged but not needed');
     const missing = [...needed].filter((f) => !listed.includes(f));

@@ -54,6 +54,9 @@ export async function signIn(token = e2e().emulator.token): Promise<void> {
 export async function ensureSignedIn(): Promise<void> {
   const { wb } = e2e();
   await wb.openViewContainer('Seven Bridges');
+  // The welcome view or the tree must be drawn before its buttons tell whether to sign in (a spec run alone comes here
+  // right after the workbench opens).
+  await wb.pane(VIEW.tasks).locator('.welcome-view .monaco-button, .monaco-list-row[role="treeitem"]').first().waitFor({ timeout: 20_000 }).catch(() => undefined);
   const buttons = await wb.welcomeButtons(VIEW.tasks);
   if (buttons.some((b) => /Set Authentication Token/.test(b))) {
     await signIn();

@@ -12,7 +12,7 @@ function table(rows: [string, string][]): string {
 /** One row per kind of write: requested, made once, doubled, lost, wrongly adopted, stuck (no owner for 5 minutes). */
 function writesTable(): string {
   const head = ['kind', 'requested', 'made once', 'doubled', 'lost', 'wrongly adopted', 'stuck'];
-  const order = ['copy', 'abort', 'run', 're-run', 'new folder', 'rename', 'tags', 'metadata', 'delete', 'async delete', 'async move', 'upload complete'];
+  const order = ['copy', 'abort', 'run', 're-run', 'new folder', 'rename', 'tags', 'metadata', 'bulk tags', 'delete', 'async delete', 'move', 'async move', 'upload complete'];
   const kinds = [...record.writes.keys()].sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99));
   const rows = kinds.map((kind) => {
     const f = record.writes.get(kind)!;

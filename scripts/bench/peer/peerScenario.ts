@@ -210,13 +210,13 @@ export async function runPair(work: PeerWork, latencyMs: number, found: ReturnTy
   }
 }
 
-/** Every piece of work at every latency. */
-export async function runPeerWorks(step: (what: string) => void): Promise<PairResult[]> {
+/** Every piece of work (or those of `only`, by id) at every latency. */
+export async function runPeerWorks(step: (what: string) => void, only?: readonly string[]): Promise<PairResult[]> {
   const found = findPeer();
   if ('missing' in found) console.log(`bench: the official client cannot run: ${found.missing}; its figures fail`);
   const results: PairResult[] = [];
   for (const latencyMs of PEER_LATENCIES_MS) {
-    for (const work of WORKS) {
+    for (const work of WORKS.filter((w) => !only || only.includes(w.id))) {
       step(`beside sevenbridges-python: ${work.title}, ${latencyLabel(latencyMs)}`);
       results.push(await runPair(work, latencyMs, found));
     }

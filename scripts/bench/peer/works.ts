@@ -172,6 +172,8 @@ export const listingWork: PeerWork<{ status: TaskStatus; expected: number }> = {
       await model.loadMore(group);
       heap.sample();
     }
+    // The batch parents' counts, read as their pages arrive (a row's description): the work ends when they are in.
+    await model.settled();
     const listed = group.list.items.length;
     model.dispose();
     return listed;
@@ -179,9 +181,17 @@ export const listingWork: PeerWork<{ status: TaskStatus; expected: number }> = {
   async ideals({ client, emulator, args, latencyMs }) {
     const pages = Math.ceil(args.expected / 100);
     const page = await median3(() => client.tasks.list({ status: args.status, fields: TASK_LIST_FIELDS }, { offset: 0, limit: 100 }));
+    // A row of a batch parent draws its children's counts, which a listing of a row's fields does not carry: read 100
+    // a request (POST /v2/bulk/tasks/get) as the pages arrive, the pages of 100 ms read together.
+    const parents = emulator.data.tasks.filter((t) => t.status === args.status && t.batch).length;
+    const countReads = Math.ceil(parents / 100);
     return {
       ms: { ideal: pages * page, limit: 2 * pages * page + 500, margin: '2 × ideal + 500 ms', note: 'ideal: ceil(N/100) × one page of 100, timed apart' },
-      requests: { ideal: pages, limit: pages + 1, margin: 'ideal + 1' },
+      requests: {
+        ideal: pages + countReads,
+        limit: pages + Math.min(pages, parents) + 1,
+        margin: `ideal + 1 + a read of batch parents' counts per page at most (${parents} parents; ideal: ${countReads} such reads)`,
+      },
       bytes: { ideal: await rowFieldBytes(client, emulator, { status: args.status }), note: ROW_FIELDS_NOTE },
       memoryMb: heapBound(args.expected, 'N'),
       goals: latencyMs ? { ms: 0.5, bytes: 0.3 } : undefined,
@@ -210,6 +220,7 @@ export const childrenWork: PeerWork<{ parent: string; status: TaskStatus; expect
       await model.loadMore(node);
       heap.sample();
     }
+    await model.settled();
     const listed = list.items.length;
     model.dispose();
     return listed;

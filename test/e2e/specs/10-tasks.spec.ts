@@ -249,6 +249,8 @@ describe('the task explorer', () => {
     const first = wb.treeRows(VIEW.tasks).nth(1);
     await first.hover();
     await wb.page.locator('.monaco-hover, .workbench-hover').first().waitFor({ timeout: 10_000 }).catch(() => undefined);
+    // The tooltip is read from the task's whole record when hovered (the listing asks only for a row's fields).
+    await waitFor(async () => /App: /.test(await wb.page.locator('.monaco-hover, .workbench-hover').first().innerText().catch(() => '')), "the hovered task's app (from its whole record)", 10_000);
     await wb.screenshot('21-tasks-view-filtered-with-tooltip');
     // The README's picture (media/tasks-view.png is copied from it): the side bar and the tooltip only.
     await wb.page.screenshot({ path: path.join(screenshotsDir, 'readme-tasks-view.png'), clip: { x: 0, y: 0, width: 660, height: 420 } });

@@ -1,9 +1,10 @@
 /**
  * Files in and out of the editor as a person does it: a text file of a project clicked in "Projects & Files" opens
  * in a tab whose text is on screen; "Download…" on a folder asks where (the workspace's folder offered), shows the
- * progress notification and ends with a summary, the files on disk byte for byte; "Upload to Seven Bridges…" on a
- * folder asks for the local file, shows the upload as a row of Data Jobs while it goes, and the file then arrives in
- * Projects & Files, byte for byte. A screenshot at each step.
+ * progress notification and ends with a summary, the files on disk byte for byte; "Move To…" on a file moves it into
+ * another folder of its project, where the tree shows it; "Upload to Seven Bridges…" on a folder asks for the local
+ * file, shows the upload as a row of Data Jobs while it goes, and the file then arrives in Projects & Files, byte for
+ * byte. A screenshot at each step.
  */
 import * as assert from 'assert';
 import * as fs from 'fs';
@@ -89,6 +90,36 @@ describe('files in and out of the editor', function () {
     }
   });
 
+  it('moves a file with Move To…: a folder of the same project picked, the question answered, the file shown in its new folder', async () => {
+    const { wb, emulator } = e2e();
+    const { project, folder } = samples();
+    const file = emulator.data.children(folder.id).find((f) => f.type === 'file' && f.name !== 'README.txt')!;
+    const into = emulator.data.children(project.root_folder).find((f) => f.type === 'folder' && f.id !== folder.id && !emulator.data.children(f.id).some((c) => c.name === file.name))!;
+    await wb.waitForTreeItems(VIEW.files, file.name);
+    await wb.treeItemContextMenu(VIEW.files, file.name, 'Move To…');
+    await wb.quickItem('A folder in the same project').waitFor({ timeout: 5_000 }).catch(async () => {
+      if (await wb.page.locator('.monaco-menu-container .monaco-menu, .context-view .monaco-menu').first().isVisible()) await wb.page.keyboard.press('Enter');
+    });
+    await wb.quickItem('A folder in the same project').click();
+    await wb.quickItem(into.name).waitFor({ timeout: 20_000 });
+    await wb.quickItem(into.name).click();
+    await wb.quickItem('Here').waitFor();
+    await wb.screenshot('files-04-move-to-folder');
+    for (let i = 0; i < 100 && !(await wb.quickInputState()).title.includes(into.name); i++) await wb.page.waitForTimeout(100);
+    await wb.quickItem('Here').click();
+    const dialog = wb.page.locator('.monaco-dialog-box');
+    await dialog.waitFor();
+    assert.strictEqual((await dialog.locator('.dialog-message-text').innerText()).trim(), `Move "${file.name}" to ${project.id} › ${into.name}?`);
+    await wb.screenshot('files-05-move-question');
+    await dialog.locator('.monaco-button', { hasText: /^Move$/ }).click();
+    await wb.openTreeItem(VIEW.files, into.name, file.name);
+    await wb.screenshot('files-06-moved');
+    assert.strictEqual(emulator.data.fileById.get(file.id)!.parent, into.id, 'moved on the platform, its ID kept');
+    // Gone from where it was: the samples folder shows it no more.
+    for (let i = 0; i < 100 && (await wb.treeItems(VIEW.files)).filter((t) => t.label === file.name).length > 1; i++) await wb.page.waitForTimeout(100);
+    assert.strictEqual((await wb.treeItems(VIEW.files)).filter((t) => t.label === file.name).length, 1);
+  });
+
   it('uploads a local file with the command: its row in Data Jobs while it goes, then the file in Projects & Files, byte for byte', async () => {
     const { wb, emulator, server } = e2e();
     const { folder } = samples();
@@ -125,7 +156,7 @@ describe('files in and out of the editor', function () {
       // The pointer off the trees: no tooltip over the row in the screenshot.
       await wb.page.mouse.move(900, 300);
       await wb.page.waitForTimeout(500);
-      await wb.screenshot('files-04-upload-in-data-jobs');
+      await wb.screenshot('files-07-upload-in-data-jobs');
       const row = rows.find((r) => /^Uploading/.test(r.label))!;
       assert.match(row.description, /^samples · /, JSON.stringify(row));
       const summary = await wb.waitForNotification(/^Uploaded 1 file/, 60_000);
@@ -136,7 +167,7 @@ describe('files in and out of the editor', function () {
       await wb.collapsePane(VIEW.jobs);
       // Projects & Files read its listings again: samples shows the new file once opened.
       await wb.openTreeItem(VIEW.files, 'samples', name);
-      await wb.screenshot('files-05-uploaded-in-projects');
+      await wb.screenshot('files-08-uploaded-in-projects');
       const made = emulator.data.children(folder.id).filter((f) => f.name === name);
       assert.strictEqual(made.length, 1, 'made once');
       assert.ok((await bytesOf(made[0].id)).equals(bytes), 'byte for byte');

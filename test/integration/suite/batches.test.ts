@@ -110,8 +110,18 @@ describe('tasks at scale: cost, failed children, failure logs', function () {
     const parent = scaleBatch();
     const failedKids = emulator().data.tasks.filter((t) => t.parent === parent.id && (t.status === 'FAILED' || t.status === 'ABORTED'));
     const clonesBefore = emulator().actionRequests.filter((a) => a.action === 'clone').length;
-    const result = (await vscode.commands.executeCommand('sevenbridges.tasks.rerunFailed', parent.id, { confirm: false })) as { made: { id: string; name: string }[]; problems: string[]; watch?: { left: number; dispose(): void } };
+    const result = (await vscode.commands.executeCommand('sevenbridges.tasks.rerunFailed', parent.id, { confirm: false })) as { made: { id: string; name: string }[]; problems: string[]; watch?: { left: number; saved: Promise<void>; dispose(): void } };
+    const state = api.services.context.globalState;
+    const KEY = 'sevenbridges.tasks.rerunWatches';
     try {
+      // Kept with the account, so that a reload resumes the watch.
+      await result.watch?.saved;
+      const stored = (state.get(KEY) ?? []) as { account: string; of?: string; open: string[] }[];
+      const mine = stored.find((w) => w.open.includes(result.made[0].id));
+      assert.ok(mine, JSON.stringify(stored));
+      assert.deepStrictEqual([...mine.open].sort(), result.made.map((t) => t.id).sort());
+      assert.strictEqual(mine.of, parent.name);
+      assert.strictEqual(mine.account, api.services.session.accountKey);
       assert.deepStrictEqual(result.problems, []);
       assert.deepStrictEqual(result.made.map((t) => t.name).sort(), failedKids.map((t) => t.name).sort());
       const clones = emulator().actionRequests.filter((a) => a.action === 'clone').slice(clonesBefore);
@@ -119,6 +129,8 @@ describe('tasks at scale: cost, failed children, failure logs', function () {
       assert.strictEqual(result.watch?.left, failedKids.length, 'the new tasks are followed');
     } finally {
       result.watch?.dispose();
+      const left = ((state.get(KEY) ?? []) as { open: string[] }[]).filter((w) => !w.open.some((id) => result.made.some((t) => t.id === id)));
+      await state.update(KEY, left.length ? left : undefined);
     }
   });
 });

@@ -62,7 +62,8 @@ describe('bulk copy', function () {
     assert.ok((projectItem.tooltip as vscode.MarkdownString).value.includes(source.id));
     const kids = await children(project);
     const file = kids.find((k) => k.kind === 'file')!;
-    const item = filesView().rows.getTreeItem(file);
+    // A file's tooltip (its tags, metadata, origin) is read when it is hovered.
+    const item = await filesView().rows.resolvedItem(file);
     assert.strictEqual(item.contextValue, 'file');
     const tip = (item.tooltip as vscode.MarkdownString).value;
     assert.ok(tip.includes(fileOf(file).id), 'tooltip has the ID');

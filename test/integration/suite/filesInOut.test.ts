@@ -133,6 +133,12 @@ describe('files in and out of the editor', function () {
     const doc = await vscode.workspace.openTextDocument(uri);
     assert.strictEqual(doc.getText(), zlib.gunzipSync(await remoteBytes(vcf.id)).toString('utf8'));
     assert.match(doc.getText(), /^##fileformat=VCF/);
+    // In its inner file's language: a log, which VS Code knows.
+    const log = add('align.log.gz', 'file', previews.id, 40_000);
+    const opened = (await vscode.commands.executeCommand('sevenbridges.files.open', log.id)) as vscode.Uri;
+    assert.strictEqual(opened.path.endsWith('/align.log.gz'), true, 'its path stays the platform\'s');
+    assert.strictEqual(vscode.window.activeTextEditor?.document.uri.toString(), opened.toString());
+    assert.strictEqual(vscode.window.activeTextEditor?.document.languageId, 'log');
   });
 
   it('refuses a write (the file system is read-only), and says so for a name that is not there', async () => {

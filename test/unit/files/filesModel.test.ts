@@ -260,6 +260,38 @@ describe('files rows', () => {
     assert.strictEqual(view.description, 'me/p');
   });
 
+  it("lists a level with a row's fields only; a file's tooltip (tags, origin, metadata) is read on hover, once while it is unchanged", async () => {
+    const source = platform();
+    const asked: (string | undefined)[] = [];
+    const list = source.files.list;
+    source.files.list = (location, page: { offset?: number; limit?: number; fields?: string }) => {
+      asked.push(page.fields);
+      return list(location, page);
+    };
+    const tagged = { ...file(10, 'a.bam', ALPHA_ROOT), tags: ['tumor'], origin: { task: 'b0a1' }, metadata: { sample_id: 'S1' } };
+    const get = source.files.get;
+    source.files.get = async (id) => (id === tagged.id ? (source.calls.push(`get ${id}`), tagged) : get(id));
+    const tree = new FilesTreeModel(source, async () => true, () => NOW);
+    const alpha = await child<ProjectNode>(tree, undefined, 'me/alpha');
+    const row = (await tree.getChildren(alpha)).find((n) => n.kind === 'file' && n.file.id === fileId(10))!;
+    assert.deepStrictEqual(asked, ['href,id,name,type,size,project,parent,created_on,modified_on']);
+    const view = tree.rowView(row);
+    assert.strictEqual(view.tooltipOnHover, true);
+    source.calls.length = 0;
+    const tooltip = (await tree.resolveTooltip(row))!;
+    assert.match(tooltip, /Tags: `tumor`/);
+    assert.match(tooltip, /Produced by task: `b0a1`/);
+    assert.match(tooltip, /Metadata: sample\\_id = S1/);
+    assert.strictEqual(tooltip, entryView(tagged, NOW).tooltip);
+    await tree.resolveTooltip(row);
+    assert.deepStrictEqual(source.calls, [`get ${fileId(10)}`], 'the second hover costs nothing');
+    // Read once, the row draws it at once; every field a row draws is the same as from the whole record.
+    const drawn = tree.rowView(row);
+    assert.ok(!drawn.tooltipOnHover);
+    const rowParts = (v: typeof view) => ({ ...v, tooltip: undefined, tooltipOnHover: undefined });
+    assert.deepStrictEqual(rowParts(view), rowParts(drawn));
+  });
+
   it('formats sizes in binary units', () => {
     assert.deepStrictEqual([0, 1023, 1024, 15 * 1024 ** 3, undefined].map(formatSize), ['0 B', '1023 B', '1.0 KB', '15 GB', undefined]);
   });

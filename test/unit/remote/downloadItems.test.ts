@@ -28,6 +28,16 @@ describe('remote/downloadItems: what Download… fetches, and where each file la
     assert.deepStrictEqual(problems, [{ name: 'gone.bam', reason: 'File not found (HTTP 404, code 5002).' }]);
   });
 
+  it('takes a whole project under a folder of its name, its top level listed by project', async () => {
+    const fake = new FakeFiles([project], [rec(2, 'run', 1, 'folder'), rec(4, 'm.tsv', 2, 'file', 8), rec(5, 'top.txt', 1, 'file', 3)]);
+    const { items, problems } = await collectItems(fake.files, [{ id: project.id, name: 'RNA: batch/12', wholeProject: true }]);
+    assert.deepStrictEqual(problems, []);
+    assert.deepStrictEqual(items, [
+      { fileId: fileId(4), relativePath: 'RNA_ batch_12/run/m.tsv', size: 8 },
+      { fileId: fileId(5), relativePath: 'RNA_ batch_12/top.txt', size: 3 },
+    ]);
+  });
+
   it('puts each task\'s outputs under a folder of its name; two tasks of one name are told apart by ID', () => {
     const refs = taskOutputRefs([
       { task: { id: 't1', name: 'Align: sample/1' }, outputs: [{ id: fileId(4), name: 'a.bam', folder: false }] },

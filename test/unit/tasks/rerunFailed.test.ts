@@ -1,6 +1,8 @@
 import * as assert from 'assert';
 import type { BulkTaskItem, Task } from '../../../src/api/types';
-import { planRerun, rerunConfirmation, rerunEndedWords, rerunFailedWrite, rerunPayloads, RerunWatch, type RerunEnded } from '../../../src/tasks/rerunFailed';
+import { planRerun, rerunConfirmation, rerunEndedWords, rerunFailedWrite, rerunPayloads, RerunWatch, storedRerunWatches, type RerunEnded } from '../../../src/tasks/rerunFailed';
+import { readState, STATE } from '../../../src/keys/state';
+import { memoryState } from '../../support/sharedState';
 import { FakeClock } from '../../support/fakeClock';
 import { task } from '../../support/fakeTasks';
 
@@ -72,5 +74,60 @@ describe('Re-run Failed', () => {
     assert.strictEqual(rerunEndedWords(said[0]), '145 completed, 3 failed again, 2 aborted');
     assert.strictEqual(rerunEndedWords({ completed: 35, failed: 2, aborted: 0 }), '35 completed, 2 failed again');
     watch.dispose();
+  });
+
+  it('keeps the watch in stored state per account: a reload resumes it with its counts and still says, once, how the re-run ended', async () => {
+    const clock = new FakeClock();
+    const store = memoryState();
+    const ids = [task(1, '').id, task(2, '').id, task(3, '').id];
+    const statuses = new Map(ids.map((id) => [id, 'RUNNING']));
+    const bulkGet = async (asked: readonly string[]): Promise<BulkTaskItem[]> => asked.map((id) => ({ resource: { href: '', id, name: '', status: statuses.get(id) } as Task }));
+    const said: RerunEnded[] = [];
+    const account = 'https://api.sbgenomics.com/v2#rfranklin';
+    const options = { bulkGet, clock, intervalMs: () => 10_000, onEnded: (e: RerunEnded) => said.push(e) };
+    const first = new RerunWatch(ids, { ...options, keep: { store, id: 'w1', account, of: 'RNA batch 12' } });
+    await first.saved;
+    assert.deepStrictEqual(readState(store, STATE.rerunWatches), [{ id: 'w1', account, of: 'RNA batch 12', open: ids, ended: { completed: 0, failed: 0, aborted: 0 } }]);
+    statuses.set(ids[0], 'COMPLETED');
+    await clock.tickAsync(10_000);
+    assert.deepStrictEqual(storedRerunWatches(store, account)[0].open, ids.slice(1));
+    assert.deepStrictEqual(storedRerunWatches(store, account)[0].ended, { completed: 1, failed: 0, aborted: 0 });
+    assert.deepStrictEqual(storedRerunWatches(store, 'https://eu-api.sbgenomics.com/v2#rfranklin'), [], "another account's are not resumed");
+
+    // The window reloads: the watch in memory is gone; two windows of the account resume what was stored.
+    first.dispose();
+    statuses.set(ids[1], 'FAILED');
+    statuses.set(ids[2], 'COMPLETED');
+    const resumed = storedRerunWatches(store, account).map((w) => new RerunWatch(w.open, { ...options, keep: { store, id: w.id, account: w.account, of: w.of }, ended: w.ended }));
+    const other = storedRerunWatches(store, account).map((w) => new RerunWatch(w.open, { ...options, keep: { store, id: w.id, account: w.account, of: w.of }, ended: w.ended }));
+    await clock.tickAsync(10_000);
+    assert.deepStrictEqual(said, [{ completed: 2, failed: 1, aborted: 0 }], 'said once, with what ended before the reload');
+    assert.strictEqual(rerunEndedWords(said[0]), '2 completed, 1 failed again');
+    assert.strictEqual(readState(store, STATE.rerunWatches), undefined, 'forgotten once said');
+    await clock.tickAsync(60_000);
+    assert.strictEqual(said.length, 1);
+    [...resumed, ...other].forEach((w) => w.dispose());
+  });
+
+  it('lets go of a new task the platform no longer has (deleted): it counts as neither, and the end is still said', async () => {
+    const clock = new FakeClock();
+    const ids = [task(1, '').id, task(2, '').id];
+    const said: RerunEnded[] = [];
+    const watch = new RerunWatch(ids, {
+      bulkGet: async (asked): Promise<BulkTaskItem[]> =>
+        asked.map((id) => (id === ids[0] ? { error: { status: 404, code: 90003, message: 'gone' } } : { resource: { href: '', id, name: '', status: 'COMPLETED' } as Task })),
+      clock,
+      intervalMs: () => 10_000,
+      onEnded: (e) => said.push(e),
+    });
+    await clock.tickAsync(10_000);
+    assert.deepStrictEqual(said, [{ completed: 1, failed: 0, aborted: 0 }]);
+    watch.dispose();
+  });
+
+  it('reads what is stored with care: a damaged entry is dropped, missing counts are 0', () => {
+    const store = memoryState();
+    void store.update(STATE.rerunWatches.key, [{ id: 'a', account: 'x#y', open: ['t1'] }, { id: 'b' }, 'junk', { id: 'c', account: 'x#y', open: 'no' }]);
+    assert.deepStrictEqual(readState(store, STATE.rerunWatches), [{ id: 'a', account: 'x#y', open: ['t1'], ended: { completed: 0, failed: 0, aborted: 0 } }]);
   });
 });

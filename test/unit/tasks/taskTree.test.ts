@@ -143,7 +143,7 @@ describe('task tree model', () => {
         order_by: 'created_time',
         order: 'desc',
         status: 'COMPLETED',
-        fields: 'id,name,status,project,app,created_by,created_time,start_time,end_time,batch,parent,execution_status,price,errors,warnings,outputs',
+        fields: 'id,name,status,project,created_time,start_time,end_time,batch',
       },
     ]);
     const shown = ids(children);

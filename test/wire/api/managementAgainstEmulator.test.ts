@@ -243,6 +243,16 @@ describe('client against the emulator: managing files, searching, making tasks',
       assert.strictEqual(s.emu.stats.requests, requests);
     });
 
+    it('records of any number of files: 100 a bulk read, in the order asked; a file refused throws', async () => {
+      const files = s.emu.data.files.filter((f) => f.type === 'file').slice(0, 150);
+      assert.strictEqual(files.length, 150);
+      const ids = files.map((f) => f.id).reverse();
+      const records = await s.sb.bulkFiles.records(ids);
+      assert.deepStrictEqual(records.map((r) => r.id), ids);
+      assert.strictEqual(s.sent.filter((r) => r.includes('/bulk/files/get')).length, 2);
+      assert.strictEqual((await rejection(s.sb.bulkFiles.records([ids[0], 'ffffffffffffffffffffffff']))).status, 404);
+    });
+
     it('bulk get is repeated after a fault like a GET; a bulk delete is not', async () => {
       const [a] = rootFiles();
       s.emu.faults.error500Rate = 1;

@@ -180,6 +180,34 @@ describe('transfer: download engine', function () {
     assert.deepStrictEqual(storage.reads.map((r) => r.fileId).sort(), ['b', 'c'], 'skipped files are not fetched');
   });
 
+  it('several files there with another size: one answer for all of them, or Ask for Each', async () => {
+    for (const id of ['a', 'b', 'c']) storage.add(id, bytesOf(400, id.charCodeAt(0)));
+    for (const name of ['a.txt', 'b.txt']) fs.writeFileSync(path.join(dir, name), 'old');
+    fs.writeFileSync(path.join(dir, 'c.txt'), bytesOf(400, 'c'.charCodeAt(0)));
+    const items = [item('a', 'a.txt'), item('b', 'b.txt'), item('c', 'c.txt')];
+    const groups: string[][] = [];
+    const single: string[] = [];
+    const plan = (forAll: 'overwrite' | 'keepBoth' | 'skip' | 'each') =>
+      downloader().plan({
+        target: dir,
+        items,
+        ifExists: 'ask',
+        askAll: async (existing) => (groups.push(existing.map((e) => e.item.fileId)), forAll),
+        ask: async (existing) => (single.push(existing.item.fileId), existing.item.fileId === 'a' ? 'overwrite' : 'skip'),
+      });
+    const kept = await plan('keepBoth');
+    assert.deepStrictEqual(groups, [['a', 'b']], 'asked once, of the two with another size (c has the same size)');
+    assert.deepStrictEqual(single, [], 'no question per file');
+    assert.deepStrictEqual(kept.files.map((f) => path.basename(f.path)), ['a (1).txt', 'b (1).txt']);
+    assert.deepStrictEqual((await plan('skip')).skipped.map((f) => f.item.fileId), ['a', 'b', 'c']);
+    const each = await plan('each');
+    assert.deepStrictEqual(single, ['a', 'b'], 'then asked for each, in order');
+    assert.deepStrictEqual(each.files.map((f) => path.basename(f.path)), ['a.txt']);
+    groups.length = 0;
+    await downloader().plan({ target: dir, items: [item('a', 'a.txt')], ifExists: 'ask', askAll: async () => (groups.push(['?']), 'skip'), ask: async () => 'skip' });
+    assert.deepStrictEqual(groups, [], 'one file: asked about itself, not for all');
+  });
+
   it('a file deleted on the platform, a path a file is in the way of, a full disk: each fails clearly, the rest carries on', async () => {
     for (const id of ['ok', 'gone', 'blocked', 'full']) storage.add(id, bytesOf(9 * MiB, id.length));
     fs.writeFileSync(path.join(dir, 'sub'), 'a file where a folder should be');
