@@ -116,6 +116,22 @@ describe('Data Jobs: every async job, and transfers, as rows', function () {
     assert.strictEqual(data().fileById.get(file.id)?.parent ?? data().children(to.id).find((f) => f.name === 'moved.txt')?.parent, to.id, 'moved on the platform');
   });
 
+  it('Move To… of a folder to another project hands its async move job to Data Jobs: a "Move" row, followed to its end', async () => {
+    const other = data().projects.find((p) => p.id !== project().id && p.permissions?.write !== false)!;
+    const folder = add('jobs-move-by-command', 'folder', project().root_folder);
+    add('inside.txt', 'file', folder.id, 4);
+    const requestsBefore = emulator().moveRequests.length;
+    const result = (await vscode.commands.executeCommand('sevenbridges.files.moveTo', folder.id, { destination: { kind: 'projectRoot', project: other.id }, confirm: false })) as { moved: number };
+    assert.ok(result.moved >= 1);
+    const sent = emulator().moveRequests.slice(requestsBefore);
+    assert.strictEqual(sent.length, 1, 'one call of the async move');
+    const job = api.jobs.tracker.all().find((j) => j.type === 'MOVE' && j.items.some((i) => i.file === folder.id));
+    assert.ok(job, 'the move job is tracked');
+    assert.deepStrictEqual([job.id, job.state], [sent[0].jobId, 'FINISHED']);
+    const row = await waitFor(async () => (await roots()).find((n) => n.kind === 'job' && n.job.id === job.id), 'the move job\'s row');
+    assert.match(label(row), /^Move · finished · /);
+  });
+
   /**
    * An upload as a window that dies mid-way leaves it: the engine (the product's own) sends two parts of a 40 MB file
    * and stops without aborting anything; its records stay in the window's global state.
