@@ -136,7 +136,10 @@ describe('files in and out of the editor', function () {
       await wb.expandPane(VIEW.files);
       await wb.pane(VIEW.files).locator('.welcome-view .monaco-button, .monaco-list-row[role="treeitem"]').first().waitFor({ timeout: 20_000 });
       if ((await wb.welcomeButtons(VIEW.files)).some((b) => /Set Authentication Token/.test(b))) await signIn();
-      if (!(await wb.treeItems(VIEW.files)).some((r) => r.label === 'samples')) await wb.openTreeItem(VIEW.files, samples().project.name, 'samples');
+      // Folded back to the project's top level (what earlier specs opened scrolls "samples" away), then opened.
+      await wb.collapsePane(VIEW.jobs);
+      await wb.collapseAll(VIEW.files);
+      await wb.openTreeItem(VIEW.files, samples().project.name, 'samples');
       await wb.expandPane(VIEW.jobs);
       await wb.treeItemContextMenu(VIEW.files, 'samples', 'Upload to Seven Bridges…');
       // The open dialog (VS Code's own, in the browser): the workspace's folder is offered; the file's path typed.
