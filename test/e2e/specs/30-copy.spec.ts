@@ -27,7 +27,7 @@ function clashLine(there: string[], names: string[]): string {
 }
 
 /**
- * Records, for the next 240 frames, whether the Copy Jobs pane is open, its body's height, how many rows it shows and
+ * Records, for the next 240 frames, whether the Data Jobs pane is open, its body's height, how many rows it shows and
  * whether its progress bar runs (in the page; read back as `window.sbFrames`).
  */
 const RECORD_FRAMES = `(() => {
@@ -220,10 +220,10 @@ describe('bulk copy from the Projects & Files view', function () {
 
     await wb.waitForNotification(/finished: 2 files copied/, 20_000);
     await wb.screenshot('copy-08-finish-notification');
-    // Nothing needed the person: Copy Jobs stayed folded, the status bar and the notification told it.
-    assert.strictEqual(await wb.pane(VIEW.jobs).locator('.pane-header').getAttribute('aria-expanded'), 'false', 'Copy Jobs did not open by itself');
+    // Nothing needed the person: Data Jobs stayed folded, the status bar and the notification told it.
+    assert.strictEqual(await wb.pane(VIEW.jobs).locator('.pane-header').getAttribute('aria-expanded'), 'false', 'Data Jobs did not open by itself');
     await wb.clickNotificationButton(/finished: 2 files copied/, 'Show Details');
-    // The Copy Jobs view, the job opened into its items: each source and the name of its copy.
+    // The Data Jobs view, the job opened into its items: each source and the name of its copy.
     await wb.waitForTreeItems(VIEW.jobs, first, 20_000);
     await wb.waitForTreeItems(VIEW.jobs, second, 20_000);
     const rows = await wb.treeItems(VIEW.jobs);
@@ -234,7 +234,7 @@ describe('bulk copy from the Projects & Files view', function () {
     assert.deepStrictEqual([jobRow.label, jobRow.description.split(' · ')[0]], ['finished · 2/2 files', folder.name]);
     const shown = await wholeLabel(VIEW.jobs, 'finished · 2/2 files');
     assert.ok(shown.whole, `the row's label is cut at the default width: ${JSON.stringify(shown)}`);
-    console.log(`      Copy Jobs row at the default width (${shown.width} px): "${jobRow.label}" "${jobRow.description}"`);
+    console.log(`      Data Jobs row at the default width (${shown.width} px): "${jobRow.label}" "${jobRow.description}"`);
     for (const name of [first, second]) assert.match(rows.find((r) => r.label === name)!.description, /^→ /);
 
     // Copy Results: a read-only TSV document named after the destination and the job, closed without a question.
@@ -292,7 +292,7 @@ describe('bulk copy from the Projects & Files view', function () {
     await wb.screenshot('copy-10-copies-in-view');
     console.log(`      status bar: "${copying}" → "${done}"`);
   });
-  it('drags two files onto another project: refused onto their own project, then the clash warning, confirmed, the job FINISHED in Copy Jobs', async () => {
+  it('drags two files onto another project: refused onto their own project, then the clash warning, asked Copy here, confirmed, the job FINISHED in Data Jobs', async () => {
     const { wb, emulator } = e2e();
     const data = emulator.data;
     const rootOf = (p: { root_folder: string }) => data.children(p.root_folder);
@@ -307,7 +307,7 @@ describe('bulk copy from the Projects & Files view', function () {
     await wb.collapsePane(VIEW.tasks);
     await wb.expandPane(VIEW.files);
     await wb.collapseAll(VIEW.files);
-    // Copy Jobs is opened after each drop to see the job, and folded again to leave the files room.
+    // Data Jobs is opened after each drop to see the job, and folded again to leave the files room.
     const jobsPane = async (open: boolean) => {
       const header = wb.pane(VIEW.jobs).locator('.pane-header');
       if ((await header.getAttribute('aria-expanded')) !== String(open)) await header.click();
@@ -320,6 +320,14 @@ describe('bulk copy from the Projects & Files view', function () {
 
     const drop = async (onto: string) => {
       await wb.treeItem(VIEW.files, second).dragTo(wb.treeItem(VIEW.files, new RegExp(`^\\s*${escape(onto)}\\s*$`)));
+    };
+    /** Across projects the drop asks Move here / Copy here, Copy first: Enter takes it. */
+    const copyHere = async () => {
+      await wb.waitForQuickInput(/^Drop onto /, 10_000);
+      const choices = (await wb.quickItems()).map((i) => i.label);
+      assert.deepStrictEqual(choices.map((c) => c.replace(/^\W+/, '').trim()), ['Copy here', 'Move here'], `the drop's question: ${choices.join(' | ')}`);
+      await wb.page.keyboard.press('Enter');
+      await wb.waitForQuickInputClosed();
     };
     // Onto their own project: refused before anything is sent.
     await drop(source.name);
@@ -344,11 +352,12 @@ describe('bulk copy from the Projects & Files view', function () {
         if (rows.length >= count && rows[0].label === 'finished · 2/2 files') return rows[0];
         await wb.page.waitForTimeout(200);
       }
-      throw new Error(`no finished job to ${target.id} in Copy Jobs: ${JSON.stringify(await wb.treeItems(VIEW.jobs))}`);
+      throw new Error(`no finished job to ${target.id} in Data Jobs: ${JSON.stringify(await wb.treeItems(VIEW.jobs))}`);
     };
 
     const there = rootOf(target).map((f) => f.name);
     await drop(target.name);
+    await copyHere();
     await confirm(clashLine(there, [first, second]), 'copy-11-drop-confirmation');
     await finishedRow(1);
     assert.strictEqual(emulator.copyRequests.length, posts + 1);
@@ -359,6 +368,7 @@ describe('bulk copy from the Projects & Files view', function () {
     // words, then what the check found.
     emulator.loseNextCopyResponse();
     await drop(target.name);
+    await copyHere();
     await confirm(clashLine(rootOf(target).map((f) => f.name), [first, second]), 'copy-12-clash-warning');
     assert.match(clashLine(rootOf(target).map((f) => f.name), [first, second]), /^2 files will arrive renamed/);
     const lost = await wb.waitForNotification(/did not answer the copy/, 20_000);
@@ -378,7 +388,7 @@ describe('bulk copy from the Projects & Files view', function () {
     assert.ok(body.every((i) => i.project === target.id), JSON.stringify(body));
     console.log(`      drop: ${row.label} ${row.description}`);
   });
-  it('Show Copy Jobs: its rows from the first frame it is open, and Projects & Files keeps its room beside it', async () => {
+  it('Show Data Jobs: its rows from the first frame it is open, and Projects & Files keeps its room beside it', async () => {
     const { wb } = e2e();
     await wb.openViewContainer('Seven Bridges');
     await wb.expandPane(VIEW.tasks);
@@ -398,8 +408,8 @@ describe('bulk copy from the Projects & Files view', function () {
     await wb.screenshot('copy-14-show-copy-jobs-layout');
     const height = async (view: string) => Math.round((await wb.pane(view).locator('.pane-body').boundingBox())?.height ?? 0);
     const sizes = { tasks: await height(VIEW.tasks), files: await height(VIEW.files), jobs: await height(VIEW.jobs) };
-    console.log(`      panes with all three open (px): ${JSON.stringify(sizes)}; Copy Jobs drawn in the frame it opened: ${frames[shownAt].rows} rows`);
+    console.log(`      panes with all three open (px): ${JSON.stringify(sizes)}; Data Jobs drawn in the frame it opened: ${frames[shownAt].rows} rows`);
     assert.ok(sizes.files >= 8 * 22, `Projects & Files keeps room for 8 rows or more: ${JSON.stringify(sizes)}`);
-    assert.ok(sizes.files >= sizes.jobs, `Projects & Files is not smaller than Copy Jobs: ${JSON.stringify(sizes)}`);
+    assert.ok(sizes.files >= sizes.jobs, `Projects & Files is not smaller than Data Jobs: ${JSON.stringify(sizes)}`);
   });
 });

@@ -34,7 +34,7 @@ describe('files in and out of the editor', function () {
     await wb.expandPane(VIEW.files);
     await wb.pane(VIEW.files).locator('.welcome-view .monaco-button, .monaco-list-row[role="treeitem"]').first().waitFor({ timeout: 20_000 });
     if ((await wb.welcomeButtons(VIEW.files)).some((b) => /Set Authentication Token/.test(b))) await signIn();
-    // Room for the project's folders: what earlier specs opened (Copy Jobs, other projects) is closed.
+    // Room for the project's folders: what earlier specs opened (Data Jobs, other projects) is closed.
     await wb.collapsePane(VIEW.jobs);
     await wb.collapseAll(VIEW.files);
     const { project, folder } = samples();
