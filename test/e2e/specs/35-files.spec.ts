@@ -140,7 +140,6 @@ describe('files in and out of the editor', function () {
       await wb.collapsePane(VIEW.jobs);
       await wb.collapseAll(VIEW.files);
       await wb.openTreeItem(VIEW.files, samples().project.name, 'samples');
-      await wb.expandPane(VIEW.jobs);
       await wb.treeItemContextMenu(VIEW.files, 'samples', 'Upload to Seven Bridges…');
       // The open dialog (VS Code's own, in the browser): the workspace's folder is offered; the file's path typed.
       await wb.waitForQuickInput();
@@ -155,6 +154,8 @@ describe('files in and out of the editor', function () {
       assert.strictEqual((await wb.quickInputState()).value, local);
       await wb.page.waitForTimeout(300);
       await wb.quickInput().locator('.quick-input-box input').press('Enter');
+      // Data Jobs opened once the menu is used (opened before, its rows could push "samples" out of the files' view).
+      await wb.expandPane(VIEW.jobs);
       const rows = await wb.waitForTreeItems(VIEW.jobs, /^Uploading/, 30_000);
       // The pointer off the trees: no tooltip over the row in the screenshot.
       await wb.page.mouse.move(900, 300);
