@@ -13,7 +13,7 @@ import { followWrites, type Account, type FinishedWrite, type WriteRecord } from
 import { projectNodeOf } from './dragAndDrop';
 import { FolderNode, ProjectNode, type FilesTreeModel } from './filesModel';
 import type { FileRef } from './targets';
-import { deleteQuestion, FILE_WRITES, planBulkTags, tagsNotTaken, notTaken, readOnlyWords, signInToChange, planDelete, planTags, refusal, tagProblem, tagsInUse, type ManagedItem, type NewFolderPayload, type TagsPayload } from './writes';
+import { deleteQuestion, doneWhat, FILE_WRITES, planBulkTags, tagsNotTaken, notTaken, readOnlyWords, signInToChange, planDelete, planTags, refusal, tagProblem, tagsInUse, type ManagedItem, type NewFolderPayload, type TagsPayload } from './writes';
 
 export interface ManageParts {
   readonly services: Services;
@@ -157,7 +157,7 @@ export async function deleteItems(parts: ManageParts, refs: FileRef[], options: 
   }
   parts.model.refreshHolding(items.map((i) => i.id));
   const words = [
-    outcome.deleted ? vscode.l10n.t('Deleted {0}', outcome.deleted === 1 && items.length === 1 ? `"${items[0].name}"` : count(outcome.deleted)) : undefined,
+    outcome.deleted ? vscode.l10n.t('Deleted {0}', doneWhat(outcome.deleted, items)) : undefined,
     outcome.gone ? goneWords(outcome.gone, listed.length === 1 ? listed[0].name : undefined) : undefined,
     outcome.failed ? vscode.l10n.t('{0} not deleted: {1}', count(outcome.failed), outcome.why ?? '') : undefined,
   ].filter(Boolean);

@@ -17,7 +17,7 @@ import type { AsyncJob, BulkFileItem, FileRecord, MoveItem } from '../api/types'
 import { matchCopy } from '../copy/copyWrite';
 import type { JobDestination } from '../keys/state';
 import { metadataProblem } from '../api/fileRules';
-import { count, fileCount, formatSize } from '../util/words';
+import { count, fileCount, formatSize, itemCount } from '../util/words';
 import { asyncJobIdentity, type JobSnapshot, type JobVerdict } from '../write/asyncJobs';
 import { appearedSince, type Lookup, type WriteKind } from '../write/kinds';
 import type { Outbox, WriteRecord } from '../write/outbox';
@@ -469,6 +469,12 @@ export function refusal(items: readonly ManagedItem[], rootFolders: ReadonlySet<
   return undefined;
 }
 
+/** What a move or a delete was done to, in words: the one item's name, else "2 files" (files only) or "3 items". */
+export function doneWhat(n: number, items: readonly ManagedItem[]): string {
+  if (n === 1 && items.length === 1) return l10n.t('"{0}"', items[0].name);
+  return items.every((i) => !i.folder) ? fileCount(n) : itemCount(n);
+}
+
 /** "Delete 3 folders and 214 files, 38.2 GB? This cannot be undone." (folders' contents not counted: not loaded). */
 export function deleteQuestion(items: readonly ManagedItem[]): string {
   const folders = items.filter((i) => i.folder).length;
@@ -481,7 +487,7 @@ export function deleteQuestion(items: readonly ManagedItem[]): string {
           .filter(Boolean)
           .join(l10n.t(' and '));
   const size = bytes > 0 ? formatSize(bytes) : undefined;
-  const inside = folders ? l10n.t(' Everything in the folders goes too.') : '';
+  const inside = folders === 1 ? l10n.t(' Everything in the folder goes too.') : folders ? l10n.t(' Everything in the folders goes too.') : '';
   return size
     ? l10n.t('Delete {0}, {1}?{2} This cannot be undone.', what, size, inside)
     : l10n.t('Delete {0}?{1} This cannot be undone.', what, inside);
