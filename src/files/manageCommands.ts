@@ -13,7 +13,7 @@ import { followWrites, type Account, type FinishedWrite, type WriteRecord } from
 import { projectNodeOf } from './dragAndDrop';
 import { FolderNode, ProjectNode, type FilesTreeModel } from './filesModel';
 import type { FileRef } from './targets';
-import { deleteQuestion, doneWhat, FILE_WRITES, planBulkTags, tagsNotTaken, notTaken, readOnlyWords, signInToChange, planDelete, planTags, refusal, tagProblem, tagsInUse, type ManagedItem, type NewFolderPayload, type TagsPayload } from './writes';
+import { checkedTags, deleteQuestion, doneWhat, FILE_WRITES, planBulkTags, tagsNotTaken, notTaken, readOnlyWords, signInToChange, planDelete, planTags, refusal, tagProblem, tagsInUse, type ManagedItem, type NewFolderPayload, type TagsPayload } from './writes';
 
 export interface ManageParts {
   readonly services: Services;
@@ -237,9 +237,9 @@ async function askTags(files: readonly { tags: readonly string[] }[]): Promise<{
     const value = pick.value.trim();
     const problem = value ? tagProblem(value) : undefined;
     typed = value && !listed.some((i) => i.tag === value) ? [{ label: value, tag: value, description: problem ?? vscode.l10n.t('new tag'), alwaysShow: true }] : [];
-    const selected = pick.selectedItems;
+    const checked = checkedTags([...typed, ...listed].map((i) => i.tag), pick.selectedItems.map((i) => i.tag), typed[0]?.tag);
     pick.items = [...typed, ...listed];
-    pick.selectedItems = pick.items.filter((i) => selected.some((s) => s.tag === i.tag));
+    pick.selectedItems = pick.items.filter((i) => checked.includes(i.tag));
   };
   pick.items = listed;
   pick.selectedItems = listed.filter((i) => inUse.find((u) => u.tag === i.tag)!.files === files.length);

@@ -526,6 +526,14 @@ export function planTags(files: readonly { id: string; name: string; tags: reado
   });
 }
 
+/**
+ * The tags checked in Edit Tags… once the typed text changed: those checked before that are still offered, and the
+ * new tag typed (checked as it appears: typing a tag and pressing Enter adds it; unchecked, it is left out).
+ */
+export function checkedTags(offered: readonly string[], before: readonly string[], typed: string | undefined): string[] {
+  return offered.filter((tag) => before.includes(tag) || (tag === typed && !tagProblem(tag)));
+}
+
 /** The tags in use across files, most used first, each with how many of the files have it. */
 export function tagsInUse(files: readonly { tags: readonly string[] }[]): { tag: string; files: number }[] {
   const counts = new Map<string, number>();
