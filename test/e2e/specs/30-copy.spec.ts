@@ -321,6 +321,14 @@ describe('bulk copy from the Projects & Files view', function () {
     const drop = async (onto: string) => {
       await wb.treeItem(VIEW.files, second).dragTo(wb.treeItem(VIEW.files, new RegExp(`^\\s*${escape(onto)}\\s*$`)));
     };
+    /** Dropped onto another project, the drop asks Move here / Copy here, Copy first: Copy here is chosen. */
+    const copyHere = async () => {
+      await wb.waitForQuickInput(`Drop onto ${target.id}`);
+      const choices = (await wb.quickItems()).map((i) => i.label);
+      assert.match(choices[0] ?? '', /Copy here$/, choices.join(' | '));
+      await wb.quickItem(/Copy here/).click();
+      await wb.waitForQuickInputClosed();
+    };
     // Onto their own project: refused before anything is sent.
     await drop(source.name);
     await wb.waitForNotification(/already in the root of/, 10_000);
@@ -349,6 +357,7 @@ describe('bulk copy from the Projects & Files view', function () {
 
     const there = rootOf(target).map((f) => f.name);
     await drop(target.name);
+    await copyHere();
     await confirm(clashLine(there, [first, second]), 'copy-11-drop-confirmation');
     await finishedRow(1);
     assert.strictEqual(emulator.copyRequests.length, posts + 1);
@@ -359,6 +368,7 @@ describe('bulk copy from the Projects & Files view', function () {
     // words, then what the check found.
     emulator.loseNextCopyResponse();
     await drop(target.name);
+    await copyHere();
     await confirm(clashLine(rootOf(target).map((f) => f.name), [first, second]), 'copy-12-clash-warning');
     assert.match(clashLine(rootOf(target).map((f) => f.name), [first, second]), /^2 files will arrive renamed/);
     const lost = await wb.waitForNotification(/did not answer the copy/, 20_000);
