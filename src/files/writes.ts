@@ -469,9 +469,12 @@ export function refusal(items: readonly ManagedItem[], rootFolders: ReadonlySet<
   return undefined;
 }
 
+/** An item's name in quotes, as the questions and the outcomes say it. */
+const quotedName = (name: string): string => l10n.t('"{0}"', name);
+
 /** What a move or a delete was done to, in words: the one item's name, else "2 files" (files only) or "3 items". */
 export function doneWhat(n: number, items: readonly ManagedItem[]): string {
-  if (n === 1 && items.length === 1) return l10n.t('"{0}"', items[0].name);
+  if (n === 1 && items.length === 1) return quotedName(items[0].name);
   return items.every((i) => !i.folder) ? fileCount(n) : itemCount(n);
 }
 
@@ -482,7 +485,7 @@ export function deleteQuestion(items: readonly ManagedItem[]): string {
   const bytes = items.reduce((sum, i) => sum + (!i.folder && typeof i.size === 'number' ? i.size : 0), 0);
   const what =
     items.length === 1
-      ? l10n.t('"{0}"', items[0].name)
+      ? quotedName(items[0].name)
       : [folders === 1 ? l10n.t('1 folder') : folders ? l10n.t('{0} folders', count(folders)) : undefined, files ? fileCount(files) : undefined]
           .filter(Boolean)
           .join(l10n.t(' and '));
