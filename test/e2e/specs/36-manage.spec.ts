@@ -61,12 +61,24 @@ describe('managing files in Projects & Files', function () {
     for (let attempt = 1; ; attempt++) {
       await wb.treeItem(VIEW.files, exactly(label)).click({ button: 'right' });
       if (await open.waitFor({ timeout: 3_000 }).then(() => true, () => false)) {
-        await wb.page.waitForTimeout(300);
+        await wb.page.waitForTimeout(500);
         if (await open.isVisible()) break;
       }
       if (attempt >= 3) throw new Error(`no context menu on ${label}`);
     }
     await wb.clickContextMenuEntry(entry);
+  }
+
+  /**
+   * Two files selected as a person does: a click on the first (which opens it: the editor takes the focus once its
+   * text is there, and is let do so before going on), a Ctrl-click on the second.
+   */
+  async function select(first: string, second: string): Promise<void> {
+    const { wb } = e2e();
+    await wb.clickTreeItem(VIEW.files, exactly(first));
+    await until(`"${first}" opened`, async () => (await wb.activeEditorTitle()).startsWith(first.replace(/\.[^.]*$/, '')) || (await wb.notifications()).some((n) => n.startsWith(first)), 10_000).catch(() => undefined);
+    await wb.page.waitForTimeout(500);
+    await wb.clickTreeItem(VIEW.files, exactly(second), ['Control']);
   }
 
   after(async () => {
@@ -117,8 +129,7 @@ describe('managing files in Projects & Files', function () {
     await wb.screenshot('manage-2-new-folder-row');
 
     // 2. Two files selected with Ctrl-click and dragged onto the new folder: Move here (the first choice in a project).
-    await wb.clickTreeItem(VIEW.files, exactly(first));
-    await wb.clickTreeItem(VIEW.files, exactly(second), ['Control']);
+    await select(first, second);
     await until('both files selected', async () => (await wb.treeItems(VIEW.files)).filter((r) => r.selected && (r.label === first || r.label === second)).length === 2);
     await wb.treeItem(VIEW.files, exactly(second)).dragTo(wb.treeItem(VIEW.files, exactly(newName)));
     await wb.waitForQuickInput(`Drop onto ${newName}`);
@@ -143,8 +154,7 @@ describe('managing files in Projects & Files', function () {
     for (const f of files) assert.strictEqual(data.fileById.get(f.id)!.parent, made.id, `${f.name} moved on the platform, its ID kept`);
 
     // 3. Edit Tags… on the two: a new tag typed, checked and accepted.
-    await wb.clickTreeItem(VIEW.files, exactly(first));
-    await wb.clickTreeItem(VIEW.files, exactly(second), ['Control']);
+    await select(first, second);
     await menu(second, 'Edit Tags…');
     await wb.waitForQuickInput(/Edit Tags/);
     await wb.typeInQuickInput(tag);
