@@ -6,7 +6,7 @@ import { copySourcesPrompt } from '../copy/sources';
 import type { TrackedJob } from '../jobs/tracker';
 import type { Services } from '../services';
 import { onMany, onOne, plain, type Command, type CommandOptions } from '../ui/commands';
-import type { TargetType } from '../ui/targets';
+import { isOptions, type TargetType } from '../ui/targets';
 import { pickProject } from '../ui/projectPick';
 import { withProgressBar, type RowTree } from '../ui/rowTree';
 import { count } from '../util/words';
@@ -76,7 +76,6 @@ export function filesCommands(parts: FilesParts): Command[] {
   ];
 }
 
-const isOptions = (value: unknown): value is CommandOptions => !!value && typeof value === 'object' && !(value instanceof ProjectNode) && !(value instanceof FolderNode) && !Array.isArray(value);
 
 /** Refresh: the row given (a project or a folder), else everything, the project list included. */
 function refreshFiles(parts: FilesParts, node: unknown): void {
@@ -101,7 +100,9 @@ async function copyProjectId(parts: FilesParts): Promise<void> {
  * replace the projects in the view until Clear Find.
  */
 async function findFiles(parts: FilesParts, first: unknown): Promise<void> {
-  const options: CommandOptions = first && typeof first === 'object' && !(first instanceof ProjectNode) && !(first instanceof FolderNode) ? (first as CommandOptions) : {};
+  // A script's options are a plain object; a row (the view's title action passes the selected row) is not: its name
+  // is not a condition.
+  const options: CommandOptions = isOptions(first) ? first : {};
   const conditions = namedConditions(options) ?? (await askConditions());
   if (!conditions) return;
   const projects = parts.services.projects;

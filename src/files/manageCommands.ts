@@ -13,7 +13,7 @@ import type { JobTracker } from '../jobs/tracker';
 import { projectNodeOf } from './dragAndDrop';
 import { FolderNode, ProjectNode, type FilesTreeModel } from './filesModel';
 import type { FileRef } from './targets';
-import { deleteQuestion, FILE_WRITES, planBulkTags, tagsNotTaken, notTaken, readOnlyWords, signInToChange, planDelete, planTags, refusal, tagProblem, tagsInUse, type ManagedItem, type NewFolderPayload, type TagsPayload } from './writes';
+import { checkedTags, deleteQuestion, doneWhat, FILE_WRITES, planBulkTags, tagsNotTaken, notTaken, readOnlyWords, signInToChange, planDelete, planTags, refusal, tagProblem, tagsInUse, type ManagedItem, type NewFolderPayload, type TagsPayload } from './writes';
 
 export interface ManageParts {
   readonly services: Services;
@@ -158,7 +158,7 @@ export async function deleteItems(parts: ManageParts, refs: FileRef[], options: 
   }
   parts.model.refreshHolding(items.map((i) => i.id));
   const words = [
-    outcome.deleted ? vscode.l10n.t('Deleted {0}', outcome.deleted === 1 && items.length === 1 ? `"${items[0].name}"` : count(outcome.deleted)) : undefined,
+    outcome.deleted ? vscode.l10n.t('Deleted {0}', doneWhat(outcome.deleted, items)) : undefined,
     outcome.gone ? goneWords(outcome.gone, listed.length === 1 ? listed[0].name : undefined) : undefined,
     outcome.failed ? vscode.l10n.t('{0} not deleted: {1}', count(outcome.failed), outcome.why ?? '') : undefined,
   ].filter(Boolean);
@@ -238,9 +238,9 @@ async function askTags(files: readonly { tags: readonly string[] }[]): Promise<{
     const value = pick.value.trim();
     const problem = value ? tagProblem(value) : undefined;
     typed = value && !listed.some((i) => i.tag === value) ? [{ label: value, tag: value, description: problem ?? vscode.l10n.t('new tag'), alwaysShow: true }] : [];
-    const selected = pick.selectedItems;
+    const checked = checkedTags([...typed, ...listed].map((i) => i.tag), pick.selectedItems.map((i) => i.tag), typed[0]?.tag);
     pick.items = [...typed, ...listed];
-    pick.selectedItems = pick.items.filter((i) => selected.some((s) => s.tag === i.tag));
+    pick.selectedItems = pick.items.filter((i) => checked.includes(i.tag));
   };
   pick.items = listed;
   pick.selectedItems = listed.filter((i) => inUse.find((u) => u.tag === i.tag)!.files === files.length);

@@ -15,7 +15,7 @@ import { alreadyThere, destinationFolder, folderChain, intoItself, moveQuestion,
 import { dropDestination, type DropTarget } from './dragAndDrop';
 import type { ItemNode } from './filesModel';
 import { readFile, type FileRef } from './targets';
-import { FILE_WRITES, noLongerThere, readOnlyWords, refusal, type AsyncMovePayload } from './writes';
+import { doneWhat, FILE_WRITES, noLongerThere, readOnlyWords, refusal, type AsyncMovePayload } from './writes';
 
 /** A move checked and planned, ready to be sent once the person agrees. */
 export interface PreparedMove {
@@ -143,7 +143,7 @@ export async function runMove(parts: ManageParts, prepared: PreparedMove): Promi
   parts.model.refreshHolding(items.map((i) => i.id));
   parts.model.refreshListings([destination.project, ...[destinationFolder(destination)].filter((id): id is string => !!id)]);
   const words = [
-    outcome.moved ? vscode.l10n.t('Moved {0} to {1}', outcome.moved === 1 && items.length === 1 ? `"${items[0].name}"` : count(outcome.moved), label) : undefined,
+    outcome.moved ? vscode.l10n.t('Moved {0} to {1}', doneWhat(outcome.moved, items), label) : undefined,
     outcome.failed ? vscode.l10n.t('{0} not moved: {1}', count(outcome.failed), outcome.why ?? '') : undefined,
   ].filter(Boolean);
   if (outcome.failed) void vscode.window.showWarningMessage(words.join('; '));

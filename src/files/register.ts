@@ -59,7 +59,7 @@ export function registerFiles(services: Services, copy: CopyFeature, remote: Rem
   });
   const { view, rows, disposables } = showRows(VIEWS.files, model, { clock, canSelectMany: true, dragAndDropController: dragAndDrop });
   const parts: FilesParts = { services, model, rows, view, copy, remote, tracker: jobs.tracker, finder: new FileFinder(client) };
-  // The view's description says what was found, how and where, as the Tasks view says its filter.
+  // The view's description says what was found, how and where, as the Tasks view says its filter; so does its message.
   let shown: string | undefined;
   const showFound = () => {
     const description = model.found ? foundDescription(model.found) : undefined;
@@ -67,6 +67,9 @@ export function registerFiles(services: Services, copy: CopyFeature, remote: Rem
     if ((description === undefined) !== (shown === undefined)) void setContextKey(CONTEXT_KEYS.filesFound, description !== undefined);
     shown = description;
     view.description = description;
+    // The description is cut to a letter or two at the side bar's default width (the title's actions take the room):
+    // the same words above the results, where they wrap, whole.
+    view.message = description;
   };
   services.context.subscriptions.push(
     ...disposables,

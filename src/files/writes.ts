@@ -17,7 +17,7 @@ import type { AsyncJob, BulkFileItem, FileRecord, MoveItem } from '../api/types'
 import { matchCopy } from '../copy/copyWrite';
 import type { JobDestination } from '../keys/state';
 import { metadataProblem } from '../api/fileRules';
-import { count, fileCount, formatSize } from '../util/words';
+import { count, fileCount, formatSize, itemCount } from '../util/words';
 import { asyncJobIdentity, type JobSnapshot, type JobVerdict } from '../write/asyncJobs';
 import { appearedSince, type Lookup, type WriteKind } from '../write/kinds';
 import type { Outbox, WriteRecord } from '../write/outbox';
@@ -496,6 +496,15 @@ export function refusal(items: readonly ManagedItem[], rootFolders: ReadonlySet<
   return undefined;
 }
 
+/** An item's name in quotes, as the questions and the outcomes say it. */
+const quotedName = (name: string): string => l10n.t('"{0}"', name);
+
+/** What a move or a delete was done to, in words: the one item's name, else "2 files" (files only) or "3 items". */
+export function doneWhat(n: number, items: readonly ManagedItem[]): string {
+  if (n === 1 && items.length === 1) return quotedName(items[0].name);
+  return items.every((i) => !i.folder) ? fileCount(n) : itemCount(n);
+}
+
 /** "Delete 3 folders and 214 files, 38.2 GB? This cannot be undone." (folders' contents not counted: not loaded). */
 export function deleteQuestion(items: readonly ManagedItem[]): string {
   const folders = items.filter((i) => i.folder).length;
@@ -503,12 +512,12 @@ export function deleteQuestion(items: readonly ManagedItem[]): string {
   const bytes = items.reduce((sum, i) => sum + (!i.folder && typeof i.size === 'number' ? i.size : 0), 0);
   const what =
     items.length === 1
-      ? l10n.t('"{0}"', items[0].name)
+      ? quotedName(items[0].name)
       : [folders === 1 ? l10n.t('1 folder') : folders ? l10n.t('{0} folders', count(folders)) : undefined, files ? fileCount(files) : undefined]
           .filter(Boolean)
           .join(l10n.t(' and '));
   const size = bytes > 0 ? formatSize(bytes) : undefined;
-  const inside = folders ? l10n.t(' Everything in the folders goes too.') : '';
+  const inside = folders === 1 ? l10n.t(' Everything in the folder goes too.') : folders ? l10n.t(' Everything in the folders goes too.') : '';
   return size
     ? l10n.t('Delete {0}, {1}?{2} This cannot be undone.', what, size, inside)
     : l10n.t('Delete {0}?{1} This cannot be undone.', what, inside);
@@ -546,6 +555,14 @@ export function planTags(files: readonly { id: string; name: string; tags: reado
     const next = [...new Set([...file.tags.filter((t) => !removing.has(t)), ...add.filter((t) => !removing.has(t))])];
     return sameTags(next, file.tags) ? [] : [{ id: file.id, name: file.name, tags: next }];
   });
+}
+
+/**
+ * The tags checked in Edit Tags… once the typed text changed: those checked before that are still offered, and the
+ * new tag typed (checked as it appears: typing a tag and pressing Enter adds it; unchecked, it is left out).
+ */
+export function checkedTags(offered: readonly string[], before: readonly string[], typed: string | undefined): string[] {
+  return offered.filter((tag) => before.includes(tag) || (tag === typed && !tagProblem(tag)));
 }
 
 /** The tags in use across files, most used first, each with how many of the files have it. */

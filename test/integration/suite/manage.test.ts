@@ -166,11 +166,13 @@ describe('managing files: Find Files', function () {
     }, 'the tagged file to be listed');
     assert.strictEqual(found[0].id, file.id);
     assert.strictEqual(description(), `Found: tag "int-find-tag" in ${project.id} (server search)`);
+    assert.strictEqual(api.files.view.message, description(), 'said above the results too, whole at any width');
     const item = await api.files.rows.getTreeItem(found[0]);
     assert.match(String(item.description), new RegExp(`${project.id.replace('/', '\\/')}\\/…$`));
     assert.match(String((item.tooltip as vscode.MarkdownString).value), /Tags: .*`int-find-tag`/);
     await vscode.commands.executeCommand('sevenbridges.files.clearFind');
     assert.strictEqual(description(), undefined);
+    assert.strictEqual(api.files.view.message, undefined);
     assert.ok((await rows()).some((n) => n.kind === 'project'), 'the projects are shown again');
   });
 

@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import { ApiError } from '../../../src/api/errors';
 import type { AsyncJob, FileRecord } from '../../../src/api/types';
-import { deleteQuestion, deleteWrite, matchDelete, metadataWrite, parseMetadata, planDelete, planTags, refusal, renameWrite, tagProblem, tagsInUse, tagsWrite, type FilesWriteApi, type ManagedItem } from '../../../src/files/writes';
+import { checkedTags, deleteQuestion, deleteWrite, doneWhat, matchDelete, metadataWrite, parseMetadata, planDelete, planTags, refusal, renameWrite, tagProblem, tagsInUse, tagsWrite, type FilesWriteApi, type ManagedItem } from '../../../src/files/writes';
 import type { WriteRecord } from '../../../src/write/outbox';
 import { fileId } from '../../support/fakeFiles';
 
@@ -24,8 +24,25 @@ describe('managing files: the planners', () => {
     const items = [item(1, { folder: true, name: 'a' }), item(2, { folder: true, name: 'b' }), item(3, { folder: true, name: 'c' }), ...Array.from({ length: 214 }, (_, i) => item(10 + i, { size: (38.2 * GB) / 214 }))];
     assert.strictEqual(deleteQuestion(items), 'Delete 3 folders and 214 files, 38 GB? Everything in the folders goes too. This cannot be undone.');
     assert.strictEqual(deleteQuestion([item(1, { size: 5 * 1024 * 1024 })]), 'Delete "f1.bam", 5.0 MB? This cannot be undone.');
-    assert.strictEqual(deleteQuestion([item(1, { folder: true, name: 'reads' })]), 'Delete "reads"? Everything in the folders goes too. This cannot be undone.');
+    assert.strictEqual(deleteQuestion([item(1, { folder: true, name: 'reads' })]), 'Delete "reads"? Everything in the folder goes too. This cannot be undone.');
+    assert.strictEqual(deleteQuestion([item(1, { folder: true, name: 'reads' }), item(2)]), 'Delete 1 folder and 1 file? Everything in the folder goes too. This cannot be undone.');
     assert.strictEqual(deleteQuestion([item(1), item(2)]), 'Delete 2 files? This cannot be undone.');
+  });
+
+  it('says what a move or a delete was done to: the one item by its name, files as files, else items', () => {
+    assert.strictEqual(doneWhat(1, [item(1)]), '"f1.bam"');
+    assert.strictEqual(doneWhat(2, [item(1), item(2)]), '2 files');
+    assert.strictEqual(doneWhat(1, [item(1), item(2)]), '1 file');
+    assert.strictEqual(doneWhat(3, [item(1, { folder: true, name: 'reads' }), item(2), item(3)]), '3 items');
+    assert.strictEqual(doneWhat(1_200, Array.from({ length: 1_200 }, (_, i) => item(i + 1))), '1,200 files');
+  });
+
+  it('Edit Tags…: a new tag typed is checked as it appears (Enter adds it); a bad one is not; what was checked stays checked', () => {
+    assert.deepStrictEqual(checkedTags(['batch-7', 'tumor', 'normal'], ['tumor'], 'batch-7'), ['batch-7', 'tumor']);
+    assert.deepStrictEqual(checkedTags(['tumor', 'normal'], ['tumor'], undefined), ['tumor']);
+    assert.deepStrictEqual(checkedTags(['a,b', 'tumor'], [], 'a,b'), []);
+    // Typing on: the tag typed before is no longer offered, the one typed now is checked.
+    assert.deepStrictEqual(checkedTags(['batch-77', 'tumor'], ['batch-7', 'tumor'], 'batch-77'), ['batch-77', 'tumor']);
   });
 
   it('one file goes by the single call; several items or a folder by the async delete, 100 a call (250: 3 calls)', () => {
