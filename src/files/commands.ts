@@ -145,7 +145,7 @@ async function reveal(parts: FilesParts, file: FileRef): Promise<void> {
 async function openFile(parts: FilesParts, file: FileRef): Promise<vscode.Uri> {
   const path = file.path && file.record ? file.path : await parts.remote.files.pathOf(file.id);
   if (file.path && file.record) parts.remote.files.remember(path, file.record);
-  return openRemote(parts.remote, path, () => download(parts.services, [file]));
+  return openRemote(parts.remote, path, () => download(parts.services, [file]), file.listed === true);
 }
 
 /** Add Project to Workspace: the project, read-only, as a folder of the Explorer (its folders read as they open). */

@@ -15,8 +15,11 @@ export interface RemoteParts {
 
 export const remoteUri = (path: RemotePath): vscode.Uri => vscode.Uri.from({ scheme: REMOTE_SCHEME, path: formatRemotePath(path) });
 
-/** Opens the file at `path` as its kind wants; `download` is what Download… runs for a binary file. */
-export async function openRemote(parts: RemoteParts, path: RemotePath, download: () => unknown): Promise<vscode.Uri> {
+/**
+ * Opens the file at `path` as its kind wants; `download` is what Download… runs for a binary file. `fromRow`: a click
+ * on a row opens it as the Explorer does, in a preview tab with the focus kept in the tree.
+ */
+export async function openRemote(parts: RemoteParts, path: RemotePath, download: () => unknown, fromRow = false): Promise<vscode.Uri> {
   const uri = remoteUri(path);
   const entry = await parts.files.entry(uri.path);
   const name = entry.name;
@@ -34,13 +37,13 @@ export async function openRemote(parts: RemoteParts, path: RemotePath, download:
     return uri;
   }
   if (kind === 'image') {
-    await vscode.commands.executeCommand('vscode.open', uri, { preview: true });
+    await vscode.commands.executeCommand('vscode.open', uri, { preview: true, preserveFocus: fromRow });
     return uri;
   }
   const doc = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Opening {0}…', name) }, async () =>
     inInnerLanguage(await vscode.workspace.openTextDocument(uri), name),
   );
-  await vscode.window.showTextDocument(doc, { preview: true });
+  await vscode.window.showTextDocument(doc, { preview: true, preserveFocus: fromRow });
   if (await parts.files.isPartial(uri.path)) {
     const load = commandTitles().loadWholeFile;
     const shown = formatSize(doc.getText().length)!;

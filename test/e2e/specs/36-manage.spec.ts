@@ -104,8 +104,10 @@ describe('managing files in Projects & Files', function () {
     await wb.collapsePane(VIEW.tasks);
     await wb.collapsePane(VIEW.jobs);
     await wb.expandPane(VIEW.files);
-    await wb.waitForTreeItems(VIEW.files, project.name, 20_000);
+    // Folded first: what the specs before opened may have scrolled the projects out of the view.
+    await wb.pane(VIEW.files).locator('.monaco-list-row[role="treeitem"]').first().waitFor({ timeout: 20_000 });
     await wb.collapseAll(VIEW.files);
+    await wb.waitForTreeItems(VIEW.files, project.name, 20_000);
     await open(project.name, folder.name);
     await open(folder.name, second);
 
