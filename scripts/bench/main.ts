@@ -3,7 +3,9 @@
 // --only=<tree|batches|watch|scale|search|latency|copy|follow|budget|peer|transfer|host> (one part, for a quick look; the README and
 // bench-results.json are then left alone); with --only=peer, --works=counts,listing runs only those pieces of work
 // beside the official client (works.ts ids), at both latencies, without the first-request runs; --merge then writes
-// the part's figures over the same rows of the README's table and records of bench-results.json.
+// the part's figures over the same rows of the README's table and records of bench-results.json. With
+// --only=transfer, --cases=upload_one,download_one (download_one, download_many, upload_one, upload_many) and
+// --latencies=0,80 run only those transfer cases (e.g. to repeat one while working on it); --merge as above.
 import type { TaskFilter } from '../../src/tasks/filterModel';
 import { budgetCopy, budgetFigures } from './budgetScenario';
 import { batchFigures, collectThousand, rerunThousand } from './batchScenario';
@@ -122,7 +124,10 @@ async function main(): Promise<number> {
     figures.push(firstRequestFigure(firsts));
   });
   await part('transfer', async () => {
-    figures.push(...(await runTransfers(step)).flatMap(transferFigures));
+    const list = (flag: string) => [...flags].find((f) => f.startsWith(`--${flag}=`))?.slice(`--${flag}=`.length).split(',');
+    const cases = list('cases');
+    const latencies = list('latencies')?.map(Number);
+    figures.push(...(await runTransfers(step, { cases, latencies })).flatMap(transferFigures));
   });
   if (only === undefined) figures.push(...rateFigures(tallies));
 
