@@ -163,7 +163,8 @@ async function main(): Promise<number> {
     // A partial run's figures replace those of the same names; the rest stay as the last whole run measured them.
     mergeResults(figures);
     const rows = markdownTable(figures).split('\n').slice(2);
-    mergeReadmeRows(rows, `Partial run: the rows of ${[only, ...(works ?? [])].join(', ')} measured ${date} (\`--only=${only}${works ? ` --works=${works.join(',')}` : ''} --merge\`) on ${describeMachine(m)}.`);
+    const narrowed = [...flags].filter((f) => /^--(works|cases|latencies)=/.test(f));
+    mergeReadmeRows(rows, `Partial run: the rows of ${[only, ...(works ?? [])].join(', ')} measured ${date} (\`--only=${only}${narrowed.map((f) => ` ${f}`).join('')} --merge\`) on ${describeMachine(m)}.`);
     console.log('bench: bench-results.json and README.md rows of this part replaced');
   }
   return failed.length ? 1 : 0;
