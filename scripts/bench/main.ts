@@ -6,6 +6,8 @@
 // the part's figures over the same rows of the README's table and records of bench-results.json. With
 // --only=transfer, --cases=upload_one,download_one (download_one, download_many, upload_one, upload_many) and
 // --latencies=0,80 run only those transfer cases (e.g. to repeat one while working on it); --merge as above.
+// To look into a transfer: SB_BENCH_CPU=1 prints each side's CPU seconds and the emulator's; SB_BENCH_PROFILE=<dir>
+// writes CPU profiles of the product's worker and of the emulator for each run (profile.ts).
 import type { TaskFilter } from '../../src/tasks/filterModel';
 import { budgetCopy, budgetFigures } from './budgetScenario';
 import { batchFigures, collectThousand, rerunThousand } from './batchScenario';
