@@ -3,7 +3,11 @@
 // --only=<tree|batches|watch|scale|search|latency|copy|follow|budget|peer|transfer|host> (one part, for a quick look; the README and
 // bench-results.json are then left alone); with --only=peer, --works=counts,listing runs only those pieces of work
 // beside the official client (works.ts ids), at both latencies, without the first-request runs; --merge then writes
-// the part's figures over the same rows of the README's table and records of bench-results.json.
+// the part's figures over the same rows of the README's table and records of bench-results.json. With
+// --only=transfer, --cases=upload_one,download_one (download_one, download_many, upload_one, upload_many) and
+// --latencies=0,80 run only those transfer cases (e.g. to repeat one while working on it); --merge as above.
+// To look into a transfer: SB_BENCH_CPU=1 prints each side's CPU seconds and the emulator's; SB_BENCH_PROFILE=<dir>
+// writes CPU profiles of the product's worker and of the emulator for each run (profile.ts).
 import type { TaskFilter } from '../../src/tasks/filterModel';
 import { budgetCopy, budgetFigures } from './budgetScenario';
 import { batchFigures, collectThousand, rerunThousand } from './batchScenario';
@@ -122,7 +126,10 @@ async function main(): Promise<number> {
     figures.push(firstRequestFigure(firsts));
   });
   await part('transfer', async () => {
-    figures.push(...(await runTransfers(step)).flatMap(transferFigures));
+    const list = (flag: string) => [...flags].find((f) => f.startsWith(`--${flag}=`))?.slice(`--${flag}=`.length).split(',');
+    const cases = list('cases');
+    const latencies = list('latencies')?.map(Number);
+    figures.push(...(await runTransfers(step, { cases, latencies })).flatMap(transferFigures));
   });
   if (only === undefined) figures.push(...rateFigures(tallies));
 
@@ -158,7 +165,8 @@ async function main(): Promise<number> {
     // A partial run's figures replace those of the same names; the rest stay as the last whole run measured them.
     mergeResults(figures);
     const rows = markdownTable(figures).split('\n').slice(2);
-    mergeReadmeRows(rows, `Partial run: the rows of ${[only, ...(works ?? [])].join(', ')} measured ${date} (\`--only=${only}${works ? ` --works=${works.join(',')}` : ''} --merge\`) on ${describeMachine(m)}.`);
+    const narrowed = [...flags].filter((f) => /^--(works|cases|latencies)=/.test(f));
+    mergeReadmeRows(rows, `Partial run: the rows of ${[only, ...(works ?? [])].join(', ')} measured ${date} (\`--only=${only}${narrowed.map((f) => ` ${f}`).join('')} --merge\`) on ${describeMachine(m)}.`);
     console.log('bench: bench-results.json and README.md rows of this part replaced');
   }
   return failed.length ? 1 : 0;

@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { ApiError } from './errors';
 import { Clock, systemClock } from './clock';
+import { FileSpanBody } from './fileSpanBody';
 import { unreadableAddress, type RequestLogEntry } from './transport';
 
 /**
@@ -17,10 +18,12 @@ export interface StorageResponseLike {
   /** The body as a stream of chunks. */
   body: AsyncIterable<Uint8Array> | null;
 }
+/** A request body: a stream, or a stretch of a local file (sent from two buffers used in turn, see fileSpanBody.ts). */
+export type StorageBody = NodeJS.ReadableStream | FileSpanBody;
 export interface StorageRequestInit {
   method: 'GET' | 'PUT';
   headers: Record<string, string>;
-  body?: NodeJS.ReadableStream;
+  body?: StorageBody;
   signal: AbortSignal;
 }
 export type StorageFetch = (url: string, init: StorageRequestInit) => Promise<StorageResponseLike>;
@@ -54,8 +57,9 @@ export const nodeStorageFetch: StorageFetch = (url, init) =>
       request.end();
       return;
     }
-    init.body.on('error', (error) => request.destroy(error));
-    init.body.pipe(request);
+    init.body.on('error', (error: Error) => request.destroy(error));
+    if (init.body instanceof FileSpanBody) init.body.pipe(request);
+    else init.body.pipe(request);
   });
 
 export interface StorageOptions {
@@ -149,7 +153,7 @@ export class StorageClient {
    */
   async put(
     url: string,
-    body: NodeJS.ReadableStream,
+    body: StorageBody,
     length: number,
     options: { headers?: Record<string, string>; successCodes?: readonly number[]; signal?: AbortSignal } = {},
   ): Promise<string> {
@@ -163,7 +167,7 @@ export class StorageClient {
     return etag;
   }
 
-  private async open(url: string, method: 'GET' | 'PUT', headers: Record<string, string>, body: NodeJS.ReadableStream | undefined, signal: AbortSignal | undefined) {
+  private async open(url: string, method: 'GET' | 'PUT', headers: Record<string, string>, body: StorageBody | undefined, signal: AbortSignal | undefined) {
     const where = safeLocation(url);
     if (!/^https?:\/\//i.test(url)) throw new ApiError({ kind: 'malformed', message: l10n.t('the storage address is not a web address ({0})', where) });
     const started = this.clock.now();

@@ -5,10 +5,10 @@
 // ID, local file, size, modification time and part size are kept in stored state, and the next run asks the platform
 // which parts arrived and sends the rest. No `vscode`: the editor side calls `plan`, then `run`. See README.md.
 import * as l10n from '@vscode/l10n';
-import { createReadStream, promises as fsp } from 'fs';
-import { Readable } from 'stream';
+import { promises as fsp } from 'fs';
 import type { Clock } from '../api/clock';
 import { ApiError, describeError } from '../api/errors';
+import { FileSpanBody } from '../api/fileSpanBody';
 import type { FileLocation } from '../api/files';
 import { StorageError, type StorageClient } from '../api/storage';
 import type { FileRecord } from '../api/types';
@@ -530,7 +530,8 @@ class UploadRun {
         let sent = 0;
         try {
           const target = await this.deps.uploads.partTarget(started.uploadId, part.number, { signal });
-          const body = part.end > part.start ? createReadStream(file.localPath, { start: part.start, end: part.end - 1, highWaterMark: 1024 * 1024 }) : Readable.from([]);
+          // Read from disk into two buffers used in turn as the connection takes the bytes (fileSpanBody.ts).
+          const body = new FileSpanBody(file.localPath, part.start, part.end);
           body.on('data', (chunk: Buffer) => {
             sent += chunk.length;
             this.meter.add(chunk.length);

@@ -10,6 +10,7 @@ import { createInterface } from 'readline';
 import type { Emulator } from '../../../test/emulator';
 import { clientFor, freshEmulator, tally } from '../env';
 import type { Figure, PeerValue } from '../figures';
+import { profiler } from '../profile';
 import type { PeerWorkerJob, PeerWorkerMessage } from './peerWorker';
 import { WORKS, type Json, type PeerWork, type WorkIdeals, type WorkRun } from './works';
 
@@ -70,6 +71,39 @@ function meter(emulator: Emulator) {
   };
 }
 
+/** A side's process's CPU seconds (user + system, from /proc), or undefined where there is no /proc. */
+function processCpuS(pid: number | undefined): number | undefined {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * With SB_BENCH_CPU=1, prints the CPU seconds each run spent in the side's process and in the emulator's (this
+ * process: the API and the storage origin), and the wall time: on a busy machine, CPU says more than the clock.
+ */
+function cpuMeter(what: string, pid: number | undefined) {
+  let [side, emulator, wall] = [0, process.cpuUsage(), 0];
+  const on = process.env.SB_BENCH_CPU === '1';
+  const profile = profiler(`${what.replace(/[^a-z_]+/g, '-')}emulator`);
+  return {
+    start: () => {
+      void profile.start();
+      if (!on) return;
+      [side, emulator, wall] = [processCpuS(pid) ?? NaN, process.cpuUsage(), performance.now()];
+    },
+    stop: () => {
+      void profile.stop();
+      if (!on) return;
+      const used = process.cpuUsage(emulator);
+      console.log(`bench: cpu ${what}: side ${((processCpuS(pid) ?? NaN) - side).toFixed(2)} s, emulator ${((used.user + used.system) / 1e6).toFixed(2)} s (user ${(used.user / 1e6).toFixed(2)}), wall ${((performance.now() - wall) / 1000).toFixed(2)} s`);
+    },
+  };
+}
+
 function withTimeout<T>(what: string, timeoutMs: number, promise: Promise<T>, kill: () => void): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -102,16 +136,19 @@ function medianRun(runs: WorkRun[]): WorkRun {
  * Runs a side's process: at each `ready` it counts the emulator's requests and bytes from there, says go, and at
  * each result takes the counts; resolves with the median of the runs.
  */
-function handshake(what: string, emulator: Emulator, runs: number, timeoutMs: number, io: { go(): void; kill(): void }, listen: (ready: () => void, done: (r: Reported) => void, fail: (e: Error) => void) => void): Promise<WorkRun> {
+function handshake(what: string, emulator: Emulator, runs: number, timeoutMs: number, io: { go(): void; kill(): void; pid?: number }, listen: (ready: () => void, done: (r: Reported) => void, fail: (e: Error) => void) => void): Promise<WorkRun> {
   const counts = meter(emulator);
+  const cpu = cpuMeter(what, io.pid);
   const done: WorkRun[] = [];
   const all = new Promise<WorkRun>((resolve, reject) =>
     listen(
       () => {
         counts.start();
+        cpu.start();
         io.go();
       },
       (reported) => {
+        cpu.stop();
         done.push({ ...reported, ...counts.stop() });
         if (done.length === runs) resolve(medianRun(done));
       },
@@ -125,7 +162,7 @@ function handshake(what: string, emulator: Emulator, runs: number, timeoutMs: nu
 function runOurs(work: PeerWork, emulator: Emulator, args: Json, warm: boolean, runs: number): Promise<WorkRun> {
   const job: PeerWorkerJob = { work: work.id, baseUrl: emulator.baseUrl, token: emulator.token, username: emulator.username, args, warm, runs };
   const child = fork(path.join(__dirname, 'peerWorker.js'), [JSON.stringify(job)], { execArgv: ['--expose-gc'], stdio: 'inherit' });
-  return handshake(`${work.id} (product)`, emulator, runs, work.timeoutMs ?? RUN_TIMEOUT_MS, { go: () => child.send('go'), kill: () => child.kill() }, (ready, done, fail) => {
+  return handshake(`${work.id} (product)`, emulator, runs, work.timeoutMs ?? RUN_TIMEOUT_MS, { go: () => child.send('go'), kill: () => child.kill(), pid: child.pid }, (ready, done, fail) => {
     child.on('message', (m: PeerWorkerMessage) => {
       if (m.kind === 'ready') ready();
       else if (m.kind === 'done') done({ ms: m.ms, memoryMb: m.memoryMb, rssMb: m.rssMb, result: m.result, startedAt: m.startedAt });
@@ -141,7 +178,7 @@ function runPeer(peer: Peer, work: PeerWork, emulator: Emulator, workArgs: Json,
   const child = spawn(peer.python, args, { env: { ...process.env, PYTHONPATH: peer.path }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return handshake(`${work.id} (official client)`, emulator, runs, work.timeoutMs ?? RUN_TIMEOUT_MS, { go: () => child.stdin.write('go\n'), kill: () => child.kill() }, (ready, done, fail) => {
+  return handshake(`${work.id} (official client)`, emulator, runs, work.timeoutMs ?? RUN_TIMEOUT_MS, { go: () => child.stdin.write('go\n'), kill: () => child.kill(), pid: child.pid }, (ready, done, fail) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
       if (line === 'ready') return ready();
       try {

@@ -5,6 +5,7 @@
 import type { SbClient } from '../../../src/api/client';
 import { clientFor } from '../env';
 import { startHeapProbe } from '../heap';
+import { profiler } from '../profile';
 import { TRANSFER_WORKS } from './transfers';
 import { WORKS, type Json } from './works';
 
@@ -39,18 +40,21 @@ async function main(): Promise<void> {
   const work = [...WORKS, ...TRANSFER_WORKS].find((w) => w.id === job.work);
   if (!work) throw new Error(`no work named ${job.work}`);
   const client = clientFor(job);
+  const profile = profiler(`${job.work}-product`);
   if (job.warm) await client.rateLimit();
   else await afterStart(client);
   for (let run = 0; run < job.runs; run++) {
     const go = new Promise<void>((resolve) => process.once('message', () => resolve()));
     tell({ kind: 'ready' });
     await go;
+    await profile.start();
     const heap = startHeapProbe(5, work.heapWithBuffers);
     const rssBefore = process.memoryUsage.rss();
     const startedAt = Date.now();
     const t0 = performance.now();
     const result = await work.ours({ client, emulator: job, heap }, job.args as never);
     const ms = performance.now() - t0;
+    await profile.stop();
     // maxRSS is the process's peak so far (KB): a worker runs one work, and its start-up peaks below the work's.
     const rssMb = Math.max(0, process.resourceUsage().maxRSS * 1024 - rssBefore) / 2 ** 20;
     tell({ kind: 'done', ms, memoryMb: heap.stop(), rssMb, result, startedAt });

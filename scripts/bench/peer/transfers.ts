@@ -264,16 +264,25 @@ export const TRANSFER_WORKS = [downloadOneWork, downloadManyWork, uploadOneWork,
 
 // ---- running them, and their figures ----
 
-/** Every transfer at every latency, both sides; the local sources written first and removed at the end. */
-export async function runTransfers(step: (what: string) => void): Promise<PairResult[]> {
+/** Which cases to run: those of `cases` (work ids) at the latencies of `latencies`; every one when unset. */
+export interface TransferSelection {
+  cases?: readonly string[];
+  latencies?: readonly number[];
+}
+
+/** Every transfer at every latency (or those selected), both sides; the local sources written first and removed at the end. */
+export async function runTransfers(step: (what: string) => void, selection: TransferSelection = {}): Promise<PairResult[]> {
   const found = findPeer();
   const results: PairResult[] = [];
+  const works = TRANSFER_WORKS.filter((w) => !selection.cases || selection.cases.includes(w.id));
+  const latencies = PEER_LATENCIES_MS.filter((ms) => !selection.latencies || selection.latencies.includes(ms));
+  if (!works.length || !latencies.length) throw new Error(`no transfer case selected (cases: ${TRANSFER_WORKS.map((w) => w.id).join(', ')}; latencies: ${PEER_LATENCIES_MS.join(', ')})`);
   try {
-    step('transfers: writing the local files to upload (1 GiB, and 2,000 of 100 KiB)');
-    sources.set('one', await localSources(1, ONE_SIZE, 'one'));
-    sources.set('many', await localSources(manyFiles(0), SMALL_SIZE, 'many'));
-    for (const latencyMs of PEER_LATENCIES_MS) {
-      for (const work of TRANSFER_WORKS) {
+    step('transfers: writing the local files to upload');
+    if (works.includes(uploadOneWork as unknown as PeerWork)) sources.set('one', await localSources(1, ONE_SIZE, 'one'));
+    if (works.includes(uploadManyWork as unknown as PeerWork)) sources.set('many', await localSources(manyFiles(0), SMALL_SIZE, 'many'));
+    for (const latencyMs of latencies) {
+      for (const work of works) {
         step(`beside sevenbridges-python: ${work.title}, ${latencyLabel(latencyMs)}`);
         results.push(await runPair(work, latencyMs, found));
       }

@@ -1,10 +1,15 @@
 // The storage client (signed URLs: no token, never logged whole, bodies streamed) and the multipart upload API.
 import * as assert from 'assert';
+import { createHash } from 'crypto';
+import * as fs from 'fs';
 import * as http from 'http';
+import * as os from 'os';
+import * as path from 'path';
 import type { AddressInfo } from 'net';
 import { Readable } from 'stream';
 import { SbClient } from '../../../src/api/client';
 import { ApiError } from '../../../src/api/errors';
+import { FileSpanBody } from '../../../src/api/fileSpanBody';
 import { StorageClient, StorageError, safeLocation } from '../../../src/api/storage';
 import type { RequestLogEntry } from '../../../src/api/transport';
 import { startEmulator, type Emulator } from '../../emulator';
@@ -125,6 +130,31 @@ describe('storage client and uploads API', function () {
     await client.uploads.abort(upload.upload_id); // gone already: not an error
     assert.ok(emu.storageRequests.every((r) => !r.carriedToken));
     assert.ok(log.every((e) => !e.path.includes('?')));
+  });
+
+  it('PUTs a stretch of a local file from two buffers used in turn: the bytes arrive whole; a file shorter than the stretch fails the request', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-span-'));
+    try {
+      const local = path.join(dir, 'big.bin');
+      const bytes = Buffer.alloc(13 * MiB);
+      for (let i = 0; i < bytes.length; i += 4) bytes.writeUInt32LE(i, i);
+      fs.writeFileSync(local, bytes);
+      const upload = await client.uploads.init({ destination: { project: 'rfranklin/my-project' }, name: 'span.bin', size: bytes.length, partSize: 5 * MiB }, {});
+      const target = await client.uploads.partTarget(upload.upload_id, 2);
+      // Bytes 5–10 MiB, in chunks of 2 MiB (the last one smaller): 3 writes, each one counted once it was taken.
+      const body = new FileSpanBody(local, 5 * MiB, 10 * MiB, 2 * MiB);
+      const sent: number[] = [];
+      body.on('data', (chunk: Buffer) => sent.push(chunk.length));
+      const etag = await storage.put(target.url, body, body.length, { successCodes: target.successCodes });
+      assert.deepStrictEqual(sent, [2 * MiB, 2 * MiB, MiB]);
+      assert.strictEqual(etag, createHash('md5').update(bytes.subarray(5 * MiB, 10 * MiB)).digest('hex'));
+      // The stretch runs past the file's end (the file was cut meanwhile): an error, not a part of the wrong length.
+      const short = new FileSpanBody(local, 10 * MiB, 15 * MiB);
+      await assert.rejects(storage.put(target.url, short, short.length), (e: ApiError) => e.kind === 'network');
+      await client.uploads.abort(upload.upload_id);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('reads success codes inside `report` too; refuses an upload ID that would leave its path, before sending', async () => {
