@@ -166,6 +166,7 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
   readonly records: TaskRecords | undefined;
   /** Reads of batch parents' counts under way (`settled` waits for them). */
   private readonly countReads = new Set<Promise<void>>();
+  private disposed = false;
   /** Batch parents listed whose counts are to be read, and the read about to gather them. */
   private readonly countsWanted = new Map<string, Task>();
   private countsFlush: Promise<void> | undefined;
@@ -364,7 +365,8 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
       this.countsFlush = undefined;
       const parents = [...this.countsWanted.values()].filter((t) => !records.current(t));
       this.countsWanted.clear();
-      if (!parents.length) return;
+      // Gone meanwhile (the view closed, the window reloading): nothing to draw, nothing to ask.
+      if (!parents.length || this.disposed) return;
       const read: Promise<void> = records.many(parents).then(
         () => this.changed.fire(undefined),
         // The rows stay as listed; the next refresh reads them again.
@@ -541,6 +543,7 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.countsController.abort();
     for (const group of this.groups.values()) group.list.reset();
     this.changed.dispose();

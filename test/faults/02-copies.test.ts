@@ -5,7 +5,7 @@
 import * as assert from 'assert';
 import type { CopyItem } from '../../src/api/types';
 import { planCopy } from '../../src/copy/request';
-import { copySetup, logSince, untilFinished, type CopySetup, type PostFault } from './copyKit';
+import { copySetup, isWritePost, logSince, untilFinished, type CopySetup, type PostFault } from './copyKit';
 import { accountCopies, note, record } from './support';
 
 describe('2. copies: none lost, none doubled', function () {
@@ -36,7 +36,7 @@ describe('2. copies: none lost, none doubled', function () {
     const job = s.tracker.get(s.emu.copyRequests[0].jobId!)!;
     assert.ok(job && job.adopted, 'the job on the platform is followed, marked as found after a lost answer');
     const after = logSince(mark);
-    assert.deepStrictEqual(after.filter((l) => l.startsWith('POST')), ['POST /v2/async/files/copy'], 'one POST in all');
+    assert.deepStrictEqual(after.filter(isWritePost), ['POST /v2/async/files/copy'], 'one write in all');
     assert.ok(after.lastIndexOf('GET /v2/async/files') > after.indexOf('POST /v2/async/files/copy'), 'looked up with GET /v2/async/files');
     await untilFinished(s.tracker, 'lost answer');
     const figures = accountCopies(s.emu, items);

@@ -216,6 +216,9 @@ export async function untilFinished(tracker: JobTracker, where: string): Promise
 }
 
 /** Requests the client logged since `mark`, as `METHOD /path`. */
+/** A POST that writes (the bulk reads, `POST …/get` and the file search, are POSTs that read). */
+export const isWritePost = (line: string): boolean => line.startsWith('POST') && !/\/get$|\/files\/search$/.test(line);
+
 export function logSince(mark: number): string[] {
   return record.logEntries.slice(mark).map((e) => `${e.method} ${e.path.split('?')[0]}`);
 }

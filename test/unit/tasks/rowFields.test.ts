@@ -132,6 +132,16 @@ describe('a lighter wire: the rows ask only for what they draw', () => {
     assert.strictEqual(platform.calls.filter((c) => c.startsWith('bulk')).length, 1);
   });
 
+  it('a model disposed before its batch counts are read asks for nothing more (a view closed, a window reloading)', async () => {
+    const platform = new Platform(whole);
+    const model = tree(platform);
+    await model.getChildren();
+    await model.getChildren(model.group('COMPLETED'));
+    model.dispose();
+    await model.settled();
+    assert.deepStrictEqual(platform.calls.filter((c) => c.startsWith('bulk')), []);
+  });
+
   it('a tooltip is read on hover, once per task while its record is current; a row whose whole record is at hand needs no request', async () => {
     const platform = new Platform(whole);
     const model = tree(platform);
