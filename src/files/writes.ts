@@ -281,11 +281,7 @@ export function asyncDeleteWrite(
       jobs: { list: (page) => jobs.list(page), get: (id, options) => jobs.get('delete', id, options) },
       clock,
       serverNow,
-      // A job the tracker follows for another write is that write's.
-      madeByAnother: (id, record) => {
-        const made = tracker?.recordedWrites();
-        return !!made?.has(id) && made.get(id) !== record.id;
-      },
+      madeByAnother: madeByAnother(tracker),
       itemCount: (p) => p.items.length,
       matches: async (record: WriteRecord<AsyncDeletePayload, JobSnapshot, AsyncJob>, job) => matchDelete(record.payload, job),
     }),
@@ -370,11 +366,7 @@ export function asyncMoveWrite(
       jobs: { list: (page) => jobs.list(page), get: (id, options) => jobs.get('move', id, options) },
       clock,
       serverNow,
-      // A job the tracker follows for another write is that write's.
-      madeByAnother: (id, record) => {
-        const made = tracker?.recordedWrites();
-        return !!made?.has(id) && made.get(id) !== record.id;
-      },
+      madeByAnother: madeByAnother(tracker),
       itemCount: (p) => p.items.length,
       matches: async (record: WriteRecord<AsyncMovePayload, JobSnapshot, AsyncJob>, job) => matchMove(record.payload, job),
     }),
@@ -392,6 +384,14 @@ export function asyncMoveWrite(
       p.items.length === 1
         ? moveOne(p.sourceNames?.[p.items[0].file] ?? p.items[0].file, p.destination.label)
         : l10n.t('Move {0} items to {1}', count(p.items.length), p.destination.label),
+  };
+}
+
+/** A job the tracker follows for another write is that write's. */
+function madeByAnother(tracker: DeleteJobTracker | undefined): (id: string, record: WriteRecord) => boolean {
+  return (id, record) => {
+    const made = tracker?.recordedWrites();
+    return !!made?.has(id) && made.get(id) !== record.id;
   };
 }
 
