@@ -37,6 +37,8 @@ export class SevenBridgesAuthProvider implements vscode.AuthenticationProvider, 
   private listed: ProviderSession[] = [];
   private listing: Promise<ProviderSession[]> = Promise.resolve([]);
   private readonly owners = new Map<string, TokenOwner>();
+  /** The endpoint of the sign-in offer's own ask while it is on its way to VS Code and back (see offerSignIn). */
+  private offering: string | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly services: Services) {
@@ -56,6 +58,7 @@ export class SevenBridgesAuthProvider implements vscode.AuthenticationProvider, 
   async getSessions(scopes: readonly string[] | undefined, options?: vscode.AuthenticationProviderSessionOptions): Promise<vscode.AuthenticationSession[]> {
     const endpoint = this.scopeEndpoint(scopes ?? []);
     const sessions = await this.refresh();
+    if (endpoint && endpoint === this.offering) return [];
     return sessions.filter((s) => (!endpoint || s.id === endpoint) && (!options?.account || options.account.id === s.account.id)).map(forVsCode);
   }
 
@@ -94,6 +97,24 @@ export class SevenBridgesAuthProvider implements vscode.AuthenticationProvider, 
     const signedOut = await signOut(this.services, sessionId);
     await this.refresh();
     if (!signedOut) throw new Error(vscode.l10n.t("Not signed out of {0}: its token could not be deleted from VS Code's secret storage.", sessionId));
+  }
+
+  /**
+   * Asks VS Code for a session of `endpoint` without creating one, so that the Accounts menu offers "Sign in with
+   * Seven Bridges to use Seven Bridges". A sign-in (Set Authentication Token, say) made while the ask is on its way
+   * must not be found by it: VS Code would turn the ask into a "Grant access" request for this extension that stays
+   * in the menu. So the ask finds no session, and when one was made meanwhile, telling VS Code of it again drops the
+   * sign-in entry the ask left.
+   */
+  async offerSignIn(endpoint: string): Promise<void> {
+    this.offering = endpoint;
+    try {
+      await vscode.authentication.getSession(AUTH_PROVIDER_ID, [endpoint], {}).then(undefined, () => undefined);
+    } finally {
+      this.offering = undefined;
+    }
+    const made = (await this.refresh()).find((s) => s.id === endpoint);
+    if (made) this.changed.fire({ added: [forVsCode(made)], removed: [], changed: [] });
   }
 
   /** Lists the sessions again and tells VS Code what changed; one listing at a time, so no change is told twice. */

@@ -41,8 +41,8 @@ export function registerAuth(services: Services): { provider: SevenBridgesAuthPr
  * Signed out everywhere: asks VS Code, once per sign-out, for a session of the platform in use without creating one,
  * so the Accounts menu offers "Sign in with Seven Bridges to use Seven Bridges". VS Code drops the entry once a
  * session with the same scopes arrives, however it was made (its match of an empty scope list never succeeds, hence
- * the endpoint as the scope). Once only: a second ask still on its way when the user signs in through the first finds
- * the new session and leaves a "Grant access" request in the menu instead.
+ * the endpoint as the scope). Once only: a second ask still on its way when the user signs in through the first would
+ * leave a second sign-in entry.
  */
 function signInOffer(services: Services, provider: SevenBridgesAuthProvider): () => void {
   let asked: { endpoint: string } | undefined;
@@ -62,6 +62,6 @@ async function askForSession(services: Services, provider: SevenBridgesAuthProvi
   // VS Code's own list too: while it still holds a session, the same call would ask to grant access to it instead.
   if ((await vscode.authentication.getAccounts(AUTH_PROVIDER_ID)).length || services.session.state !== 'signedOut') return false;
   services.log.info('Signed out: the Accounts menu offers to sign in');
-  await vscode.authentication.getSession(AUTH_PROVIDER_ID, [services.session.endpoint], {}).then(undefined, () => undefined);
+  await provider.offerSignIn(services.session.endpoint);
   return true;
 }

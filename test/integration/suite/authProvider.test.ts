@@ -43,6 +43,25 @@ describe('authentication provider', () => {
     assert.strictEqual(await vscode.authentication.getSession(PROVIDER, [], { silent: true }), undefined);
   });
 
+  it('the sign-in offer\'s ask finds no session of its endpoint, even one made while it was on its way, and then tells VS Code of it again', async () => {
+    const { services, auth } = await activateProduct();
+    const emu = emulator();
+    await waitFor(() => services.session.state === 'signedIn', 'the session to read its token');
+    // Signed in already: what a sign-in made while the ask travels looks like. Found, VS Code would file a
+    // "Grant access" request for the product itself that stays in the Accounts menu (an e2e run saw it).
+    const added: string[] = [];
+    const listener = auth.provider.onDidChangeSessions((e) => added.push(...(e.added ?? []).map((s) => s.id)));
+    try {
+      const offered = auth.provider.offerSignIn(emu.baseUrl);
+      assert.deepStrictEqual(await auth.provider.getSessions([emu.baseUrl]), [], 'the ask finds none');
+      await offered;
+      assert.deepStrictEqual(added, [emu.baseUrl], 'the session told again, so VS Code drops the sign-in entry the ask left');
+      assert.deepStrictEqual((await auth.provider.getSessions([emu.baseUrl])).map((s) => s.id), [emu.baseUrl], 'listed again once the ask is back');
+    } finally {
+      listener.dispose();
+    }
+  });
+
   it('a token stored in this window is a session at once; Sign Out from the Accounts menu (removeSession) signs the extension out', async () => {
     const { services, auth } = await activateProduct();
     const emu = emulator();
