@@ -16,6 +16,12 @@ export const FILE_FIELDS = 'href,id,name,type,size,project,parent,created_on,mod
  * What a row of Projects & Files draws and its commands read (name, type, size, where it is, when it changed): the
  * tooltip's tags, metadata and origin are read with the whole record when the row is hovered.
  */
+/** What is kept of an answered record (a write's outcome): what a row shows. */
+export function keptFile(file: FileRecord): FileRecord {
+  const { href, id, name, type, size, project, parent, tags } = file;
+  return { href, id, name, type, size, project, parent, tags };
+}
+
 export const FILE_ROW_FIELDS = 'href,id,name,type,size,project,parent,created_on,modified_on';
 
 /**

@@ -11,7 +11,7 @@ import type { BulkFilesApi } from '../api/bulkFiles';
 import { MAX_BULK_FILES } from '../api/bulkFiles';
 import type { FileJobsApi } from '../api/fileJobs';
 import { MAX_FILE_JOB_ITEMS } from '../api/fileJobs';
-import type { FileLocation, FilesApi } from '../api/files';
+import { keptFile, type FilesApi } from '../api/files';
 import type { Credentials } from '../api/transport';
 import type { AsyncJob, BulkFileItem, FileRecord, MoveItem } from '../api/types';
 import { matchCopy } from '../copy/copyWrite';
@@ -19,12 +19,13 @@ import type { JobDestination } from '../keys/state';
 import { metadataProblem } from '../api/fileRules';
 import { count, fileCount, formatSize, itemCount } from '../util/words';
 import { asyncJobIdentity, type JobSnapshot, type JobVerdict } from '../write/asyncJobs';
-import { appearedSince, type Lookup, type WriteKind } from '../write/kinds';
+import type { WriteKind } from '../write/kinds';
 import type { Outbox, WriteRecord } from '../write/outbox';
 import type { JobTracker } from '../jobs/tracker';
+import { NEW_FOLDER_WRITE, newFolderWrite } from '../remote/newFolderWrite';
 
 export const FILE_WRITES = {
-  newFolder: 'file.newFolder',
+  newFolder: NEW_FOLDER_WRITE,
   rename: 'file.rename',
   tags: 'file.tags',
   metadata: 'file.metadata',
@@ -64,43 +65,6 @@ async function recordOrGone(files: Pick<FilesApi, 'get'>, id: string, credential
   }
 }
 
-/** What is kept of an answered record: what the view shows. */
-function keepFile(file: FileRecord): FileRecord {
-  const { href, id, name, type, size, project, parent, tags } = file;
-  return { href, id, name, type, size, project, parent, tags };
-}
-
-// --- New folder: not idempotent (a second makes another, or is refused 409); found by difference. -----------------
-
-export interface NewFolderPayload {
-  name: string;
-  where: FileLocation;
-  /** where, in words ("me/p", "reads") */
-  label: string;
-}
-
-export function newFolderWrite(files: FilesWriteApi): WriteKind<NewFolderPayload, string[], FileRecord> {
-  const named = (p: NewFolderPayload, credentials: Credentials) => files.list(p.where, { name: p.name, limit: 100, credentials });
-  return {
-    name: FILE_WRITES.newFolder,
-    idempotent: false,
-    identity: {
-      by: 'difference',
-      snapshot: async (record, credentials) => (await named(record.payload, credentials)).items.map((f) => f.id),
-      async find(record, credentials, taken): Promise<Lookup<FileRecord>> {
-        const listed = (await named(record.payload, credentials)).items.filter((f) => f.type === 'folder' && f.name === record.payload.name);
-        const made = appearedSince(listed, new Set(record.snapshot ?? []), taken, (f) => f.id);
-        return made.length ? { found: made[0] } : { absent: l10n.t('No new folder "{0}" shows there.', record.payload.name) };
-      },
-      madeId: (folder) => folder.id,
-    },
-    isPayload: (p): p is NewFolderPayload => isObject(p) && text(p.name) && text(p.label) && isObject(p.where) && (text(p.where.project) || text(p.where.parent)),
-    send: (record, credentials) => files.createFolder(record.payload.name, record.payload.where, { credentials }),
-    keep: keepFile,
-    finish: () => undefined,
-    describe: (p) => l10n.t('New folder "{0}" in {1}', p.name, p.label),
-  };
-}
 
 // --- Rename and tags: they set a value (idempotent); found by the record's state. -------------------------------
 
@@ -124,7 +88,7 @@ export function renameWrite(files: FilesWriteApi): WriteKind<RenamePayload, unde
     },
     isPayload: (p): p is RenamePayload => isObject(p) && text(p.id) && text(p.name) && text(p.oldName),
     send: (record, credentials) => files.update(record.payload.id, { name: record.payload.name }, { credentials }),
-    keep: keepFile,
+    keep: keptFile,
     finish: () => undefined,
     describe: (p) => l10n.t('Rename "{0}" to "{1}"', p.oldName, p.name),
   };
@@ -327,7 +291,7 @@ export function moveWrite(files: FilesWriteApi): WriteKind<MovePayload, undefine
     },
     isPayload: (p): p is MovePayload => isObject(p) && text(p.id) && text(p.name) && text(p.to) && text(p.label) && (p.from === undefined || text(p.from)),
     send: (record, credentials) => files.move(record.payload.id, { parent: record.payload.to }, { credentials }),
-    keep: keepFile,
+    keep: keptFile,
     finish: () => undefined,
     describe: (p) => moveOne(p.name, p.label),
   };
@@ -396,7 +360,7 @@ function madeByAnother(tracker: DeleteJobTracker | undefined): (id: string, reco
 }
 
 function keepJob(job: AsyncJob): AsyncJob {
-  const result = job.result?.map((r) => (r.resource ? { resource: keepFile(r.resource) } : { error: r.error! }));
+  const result = job.result?.map((r) => (r.resource ? { resource: keptFile(r.resource) } : { error: r.error! }));
   return { id: job.id, type: job.type, state: job.state, total_files: job.total_files, completed_files: job.completed_files, failed_files: job.failed_files, started_on: job.started_on, finished_on: job.finished_on, result };
 }
 

@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { ApiError } from '../api/errors';
-import type { FileLocation, FilesApi } from '../api/files';
+import type { FileLocation } from '../api/files';
 import { StorageClient } from '../api/storage';
 import { lookupDestination, type Arriving } from '../copy/clashes';
 import { browseFolder } from '../copy/pickers';
@@ -25,7 +25,7 @@ import { requestLogger } from '../ui/requestLog';
 import { andMore, count, fileCount, formatSize } from '../util/words';
 import { existingChoiceWords, progressWords } from './transferWords';
 import { clashQuestion, takenNames } from './uploadClashes';
-import { completeThroughOutbox } from './uploadWrite';
+import { completeThroughOutbox, folderThroughOutbox } from './uploadWrite';
 
 /** What a script (or a test) may give instead of asking: `{ sources, destination, ifExists, confirm, signal }`. */
 interface UploadOptions {
@@ -98,7 +98,7 @@ function uploaderFor(services: Services, account: Account): Uploader {
   return new Uploader({
     uploads: client.uploads,
     complete: completeThroughOutbox(services.outbox, account, services.clock),
-    ensureFolder: (parent, name, signal) => ensureFolder(client.files, parent, name, signal),
+    ensureFolder: folderThroughOutbox(services.outbox, client.files, account, services.clock),
     storage: new StorageClient({ onRequest: requestLogger(services.log), clock: services.clock }),
     clock: services.clock,
     resume: new ResumeBook<UploadResume>(services.context.globalState, 'upload', account.key),
@@ -203,20 +203,6 @@ async function askClash({ message, detail }: { message: string; detail: string }
   const { overwrite, keepBoth, skip } = existingChoiceWords();
   const chosen = await vscode.window.showWarningMessage(message, { modal: true, detail }, overwrite, keepBoth, skip);
   return chosen === overwrite ? 'overwrite' : chosen === keepBoth ? 'rename' : chosen === skip ? 'skip' : undefined;
-}
-
-/** The folder `name` in `parent`: the one there, else made. A lost answer or a 409 is looked up, not sent again. */
-async function ensureFolder(files: Pick<FilesApi, 'list' | 'createFolder'>, parent: FileLocation, name: string, signal?: AbortSignal): Promise<string> {
-  const there = async () => (await files.list(parent, { name, limit: 100, signal })).items.find((f) => f.name === name && f.type === 'folder')?.id;
-  const found = await there();
-  if (found) return found;
-  try {
-    return (await files.createFolder(name, parent, { signal })).id;
-  } catch (error) {
-    const made = error instanceof ApiError && (error.status === 409 || error.maybeDelivered) ? await there() : undefined;
-    if (made) return made;
-    throw error;
-  }
 }
 
 const LISTED = 5;

@@ -4,13 +4,15 @@
 // No `vscode` import.
 import * as l10n from '@vscode/l10n';
 import type { Clock } from '../api/clock';
-import { ApiError } from '../api/errors';
 import type { FilesApi } from '../api/files';
 import type { FileRecord } from '../api/types';
 import type { UploadsApi } from '../api/uploads';
 import type { WriteKind } from '../write/kinds';
-import { followWrites, type Account, type Outbox } from '../write/outbox';
-import type { CompleteContext } from '../transfer/upload';
+import type { Account, Outbox } from '../write/outbox';
+import { writeThroughOutbox } from '../write/awaitWrite';
+import type { CompleteContext, UploaderDeps } from '../transfer/upload';
+import { ApiError } from '../api/errors';
+import { NEW_FOLDER_WRITE, type NewFolderPayload } from './newFolderWrite';
 import { lookUpCompletion } from '../transfer/uploadLookup';
 
 export const UPLOAD_COMPLETE_WRITE = 'upload.complete';
@@ -57,41 +59,40 @@ export function uploadCompleteWrite(api: UploadWriteApi): WriteKind<CompleteCont
 /** How long the upload waits for the lookup of a lost answer before it reports the file as "being checked". */
 export const LOOKUP_WAIT_MS = 30_000;
 
-/**
- * The engine's `complete` through the outbox: resolves with the file made (answered, or found after a lost answer,
- * waited for up to `LOOKUP_WAIT_MS`); rejects `maybeDelivered` while it is still being looked up, and as a refusal
- * when the platform refused it or the lookup showed it cannot be done.
- */
+/** The engine's `complete` through the outbox (see writeThroughOutbox), the file made once. */
 export function completeThroughOutbox(
   outbox: Outbox,
   account: Account,
   clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>,
   waitMs = LOOKUP_WAIT_MS,
 ): (uploadId: string, context: CompleteContext) => Promise<FileRecord> {
-  return async (_uploadId, context) => {
-    // Listening from the start: a lookup may finish the write between the send and the wait below.
-    const made = new Map<string, FileRecord>();
-    const listening = outbox.onDidFinish(({ record, outcome }) => made.set(record.id, outcome as FileRecord));
+  const complete = writeThroughOutbox<CompleteContext, FileRecord>(outbox, UPLOAD_COMPLETE_WRITE, account, clock, waitMs, () => l10n.t('The platform has not answered the completion yet.'));
+  return (_uploadId, context) => complete(context);
+}
+
+/**
+ * The engine's `ensureFolder`: the folder `name` in `parent`, the one there, else made through the outbox's "new
+ * folder" write (a lost answer is looked up, not sent again). Refused, it is looked for once more: a folder of that
+ * name made meanwhile (409) is the one wanted.
+ */
+export function folderThroughOutbox(
+  outbox: Outbox,
+  files: Pick<FilesApi, 'list'>,
+  account: Account,
+  clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>,
+  waitMs = LOOKUP_WAIT_MS,
+): UploaderDeps['ensureFolder'] {
+  const make = writeThroughOutbox<NewFolderPayload, FileRecord>(outbox, NEW_FOLDER_WRITE, account, clock, waitMs, () => l10n.t('The platform has not answered yet whether the folder was made.'));
+  return async (parent, name, signal, within) => {
+    const there = async () => (await files.list(parent, { name, limit: 100, signal, credentials: account.credentials })).items.find((f) => f.name === name && f.type === 'folder')?.id;
+    const found = await there();
+    if (found) return found;
     try {
-      const { records, finished, left } = await followWrites(outbox, () => outbox.submit(UPLOAD_COMPLETE_WRITE, [context], account));
-      if (finished[0]) return finished[0].outcome as FileRecord;
-      const id = records[0]?.id;
-      const current = () => outbox.all().find((r) => r.id === id) ?? left[0];
-      const over = () => made.has(id!) || !current() || current()!.state === 'failed' || current()!.state === 'notFound';
-      if (id && !over()) {
-        await new Promise<void>((resolve) => {
-          const done = () => (changes.dispose(), clock.clearTimeout(timer), resolve());
-          const changes = outbox.onDidChange(() => over() && done());
-          const timer = clock.setTimeout(done, waitMs);
-        });
-      }
-      const file = id ? made.get(id) : undefined;
-      if (file) return file;
-      const record = current();
-      const refused = !record || record.state === 'failed' || record.state === 'notFound';
-      throw new ApiError({ kind: refused ? 'http' : 'network', message: record?.note ?? l10n.t('The platform has not answered the completion yet.'), maybeDelivered: !refused });
-    } finally {
-      listening.dispose();
+      return (await make({ name, where: parent, label: within ?? name })).id;
+    } catch (error) {
+      const made = error instanceof ApiError && !error.maybeDelivered ? await there() : undefined;
+      if (made) return made;
+      throw error;
     }
   };
 }

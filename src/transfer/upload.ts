@@ -66,8 +66,8 @@ export interface UploaderDeps {
   uploads: Pick<UploadsApi, 'init' | 'partTarget' | 'reportPart' | 'info' | 'abort' | 'list'>;
   /** Completes an upload (the write path: a lost answer is looked up, not sent again). */
   complete(uploadId: string, context: CompleteContext): Promise<FileRecord>;
-  /** The ID of the folder `name` in `parent`, created if it is not there. */
-  ensureFolder(parent: FileLocation, name: string, signal?: AbortSignal): Promise<string>;
+  /** The ID of the folder `name` in `parent`, created if it is not there; `within` names the parent in words. */
+  ensureFolder(parent: FileLocation, name: string, signal?: AbortSignal, within?: string): Promise<string>;
   storage: Pick<StorageClient, 'put'>;
   clock: Clock;
   /** The account's records of uploads under way. */
@@ -342,7 +342,7 @@ class UploadRun {
         continue;
       }
       try {
-        made.set(folder, { parent: await this.deps.ensureFolder(parent, name, this.stop) });
+        made.set(folder, { parent: await this.deps.ensureFolder(parent, name, this.stop, parentOf(folder) || this.options.record?.label) });
       } catch (error) {
         if (this.stop.aborted) continue;
         made.set(folder, l10n.t('The folder "{0}" could not be created: {1}', folder, describeError(error)));

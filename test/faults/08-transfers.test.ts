@@ -10,14 +10,13 @@ import * as os from 'os';
 import * as path from 'path';
 import type * as vscode from 'vscode';
 import { systemClock } from '../../src/api/clock';
-import type { FileLocation } from '../../src/api/files';
 import { StorageClient } from '../../src/api/storage';
-import type { FileRecord } from '../../src/api/types';
 import { requestLogger } from '../../src/ui/requestLog';
 import { Downloader, type DownloadItem } from '../../src/transfer/download';
 import { ResumeBook, type DownloadResume, type UploadResume, type UploadRunResume } from '../../src/transfer/resumeState';
-import { Uploader } from '../../src/transfer/upload';
-import { completeThroughOutbox, uploadCompleteWrite } from '../../src/remote/uploadWrite';
+import { Uploader, type UploaderDeps } from '../../src/transfer/upload';
+import { completeThroughOutbox, folderThroughOutbox, uploadCompleteWrite } from '../../src/remote/uploadWrite';
+import { newFolderWrite } from '../../src/remote/newFolderWrite';
 import { Outbox } from '../../src/write/outbox';
 import type { Emulator, FileRec } from '../emulator';
 import { memoryState, type WindowState } from '../support/sharedState';
@@ -69,24 +68,21 @@ describe('transfers under faults (issue 24)', function () {
     const sb = client();
     return new Downloader({ downloadInfo: (id, s) => sb.files.downloadInfo(id, s), storage: storage(), clock: systemClock, resume: new ResumeBook<DownloadResume>(store, 'download', account()), backoffMs: 20 });
   };
-  const ensureFolder = async (parent: FileLocation, name: string): Promise<string> => {
-    const parentId = 'project' in parent ? emu.data.projectById.get(parent.project)!.root_folder : parent.parent;
-    const there = emu.data.children(parentId).find((f) => f.name === name && f.type === 'folder');
-    if (there) return there.id;
-    const at = new Date().toISOString().slice(0, 19) + 'Z';
-    return emu.data.addFile({ id: emu.data.newFileId(), name, project: emu.data.fileById.get(parentId)!.project, parent: parentId, type: 'folder', created_on: at, modified_on: at, origin: {}, tags: [], metadata: {} }).id;
-  };
   /** The outboxes made (one per engine, as one per window), disposed after each test. */
   const outboxes: Outbox[] = [];
   afterEach(() => outboxes.splice(0).forEach((o) => o.dispose()));
-  /** `complete` as the product sends it: an "upload complete" write of the outbox; a lost answer is looked up, not sent again. */
-  const completeOnce = (sb: ReturnType<typeof client>): ((id: string, context: Parameters<ReturnType<typeof completeThroughOutbox>>[1]) => Promise<FileRecord>) => {
+  /**
+   * The engine's writes as the product sends them, through one outbox: `complete` (an "upload complete" write) and
+   * `ensureFolder` (a "new folder" write after a lookup by name); a lost answer is looked up, not sent again.
+   */
+  const writesOnce = (sb: ReturnType<typeof client>): Pick<UploaderDeps, 'complete' | 'ensureFolder'> => {
     const who = { key: `${emu.baseUrl}#${emu.username}`, credentials: { endpoint: emu.baseUrl, token: TOKEN } };
     const outbox = new Outbox(memoryState(), async () => who, undefined, TEST_OUTBOX);
     outbox.register(uploadCompleteWrite(sb));
+    outbox.register(newFolderWrite(sb.files));
     outbox.start();
     outboxes.push(outbox);
-    return completeThroughOutbox(outbox, who, systemClock);
+    return { complete: completeThroughOutbox(outbox, who, systemClock), ensureFolder: folderThroughOutbox(outbox, sb.files, who, systemClock) };
   };
   /** The "upload complete" row of the writes table: each file asked for against the completes the emulator processed. */
   const accountCompletes = (names: string[]) => {
@@ -104,8 +100,7 @@ describe('transfers under faults (issue 24)', function () {
     });
     return new Uploader({
       uploads,
-      complete: completeOnce(sb),
-      ensureFolder,
+      ...writesOnce(sb),
       storage: storage(),
       clock: systemClock,
       resume: new ResumeBook<UploadResume>(store, 'upload', account()),
@@ -114,6 +109,13 @@ describe('transfers under faults (issue 24)', function () {
       connections,
     });
   };
+  /** Each folder path of `paths` (`/`-separated, from the project's root) as often as the project holds it. */
+  const foldersMade = (project: string, paths: string[]): string[] =>
+    paths.flatMap((p) => {
+      let level = [emu.data.projectById.get(project)!.root_folder];
+      for (const name of p.split('/')) level = level.flatMap((id) => emu.data.children(id).filter((f) => f.type === 'folder' && f.name === name).map((f) => f.id));
+      return level.map(() => p);
+    });
   const remoteBytes = async (fileId: string): Promise<Buffer> => {
     const blob = emu.contentOf(fileId)!;
     const chunks: Buffer[] = [];
@@ -263,7 +265,7 @@ describe('transfers under faults (issue 24)', function () {
     tally.bytesServed += storageBytes('GET');
   });
 
-  it('uploads a folder through cut part bodies and 5xx on parts: each file created once, byte-identical', async () => {
+  it('uploads a folder through cut part bodies, 5xx on parts and a lost folder answer: each folder and file created once, byte-identical', async () => {
     const local = path.join(dir, 'local');
     const sizes = [0, 1, 5 * MiB, 5 * MiB + 1, 12 * MiB, 31 * MiB + 7];
     sizes.forEach((size, i) => {
@@ -273,6 +275,8 @@ describe('transfers under faults (issue 24)', function () {
     emu.uploads.settings.partSize = 5 * MiB;
     Object.assign(emu.storageFaults.settings, { dropUploadRate: 0.2, partErrorRate: 0.15 });
     emu.uploads.loseNextCompleteResponse();
+    // The answer to the first folder made (the upload's own top folder) is lost: found by difference, not made twice.
+    emu.loseNextWriteResponse({ method: 'POST', path: /^\/files$/ });
     const u = uploader();
     const plan = await u.plan({ sources: [local], destination: { project: 'rfranklin/rna-seq-analysis' }, ifExists: 'rename' });
     const summary = await u.run(plan);
@@ -293,6 +297,9 @@ describe('transfers under faults (issue 24)', function () {
     assert.strictEqual(emu.uploads.pending.size, 0);
     assert.strictEqual(emu.uploads.bytesOnDisk(), expected, 'no stray part kept');
     assert.strictEqual(summary.bytes, expected, 'each part counted once it arrived');
+    const folderPosts = emu.writes.filter((w) => w.method === 'POST' && w.path === '/files');
+    assert.deepStrictEqual([folderPosts.length, folderPosts.filter((w) => w.responseLost).length], [plan.folders.length, 1], 'a POST per folder, one answer lost');
+    accountWrites('new folder', { ...compareWrites(plan.folders, foldersMade('rfranklin/rna-seq-analysis', plan.folders)), wronglyAdopted: 0, stuck: 0 });
     tally.uploadsExpected += sizes.length;
     tally.bytesExpectedUp += expected;
     tally.bytesSentUp += summary.bytes;

@@ -1,7 +1,8 @@
 import * as assert from 'assert';
 import { ApiError } from '../../../src/api/errors';
 import type { FileRecord } from '../../../src/api/types';
-import { completeThroughOutbox, uploadCompleteWrite, UPLOAD_COMPLETE_WRITE } from '../../../src/remote/uploadWrite';
+import { completeThroughOutbox, folderThroughOutbox, uploadCompleteWrite, UPLOAD_COMPLETE_WRITE } from '../../../src/remote/uploadWrite';
+import { newFolderWrite, NEW_FOLDER_WRITE } from '../../../src/remote/newFolderWrite';
 import { Outbox } from '../../../src/write/outbox';
 import { FakeClock } from '../../support/fakeClock';
 import { SharedGlobalState } from '../../support/sharedState';
@@ -113,6 +114,53 @@ describe('remote/uploadWrite: "upload complete" as a write kind, found by state'
       assert.ok(error instanceof ApiError);
       assert.strictEqual(error.maybeDelivered, false);
       assert.deepStrictEqual(sent, ['u1']);
+    });
+  });
+
+  describe("the engine's ensureFolder: a folder there is used, else made by the outbox's \"new folder\" write", () => {
+    const ACCOUNT = { key: 'https://api.sbgenomics.com/v2#rfranklin', credentials: { endpoint: 'https://api.sbgenomics.com/v2', token: 'a-token-of-the-test' } };
+    const folder = (id: string, name = 'reads'): FileRecord => ({ href: 'h', id, name, type: 'folder', parent: 'f1' });
+    let clock: FakeClock;
+    let outbox: Outbox;
+    beforeEach(() => {
+      clock = new FakeClock(Date.UTC(2026, 0, 1));
+      outbox = new Outbox(new SharedGlobalState().window(), async () => ACCOUNT, clock, { heartbeatMs: 1_000, staleMs: 5_000, settleMs: 500, lookupDelayMs: 200, maxWaitMs: 4_000, lateWindowMs: 20_000 });
+    });
+    afterEach(() => outbox.dispose());
+    /** `listings`: what each listing of the parent answers, in turn (the last one repeats); `create`: what a POST does. */
+    const wire = (listings: FileRecord[][], create: () => Promise<FileRecord>) => {
+      const calls: string[] = [];
+      const kinds: string[] = [];
+      const files = {
+        list: async () => (calls.push('list'), { items: listings.length > 1 ? listings.shift()! : listings[0] } as never),
+        createFolder: async (name: string) => (calls.push(`create ${name}`), create()),
+      };
+      outbox.register(newFolderWrite(files));
+      outbox.start();
+      outbox.onDidFinish(({ record }) => kinds.push(record.kind));
+      return { calls, kinds, ensure: folderThroughOutbox(outbox, files, ACCOUNT, clock, 30_000) };
+    };
+
+    it('there already: its ID, nothing written', async () => {
+      const { calls, ensure } = wire([[folder('d1')]], () => Promise.reject(new Error('not sent')));
+      assert.strictEqual(await ensure({ parent: 'f1' }, 'reads'), 'd1');
+      assert.deepStrictEqual(calls, ['list']);
+    });
+
+    it('not there: made once, as a "new folder" write of the outbox', async () => {
+      const { calls, kinds, ensure } = wire([[], []], async () => folder('d2'));
+      const id = ensure({ parent: 'f1' }, 'reads', undefined, 'run/x');
+      await clock.tickAsync(1_000);
+      assert.strictEqual(await id, 'd2');
+      assert.deepStrictEqual([calls.filter((c) => c.startsWith('create')), kinds], [['create reads'], [NEW_FOLDER_WRITE]]);
+    });
+
+    it('refused (409: made meanwhile by another): the folder of that name found then is the one', async () => {
+      const { calls, ensure } = wire([[], [], [folder('d3')]], () => Promise.reject(new ApiError({ kind: 'http', status: 409, message: 'taken' })));
+      const id = ensure({ parent: 'f1' }, 'reads');
+      await clock.tickAsync(1_000);
+      assert.strictEqual(await id, 'd3');
+      assert.deepStrictEqual(calls.filter((c) => c.startsWith('create')), ['create reads'], 'not sent again');
     });
   });
 });
