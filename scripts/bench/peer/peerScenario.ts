@@ -143,6 +143,9 @@ function handshake(what: string, emulator: Emulator, runs: number, timeoutMs: nu
   const all = new Promise<WorkRun>((resolve, reject) =>
     listen(
       () => {
+        // The disk's pending writes flushed first: no run pays for the bench's own files (the 1 GiB written to upload)
+        // or for the side before it (a download's GiB), which the kernel writes back meanwhile.
+        spawnSync('sync');
         counts.start();
         cpu.start();
         io.go();
