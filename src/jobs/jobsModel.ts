@@ -14,7 +14,7 @@ import { Emitter } from '../util/emitter';
 import { relativeTime } from '../util/time';
 import { count, itemCount, requestCount } from '../util/words';
 import { commandTitles, COMMANDS } from '../keys/commands';
-import { failedCount, itemErrorWords, jobIdWords, jobOutcome, jobProgress, jobStateWord, noResultWords, pendingWords, submittedWhen } from './summary';
+import { failedCount, itemErrorWords, jobIdWords, jobOutcome, jobProgress, jobStateWord, noResultWords, pendingWords, submittedWhen, transferProgress, transferWhere } from './summary';
 import { isFinished, type JobTracker, type TrackedJob } from './tracker';
 import { itemDoneWord, jobTypeOf, jobTypeWord, type JobType } from './jobKinds';
 import { Transfers, type InterruptedRun, type LiveTransfer } from './transfers';
@@ -331,17 +331,13 @@ export function requestRow(node: RequestNode, now: number, owns: (record: CopyWr
   };
 }
 
-/** "Upload to p › f": a transfer's tooltip's first line. */
-const uploadTo = (label: string): string => l10n.t('Upload to {0}', label);
-const downloadTo = (label: string): string => l10n.t('Download to {0}', label);
-
 /** A transfer under way: "Uploading · 3 of 7 files · 40 MB of 120 MB · …", where it goes and since when; Cancel. */
 export function transferRow(t: LiveTransfer, now: number): RowView {
   const doing = t.kind === 'upload' ? l10n.t({ message: 'Uploading', comment: ['A transfer\'s row in Data Jobs'] }) : l10n.t({ message: 'Downloading', comment: ['A transfer\'s row in Data Jobs'] });
-  const progress = t.cancelling ? l10n.t('cancelling…') : (t.progress ?? l10n.t('starting…'));
+  const progress = transferProgress(t);
   const label = [doing, progress].join(' · ');
   const age = relativeTime(new Date(t.startedAt), now);
-  const where = t.kind === 'upload' ? uploadTo(t.label) : downloadTo(t.label);
+  const where = transferWhere(t);
   return {
     label,
     description: [shortDestination(t.label), age].join(' · '),
@@ -369,7 +365,7 @@ export function interruptedRow(run: InterruptedRun, now: number): RowView {
   const label = interruptedWords(run);
   const age = relativeTime(new Date(run.startedAt), now);
   const upload = run.kind !== 'download';
-  const where = upload ? uploadTo(run.label) : downloadTo(run.label);
+  const where = transferWhere(run);
   return {
     label,
     description: [shortDestination(run.label), age].join(' · '),

@@ -53,7 +53,7 @@ export function followCopyJobs(services: Services): JobTracker {
 export function registerJobs(services: Services, tracker: JobTracker, copies: CopyActions): JobsFeature {
   const { context, session, outbox, clock, transfers } = services;
   const writes = new AsyncJobWrites();
-  const statusBar = new JobsStatusBar(tracker, outbox, clock);
+  const statusBar = new JobsStatusBar(tracker, outbox, clock, transfers);
   // Another platform or account may be in use now: its jobs and calls are the ones to show.
   const showAccount = () => statusBar.update();
   const model = new CopyJobsModel(tracker, outbox, clock.now, transfers);

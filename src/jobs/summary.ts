@@ -7,6 +7,7 @@ import type { WriteRecord } from '../write/outbox';
 import { isCopyCall } from './copyRequests';
 import { isFinished, TrackedJob } from './tracker';
 import { itemDoneWord, jobTypeOf } from './jobKinds';
+import type { LiveTransfer } from './transfers';
 
 const allCopies = (jobs: readonly TrackedJob[]): boolean => jobs.every((job) => jobTypeOf(job) === 'COPY');
 
@@ -78,7 +79,18 @@ const line = (icon: string, words: string): Pick<StatusSummary, 'text' | 'words'
  * The status-bar item: while any job runs, `$(sync~spin) Copying 2 jobs · 340/1000 files`; then the outcome
  * of the jobs not yet seen (all done, or N failed in the warning colour); hidden when there is nothing to show.
  */
-export function statusSummary(jobs: readonly TrackedJob[], pending: readonly WriteRecord[]): StatusSummary {
+export function statusSummary(jobs: readonly TrackedJob[], pending: readonly WriteRecord[], transfers: readonly LiveTransfer[] = []): StatusSummary {
+  const ofJobs = jobsSummary(jobs, pending);
+  if (!transfers.length) return ofJobs;
+  // Uploads and downloads under way are said first, unless a copy was not submitted (that warning stays in view);
+  // the tooltip has both.
+  const moving = transferLines(transfers);
+  const jobLines = ofJobs.tooltip.filter((l) => l !== seeTheJobs());
+  if (ofJobs.warning) return { ...ofJobs, tooltip: [...moving, ...jobLines, seeTheJobs()] };
+  return { visible: true, ...transferLine(transfers), warning: false, allDone: false, tooltip: [...moving, ...jobLines, seeTheJobs()] };
+}
+
+function jobsSummary(jobs: readonly TrackedJob[], pending: readonly WriteRecord[]): StatusSummary {
   const active = jobs.filter((job) => !isFinished(job));
   const unseen = jobs.filter((job) => isFinished(job) && !job.acknowledged);
   const tooltip: string[] = [];
@@ -110,7 +122,7 @@ export function statusSummary(jobs: readonly TrackedJob[], pending: readonly Wri
     const copied = unseen.reduce((sum, job) => sum + (job.completed ?? 0), 0);
     const unknown = unseen.filter((job) => job.state === 'UNKNOWN').length;
     for (const job of unseen) tooltip.push(destinationLine(job.destination.label, jobOutcome(job)));
-    tooltip.push(l10n.t('Click to see the data jobs'));
+    tooltip.push(seeTheJobs());
     const copies = allCopies(unseen);
     if (failed > 0) {
       const words = copies ? (failed === 1 ? l10n.t('Copy: 1 failed') : l10n.t('Copy: {0} failed', n(failed))) : failed === 1 ? l10n.t('Data jobs: 1 failed') : l10n.t('Data jobs: {0} failed', n(failed));
@@ -212,4 +224,26 @@ export function finishMessage(jobs: readonly TrackedJob[]): { text: string; fail
       ? l10n.t("The outcome of 1 other job is unknown: the platform no longer has the job's details.")
       : l10n.t('The outcome of {0} other jobs is unknown: the platform no longer has their details.', n(unknown));
   return { text: `${sentence} ${rest}`, failed, unknown };
+}
+
+const seeTheJobs = (): string => l10n.t('Click to see the data jobs');
+
+/** The status bar's words while uploads or downloads run in this window. */
+function transferLine(transfers: readonly LiveTransfer[]): Pick<StatusSummary, 'text' | 'words'> {
+  const uploads = transfers.filter((t) => t.kind === 'upload').length;
+  const downloads = transfers.length - uploads;
+  if (uploads && downloads) return line('sync~spin', l10n.t('Uploading and downloading ({0})', n(transfers.length)));
+  if (uploads) return line('cloud-upload', uploads === 1 ? l10n.t('Uploading') : l10n.t('Uploading ({0})', n(uploads)));
+  return line('cloud-download', downloads === 1 ? l10n.t('Downloading') : l10n.t('Downloading ({0})', n(downloads)));
+}
+
+/** "Upload to p › f", "Download to /home/me/data": where a transfer goes. */
+export const transferWhere = (t: Pick<LiveTransfer, 'kind' | 'label'>): string => (t.kind === 'upload' ? l10n.t('Upload to {0}', t.label) : l10n.t('Download to {0}', t.label));
+
+/** How far a transfer is, in words ("3 of 7 files · 40 MB of 120 MB · …"), or that it is stopping or starting. */
+export const transferProgress = (t: Pick<LiveTransfer, 'cancelling' | 'progress'>): string => (t.cancelling ? l10n.t('cancelling…') : (t.progress ?? l10n.t('starting…')));
+
+/** Each transfer: where it goes and how far it is, as its row in Data Jobs says it. */
+function transferLines(transfers: readonly LiveTransfer[]): string[] {
+  return transfers.map((t) => `${transferWhere(t)}: ${transferProgress(t)}`);
 }

@@ -6,6 +6,7 @@ import { failedItems, finishMessage, statusSummary } from './summary';
 import { isFinished, JobTracker, TrackedJob } from './tracker';
 import { commandTitles, COMMANDS } from '../keys/commands';
 import { jobTypeOf } from './jobKinds';
+import type { Transfers } from './transfers';
 
 /** The finish notification's button that reveals the job in the Data Jobs view. */
 export const showDetailsAction = (): string => vscode.l10n.t('Show Details');
@@ -25,16 +26,19 @@ export class JobsStatusBar implements vscode.Disposable {
     private readonly tracker: JobTracker,
     private readonly outbox: Outbox,
     private readonly clock: Clock,
+    private readonly transfers?: Transfers,
   ) {
     this.item = vscode.window.createStatusBarItem('sevenbridges.copyJobs', vscode.StatusBarAlignment.Left, 50);
     this.item.name = vscode.l10n.t('Seven Bridges Data Jobs');
     this.item.command = COMMANDS.showJobs;
     this.disposables.push(this.item, tracker.onDidChange(() => this.update()), outbox.onDidChange(() => this.update()));
+    if (transfers) this.disposables.push(transfers.onDidChange(() => this.update()));
     this.update();
   }
 
   update(): void {
-    const summary = statusSummary(this.tracker.all(), pendingCopies(this.outbox, this.tracker.account()));
+    const account = this.tracker.account();
+    const summary = statusSummary(this.tracker.all(), pendingCopies(this.outbox, account), this.transfers?.all(account) ?? []);
     if (!summary.visible) {
       this.item.hide();
       return;

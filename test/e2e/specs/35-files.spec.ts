@@ -67,10 +67,13 @@ describe('files in and out of the editor', function () {
       // The workspace's folder is offered: take it.
       await wb.acceptQuickInput();
       const progress = await wb.waitForNotification(/Downloading/, 20_000).catch(() => '');
+      // The status bar says it too, for when the notification is hidden.
+      const status = await wb.waitForStatusBarText(/Downloading/, 20_000).catch(() => '');
       await wb.screenshot('files-02-download-progress');
       const summary = await wb.waitForNotification(/^Downloaded \d+ files/, 60_000);
       await wb.screenshot('files-03-download-summary');
       assert.match(progress, /Downloading/);
+      assert.strictEqual(status, 'Downloading', 'the status bar item while it goes');
       const target = /To (.+)$/.exec(summary)?.[1]?.trim();
       assert.ok(target, summary);
       const expected: [string, string][] = [];

@@ -2,6 +2,7 @@ import * as assert from 'assert';
 import type { WriteRecord } from '../../../src/write/outbox';
 import { failedItems, finishMessage, statusSummary } from '../../../src/jobs/summary';
 import type { TrackedJob } from '../../../src/jobs/tracker';
+import type { LiveTransfer } from '../../../src/jobs/transfers';
 
 const job = (id: string, extra: Partial<TrackedJob> = {}): TrackedJob => ({
   id,
@@ -10,6 +11,25 @@ const job = (id: string, extra: Partial<TrackedJob> = {}): TrackedJob => ({
   destination: { label: 'rfranklin/dest › results/2026', project: 'rfranklin/dest' },
   state: 'RUNNING',
   ...extra,
+});
+
+describe('the status bar while uploads and downloads run', () => {
+  const transfer = (kind: 'upload' | 'download', extra: Partial<LiveTransfer> = {}): LiveTransfer => ({ id: `${kind}:1`, kind, label: kind === 'upload' ? 'rfranklin/dest › reads' : '/home/me/data', account: 'a', startedAt: 0, ...extra });
+  it('says what moves, each with its progress in the tooltip, the jobs running after them', () => {
+    const up = statusSummary([], [], [transfer('upload', { progress: '3 of 7 files · 40 MB of 120 MB' })]);
+    assert.deepStrictEqual([up.visible, up.text, up.warning], [true, '$(cloud-upload) Uploading', false]);
+    assert.deepStrictEqual(up.tooltip, ['Upload to rfranklin/dest › reads: 3 of 7 files · 40 MB of 120 MB', 'Click to see the data jobs']);
+    const both = statusSummary([job('1', { total: 600, completed: 200, failed: 0 })], [], [transfer('download', { cancelling: true }), transfer('upload')]);
+    assert.strictEqual(both.text, '$(sync~spin) Uploading and downloading (2)');
+    assert.deepStrictEqual(both.tooltip, ['Download to /home/me/data: cancelling…', 'Upload to rfranklin/dest › reads: starting…', 'rfranklin/dest › results/2026: running, 200/600 files', 'Click to see the data jobs']);
+    assert.strictEqual(statusSummary([], [], [transfer('download'), transfer('download')]).text, '$(cloud-download) Downloading (2)');
+  });
+  it('a copy not submitted keeps its warning in view; the transfers are in the tooltip', () => {
+    const refused = { kind: 'copy', state: 'failed', group: 'g1' } as unknown as WriteRecord;
+    const s = statusSummary([], [refused], [transfer('upload')]);
+    assert.deepStrictEqual([s.text, s.warning], ['$(warning) 1 copy not submitted', true]);
+    assert.strictEqual(s.tooltip[0], 'Upload to rfranklin/dest › reads: starting…');
+  });
 });
 
 describe('copy job words', () => {
