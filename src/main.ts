@@ -6,7 +6,7 @@ import { SbClient } from './api/client';
 import { systemClock } from './api/clock';
 import { ProjectCache } from './api/projects';
 import { BudgetNotice } from './ui/budgetNotice';
-import { registerCommands, Selections, type Command } from './ui/commands';
+import { registerCommands, Selections, type Command, type OnFirstUse } from './ui/commands';
 import { Session } from './auth/session';
 import { registerAuth } from './auth/register';
 import { registerTasks, type TaskExplorer } from './tasks/register';
@@ -91,7 +91,7 @@ export function start(context: vscode.ExtensionContext, activatedAt: number): Ex
     return loaded;
   });
   const tables: ((loaded: typeof Features) => readonly Command[])[] = [];
-  const onFirstUse = { load: features, commands: (table: (loaded: typeof Features) => readonly Command[]) => void tables.push(table) };
+  const onFirstUse: OnFirstUse<typeof Features> = { load: features, commands: (table) => void tables.push(table) };
   const auth = registerAuth(services, onFirstUse);
   const tracker = followCopyJobs(services);
   const copy = registerCopy(services, tracker, features);

@@ -120,7 +120,7 @@ describe('bundle: node-fetch without whatwg-url (nor encoding)', function () {
       for (const name of exported) assert.strictEqual(typeof features[name], 'function', name);
       assert.strictEqual(main.__shared.length, built.shared.length);
       const missing = main.__shared.flatMap((entry, i) => (Array.isArray(entry) ? entry.flatMap((v, j) => (v === undefined ? [`${built.shared[i]} #${j}`] : [])) : entry ? [] : [built.shared[i]]));
-      assert.deepStrictEqual(missing, [], 'handed out undefined');
+      assert.deepStrictEqual(missing, [], 'handed out undefined (a type imported without `type`?)');
     } finally {
       Module._load = original;
     }
