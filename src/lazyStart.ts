@@ -16,12 +16,16 @@ export interface LazyStartHost<T> {
   later(fn: () => void): void;
 }
 
+/** The part of a `LazyStartHost` that puts stand-ins behind commands until what registers the real ones is loaded. */
+export type StandInHost<T> = Omit<LazyStartHost<T>, 'later'>;
+
 /**
- * Registers a stand-in for every contributed command and schedules the start for the next turn of the event loop.
- * A stand-in run before then starts the extension at once, then runs the real command with the same arguments.
- * Returns the promise of the started extension (the same one however it was started).
+ * Registers a stand-in for every command of `host.commandIds`. The first stand-in run disposes them all, starts
+ * (`host.start`, which registers the real commands), then runs the real command with the same arguments; so does each
+ * stand-in run meanwhile. Returns the start, to call without waiting for a command: the same promise however started.
+ * main.ts uses it as well, for the command tables of dist/features.js.
  */
-export function startSoon<T>(host: LazyStartHost<T>): Promise<T> {
+export function onFirstRun<T>(host: StandInHost<T>): () => Promise<T> {
   let starting: Promise<T> | undefined;
   const standIns: Disposable[] = [];
   const start = (): Promise<T> =>
@@ -37,6 +41,16 @@ export function startSoon<T>(host: LazyStartHost<T>): Promise<T> {
       }),
     );
   }
+  return start;
+}
+
+/**
+ * Registers a stand-in for every contributed command and schedules the start for the next turn of the event loop.
+ * A stand-in run before then starts the extension at once, then runs the real command with the same arguments.
+ * Returns the promise of the started extension (the same one however it was started).
+ */
+export function startSoon<T>(host: LazyStartHost<T>): Promise<T> {
+  const start = onFirstRun(host);
   let release: () => void = () => undefined;
   const turn = new Promise<void>((resolve) => (release = resolve));
   host.later(() => release());

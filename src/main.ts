@@ -6,7 +6,7 @@ import { SbClient } from './api/client';
 import { systemClock } from './api/clock';
 import { ProjectCache } from './api/projects';
 import { BudgetNotice } from './ui/budgetNotice';
-import { Selections } from './ui/commands';
+import { registerCommands, Selections, type Command, type OnFirstUse } from './ui/commands';
 import { Session } from './auth/session';
 import { registerAuth } from './auth/register';
 import { registerTasks, type TaskExplorer } from './tasks/register';
@@ -15,8 +15,11 @@ import { registerFiles, type FilesFeature } from './files/register';
 import { followCopyJobs, registerJobs, type JobsFeature } from './jobs/register';
 import { Transfers } from './jobs/transfers';
 import { ResumeBook, type DownloadResume, type UploadRunResume } from './transfer/resumeState';
-import { interruptedDownloads } from './remote/download';
-import { interruptedRun } from './remote/upload';
+import { interruptedDownloads, interruptedRun } from './remote/interrupted';
+import { COMMANDS } from './keys/commands';
+import { onFirstRun } from './lazyStart';
+import { later } from './util/later';
+import type * as Features from './features';
 import { migrateState } from './keys/state';
 import { registerRemote } from './remote/register';
 import type { RemoteParts } from './remote/open';
@@ -79,13 +82,36 @@ export function start(context: vscode.ExtensionContext, activatedAt: number): Ex
   });
   context.subscriptions.push(transfers);
   const services: Services = { context, client, session, log, clock, projects, selections: new Selections(), budgetNotice, outbox, account, transfers };
-  const auth = registerAuth(services);
+  // The rest (src/features.ts: dist/features.js) is loaded on first use: the features' command tables, registered
+  // when a command is first run (a stand-in behind each until then), and whatever a feature asks `features` for.
+  const features = later(async () => {
+    const asked = clock.monotonic();
+    const loaded = await import('./features');
+    log.info(`Loaded the features (dist/features.js) in ${Math.round(clock.monotonic() - asked)} ms`);
+    return loaded;
+  });
+  const tables: ((loaded: typeof Features) => readonly Command[])[] = [];
+  const onFirstUse: OnFirstUse<typeof Features> = { load: features, commands: (table) => void tables.push(table) };
+  const auth = registerAuth(services, onFirstUse);
   const tracker = followCopyJobs(services);
-  const copy = registerCopy(services, tracker);
-  const remote = registerRemote(services);
-  const tasks = registerTasks(services, copy);
-  const jobs = registerJobs(services, tracker, copy.flow);
-  const files = registerFiles(services, copy, remote, jobs);
+  const copy = registerCopy(services, tracker, features);
+  const remote = registerRemote(services, features);
+  const tasks = registerTasks(services, copy, onFirstUse);
+  const jobs = registerJobs(services, tracker, copy.flow, onFirstUse);
+  const files = registerFiles(services, copy, remote, jobs, onFirstUse);
+  onFirstRun({
+    commandIds: Object.values(COMMANDS),
+    registerCommand: (id, run) => {
+      const standIn = vscode.commands.registerCommand(id, run);
+      context.subscriptions.push(standIn);
+      return standIn;
+    },
+    executeCommand: (id, ...args) => vscode.commands.executeCommand(id, ...args),
+    start: async () => {
+      const loaded = await features();
+      for (const table of tables) context.subscriptions.push(...registerCommands(table(loaded), services.selections));
+    },
+  });
   outbox.start();
   // Once started, off the activation path: the HTTP stack loads and the API budget is read (`GET /v2/rate_limit`,
   // free), so that the first request the user makes does not wait for either. A request sooner shares the loading.

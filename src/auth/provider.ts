@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { PLATFORMS } from '../api/endpoint';
 import type { Services } from '../services';
 import { requestLogger } from '../ui/requestLog';
-import { pickEndpoint, setToken, signOut } from './commands';
+import type { authCommands, pickEndpoint, setToken, signOut } from './commands';
 import { accountLabel, diffSessions, endpointScope, endpointsToList, isEmptyDiff, mayCreateSessionFor, type ProviderSession } from './providerSessions';
 import { accountKey, endpointOfTokenKey } from './session';
 import { updateUserSetting } from '../ui/settings';
@@ -10,6 +10,14 @@ import { checkToken } from './tokenCheck';
 import { readState, STATE, writeState } from '../keys/state';
 
 export const AUTH_PROVIDER_ID = 'sevenbridges';
+
+/** What sign-in loads on first use (dist/features.js): its commands, and the sign-in and sign-out the provider runs. */
+export interface AuthOnFirstUse {
+  authCommands: typeof authCommands;
+  pickEndpoint: typeof pickEndpoint;
+  setToken: typeof setToken;
+  signOut: typeof signOut;
+}
 export const AUTH_PROVIDER_LABEL = 'Seven Bridges';
 /** A token that could not be checked (offline, say) is asked about again after this long, not on every listing. */
 const RECHECK_AFTER_MS = 60_000;
@@ -41,7 +49,11 @@ export class SevenBridgesAuthProvider implements vscode.AuthenticationProvider, 
   private offering: string | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly services: Services) {
+  /** `load` gives the sign-in's and sign-out's code (dist/features.js), loaded when VS Code first asks for either. */
+  constructor(
+    private readonly services: Services,
+    private readonly load: () => Promise<AuthOnFirstUse>,
+  ) {
     const { context, session } = services;
     this.disposables.push(
       this.changed,
@@ -74,6 +86,7 @@ export class SevenBridgesAuthProvider implements vscode.AuthenticationProvider, 
         ),
       );
     }
+    const { pickEndpoint, setToken } = await this.load();
     const endpoint = asked ?? (await pickEndpoint(session.endpoint, vscode.l10n.t('Seven Bridges: Sign In: Choose the Platform')));
     if (!endpoint) throw new vscode.CancellationError();
     const username = await setToken(this.services, endpoint);
@@ -94,7 +107,7 @@ export class SevenBridgesAuthProvider implements vscode.AuthenticationProvider, 
    * token could not be deleted, so that VS Code does not show the account as signed out while its token stays.
    */
   async removeSession(sessionId: string): Promise<void> {
-    const signedOut = await signOut(this.services, sessionId);
+    const signedOut = await (await this.load()).signOut(this.services, sessionId);
     await this.refresh();
     if (!signedOut) throw new Error(vscode.l10n.t("Not signed out of {0}: its token could not be deleted from VS Code's secret storage.", sessionId));
   }

@@ -1,15 +1,14 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { AccountStatus } from './accountStatus';
-import { authCommands } from './commands';
-import { registerCommands } from '../ui/commands';
+import type { OnFirstUse } from '../ui/commands';
 import { CONTEXT_KEYS } from '../keys/context';
 import { platformFor } from '../api/endpoint';
 import { setContextKey } from '../ui/whenContext';
-import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, SevenBridgesAuthProvider } from './provider';
+import { AUTH_PROVIDER_ID, AUTH_PROVIDER_LABEL, SevenBridgesAuthProvider, type AuthOnFirstUse } from './provider';
 
 /** Sign-in: token, platform, credentials file, the signed-in indicator, the Accounts menu's provider. */
-export function registerAuth(services: Services): { provider: SevenBridgesAuthProvider } {
+export function registerAuth(services: Services, later: OnFirstUse<AuthOnFirstUse>): { provider: SevenBridgesAuthProvider } {
   const { context, session } = services;
   const status = new AccountStatus(services);
   // The when-clauses' view of the sign-in: the welcome views, the title buttons, the platform's token page.
@@ -17,7 +16,7 @@ export function registerAuth(services: Services): { provider: SevenBridgesAuthPr
     void setContextKey(CONTEXT_KEYS.signedIn, session.state === 'signedIn');
     void setContextKey(CONTEXT_KEYS.platform, platformFor(session.endpoint)?.id ?? 'custom');
   };
-  const provider = new SevenBridgesAuthProvider(services);
+  const provider = new SevenBridgesAuthProvider(services, later.load);
   const offer = signInOffer(services, provider);
   context.subscriptions.push(
     status,
@@ -28,8 +27,8 @@ export function registerAuth(services: Services): { provider: SevenBridgesAuthPr
     session.onDidChange(() => void status.update()),
     session.onDidChange(() => offer()),
     session.onDidChangeUsername(() => void status.update()),
-    ...registerCommands(authCommands(services), services.selections),
   );
+  later.commands((f) => f.authCommands(services));
   void session.reload(false).then(() => {
     void status.update();
     offer();

@@ -1,17 +1,33 @@
 import type { JobTracker } from '../jobs/tracker';
 import type { Services } from '../services';
 import { CopyWrite } from './copyWrite';
-import { CopyFlow } from './flow';
+import type { CopyFlow } from './flow';
+import type { Later } from '../util/later';
+
+/** The copy flow as the rest of the extension uses it: each call waits for the flow (dist/features.js) the first time. */
+export type CopyActionsOf = Pick<CopyFlow, 'run' | 'checkClashes' | 'retryFailed' | 'resubmit' | 'discard'>;
 
 /** The running copy feature: what the views that hold sources (Projects & Files, a task's outputs) start a copy with. */
 export interface CopyFeature {
-  readonly flow: CopyFlow;
+  readonly flow: CopyActionsOf;
 }
 
-/** Copying: the write that sends copy calls, and the interactive flow. */
-export function registerCopy(services: Services, tracker: JobTracker): CopyFeature {
+/**
+ * Copying: the write that sends copy calls (from the start: the outbox resumes them), and the interactive flow, made on
+ * first use from dist/features.js.
+ */
+export function registerCopy(services: Services, tracker: JobTracker, load: Later<{ CopyFlow: typeof CopyFlow }>): CopyFeature {
   const { client, outbox } = services;
   outbox.register(new CopyWrite(client.copyJobs, client.files, tracker, () => client.budget.serverClock.now(), client.budget));
-  const flow = new CopyFlow(services, tracker);
-  return { flow };
+  let made: CopyFlow | undefined;
+  const flow = async () => (made ??= new (await load()).CopyFlow(services, tracker));
+  return {
+    flow: {
+      run: async (sources, args) => (await flow()).run(sources, args),
+      checkClashes: async (ids, sources, destination, newName) => (await flow()).checkClashes(ids, sources, destination, newName),
+      retryFailed: async (job, options) => (await flow()).retryFailed(job, options),
+      resubmit: async (group, anyway) => (await flow()).resubmit(group, anyway),
+      discard: async (group) => (await flow()).discard(group),
+    },
+  };
 }

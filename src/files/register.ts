@@ -6,15 +6,15 @@ import type { JobsFeature } from '../jobs/register';
 import type { RemoteParts } from '../remote/open';
 import type { Services } from '../services';
 import { VIEWS } from '../keys/views';
-import { registerCommands } from '../ui/commands';
+import type { OnFirstUse } from '../ui/commands';
 import { showRows, type RowTree } from '../ui/rowTree';
-import { dropCopy, filesCommands, type FilesParts } from './commands';
+import type { dropCopy, filesCommands, FilesParts } from './commands';
 import { FilesDragAndDrop, type DropTarget } from './dragAndDrop';
 import { FilesTreeModel, type FilesNode, type ItemNode } from './filesModel';
 import { FileFinder, foundDescription } from './find';
 import { FILE_WRITES, registerFileWrites, type AsyncDeletePayload, type AsyncMovePayload } from './writes';
-import { dropMove, type MoveOutcome } from './moveCommand';
-import { uploadCommand } from '../remote/upload';
+import type { dropMove, MoveOutcome } from './moveCommand';
+import type { uploadCommand } from '../remote/upload';
 import { registerMetadataDocuments } from './metadataDocument';
 import { CONTEXT_KEYS } from '../keys/context';
 import { setContextKey } from '../ui/whenContext';
@@ -33,8 +33,16 @@ export interface FilesFeature {
   dropMove(target: DropTarget, items: ItemNode[], options?: { confirm?: boolean }): Promise<MoveOutcome | undefined>;
 }
 
+/** What Projects & Files loads on first use (dist/features.js): its commands, and what a drop does. */
+export interface FilesOnFirstUse {
+  filesCommands: typeof filesCommands;
+  dropCopy: typeof dropCopy;
+  dropMove: typeof dropMove;
+  uploadCommand: typeof uploadCommand;
+}
+
 /** Projects & Files: the view, dragging to copy, and its commands (the copy commands among them). */
-export function registerFiles(services: Services, copy: CopyFeature, remote: RemoteParts, jobs: Pick<JobsFeature, 'tracker' | 'writes'>): FilesFeature {
+export function registerFiles(services: Services, copy: CopyFeature, remote: RemoteParts, jobs: Pick<JobsFeature, 'tracker' | 'writes'>, later: OnFirstUse<FilesOnFirstUse>): FilesFeature {
   const { client, session, clock } = services;
   // The async delete's and move's jobs are followed by the tracker (rows of Data Jobs); Retry Failed Items sends
   // the failed items again as a job of the same kind.
@@ -53,9 +61,9 @@ export function registerFiles(services: Services, copy: CopyFeature, remote: Rem
   );
   const model = new FilesTreeModel(client, async () => !!(await session.credentials()), clock.now);
   const dragAndDrop = new FilesDragAndDrop({
-    copy: (target, items) => dropCopy({ copy }, target, items),
-    move: (target, items) => dropMove({ services, model, tracker: jobs.tracker }, target, items),
-    upload: (target, paths) => uploadCommand(services, target, { sources: paths }),
+    copy: async (target, items) => (await later.load()).dropCopy({ copy }, target, items),
+    move: async (target, items) => (await later.load()).dropMove({ services, model, tracker: jobs.tracker }, target, items),
+    upload: async (target, paths) => (await later.load()).uploadCommand(services, target, { sources: paths }),
   });
   const { view, rows, disposables } = showRows(VIEWS.files, model, { clock, canSelectMany: true, dragAndDropController: dragAndDrop });
   const parts: FilesParts = { services, model, rows, view, copy, remote, tracker: jobs.tracker, finder: new FileFinder(client) };
@@ -83,7 +91,14 @@ export function registerFiles(services: Services, copy: CopyFeature, remote: Rem
     }),
     model.onDidChange(showFound),
     registerMetadataDocuments(services),
-    ...registerCommands(filesCommands(parts), services.selections),
   );
-  return { model, rows, view, dragAndDrop, dropCopy: (target, items, args) => dropCopy(parts, target, items, args), dropMove: (target, items, options) => dropMove(parts, target, items, options) };
+  later.commands((f) => f.filesCommands(parts));
+  return {
+    model,
+    rows,
+    view,
+    dragAndDrop,
+    dropCopy: async (target, items, args) => (await later.load()).dropCopy(parts, target, items, args),
+    dropMove: async (target, items, options) => (await later.load()).dropMove(parts, target, items, options),
+  };
 }

@@ -2,9 +2,9 @@ import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { SCHEMES } from '../keys/schemes';
 import { VIEWS } from '../keys/views';
-import { registerCommands } from '../ui/commands';
+import type { OnFirstUse } from '../ui/commands';
 import { showRows, type RowTree } from '../ui/rowTree';
-import { jobsCommands } from './commands';
+import type { jobsCommands } from './commands';
 import type { CopyActions } from './copyRequests';
 import { CopyJobsModel, type JobsNode } from './jobsModel';
 import { JobTracker } from './tracker';
@@ -50,7 +50,12 @@ export function followCopyJobs(services: Services): JobTracker {
 }
 
 /** The status-bar item, the notifications when jobs finish, and the Data Jobs view with its commands. */
-export function registerJobs(services: Services, tracker: JobTracker, copies: CopyActions): JobsFeature {
+/** What Data Jobs loads on first use (dist/features.js): its commands. */
+export interface JobsOnFirstUse {
+  jobsCommands: typeof jobsCommands;
+}
+
+export function registerJobs(services: Services, tracker: JobTracker, copies: CopyActions, later: OnFirstUse<JobsOnFirstUse>): JobsFeature {
   const { context, session, outbox, clock, transfers } = services;
   const writes = new AsyncJobWrites();
   const statusBar = new JobsStatusBar(tracker, outbox, clock, transfers);
@@ -79,8 +84,8 @@ export function registerJobs(services: Services, tracker: JobTracker, copies: Co
     view.onDidChangeVisibility(shown),
     // While the API budget is low, the view says so above its rows: copies wait for the reset.
     services.budgetNotice.onDidChange((words) => (view.message = words)),
-    ...registerCommands(jobsCommands({ model, copies, writes: outbox, jobWrites: writes, account: () => services.account(), view }), services.selections),
   );
+  later.commands((f) => f.jobsCommands({ model, copies, writes: outbox, jobWrites: writes, account: () => services.account(), view }));
   shown();
   return { tracker, writes, transfers, statusBar, model, rows, view };
 }

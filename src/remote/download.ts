@@ -11,13 +11,14 @@ import { readState, STATE, writeState } from '../keys/state';
 import type { Services } from '../services';
 import { Downloader, type DownloadItem, type DownloadSummary, type ExistingChoice, type ExistingFile } from '../transfer/download';
 import { describeLocalError } from '../transfer/localFiles';
-import { rangesBytes, ResumeBook, type DownloadResume } from '../transfer/resumeState';
+import { ResumeBook, type DownloadResume } from '../transfer/resumeState';
 import type { InterruptedRun } from '../jobs/transfers';
 import { requestLogger } from '../ui/requestLog';
 import { setting } from '../ui/settings';
 import { andMore, fileCount, formatSize } from '../util/words';
 import { collectItems, type DownloadRef } from './downloadItems';
 import { downloadSummaryWords, existingChoiceWords, progressWords } from './transferWords';
+import { PART } from './interrupted';
 
 export interface DownloadOptions {
   /** The local folder, without asking (scripts and tests). */
@@ -26,35 +27,9 @@ export interface DownloadOptions {
   confirm?: boolean;
 }
 
-const PART = '.part';
 
 const notSignedIn = (): string => vscode.l10n.t('Not signed in: nothing can be downloaded.');
 
-/**
- * The downloads a reload, a fault or a Cancel left unfinished, as the Data Jobs view shows them: the `.part` files
- * recorded in global state, one row per local folder, their bytes not received yet; a `.part` file written lately is
- * taken to be a download still moving (in another window). Records whose `.part` file is gone are left out.
- */
-export function interruptedDownloads(records: readonly DownloadResume[]): InterruptedRun[] {
-  const byFolder = new Map<string, InterruptedRun>();
-  for (const record of records) {
-    const part = fs.statSync(record.partPath, { throwIfNoEntry: false });
-    if (!part || !record.partPath.endsWith(PART)) continue;
-    const folder = path.dirname(record.partPath);
-    const left = Math.max(0, record.size - rangesBytes(record.done));
-    const run = byFolder.get(folder);
-    if (!run) {
-      byFolder.set(folder, { kind: 'download', runId: `download:${folder}`, label: folder, filesLeft: 1, filesTotal: 1, bytesLeft: left, startedAt: part.birthtimeMs || part.mtimeMs, savedAt: part.mtimeMs });
-      continue;
-    }
-    run.filesLeft++;
-    run.filesTotal++;
-    run.bytesLeft += left;
-    run.startedAt = Math.min(run.startedAt, part.birthtimeMs || part.mtimeMs);
-    run.savedAt = Math.max(run.savedAt, part.mtimeMs);
-  }
-  return [...byFolder.values()];
-}
 
 /** The records of an interrupted download's folder (read again: another window may have resumed or discarded it). */
 async function interruptedRecords(services: Services, interrupted: Pick<InterruptedRun, 'label'>): Promise<{ book: ResumeBook<DownloadResume>; records: DownloadResume[] }> {

@@ -2,8 +2,9 @@ import * as vscode from 'vscode';
 import { StorageClient } from '../api/storage';
 import type { Services } from '../services';
 import { uploadCompleteWrite } from './uploadWrite';
-import { discardUploadRun, resumeUploadRun } from './upload';
-import { discardDownloads, resumeDownloads } from './download';
+import type { discardUploadRun, resumeUploadRun } from './upload';
+import type { discardDownloads, resumeDownloads } from './download';
+import type { Later } from '../util/later';
 import { requestLogger } from '../ui/requestLog';
 import { readOnlyWords, RemoteFileSystem } from './fileSystem';
 import type { RemoteParts } from './open';
@@ -14,7 +15,15 @@ import { RemoteFiles } from './remoteFiles';
  * The `sevenbridges:` file system, read-only; what it read is forgotten when the sign-in changes. The "upload
  * complete" write kind is registered here, beside it.
  */
-export function registerRemote(services: Services): RemoteParts {
+/** What the transfers' Resume and Discard load on first use (dist/features.js): the transfer engines. */
+export interface RemoteOnFirstUse {
+  resumeUploadRun: typeof resumeUploadRun;
+  discardUploadRun: typeof discardUploadRun;
+  resumeDownloads: typeof resumeDownloads;
+  discardDownloads: typeof discardDownloads;
+}
+
+export function registerRemote(services: Services, load: Later<RemoteOnFirstUse>): RemoteParts {
   const { client, session, projects } = services;
   const storage = new StorageClient({ onRequest: requestLogger(services.log), clock: services.clock });
   const files = new RemoteFiles({
@@ -27,8 +36,8 @@ export function registerRemote(services: Services): RemoteParts {
   const fileSystem = new RemoteFileSystem(files);
   services.outbox.register(uploadCompleteWrite(client));
   // Data Jobs' Resume and Discard of an upload run left unfinished.
-  services.transfers.actions.upload = { resume: (run) => resumeUploadRun(services, run), discard: (run) => discardUploadRun(services, run) };
-  services.transfers.actions.download = { resume: (run) => resumeDownloads(services, run), discard: (run) => discardDownloads(services, run) };
+  services.transfers.actions.upload = { resume: async (run) => (await load()).resumeUploadRun(services, run), discard: async (run) => (await load()).discardUploadRun(services, run) };
+  services.transfers.actions.download = { resume: async (run) => (await load()).resumeDownloads(services, run), discard: async (run) => (await load()).discardDownloads(services, run) };
   services.context.subscriptions.push(
     fileSystem,
     vscode.workspace.registerFileSystemProvider(REMOTE_SCHEME, fileSystem, { isCaseSensitive: true, isReadonly: new vscode.MarkdownString(readOnlyWords()) }),

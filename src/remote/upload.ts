@@ -168,10 +168,6 @@ async function runUpload(services: Services, account: Account, uploader: Uploade
   return summary;
 }
 
-/** A run's record as the Data Jobs view shows it. */
-export function interruptedRun(run: UploadRunResume): InterruptedRun {
-  return { kind: 'upload', runId: run.runId, label: run.label, filesLeft: run.files.length, filesTotal: run.filesTotal, bytesLeft: run.bytesLeft, startedAt: run.startedAt, savedAt: run.savedAt };
-}
 
 /** The record of a run of the account in use, read again (another window may have resumed or discarded it). */
 function recordOf(uploader: Uploader, runId: string): UploadRunResume {

@@ -12,7 +12,7 @@ import { withProgressBar } from '../ui/rowTree';
 import { commandTitles } from '../keys/commands';
 import { collectLogs, findTask, rerunFailed, showCost, showFailedChildren } from './batchCommands';
 import { copyTaskOutputs } from './copyOutputs';
-import type { TimelinePanels } from './timelinePanel';
+import type { TimelinePanels } from './timelinePanels';
 import { TaskDetailsProvider } from './details';
 import { act, openLog, loadWholeLog, showLogs, unwatch, watch, type ExecutionParts } from './executionCommands';
 import type { FilterModel } from './filterModel';

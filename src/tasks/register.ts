@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { CopyFeature } from '../copy/register';
 import type { Services } from '../services';
-import { registerCommands } from '../ui/commands';
+import type { OnFirstUse } from '../ui/commands';
 import { requestLogger } from '../ui/requestLog';
 import { showRows, type RowTree } from '../ui/rowTree';
 import { onSettingChange, setting } from '../ui/settings';
@@ -10,16 +10,18 @@ import type { Poller } from '../util/poller';
 import { CONTEXT_KEYS } from '../keys/context';
 import { VIEWS } from '../keys/views';
 import { TaskActionSender, taskActionWrites } from './actions';
-import { rerunFailedWrite } from './rerunFailed';
-import { resumeRerunWatches } from './batchCommands';
-import { taskCommands } from './commands';
+import { rerunFailedWrite } from './rerunFailedWrite';
+import type { resumeRerunWatches } from './batchCommands';
+import type { taskCommands } from './commands';
 import { TASK_DETAILS_SCHEME, TaskDetailsProvider } from './details';
-import { announce } from './executionCommands';
+import type { announce } from './executionCommands';
 import { FilterModel } from './filterModel';
 import { LOG_SCHEME, LogDocumentProvider } from './logs';
 import { intervalMs, Refresher } from './refresher';
 import { TaskTreeModel, type TaskTreeNode } from './taskTree';
-import { TimelinePanels } from './timelinePanel';
+import type { openTimeline } from './timelinePanel';
+import { TimelinePanels } from './timelinePanels';
+import { readState, STATE } from '../keys/state';
 import { followWatched, TaskWatcher } from './watcher';
 
 /** How often the view redraws from what it has, so "started 5 min ago" stays true between refreshes. */
@@ -39,8 +41,16 @@ export interface TaskExplorer {
   readonly timelines: TimelinePanels;
 }
 
+/** What the task explorer loads on first use (dist/features.js): its commands, what says a watched task ended, the re-runs followed, the timeline. */
+export interface TasksOnFirstUse {
+  taskCommands: typeof taskCommands;
+  announce: typeof announce;
+  resumeRerunWatches: typeof resumeRerunWatches;
+  openTimeline: typeof openTimeline;
+}
+
 /** The task explorer: its tree, filters, watched tasks and commands. */
-export function registerTasks(services: Services, copy: CopyFeature): TaskExplorer {
+export function registerTasks(services: Services, copy: CopyFeature, later: OnFirstUse<TasksOnFirstUse>): TaskExplorer {
   const { context, client, session, log, clock } = services;
   const filters = new FilterModel(context.workspaceState);
   const watcher = new TaskWatcher(client.tasks, context.globalState, () => session.endpoint, clock.now);
@@ -94,7 +104,16 @@ export function registerTasks(services: Services, copy: CopyFeature): TaskExplor
   };
   showFilter();
   const execution = { services, tree, refresher, watcher, sender };
-  const timelines = new TimelinePanels(services);
+  const timelines = new TimelinePanels(services, later.load);
+  // The re-runs of failed tasks followed before a reload, for the account signed in. Nothing stored and nothing loaded
+  // yet (so nothing followed): dist/features.js is not loaded for it.
+  const resumeReruns = () => {
+    if (!later.load.asked && !readState(context.globalState, STATE.rerunWatches)?.length) return;
+    void later
+      .load()
+      .then((f) => f.resumeRerunWatches(services))
+      .catch((error) => log.warn(`Re-run Failed: could not resume: ${String(error)}`));
+  };
 
   context.subscriptions.push(
     ...disposables,
@@ -113,7 +132,7 @@ export function registerTasks(services: Services, copy: CopyFeature): TaskExplor
       watchPoller.schedule();
       tree.redraw();
     }),
-    watcher.onDidEnd((ended) => void announce(execution, ended)),
+    watcher.onDidEnd((ended) => void later.load().then((f) => f.announce(execution, ended))),
     tree.onDidLoad(showBadge),
     tree.onDidChange(showBadge),
     filters.onDidChange(() => {
@@ -122,8 +141,7 @@ export function registerTasks(services: Services, copy: CopyFeature): TaskExplor
     }),
     // Fires only when the endpoint or the token changed: what is shown belongs to someone else now.
     session.onDidChange(() => tree.reset()),
-    // The re-runs of failed tasks followed before a reload, for the account signed in.
-    session.onDidChangeSignIn(() => void resumeRerunWatches(services).catch((error) => log.warn(`Re-run Failed: could not resume: ${String(error)}`))),
+    session.onDidChangeSignIn(resumeReruns),
     tree.onDidLoad(() => refresher.markFresh()),
     view.onDidExpandElement((e) => {
       if (e.element.kind === 'group' || e.element.kind === 'task') tree.setExpanded(e.element, true);
@@ -138,12 +156,12 @@ export function registerTasks(services: Services, copy: CopyFeature): TaskExplor
     }),
     onSettingChange(['refreshInterval'], () => refresher.reschedule()),
     onSettingChange(['refreshInterval', 'notifyWhenWatchedTasksEnd'], () => watchPoller.reschedule()),
-    ...registerCommands(taskCommands({ ...execution, filters, details, copy, timelines, viewId: VIEWS.tasks }), services.selections),
   );
+  later.commands((f) => f.taskCommands({ ...execution, filters, details, copy, timelines, viewId: VIEWS.tasks }));
   refresher.setFocused(vscode.window.state.focused);
   refresher.setVisible(view.visible);
   watchPoller.setFocused(vscode.window.state.focused);
   watchPoller.markFresh();
-  void resumeRerunWatches(services).catch((error) => log.warn(`Re-run Failed: could not resume: ${String(error)}`));
+  resumeReruns();
   return { filters, tree, refresher, view, rows, watcher, watchPoller, logs, sender, timelines };
 }

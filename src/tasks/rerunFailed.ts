@@ -3,7 +3,6 @@
 // paced to the API budget), and the watch that says once, at the end, how the new tasks ended. No `vscode` import.
 
 import * as l10n from '@vscode/l10n';
-import type { ApiBudget } from '../api/budget';
 import type { Clock } from '../api/clock';
 import type { TaskListQuery } from '../api/tasks';
 import { hasEnded, type BulkTaskItem, type Task } from '../api/types';
@@ -11,23 +10,12 @@ import { readState, STATE, writeState, type StoredRerunWatch } from '../keys/sta
 import { Poller, type PollBudget } from '../util/poller';
 import type { StateStore } from '../util/stateStore';
 import { andMore, count, taskCount } from '../util/words';
-import type { WriteKind } from '../write/kinds';
 import { USER_DECIDES, type FinishedWrite, type Outbox, type WriteRecord } from '../write/outbox';
-import { rerunWrite, type CloneSnapshot, type TaskActionApi, type TaskActionPayload } from './actions';
+import type { TaskActionPayload } from './actions';
 import { costOf, moneyWords, type CostSource, type CostTotal } from './cost';
 import { namePages } from './findTask';
 
-/** The outbox's kind of a bulk re-run's writes: one per task. */
-export const RERUN_FAILED_WRITE = 'taskAction.rerunFailed';
-
-/**
- * The re-run kind (ARCHITECTURE.md, "Writes": found by difference, the clone with the original's name and app that
- * appeared in its project since the snapshot, claimed by no other write), held back while the API budget is nearly
- * spent: a thousand re-runs wait for the reset rather than meet a 429.
- */
-export function rerunFailedWrite(api: TaskActionApi, budget: Pick<ApiBudget, 'holdBulk'>, clock?: Pick<Clock, 'monotonic'>): WriteKind<TaskActionPayload, CloneSnapshot, Task> {
-  return { ...rerunWrite(api, clock), name: RERUN_FAILED_WRITE, hold: () => budget.holdBulk(1) };
-}
+export { RERUN_FAILED_WRITE, rerunFailedWrite } from './rerunFailedWrite';
 
 /** What a re-run of failed tasks will do: which tasks, how many failed and aborted, what they cost. */
 export interface RerunPlan {

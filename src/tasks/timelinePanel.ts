@@ -31,47 +31,21 @@ function readMessage(value: unknown): Message | undefined {
   return undefined;
 }
 
-/** The open timelines, one per task: Show Timeline on a task whose timeline is open reveals it. */
-export class TimelinePanels implements vscode.Disposable {
-  private readonly open = new Map<string, TimelinePanel>();
-
-  constructor(private readonly services: Services) {}
-
-  /** Timelines being opened: a second Show Timeline meanwhile waits for the same panel. */
-  private readonly opening = new Map<string, Promise<TimelinePanel>>();
-
-  /** Opens (or reveals) the task's timeline; resolves once its first data is laid out (a batch: its first page). */
-  async show(task: TaskRef): Promise<TimelinePanel> {
-    const shown = this.open.get(task.id);
-    if (shown) {
-      shown.reveal();
-      return shown;
-    }
-    const pending = this.opening.get(task.id) ?? this.create(task).finally(() => this.opening.delete(task.id));
-    this.opening.set(task.id, pending);
-    return pending;
+/**
+ * Opens a task's timeline (loaded on first use: TimelinePanels, ./timelinePanels.ts, calls it): reads the task, keeps
+ * the panel in `open` while it is open, and resolves once its first data is laid out (a batch: its first page).
+ */
+export async function openTimeline(services: Services, task: TaskRef, open: Map<string, TimelinePanel>): Promise<TimelinePanel> {
+  const full = await fullTask(services.client, task);
+  const panel = new TimelinePanel(services, full, () => open.delete(full.id));
+  open.set(full.id, panel);
+  try {
+    await panel.firstData;
+  } catch (error) {
+    panel.dispose();
+    throw error;
   }
-
-  private async create(task: TaskRef): Promise<TimelinePanel> {
-    const full = await fullTask(this.services.client, task);
-    const panel = new TimelinePanel(this.services, full, () => this.open.delete(full.id));
-    this.open.set(full.id, panel);
-    try {
-      await panel.firstData;
-    } catch (error) {
-      panel.dispose();
-      throw error;
-    }
-    return panel;
-  }
-
-  get(taskId: string): TimelinePanel | undefined {
-    return this.open.get(taskId);
-  }
-
-  dispose(): void {
-    for (const panel of [...this.open.values()]) panel.dispose();
-  }
+  return panel;
 }
 
 export class TimelinePanel {

@@ -7,6 +7,7 @@ import { commandTitles, COMMANDS, type CommandName } from '../keys/commands';
 import { retryTitle } from './errorActions';
 import { showError } from './errors';
 import { resolveTargets, type CommandOptions, type Resolved, type TargetSpec } from './targets';
+import type { Later } from '../util/later';
 
 export type { CommandOptions, PickRequest, TargetSpec, TargetType } from './targets';
 
@@ -17,6 +18,16 @@ export const paletteTitle = (command: string): string => vscode.l10n.t({ message
 export interface Command {
   readonly name: CommandName;
   readonly run: (args: unknown[], selections: Selections) => Promise<unknown>;
+}
+
+/**
+ * What a feature loads on first use (dist/features.js, src/features.ts): `load` gets it, for a drop, a notification's
+ * button, a timeline; its command table goes to `commands`, registered once a command is first run (main.ts puts a
+ * stand-in behind every command until then).
+ */
+export interface OnFirstUse<T> {
+  readonly load: Later<T>;
+  commands(table: (loaded: T) => readonly Command[]): void;
 }
 
 /** A command that acts on nothing in particular; it gets its arguments as they came. */

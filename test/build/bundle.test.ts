@@ -1,17 +1,29 @@
-// The bundle's build options (scripts/esbuild.options.json, the ones scripts/build.mjs uses): node-fetch goes in
-// without its whatwg-url → tr46 chain, and node-fetch as bundled still talks to the platform (the emulator), even
-// in a host whose `url` module has no URL, where node-fetch falls back to the whatwg-url shim.
+// The bundles (scripts/bundles.cjs, with scripts/esbuild.options.json, as scripts/build.mjs builds them): node-fetch
+// goes in without its whatwg-url → tr46 chain, and node-fetch as bundled still talks to the platform (the emulator), even
+// in a host whose `url` module has no URL, where node-fetch falls back to the whatwg-url shim. What activation loads is
+// small; dist/main.js keeps within its bound; dist/features.js, loaded on first use, shares no module with it.
 import * as assert from 'assert';
 import * as esbuild from 'esbuild';
 import * as fs from 'fs';
 import { createRequire } from 'module';
 import * as os from 'os';
 import * as path from 'path';
+import { ACTIVATION_FILE_LIMIT_KB, MAIN_FILE_LIMIT_KB } from '../../scripts/bench/bundle';
 import { startEmulator, type Emulator } from '../emulator/index';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const load = createRequire(__filename);
-const options = JSON.parse(fs.readFileSync(path.join(root, 'scripts', 'esbuild.options.json'), 'utf8')) as esbuild.BuildOptions;
+
+interface Output {
+  bytes: number;
+  inputs: Record<string, { bytesInOutput: number }>;
+}
+interface Built {
+  outputs: Record<'extension' | 'main' | 'features' | 'fetch', Output>;
+  shared: string[];
+}
+const bundles = load(path.join(root, 'scripts', 'bundles.cjs')) as { OPTIONS: esbuild.BuildOptions; buildBundles(o: { root: string; outdir: string }): Promise<Built> };
+const options = bundles.OPTIONS;
 
 type NodeFetch = (input: string, init?: { headers?: Record<string, string> }) => Promise<{ status: number; json(): Promise<unknown> }>;
 
@@ -23,41 +35,105 @@ function loadWithoutUrlURL(code: string): NodeFetch {
   return mod.exports as NodeFetch;
 }
 
+/** The packages (node_modules) a bundle's inputs come from (not those features.js reads from main.js: `sb-main:…`). */
+const packagesOf = (output: Output): string[] =>
+  [...new Set(Object.keys(output.inputs).filter((i) => !i.includes(':')).map((i) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(i)?.[1]).filter((p): p is string => p !== undefined))].sort();
+
 describe('bundle: node-fetch without whatwg-url (nor encoding)', function () {
   this.timeout(60_000);
   let dir: string;
+  let dist: string;
+  let built: Built;
   let emu: Emulator | undefined;
 
-  before(() => {
+  before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-bundle-'));
+    dist = path.join(dir, 'dist');
+    built = await bundles.buildBundles({ root, outdir: dist });
   });
   after(async () => {
     await emu?.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('leaves whatwg-url, tr46 and webidl-conversions out of the extension bundle and puts the shim in', async () => {
-    const result = await esbuild.build({ ...options, absWorkingDir: root, outdir: dir, minify: true, logLevel: 'silent' });
-    const inputs = Object.keys(result.metafile!.inputs);
-    const packages = new Set(inputs.map((i) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(i)?.[1]).filter((p): p is string => p !== undefined));
-    // @vscode/l10n (a few kB) reads VS Code's bundle for the vscode-free modules' messages.
-    assert.deepStrictEqual([...packages].sort(), ['@vscode/l10n', 'node-fetch'], inputs.join('\n'));
-    assert.ok(inputs.includes('scripts/shims/whatwg-url.cjs'), inputs.join('\n'));
+  it('leaves whatwg-url, tr46 and webidl-conversions out of the bundles and puts the shim in', () => {
+    const { main, features, fetch } = built.outputs;
+    // @vscode/l10n (a few kB) reads VS Code's bundle for the vscode-free modules' messages; node-fetch is a bundle of its own.
+    assert.deepStrictEqual(packagesOf(main), ['@vscode/l10n'], Object.keys(main.inputs).join('\n'));
+    assert.deepStrictEqual(packagesOf(features), [], Object.keys(features.inputs).join('\n'));
+    assert.deepStrictEqual(packagesOf(fetch), ['node-fetch'], Object.keys(fetch.inputs).join('\n'));
+    assert.ok(Object.keys(fetch.inputs).includes('scripts/shims/whatwg-url.cjs'), Object.keys(fetch.inputs).join('\n'));
     // node-fetch's optional `encoding` is answered by a shim too, instead of a failing lookup on every load.
-    assert.ok(inputs.includes('scripts/shims/encoding.cjs'), inputs.join('\n'));
-    assert.ok(!fs.readFileSync(path.join(dir, 'main.js'), 'utf8').includes('require("encoding")'));
+    assert.ok(Object.keys(fetch.inputs).includes('scripts/shims/encoding.cjs'), Object.keys(fetch.inputs).join('\n'));
+    for (const file of ['main.js', 'features.js', 'fetch.js']) assert.ok(!fs.readFileSync(path.join(dist, file), 'utf8').includes('require("encoding")'), file);
   });
 
-  it('makes what VS Code activates a small file that loads the rest (dist/main.js) only when asked', async () => {
-    const result = await esbuild.build({ ...options, absWorkingDir: root, outdir: dir, minify: true, logLevel: 'silent' });
-    const outputs = result.metafile!.outputs;
-    const entry = outputs[path.relative(root, path.join(dir, 'extension.js'))];
-    assert.ok(entry, Object.keys(outputs).join('\n'));
+  it('makes what VS Code activates a small file that loads the rest (dist/main.js) only when asked', () => {
+    const entry = built.outputs.extension;
     assert.deepStrictEqual(Object.keys(entry.inputs).sort(), ['src/extension.ts', 'src/lazyStart.ts']);
-    assert.ok(entry.bytes < 4 * 1024, `${entry.bytes} bytes`);
-    const text = fs.readFileSync(path.join(dir, 'extension.js'), 'utf8');
+    assert.ok(entry.bytes < ACTIVATION_FILE_LIMIT_KB * 1024, `${entry.bytes} bytes`);
+    const text = fs.readFileSync(path.join(dist, 'extension.js'), 'utf8');
     // Loaded inside a function (on first use), not when the file is: no top-level require of ./main.
     assert.match(text, /=>[^;]*require\("\.\/main"\)/);
+  });
+
+  it(`keeps dist/main.js within ${MAIN_FILE_LIMIT_KB} KB: features.js and fetch.js are loaded from it on first use only`, () => {
+    const { main } = built.outputs;
+    assert.ok(main.bytes <= MAIN_FILE_LIMIT_KB * 1024, `dist/main.js is ${(main.bytes / 1024).toFixed(1)} KB, over its bound of ${MAIN_FILE_LIMIT_KB} KB`);
+    const text = fs.readFileSync(path.join(dist, 'main.js'), 'utf8');
+    for (const lazy of ['./features', './fetch.js']) {
+      const requires = [...text.matchAll(new RegExp(`require\\("${lazy.replace(/\./g, '\\.')}"\\)`, 'g'))];
+      assert.ok(requires.length >= 1, `main.js loads ${lazy}`);
+      // Inside a function: esbuild's import() is `Promise.resolve().then(() => …require(…))`.
+      for (const m of requires) assert.match(text.slice(Math.max(0, m.index - 60), m.index), /=>\s*[\w$]*\(?$/, `${lazy} is required on first use, not when main.js loads`);
+    }
+  });
+
+  it('puts every module in one bundle only: features.js reads what main.js holds (one outbox, one tracker, one session)', () => {
+    const { extension, main, features, fetch } = built.outputs;
+    const inBoth = (a: Output, b: Output) => Object.keys(a.inputs).filter((i) => i in b.inputs);
+    assert.deepStrictEqual(inBoth(main, features), [], 'in main.js and features.js');
+    assert.deepStrictEqual(inBoth(main, fetch), [], 'in main.js and fetch.js');
+    assert.deepStrictEqual(inBoth(features, fetch), [], 'in features.js and fetch.js');
+    assert.deepStrictEqual(inBoth(extension, features), [], 'in extension.js and features.js');
+    // The state holders live in main.js, and features.js reads them from there.
+    for (const holder of ['src/write/outbox.ts', 'src/jobs/tracker.ts', 'src/auth/session.ts', 'node_modules/@vscode/l10n/dist/main.js']) {
+      assert.ok(holder in main.inputs, `${holder} in main.js`);
+    }
+    for (const read of ['src/write/outbox.ts', 'node_modules/@vscode/l10n/dist/main.js', 'src/ui/commands.ts']) assert.ok(built.shared.includes(read), `features.js reads ${read} from main.js`);
+  });
+
+  it('loads features.js over main.js as the extension host does: every export there, every value it reads from main.js defined', () => {
+    // A stand-in for the vscode module: main.js and features.js only reach it in functions, not when they load.
+    const stub: unknown = new Proxy(function () {}, { get: (_t, key) => (key === 'prototype' ? {} : stub), apply: () => stub, construct: () => ({}) });
+    const requireIn = createRequire(path.join(dist, 'main.js'));
+    const Module = load('module') as { _load: (request: string, ...rest: unknown[]) => unknown };
+    const original = Module._load;
+    Module._load = function (request: string, ...rest: unknown[]) {
+      return request === 'vscode' ? stub : original.call(this, request, ...rest);
+    };
+    try {
+      const main = requireIn('./main.js') as { __shared: unknown[] };
+      const features = requireIn('./features.js') as Record<string, unknown>;
+      const exported = [...fs.readFileSync(path.join(root, 'src', 'features.ts'), 'utf8').matchAll(/^export \{([^}]*)\}/gm)].flatMap((m) => m[1].split(',').map((n) => n.trim()));
+      assert.ok(exported.length > 10, exported.join(', '));
+      for (const name of exported) assert.strictEqual(typeof features[name], 'function', name);
+      assert.strictEqual(main.__shared.length, built.shared.length);
+      const missing = main.__shared.flatMap((entry, i) => (Array.isArray(entry) ? entry.flatMap((v, j) => (v === undefined ? [`${built.shared[i]} #${j}`] : [])) : entry ? [] : [built.shared[i]]));
+      assert.deepStrictEqual(missing, [], 'handed out undefined (a type imported without `type`?)');
+    } finally {
+      Module._load = original;
+    }
+  });
+
+  it('packages every bundle (.vscodeignore as vsce applies it), and no source map', async function () {
+    this.timeout(30_000);
+    for (const file of ['package.json', '.vscodeignore']) fs.copyFileSync(path.join(root, file), path.join(dir, file));
+    fs.writeFileSync(path.join(dist, 'main.js.map'), '{}');
+    // As `vsce ls --no-dependencies` (PackageManager.None: a copy without node_modules lists none).
+    const vsce = (await import('@vscode/vsce')) as unknown as { listFiles(o: { cwd: string; packageManager: number }): Promise<string[]>; PackageManager: { None: number } };
+    const listed = (await vsce.listFiles({ cwd: dir, packageManager: vsce.PackageManager.None })).map((f) => f.replace(/\\/g, '/')).filter((f) => f.startsWith('dist/'));
+    assert.deepStrictEqual(listed.sort(), Object.keys(built.outputs).map((name) => `dist/${name}.js`).sort());
   });
 
   it('the shim hands out Node\'s own URL', () => {

@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { startSoon, type LazyStartHost } from '../../src/lazyStart';
+import { onFirstRun, startSoon, type LazyStartHost } from '../../src/lazyStart';
 
 /** A command registry like VS Code's: one handler per ID, a second registration of a live ID throws. */
 class FakeHost implements LazyStartHost<string> {
@@ -65,5 +65,19 @@ describe('startSoon (activation that starts the extension right after)', () => {
     await assert.rejects(host.executeCommand('x.one'), /broken bundle/);
     host.runLater();
     await assert.rejects(ready, /broken bundle/);
+  });
+});
+
+describe('onFirstRun (the command tables of dist/features.js, registered when a command is first run)', () => {
+  it('starts nothing until a command runs; two commands run together start once, each then runs for real', async () => {
+    const host = new FakeHost();
+    const start = onFirstRun(host);
+    await Promise.resolve();
+    assert.strictEqual(host.starts, 0, 'nothing loaded without a command');
+    const [one, two] = await Promise.all([host.executeCommand('x.one', 'a'), host.executeCommand('x.two', 2)]);
+    assert.deepStrictEqual([one, two], ['real x.one(a)', 'real x.two(2)']);
+    assert.strictEqual(host.starts, 1);
+    assert.strictEqual(await start(), 'started', 'the same start when asked directly afterwards');
+    assert.strictEqual(host.starts, 1);
   });
 });
