@@ -233,8 +233,8 @@ function transferLine(transfers: readonly LiveTransfer[]): Pick<StatusSummary, '
   const uploads = transfers.filter((t) => t.kind === 'upload').length;
   const downloads = transfers.length - uploads;
   if (uploads && downloads) return line('sync~spin', l10n.t('Uploading and downloading ({0})', n(transfers.length)));
-  if (uploads) return line('cloud-upload', uploads === 1 ? l10n.t('Uploading') : l10n.t('Uploading ({0})', n(uploads)));
-  return line('cloud-download', downloads === 1 ? l10n.t('Downloading') : l10n.t('Downloading ({0})', n(downloads)));
+  if (uploads) return line('cloud-upload', uploads === 1 ? l10n.t({ message: 'Uploading', comment: ['The status bar item while an upload runs'] }) : l10n.t('Uploading ({0})', n(uploads)));
+  return line('cloud-download', downloads === 1 ? l10n.t({ message: 'Downloading', comment: ['The status bar item while a download runs'] }) : l10n.t('Downloading ({0})', n(downloads)));
 }
 
 /** "Upload to p › f", "Download to /home/me/data": where a transfer goes. */
