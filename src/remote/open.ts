@@ -13,6 +13,9 @@ export interface RemoteParts {
   readonly files: RemoteFiles;
 }
 
+/** How long a click on a binary file's row says what it is in the status bar. */
+const BINARY_NOTE_MS = 8_000;
+
 export const remoteUri = (path: RemotePath): vscode.Uri => vscode.Uri.from({ scheme: REMOTE_SCHEME, path: formatRemotePath(path) });
 
 /**
@@ -30,8 +33,14 @@ export async function openRemote(parts: RemoteParts, path: RemotePath, download:
   }
   const size = entry.size;
   if (kind === 'binary') {
-    const button = commandTitles().downloadFiles;
     const what = size === undefined ? binaryWhat(name) : vscode.l10n.t('{0}, {1}', binaryWhat(name), formatSize(size)!);
+    // A click on its row is as often a selection (several files to copy or download): said in the status bar, no
+    // notification to answer. Asked for by the command, the notification offers Download….
+    if (fromRow) {
+      vscode.window.setStatusBarMessage(vscode.l10n.t('{0} is {1}: it does not open as text; Download… is in its menu.', name, what), BINARY_NOTE_MS);
+      return uri;
+    }
+    const button = commandTitles().downloadFiles;
     const chosen = await vscode.window.showInformationMessage(vscode.l10n.t('{0} is {1}: it does not open as text. Download it to open it with the tools for it.', name, what), button);
     if (chosen === button) await download();
     return uri;

@@ -55,6 +55,16 @@ describe('files in and out of the editor', function () {
     assert.ok(shown.includes(firstLine), `the editor shows the file's first line "${firstLine}"; it shows: ${shown.slice(0, 200)}`);
   });
 
+  it('a click on a binary file\'s row says what it is in the status bar, with no notification to answer', async () => {
+    const { wb } = e2e();
+    await wb.clearNotifications();
+    await wb.clickTreeItem(VIEW.files, 'sample_01.bam');
+    const said = await wb.waitForStatusBarText(/sample_01\.bam is a BAM alignment file/, 10_000);
+    await wb.screenshot('files-00b-binary-row-clicked');
+    assert.match(said, /does not open as text; Download… is in its menu\./);
+    assert.deepStrictEqual((await wb.notifications()).filter((n) => /does not open as text/.test(n)), []);
+  });
+
   it('downloads a folder: asks where, shows the progress, then the summary; the files arrive byte for byte', async () => {
     const { wb, emulator } = e2e();
     const { folder } = samples();
