@@ -237,29 +237,22 @@ export function asyncDeleteWrite(
   clock: Pick<Clock, 'monotonic'>,
   tracker?: DeleteJobTracker,
 ): WriteKind<AsyncDeletePayload, JobSnapshot, AsyncJob> {
-  return {
-    name: FILE_WRITES.asyncDelete,
-    idempotent: false,
-    identity: asyncJobIdentity<AsyncDeletePayload>({
+  return asyncFileJobWrite<AsyncDeletePayload>(
+    {
+      name: FILE_WRITES.asyncDelete,
       type: 'DELETE',
-      jobs: { list: (page) => jobs.list(page), get: (id, options) => jobs.get('delete', id, options) },
-      clock,
-      serverNow,
-      madeByAnother: madeByAnother(tracker),
-      itemCount: (p) => p.items.length,
-      matches: async (record: WriteRecord<AsyncDeletePayload, JobSnapshot, AsyncJob>, job) => matchDelete(record.payload, job),
-    }),
-    isPayload: (p): p is AsyncDeletePayload => isObject(p) && Array.isArray(p.items) && p.items.every((i) => isObject(i) && text(i.file)) && isObject(p.names),
-    send: (record, credentials) => jobs.submit('delete', record.payload.items, { credentials }),
-    keep: (job) => ({ id: job.id, type: job.type, state: job.state, total_files: job.total_files, completed_files: job.completed_files, failed_files: job.failed_files, started_on: job.started_on, finished_on: job.finished_on, result: job.result }),
-    // The job is followed to its end by the tracker, shown in Data Jobs with its per-item results.
-    finish: (record, job, found) => {
-      if (!tracker || tracker.get(job.id)) return;
-      const where = record.payload.where ?? { label: l10n.t('(unknown project)'), project: '' };
-      tracker.add(job, { type: 'DELETE', items: record.payload.items, destination: where, sourceNames: record.payload.names, group: record.group, adopted: found || undefined, account: record.account, write: record.id });
+      call: 'delete',
+      matches: matchDelete,
+      submit: (jobs, p, credentials) => jobs.submit('delete', p.items, { credentials }),
+      isPayload: (p): p is AsyncDeletePayload => isObject(p) && Array.isArray(p.items) && p.items.every((i) => isObject(i) && text(i.file)) && isObject(p.names),
+      shown: (p) => ({ destination: p.where ?? { label: l10n.t('(unknown project)'), project: '' }, sourceNames: p.names }),
+      describe: (p) => (p.items.length === 1 ? deleteOne(Object.values(p.names)[0] ?? p.items[0].file) : l10n.t('Delete {0} items', count(p.items.length))),
     },
-    describe: (p) => (p.items.length === 1 ? deleteOne(Object.values(p.names)[0] ?? p.items[0].file) : l10n.t('Delete {0} items', count(p.items.length))),
-  };
+    jobs,
+    serverNow,
+    clock,
+    tracker,
+  );
 }
 
 // --- Move of one file within its project: idempotent once read; found by state (its folder is the destination). ---
@@ -322,32 +315,74 @@ export function asyncMoveWrite(
   clock: Pick<Clock, 'monotonic'>,
   tracker?: DeleteJobTracker,
 ): WriteKind<AsyncMovePayload, JobSnapshot, AsyncJob> {
-  return {
-    name: FILE_WRITES.asyncMove,
-    idempotent: false,
-    identity: asyncJobIdentity<AsyncMovePayload>({
+  return asyncFileJobWrite<AsyncMovePayload>(
+    {
+      name: FILE_WRITES.asyncMove,
       type: 'MOVE',
-      jobs: { list: (page) => jobs.list(page), get: (id, options) => jobs.get('move', id, options) },
+      call: 'move',
+      matches: matchMove,
+      submit: (jobs, p, credentials) => jobs.submit('move', p.items, { credentials }),
+      isPayload: (p): p is AsyncMovePayload =>
+        isObject(p) && Array.isArray(p.items) && p.items.every((i) => isObject(i) && text(i.file)) && isObject(p.destination) && text(p.destination.label) && text(p.destination.project),
+      shown: (p) => ({ destination: p.destination, sourceNames: p.sourceNames }),
+      describe: (p) =>
+        p.items.length === 1
+          ? moveOne(p.sourceNames?.[p.items[0].file] ?? p.items[0].file, p.destination.label)
+          : l10n.t('Move {0} items to {1}', count(p.items.length), p.destination.label),
+    },
+    jobs,
+    serverNow,
+    clock,
+    tracker,
+  );
+}
+
+/** What tells the asynchronous delete and move apart; the rest of their kind is one (asyncFileJobWrite). */
+interface AsyncFileJobSpec<P extends { items: { file: string }[] }> {
+  name: string;
+  type: 'DELETE' | 'MOVE';
+  call: 'delete' | 'move';
+  /** Whether a job of the type answers for the call, by its results. */
+  matches(payload: P, job: AsyncJob): JobVerdict;
+  isPayload(p: unknown): p is P;
+  submit(jobs: Pick<FileJobsApi, 'submit'>, payload: P, credentials: Credentials): Promise<AsyncJob>;
+  /** What its Data Jobs row shows: where the items go (or are), and their names. */
+  shown(payload: P): { destination: JobDestination; sourceNames?: Record<string, string> };
+  describe(payload: P): string;
+}
+
+/**
+ * An asynchronous file job as a write: not idempotent (a second call acts twice), so its job is found by difference
+ * among the jobs (write/asyncJobs.ts); once made, the tracker follows it to its end in Data Jobs.
+ */
+function asyncFileJobWrite<P extends { items: { file: string }[] }>(
+  spec: AsyncFileJobSpec<P>,
+  jobs: Pick<FileJobsApi, 'submit' | 'get' | 'list'>,
+  serverNow: () => number,
+  clock: Pick<Clock, 'monotonic'>,
+  tracker: DeleteJobTracker | undefined,
+): WriteKind<P, JobSnapshot, AsyncJob> {
+  return {
+    name: spec.name,
+    idempotent: false,
+    identity: asyncJobIdentity<P>({
+      type: spec.type,
+      jobs: { list: (page) => jobs.list(page), get: (id, options) => jobs.get(spec.call, id, options) },
       clock,
       serverNow,
       madeByAnother: madeByAnother(tracker),
       itemCount: (p) => p.items.length,
-      matches: async (record: WriteRecord<AsyncMovePayload, JobSnapshot, AsyncJob>, job) => matchMove(record.payload, job),
+      matches: async (record: WriteRecord<P, JobSnapshot, AsyncJob>, job) => spec.matches(record.payload, job),
     }),
-    isPayload: (p): p is AsyncMovePayload =>
-      isObject(p) && Array.isArray(p.items) && p.items.every((i) => isObject(i) && text(i.file)) && isObject(p.destination) && text(p.destination.label) && text(p.destination.project),
-    send: (record, credentials) => jobs.submit('move', record.payload.items, { credentials }),
+    isPayload: spec.isPayload,
+    send: (record, credentials) => spec.submit(jobs, record.payload, credentials),
     keep: keepJob,
-    // The job is followed to its end by the tracker, shown in Data Jobs with its per-item results.
     finish: (record, job, found) => {
       if (!tracker || tracker.get(job.id)) return;
-      const p = record.payload;
-      tracker.add(job, { type: 'MOVE', items: p.items, destination: p.destination, sourceNames: p.sourceNames, group: record.group, adopted: found || undefined, account: record.account, write: record.id });
+      const { destination, sourceNames } = spec.shown(record.payload);
+      tracker.add(job, { type: spec.type, items: record.payload.items, destination, sourceNames, group: record.group, adopted: found || undefined, account: record.account, write: record.id });
     },
-    describe: (p) =>
-      p.items.length === 1
-        ? moveOne(p.sourceNames?.[p.items[0].file] ?? p.items[0].file, p.destination.label)
-        : l10n.t('Move {0} items to {1}', count(p.items.length), p.destination.label),
+    describe: spec.describe,
   };
 }
 
