@@ -139,7 +139,9 @@ export class PagedLoader<T> {
       const offset = place.offset + i * place.limit;
       if (offset >= total) break;
       if (this.ahead.has(offset)) continue;
-      const entry: AheadPage<T> = { answer: this.source.next(linkAt(this.nextUrl!, offset), signal), failed: false };
+      const url = linkAt(this.nextUrl!, offset);
+      // A source that throws rather than rejects fails this page only, when its turn comes.
+      const entry: AheadPage<T> = { answer: new Promise<Page<T>>((resolve) => resolve(this.source.next(url, signal))), failed: false };
       // Seen when its turn comes (nextPage); until then a failure is only noted.
       entry.answer.catch(() => (entry.failed = true));
       this.ahead.set(offset, entry);

@@ -444,6 +444,28 @@ describe('PagedLoader (every paged list)', () => {
       assert.deepStrictEqual(p.requests, [0, 100, 200, 300, 400]);
     });
 
+    it('a source that throws at once for a page read ahead fails that page only, when its turn comes', async () => {
+      const link = (offset: number) => `https://api.test/v2/tasks?offset=${offset}&limit=100`;
+      const answer = (offset: number): Page<Item> => ({ items: Array.from({ length: 100 }, (_, i) => ({ id: String(offset + i) })), total: 400, next: offset + 100 < 400 ? link(offset + 100) : undefined });
+      const loader = new PagedLoader<Item>(
+        {
+          page: async () => answer(0),
+          next: (url) => {
+            const offset = Number(new URL(url).searchParams.get('offset'));
+            if (offset === 200) throw new Error('thrown, not rejected');
+            return Promise.resolve(answer(offset));
+          },
+        },
+        { key: recordKey, readAhead: () => 3 },
+      );
+      await loader.ensureLoaded();
+      await loader.loadMore();
+      assert.strictEqual(loader.items.length, 200);
+      await loader.loadMore();
+      assert.match(String(loader.error), /thrown, not rejected/);
+      assert.strictEqual(loader.items.length, 200);
+    });
+
     it('reads nothing ahead of a link that does not say its offset and limit (a scroll token)', async () => {
       const calls: string[] = [];
       const loader = new PagedLoader<Item>(
