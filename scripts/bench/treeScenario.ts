@@ -53,6 +53,11 @@ export async function runTree(scenario: string, filter: TaskFilter): Promise<Tre
 export function treeFigures(section: string, run: TreeRun, groupCount: number): Figure[] {
   const { extension: e, naive: n } = run;
   const idealList = Math.ceil(e.largestCount / PAGE_SIZE);
+  // A row of a batch parent draws its children's counts, which a listing of a row's fields does not carry: read 100 a
+  // request (POST /v2/bulk/tasks/get) as the pages are listed, as in the listing beside the official client (peer/works.ts).
+  // The parents are counted in the naive listing, apart from the product's.
+  const parents = n.largestParents;
+  const countReads = Math.ceil(parents / PAGE_SIZE);
   // Time ideals from latencies measured apart in the same run: the counts go out together, so one count
   // round trip; the pages of a listing follow one another, so ceil(N/100) pages of 100.
   const roundTrip = e.roundTripMs ?? NaN;
@@ -62,7 +67,7 @@ export function treeFigures(section: string, run: TreeRun, groupCount: number): 
   return [
     { section, name: `requests until every group has its count (${groupCount} groups)`, unit: 'req', value: e.countRequests, ideal: groupCount, limit: groupCount, margin: 'ideal + 0', naive: n.countRequests },
     { section, name: 'time until every group has its count', unit: 'ms', value: e.countMs, ideal: roundTrip, ...countTime, naive: n.countMs, note: 'ideal: one count request, timed apart' },
-    { section, name: `requests to list the largest group (${e.largest}, N = ${e.largestCount})`, unit: 'req', value: e.listRequests, ideal: idealList, limit: idealList + 1, margin: 'ideal + 1', naive: n.listRequests },
+    { section, name: `requests to list the largest group (${e.largest}, N = ${e.largestCount})`, unit: 'req', value: e.listRequests, ideal: idealList + countReads, limit: idealList + Math.min(idealList, parents) + 1, margin: `ideal + 1 + a read of batch parents' counts per page at most (${parents} parents; ideal: ${countReads} such reads)`, naive: n.listRequests },
     { section, name: 'time to list the largest group', unit: 'ms', value: e.listMs, ideal: idealList * page, ...listTime, naive: n.listMs, note: 'ideal: ceil(N/100) × one page of 100, timed apart' },
     { section, name: 'peak heap while listing the largest group', unit: 'MB', value: e.peakHeapMb, limit: 8 + (4 * e.largestCount) / 1024, margin: 'bound: 8 MB + 4 KB × N', naive: n.peakHeapMb },
     { section, name: 'tasks listed = N (and the naive count agrees)', unit: 'count', value: e.listed === e.largestCount && n.largestCount === e.largestCount ? e.listed : NaN, ideal: e.largestCount, limit: e.largestCount, margin: 'exact', naive: n.largestCount },

@@ -100,8 +100,9 @@ export function errorFromResponse(
     const parsed: unknown = JSON.parse(text);
     const decoded = redactValue(parsed, secrets);
     if (decoded && typeof decoded === 'object') body = decoded as ApiErrorBody;
-    // The token was in it once decoded: the raw text may spell it with escapes, so show the decoded value instead.
-    if (JSON.stringify(decoded) !== JSON.stringify(parsed)) rewritten = JSON.stringify(decoded);
+    // The token was in it once decoded (redactValue copies only what it changed): the raw text may spell it with
+    // escapes, so show the decoded value instead.
+    if (decoded !== parsed) rewritten = JSON.stringify(decoded);
   } catch {
     body = undefined;
   }
@@ -135,13 +136,37 @@ export function redact(text: string, secrets: readonly string[]): string {
   }, text);
 }
 
-/** A decoded value (an answer's JSON) with the secrets redacted from every string in it, keys included. */
+/**
+ * A decoded value (an answer's JSON) with the secrets redacted from every string in it, keys included. What holds no
+ * secret is given back as it is, not copied: every answer passes through here (a job list with its results is
+ * thousands of strings), and a copy of each would be garbage the moment it is made.
+ */
 export function redactValue<T>(value: T, secrets: readonly string[]): T {
-  if (!secrets.some((s) => s)) return value;
+  const needles = secrets.filter((s) => s).flatMap((s) => [s, encodeURIComponent(s)]);
+  if (!needles.length) return value;
+  const clean = (text: string): string => (needles.some((n) => text.includes(n)) ? redact(text, secrets) : text);
   const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return redact(v, secrets);
-    if (Array.isArray(v)) return v.map(walk);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [redact(k, secrets), walk(x)]));
+    if (typeof v === 'string') return clean(v);
+    if (Array.isArray(v)) {
+      let copy: unknown[] | undefined;
+      v.forEach((x, i) => {
+        const y = walk(x);
+        if (y !== x) (copy ??= [...v])[i] = y;
+      });
+      return copy ?? v;
+    }
+    if (v && typeof v === 'object') {
+      const record = v as Record<string, unknown>;
+      const keys = Object.keys(record);
+      let entries: [string, unknown][] | undefined;
+      keys.forEach((k, i) => {
+        const [key, x] = [clean(k), walk(record[k])];
+        // The first change: a copy of what came before it, then everything after (own properties, as JSON made them).
+        if (!entries && (key !== k || x !== record[k])) entries = keys.slice(0, i).map((before) => [before, record[before]]);
+        entries?.push([key, x]);
+      });
+      return entries ? Object.fromEntries(entries) : v;
+    }
     return v;
   };
   return walk(value) as T;

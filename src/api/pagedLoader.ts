@@ -1,6 +1,8 @@
 // One paged list of the platform (a task group, a folder's entries, the caller's projects, a picker's rows):
 // loaded 100 at a time under a lock, so a double click on "Load more" does not load a page twice; reloaded
-// as many pages as were shown, replacing them only once the answer is in; cancelled by a reset.
+// as many pages as were shown, replacing them only once the answer is in; cancelled by a reset. A listing that
+// reads ahead (`readAhead`) keeps, once "Load more" was asked for, the next pages on their way (never past the
+// total), each asked once and shown in order by the next "Load more"; a reload or a reset drops them.
 // No `vscode` import.
 
 import type { Page } from './types';
@@ -19,6 +21,21 @@ export interface PagedLoaderOptions<T> {
   key(item: T): string | undefined;
   /** What is kept of an item as it arrives (a record cleaned of fields the views cannot show). */
   readable?(item: T): T;
+  /** Sees each page's items (as `readable` made them) when they are added to the list, in the list's order. */
+  onAppend?(items: T[]): void;
+  /**
+   * How many pages to keep on their way ahead of what is shown once "Load more" was asked for (read before each
+   * request: 0 while the API budget is low); none by default. Pages are read ahead only where the `next` link
+   * says its `offset` and `limit` (links carry the query forward, so the same link at another offset is the
+   * same listing's later page), and never past the total the platform gave.
+   */
+  readAhead?(): number;
+}
+
+/** A page asked for ahead of "Load more": its answer, or whether it failed. */
+interface AheadPage<T> {
+  answer: Promise<Page<T>>;
+  failed: boolean;
 }
 
 export class PagedLoader<T> {
@@ -30,6 +47,10 @@ export class PagedLoader<T> {
   private pending: Promise<void> | undefined;
   private failure: unknown;
   private controller = new AbortController();
+  /** Pages on their way ahead of "Load more", by their offset; only while `askedMore`. */
+  private ahead = new Map<number, AheadPage<T>>();
+  /** "Load more" was asked for since the first page (or the last reload): reading ahead may start. */
+  private askedMore = false;
 
   constructor(
     private readonly source: PageSource<T>,
@@ -74,11 +95,57 @@ export class PagedLoader<T> {
     if (this.pending) return this.pending;
     if (!this.loadedOnce || (this.failure !== undefined && !this.order.length)) return this.reload();
     if (!this.hasMore) return Promise.resolve();
+    this.askedMore = true;
+    // After a failure, only the page asked for again: what was on its way stays, nothing more is asked.
+    if (this.failure === undefined) this.keepAhead();
     return this.run(async (signal) => {
-      const page = this.nextUrl ? await this.source.next(this.nextUrl, signal) : await this.source.page(this.order.length, PAGE_SIZE, signal);
+      const page = await this.nextPage(signal);
       if (signal.aborted) return;
       this.append(page);
+      this.keepAhead();
     }, false);
+  }
+
+  /** The page after what is shown: the one on its way when it was read ahead (taken out, used once), else asked now. */
+  private async nextPage(signal: AbortSignal): Promise<Page<T>> {
+    const url = this.nextUrl;
+    if (!url) return this.source.page(this.order.length, PAGE_SIZE, signal);
+    const at = linkPlace(url)?.offset;
+    // Pages before this one can no longer be shown in order.
+    for (const offset of this.ahead.keys()) if (at === undefined || offset < at) this.ahead.delete(offset);
+    const ahead = at === undefined ? undefined : this.ahead.get(at);
+    if (!ahead) return this.source.next(url, signal);
+    this.ahead.delete(at!);
+    try {
+      return await ahead.answer;
+    } catch (error) {
+      // Later pages that failed too would show an old error after the retry: asked again when their turn comes.
+      for (const [offset, page] of this.ahead) if (page.failed) this.ahead.delete(offset);
+      throw error;
+    }
+  }
+
+  /**
+   * Keeps the pages after what is shown on their way, as many as `readAhead` says (none before "Load more" was asked
+   * for, none past the total, none without a `next` link that says its offset and limit), each asked once.
+   */
+  private keepAhead(): void {
+    const wanted = this.askedMore ? Math.floor(this.options.readAhead?.() ?? 0) : 0;
+    const place = this.nextUrl ? linkPlace(this.nextUrl) : undefined;
+    const total = this.totalCount;
+    if (wanted <= 0 || !place || total === undefined) return;
+    const signal = this.controller.signal;
+    for (let i = 0; i < wanted; i++) {
+      const offset = place.offset + i * place.limit;
+      if (offset >= total) break;
+      if (this.ahead.has(offset)) continue;
+      const url = linkAt(this.nextUrl!, offset);
+      // A source that throws rather than rejects fails this page only, when its turn comes.
+      const entry: AheadPage<T> = { answer: new Promise<Page<T>>((resolve) => resolve(this.source.next(url, signal))), failed: false };
+      // Seen when its turn comes (nextPage); until then a failure is only noted.
+      entry.answer.catch(() => (entry.failed = true));
+      this.ahead.set(offset, entry);
+    }
   }
 
   /**
@@ -88,6 +155,7 @@ export class PagedLoader<T> {
   reload(maxPages = 1): Promise<void> {
     this.controller.abort();
     this.controller = new AbortController();
+    this.dropAhead();
     const wanted = Math.max(1, Math.min(maxPages, Math.ceil(this.order.length / PAGE_SIZE)));
     return this.run(async (signal) => {
       const fresh = new PagedLoader(this.source, this.options);
@@ -137,6 +205,7 @@ export class PagedLoader<T> {
   reset(): void {
     this.controller.abort();
     this.controller = new AbortController();
+    this.dropAhead();
     this.itemsByKey = new Map();
     this.order = [];
     this.nextUrl = undefined;
@@ -144,6 +213,12 @@ export class PagedLoader<T> {
     this.failure = undefined;
     this.loadedOnce = false;
     this.pending = undefined;
+  }
+
+  /** Forgets the pages read ahead (their requests were cancelled with the controller); the next "Load more" starts again. */
+  private dropAhead(): void {
+    this.ahead = new Map();
+    this.askedMore = false;
   }
 
   private run(work: (signal: AbortSignal) => Promise<void>, fromStart: boolean): Promise<void> {
@@ -167,13 +242,17 @@ export class PagedLoader<T> {
   }
 
   private append(page: Page<T>): void {
+    const added: T[] = [];
     for (const raw of page.items) {
       const key = this.options.key(raw);
       if (typeof key !== 'string') continue;
       // An item can shift to a later page when newer ones arrive between requests; it keeps its first place.
       if (!this.itemsByKey.has(key)) this.order.push(key);
-      this.itemsByKey.set(key, this.readable(raw));
+      const item = this.readable(raw);
+      this.itemsByKey.set(key, item);
+      added.push(item);
     }
+    this.options.onAppend?.(added);
     this.nextUrl = page.next;
     if (page.total !== undefined) this.totalCount = page.total;
     else if (!page.next) this.totalCount = this.order.length;
@@ -183,6 +262,25 @@ export class PagedLoader<T> {
   private readable(item: T): T {
     return this.options.readable ? this.options.readable(item) : item;
   }
+}
+
+/** Where a `next` link points in its listing: its `offset` and `limit` query parameters, when it says both. */
+export function linkPlace(url: string): { offset: number; limit: number } | undefined {
+  let params: URLSearchParams;
+  try {
+    params = new URL(url).searchParams;
+  } catch {
+    return undefined;
+  }
+  const [offset, limit] = [params.get('offset'), params.get('limit')].map((v) => (v !== null && /^\d+$/.test(v) ? Number(v) : undefined));
+  return offset !== undefined && limit !== undefined && limit > 0 ? { offset, limit } : undefined;
+}
+
+/** The same `next` link at another offset of its listing (its query, limit included, unchanged). */
+export function linkAt(url: string, offset: number): string {
+  const link = new URL(url);
+  link.searchParams.set('offset', String(offset));
+  return link.toString();
 }
 
 /** The key of a platform record: its `id` when that is text. */

@@ -63,6 +63,7 @@ export function registerTasks(services: Services, copy: CopyFeature, later: OnFi
     now: clock.now,
     clock,
     watched: (id) => watcher.isWatched(id),
+    budget: client.budget,
   });
   for (const kind of taskActionWrites(client.tasks, clock)) services.outbox.register(kind);
   services.outbox.register(rerunFailedWrite(client.tasks, client.budget, clock));

@@ -26,19 +26,16 @@ export const TASK_ROW_FIELDS: readonly string[] = TASK_LIST_FIELDS.split(',');
 
 /**
  * Tasks of `query()` (read at each request, so a new filter applies to the next load), 100 a page. `onPage` sees each
- * page's records as they arrive (the tree reads the batch parents' counts from there).
+ * page's records as they are listed (the tree reads the batch parents' counts from there); `readAhead` says how many
+ * pages to keep on their way ahead of "Load more" once it was asked for (PagedLoader).
  */
-export function taskListing(source: TaskSource, query: () => TaskListQuery, onPage?: (tasks: Task[]) => void): TaskListing {
-  const seen = (page: Page<Task>): Page<Task> => {
-    onPage?.(page.items.filter((t) => t && typeof t === 'object').map(readableTask));
-    return page;
-  };
+export function taskListing(source: TaskSource, query: () => TaskListQuery, onPage?: (tasks: Task[]) => void, readAhead?: () => number): TaskListing {
   return new PagedLoader<Task>(
     {
-      page: async (offset, limit, signal) => seen(await source.list(query(), { offset, limit, signal })),
-      next: async (url, signal) => seen(await source.next(url, signal)),
+      page: (offset, limit, signal) => source.list(query(), { offset, limit, signal }),
+      next: (url, signal) => source.next(url, signal),
     },
-    { key: recordKey, readable: readableTask },
+    { key: recordKey, readable: readableTask, onAppend: onPage, readAhead },
   );
 }
 

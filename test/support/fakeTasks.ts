@@ -18,7 +18,8 @@ export class FakeTasks {
   readonly calls: string[] = [];
   /** A call that fails, by the start of its short form (`count status=FAILED`), with what it throws. */
   readonly failures = new Map<string, unknown>();
-  private readonly links: { query: TaskListQuery; offset: number; limit: number }[] = [];
+  /** The queries the `next` links carry forward. */
+  private readonly links: TaskListQuery[] = [];
 
   constructor(readonly tasks: Task[]) {}
 
@@ -32,14 +33,15 @@ export class FakeTasks {
     const limit = page.limit ?? 25;
     this.call(`list ${describe(query)} ${offset}+${limit}`);
     const matching = this.matching(query);
-    // A `next` link while more remain, as the platform gives one.
-    const next = offset + limit < matching.length ? `fake:${this.links.push({ query, offset: offset + limit, limit }) - 1}` : undefined;
+    // A `next` link while more remain, as the platform gives one: absolute, carrying the query (here: a link number), offset and limit.
+    const next = offset + limit < matching.length ? `https://fake.test/v2/tasks?link=${this.links.push(query) - 1}&offset=${offset + limit}&limit=${limit}` : undefined;
     return { items: matching.slice(offset, offset + limit), total: matching.length, next };
   }
 
+  /** A `next` link, or one the client moved to another offset of the same listing (its query carried forward). */
   async next(url: string): Promise<Page<Task>> {
-    const link = this.links[Number(url.slice('fake:'.length))];
-    return this.list(link.query, link);
+    const params = new URL(url).searchParams;
+    return this.list(this.links[Number(params.get('link'))], { offset: Number(params.get('offset')), limit: Number(params.get('limit')) });
   }
 
   async get(id: string): Promise<Task> {

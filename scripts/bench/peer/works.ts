@@ -104,7 +104,8 @@ export interface PeerWork<A extends { [key: string]: Json } = { [key: string]: J
 const SIX = Object.keys(STATUS_LABELS) as TaskStatus[];
 
 function newTree(client: SbClient): TaskTreeModel {
-  return new TaskTreeModel({ source: client.tasks, filter: new FilterModel(memoryState()), store: memoryState(), signedIn: () => true });
+  // As the product makes it (tasks/register.ts): pages read ahead after the first Load more, while the budget allows.
+  return new TaskTreeModel({ source: client.tasks, filter: new FilterModel(memoryState()), store: memoryState(), signedIn: () => true, budget: client.budget });
 }
 
 /** The median of three timed runs (ms). */

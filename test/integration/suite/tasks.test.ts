@@ -61,11 +61,28 @@ describe('task explorer', function () {
     assert.strictEqual(moreItem.label, `Load more (${total - 100} left)`);
     assert.strictEqual(moreItem.command?.command, 'sevenbridges.tasks.loadMore');
 
+    const pageRequests = (from: number) => emulator().received.slice(from).filter((r) => r.method === 'GET' && r.path === '/v2/tasks').length;
+    const pagesLeft = Math.ceil((total - 100) / 100);
+    const mark = emulator().received.length;
     await vscode.commands.executeCommand(moreItem.command!.command, ...(moreItem.command!.arguments ?? []));
     kids = await children(completed);
     const loaded = kids.filter((k): k is TaskNode => k.kind === 'task');
     assert.strictEqual(loaded.length, Math.min(200, total), `after Load more: ${String(tasks().tree.listOf(completed).error ?? 'no error')}`);
     assert.strictEqual(new Set(loaded.map((k) => k.task.id)).size, loaded.length);
+    // After that first Load more the next 3 pages are on their way, never past the end (the emulator's 400 tasks put
+    // fewer than 300 in a group: nothing is read ahead here); on a larger group the next Load more shows one already
+    // there, and paging on asks for no page twice.
+    await waitFor(() => pageRequests(mark) === Math.min(4, pagesLeft), 'the pages after the one shown, read ahead');
+    await new Promise((r) => setTimeout(r, 200));
+    assert.strictEqual(pageRequests(mark), Math.min(4, pagesLeft), 'no page past the end');
+    if (pagesLeft > 1) {
+      await vscode.commands.executeCommand(moreItem.command!.command, ...(moreItem.command!.arguments ?? []));
+      const third = (await children(completed)).filter((k): k is TaskNode => k.kind === 'task');
+      assert.strictEqual(third.length, Math.min(300, total));
+      assert.strictEqual(new Set(third.map((k) => k.task.id)).size, third.length);
+      await new Promise((r) => setTimeout(r, 200));
+      assert.strictEqual(pageRequests(mark), Math.min(5, pagesLeft), 'each page asked for once, one more on its way');
+    }
 
     const first = item(loaded[0]);
     // When first, the project last: a narrow side bar cuts the end of the row.

@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { ApiError, describeError, errorFromResponse } from '../../../src/api/errors';
+import { ApiError, describeError, errorFromResponse, redactValue } from '../../../src/api/errors';
 
 const ctx = { method: 'GET', path: '/v2/tasks' };
 
@@ -27,6 +27,26 @@ describe('errors: errorFromResponse', () => {
     }
     assert.strictEqual(withMessage.message, 'Bad token (the token)');
     assert.strictEqual(withoutMessage.message, 'HTTP 500: {"echo":{"X-SBG-Auth-Token":"(the token)"}}');
+  });
+
+  it('redactValue: the token out of every string and key, nested and percent-encoded; what holds none is given back as it is, the input untouched', () => {
+    const token = 'f00dfeed/f00dfeed';
+    const results = Array.from({ length: 3 }, (_, i) => ({ resource: { id: `file-${i}`, tags: ['a'] } }));
+    const answer = JSON.parse(
+      JSON.stringify({ href: 'https://api/x', results, echo: { [`k ${token}`]: [`a ${encodeURIComponent(token)} b`, 1, null, { deep: `x${token}` }] } }).replace('"href"', '"__proto__":{"p":1},"href"'),
+    );
+    const before = JSON.stringify(answer);
+    const out = redactValue(answer, [token]);
+    assert.strictEqual(JSON.stringify(answer), before, 'the input is not changed');
+    assert.deepStrictEqual(out.echo, { 'k (the token)': ['a (the token) b', 1, null, { deep: 'x(the token)' }] });
+    assert.ok(!JSON.stringify(out).includes('f00dfeed'));
+    assert.strictEqual(out.results, answer.results, 'what holds no token is not copied');
+    assert.strictEqual(out.results[0].resource, answer.results[0].resource);
+    assert.deepStrictEqual(Object.keys(out), ['__proto__', 'href', 'results', 'echo'], 'keys in their order, "__proto__" kept as an own key');
+    assert.deepStrictEqual(Object.getPrototypeOf(out), Object.prototype);
+    const clean = JSON.parse('{"a":[{"b":"c"}]}');
+    assert.strictEqual(redactValue(clean, [token]), clean);
+    assert.strictEqual(redactValue(answer, ['']), answer, 'no secret: nothing to do');
   });
 
   it('cuts a long text body to 200 characters', () => {

@@ -245,4 +245,240 @@ describe('PagedLoader (every paged list)', () => {
     assert.deepStrictEqual(loader.items[1], { id: 'b' });
     assert.strictEqual(loader.update('zz', (old) => old), false);
   });
+
+  describe('reading ahead of "Load more"', () => {
+    /**
+     * `total` items by `next` links that carry offset and limit, as the platform's do; every request waits until the
+     * test answers it (`answer(offset)`), or fails it (`fail(offset)`). `ahead` pages are read ahead.
+     */
+    function platform(total: number, ahead: () => number = () => 3) {
+      const requests: number[] = [];
+      const waiting = new Map<number, { resolve: (p: Page<Item>) => void; reject: (e: unknown) => void; signal: AbortSignal }>();
+      const signals: AbortSignal[] = [];
+      let version = 'v1';
+      const link = (offset: number) => `https://api.test/v2/tasks?status=COMPLETED&offset=${offset}&limit=100`;
+      const ask = (offset: number, signal: AbortSignal): Promise<Page<Item>> => {
+        requests.push(offset);
+        signals.push(signal);
+        const said = version;
+        return new Promise((resolve, reject) =>
+          waiting.set(offset, {
+            resolve: () => {
+              const items = Array.from({ length: Math.max(0, Math.min(100, total - offset)) }, (_, i) => ({ id: `${said}-${offset + i}` }));
+              resolve({ items, total, next: offset + 100 < total ? link(offset + 100) : undefined });
+            },
+            reject,
+            signal,
+          }),
+        );
+      };
+      const loader = new PagedLoader<Item>(
+        {
+          page: (offset, _limit, signal) => ask(offset, signal),
+          next: (url, signal) => ask(Number(new URL(url).searchParams.get('offset')), signal),
+        },
+        { key: recordKey, readAhead: ahead },
+      );
+      const settle = () => new Promise((r) => setImmediate(r));
+      return {
+        loader,
+        requests,
+        signals,
+        waiting,
+        setVersion: (v: string) => (version = v),
+        answer: async (...offsets: number[]) => {
+          for (const o of offsets) {
+            const w = waiting.get(o);
+            assert.ok(w, `a request for offset ${o} is waiting`);
+            waiting.delete(o);
+            w.resolve(undefined as never);
+          }
+          await settle();
+        },
+        fail: async (offset: number) => {
+          const w = waiting.get(offset)!;
+          waiting.delete(offset);
+          w.reject(new Error(`page ${offset} failed`));
+          await settle();
+        },
+      };
+    }
+    const numbers = (loader: PagedLoader<Item>) => loader.items.map((i) => Number(i.id.split('-')[1]));
+    const upTo = (n: number) => Array.from({ length: n }, (_, i) => i);
+
+    it('reads nothing ahead until "Load more" is asked for; then keeps the next 3 pages on their way', async () => {
+      const p = platform(1_000);
+      const first = p.loader.ensureLoaded();
+      await p.answer(0);
+      await first;
+      assert.deepStrictEqual(p.requests, [0], 'a listing opened and left: one page, nothing more');
+      const more = p.loader.loadMore();
+      assert.deepStrictEqual(p.requests, [0, 100, 200, 300], 'the page asked for and the 2 after it, together');
+      await p.answer(100);
+      await more;
+      assert.deepStrictEqual(numbers(p.loader), upTo(200));
+      assert.deepStrictEqual(p.requests, [0, 100, 200, 300, 400], 'again 3 pages on their way beyond what is shown');
+      assert.strictEqual(p.loader.loading, false, 'pages read ahead are not "loading": nothing was asked for that is not there');
+    });
+
+    it('pages to the end: each page asked once, none past the total, shown in order whatever order they answer in', async () => {
+      const p = platform(750);
+      const first = p.loader.ensureLoaded();
+      await p.answer(0);
+      await first;
+      let more = p.loader.loadMore();
+      // The pages ahead answer before the one asked for.
+      await p.answer(300, 200);
+      assert.deepStrictEqual(numbers(p.loader), upTo(100), 'nothing shown out of order');
+      await p.answer(100);
+      await more;
+      assert.deepStrictEqual(numbers(p.loader), upTo(200));
+      while (p.loader.hasMore) {
+        more = p.loader.loadMore();
+        for (const o of [...p.waiting.keys()].sort((a, b) => b - a)) await p.answer(o);
+        await more;
+      }
+      assert.deepStrictEqual(numbers(p.loader), upTo(750), 'every item once, in order');
+      assert.deepStrictEqual([...p.requests].sort((a, b) => a - b), [0, 100, 200, 300, 400, 500, 600, 700], 'each page once, nothing past the total of 750');
+      assert.strictEqual(p.waiting.size, 0);
+      await p.loader.loadMore();
+      assert.strictEqual(p.requests.length, 8, 'at the end: nothing sent');
+    });
+
+    it('a "Load more" of a page on its way waits for it, not a second request; a double click asks once', async () => {
+      const p = platform(1_000);
+      const first = p.loader.ensureLoaded();
+      await p.answer(0);
+      await first;
+      const a = p.loader.loadMore();
+      await p.answer(100);
+      await a;
+      const b = p.loader.loadMore();
+      const c = p.loader.loadMore();
+      assert.strictEqual(b, c);
+      await p.answer(200);
+      await b;
+      assert.deepStrictEqual(numbers(p.loader), upTo(300));
+      assert.deepStrictEqual(p.requests, [0, 100, 200, 300, 400, 500]);
+    });
+
+    it('a reload or a reset cancels the pages on their way; their late answers never land, and reading ahead waits for "Load more" again', async () => {
+      const p = platform(1_000);
+      const first = p.loader.ensureLoaded();
+      await p.answer(0);
+      await first;
+      const more = p.loader.loadMore();
+      await p.answer(100);
+      await more;
+      const ahead = p.signals.slice(2);
+      assert.deepStrictEqual(p.requests.slice(2), [200, 300, 400]);
+      p.setVersion('v2');
+      const reload = p.loader.reload(3);
+      assert.ok(ahead.every((s) => s.aborted), 'the pages read ahead are cancelled');
+      await p.answer(0);
+      await p.answer(100);
+      await reload;
+      assert.deepStrictEqual(p.requests.slice(5), [0, 100], 'the reload reads what was shown, nothing ahead');
+      // The old pages answer late: nothing of them is shown, now or after the next "Load more".
+      await p.answer(200, 300, 400);
+      const again = p.loader.loadMore();
+      assert.deepStrictEqual(p.requests.slice(7), [200, 300, 400], 'asked again, of the listing as it is now');
+      await p.answer(200);
+      await again;
+      assert.deepStrictEqual(p.loader.items.map((i) => i.id.split('-')[0]), Array(300).fill('v2'));
+      assert.deepStrictEqual(numbers(p.loader), upTo(300));
+      assert.deepStrictEqual(p.requests.slice(10), [500]);
+
+      p.loader.reset();
+      assert.ok(p.signals.slice(8).every((s) => s.aborted));
+      await p.answer(300, 400, 500);
+      assert.deepStrictEqual(p.loader.items, [], 'a reset list stays empty');
+      const reopened = p.loader.ensureLoaded();
+      await p.answer(0);
+      await reopened;
+      assert.deepStrictEqual(p.requests.slice(11), [0], 'opened again: one page');
+    });
+
+    it("a page read ahead that failed shows where Load more is when its turn comes; Load more asks for it again and keeps the pages after it", async () => {
+      const p = platform(1_000);
+      const first = p.loader.ensureLoaded();
+      await p.answer(0);
+      await first;
+      let more = p.loader.loadMore();
+      await p.fail(200);
+      assert.strictEqual(p.loader.error, undefined, 'not shown before its turn');
+      await p.answer(100);
+      await more;
+      await p.answer(300, 400);
+      more = p.loader.loadMore();
+      await more;
+      assert.match(String(p.loader.error), /page 200 failed/);
+      assert.deepStrictEqual(numbers(p.loader), upTo(200), 'what is shown stays');
+      const count = p.requests.length;
+      more = p.loader.loadMore();
+      assert.deepStrictEqual(p.requests.slice(count), [200], 'only the failed page again: 300 and 400 are there already');
+      await p.answer(200);
+      await more;
+      assert.strictEqual(p.loader.error, undefined);
+      more = p.loader.loadMore();
+      await more;
+      assert.deepStrictEqual(numbers(p.loader), upTo(400), 'the page read before the failure is shown in its place');
+      assert.deepStrictEqual([...p.requests].sort((a, b) => a - b), [0, 100, 200, 200, 300, 400, 500, 600]);
+    });
+
+    it('reads nothing ahead while `readAhead` says 0 (the API budget is low), and again once it allows', async () => {
+      let allowed = 0;
+      const p = platform(1_000, () => allowed);
+      const first = p.loader.ensureLoaded();
+      await p.answer(0);
+      await first;
+      let more = p.loader.loadMore();
+      await p.answer(100);
+      await more;
+      assert.deepStrictEqual(p.requests, [0, 100], 'one page after another');
+      allowed = 2;
+      more = p.loader.loadMore();
+      assert.deepStrictEqual(p.requests, [0, 100, 200, 300]);
+      await p.answer(200);
+      await more;
+      assert.deepStrictEqual(p.requests, [0, 100, 200, 300, 400]);
+    });
+
+    it('a source that throws at once for a page read ahead fails that page only, when its turn comes', async () => {
+      const link = (offset: number) => `https://api.test/v2/tasks?offset=${offset}&limit=100`;
+      const answer = (offset: number): Page<Item> => ({ items: Array.from({ length: 100 }, (_, i) => ({ id: String(offset + i) })), total: 400, next: offset + 100 < 400 ? link(offset + 100) : undefined });
+      const loader = new PagedLoader<Item>(
+        {
+          page: async () => answer(0),
+          next: (url) => {
+            const offset = Number(new URL(url).searchParams.get('offset'));
+            if (offset === 200) throw new Error('thrown, not rejected');
+            return Promise.resolve(answer(offset));
+          },
+        },
+        { key: recordKey, readAhead: () => 3 },
+      );
+      await loader.ensureLoaded();
+      await loader.loadMore();
+      assert.strictEqual(loader.items.length, 200);
+      await loader.loadMore();
+      assert.match(String(loader.error), /thrown, not rejected/);
+      assert.strictEqual(loader.items.length, 200);
+    });
+
+    it('reads nothing ahead of a link that does not say its offset and limit (a scroll token)', async () => {
+      const calls: string[] = [];
+      const loader = new PagedLoader<Item>(
+        {
+          page: async () => (calls.push('first'), { items: [{ id: 'a' }], total: 5, next: 'https://api.test/v2/files/scroll?token=x' }),
+          next: async (url) => (calls.push(url), { items: [{ id: url.slice(-1) }], total: 5, next: `https://api.test/v2/files/scroll?token=${calls.length}` }),
+        },
+        { key: recordKey, readAhead: () => 3 },
+      );
+      await loader.ensureLoaded();
+      await loader.loadMore();
+      await loader.loadMore();
+      assert.deepStrictEqual(calls, ['first', 'https://api.test/v2/files/scroll?token=x', 'https://api.test/v2/files/scroll?token=2']);
+    });
+  });
 });

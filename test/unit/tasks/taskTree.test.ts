@@ -460,4 +460,108 @@ describe('task tree model', () => {
     tree.addTask(task(401, 'QUEUED', { project: 'me/beta' }));
     assert.strictEqual(queued.count, 1);
   });
+
+  describe('pages read ahead of "Load more"', () => {
+    /** 650 completed tasks (1000–1649; newest first, 1649 first) and a filter; the API budget as the test sets it. */
+    function big() {
+      const source = new FakeTasks(Array.from({ length: 650 }, (_, i) => task(1000 + i, 'COMPLETED')));
+      const budget = { low: false };
+      const memento = memoryState();
+      const filters = new FilterModel(memento);
+      const tree = new TaskTreeModel({ source, filter: filters, store: memento, signedIn: () => true, now: () => NOW, budget });
+      const group = tree.group('COMPLETED');
+      tree.setExpanded(group, true);
+      return { tree, source, budget, filters, group, lists: () => source.calls.filter((c) => c.startsWith('list')) };
+    }
+    const newestFirst = (from: number, n: number) => Array.from({ length: n }, (_, i) => taskId(from - i));
+    const turn = () => new Promise((r) => setImmediate(r));
+
+    it('a group opened and left costs one page; after the first "Load more" the next 3 pages are on their way, none past the end', async () => {
+      const { tree, group, lists } = big();
+      await tree.getChildren();
+      await tree.getChildren(group);
+      await turn();
+      assert.deepStrictEqual(lists(), ['list status=COMPLETED 0+100'], 'nothing read ahead of a listing nobody asked more of');
+      await tree.loadMore(group);
+      assert.deepStrictEqual(lists().slice(1), ['list status=COMPLETED 100+100', 'list status=COMPLETED 200+100', 'list status=COMPLETED 300+100', 'list status=COMPLETED 400+100']);
+      assert.deepStrictEqual(ids(await tree.getChildren(group)), newestFirst(1649, 200), 'only the page asked for is shown');
+      while (group.list.hasMore) await tree.loadMore(group);
+      assert.deepStrictEqual(ids(await tree.getChildren(group)), newestFirst(1649, 650), 'every task once, newest first');
+      assert.deepStrictEqual(lists(), [0, 100, 200, 300, 400, 500, 600].map((o) => `list status=COMPLETED ${o}+100`), 'each page once, in all as many as paging one by one');
+    });
+
+    it('no page is read ahead while the API budget is low', async () => {
+      const { tree, group, budget, lists } = big();
+      budget.low = true;
+      await tree.getChildren();
+      await tree.getChildren(group);
+      await tree.loadMore(group);
+      await tree.loadMore(group);
+      assert.deepStrictEqual(lists(), ['list status=COMPLETED 0+100', 'list status=COMPLETED 100+100', 'list status=COMPLETED 200+100']);
+      budget.low = false;
+      await tree.loadMore(group);
+      assert.deepStrictEqual(lists().slice(3), [300, 400, 500, 600].map((o) => `list status=COMPLETED ${o}+100`));
+    });
+
+    it('a refresh or a new filter drops the pages on their way: the next "Load more" shows the platform as it is now', async () => {
+      const { tree, group, source, filters, lists } = big();
+      await tree.getChildren();
+      await tree.getChildren(group);
+      // The pages read ahead stay on their way until the refresh.
+      const list = source.list.bind(source);
+      let hold: (() => void)[] = [];
+      source.list = (query, page) => (page?.offset ?? 0) >= 200 ? new Promise((r) => hold.push(() => r(list(query, page)))) : list(query, page);
+      await tree.loadMore(group);
+      assert.strictEqual(hold.length, 3, 'pages 3, 4 and 5 on their way');
+      // Meanwhile a newer task: a page read before the refresh would show the tasks it pushed down twice, or miss one.
+      source.tasks.push(task(5000, 'COMPLETED'));
+      await tree.refresh();
+      for (const release of hold) release();
+      hold = [];
+      await turn();
+      assert.deepStrictEqual(ids(await tree.getChildren(group)), [taskId(5000), ...newestFirst(1649, 199)], 'the refresh read the two pages shown');
+      const before = lists().length;
+      const more = tree.loadMore(group);
+      for (const release of hold) release();
+      hold = [];
+      await more;
+      assert.deepStrictEqual(lists().slice(before, before + 3), ['list status=COMPLETED 200+100', 'list status=COMPLETED 300+100', 'list status=COMPLETED 400+100'], 'asked again after the refresh');
+      const shown = ids(await tree.getChildren(group));
+      assert.deepStrictEqual([shown.length, new Set(shown).size], [300, 300]);
+      assert.deepStrictEqual(shown, [taskId(5000), ...newestFirst(1649, 299)]);
+
+      assert.strictEqual(hold.length, 1, 'page 6 on its way');
+      await filters.update({ project: 'me/beta' });
+      tree.reset();
+      for (const release of hold) release();
+      await turn();
+      assert.strictEqual(group.list.items.length, 0, 'nothing of the old filter lands');
+      const count = lists().length;
+      assert.deepStrictEqual(ids(await tree.getChildren(group)), []);
+      assert.deepStrictEqual(lists().slice(count), ['list status=COMPLETED project=me/beta 0+100']);
+    });
+
+    it('a page read ahead that failed shows on the Load more row when its turn comes, and is asked for again from there', async () => {
+      const { tree, group, source, lists } = big();
+      await tree.getChildren();
+      await tree.getChildren(group);
+      source.failures.set('list status=COMPLETED 200+100', new ApiError({ kind: 'network', message: 'socket hang up' }));
+      await tree.loadMore(group);
+      let rows = await tree.getChildren(group);
+      assert.strictEqual(tree.rowView(rows[rows.length - 1]).label, 'Load more (450 left)', 'not shown before its turn');
+      await tree.loadMore(group);
+      rows = await tree.getChildren(group);
+      assert.deepStrictEqual([ids(rows).length, tree.rowView(rows[rows.length - 1]).label], [200, 'Could not load more: click to retry']);
+      source.failures.clear();
+      await tree.loadMore(group);
+      while (group.list.hasMore) await tree.loadMore(group);
+      assert.deepStrictEqual(ids(await tree.getChildren(group)), newestFirst(1649, 650));
+      assert.deepStrictEqual(
+        lists().filter((c) => c.endsWith('200+100')).length,
+        2,
+        'the failed page asked again; every other page once',
+      );
+      assert.strictEqual(lists().length, 8);
+    });
+  });
 });
