@@ -215,6 +215,14 @@ export class PagedLoader<T> {
     this.pending = undefined;
   }
 
+  /**
+   * Pages read ahead before an action changed what is listed are older than it (a task aborted there would come back
+   * from one with its old status): forgotten, and read again after the next "Load more".
+   */
+  forgetAhead(): void {
+    this.ahead = new Map();
+  }
+
   /** Forgets the pages read ahead (their requests were cancelled with the controller); the next "Load more" starts again. */
   private dropAhead(): void {
     this.ahead = new Map();

@@ -268,13 +268,17 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
       if (node.info && node.info.key !== infoKey({ ...node.task, ...task })) node.info = undefined;
       node.task = { ...node.task, ...task };
     }
-    for (const list of lists) list.update(task.id, (old) => ({ ...old, ...task }));
+    for (const list of lists) {
+      list.update(task.id, (old) => ({ ...old, ...task }));
+      list.forgetAhead();
+    }
     if (before !== undefined) this.move(task, groupOf(before), groupOf(task.status));
     this.changed.fire(undefined);
   }
 
   /** Shows a task an action has just made (a re-run's copy) in its group at once, until the refresh that follows. */
   addTask(task: Task): void {
+    this.group(groupOf(task.status)).list.forgetAhead();
     this.move(task, undefined, groupOf(task.status));
     this.changed.fire(undefined);
   }

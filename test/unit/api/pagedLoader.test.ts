@@ -362,6 +362,28 @@ describe('PagedLoader (every paged list)', () => {
       assert.deepStrictEqual(p.requests, [0, 100, 200, 300, 400, 500]);
     });
 
+    it('an action forgets the pages read ahead, older than it: the next Load more asks again and shows the platform as it is now', async () => {
+      const p = platform(1_000);
+      const first = p.loader.ensureLoaded();
+      await p.answer(0);
+      await first;
+      const more = p.loader.loadMore();
+      await p.answer(100, 200, 300);
+      await more;
+      // Pages 200 and 300 arrived ahead (as v1), then an action changed the listing (a task aborted: v2).
+      p.setVersion('v2');
+      p.loader.forgetAhead();
+      const next = p.loader.loadMore();
+      await p.answer(200);
+      await next;
+      assert.deepStrictEqual(
+        p.loader.items.slice(200, 300).map((i) => i.id.split('-')[0]),
+        Array(100).fill('v2'),
+        'the page as the platform lists it after the action, not the one read before it',
+      );
+      assert.deepStrictEqual(p.requests.filter((o) => o === 200).length, 2, 'asked again once');
+    });
+
     it('a reload or a reset cancels the pages on their way; their late answers never land, and reading ahead waits for "Load more" again', async () => {
       const p = platform(1_000);
       const first = p.loader.ensureLoaded();
