@@ -114,7 +114,7 @@ export interface RunOptions {
 /** How often the ranges each `.part` holds are written to stored state (and at the end of a run). */
 const SAVE_EVERY_MS = 2_000;
 /** A write buffer's size: the bytes received gathered before a write to the `.part` file (fewer, larger writes). */
-const WRITE_BYTES = 1024 * 1024;
+const WRITE_BYTES = 512 * 1024;
 const MAX_BACKOFF_MS = 30_000;
 
 const nodeDisk: LocalDisk = { open: (p, flags) => fsp.open(p, flags) };
