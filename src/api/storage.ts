@@ -196,8 +196,9 @@ export class StorageClient {
       log(undefined, undefined, error.message);
       return error;
     };
-    if (isNodeStream(response.body)) return { [Symbol.asyncIterator]: () => new StreamChunks(response.body as NodeJS.ReadableStream & StreamControl, idle, fail) };
-    return otherChunks(response.body, idle, fail);
+    const body = response.body;
+    if (isNodeStream(body)) return { [Symbol.asyncIterator]: () => new StreamChunks(body, idle, fail) };
+    return otherChunks(body, idle, fail);
   }
 
   private async refusal(response: StorageResponseLike, where: string, method: string, idle: IdleTimer): Promise<StorageError> {
@@ -240,7 +241,6 @@ interface StreamControl {
   pause(): unknown;
   resume(): unknown;
   destroy(error?: Error): unknown;
-  readonly readableEnded?: boolean;
 }
 
 function isNodeStream(body: unknown): body is NodeJS.ReadableStream & StreamControl {
