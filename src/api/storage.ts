@@ -190,19 +190,15 @@ export class StorageClient {
     return { response, where, idle, log };
   }
 
-  private async *chunks(response: StorageResponseLike, idle: IdleTimer, log: (status: number | undefined, requestId: string | undefined, error?: string) => void, where: string, method: string): AsyncGenerator<Buffer> {
-    try {
-      for await (const chunk of response.body ?? []) {
-        idle.touch();
-        yield Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
-      }
-    } catch (cause) {
+  private chunks(response: StorageResponseLike, idle: IdleTimer, log: (status: number | undefined, requestId: string | undefined, error?: string) => void, where: string, method: string): AsyncIterable<Buffer> {
+    const fail = (cause: unknown) => {
       const error = failure(cause, idle, where, method);
       log(undefined, undefined, error.message);
-      throw error;
-    } finally {
-      idle.stop();
-    }
+      return error;
+    };
+    const body = response.body;
+    if (isNodeStream(body)) return { [Symbol.asyncIterator]: () => new StreamChunks(body, idle, fail) };
+    return otherChunks(body, idle, fail);
   }
 
   private async refusal(response: StorageResponseLike, where: string, method: string, idle: IdleTimer): Promise<StorageError> {
@@ -227,15 +223,136 @@ export class StorageClient {
 
 async function* nothing(): AsyncGenerator<Buffer> {}
 
+/** A body that is not a Node stream (a test's double): its own iterator. */
+async function* otherChunks(body: AsyncIterable<Uint8Array> | null, idle: IdleTimer, fail: (cause: unknown) => ApiError): AsyncGenerator<Buffer> {
+  try {
+    for await (const chunk of body ?? []) {
+      idle.touch();
+      yield Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+    }
+  } catch (cause) {
+    throw fail(cause);
+  } finally {
+    idle.stop();
+  }
+}
+
+interface StreamControl {
+  pause(): unknown;
+  resume(): unknown;
+  destroy(error?: Error): unknown;
+}
+
+function isNodeStream(body: unknown): body is NodeJS.ReadableStream & StreamControl {
+  const stream = body as Partial<StreamControl & { on: unknown }> | null;
+  return !!stream && typeof stream.on === 'function' && typeof stream.pause === 'function' && typeof stream.destroy === 'function';
+}
+
+/**
+ * The chunks of a Node stream (the response itself), each as it arrived, by its 'data' events. While a chunk waits
+ * to be taken, the stream is paused: what comes next waits in the socket's buffer, in the kernel, not in chunks
+ * held here. A chunk held a while outlives the young generation and then only a full collection frees it: for
+ * 1 GiB at loopback speed, the stream's own async iterator (which also joins the chunks that waited into one new
+ * buffer) costs twice the CPU, most of it the collector's. Ended early (a `break`, a throw in the loop), it
+ * destroys the stream, as that iterator does. A cut connection ends it with an error once the chunks received
+ * before are taken.
+ */
+class StreamChunks implements AsyncIterator<Buffer> {
+  private readonly queue: Buffer[] = [];
+  private head = 0;
+  private paused = false;
+  private ended = false;
+  private error: ApiError | undefined;
+  private waiting: { resolve(result: IteratorResult<Buffer>): void; reject(error: unknown): void } | undefined;
+  private readonly onData = (chunk: Buffer | Uint8Array | string) => {
+    this.idle.touch();
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+    if (this.waiting) return this.settle({ value: buffer, done: false });
+    this.queue.push(buffer);
+    if (!this.paused) {
+      this.paused = true;
+      this.stream.pause();
+    }
+  };
+  private readonly onEnd = () => this.finish();
+  private readonly onError = (cause: unknown) => this.finish(this.fail(cause));
+  private readonly onClose = () => {
+    if (!this.ended) this.finish(this.fail(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })));
+  };
+
+  constructor(
+    private readonly stream: NodeJS.ReadableStream & StreamControl,
+    private readonly idle: IdleTimer,
+    private readonly fail: (cause: unknown) => ApiError,
+  ) {
+    stream.on('data', this.onData);
+    stream.on('end', this.onEnd);
+    stream.on('error', this.onError);
+    stream.on('close', this.onClose);
+  }
+
+  next(): Promise<IteratorResult<Buffer>> {
+    if (this.head < this.queue.length) {
+      const value = this.queue[this.head];
+      this.queue[this.head++] = undefined as never;
+      if (this.head === this.queue.length) {
+        [this.queue.length, this.head] = [0, 0];
+        if (this.paused && !this.ended) {
+          this.paused = false;
+          this.stream.resume();
+        }
+      }
+      return Promise.resolve({ value, done: false });
+    }
+    if (this.error) return Promise.reject(this.error);
+    if (this.ended) return Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve, reject) => (this.waiting = { resolve, reject }));
+  }
+
+  return(): Promise<IteratorResult<Buffer>> {
+    if (!this.ended) {
+      this.finish();
+      this.stream.destroy();
+    }
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  private settle(result: IteratorResult<Buffer>, error?: ApiError): void {
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    if (error) waiting?.reject(error);
+    else waiting?.resolve(result);
+  }
+
+  private finish(error?: ApiError): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.error = error;
+    this.idle.stop();
+    this.stream.removeListener('data', this.onData);
+    this.stream.removeListener('end', this.onEnd);
+    this.stream.removeListener('close', this.onClose);
+    // An error after the end (a socket torn down) must not go unhandled.
+    this.stream.removeListener('error', this.onError);
+    this.stream.on('error', () => undefined);
+    if (this.waiting) this.settle({ value: undefined, done: true }, error);
+  }
+}
+
 async function drain(response: StorageResponseLike): Promise<void> {
   for await (const chunk of response.body ?? []) void chunk;
 }
 
-/** Aborts a request when nothing moved for `ms`, or when the caller's signal aborts. */
+/**
+ * Aborts a request when nothing moved for `ms`, or when the caller's signal aborts. A byte moving only notes the
+ * time (a chunk arrives every few microseconds on a fast link): the one timer, when it fires, looks at how long it
+ * has been and waits again for the rest if something moved meanwhile.
+ */
 class IdleTimer {
   private readonly controller = new AbortController();
   private handle: unknown;
   private stopped = false;
+  private lastMoved: number;
   timedOut = false;
   readonly signal: AbortSignal;
 
@@ -245,21 +362,27 @@ class IdleTimer {
     readonly caller: AbortSignal | undefined,
   ) {
     this.signal = caller ? AbortSignal.any([caller, this.controller.signal]) : this.controller.signal;
-    this.touch();
+    this.lastMoved = clock.monotonic();
+    this.arm(ms);
   }
 
   touch(): void {
-    if (this.stopped) return;
-    if (this.handle !== undefined) this.clock.clearTimeout(this.handle);
-    this.handle = this.clock.setTimeout(() => {
-      this.timedOut = true;
-      this.controller.abort();
-    }, this.ms);
+    this.lastMoved = this.clock.monotonic();
   }
 
   stop(): void {
     this.stopped = true;
     if (this.handle !== undefined) this.clock.clearTimeout(this.handle);
+  }
+
+  private arm(ms: number): void {
+    this.handle = this.clock.setTimeout(() => {
+      if (this.stopped) return;
+      const still = this.clock.monotonic() - this.lastMoved;
+      if (still < this.ms) return this.arm(this.ms - still);
+      this.timedOut = true;
+      this.controller.abort();
+    }, ms);
   }
 }
 

@@ -10,7 +10,7 @@ import { Readable } from 'stream';
 import { SbClient } from '../../../src/api/client';
 import { ApiError } from '../../../src/api/errors';
 import { FileSpanBody } from '../../../src/api/fileSpanBody';
-import { StorageClient, StorageError, safeLocation } from '../../../src/api/storage';
+import { nodeStorageFetch, StorageClient, StorageError, safeLocation } from '../../../src/api/storage';
 import type { RequestLogEntry } from '../../../src/api/transport';
 import { startEmulator, type Emulator } from '../../emulator';
 import { FakeClock } from '../../support/fakeClock';
@@ -105,6 +105,87 @@ describe('storage client and uploads API', function () {
       const next = iterator.next();
       clock.advance(30_000);
       await assert.rejects(next, (e: ApiError) => e.kind === 'timeout' && /stopped answering/.test(e.message));
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('a body that keeps moving is not cut after the idle time; one that stops is, counted from its last byte (on the injected clock)', async () => {
+    let response: http.ServerResponse | undefined;
+    const server = http.createServer((_req, res) => {
+      response = res;
+      res.writeHead(200, { 'Content-Length': '100' });
+      res.write(Buffer.alloc(10));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const clock = new FakeClock();
+    try {
+      const slow = new StorageClient({ clock, idleTimeoutMs: 30_000 });
+      const read = await slow.read(`http://127.0.0.1:${(server.address() as AddressInfo).port}/x?sig=1`, undefined);
+      const iterator = read.body[Symbol.asyncIterator]();
+      assert.strictEqual((await iterator.next()).value.length, 10);
+      await clock.tickAsync(20_000);
+      response!.write(Buffer.alloc(20));
+      assert.strictEqual((await iterator.next()).value.length, 20);
+      // 40 s since the start, 20 s since the last byte: still alive.
+      await clock.tickAsync(20_000);
+      const seen: { outcome?: unknown } = {};
+      const next = iterator.next().then((r) => (seen.outcome = r), (e: unknown) => (seen.outcome = e));
+      await new Promise((r) => setTimeout(r, 20));
+      assert.strictEqual(seen.outcome, undefined, 'not cut 20 s after its last byte');
+      await clock.tickAsync(10_000);
+      await next;
+      const error: unknown = Reflect.get(seen, 'outcome');
+      assert.ok(error instanceof ApiError && error.kind === 'timeout' && /stopped answering/.test(error.message), String(error));
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('hands on each chunk as it arrived (never joined into a new buffer); while one waits to be taken the response is paused, the rest left in the socket; leaving the loop early ends the request', async () => {
+    const body = Buffer.alloc(8 * MiB);
+    for (let i = 0; i < body.length; i += 4) body.writeUInt32LE(i, i);
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'Content-Length': String(body.length) });
+      const write = (at: number): void => {
+        while (at < body.length) {
+          const more = res.write(body.subarray(at, at + 64 * 1024));
+          at += 64 * 1024;
+          if (!more) return void res.once('drain', () => write(at));
+        }
+        res.end();
+      };
+      write(0);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/x?sig=1`;
+    const responses: http.IncomingMessage[] = [];
+    const reader = new StorageClient({
+      fetch: async (u, init) => {
+        const answer = await nodeStorageFetch(u, init);
+        responses.push(answer.body as http.IncomingMessage);
+        return answer;
+      },
+    });
+    try {
+      const read = await reader.read(url, undefined);
+      const iterator = read.body[Symbol.asyncIterator]();
+      const chunks: Buffer[] = [(await iterator.next()).value as Buffer];
+      // Not taken for a while: the response stops flowing with little of it buffered.
+      await new Promise((r) => setTimeout(r, 200));
+      assert.ok(responses[0].isPaused(), 'paused while a chunk waits');
+      assert.ok(responses[0].readableLength <= 128 * 1024, `${responses[0].readableLength} bytes buffered`);
+      for (let r = await iterator.next(); !r.done; r = await iterator.next()) chunks.push(r.value);
+      assert.ok(Buffer.concat(chunks).equals(body), 'every byte, in order');
+      assert.ok(chunks.every((c) => c.length <= 64 * 1024), `chunks as they arrived (largest ${Math.max(...chunks.map((c) => c.length))} bytes)`);
+      const again = await reader.read(url, undefined);
+      for await (const chunk of again.body) {
+        assert.ok(chunk.length > 0);
+        break;
+      }
+      assert.ok(responses[1].destroyed, 'the request left early is ended');
     } finally {
       server.closeAllConnections();
       server.close();

@@ -246,6 +246,34 @@ describe('transfer: download engine', function () {
     assert.deepStrictEqual(summary.retry.map((r) => r.fileId).sort(), ['blocked', 'full', 'gone']);
   });
 
+  it('writes through one buffer a connection, reused whatever the size; a short write is completed', async () => {
+    storage.add('big', bytesOf(20 * MiB + 5));
+    storage.add('small', bytesOf(3000, 3));
+    const buffers = new Set<ArrayBufferLike>();
+    let writes = 0;
+    const disk: LocalDisk = {
+      open: async (file, flags) => {
+        const handle = await fs.promises.open(file, flags);
+        return {
+          write: async (buffer, offset, length, position) => {
+            buffers.add(buffer.buffer);
+            // Every other write takes only part of what it is given (a disk may).
+            const taken = ++writes % 2 ? Math.max(1, Math.floor(length / 3)) : length;
+            return handle.write(buffer, offset, taken, position);
+          },
+          stat: () => handle.stat(),
+          close: () => handle.close(),
+        };
+      },
+    };
+    const d = downloader({ disk, connections: 2 });
+    const summary = await d.run(await d.plan({ target: dir, items: [item('big', 'big.bin'), item('small', 'small.bin')], ifExists: 'overwrite' }));
+    assert.deepStrictEqual(summary.failed, []);
+    same('big.bin', 'big');
+    same('small.bin', 'small');
+    assert.ok(buffers.size <= 2, `${buffers.size} buffers written from (at most one a connection)`);
+  });
+
   it('says before the first byte that the disk is short, and refuses a path that leaves the folder', async () => {
     storage.add('a', bytesOf(5000));
     const d = downloader({ freeSpace: async () => 4000 });
