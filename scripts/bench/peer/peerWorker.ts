@@ -40,6 +40,7 @@ async function main(): Promise<void> {
   const work = [...WORKS, ...TRANSFER_WORKS].find((w) => w.id === job.work);
   if (!work) throw new Error(`no work named ${job.work}`);
   const client = clientFor(job);
+  const held = hostHeap(work.hostHeapMb ?? 0);
   const profile = profiler(`${job.work}-product`);
   if (job.warm) await client.rateLimit();
   else await afterStart(client);
@@ -59,6 +60,13 @@ async function main(): Promise<void> {
     const rssMb = Math.max(0, process.resourceUsage().maxRSS * 1024 - rssBefore) / 2 ** 20;
     tell({ kind: 'done', ms, memoryMb: heap.stop(), rssMb, result, startedAt });
   }
+  held.length = 0;
+}
+
+/** About `mb` MB of small records, as a host's heap holds: kept alive by the caller for as long as the runs last. */
+function hostHeap(mb: number): { id: number; name: string; tags: string[] }[] {
+  // A record of this shape takes some 130 bytes of the heap (measured: 419,430 of them, 54 MB).
+  return Array.from({ length: Math.round((mb * 2 ** 20) / 130) }, (_, i) => ({ id: i, name: `record ${i}`, tags: [] }));
 }
 
 main().catch((error: unknown) => {

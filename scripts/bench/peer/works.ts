@@ -99,6 +99,11 @@ export interface PeerWork<A extends { [key: string]: Json } = { [key: string]: J
   peerMemory?: 'tracemalloc' | 'rss';
   /** The product's heap probe counts Node's buffers (`arrayBuffers`) too: bytes in flight. */
   heapWithBuffers?: boolean;
+  /**
+   * MB of records the product's worker holds before its runs, so that its garbage collector works at the size of a
+   * heap it shares in VS Code (see HOST_HEAP_MB); outside every figure (taken before the heap's baseline).
+   */
+  hostHeapMb?: number;
 }
 
 const SIX = Object.keys(STATUS_LABELS) as TaskStatus[];
