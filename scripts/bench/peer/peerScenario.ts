@@ -162,8 +162,8 @@ function handshake(what: string, emulator: Emulator, runs: number, timeoutMs: nu
 }
 
 /** The product's side, in a worker process. */
-function runOurs(work: PeerWork, emulator: Emulator, args: Json, warm: boolean, runs: number): Promise<WorkRun> {
-  const job: PeerWorkerJob = { work: work.id, baseUrl: emulator.baseUrl, token: emulator.token, username: emulator.username, args, warm, runs };
+function runOurs(work: PeerWork, emulator: Emulator, args: Json, warm: boolean, runs: number, bareHeap = false): Promise<WorkRun> {
+  const job: PeerWorkerJob = { work: work.id, baseUrl: emulator.baseUrl, token: emulator.token, username: emulator.username, args, warm, runs, bareHeap };
   const child = fork(path.join(__dirname, 'peerWorker.js'), [JSON.stringify(job)], { execArgv: ['--expose-gc'], stdio: 'inherit' });
   return handshake(`${work.id} (product)`, emulator, runs, work.timeoutMs ?? RUN_TIMEOUT_MS, { go: () => child.send('go'), kill: () => child.kill(), pid: child.pid }, (ready, done, fail) => {
     child.on('message', (m: PeerWorkerMessage) => {
@@ -238,6 +238,12 @@ export async function runPair(work: PeerWork, latencyMs: number, found: ReturnTy
     await client.rateLimit();
     return { ours, ideals: await work.ideals({ args: args as never, latencyMs, ours, emulator, client }) };
   });
+  // A worker holding a host's heap (hostHeapMb) lets tens of MB of garbage wait between collections: the heap figure
+  // is taken from a run of its own in a bare worker, where V8 collects often, as it was before the host's heap.
+  if (work.hostHeapMb) {
+    const bare = await onFreshEmulator(work, latencyMs, (emulator, args) => checked(work, emulator, args, runOurs(work, emulator, args, warm, 1, true)));
+    ours.memoryMb = bare.memoryMb;
+  }
   if ('missing' in found) return { work, latencyMs, start, ours, ideals, peer: found };
   const flags = warm ? ['--warm'] : [];
   const peerRun = (extra: string[]) => onFreshEmulator(work, latencyMs, (emulator, args) => checked(work, emulator, args, runPeer(found.peer, work, emulator, args, [...flags, ...extra], runs)));

@@ -101,7 +101,8 @@ export interface PeerWork<A extends { [key: string]: Json } = { [key: string]: J
   heapWithBuffers?: boolean;
   /**
    * MB of records the product's worker holds before its runs, so that its garbage collector works at the size of a
-   * heap it shares in VS Code (see HOST_HEAP_MB); outside every figure (taken before the heap's baseline).
+   * heap it shares in VS Code (see HOST_HEAP_MB); outside every figure. The heap figure comes from a run of its own
+   * without them (peerScenario.ts).
    */
   hostHeapMb?: number;
 }
