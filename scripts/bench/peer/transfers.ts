@@ -205,7 +205,8 @@ const itemOf = (f: FileRecord): DownloadItem => ({ fileId: f.id, relativePath: f
 const EMULATOR = { tasks: 100, files: 400, rateLimit: { limit: 1_000_000, windowMs: 300_000 } };
 /**
  * The heap the transfer engine shares in VS Code: the extension host's, measured at 69–70 MB used (120–125 MB
- * allocated) in code-server 1.139 and 1.100 with the product signed in and no other extension of a user's. A worker
+ * allocated) in code-server 1.139, twice: the integration harness's host, the product signed in beside its test
+ * runner and a consumer extension (mocha and the suite included), no other extension of a user's. A worker
  * holding nothing else has about 8 MB, at which V8 runs a full collection after nearly every scavenge while a GiB of
  * socket buffers passes (some 55 a GiB, against 2–4 at 17 MB or more): a cost the engine does not pay in the editor.
  * The worker holds this much more, less than the host's (its own code counts too).
