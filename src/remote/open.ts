@@ -37,7 +37,7 @@ export async function openRemote(parts: RemoteParts, path: RemotePath, download:
     // A click on its row is as often a selection (several files to copy or download): said in the status bar, no
     // notification to answer. Asked for by the command, the notification offers Download….
     if (fromRow) {
-      vscode.window.setStatusBarMessage(vscode.l10n.t('{0} is {1}: it does not open as text; Download… is in its menu.', name, what), BINARY_NOTE_MS);
+      vscode.window.setStatusBarMessage(vscode.l10n.t({ message: '{0}: {1}, not text; use Download…', args: [name, what], comment: ['In the status bar (short): {1} is "a BAM index, 3.0 MB"'] }), BINARY_NOTE_MS);
       return uri;
     }
     const button = commandTitles().downloadFiles;

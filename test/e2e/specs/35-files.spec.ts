@@ -59,9 +59,9 @@ describe('files in and out of the editor', function () {
     const { wb } = e2e();
     await wb.clearNotifications();
     await wb.clickTreeItem(VIEW.files, 'sample_01.bam');
-    const said = await wb.waitForStatusBarText(/sample_01\.bam is a BAM alignment file/, 10_000);
+    const said = await wb.waitForStatusBarText(/sample_01\.bam: a BAM alignment file/, 10_000);
     await wb.screenshot('files-00b-binary-row-clicked');
-    assert.match(said, /does not open as text; Download… is in its menu\./);
+    assert.match(said, /^sample_01\.bam: a BAM alignment file, [\d.]+ MB, not text; use Download…$/);
     assert.deepStrictEqual((await wb.notifications()).filter((n) => /does not open as text/.test(n)), []);
   });
 
