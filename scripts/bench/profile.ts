@@ -10,6 +10,8 @@ export interface Profiler {
   stop(): Promise<void>;
 }
 
+let written = 0;
+
 export function profiler(name: string): Profiler {
   const folder = process.env.SB_BENCH_PROFILE;
   if (!folder) return { start: async () => undefined, stop: async () => undefined };
@@ -17,7 +19,6 @@ export function profiler(name: string): Profiler {
   session.connect();
   const post = (method: string, params?: object) =>
     new Promise<unknown>((resolve, reject) => session.post(method, params ?? {}, (error, result) => (error ? reject(error) : resolve(result))));
-  let run = 0;
   return {
     start: async () => {
       await post('Profiler.enable');
@@ -27,7 +28,7 @@ export function profiler(name: string): Profiler {
     stop: async () => {
       const { profile } = (await post('Profiler.stop')) as { profile: object };
       fs.mkdirSync(folder, { recursive: true });
-      fs.writeFileSync(path.join(folder, `${name}-${process.pid}-${++run}.cpuprofile`), JSON.stringify(profile));
+      fs.writeFileSync(path.join(folder, `${name}-${process.pid}-${++written}.cpuprofile`), JSON.stringify(profile));
     },
   };
 }

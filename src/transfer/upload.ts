@@ -17,6 +17,7 @@ import { cannotRead, listLocal, type LocalFile } from './localTree';
 import { uploadPartSize, uploadParts, type Span } from './partPlan';
 import { ProgressMeter, type TransferProgress } from './progress';
 import type { ResumeBook, UploadResume, UploadRunResume } from './resumeState';
+import { Slots } from '../util/slots';
 
 /** What to do when a name is taken in the destination. */
 export type NameClash = 'rename' | 'overwrite' | 'skip';
@@ -106,6 +107,8 @@ export const RUN_SAVE_MS = 2_000;
 export const RUN_BEAT_MS = 5_000;
 
 const MAX_BACKOFF_MS = 30_000;
+/** A part URL that waited longer than this for a connection is asked for again: signed URLs expire. */
+const PART_URL_FRESH_MS = 60_000;
 const RATE_LIMIT_SLACK_MS = 1_000;
 /** Numbered names tried for one file with `rename` before giving up. */
 const MAX_RENAMES = 100;
@@ -208,9 +211,10 @@ class UploadRun {
   private readonly connections: number;
   private readonly attempts: number;
   private readonly backoffMs: number;
-  /** Part slots free, and those waiting for one. */
-  private slots: number;
-  private readonly waiting: (() => void)[] = [];
+  /** The connections that carry parts' bytes. */
+  private readonly sending: Slots;
+  /** Parts between their URL and the end of their bytes: those sending and as many more with a URL in hand. */
+  private readonly ahead: Slots;
   /** Uploads begun and not completed: aborted on Cancel. */
   private readonly open = new Map<string, Started>();
   private readonly retryFiles: LocalFile[] = [];
@@ -235,7 +239,8 @@ class UploadRun {
   ) {
     this.stop = AbortSignal.any([options.signal, options.halt].filter((s): s is AbortSignal => !!s));
     this.connections = Math.max(1, deps.connections ?? 8);
-    this.slots = this.connections;
+    this.sending = new Slots(this.connections);
+    this.ahead = new Slots(2 * this.connections);
     this.attempts = deps.attempts ?? 6;
     this.backoffMs = deps.backoffMs ?? 1_000;
     this.meter = new ProgressMeter(deps.clock, { files: plan.files.length, bytes: plan.bytes });
@@ -520,24 +525,31 @@ class UploadRun {
     }
   }
 
-  /** One part: a slot, a fresh part URL, the bytes streamed from disk, the ETag reported; tried again after a fault. */
+  /**
+   * One part: its URL, its bytes streamed from disk on one of the run's connections, its ETag reported; tried again
+   * after a fault. The URL is asked for before a connection is free and the ETag reported once it is freed, so over a
+   * long round trip a connection goes from one part's bytes straight to the next one's.
+   */
   private async sendPart(file: LocalFile, started: Started, part: Span, signal: AbortSignal, moved: { bytes: number }): Promise<void> {
-    await this.slot();
-    try {
+    await this.ahead.run(async () => {
       for (let attempt = 1; ; attempt++) {
         if (signal.aborted) return;
         await this.checkUnchanged(file);
         let sent = 0;
         try {
+          const asked = this.deps.clock.monotonic();
           const target = await this.deps.uploads.partTarget(started.uploadId, part.number, { signal });
-          // Read from disk into two buffers used in turn as the connection takes the bytes (fileSpanBody.ts).
-          const body = new FileSpanBody(file.localPath, part.start, part.end);
-          body.on('data', (chunk: Buffer) => {
-            sent += chunk.length;
-            this.meter.add(chunk.length);
-            this.tell(false);
+          const etag = await this.sending.run(async () => {
+            const fresh = this.deps.clock.monotonic() - asked > PART_URL_FRESH_MS ? await this.deps.uploads.partTarget(started.uploadId, part.number, { signal }) : target;
+            // Read from disk into two buffers used in turn as the connection takes the bytes (fileSpanBody.ts).
+            const body = new FileSpanBody(file.localPath, part.start, part.end);
+            body.on('data', (chunk: Buffer) => {
+              sent += chunk.length;
+              this.meter.add(chunk.length);
+              this.tell(false);
+            });
+            return this.deps.storage.put(fresh.url, body, part.end - part.start, { headers: fresh.headers, successCodes: fresh.successCodes, signal });
           });
-          const etag = await this.deps.storage.put(target.url, body, part.end - part.start, { headers: target.headers, successCodes: target.successCodes, signal });
           await this.afterRateLimit(() => this.deps.uploads.reportPart(started.uploadId, part.number, etag, { signal }), signal);
           this.summary.bytes += sent;
           moved.bytes += sent;
@@ -554,9 +566,7 @@ class UploadRun {
           await this.deps.clock.sleep(Math.min(MAX_BACKOFF_MS, this.backoffMs * 2 ** (attempt - 1)), signal).catch(() => undefined);
         }
       }
-    } finally {
-      this.release();
-    }
+    });
   }
 
   /**
@@ -626,20 +636,6 @@ class UploadRun {
     this.retryFiles.push(file);
     this.meter.fileDropped(left);
     this.tell(true);
-  }
-
-  private async slot(): Promise<void> {
-    if (this.slots > 0) {
-      this.slots--;
-      return;
-    }
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
-  }
-
-  private release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.slots++;
   }
 
   private tell(force: boolean): void {

@@ -13,7 +13,8 @@
  * - complete checks every part 1..N was reported with the ETag the storage gave it and has the right size (all but
  *   the last exactly `part_size`); otherwise 400, code 90000, and nothing is created; once complete, the upload is
  *   gone (404 for info, part URLs, complete and abort);
- * - reporting the same part again replaces the earlier report; a PUT of the same part again replaces its bytes.
+ * - reporting the same part again replaces the earlier report; a PUT of the same part again replaces its bytes and
+ *   gets a new ETag (storage.ts), so a report of the earlier PUT's ETag is caught at complete.
  */
 import { createHash, randomBytes } from 'crypto';
 import * as fs from 'fs';
@@ -141,18 +142,27 @@ export class UploadEngine {
     const file = path.join(this.dir, uploadId, `${partNumber}.${++this.partSeq}`);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const out = fs.openSync(file, 'w');
-    const md5 = createHash('md5');
+    const etag = createHash('md5').update(`${uploadId}:${partNumber}:${this.partSeq}`).digest('hex');
     let size = 0;
+    // A body arrives in chunks of 64 KiB at most: they are written a MiB at a time, in one call, not one call each.
+    let waiting: Buffer[] = [];
+    let waitingBytes = 0;
+    const flush = () => {
+      const chunks = waiting;
+      [waiting, waitingBytes] = [[], 0];
+      return new Promise<void>((resolve, reject) => fs.writev(out, chunks, (e) => (e ? reject(e) : resolve())));
+    };
     const close = () => fs.closeSync(out);
     return {
       write: async (chunk) => {
-        md5.update(chunk);
         size += chunk.length;
-        await new Promise<void>((resolve, reject) => fs.write(out, chunk, (e) => (e ? reject(e) : resolve())));
+        waiting.push(chunk);
+        waitingBytes += chunk.length;
+        if (waitingBytes >= MiB) await flush();
       },
       finish: async () => {
+        if (waiting.length) await flush();
         close();
-        const etag = md5.digest('hex');
         const current = this.pending.get(uploadId);
         if (!current) {
           fs.rmSync(file, { force: true });

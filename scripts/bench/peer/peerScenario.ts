@@ -146,6 +146,8 @@ function handshake(what: string, emulator: Emulator, runs: number, timeoutMs: nu
         // The disk's pending writes flushed first: no run pays for the bench's own files (the 1 GiB written to upload)
         // or for the side before it (a download's GiB), which the kernel writes back meanwhile.
         spawnSync('sync');
+        // And the emulator's heap (this process's) collected: no run pays for the garbage of the runs before it.
+        (globalThis as { gc?: () => void }).gc?.();
         counts.start();
         cpu.start();
         io.go();

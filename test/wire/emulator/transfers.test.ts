@@ -1,6 +1,5 @@
 /** The emulator's file bytes (download_info, the storage origin) and its multipart upload API. */
 import * as assert from 'assert';
-import { createHash } from 'crypto';
 import * as zlib from 'zlib';
 import { startEmulator, type Emulator, type FileRec } from '../../emulator';
 
@@ -222,7 +221,8 @@ describe('emulator: file bytes and multipart upload', function () {
     assert.strictEqual((await fetch(await partUrl(), { method: 'PUT', body: Buffer.alloc(1000) })).status, 503);
     assert.strictEqual(emu.uploads.bytesOnDisk(), 0, 'neither was kept');
     const ok = await fetch(await partUrl(), { method: 'PUT', body: Buffer.alloc(1000, 1) });
-    assert.strictEqual(ok.headers.get('etag'), `"${createHash('md5').update(Buffer.alloc(1000, 1)).digest('hex')}"`);
+    assert.match(ok.headers.get('etag') ?? '', /^"[0-9a-f]{32}"$/);
+    assert.strictEqual(emu.uploads.bytesOnDisk(), 1000, 'the whole PUT is kept');
     assert.deepStrictEqual(emu.storageFaults.injected, { droppedDownloads: 1, droppedUploads: 1, partErrors: 1, getErrors: 0, expiredRefusals: 0 });
   });
 });
