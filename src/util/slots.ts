@@ -1,4 +1,4 @@
-/** At most `size` holders at once; the others wait their turn, first come first served. */
+/** At most `free` holders at once; the others wait their turn, first come first served. */
 export class Slots {
   private readonly waiting: (() => void)[] = [];
 
