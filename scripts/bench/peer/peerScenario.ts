@@ -241,7 +241,7 @@ export async function runPair(work: PeerWork, latencyMs: number, found: ReturnTy
     return { ours, ideals: await work.ideals({ args: args as never, latencyMs, ours, emulator, client }) };
   });
   // A worker holding a host's heap (hostHeapMb) lets tens of MB of garbage wait between collections: the heap figure
-  // is taken from a run of its own in a bare worker, where V8 collects often, as it was before the host's heap.
+  // is taken from a run of its own in a bare worker, of what the work holds (startHeldProbe: after collections).
   if (work.hostHeapMb) {
     const bare = await onFreshEmulator(work, latencyMs, (emulator, args) => checked(work, emulator, args, runOurs(work, emulator, args, warm, 1, true)));
     ours.memoryMb = bare.memoryMb;
