@@ -410,23 +410,44 @@ class DownloadRun {
 
   /**
    * Fetches `span` into the file, resuming after each fault from the last byte written, until done or given up.
-   * The bytes received are copied into a write buffer of the run's (one a connection, reused), written when full;
-   * meanwhile the response is not read, its next bytes wait in the socket. Each chunk of the socket is dropped as
-   * soon as it is copied: it dies young, in a cheap collection, instead of living through a write and needing a
-   * full one (holding 1 MiB of chunks a range for each write cost about twice the CPU at loopback speed).
+   * The bytes received are copied into a write buffer of the run's (reused), handed to a write when full while the
+   * next ones go into another; only when that one is full too before the write is done does the response wait (its
+   * next bytes in the socket). Each chunk of the socket is dropped as soon as it is copied: it dies young, in a cheap
+   * collection. A chunk left waiting through a write lives through collections into the old generation, and then
+   * V8 runs a full one for every 64 MB of them: holding 1 MiB of chunks a range for each write cost about twice the
+   * CPU at loopback speed, and so did, one run in four, waiting through each write of a single buffer.
    */
   private async fetchSpan(job: Job, span: Span): Promise<void> {
     const signal = AbortSignal.any([this.signal, job.controller.signal]);
-    /** The next byte to write; the bytes received after it, in `buffer`. */
+    /** The next byte to hand to a write; the bytes received after it, in `buffer`. */
     let next = span.start;
     let buffer: Buffer | undefined;
     let filled = 0;
-    const flush = async () => {
+    /** The write of the buffer before, on its way (at most one a range). */
+    let writing: { done: Promise<void>; buffer: Buffer } | undefined;
+    const settle = async () => {
+      const pending = writing;
+      writing = undefined;
+      if (!pending) return;
+      try {
+        await pending.done;
+      } finally {
+        this.spare.push(pending.buffer);
+      }
+    };
+    /** Hands the buffer to a write, once the one before is done; the next bytes go into another buffer. */
+    const handOver = async () => {
+      await settle();
       if (!filled) return;
-      const bytes = filled;
-      filled = 0;
-      await this.write(job, buffer!, bytes, next);
-      next += bytes;
+      const done = this.write(job, buffer!, filled, next);
+      done.catch(() => undefined); // its failure is thrown where it is settled
+      writing = { done, buffer: buffer! };
+      next += filled;
+      [buffer, filled] = [undefined, 0];
+    };
+    const flush = async () => {
+      await handOver();
+      await settle();
     };
     let faults = 0;
     try {
@@ -451,7 +472,7 @@ class DownloadRun {
               const copied = chunk.copy(buffer, filled, from, to);
               from += copied;
               filled += copied;
-              if (filled === buffer.length) await flush();
+              if (filled === buffer.length) await handOver();
             }
           }
           await flush();
@@ -485,6 +506,8 @@ class DownloadRun {
         }
       }
     } finally {
+      // A range given up while a write is on its way (another range failed the file): that write ends first.
+      await settle().catch(() => undefined);
       if (buffer) this.spare.push(buffer);
     }
   }

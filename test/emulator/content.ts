@@ -71,23 +71,24 @@ type Flavor = 'vcf' | 'fastq' | 'bed' | 'tsv' | 'log' | 'text';
 export function generatedBlob(id: string, name: string, size: number): Blob {
   const lower = name.toLowerCase();
   const etag = `"${createHash('md5').update(`${id}:${size}`).digest('hex')}"`;
+  const seed = seedOf(id);
   const ext = (n: string) => /\.([a-z0-9]+)$/.exec(n)?.[1] ?? '';
   if (lower.endsWith('.png')) {
     const png = pngImage(id);
     if (png.length === size) return bufferBlob(png, 'image/png', etag);
   }
   if (lower.endsWith('.bam') && size >= BGZF.overhead + BGZF_EOF.length) {
-    return membersBlob(size, etag, 'application/octet-stream', BGZF, (j, length) => binaryPiece(id, j, length, j === 0 ? 'BAM\x01' : ''));
+    return membersBlob(size, etag, 'application/octet-stream', BGZF, (j, length) => binaryPiece(seed, j, length, j === 0 ? 'BAM\x01' : ''));
   }
   if ((lower.endsWith('.gz') || lower.endsWith('.bgz')) && size >= GZIP.overhead) {
     const flavor = flavorOf(ext(lower.replace(/\.b?gz$/, '')));
-    return membersBlob(size, etag, 'application/gzip', GZIP, (j, length) => textPiece(id, j, length, flavor));
+    return membersBlob(size, etag, 'application/gzip', GZIP, (j, length) => textPiece(id, seed, j, length, flavor));
   }
   if (TEXT_EXTENSIONS.has(ext(lower))) {
     const flavor = flavorOf(ext(lower));
-    return piecesBlob(size, etag, 'text/plain; charset=utf-8', (j, length) => textPiece(id, j, length, flavor));
+    return piecesBlob(size, etag, 'text/plain; charset=utf-8', (j, length) => textPiece(id, seed, j, length, flavor));
   }
-  return piecesBlob(size, etag, 'application/octet-stream', (j, length) => binaryPiece(id, j, length, ''));
+  return piecesBlob(size, etag, 'application/octet-stream', (j, length) => binaryPiece(seed, j, length, ''));
 }
 
 function flavorOf(ext: string): Flavor {
@@ -206,11 +207,13 @@ function seedOf(id: string): Buffer {
   return createHash('sha256').update(id).digest();
 }
 
+const ZEROS = Buffer.alloc(PIECE);
+
 /** Pseudo-random bytes (AES-CTR over zeros: fast), `prefix` first. */
-function binaryPiece(id: string, j: number, length: number, prefix: string): Buffer {
+function binaryPiece(seed: Buffer, j: number, length: number, prefix: string): Buffer {
   const iv = Buffer.alloc(16);
   iv.writeUInt32BE(j, 8);
-  const bytes = createCipheriv('aes-128-ctr', seedOf(id).subarray(0, 16), iv).update(Buffer.alloc(length));
+  const bytes = createCipheriv('aes-128-ctr', seed.subarray(0, 16), iv).update(ZEROS.subarray(0, length));
   bytes.write(prefix.slice(0, length), 'latin1');
   return bytes;
 }
@@ -244,8 +247,8 @@ function bases(rng: Prng, n: number): string {
  * ASCII lines of exactly `length` bytes: whole lines drawn from the flavour's pool of lines, then one line of padding
  * (`#` and spaces) to fill it. Drawing from a pool is what makes text as quick to serve as binary.
  */
-function textPiece(id: string, j: number, length: number, flavor: Flavor): Buffer {
-  const rng = new Prng(seedOf(id).readUInt32BE(0) ^ Math.imul(j + 1, 0x9e3779b1));
+function textPiece(id: string, seed: Buffer, j: number, length: number, flavor: Flavor): Buffer {
+  const rng = new Prng(seed.readUInt32BE(0) ^ Math.imul(j + 1, 0x9e3779b1));
   const { lines, blocks } = linePool(flavor);
   const out: string[] = j === 0 ? headerLines(flavor, id) : [];
   let used = out.reduce((n, l) => n + l.length, 0);

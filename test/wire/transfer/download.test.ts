@@ -246,7 +246,7 @@ describe('transfer: download engine', function () {
     assert.deepStrictEqual(summary.retry.map((r) => r.fileId).sort(), ['blocked', 'full', 'gone']);
   });
 
-  it('writes through one buffer a connection, reused whatever the size; a short write is completed', async () => {
+  it('writes through two buffers a connection (one written while the other fills), reused whatever the size; a short write is completed', async () => {
     storage.add('big', bytesOf(20 * MiB + 5));
     storage.add('small', bytesOf(3000, 3));
     const buffers = new Set<ArrayBufferLike>();
@@ -271,7 +271,41 @@ describe('transfer: download engine', function () {
     assert.deepStrictEqual(summary.failed, []);
     same('big.bin', 'big');
     same('small.bin', 'small');
-    assert.ok(buffers.size <= 2, `${buffers.size} buffers written from (at most one a connection)`);
+    assert.ok(buffers.size <= 4, `${buffers.size} buffers written from (at most two a connection)`);
+  });
+
+  it('goes on receiving into a second buffer while the first is written: a slow disk does not hold the response back', async () => {
+    storage.add('big', bytesOf(3 * MiB));
+    let sent = 0;
+    const chunked = storage.onChunk;
+    storage.onChunk = (bytes) => {
+      sent += bytes;
+      chunked(bytes);
+    };
+    const receivedDuringFirstWrite: number[] = [];
+    const disk: LocalDisk = {
+      open: async (file, flags) => {
+        const handle = await fs.promises.open(file, flags);
+        return {
+          write: async (buffer, offset, length, position) => {
+            if (!receivedDuringFirstWrite.length) {
+              // The first write waits (at most 2 s) until the next buffer's worth has arrived meanwhile.
+              const at = sent;
+              for (const until = Date.now() + 2_000; sent < at + length && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 5));
+              receivedDuringFirstWrite.push(sent - at);
+            }
+            return handle.write(buffer, offset, length, position);
+          },
+          stat: () => handle.stat(),
+          close: () => handle.close(),
+        };
+      },
+    };
+    const d = downloader({ disk, connections: 1 });
+    const summary = await d.run(await d.plan({ target: dir, items: [item('big', 'big.bin')], ifExists: 'overwrite' }));
+    assert.deepStrictEqual(summary.failed, []);
+    same('big.bin', 'big');
+    assert.ok(receivedDuringFirstWrite[0] >= 512 * 1024, `${receivedDuringFirstWrite[0]} bytes received during the first write`);
   });
 
   it('says before the first byte that the disk is short, and refuses a path that leaves the folder', async () => {
