@@ -412,10 +412,9 @@ class DownloadRun {
    * Fetches `span` into the file, resuming after each fault from the last byte written, until done or given up.
    * The bytes received are copied into a write buffer of the run's (reused), handed to a write when full while the
    * next ones go into another; only when that one is full too before the write is done does the response wait (its
-   * next bytes in the socket). Each chunk of the socket is dropped as soon as it is copied: it dies young, in a cheap
-   * collection. A chunk left waiting through a write lives through collections into the old generation, and then
-   * V8 runs a full one for every 64 MB of them: holding 1 MiB of chunks a range for each write cost about twice the
-   * CPU at loopback speed, and so did, one run in four, waiting through each write of a single buffer.
+   * next bytes in the socket): a slow disk does not hold the connection back. Each chunk of the socket is dropped
+   * as soon as it is copied: it dies young, in a cheap collection, instead of living through a write and needing a
+   * full one (holding 1 MiB of chunks a range for each write cost about twice the CPU at loopback speed).
    */
   private async fetchSpan(job: Job, span: Span): Promise<void> {
     const signal = AbortSignal.any([this.signal, job.controller.signal]);
