@@ -56,7 +56,7 @@ export interface StorageFaultSettings {
 export type PartSink = (uploadId: string, partNumber: number) => PartWriter | undefined;
 export interface PartWriter {
   write(chunk: Buffer): Promise<void>;
-  /** The body arrived whole: keep it as the part; returns its MD5 (hex). */
+  /** The body arrived whole: keep it as the part; returns its ETag. */
   finish(): Promise<string>;
   /** The body did not arrive whole: forget it. */
   discard(): Promise<void>;

@@ -72,12 +72,13 @@ function meter(emulator: Emulator) {
 }
 
 /** A side's process's CPU seconds (user + system, from /proc), or undefined where there is no /proc. */
-function processCpuS(pid: number | undefined): number | undefined {
+/** A process's CPU seconds so far, user and system (its threads' included). */
+function processCpuS(pid: number | undefined): { user: number; system: number } {
   try {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
   } catch {
-    return undefined;
+    return { user: NaN, system: NaN };
   }
 }
 
@@ -86,20 +87,22 @@ function processCpuS(pid: number | undefined): number | undefined {
  * process: the API and the storage origin), and the wall time: on a busy machine, CPU says more than the clock.
  */
 function cpuMeter(what: string, pid: number | undefined) {
-  let [side, emulator, wall] = [0, process.cpuUsage(), 0];
+  let [side, emulator, wall] = [processCpuS(undefined), process.cpuUsage(), 0];
   const on = process.env.SB_BENCH_CPU === '1';
   const profile = profiler(`${what.replace(/[^a-z_]+/g, '-')}emulator`);
   return {
     start: () => {
       void profile.start();
       if (!on) return;
-      [side, emulator, wall] = [processCpuS(pid) ?? NaN, process.cpuUsage(), performance.now()];
+      [side, emulator, wall] = [processCpuS(pid), process.cpuUsage(), performance.now()];
     },
     stop: () => {
       void profile.stop();
       if (!on) return;
       const used = process.cpuUsage(emulator);
-      console.log(`bench: cpu ${what}: side ${((processCpuS(pid) ?? NaN) - side).toFixed(2)} s, emulator ${((used.user + used.system) / 1e6).toFixed(2)} s (user ${(used.user / 1e6).toFixed(2)}), wall ${((performance.now() - wall) / 1000).toFixed(2)} s`);
+      const now = processCpuS(pid);
+      const [user, system] = [now.user - side.user, now.system - side.system];
+      console.log(`bench: cpu ${what}: side ${(user + system).toFixed(2)} s (user ${user.toFixed(2)}), emulator ${((used.user + used.system) / 1e6).toFixed(2)} s (user ${(used.user / 1e6).toFixed(2)}), wall ${((performance.now() - wall) / 1000).toFixed(2)} s`);
     },
   };
 }
@@ -130,6 +133,11 @@ function medianRun(runs: WorkRun[]): WorkRun {
     result: results.size === 1 ? runs[0].result : { differ: [...results] },
     startedAt: runs[0].startedAt,
   };
+}
+
+/** A side's rounds (PeerWork.rounds): the median of each figure, but the peak memory of them all. */
+function roundsRun(rounds: WorkRun[]): WorkRun {
+  return { ...medianRun(rounds), memoryMb: Math.max(...rounds.map((r) => r.memoryMb)), rssMb: Math.max(...rounds.map((r) => r.rssMb)) };
 }
 
 /**
@@ -231,7 +239,7 @@ export async function runPair(work: PeerWork, latencyMs: number, found: ReturnTy
   const warm = start === 'warm';
   // The first requests after start: one run per process.
   const runs = warm ? (work.runs ?? RUNS) : 1;
-  const { ours, ideals } = await onFreshEmulator(work, latencyMs, async (emulator, args) => {
+  const { ours: first, ideals } = await onFreshEmulator(work, latencyMs, async (emulator, args) => {
     const ours = await checked(work, emulator, args, runOurs(work, emulator, args, warm, runs));
     // A work on a budget of its own (the transfers' raised one) is none of the rate-limit rows' scenarios.
     if (!work.emulator?.rateLimit) tally(`beside the official client: ${work.title}, ${latencyLabel(latencyMs)}`, 'extension', emulator);
@@ -240,19 +248,33 @@ export async function runPair(work: PeerWork, latencyMs: number, found: ReturnTy
     await client.rateLimit();
     return { ours, ideals: await work.ideals({ args: args as never, latencyMs, ours, emulator, client }) };
   });
+  const oursRun = () => onFreshEmulator(work, latencyMs, (emulator, args) => checked(work, emulator, args, runOurs(work, emulator, args, warm, runs)));
+  const flags = warm ? ['--warm'] : [];
+  const peerRun = (extra: string[]) =>
+    'missing' in found ? undefined : onFreshEmulator(work, latencyMs, (emulator, args) => checked(work, emulator, args, runPeer(found.peer, work, emulator, args, [...flags, ...extra], runs)));
+  const oursRuns = [first];
+  const peerRuns: WorkRun[] = [];
+  let peerMissing: string | undefined = 'missing' in found ? found.missing : undefined;
+  for (let round = 0; round < (work.rounds ?? 1); round++) {
+    if (round > 0) oursRuns.push(await oursRun());
+    if (peerMissing !== undefined) continue;
+    try {
+      peerRuns.push((await peerRun([]))!);
+    } catch (error) {
+      peerMissing = error instanceof Error ? error.message : String(error);
+    }
+  }
+  const ours = roundsRun(oursRuns);
   // A worker holding a host's heap (hostHeapMb) lets tens of MB of garbage wait between collections: the heap figure
   // is taken from a run of its own in a bare worker, of what the work holds (startHeldProbe: after collections).
   if (work.hostHeapMb) {
     const bare = await onFreshEmulator(work, latencyMs, (emulator, args) => checked(work, emulator, args, runOurs(work, emulator, args, warm, 1, true)));
     ours.memoryMb = bare.memoryMb;
   }
-  if ('missing' in found) return { work, latencyMs, start, ours, ideals, peer: found };
-  const flags = warm ? ['--warm'] : [];
-  const peerRun = (extra: string[]) => onFreshEmulator(work, latencyMs, (emulator, args) => checked(work, emulator, args, runPeer(found.peer, work, emulator, args, [...flags, ...extra], runs)));
+  if (peerMissing !== undefined) return { work, latencyMs, start, ours, ideals, peer: { missing: peerMissing } };
   try {
-    const timed = await peerRun([]);
     const traced = work.peerMemory === 'rss' ? undefined : await peerRun(['--tracemalloc']);
-    return { work, latencyMs, start, ours, ideals, peer: { timed, traced } };
+    return { work, latencyMs, start, ours, ideals, peer: { timed: roundsRun(peerRuns), traced } };
   } catch (error) {
     return { work, latencyMs, start, ours, ideals, peer: { missing: error instanceof Error ? error.message : String(error) } };
   }

@@ -85,6 +85,11 @@ export interface PeerWork<A extends { [key: string]: Json } = { [key: string]: J
   emulator?: EmulatorOptions;
   /** Runs in each process (3 by default; the figures are their medians): 1 for work that changes the platform. */
   runs?: number;
+  /**
+   * Rounds of the pair (1 by default): each side's process runs again, on a fresh emulator, the sides taking turns;
+   * the figures are each side's medians. For work that can run once a process, whose time swings from run to run.
+   */
+  rounds?: number;
   /** How long one side may take (5 min by default). */
   timeoutMs?: number;
   /** Data the work needs added to each fresh emulator, before `args`. */

@@ -246,17 +246,19 @@ describe('transfer: download engine', function () {
     assert.deepStrictEqual(summary.retry.map((r) => r.fileId).sort(), ['blocked', 'full', 'gone']);
   });
 
-  it('writes through two buffers a connection (one written while the other fills), reused whatever the size; a short write is completed', async () => {
+  it('writes through two buffers a connection (one written while the other fills), reused whatever the size, in calls of at most 64 KiB; a short write is completed', async () => {
     storage.add('big', bytesOf(20 * MiB + 5));
     storage.add('small', bytesOf(3000, 3));
     const buffers = new Set<ArrayBufferLike>();
     let writes = 0;
+    let largest = 0;
     const disk: LocalDisk = {
       open: async (file, flags) => {
         const handle = await fs.promises.open(file, flags);
         return {
           write: async (buffer, offset, length, position) => {
             buffers.add(buffer.buffer);
+            largest = Math.max(largest, length);
             // Every other write takes only part of what it is given (a disk may).
             const taken = ++writes % 2 ? Math.max(1, Math.floor(length / 3)) : length;
             return handle.write(buffer, offset, taken, position);
@@ -272,6 +274,7 @@ describe('transfer: download engine', function () {
     same('big.bin', 'big');
     same('small.bin', 'small');
     assert.ok(buffers.size <= 4, `${buffers.size} buffers written from (at most two a connection)`);
+    assert.strictEqual(largest, 64 * 1024);
   });
 
   it('goes on receiving into a second buffer while the first is written: a slow disk does not hold the response back', async () => {
@@ -289,9 +292,9 @@ describe('transfer: download engine', function () {
         return {
           write: async (buffer, offset, length, position) => {
             if (!receivedDuringFirstWrite.length) {
-              // The first write waits (at most 2 s) until the next buffer's worth has arrived meanwhile.
+              // The first buffer's first write waits (at most 2 s) until the next buffer's worth has arrived meanwhile.
               const at = sent;
-              for (const until = Date.now() + 2_000; sent < at + length && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 5));
+              for (const until = Date.now() + 2_000; sent < at + 512 * 1024 && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 5));
               receivedDuringFirstWrite.push(sent - at);
             }
             return handle.write(buffer, offset, length, position);
