@@ -116,12 +116,13 @@ const SAVE_EVERY_MS = 2_000;
 /** A write buffer's size: the bytes received gathered before they are handed to the `.part` file. */
 const WRITE_BYTES = 512 * 1024;
 /**
- * The most one call to the disk writes. Measured on Linux 6.18 (a VM) for 1 GiB: calls of 512 KiB cost the kernel
- * 0.2 s in one run and 0.7–1.6 s in another, calls of 64 KiB 0.2 s steadily (the time goes to copying into the file's
- * cache: a large write gets large pages of it, it seems, and those are what the machine is slow to find); in the
- * bench's 1 GiB download, this side's CPU went from 2.1–2.9 s to 1.3–1.6 s in most runs.
+ * The most one call to the disk writes, as the official client's (32 KiB). The kernel caches a write in pages of up to
+ * its size, and 32 KiB is the largest it keeps at hand; larger ones it finds among its free memory, and on the bench's
+ * machine (Linux 6.18 in a VM) that is what varies: copying a GiB into the file's cache cost 0.2 s in one run and
+ * 0.7–2 s in the next. This side's CPU for the bench's 1 GiB download: 1.4–1.7 s in eight runs of nine with calls of
+ * 32 KiB (system 0.8–0.95 s), 1.4–3.7 s with 64 KiB (system 0.8–2.4 s), 2.1–2.9 s with 512 KiB.
  */
-const WRITE_CALL_BYTES = 64 * 1024;
+const WRITE_CALL_BYTES = 32 * 1024;
 const MAX_BACKOFF_MS = 30_000;
 
 const nodeDisk: LocalDisk = { open: (p, flags) => fsp.open(p, flags) };

@@ -29,6 +29,7 @@ import { isoZ } from './prng';
 import type { PartWriter } from './storage';
 
 const MiB = 1024 * 1024;
+const WRITE_CALL_BYTES = 32 * 1024;
 const MIN_PART = 5 * MiB;
 const MAX_PART = 5 * 1024 * MiB;
 const MAX_PARTS = 10_000;
@@ -144,15 +145,15 @@ export class UploadEngine {
     const out = fs.openSync(file, 'w');
     const etag = createHash('md5').update(`${uploadId}:${partNumber}:${this.partSeq}`).digest('hex');
     let size = 0;
-    // A body arrives in chunks of 64 KiB at most, each written as it comes, in this thread: the one size of write whose
-    // cost holds steady here. Writes of a MiB cost 0.2 s of kernel time per GiB in one run and 2.2 s in the next (the
-    // kernel's large pages, it seems), noise that fell on whichever side was being served; one call a chunk through
-    // the thread pool costs its hand-overs.
+    // A body arrives in chunks of 64 KiB at most, each written as it comes, in this thread, 32 KiB a call: the size of
+    // write whose cost holds steady here (see WRITE_CALL_BYTES in src/transfer/download.ts). Writes of a MiB cost 0.2 s
+    // of kernel time per GiB in one run and 2.2 s in the next, noise that fell on whichever side was being served; one
+    // call a chunk through the thread pool costs its hand-overs.
     const close = () => fs.closeSync(out);
     return {
       write: async (chunk) => {
         size += chunk.length;
-        for (let wrote = 0; wrote < chunk.length; ) wrote += fs.writeSync(out, chunk, wrote, chunk.length - wrote);
+        for (let wrote = 0; wrote < chunk.length; ) wrote += fs.writeSync(out, chunk, wrote, Math.min(WRITE_CALL_BYTES, chunk.length - wrote));
       },
       finish: async () => {
         close();

@@ -246,7 +246,7 @@ describe('transfer: download engine', function () {
     assert.deepStrictEqual(summary.retry.map((r) => r.fileId).sort(), ['blocked', 'full', 'gone']);
   });
 
-  it('writes through two buffers a connection (one written while the other fills), reused whatever the size, in calls of at most 64 KiB; a short write is completed', async () => {
+  it('writes through two buffers a connection (one written while the other fills), reused whatever the size, in calls of at most 32 KiB; a short write is completed', async () => {
     storage.add('big', bytesOf(20 * MiB + 5));
     storage.add('small', bytesOf(3000, 3));
     const buffers = new Set<ArrayBufferLike>();
@@ -274,7 +274,7 @@ describe('transfer: download engine', function () {
     same('big.bin', 'big');
     same('small.bin', 'small');
     assert.ok(buffers.size <= 4, `${buffers.size} buffers written from (at most two a connection)`);
-    assert.strictEqual(largest, 64 * 1024);
+    assert.strictEqual(largest, 32 * 1024);
   });
 
   it('goes on receiving into a second buffer while the first is written: a slow disk does not hold the response back', async () => {
