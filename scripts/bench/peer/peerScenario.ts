@@ -71,8 +71,7 @@ function meter(emulator: Emulator) {
   };
 }
 
-/** A side's process's CPU seconds (user + system, from /proc), or undefined where there is no /proc. */
-/** A process's CPU seconds so far, user and system (its threads' included). */
+/** A side's process's CPU seconds so far, user and system (its threads' included, from /proc; NaN where there is none). */
 function processCpuS(pid: number | undefined): { user: number; system: number } {
   try {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -87,7 +86,7 @@ function processCpuS(pid: number | undefined): { user: number; system: number } 
  * process: the API and the storage origin), and the wall time: on a busy machine, CPU says more than the clock.
  */
 function cpuMeter(what: string, pid: number | undefined) {
-  let [side, emulator, wall] = [processCpuS(undefined), process.cpuUsage(), 0];
+  let [side, emulator, wall] = [{ user: 0, system: 0 }, process.cpuUsage(), 0];
   const on = process.env.SB_BENCH_CPU === '1';
   const profile = profiler(`${what.replace(/[^a-z_]+/g, '-')}emulator`);
   return {

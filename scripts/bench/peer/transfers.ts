@@ -218,8 +218,8 @@ const COMMON = { emulator: EMULATOR, runs: 1, timeoutMs: 900_000, peerMemory: 'r
 /**
  * One large file is three rounds of the pair (the median of each side's). On two cores shared with the emulator, one
  * run's time swings by a fifth either way with the machine's state (the kernel's pages, the collectors' timing): on
- * 2026-11-27, fifteen runs of each side's same code downloaded 1 GiB in 1.18–1.76 s (the product) and 1.04–1.68 s
- * (the official client).
+ * 2026-11-27, fifteen runs of one build downloaded 1 GiB in 1.18–1.76 s (the product) and 1.04–1.68 s (the official
+ * client).
  */
 const ONE_ROUNDS = 3;
 
