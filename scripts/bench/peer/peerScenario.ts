@@ -1,8 +1,9 @@
 // The product beside the official Python client (sevenbridges-python, unmodified) in the same run, on the same
 // emulator: each piece of work of works.ts on loopback and with an 80 ms round trip. Each side runs against a
 // fresh emulator of the same data (its own quota), in a process of its own; the emulator counts the requests and
-// the bytes of the answers' bodies between the side's `ready` and its result. The official client runs twice:
-// once timed, once under tracemalloc for its peak memory (tracing slows Python down).
+// the bytes of the answers' bodies between the side's `ready` and its result. The official client runs timed (in
+// turns with the product for a work of several rounds: PeerWork.rounds), then once more under tracemalloc for its
+// peak memory (tracing slows Python down), unless its memory is its resident set in the timed run.
 import { fork, spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -249,18 +250,18 @@ export async function runPair(work: PeerWork, latencyMs: number, found: ReturnTy
   });
   const oursRun = () => onFreshEmulator(work, latencyMs, (emulator, args) => checked(work, emulator, args, runOurs(work, emulator, args, warm, runs)));
   const flags = warm ? ['--warm'] : [];
-  const peerRun = (extra: string[]) =>
-    'missing' in found ? undefined : onFreshEmulator(work, latencyMs, (emulator, args) => checked(work, emulator, args, runPeer(found.peer, work, emulator, args, [...flags, ...extra], runs)));
+  const peerRun = (peer: Peer, extra: string[]) =>
+    onFreshEmulator(work, latencyMs, (emulator, args) => checked(work, emulator, args, runPeer(peer, work, emulator, args, [...flags, ...extra], runs)));
   const oursRuns = [first];
   const peerRuns: WorkRun[] = [];
-  let peerMissing: string | undefined = 'missing' in found ? found.missing : undefined;
+  let peerFailed: string | undefined;
   for (let round = 0; round < (work.rounds ?? 1); round++) {
     if (round > 0) oursRuns.push(await oursRun());
-    if (peerMissing !== undefined) continue;
+    if ('missing' in found || peerFailed !== undefined) continue;
     try {
-      peerRuns.push((await peerRun([]))!);
+      peerRuns.push(await peerRun(found.peer, []));
     } catch (error) {
-      peerMissing = error instanceof Error ? error.message : String(error);
+      peerFailed = error instanceof Error ? error.message : String(error);
     }
   }
   const ours = roundsRun(oursRuns);
@@ -270,9 +271,10 @@ export async function runPair(work: PeerWork, latencyMs: number, found: ReturnTy
     const bare = await onFreshEmulator(work, latencyMs, (emulator, args) => checked(work, emulator, args, runOurs(work, emulator, args, warm, 1, true)));
     ours.memoryMb = bare.memoryMb;
   }
-  if (peerMissing !== undefined) return { work, latencyMs, start, ours, ideals, peer: { missing: peerMissing } };
+  if ('missing' in found) return { work, latencyMs, start, ours, ideals, peer: found };
+  if (peerFailed !== undefined) return { work, latencyMs, start, ours, ideals, peer: { missing: peerFailed } };
   try {
-    const traced = work.peerMemory === 'rss' ? undefined : await peerRun(['--tracemalloc']);
+    const traced = work.peerMemory === 'rss' ? undefined : await peerRun(found.peer, ['--tracemalloc']);
     return { work, latencyMs, start, ours, ideals, peer: { timed: roundsRun(peerRuns), traced } };
   } catch (error) {
     return { work, latencyMs, start, ours, ideals, peer: { missing: error instanceof Error ? error.message : String(error) } };
