@@ -282,7 +282,7 @@ export class FilesTreeModel implements RowModel<FilesNode> {
     for (const owner of owners) this.refresh(owner);
   }
 
-  /** Reloads the entries of the projects and folders loaded so far whose ID is one of these (a move's destination). */
+  /** Reloads the entries of the projects and folders loaded so far whose ID is one of these (a move's or a copy's destination). */
   refreshListings(ids: readonly string[]): void {
     const wanted = new Set(ids.map((id) => id.toLowerCase()));
     const owners: (ProjectNode | FolderNode)[] = [];

@@ -90,6 +90,11 @@ export function registerFiles(services: Services, copy: CopyFeature, remote: Rem
       model.refresh();
     }),
     model.onDidChange(showFound),
+    // A copy job's end is waited for by no command (a move's and a delete's are, and read their rows again): its
+    // destination, if the view has listed it, lists the copies from then on.
+    jobs.tracker.onDidFinish((job) => {
+      if ((job.type ?? 'COPY') === 'COPY') model.refreshListings([job.destination.parent ?? job.destination.project]);
+    }),
     registerMetadataDocuments(services),
   );
   later.commands((f) => f.filesCommands(parts));

@@ -95,6 +95,11 @@ describe('bulk copy', function () {
     const { source, target, folder } = pickProjects();
     const project = await projectNode(source.id);
     const files = (await children(project)).filter((k) => k.kind === 'file').slice(0, 3);
+    // The destination folder is listed before the copy: its rows are read again when the job ends.
+    const targetNode = await projectNode(target.id);
+    const folderNode = (await children(targetNode)).find((k) => k.kind === 'folder' && fileOf(k).id === folder.id)!;
+    assert.ok(folderNode, 'destination folder in the view');
+    const listedBefore = await children(folderNode);
     const before = emulator().copyRequests.length;
     const destination: CopyDestination = { kind: 'otherProjectFolder', project: target.id, folder: folder.id, path: [folder.name] };
     const jobs = (await vscode.commands.executeCommand('sevenbridges.copyTo', files[0], files, { destination, confirm: false })) as TrackedJob[];
@@ -114,21 +119,24 @@ describe('bulk copy', function () {
     assert.strictEqual(statusBar.text, '$(check) Copy done · 3 files');
     assert.ok(!statusBar.backgroundColor);
 
-    // The copies are listed in the destination folder of the view.
-    const targetNode = await projectNode(target.id);
-    await vscode.commands.executeCommand('sevenbridges.files.refresh', targetNode);
-    const folderNode = (await children(targetNode)).find((k) => k.kind === 'folder' && fileOf(k).id === folder.id)!;
-    assert.ok(folderNode, 'destination folder in the view');
-    const listed = new Set<string>();
-    let folderKids = await children(folderNode);
-    for (;;) {
-      folderKids.filter((k) => k.kind === 'file').forEach((k) => listed.add(fileOf(k).id));
-      const more = folderKids.find((k) => k.kind === 'loadMore');
-      if (!more) break;
-      await vscode.commands.executeCommand('sevenbridges.files.loadMore', more);
-      folderKids = await children(folderNode);
-    }
-    for (const r of done.result!) assert.ok(r.resource && listed.has(r.resource.id), `copy ${r.resource?.name} listed`);
+    // The copies are listed in the destination folder of the view, with no refresh asked for.
+    const listed = async () => {
+      const ids = new Set<string>();
+      let folderKids = await children(folderNode);
+      for (;;) {
+        folderKids.filter((k) => k.kind === 'file').forEach((k) => ids.add(fileOf(k).id));
+        const more = folderKids.find((k) => k.kind === 'loadMore');
+        if (!more) return ids;
+        await vscode.commands.executeCommand('sevenbridges.files.loadMore', more);
+        folderKids = await children(folderNode);
+      }
+    };
+    const copies = done.result!.map((r) => r.resource!.id);
+    assert.ok(!copies.some((id) => listedBefore.some((k) => k.kind === 'file' && fileOf(k).id === id)), 'not listed before the copy');
+    await waitFor(async () => {
+      const ids = await listed();
+      return copies.every((id) => ids.has(id));
+    }, 'the copies listed in the destination folder', 10_000);
 
     // Kept in global state for the next session; opening the list marks the outcome as seen.
     const saved = api.services.context.globalState.get<{ jobs: TrackedJob[] }>('sevenbridges.copyJobs');
