@@ -116,11 +116,11 @@ const SAVE_EVERY_MS = 2_000;
 /** A write buffer's size: the bytes received gathered before they are handed to the `.part` file. */
 const WRITE_BYTES = 512 * 1024;
 /**
- * The most one call to the disk writes, as the official client's (32 KiB). The kernel caches a write in pages of up to
- * its size, and 32 KiB is the largest it keeps at hand; larger ones it finds among its free memory, and on the bench's
- * machine (Linux 6.18 in a VM) that is what varies: copying a GiB into the file's cache cost 0.2 s in one run and
- * 0.7–2 s in the next. This side's CPU for the bench's 1 GiB download: 1.4–1.7 s in eight runs of nine with calls of
- * 32 KiB (system 0.8–0.95 s), 1.4–3.7 s with 64 KiB (system 0.8–2.4 s), 2.1–2.9 s with 512 KiB.
+ * The most one call to the disk writes, as the official client's (32 KiB). On the bench's machine (Linux 6.18 in a
+ * VM) copying a GiB into the file's cache in larger calls cost the kernel 0.2 s in one run and 0.7–2 s in the next.
+ * This side's CPU for the bench's 1 GiB download: 1.4–1.7 s in eight runs of nine with calls of 32 KiB (system
+ * 0.8–0.95 s), 1.4–3.7 s with 64 KiB (system 0.8–2.4 s), 2.1–2.9 s with 512 KiB. Calls of 32 KiB are not immune:
+ * some later runs of them took 2.4–3.2 s (system 1.7–2.6 s).
  */
 const WRITE_CALL_BYTES = 32 * 1024;
 const MAX_BACKOFF_MS = 30_000;

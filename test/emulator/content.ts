@@ -104,7 +104,8 @@ function flavorOf(ext: string): Flavor {
  * A few pieces kept, since consecutive small reads fall in the same piece. Only a piece a read takes part of is
  * kept: a large read's pieces are made, sent and dropped. Kept for the next 31 pieces, each of them outlived the
  * young generation, so a GiB read made a GiB of old garbage: the emulator spent 1.3–2.4 s of CPU per GiB served,
- * most of it collecting, against 0.5–1.4 s now (it shares the bench's two cores with the client it serves).
+ * most of it collecting, against 0.46–0.62 s now with the bench's heap room (peerScenario.ts); it shares the bench's
+ * two cores with the client it serves.
  */
 class PieceCache {
   private readonly entries = new Map<string, Buffer>();

@@ -288,8 +288,10 @@ describe('bulk copy from the Projects & Files view', function () {
       await wb.page.keyboard.press(where === 'absent' ? 'PageDown' : where === 'below' ? 'ArrowDown' : 'ArrowUp');
       await wb.page.waitForTimeout(30);
     }
-    const shownRows = (await wb.treeItems(VIEW.files)).map((r) => r.label).join(' | ');
-    assert.ok(await inView(), `the copy ${copyName} is shown in ${folder.name} (it is ${await place()}; rows: ${shownRows})`);
+    if (!(await inView())) {
+      const shownRows = (await wb.treeItems(VIEW.files)).map((r) => r.label).join(' | ');
+      assert.fail(`the copy ${copyName} is shown in ${folder.name} (it is ${await place()}; rows: ${shownRows})`);
+    }
     await wb.screenshot('copy-10-copies-in-view');
     console.log(`      status bar: "${copying}" → "${done}"`);
   });
