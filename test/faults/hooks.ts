@@ -18,6 +18,17 @@ function writesTable(): string {
     const f = record.writes.get(kind)!;
     return [kind, f.requested, f.once, f.doubled, f.lost, f.wronglyAdopted, f.stuck].map(String);
   });
+  return grid(head, rows);
+}
+
+/** One row per class of hostile input: cases tried, bytes compared, files outside the folder, torn, hung. */
+function integrityTable(): string {
+  const head = ['class', 'cases', 'bytes compared', 'outside the folder', 'torn', 'hung'];
+  const rows = [...record.integrity.entries()].map(([cls, f]) => [cls, f.cases, f.bytesCompared, f.outside, f.torn, f.hung].map(String));
+  return grid(head, rows);
+}
+
+function grid(head: string[], rows: string[][]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = `+${widths.map((w) => '-'.repeat(w + 2)).join('+')}+`;
   const render = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
@@ -58,5 +69,8 @@ export const mochaHooks = {
     ];
     console.log('\n  Fault suite summary\n' + table(rows).split('\n').map((l) => `  ${l}`).join('\n') + '\n');
     console.log('  Writes, per kind (all but "requested" and "made once" must be 0)\n' + writesTable().split('\n').map((l) => `  ${l}`).join('\n') + '\n');
+    if (record.integrity.size > 0) {
+      console.log('  Hostile input, per class (outside the folder, torn and hung must be 0)\n' + integrityTable().split('\n').map((l) => `  ${l}`).join('\n') + '\n');
+    }
   },
 };

@@ -39,7 +39,29 @@ export const record = {
   errors: [] as unknown[],
   /** Writes by kind (copy, abort, run, re-run): the summary's second table (`accountWrites`). */
   writes: new Map<string, WriteFigures>(),
+  /** Hostile input by class (odd names, answers, disks): the summary's third table (`accountIntegrity`). */
+  integrity: new Map<string, IntegrityFigures>(),
 };
+
+/**
+ * A class of hostile input (issue 36): the cases tried, the bytes compared with what was meant, the files the product
+ * wrote outside the folder the person chose, the files shown or saved whole that were not the bytes meant (torn,
+ * shifted, truncated, doubled), and the waits that did not end (a walk or a read that never stopped).
+ */
+export interface IntegrityFigures {
+  cases: number;
+  bytesCompared: number;
+  outside: number;
+  torn: number;
+  hung: number;
+}
+
+/** Adds a test's figures for one class of hostile input to the summary. */
+export function accountIntegrity(cls: string, figures: Partial<IntegrityFigures>): void {
+  const sum = record.integrity.get(cls) ?? { cases: 0, bytesCompared: 0, outside: 0, torn: 0, hung: 0 };
+  for (const [k, v] of Object.entries(figures) as [keyof IntegrityFigures, number][]) sum[k] += v;
+  record.integrity.set(cls, sum);
+}
 
 /**
  * A kind's writes: asked for by the person; made by the platform exactly once, more than once, or never; a job or
