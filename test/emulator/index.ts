@@ -56,7 +56,7 @@
 import { AsyncJobEngine, CopySettings, ReceivedCopyRequest, type ReceivedJobRequest } from './asyncJobs';
 import type { CopyItem } from './data';
 import { EmulatorData, generateData } from './data';
-import { FaultSettings, Faults, type RequestHold, type RequestMatch, type WriteMatch } from './faults';
+import { FaultSettings, Faults, WRITES, type RequestHold, type RequestMatch, type WriteMatch } from './faults';
 import { RateLimiter } from './rateLimit';
 import { EmulatorServer, type ReceivedRequest, type ReceivedWrite } from './server';
 import { ExecutionEngine, type LogFile, type ReceivedAction } from './execution';
@@ -64,9 +64,14 @@ import type { SearchMode, SearchSettings } from './search';
 import { StorageServer, type StorageFaults, type StorageFaultSettings, type StorageRequest } from './storage';
 import { addSamples, FileContents, type Blob } from './content';
 import { UploadEngine } from './uploads';
+import { addApps } from './appSeeds';
+import { addVolumes } from './volumes';
+import { VolumeJobEngine } from './volumeJobs';
 
 export type { ReceivedCopyRequest, ReceivedJobRequest } from './asyncJobs';
-export type { EmulatorData, FileRec, JobRec, ProjectRec, TaskRec, TaskStatus, UserRec } from './data';
+export type { AppRec, AppRevision, EmulatorData, ExportRec, FileRec, ImportRec, JobRec, ProjectRec, TaskRec, TaskStatus, UserRec, VolumeObject, VolumeRec } from './data';
+export { WRITES, matchesWrite } from './faults';
+export { PUBLIC_PROJECT } from './appSeeds';
 export type { FaultSettings, RequestMatch, WriteMatch } from './faults';
 export type { ReceivedRequest } from './server';
 export type { LogFile, ReceivedAction, JobRecord } from './execution';
@@ -190,6 +195,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     seed, tasks: options.tasks ?? 400, files: options.files ?? 3000, now: now(), batches: options.batches ?? [40], batchFailures: options.batchFailures,
   });
   addSamples(store, seed);
+  addApps(store, seed);
+  addVolumes(store, seed);
   const faults = new Faults(seed, options.faults, now);
   const limiter = new RateLimiter(options.rateLimit ?? { limit: 1000, windowMs: 300_000 }, now);
   const jobs = new AsyncJobEngine(store, now, {
@@ -198,6 +205,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     progressiveResults: options.progressiveResults ?? false,
     immediateResults: options.immediateResults ?? 0.5,
   });
+  const volumeJobs = new VolumeJobEngine(store, now, () => jobs.settings.stepMs, seed);
   const accounts = new Map([[token, store.user.username], ...(options.accounts ?? []).map((a): [string, string] => [a.token, a.username])]);
   const execution = new ExecutionEngine(store, now, options.taskStepMs ?? 2000, options.runSteps ?? 3);
   const uploads: UploadEngine = new UploadEngine(store, now, (id, part) => storage.partUrl(id, part));
@@ -205,7 +213,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const storage: StorageServer = new StorageServer((id) => contents.blob(id), (id, part) => uploads.partWriter(id, part), now, seed, options.storageFaults, options.signedUrlTtlMs);
   const storageOrigin = await storage.listen();
   const searchSettings: SearchSettings = { mode: options.search ?? 'available' };
-  const server = new EmulatorServer({ store, token, accounts, faults, limiter, jobs, execution, contents, uploads, search: searchSettings, now });
+  const server = new EmulatorServer({ store, token, accounts, faults, limiter, jobs, volumeJobs, execution, contents, uploads, search: searchSettings, now });
   const port = await server.listen(options.port ?? 0);
   return {
     baseUrl: `http://127.0.0.1:${port}/v2`,
@@ -215,12 +223,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     faults: faults.settings,
     burst429: (count, resetInSeconds) => faults.burst429(count, resetInSeconds),
     maintenance: (ms) => faults.maintenance(ms),
-    loseNextCopyResponse: () => faults.loseNextWriteResponse({ method: 'POST', path: /^\/async\/files\/copy$/ }),
+    loseNextCopyResponse: () => faults.loseNextWriteResponse(WRITES.copy),
     loseNextWriteResponse: (match) => faults.loseNextWriteResponse(match),
     copySettings: jobs.settings,
     foreignCopyRequests: jobs.foreign,
     foreignCopy: (items, username) => jobs.submitForeign(items, username),
-    loseNextActionResponse: () => faults.loseNextWriteResponse({ method: 'POST', path: /^\/tasks\/[^/]+\/actions\/[^/]+$/ }),
+    loseNextActionResponse: () => faults.loseNextWriteResponse(WRITES.taskAction),
     hold: (match) => faults.hold(match),
     advance: () => execution.advance(),
     setRunOutcome: (id, outcome) => execution.setRunOutcome(id, outcome),
