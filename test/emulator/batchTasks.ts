@@ -58,7 +58,7 @@ interface Group {
 function groups(store: Store, parent: TaskRec): Group[] {
   const value = parent.inputs[parent.batch_input ?? ''];
   const files = (Array.isArray(value) ? value : [value]).filter(isFileValue);
-  if (parent.batch_by?.type !== 'CRITERIA') return files.map((f) => ({ value: f.name ?? f.path, fields: {}, files: [f] }));
+  if (parent.batch_by?.type !== 'CRITERIA') return files.map((f) => ({ value: store.fileById.get(f.path)?.name ?? f.path, fields: {}, files: [f] }));
   const byKey = new Map<string, Group>();
   for (const f of files) {
     const metadata = store.fileById.get(f.path)?.metadata ?? {};

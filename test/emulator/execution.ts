@@ -76,6 +76,8 @@ export class ExecutionEngine {
   private readonly details = new Map<string, JobRecord[]>();
   private readonly outcomes = new Map<string, 'COMPLETED' | 'FAILED'>();
   private pending: Pending[] = [];
+  /** while a due step is applied, the time it was due: what it does happens then, not when a request noticed it */
+  private applying: number | undefined;
 
   constructor(
     private readonly store: Store,
@@ -90,11 +92,21 @@ export class ExecutionEngine {
 
   /** Applies the lifecycle steps that are due (called before every request, like the copy jobs). */
   advance(): void {
-    const now = this.now();
-    const due = this.pending.filter((p) => p.at <= now).sort((a, b) => a.at - b.at);
-    if (!due.length) return;
-    this.pending = this.pending.filter((p) => p.at > now);
-    for (const p of due) p.apply();
+    // A step may schedule another that is already due (a task run long ago): apply until none is.
+    for (;;) {
+      const now = this.now();
+      const due = this.pending.filter((p) => p.at <= now).sort((a, b) => a.at - b.at);
+      if (!due.length) return;
+      this.pending = this.pending.filter((p) => p.at > now);
+      for (const p of due) {
+        this.applying = p.at;
+        try {
+          p.apply();
+        } finally {
+          this.applying = undefined;
+        }
+      }
+    }
   }
 
   executionDetails(ctx: Ctx, id: string): Result {
@@ -181,8 +193,13 @@ export class ExecutionEngine {
     t.execution_status.message = message;
   }
 
+  /** The time now for the lifecycle: the due time of the step being applied, else the clock's. */
+  private time(): number {
+    return this.applying ?? this.now();
+  }
+
   private at(delay: number, apply: () => void): void {
-    this.pending.push({ at: this.now() + delay, apply });
+    this.pending.push({ at: this.time() + delay, apply });
   }
 
   /** Ends a task now, as its run would (its end time, duration, price; a failure's error). */
@@ -191,7 +208,7 @@ export class ExecutionEngine {
   }
 
   private finish(t: TaskRec, status: 'COMPLETED' | 'FAILED' | 'ABORTED'): void {
-    const now = this.now();
+    const now = this.time();
     this.set(t, status, status === 'COMPLETED' ? 'Completed' : status === 'FAILED' ? 'Failed' : 'Aborted');
     t.end_time = isoZ(now);
     if (t.start_time) {
@@ -244,7 +261,7 @@ export class ExecutionEngine {
     this.at(this.taskStepMs, () => {
       if (t.status !== 'QUEUED') return;
       this.set(t, 'RUNNING', 'Running');
-      t.start_time = isoZ(this.now());
+      t.start_time = isoZ(this.time());
       const es = t.execution_status;
       for (let i = 1; i < this.runSteps; i++) {
         this.at(this.taskStepMs * i, () => {
@@ -264,15 +281,15 @@ export class ExecutionEngine {
     this.at(this.taskStepMs, () => {
       if (t.status !== 'CREATING') return;
       const port = appInputs(this.store, t.app).get(t.batch_input ?? '');
-      const children = makeChildren(this.store, t, port !== undefined && nonNull(port.type).k === 'array', this.now());
+      const children = makeChildren(this.store, t, port !== undefined && nonNull(port.type).k === 'array', this.time());
       this.set(t, 'RUNNING', 'Running');
-      t.start_time = isoZ(this.now());
+      t.start_time = isoZ(this.time());
       for (const c of children) {
         const outcome = this.outcomes.get(t.id);
         if (outcome) this.outcomes.set(c.id, outcome);
         this.start(c);
       }
-      refreshParent(this.store, t, this.now());
+      refreshParent(this.store, t, this.time());
     });
   }
 

@@ -48,8 +48,20 @@
  *   them; other parameters given twice are still refused;
  * - the file search (POST /v2/files/search): see search.ts for the subset of the query language it takes, its
  *   partial-name operator (LIKE) and paging; `search: 'absent'` answers 404 as a platform without it, `'forbidden'` 403;
- * - task creation, draft changes, prices: see taskWrites.ts and data.ts (`priceOf`); a batch parent's price is the
- *   sum of its children's (the parent itself runs nothing); `batches` adds batches at scale (data.ts);
+ * - task creation, draft changes, delete, the contract's task codes: see taskWrites.ts; the checks of a task's inputs
+ *   against its app's CWL and the `errors`/`warnings` items (`{type, input, message}`): taskRules.ts and cwl.ts; batch
+ *   tasks (children made when the parent runs, the parent's end rule): batchTasks.ts; what a run goes through and the
+ *   files a completed task makes: execution.ts and taskOutputs.ts; prices: data.ts (`priceOf`); a batch parent's price
+ *   is the sum of its children's (the parent itself runs nothing); `batches` adds batches at scale (data.ts); an
+ *   unknown task is 404/7002 on every call that names one;
+ * - apps (list, get, raw CWL as JSON only, install as JSON or YAML, revisions, copy): apps.ts; the seeded apps, the
+ *   public project `admin/sbg-public-data` (readable, not a member project, with a few reference files): appSeeds.ts;
+ * - volumes and their objects: volumes.ts; imports and exports (job states, results, refusals; lists newest first):
+ *   volumeJobs.ts; a file on a volume carries `storage: {type: VOLUME, volume, location}`, a file without `storage`
+ *   is on the platform's storage (the record is left as it was: no field added to every file);
+ * - the apps, the public project and the volumes are drawn from no shared PRNG: the rest of the data is the same with
+ *   or without them; the seeded tasks' inputs follow their app's CWL (BWA-MEM's `reads` is a list);
+ * - every write is one of the kinds `WRITES` names (faults.ts), by method and path, for the fault tests;
  * - the first project also holds `samples/`, small files of every kind (content.ts);
  * - file bytes: see content.ts (generated from ID and size, served by storage.ts); multipart upload: see uploads.ts.
  */

@@ -16,7 +16,7 @@ import { Prng, isoZ, seedOf } from './prng';
 export function makeOutputs(store: Store, t: TaskRec, now: number): void {
   const project = store.projectById.get(t.project);
   if (!project) return;
-  const base = baseName(t);
+  const base = baseName(store, t);
   const outputs: TaskRec['outputs'] = {};
   for (const port of outputsOf(findApp(store, t.app).rev.content)) {
     const type = nonNull(port.type);
@@ -42,9 +42,10 @@ function addOutput(store: Store, t: TaskRec, port: Port, name: string, folder: s
   });
 }
 
-function baseName(t: TaskRec): string {
+function baseName(store: Store, t: TaskRec): string {
   for (const v of Object.values(t.inputs).flatMap((x) => (Array.isArray(x) ? x : [x]))) {
-    if (isFileValue(v) && v.class === 'File' && typeof v.name === 'string' && v.name !== '') return v.name.split('.')[0];
+    const name = isFileValue(v) && v.class === 'File' ? store.fileById.get(v.path)?.name : undefined;
+    if (name) return name.split('.')[0];
   }
   return t.name.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 60);
 }
