@@ -99,14 +99,11 @@ export interface VolumeObject {
 
 export type VolumeJobState = 'PENDING' | 'RUNNING' | 'COMPLETED' | 'FAILED';
 
-export interface ImportRec {
+/** What an import and an export job share: their state, times, outcome, and who submitted them when. */
+interface VolumeJob {
   id: string;
   state: VolumeJobState;
-  source: { volume: string; location: string };
-  destination: { project?: string; parent?: string; name?: string };
   overwrite: boolean;
-  autorename: boolean;
-  preserve_folder_structure: boolean;
   started_on?: string;
   finished_on?: string;
   result?: Record<string, unknown>;
@@ -117,20 +114,18 @@ export interface ImportRec {
   submittedAt: number;
 }
 
-export interface ExportRec {
-  id: string;
-  state: VolumeJobState;
+export interface ImportRec extends VolumeJob {
+  source: { volume: string; location: string };
+  destination: { project?: string; parent?: string; name?: string };
+  autorename: boolean;
+  preserve_folder_structure: boolean;
+}
+
+export interface ExportRec extends VolumeJob {
   source: { file: string };
   destination: { volume: string; location: string };
-  overwrite: boolean;
   copy_only: boolean;
   properties: Record<string, unknown>;
-  started_on?: string;
-  finished_on?: string;
-  result?: Record<string, unknown>;
-  error?: { status: number; code: number; message: string; more_info: string };
-  owner: string;
-  submittedAt: number;
 }
 
 export type TaskStatus = 'QUEUED' | 'DRAFT' | 'RUNNING' | 'COMPLETED' | 'ABORTED' | 'FAILED' | 'CREATING' | 'ABORTING';
