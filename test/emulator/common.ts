@@ -12,6 +12,8 @@ export interface Ctx {
   readonly path: string;
   readonly query: URLSearchParams;
   readonly rawBody: string;
+  /** the request's `Content-Type` without its parameters, lower case; '' when there is none */
+  readonly contentType: string;
   /** The caller's username (the token's account). */
   readonly user: string;
 }
@@ -70,11 +72,25 @@ export interface Paging {
   limit: number;
 }
 
-export function paging(q: URLSearchParams): Paging {
+/** `offset` and `limit` (1–100; 25 unless a call documents another default). */
+export function paging(q: URLSearchParams, defaultLimit = 25): Paging {
   return {
     offset: intParam(q, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
-    limit: intParam(q, 'limit', 25, 1, 100),
+    limit: intParam(q, 'limit', defaultLimit, 1, 100),
   };
+}
+
+/** `limit` alone (1–100), for the calls paged by a token. */
+export function limitParam(q: URLSearchParams, defaultLimit: number): number {
+  return intParam(q, 'limit', defaultLimit, 1, 100);
+}
+
+/** A query parameter read as a boolean (`true`/`false`, any case); `dflt` when absent. */
+export function boolParam(q: URLSearchParams, name: string, dflt: boolean): boolean {
+  const raw = one(q, name);
+  if (raw === null) return dflt;
+  if (!/^(true|false)$/i.test(raw)) throw badRequest(`Invalid value '${raw}' for parameter '${name}': use true or false.`);
+  return raw.toLowerCase() === 'true';
 }
 
 /** The list envelope with absolute href, next/prev links and X-Total-Matching-Query. */

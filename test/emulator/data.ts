@@ -46,6 +46,86 @@ export interface FileRec {
   origin: { task?: string };
   tags: string[];
   metadata: Record<string, string>;
+  /** a file that lives on a volume (imported, or exported without copy_only); absent: on the platform's storage */
+  storage?: { type: 'VOLUME'; volume: string; location: string };
+}
+
+/** One revision of an app: the CWL as posted (less what the server sets), who made it and when. */
+export interface AppRevision {
+  revision: number;
+  content: Record<string, unknown>;
+  by: string;
+  /** epoch seconds, as `sbg:modifiedOn` */
+  at: number;
+  notes: string;
+  validationErrors: string[];
+}
+
+/** An app of a project (`owner/project/short`); its revisions in order, 0 first. */
+export interface AppRec {
+  id: string;
+  project: string;
+  short: string;
+  createdBy: string;
+  /** epoch seconds */
+  createdOn: number;
+  revisions: AppRevision[];
+  /** a copy: `<source app id>/<revision copied>` */
+  copyOf?: string;
+  /** a copy that keeps following its source (clone, transient) */
+  follows?: string;
+}
+
+export interface VolumeRec {
+  id: string;
+  name: string;
+  description: string;
+  access_mode: 'RO' | 'RW';
+  service: { type: 'S3' | 'GCS'; bucket: string; prefix: string; endpoint?: string; root_url?: string; credentials: Record<string, string> };
+  created_on: string;
+  modified_on: string;
+  active: boolean;
+}
+
+/** An object on a volume, its location relative to the volume's prefix. */
+export interface VolumeObject {
+  location: string;
+  size: number;
+  /** epoch ms */
+  modified: number;
+  etag: string;
+  contentType: string;
+}
+
+export type VolumeJobState = 'PENDING' | 'RUNNING' | 'COMPLETED' | 'FAILED';
+
+/** What an import and an export job share: their state, times, outcome, and who submitted them when. */
+interface VolumeJob {
+  id: string;
+  state: VolumeJobState;
+  overwrite: boolean;
+  started_on?: string;
+  finished_on?: string;
+  result?: Record<string, unknown>;
+  error?: { status: number; code: number; message: string; more_info: string };
+  /** the account that submitted it */
+  owner: string;
+  /** epoch ms of the submission */
+  submittedAt: number;
+}
+
+export interface ImportRec extends VolumeJob {
+  source: { volume: string; location: string };
+  destination: { project?: string; parent?: string; name?: string };
+  autorename: boolean;
+  preserve_folder_structure: boolean;
+}
+
+export interface ExportRec extends VolumeJob {
+  source: { file: string };
+  destination: { volume: string; location: string };
+  copy_only: boolean;
+  properties: Record<string, unknown>;
 }
 
 export type TaskStatus = 'QUEUED' | 'DRAFT' | 'RUNNING' | 'COMPLETED' | 'ABORTED' | 'FAILED' | 'CREATING' | 'ABORTING';
@@ -187,6 +267,14 @@ export interface EmulatorData {
   readonly batchParents: TaskRec[];
   /** the seeded batches at scale (option `batches`), in creation order; each is in `batchParents` too */
   readonly scaleBatches: TaskRec[];
+  /** apps of the projects and the public apps (project `admin/sbg-public-data`), by `owner/project/short` */
+  readonly apps: Map<string, AppRec>;
+  readonly volumes: VolumeRec[];
+  /** each volume's objects by location */
+  readonly volumeObjects: Map<string, Map<string, VolumeObject>>;
+  /** import and export jobs, oldest first */
+  readonly imports: ImportRec[];
+  readonly exports: ExportRec[];
 }
 
 export interface DataOptions {
@@ -214,6 +302,11 @@ export class Store implements EmulatorData {
   readonly projectById = new Map<string, ProjectRec>();
   readonly batchParents: TaskRec[] = [];
   readonly scaleBatches: TaskRec[] = [];
+  readonly apps = new Map<string, AppRec>();
+  readonly volumes: VolumeRec[] = [];
+  readonly volumeObjects = new Map<string, Map<string, VolumeObject>>();
+  readonly imports: ImportRec[] = [];
+  readonly exports: ExportRec[] = [];
   private readonly childMap = new Map<string, FileRec[]>();
   private readonly usedHex = new Set<string>();
 
@@ -305,6 +398,15 @@ export class Store implements EmulatorData {
     return t;
   }
 
+  /** Takes a task out of every index (a deleted draft). */
+  removeTask(t: TaskRec): void {
+    this.taskById.delete(t.id);
+    for (const list of [this.tasks, this.batchParents]) {
+      const at = list.indexOf(t);
+      if (at >= 0) list.splice(at, 1);
+    }
+  }
+
   /** true when `folderId` is `ancestorId` or lies below it */
   isWithin(folderId: string, ancestorId: string): boolean {
     let cur: string | null = folderId;
@@ -338,14 +440,18 @@ const FILE_KINDS: { ext: string; min: number; max: number }[] = [
   { ext: '.log', min: 100, max: 1e6 },
   { ext: '.txt', min: 5, max: 1e5 },
 ];
-export const APPS: { id: string; label: string; in: string; out: string[] }[] = [
-  { id: 'bwa-mem', label: 'BWA-MEM Bundle', in: 'reads', out: ['aligned_reads'] },
-  { id: 'gatk-haplotypecaller', label: 'GATK HaplotypeCaller', in: 'input_bam', out: ['vcf', 'gvcf'] },
-  { id: 'fastqc', label: 'FastQC', in: 'input_fastq', out: ['report_zip', 'html'] },
-  { id: 'star-align', label: 'STAR', in: 'reads', out: ['aligned_reads', 'log_files'] },
-  { id: 'salmon-quant', label: 'Salmon Quant', in: 'reads', out: ['quant'] },
-  { id: 'rsem', label: 'RSEM', in: 'input_bam', out: ['genes', 'isoforms'] },
-  { id: 'grep', label: 'grep', in: 'input', out: ['out'] },
+/**
+ * The apps the seeded tasks ran (their CWL is made from this table by appSeeds.ts): the input the tasks set (`in`, a
+ * list of files when `array`), whether it takes a `reference`, the outputs, and the tools its jobs run (its steps).
+ */
+export const APPS: { id: string; label: string; in: string; array?: true; reference?: true; out: string[]; tools: string[] }[] = [
+  { id: 'bwa-mem', label: 'BWA-MEM Bundle', in: 'reads', array: true, reference: true, out: ['aligned_reads'], tools: ['bwa_index', 'bwa_mem', 'samtools_sort', 'samtools_index'] },
+  { id: 'gatk-haplotypecaller', label: 'GATK HaplotypeCaller', in: 'input_bam', reference: true, out: ['vcf', 'gvcf'], tools: ['gatk_baserecalibrator', 'gatk_applybqsr', 'gatk_haplotypecaller', 'bcftools_stats'] },
+  { id: 'fastqc', label: 'FastQC', in: 'input_fastq', out: ['report_zip', 'html'], tools: ['fastqc'] },
+  { id: 'star-align', label: 'STAR', in: 'reads', reference: true, out: ['aligned_reads', 'log_files'], tools: ['star_genome_generate', 'star_align', 'samtools_index'] },
+  { id: 'salmon-quant', label: 'Salmon Quant', in: 'reads', reference: true, out: ['quant'], tools: ['salmon_index', 'salmon_quant'] },
+  { id: 'rsem', label: 'RSEM', in: 'input_bam', reference: true, out: ['genes', 'isoforms'], tools: ['rsem_prepare_reference', 'rsem_calculate_expression'] },
+  { id: 'grep', label: 'grep', in: 'input', out: ['out'], tools: ['grep'] },
 ];
 const FAILURES = [
   'Job failed with exit code 137: the instance ran out of memory.',
@@ -524,7 +630,7 @@ export function generateData(opts: DataOptions): Store {
       use_interruptible_instances: rng.chance(0.7),
     };
     const input = fileValue(project.id);
-    t.inputs[app.in] = input;
+    t.inputs[app.in] = app.array && input ? [input] : input;
     if (rng.chance(0.5)) {
       t.inputs.threads = rng.pick([4, 8, 16]);
     }
@@ -676,7 +782,8 @@ export function generateData(opts: DataOptions): Store {
       const cs = status === 'CREATING' ? 'DRAFT' : childStatus(status, i);
       const c = makeTask(cs, project, t, createdAdj + 1000 * (i + 1));
       c.name = `${t.name} - ${pad2(i + 1)}`;
-      const v = c.inputs[Object.keys(c.inputs)[0]];
+      const given = c.inputs[Object.keys(c.inputs)[0]];
+      const v = Array.isArray(given) ? given[0] : given;
       const sample = v && typeof v === 'object' && !Array.isArray(v) ? v.name.split(/[_.]/).slice(0, 2).join('_') : `item_${i + 1}`;
       c.batch_group = { value: sample, fields: { sample_id: sample } };
       if (v && typeof v === 'object' && !Array.isArray(v)) {

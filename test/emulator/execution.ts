@@ -7,21 +7,31 @@
  *   every task with a `start_time` has jobs; a FAILED task's last job failed and its `job.err.log` ends with the
  *   task's first error; about half of those logs are 1.2–3 MB (verbose tools), the rest 8–120 KB;
  * - log URLs are `<base>/files/<24 hex>/download_info` (answered by content.ts);
- * - abort: QUEUED → ABORTED at once, RUNNING → ABORTING, then ABORTED one `taskStepMs` later (a batch parent's
- *   active children go with it); run: DRAFT → QUEUED, RUNNING one step later, ended `runSteps` steps after that
- *   (COMPLETED unless `setRunOutcome` said FAILED), priced by its running time; clone: a DRAFT copy (same app,
- *   inputs, name) created now, standing alone when its original is a batch child (no parent, no batch group);
- *   `?action=run` (any case) runs it, or leaves it DRAFT with `errors` when its inputs no longer hold (taskRules.ts);
+ * - jobs are the app's steps (a workflow's step ids, else its command), as its CWL says (apps.ts);
+ * - abort: QUEUED and CREATING → ABORTED at once, RUNNING → ABORTING, then ABORTED one `taskStepMs` later (a batch
+ *   parent's active children go with it); any other status is 400/9005;
+ * - run (DRAFT only, else 400/7007; a draft whose inputs do not hold is 400/7024 and stays DRAFT with its `errors`;
+ *   `?batch=false` runs a batch parent as one task): DRAFT → QUEUED, RUNNING one step later (`start_time`,
+ *   `steps_completed` moving up each step), ended `runSteps` steps after that (COMPLETED unless `setRunOutcome` said
+ *   FAILED), priced by its running time, a completed task's outputs made as files (taskOutputs.ts); a batch parent
+ *   goes CREATING, then one step later RUNNING with its children made and started (batchTasks.ts), and ends when
+ *   they all have; clone: a DRAFT copy (same app, inputs, name) created now, standing alone when its original is a
+ *   batch child (no parent, no batch group); `?action=run` (any case) runs it, or leaves it DRAFT with `errors` when
+ *   its inputs no longer hold (taskRules.ts);
  * - the children of a batch at scale (data.ts) write short logs (1–4 KB out, 2–12 KB err), so that 1,000 of them
  *   stay light;
  * - bulk get answers `{items: [{resource}|{error}]}` in request order, at most 100 IDs.
  */
-import { ApiError, badRequest, errorBody, notFound } from './errors';
-import { Ctx, Result } from './common';
+import { ApiError, badRequest, notFound } from './errors';
+import { Ctx, Result, boolParam } from './common';
 import { priceOf, type Store, type TaskRec, type TaskStatus } from './data';
 import { Prng, isoZ, seedOf } from './prng';
-import { inputErrors, runRequested } from './taskRules';
-import { taskRecord } from './tasks';
+import { appInputs, checkTask, runRequested } from './taskRules';
+import { taskMissing, taskOrThrow, taskRecord } from './tasks';
+import { findApp } from './apps';
+import { nonNull, stepIds } from './cwl';
+import { batchProblems, makeChildren, refreshParent } from './batchTasks';
+import { makeOutputs } from './taskOutputs';
 
 export interface LogFile {
   id: string;
@@ -58,15 +68,6 @@ interface Pending {
 }
 
 const INSTANCES = ['c5.2xlarge', 'c5.4xlarge', 'm5.4xlarge', 'r5.2xlarge', 'c5.9xlarge', 'm5.12xlarge'];
-const TOOLS: Record<string, string[]> = {
-  'bwa-mem': ['bwa_index', 'bwa_mem', 'samtools_sort', 'samtools_index'],
-  'gatk-haplotypecaller': ['gatk_baserecalibrator', 'gatk_applybqsr', 'gatk_haplotypecaller', 'bcftools_stats'],
-  fastqc: ['fastqc'],
-  'star-align': ['star_genome_generate', 'star_align', 'samtools_index'],
-  'salmon-quant': ['salmon_index', 'salmon_quant'],
-  rsem: ['rsem_prepare_reference', 'rsem_calculate_expression'],
-  grep: ['grep'],
-};
 const MB = 1024 * 1024;
 
 export class ExecutionEngine {
@@ -75,6 +76,8 @@ export class ExecutionEngine {
   private readonly details = new Map<string, JobRecord[]>();
   private readonly outcomes = new Map<string, 'COMPLETED' | 'FAILED'>();
   private pending: Pending[] = [];
+  /** while a due step is applied, the time it was due: what it does happens then, not when a request noticed it */
+  private applying: number | undefined;
 
   constructor(
     private readonly store: Store,
@@ -89,11 +92,21 @@ export class ExecutionEngine {
 
   /** Applies the lifecycle steps that are due (called before every request, like the copy jobs). */
   advance(): void {
-    const now = this.now();
-    const due = this.pending.filter((p) => p.at <= now).sort((a, b) => a.at - b.at);
-    if (!due.length) return;
-    this.pending = this.pending.filter((p) => p.at > now);
-    for (const p of due) p.apply();
+    // A step may schedule another that is already due (a task run long ago): apply until none is.
+    for (;;) {
+      const now = this.now();
+      const due = this.pending.filter((p) => p.at <= now).sort((a, b) => a.at - b.at);
+      if (!due.length) return;
+      this.pending = this.pending.filter((p) => p.at > now);
+      for (const p of due) {
+        this.applying = p.at;
+        try {
+          p.apply();
+        } finally {
+          this.applying = undefined;
+        }
+      }
+    }
   }
 
   executionDetails(ctx: Ctx, id: string): Result {
@@ -124,7 +137,7 @@ export class ExecutionEngine {
     if (ids.length > 100) throw badRequest(`At most 100 task IDs per request (${ids.length} given).`);
     const items = (ids as string[]).map((id) => {
       const t = this.store.taskById.get(id);
-      return t ? { resource: taskRecord(ctx.base, t) } : { error: errorBody(404, 90003, `Task '${id}' does not exist.`) };
+      return t ? { resource: taskRecord(ctx.base, t) } : { error: taskMissing(id).body() };
     });
     return { status: 200, body: { items } };
   }
@@ -149,15 +162,16 @@ export class ExecutionEngine {
   private perform(ctx: Ctx, id: string, action: string, record: ReceivedAction): Result {
     const t = this.task(id);
     if (action === 'abort') {
-      if (t.status !== 'RUNNING' && t.status !== 'QUEUED') {
-        throw new ApiError(400, 9005, `Task '${t.name}' cannot be aborted: it is ${t.status}, and only running or queued tasks can be.`);
+      if (t.status !== 'RUNNING' && t.status !== 'QUEUED' && t.status !== 'CREATING') {
+        throw new ApiError(400, 9005, `Task '${t.name}' cannot be aborted: it is ${t.status}, and only running, queued or creating tasks can be.`);
       }
       this.abort(t);
       return { status: 200, body: taskRecord(ctx.base, t) };
     }
     if (action === 'run') {
-      if (t.status !== 'DRAFT') throw new ApiError(400, 9006, `Task '${t.name}' cannot be run: it is ${t.status}, and only draft tasks can be.`);
-      this.start(t);
+      if (t.status !== 'DRAFT') throw new ApiError(400, 7007, `Task '${t.name}' cannot be run: it is ${t.status}, and this action is only available for DRAFT tasks.`);
+      if (!boolParam(ctx.query, 'batch', true)) t.batch = false;
+      if (!this.runOrExplain(t)) throw new ApiError(400, 7024, `Task can not be started due to validation errors: ${t.errors.map((e) => e.message).join(' ')}`);
       return { status: 200, body: taskRecord(ctx.base, t) };
     }
     if (action === 'clone') {
@@ -171,9 +185,7 @@ export class ExecutionEngine {
   }
 
   private task(id: string): TaskRec {
-    const t = this.store.taskById.get(id);
-    if (!t) throw notFound(`Task '${id}' does not exist.`);
-    return t;
+    return taskOrThrow(this.store, id);
   }
 
   private set(t: TaskRec, status: TaskStatus, message: string): void {
@@ -181,8 +193,13 @@ export class ExecutionEngine {
     t.execution_status.message = message;
   }
 
+  /** The time now for the lifecycle: the due time of the step being applied, else the clock's. */
+  private time(): number {
+    return this.applying ?? this.now();
+  }
+
   private at(delay: number, apply: () => void): void {
-    this.pending.push({ at: this.now() + delay, apply });
+    this.pending.push({ at: this.time() + delay, apply });
   }
 
   /** Ends a task now, as its run would (its end time, duration, price; a failure's error). */
@@ -191,7 +208,7 @@ export class ExecutionEngine {
   }
 
   private finish(t: TaskRec, status: 'COMPLETED' | 'FAILED' | 'ABORTED'): void {
-    const now = this.now();
+    const now = this.time();
     this.set(t, status, status === 'COMPLETED' ? 'Completed' : status === 'FAILED' ? 'Failed' : 'Aborted');
     t.end_time = isoZ(now);
     if (t.start_time) {
@@ -200,10 +217,13 @@ export class ExecutionEngine {
     }
     if (status === 'FAILED') t.errors = [{ status: 400, code: 0, message: 'Job failed with exit code 1. Check the job log for details.' }];
     if (status === 'COMPLETED') t.execution_status.steps_completed = t.execution_status.steps_total;
+    if (status === 'COMPLETED' && !t.batch) makeOutputs(this.store, t, now);
+    const parent = t.parent === null ? undefined : this.store.taskById.get(t.parent);
+    if (parent) refreshParent(this.store, parent, now);
   }
 
   private abort(t: TaskRec): void {
-    if (t.status === 'QUEUED') {
+    if (t.status === 'QUEUED' || t.status === 'CREATING') {
       this.finish(t, 'ABORTED');
     } else {
       this.set(t, 'ABORTING', 'Aborting');
@@ -218,27 +238,58 @@ export class ExecutionEngine {
     }
   }
 
-  /** Runs a draft, or leaves it DRAFT with the reasons it cannot run in `errors` (create and clone with action=run). */
-  runOrExplain(t: TaskRec): void {
-    const problems = inputErrors(this.store, t);
-    if (problems.length) {
-      t.errors = problems.map((m) => errorBody(400, 90000, m));
-      return;
-    }
-    this.start(t);
+  /** Checks a draft's inputs against its app (`errors`, `warnings`): true when it can run. */
+  validate(t: TaskRec): boolean {
+    const { errors, warnings } = checkTask(this.store, t);
+    t.errors = [...errors, ...batchProblems(t, appInputs(this.store, t.app))];
+    t.warnings = warnings;
+    return t.errors.length === 0;
   }
 
-  /** DRAFT → QUEUED now, RUNNING a step later, ended `runSteps` steps after that. */
-  start(t: TaskRec): void {
+  /** Runs a draft, or leaves it DRAFT with the reasons it cannot run in `errors` (create, clone and run); true when it runs. */
+  runOrExplain(t: TaskRec): boolean {
+    if (!this.validate(t)) return false;
+    if (t.batch) this.startBatch(t);
+    else this.start(t);
+    return true;
+  }
+
+  /** DRAFT → QUEUED now, RUNNING a step later (its steps done one by one), ended `runSteps` steps after that. */
+  private start(t: TaskRec): void {
     this.set(t, 'QUEUED', 'In queue');
     t.errors = [];
     this.at(this.taskStepMs, () => {
       if (t.status !== 'QUEUED') return;
       this.set(t, 'RUNNING', 'Running');
-      t.start_time = isoZ(this.now());
+      t.start_time = isoZ(this.time());
+      const es = t.execution_status;
+      for (let i = 1; i < this.runSteps; i++) {
+        this.at(this.taskStepMs * i, () => {
+          if (t.status === 'RUNNING') es.steps_completed = Math.floor((es.steps_total * i) / this.runSteps);
+        });
+      }
       this.at(this.taskStepMs * this.runSteps, () => {
         if (t.status === 'RUNNING') this.finish(t, this.outcomes.get(t.id) ?? 'COMPLETED');
       });
+    });
+  }
+
+  /** A batch parent: CREATING now; a step later its children are made and started and it is RUNNING. */
+  private startBatch(t: TaskRec): void {
+    this.set(t, 'CREATING', 'Creating batch children');
+    t.errors = [];
+    this.at(this.taskStepMs, () => {
+      if (t.status !== 'CREATING') return;
+      const port = appInputs(this.store, t.app).get(t.batch_input ?? '');
+      const children = makeChildren(this.store, t, port !== undefined && nonNull(port.type).k === 'array', this.time());
+      this.set(t, 'RUNNING', 'Running');
+      t.start_time = isoZ(this.time());
+      for (const c of children) {
+        const outcome = this.outcomes.get(t.id);
+        if (outcome) this.outcomes.set(c.id, outcome);
+        this.start(c);
+      }
+      refreshParent(this.store, t, this.time());
     });
   }
 
@@ -281,8 +332,7 @@ export class ExecutionEngine {
 
   private drawJobs(base: string, t: TaskRec): JobRecord[] {
     const rng = new Prng(seedOf(`${t.id}:${t.status}`));
-    const appId = t.app.split('/')[2] ?? 'grep';
-    const tools = TOOLS[appId] ?? ['main'];
+    const tools = jobNames(this.store, t);
     const start = Date.parse(t.start_time!);
     const end = t.end_time ? Date.parse(t.end_time) : this.now();
     const span = Math.max(tools.length * 1000, end - start);
@@ -350,6 +400,20 @@ export class ExecutionEngine {
       logs,
     };
   }
+}
+
+/** The jobs a task runs: its app's workflow steps, else the tool's command (`samtools view` → samtools_view). */
+function jobNames(store: Store, t: TaskRec): string[] {
+  let content;
+  try {
+    content = findApp(store, t.app).rev.content;
+  } catch {
+    return ['main'];
+  }
+  const steps = stepIds(content);
+  if (steps.length) return steps;
+  const command = Array.isArray(content.baseCommand) ? content.baseCommand.filter((c): c is string => typeof c === 'string' && !c.startsWith('-')) : [];
+  return [command.length ? command.join('_') : t.app.split('/')[2].replace(/-/g, '_')];
 }
 
 function firstError(t: TaskRec): string {

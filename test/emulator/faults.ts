@@ -24,6 +24,30 @@ export interface WriteMatch {
   path?: RegExp;
 }
 
+/**
+ * The writes a fault test names by kind (`emu.loseNextWriteResponse(WRITES.createTask)`; `emu.writes` filtered with
+ * `matchesWrite`): one entry per kind of write the platform takes, by method and path below /v2.
+ */
+export const WRITES = {
+  copy: { method: 'POST', path: /^\/async\/files\/copy$/ },
+  createTask: { method: 'POST', path: /^\/tasks$/ },
+  changeDraft: { method: 'PATCH', path: /^\/tasks\/[^/]+(\/inputs)?$/ },
+  deleteTask: { method: 'DELETE', path: /^\/tasks\/[^/]+$/ },
+  taskAction: { method: 'POST', path: /^\/tasks\/[^/]+\/actions\/[^/]+$/ },
+  appInstall: { method: 'POST', path: /^\/apps\/[^/]+\/[^/]+\/[^/]+\/raw$/ },
+  appRevision: { method: 'POST', path: /^\/apps\/[^/]+\/[^/]+\/[^/]+\/\d+\/raw$/ },
+  appCopy: { method: 'POST', path: /^\/apps\/.+\/actions\/copy$/ },
+  import: { method: 'POST', path: /^\/storage\/imports$/ },
+  bulkImport: { method: 'POST', path: /^\/bulk\/storage\/imports\/create$/ },
+  export: { method: 'POST', path: /^\/storage\/exports$/ },
+  bulkExport: { method: 'POST', path: /^\/bulk\/storage\/exports\/create$/ },
+} satisfies Record<string, WriteMatch>;
+
+/** Whether a write (its method and its path below /v2, the query allowed) is of the kind `match` names. */
+export function matchesWrite(match: WriteMatch, method: string, path: string): boolean {
+  return (match.method === undefined || match.method === method) && (match.path === undefined || match.path.test(path.split('?')[0]));
+}
+
 export type FaultDecision =
   | { kind: 'none' }
   | { kind: 'maintenance' }
@@ -65,7 +89,7 @@ export class Faults {
 
   /** Consumes the first pending order this write matches: true when its answer is to be lost. */
   takeLose(method: string, path: string): boolean {
-    const i = this.loseOrders.findIndex((o) => (o.method === undefined || o.method === method) && (o.path === undefined || o.path.test(path)));
+    const i = this.loseOrders.findIndex((o) => matchesWrite(o, method, path));
     if (i < 0) return false;
     this.loseOrders.splice(i, 1);
     return true;

@@ -113,3 +113,10 @@ export function removeTree(store: Store, f: FileRec): void {
   for (const c of [...store.children(f.id)]) removeTree(store, c);
   store.removeFile(f);
 }
+
+/** `name`, or `_1_name`, `_2_name`, … : the first that no entry of the folder has (what imports with autorename and task outputs do on a clash). */
+export function autoName(store: Store, folderId: string, name: string): string {
+  let candidate = name;
+  for (let i = 1; sibling(store, folderId, candidate); i++) candidate = `_${i}_${name}`;
+  return candidate;
+}

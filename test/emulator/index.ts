@@ -48,15 +48,27 @@
  *   them; other parameters given twice are still refused;
  * - the file search (POST /v2/files/search): see search.ts for the subset of the query language it takes, its
  *   partial-name operator (LIKE) and paging; `search: 'absent'` answers 404 as a platform without it, `'forbidden'` 403;
- * - task creation, draft changes, prices: see taskWrites.ts and data.ts (`priceOf`); a batch parent's price is the
- *   sum of its children's (the parent itself runs nothing); `batches` adds batches at scale (data.ts);
+ * - task creation, draft changes, delete, the contract's task codes: see taskWrites.ts; the checks of a task's inputs
+ *   against its app's CWL and the `errors`/`warnings` items (`{type, input, message}`): taskRules.ts and cwl.ts; batch
+ *   tasks (children made when the parent runs, the parent's end rule): batchTasks.ts; what a run goes through and the
+ *   files a completed task makes: execution.ts and taskOutputs.ts; prices: data.ts (`priceOf`); a batch parent's price
+ *   is the sum of its children's (the parent itself runs nothing); `batches` adds batches at scale (data.ts); an
+ *   unknown task is 404/7002 on every call that names one;
+ * - apps (list, get, raw CWL as JSON only, install as JSON or YAML, revisions, copy): apps.ts; the seeded apps, the
+ *   public project `admin/sbg-public-data` (readable, not a member project, with a few reference files): appSeeds.ts;
+ * - volumes and their objects: volumes.ts; imports and exports (job states, results, refusals; lists newest first):
+ *   volumeJobs.ts; a file on a volume carries `storage: {type: VOLUME, volume, location}`, a file without `storage`
+ *   is on the platform's storage (the record is left as it was: no field added to every file);
+ * - the apps, the public project and the volumes are drawn from no shared PRNG: the rest of the data is the same with
+ *   or without them; the seeded tasks' inputs follow their app's CWL (BWA-MEM's `reads` is a list);
+ * - every write is one of the kinds `WRITES` names (faults.ts), by method and path, for the fault tests;
  * - the first project also holds `samples/`, small files of every kind (content.ts);
  * - file bytes: see content.ts (generated from ID and size, served by storage.ts); multipart upload: see uploads.ts.
  */
 import { AsyncJobEngine, CopySettings, ReceivedCopyRequest, type ReceivedJobRequest } from './asyncJobs';
 import type { CopyItem } from './data';
 import { EmulatorData, generateData } from './data';
-import { FaultSettings, Faults, type RequestHold, type RequestMatch, type WriteMatch } from './faults';
+import { FaultSettings, Faults, WRITES, type RequestHold, type RequestMatch, type WriteMatch } from './faults';
 import { RateLimiter } from './rateLimit';
 import { EmulatorServer, type ReceivedRequest, type ReceivedWrite } from './server';
 import { ExecutionEngine, type LogFile, type ReceivedAction } from './execution';
@@ -64,9 +76,14 @@ import type { SearchMode, SearchSettings } from './search';
 import { StorageServer, type StorageFaults, type StorageFaultSettings, type StorageRequest } from './storage';
 import { addSamples, FileContents, type Blob } from './content';
 import { UploadEngine } from './uploads';
+import { addApps } from './appSeeds';
+import { addVolumes } from './volumes';
+import { VolumeJobEngine } from './volumeJobs';
 
 export type { ReceivedCopyRequest, ReceivedJobRequest } from './asyncJobs';
-export type { EmulatorData, FileRec, JobRec, ProjectRec, TaskRec, TaskStatus, UserRec } from './data';
+export type { AppRec, AppRevision, EmulatorData, ExportRec, FileRec, ImportRec, JobRec, ProjectRec, TaskRec, TaskStatus, UserRec, VolumeObject, VolumeRec } from './data';
+export { WRITES, matchesWrite } from './faults';
+export { PUBLIC_PROJECT } from './appSeeds';
 export type { FaultSettings, RequestMatch, WriteMatch } from './faults';
 export type { ReceivedRequest } from './server';
 export type { LogFile, ReceivedAction, JobRecord } from './execution';
@@ -190,6 +207,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     seed, tasks: options.tasks ?? 400, files: options.files ?? 3000, now: now(), batches: options.batches ?? [40], batchFailures: options.batchFailures,
   });
   addSamples(store, seed);
+  addApps(store, seed);
+  addVolumes(store, seed);
   const faults = new Faults(seed, options.faults, now);
   const limiter = new RateLimiter(options.rateLimit ?? { limit: 1000, windowMs: 300_000 }, now);
   const jobs = new AsyncJobEngine(store, now, {
@@ -198,6 +217,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     progressiveResults: options.progressiveResults ?? false,
     immediateResults: options.immediateResults ?? 0.5,
   });
+  const volumeJobs = new VolumeJobEngine(store, now, () => jobs.settings.stepMs, seed);
   const accounts = new Map([[token, store.user.username], ...(options.accounts ?? []).map((a): [string, string] => [a.token, a.username])]);
   const execution = new ExecutionEngine(store, now, options.taskStepMs ?? 2000, options.runSteps ?? 3);
   const uploads: UploadEngine = new UploadEngine(store, now, (id, part) => storage.partUrl(id, part));
@@ -205,7 +225,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const storage: StorageServer = new StorageServer((id) => contents.blob(id), (id, part) => uploads.partWriter(id, part), now, seed, options.storageFaults, options.signedUrlTtlMs);
   const storageOrigin = await storage.listen();
   const searchSettings: SearchSettings = { mode: options.search ?? 'available' };
-  const server = new EmulatorServer({ store, token, accounts, faults, limiter, jobs, execution, contents, uploads, search: searchSettings, now });
+  const server = new EmulatorServer({ store, token, accounts, faults, limiter, jobs, volumeJobs, execution, contents, uploads, search: searchSettings, now });
   const port = await server.listen(options.port ?? 0);
   return {
     baseUrl: `http://127.0.0.1:${port}/v2`,
@@ -215,12 +235,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     faults: faults.settings,
     burst429: (count, resetInSeconds) => faults.burst429(count, resetInSeconds),
     maintenance: (ms) => faults.maintenance(ms),
-    loseNextCopyResponse: () => faults.loseNextWriteResponse({ method: 'POST', path: /^\/async\/files\/copy$/ }),
+    loseNextCopyResponse: () => faults.loseNextWriteResponse(WRITES.copy),
     loseNextWriteResponse: (match) => faults.loseNextWriteResponse(match),
     copySettings: jobs.settings,
     foreignCopyRequests: jobs.foreign,
     foreignCopy: (items, username) => jobs.submitForeign(items, username),
-    loseNextActionResponse: () => faults.loseNextWriteResponse({ method: 'POST', path: /^\/tasks\/[^/]+\/actions\/[^/]+$/ }),
+    loseNextActionResponse: () => faults.loseNextWriteResponse(WRITES.taskAction),
     hold: (match) => faults.hold(match),
     advance: () => execution.advance(),
     setRunOutcome: (id, outcome) => execution.setRunOutcome(id, outcome),

@@ -14,8 +14,11 @@ import { createFolder, deleteFile, getMetadata, listFolder, moveFile, patchFile,
 import { RateLimiter } from './rateLimit';
 import { getFile, getProject, getUser, listFiles, listProjects } from './files';
 import { searchFiles, type SearchSettings } from './search';
-import { createTask, patchInputs, patchTask } from './taskWrites';
+import { createTask, deleteTask, patchInputs, patchTask } from './taskWrites';
 import { getTask, listTasks } from './tasks';
+import { copyApp, getApp, getRaw, installRaw, listApps } from './apps';
+import { getObject, getVolume, listObjects, listVolumes } from './volumes';
+import type { VolumeJobEngine } from './volumeJobs';
 
 export interface ServerDeps {
   store: Store;
@@ -25,6 +28,7 @@ export interface ServerDeps {
   faults: Faults;
   limiter: RateLimiter;
   jobs: AsyncJobEngine;
+  volumeJobs: VolumeJobEngine;
   execution: ExecutionEngine;
   contents: FileContents;
   uploads: UploadEngine;
@@ -89,6 +93,8 @@ export class EmulatorServer {
     const execution = deps.execution;
     const kind = (m: RegExpExecArray) => m[1] as JobKind;
     const uploads = deps.uploads;
+    const volumeJobs = deps.volumeJobs;
+    const storageKind = (m: RegExpExecArray) => m[1] as 'imports' | 'exports';
     this.routes = [
       { method: 'GET', re: /^\/user$/, handle: (c) => getUser(c) },
       { method: 'GET', re: /^\/projects$/, handle: (c) => listProjects(c) },
@@ -109,8 +115,25 @@ export class EmulatorServer {
       { method: 'POST', re: /^\/bulk\/tasks\/get$/, handle: (c) => execution.bulkGet(c), reads: true },
       { method: 'POST', re: /^\/tasks\/([^/]+)\/actions\/([^/]+)$/, handle: (c, m) => execution.action(c, m[1], m[2]) },
       { method: 'POST', re: /^\/tasks$/, handle: (c) => createTask(c, execution) },
-      { method: 'PATCH', re: /^\/tasks\/([^/]+)$/, handle: (c, m) => patchTask(c, m[1]) },
-      { method: 'PATCH', re: /^\/tasks\/([^/]+)\/inputs$/, handle: (c, m) => patchInputs(c, m[1]) },
+      { method: 'PATCH', re: /^\/tasks\/([^/]+)$/, handle: (c, m) => patchTask(c, m[1], execution) },
+      { method: 'PATCH', re: /^\/tasks\/([^/]+)\/inputs$/, handle: (c, m) => patchInputs(c, m[1], execution) },
+      { method: 'DELETE', re: /^\/tasks\/([^/]+)$/, handle: (c, m) => deleteTask(c, m[1]) },
+      { method: 'GET', re: /^\/apps$/, handle: (c) => listApps(c) },
+      { method: 'GET', re: /^\/apps\/([^/]+\/[^/]+\/[^/]+(?:\/\d+)?)\/raw$/, handle: (c, m) => getRaw(c, m[1]) },
+      { method: 'GET', re: /^\/apps\/([^/]+\/[^/]+\/[^/]+(?:\/[^/]+)?)$/, handle: (c, m) => getApp(c, m[1]) },
+      { method: 'POST', re: /^\/apps\/([^/]+\/[^/]+)\/([^/]+)\/raw$/, handle: (c, m) => installRaw(c, m[1], m[2], null) },
+      { method: 'POST', re: /^\/apps\/([^/]+\/[^/]+)\/([^/]+)\/(\d+)\/raw$/, handle: (c, m) => installRaw(c, m[1], m[2], m[3]) },
+      { method: 'POST', re: /^\/apps\/([^/]+\/[^/]+\/[^/]+(?:\/\d+)?)\/actions\/copy$/, handle: (c, m) => copyApp(c, m[1]) },
+      { method: 'GET', re: /^\/storage\/volumes$/, handle: (c) => listVolumes(c) },
+      { method: 'GET', re: /^\/storage\/volumes\/([^/]+\/[^/]+)$/, handle: (c, m) => getVolume(c, m[1]) },
+      { method: 'GET', re: /^\/storage\/volumes\/([^/]+\/[^/]+)\/list$/, handle: (c, m) => listObjects(c, m[1]) },
+      { method: 'GET', re: /^\/storage\/volumes\/([^/]+\/[^/]+)\/object$/, handle: (c, m) => getObject(c, m[1]) },
+      { method: 'POST', re: /^\/storage\/imports$/, handle: (c) => volumeJobs.submitImport(c) },
+      { method: 'POST', re: /^\/storage\/exports$/, handle: (c) => volumeJobs.submitExport(c) },
+      { method: 'GET', re: /^\/storage\/(imports|exports)$/, handle: (c, m) => volumeJobs.list(c, storageKind(m)) },
+      { method: 'GET', re: /^\/storage\/(imports|exports)\/([^/]+)$/, handle: (c, m) => volumeJobs.getJob(c, storageKind(m), m[2]) },
+      { method: 'POST', re: /^\/bulk\/storage\/(imports|exports)\/create$/, handle: (c, m) => volumeJobs.bulkSubmit(c, storageKind(m)) },
+      { method: 'POST', re: /^\/bulk\/storage\/(imports|exports)\/get$/, handle: (c, m) => volumeJobs.bulkGet(c, storageKind(m)), reads: true },
       { method: 'GET', re: /^\/async\/files$/, handle: (c) => jobs.listJobs(c) },
       { method: 'GET', re: /^\/async\/files\/(copy|move|delete)\/([^/]+)$/, handle: (c, m) => jobs.getJob(c, kind(m), m[2]) },
       { method: 'POST', re: /^\/async\/files\/(copy|move|delete)$/, handle: (c, m) => jobs.submit(c, kind(m)) },
@@ -274,8 +297,10 @@ export class EmulatorServer {
     if (!found) {
       return this.send(res, token, { status: 404, body: errorBody(404, 90003, `No such resource: ${method} ${url.pathname}`) });
     }
-    const ctx: Ctx = { store: this.deps.store, base: this.base, now, method, path: sub, query: url.searchParams, rawBody, user };
+    const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    const ctx: Ctx = { store: this.deps.store, base: this.base, now, method, path: sub, query: url.searchParams, rawBody, contentType, user };
     this.deps.jobs.advance(this.base);
+    this.deps.volumeJobs.advance(this.base);
     this.deps.execution.advance();
     let result: Result;
     let record: ApiError['received'];

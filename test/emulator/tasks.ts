@@ -1,8 +1,8 @@
 /** GET /v2/tasks (filters, order, fields, paging) and GET /v2/tasks/{id}. */
 import { applyFields } from './fields';
-import { ApiError, badRequest, notFound } from './errors';
+import { ApiError, badRequest } from './errors';
 import { Ctx, Result, listResult, one, paging } from './common';
-import { FILTER_STATUSES, TaskRec, TaskStatus } from './data';
+import { FILTER_STATUSES, type Store, TaskRec, TaskStatus } from './data';
 import { parseFilterTime } from './timestamps';
 
 const TASK_DEFAULTS = ['href', 'id', 'name', 'project'];
@@ -111,10 +111,16 @@ export function listTasks(ctx: Ctx): Result {
   return listResult(ctx, indexed.map((x) => x.t), page, (t: TaskRec) => applyFields(taskRecord(ctx.base, t), fields, TASK_DEFAULTS));
 }
 
+/** 404/7002, for every call that names a task (7002 "Requested task does not exist."). */
+export const taskMissing = (id: string): ApiError => new ApiError(404, 7002, `Requested task does not exist: '${id}'.`);
+
+export function taskOrThrow(store: Store, id: string): TaskRec {
+  const t = store.taskById.get(id);
+  if (!t) throw taskMissing(id);
+  return t;
+}
+
 export function getTask(ctx: Ctx, id: string): Result {
-  const t = ctx.store.taskById.get(id);
-  if (!t) {
-    throw notFound(`Task '${id}' does not exist.`);
-  }
+  const t = taskOrThrow(ctx.store, id);
   return { status: 200, body: applyFields(taskRecord(ctx.base, t), one(ctx.query, 'fields'), null) };
 }

@@ -60,10 +60,10 @@ describe('emulator: tasks made and changed, prices, batches at scale', function 
       assert.ok(ended.price && typeof ended.price.amount === 'number', 'a task that ran has a price');
     });
 
-    it('validation problems: made as a DRAFT; with action=run it stays DRAFT with its errors', async () => {
+    it('validation problems: made as a DRAFT with its errors listed; with action=run it stays DRAFT with them', async () => {
       const missing = body({ inputs: { threads: 4 } });
       const draft = await call('POST', '/tasks', missing);
-      assert.deepStrictEqual([draft.status, draft.body.status, draft.body.errors], [201, 'DRAFT', []]);
+      assert.deepStrictEqual([draft.status, draft.body.status, draft.body.errors], [201, 'DRAFT', [{ type: 'MISSING_INPUT', input: 'reads', message: "Required input 'reads' is not set." }]]);
       const run = await call('POST', '/tasks?action=run', missing);
       assert.deepStrictEqual([run.status, run.body.status], [201, 'DRAFT']);
       assert.deepStrictEqual(run.body.errors.map((e: Json) => e.message), ["Required input 'reads' is not set."]);
@@ -73,10 +73,10 @@ describe('emulator: tasks made and changed, prices, batches at scale', function 
         "Input 'reads': file 'ffffffffffffffffffffffff' does not exist.",
         `Input 'reads': '${folder.name}' is not a file.`,
       ]);
-      assert.ok(wrong.body.errors.every((e: Json) => e.status === 400 && typeof e.code === 'number'));
+      assert.deepStrictEqual(wrong.body.errors.map((e: Json) => [e.type, e.input]), [['FILE_NOT_FOUND', 'reads'], ['INVALID_VALUE', 'reads']]);
     });
 
-    it('refuses, making nothing: no body, no project or app, unknown ones, no permission, bad input values, batches', async () => {
+    it('refuses, making nothing: no body, no project or app, unknown ones, no permission, inputs not an object, batch=false without a run', async () => {
       const before = emu.data.tasks.length;
       const readOnly = emu.data.projects.find((p) => !p.permissions.execute)!;
       for (const [b, status, q] of [
@@ -88,10 +88,9 @@ describe('emulator: tasks made and changed, prices, batches at scale', function 
         [body({ app: `${project().id}/no-such-app/1` }), 404, ''],
         [body({ app: `${project().id}/bwa-mem/x` }), 404, ''],
         [body({ project: readOnly.id, app: `${readOnly.id}/bwa-mem/1` }), 403, ''],
-        [body({ inputs: { reads: { path: 'x' } } }), 400, ''],
         [body({ inputs: [] }), 400, ''],
         [body({ name: '' }), 400, ''],
-        [body({ batch_input: 'reads', batch_by: { type: 'ITEM' } }), 400, ''],
+        [body({ batch_input: 'reads', batch_by: { type: 'ITEM' } }), 400, '?batch=false'],
         [body(), 400, '?action=go'],
       ] as [unknown, number, string][]) {
         const r = await call('POST', `/tasks${q}`, b);
@@ -99,7 +98,8 @@ describe('emulator: tasks made and changed, prices, batches at scale', function 
         assert.ok(r.body.message);
       }
       assert.strictEqual(emu.data.tasks.length, before);
-      assert.strictEqual((await call('POST', '/tasks?batch=false', body({ batch_input: 'reads', batch_by: { type: 'ITEM' } }))).status, 201, 'batching turned off');
+      const one = await call('POST', '/tasks?batch=false&action=run', body({ batch_input: 'reads', batch_by: { type: 'ITEM' } }));
+      assert.deepStrictEqual([one.status, one.body.batch, one.body.status], [201, false, 'QUEUED'], 'batching turned off for a run');
     });
   });
 

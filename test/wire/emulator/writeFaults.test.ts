@@ -1,6 +1,6 @@
 /** Every new write of the emulator under faults: a lost answer after processing, 429, maintenance; and the rate limit. */
 import * as assert from 'assert';
-import { startEmulator, type Emulator } from '../../emulator';
+import { matchesWrite, startEmulator, WRITES, type Emulator } from '../../emulator';
 import { caller } from './call';
 
 interface Case {
@@ -11,6 +11,8 @@ interface Case {
   body: (emu: Emulator) => unknown;
   /** whether the write took effect */
   done: (emu: Emulator) => boolean;
+  /** the kind `WRITES` names it by, when it has one */
+  kind?: keyof typeof WRITES;
 }
 
 const project = (emu: Emulator) => emu.data.projects[0];
@@ -18,6 +20,12 @@ const file = (emu: Emulator, i = 0) => emu.data.children(project(emu).root_folde
 const folder = (emu: Emulator) => emu.data.children(project(emu).root_folder).find((f) => f.type === 'folder')!;
 const draft = (emu: Emulator) => emu.data.tasks.find((t) => t.status === 'DRAFT' && !t.batch)!;
 const failed = (emu: Emulator) => emu.data.tasks.find((t) => t.status === 'FAILED' && !t.batch)!;
+const TOOL = { class: 'CommandLineTool', cwlVersion: 'v1.0', inputs: [{ id: 'x', type: 'string' }], outputs: [] };
+const RUNS = 'rfranklin/sequencing_runs';
+const RESULTS = 'rfranklin/analysis_results';
+const app = (emu: Emulator, short: string) => emu.data.apps.get(`${project(emu).id}/${short}`);
+const anImport = (e: Emulator) => ({ source: { volume: RUNS, location: 'README.txt' }, destination: { project: project(e).id } });
+const anExport = (e: Emulator) => ({ source: { file: file(e).id }, destination: { volume: RESULTS, location: 'out/x.txt' } });
 let tasksBefore = 0;
 let jobsBefore = 0;
 
@@ -34,9 +42,18 @@ const CASES: Case[] = [
   { name: 'bulk delete', method: 'POST', path: () => '/bulk/files/delete', body: (e) => ({ file_ids: [file(e).id] }), done: (e) => !emu0Has(e) },
   { name: 'bulk update', method: 'POST', path: () => '/bulk/files/update', body: (e) => ({ items: [{ id: file(e).id, tags: ['u'] }] }), done: (e) => file(e).tags.join() === 'u' },
   { name: 'bulk edit', method: 'POST', path: () => '/bulk/files/edit', body: (e) => ({ items: [{ id: file(e).id, metadata: { e: '1' } }] }), done: (e) => file(e).metadata.e === '1' },
-  { name: 'create a task', method: 'POST', path: () => '/tasks', body: (e) => ({ project: project(e).id, app: `${project(e).id}/grep/1`, inputs: {} }), done: (e) => e.data.tasks.length === tasksBefore + 1 },
-  { name: 'clone and run', method: 'POST', path: (e) => `/tasks/${failed(e).id}/actions/clone?action=run`, body: () => undefined, done: (e) => e.data.tasks.length === tasksBefore + 1 },
-  { name: 'change a draft', method: 'PATCH', path: (e) => `/tasks/${draft(e).id}`, body: () => ({ name: 'changed' }), done: (e) => draft(e).name === 'changed' },
+  { name: 'create a task', method: 'POST', path: () => '/tasks', body: (e) => ({ project: project(e).id, app: `${project(e).id}/grep/1`, inputs: {} }), done: (e) => e.data.tasks.length === tasksBefore + 1, kind: 'createTask' },
+  { name: 'clone and run', method: 'POST', path: (e) => `/tasks/${failed(e).id}/actions/clone?action=run`, body: () => undefined, done: (e) => e.data.tasks.length === tasksBefore + 1, kind: 'taskAction' },
+  { name: 'change a draft', method: 'PATCH', path: (e) => `/tasks/${draft(e).id}`, body: () => ({ name: 'changed' }), done: (e) => draft(e).name === 'changed', kind: 'changeDraft' },
+  { name: "change a draft's inputs", method: 'PATCH', path: (e) => `/tasks/${draft(e).id}/inputs`, body: () => ({ threads: 3 }), done: (e) => draft(e).inputs.threads === 3, kind: 'changeDraft' },
+  { name: 'delete a draft', method: 'DELETE', path: (e) => `/tasks/${draft(e).id}`, body: () => undefined, done: (e) => e.data.tasks.length === tasksBefore - 1, kind: 'deleteTask' },
+  { name: 'install an app', method: 'POST', path: (e) => `/apps/${project(e).id}/new-tool/raw`, body: () => TOOL, done: (e) => app(e, 'new-tool') !== undefined, kind: 'appInstall' },
+  { name: 'an app revision', method: 'POST', path: (e) => `/apps/${project(e).id}/variant-filter/4/raw`, body: () => TOOL, done: (e) => app(e, 'variant-filter')!.revisions.length === 5, kind: 'appRevision' },
+  { name: 'copy an app', method: 'POST', path: (e) => `/apps/${project(e).id}/variant-filter/actions/copy`, body: (e) => ({ project: e.data.projects[1].id }), done: (e) => e.data.apps.has(`${e.data.projects[1].id}/variant-filter`), kind: 'appCopy' },
+  { name: 'import', method: 'POST', path: () => '/storage/imports', body: anImport, done: (e) => e.data.imports.length === 1, kind: 'import' },
+  { name: 'bulk import', method: 'POST', path: () => '/bulk/storage/imports/create', body: (e) => ({ items: [anImport(e)] }), done: (e) => e.data.imports.length === 1, kind: 'bulkImport' },
+  { name: 'export', method: 'POST', path: () => '/storage/exports?copy_only=true', body: anExport, done: (e) => e.data.exports.length === 1, kind: 'export' },
+  { name: 'bulk export', method: 'POST', path: () => '/bulk/storage/exports/create?copy_only=true', body: (e) => ({ items: [anExport(e)] }), done: (e) => e.data.exports.length === 1, kind: 'bulkExport' },
 ];
 
 /** The first root file of the first project is still the one the case started with (set in beforeEach). */
@@ -95,6 +112,24 @@ describe('emulator: faults and the rate limit on every new write', function () {
       });
     });
   }
+
+  it('WRITES names the kinds: each write of a kind is matched by its entry and by no other', () => {
+    for (const c of CASES.filter((x) => x.kind)) {
+      const matched = (Object.keys(WRITES) as (keyof typeof WRITES)[]).filter((k) => matchesWrite(WRITES[k], c.method, c.path(emu)));
+      assert.deepStrictEqual(matched, [c.kind], c.name);
+    }
+  });
+
+  it('a lost answer for a kind named by WRITES: only that kind\'s next write loses it; the bulk gets of imports and exports are reads', async () => {
+    emu.loseNextWriteResponse(WRITES.import);
+    assert.strictEqual((await call('POST', '/bulk/storage/imports/create', { items: [anImport(emu)] })).status, 200);
+    await assert.rejects(call('POST', '/storage/imports', anImport(emu)));
+    assert.strictEqual(emu.data.imports.length, 2, 'processed, its answer lost');
+    emu.loseNextWriteResponse();
+    assert.strictEqual((await call('POST', '/bulk/storage/imports/get', { import_ids: [emu.data.imports[0].id] })).status, 200);
+    assert.strictEqual((await call('POST', '/bulk/storage/exports/get', { export_ids: ['x'] })).status, 200);
+    assert.deepStrictEqual(emu.writes.map((w) => `${w.method} ${w.path} ${w.responseLost ? 'lost' : w.status}`), ['POST /bulk/storage/imports/create 200', 'POST /storage/imports lost']);
+  });
 
   it('a lost answer for one kind of write waits for that kind; reads are never lost as writes', async () => {
     emu.loseNextWriteResponse({ method: 'POST', path: /^\/async\/files\/move$/ });
