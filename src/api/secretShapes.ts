@@ -8,7 +8,7 @@ const LABEL = String.raw`[A-Za-z0-9_.-]*(?:token|secret|passw(?:or)?d|api[_-]?ke
 /** A label, `:` or `=`, the value (quoted or not; a number alone is a count, `tokens: 1200`). */
 const LABELLED = new RegExp(String.raw`(${LABEL}["']?\s*[:=]\s*)(["']?)(?!\d+(?![^\s"',;&]))([^\s"',;&]+)`, 'gi');
 /** An option that takes a secret: `--token abc`, `-password abc`. */
-const OPTION = new RegExp(String.raw`(\s-{1,2}${LABEL}\s+)([^\s"',;&-][^\s"',;&]*)`, 'gi');
+const OPTION = new RegExp(String.raw`((?:^|\s)-{1,2}${LABEL}\s+)([^\s"',;&-][^\s"',;&]*)`, 'gi');
 /** Secrets known by their shape wherever they stand. */
 const SHAPES = [
   /\b(?:Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi,

@@ -38,8 +38,11 @@ export async function openRemote(parts: RemoteParts, path: RemotePath, download:
     await vscode.commands.executeCommand('vscode.open', uri, { preview: true, preserveFocus: fromRow });
     return uri;
   }
+  if (kind === 'binary') {
+    await tellBinary(name, size, download, fromRow);
+    return uri;
+  }
   const opened = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Opening {0}…', name) }, async () => {
-    if (kind === 'binary') return undefined;
     // Its start first: a file binary by its bytes (a kind its name does not tell) is said in words as one by its name.
     const head = await parts.files.content(uri.path, 'head');
     if (seemsBinary(head.bytes)) return undefined;
