@@ -12,6 +12,7 @@ import type { Outbox } from '../write/outbox';
 import { messageView, MessageNode, type IconSpec, type RowModel, type RowView } from '../ui/rowView';
 import { Emitter } from '../util/emitter';
 import { relativeTime } from '../util/time';
+import { tsvTable } from '../util/tsv';
 import { count, itemCount, requestCount } from '../util/words';
 import { commandTitles, COMMANDS } from '../keys/commands';
 import { failedCount, itemErrorWords, jobIdWords, jobOutcome, jobProgress, jobStateWord, noResultWords, pendingWords, submittedWhen, transferProgress, transferWhere } from './summary';
@@ -461,15 +462,14 @@ export function itemRow(job: TrackedJob, index: number): RowView {
 
 /** The job's results as a table (TSV, a header row first): source ID, source name, outcome, new ID or error. */
 export function resultsTable(jobs: readonly TrackedJob[]): string {
-  const clean = (text: string | undefined) => (text ?? '').replace(/[\t\r\n]+/g, ' ');
-  const lines = ['source_id\tsource_name\toutcome\tnew_id_or_error'];
+  const rows: (string | undefined)[][] = [['source_id', 'source_name', 'outcome', 'new_id_or_error']];
   for (const job of jobs) {
     job.items.forEach((_, index) => {
       const o = itemOutcome(job, index);
-      lines.push([o.sourceId, clean(o.sourceName), o.outcome, clean(o.ok ? o.newId : o.error)].join('\t'));
+      rows.push([o.sourceId, o.sourceName, o.outcome, o.ok ? o.newId : o.error]);
     });
   }
-  return `${lines.join('\n')}\n`;
+  return tsvTable(rows);
 }
 
 /**

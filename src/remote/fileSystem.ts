@@ -1,18 +1,16 @@
 // The `sevenbridges:` file system: the platform's files read-only in the editor (tabs, Compare, Copy Path, the
 // breadcrumbs, a project added to the workspace). What it reads is the model's (remoteFiles.ts); this turns it into
-// VS Code's file system calls, and refuses every write with a pointer to Upload.
+// VS Code's file system calls, and refuses every write with a pointer to Upload. A file is its whole bytes (a copy or
+// a drag out of a mounted project is the file); `?head` and `?inflated` are ways of opening it (remotePath.ts).
 import * as vscode from 'vscode';
 import { describeError } from '../api/errors';
 import { commandTitles } from '../keys/commands';
-import { PREVIEW_BYTES, fileKind } from './preview';
 import { NotFoundError, type RemoteFiles } from './remoteFiles';
+import { readFormOf } from './remotePath';
 
 /** Why a write is refused, and what to do instead. */
 export const readOnlyWords = (): string =>
   vscode.l10n.t('Files on Seven Bridges are read-only in the editor. To change one, use "{0}", edit the local copy, and upload it.', commandTitles().downloadFiles);
-
-/** `?whole`: the whole file, not its first 1 MB (as the logs' documents). */
-export const isWhole = (uri: vscode.Uri): boolean => uri.query === 'whole';
 
 export class RemoteFileSystem implements vscode.FileSystemProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
@@ -26,8 +24,8 @@ export class RemoteFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     const mtime = ('modified_on' in entry && Date.parse(entry.modified_on ?? '')) || 0;
     const ctime = ('created_on' in entry && Date.parse(entry.created_on ?? '')) || 0;
     if (entry.type === 'folder') return { type: vscode.FileType.Directory, size: 0, ctime, mtime, permissions: vscode.FilePermission.Readonly };
-    // The size of what opens: an editor asks before opening a file it thinks large, and only the start opens.
-    const size = isWhole(uri) || fileKind(entry.name) === 'image' ? (entry.size ?? 0) : Math.min(entry.size ?? 0, PREVIEW_BYTES);
+    // The file's size; its head's (what opens of it) for `?head`: an editor asks before opening a file it thinks large.
+    const size = await this.guard(uri, () => this.files.sizeOf(uri.path, readFormOf(uri.query)));
     return { type: vscode.FileType.File, size, ctime, mtime, permissions: vscode.FilePermission.Readonly };
   }
 
@@ -37,7 +35,7 @@ export class RemoteFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   }
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
-    return (await this.guard(uri, () => this.files.content(uri.path, isWhole(uri)))).bytes;
+    return (await this.guard(uri, () => this.files.content(uri.path, readFormOf(uri.query)))).bytes;
   }
 
   watch(): vscode.Disposable {

@@ -1,14 +1,21 @@
-// What opening a remote file shows: its kind by name, and how much of it is read (the first 1 MB, or the whole file
-// after a question beyond 50 MB), `.gz` text decompressed up to the same limits. No `vscode`.
+// Reading a remote file, each way bounded by what it promises: the file's own bytes, whole (what the file system says
+// the file is); the first 1 MB of its text (what a click on a large file opens); a `.gz`'s text decompressed, up to a
+// bound. Its kind by name, or by its first bytes. No `vscode`.
 import * as l10n from '@vscode/l10n';
 import { Readable } from 'stream';
 import * as zlib from 'zlib';
 import type { StorageRead } from '../api/storage';
+import { formatSize } from '../util/words';
 
 /** A text file up to this size opens whole; a larger one opens this much of its start. */
 export const PREVIEW_BYTES = 1024 * 1024;
-/** Loading a whole file larger than this asks first. */
+/** Loading a whole file larger than this asks first (a `.gz`: its text). */
 export const ASK_BEYOND_BYTES = 50 * 1024 * 1024;
+/**
+ * The most of one file read into memory (a file read whole, a `.gz`'s text): beyond it a read is refused, never cut.
+ * VS Code itself asks before opening a file over 1 GB on the desktop.
+ */
+export const WHOLE_LIMIT_BYTES = 1024 * 1024 * 1024;
 
 export type FileKind = 'text' | 'gzipText' | 'image' | 'binary';
 
@@ -63,13 +70,36 @@ export function shownName(name: string): string {
   return fileKind(name) === 'gzipText' ? name.replace(/\.b?gz$/i, '') : name;
 }
 
-/** Whether opening it whole (`whole`) asks first: beyond 50 MB. */
+/** Bytes VS Code looks at to tell a binary file (its `ZERO_BYTE_DETECTION_BUFFER_MAX_LEN`). */
+const SNIFF_BYTES = 512;
+
+/**
+ * Whether the start of a file is binary, as VS Code tells it: a zero byte in its first 512 bytes, unless the zero
+ * bytes fall as UTF-16's do (every other byte) or it starts with UTF-16's byte order mark. Such a file does not open
+ * as text ("File seems to be binary").
+ */
+export function seemsBinary(start: Uint8Array): boolean {
+  if ((start[0] === 0xff && start[1] === 0xfe) || (start[0] === 0xfe && start[1] === 0xff)) return false;
+  let zero = false;
+  let utf16le = true;
+  let utf16be = true;
+  for (let i = 0; i < Math.min(start.length, SNIFF_BYTES); i++) {
+    const isZero = start[i] === 0;
+    const odd = i % 2 === 1;
+    zero ||= isZero;
+    if (odd !== isZero) utf16le = false;
+    if (odd === isZero) utf16be = false;
+  }
+  return zero && !utf16le && !utf16be;
+}
+
+/** Whether opening it whole asks first: beyond 50 MB. */
 export function asksBeforeWhole(size: number | undefined): boolean {
   return size !== undefined && size > ASK_BEYOND_BYTES;
 }
 
 /** Reads the file from a byte, to a byte (inclusive) or to its end. */
-export type RangeRead = (range: { start: number; end?: number } | undefined, signal: AbortSignal) => Promise<Pick<StorageRead, 'status' | 'size' | 'body'>>;
+export type RangeRead = (range: { start: number; end?: number } | undefined, signal: AbortSignal) => Promise<Pick<StorageRead, 'status' | 'start' | 'size' | 'body'>>;
 
 export interface Content {
   bytes: Buffer;
@@ -79,62 +109,123 @@ export interface Content {
   received: number;
 }
 
+/** A read refused rather than cut: the file is larger than the read may hold, or the storage sent other bytes. */
+export class ReadRefused extends Error {}
+
+const sizeWords = (bytes: number): string => formatSize(bytes)!;
+
 /**
- * The bytes to show: the whole file, or its first 1 MB (cut after its last whole line for text). `.gz` text is
- * decompressed as it arrives, and the reading stops once 1 MB of text is there. An image is read whole.
+ * The file's own bytes, whole, or a refusal: larger than `limit` (said before reading when the storage tells the
+ * size), or not what the storage said it sent (fewer bytes, or from another offset). Never a cut file.
  */
-export async function readContent(read: RangeRead, kind: FileKind, size: number | undefined, whole: boolean, signal?: AbortSignal): Promise<Content> {
+export async function readWhole(read: RangeRead, name: string, signal?: AbortSignal, limit = WHOLE_LIMIT_BYTES): Promise<Content> {
+  return withStop(signal, async (stop) => {
+    const answer = await read(undefined, stop);
+    if (answer.start !== 0) throw new ReadRefused(l10n.t('The file storage sent {0} from byte {1}, not from its start: nothing was read.', name, answer.start));
+    const expected = answer.size;
+    if (expected !== undefined && expected > limit) throw tooLarge(name, expected, limit);
+    // The size told: one buffer of it, filled as the bytes arrive.
+    const whole = expected !== undefined ? Buffer.allocUnsafe(expected) : undefined;
+    const chunks: Buffer[] = [];
+    let received = 0;
+    for await (const chunk of answer.body) {
+      if (received + chunk.length > (expected ?? limit)) {
+        throw expected === undefined ? tooLarge(name, undefined, limit) : new ReadRefused(l10n.t('The file storage sent more of {0} than the {1} it said: nothing was kept.', name, sizeWords(expected)));
+      }
+      if (whole) chunk.copy(whole, received);
+      else chunks.push(chunk);
+      received += chunk.length;
+    }
+    if (expected !== undefined && received !== expected) throw new ReadRefused(l10n.t('The file storage sent {0} of the {1} of {2}: nothing was kept. Try again.', sizeWords(received), sizeWords(expected), name));
+    return { bytes: whole ?? Buffer.concat(chunks), partial: false, received };
+  });
+}
+
+/**
+ * What opens first: the first 1 MB of the file (its text cut after its last whole line), asked for by one `Range`;
+ * a `.gz`'s text decompressed up to 1 MB. Never more is held or read than a chunk past that, whatever the storage
+ * sends (one that ignores `Range` answers with the whole file: the reading stops at 1 MB and the connection closes).
+ */
+export async function readHead(read: RangeRead, kind: FileKind, size: number | undefined, signal?: AbortSignal): Promise<Content> {
+  if (kind === 'gzipText') return readInflated(read, PREVIEW_BYTES, signal);
+  return withStop(signal, async (stop) => {
+    const answer = await read(size !== undefined && size <= PREVIEW_BYTES ? undefined : { start: 0, end: PREVIEW_BYTES - 1 }, stop);
+    if (answer.start !== 0) throw new ReadRefused(l10n.t('The file storage sent the file from byte {0}, not from its start: nothing was shown.', answer.start));
+    const { kept, received, more } = await upTo(answer.body, PREVIEW_BYTES);
+    const partial = more || (answer.size !== undefined && answer.size > kept.length);
+    return { bytes: partial && kind === 'text' ? toLastLine(kept) : kept, partial, received };
+  });
+}
+
+/**
+ * A `.gz`'s text, decompressed as it arrives (BGZF's many members too), up to `limit` bytes of text: `partial` when
+ * there is more, and the reading stops there (a small file that inflates to gigabytes costs `limit`, no more).
+ */
+export async function readInflated(read: RangeRead, limit: number, signal?: AbortSignal): Promise<Content> {
+  return withStop(signal, async (stop) => {
+    const answer = await read(undefined, stop);
+    let received = 0;
+    const source = Readable.from(
+      (async function* () {
+        for await (const chunk of answer.body) {
+          received += chunk.length;
+          yield chunk;
+        }
+      })(),
+    );
+    const gunzip = zlib.createGunzip();
+    // A failure of the reading (a cut connection) ends the text too; pipe() keeps to the pace of the reading.
+    source.on('error', (error) => gunzip.destroy(error));
+    source.pipe(gunzip);
+    try {
+      const { kept, more } = await upTo(gunzip as AsyncIterable<Buffer>, limit);
+      return { bytes: more ? toLastLine(kept) : kept, partial: more, received };
+    } finally {
+      // Enough text (or a failure): the rest of the file is not read.
+      source.destroy();
+      gunzip.destroy();
+    }
+  });
+}
+
+/** The first `limit` bytes of a stream, and whether it had more; stops taking chunks once it knows. */
+async function upTo(chunks: AsyncIterable<Buffer>, limit: number): Promise<{ kept: Buffer; received: number; more: boolean }> {
+  const kept: Buffer[] = [];
+  let held = 0;
+  let received = 0;
+  for await (const chunk of chunks) {
+    received += chunk.length;
+    if (held + chunk.length > limit) {
+      kept.push(chunk.subarray(0, limit - held));
+      // Leaving the loop closes the stream: the connection, or the decompression.
+      return { kept: Buffer.concat(kept), received, more: true };
+    }
+    kept.push(chunk);
+    held += chunk.length;
+  }
+  return { kept: Buffer.concat(kept), received, more: false };
+}
+
+/** Runs a read with a signal of its own, aborted when it ends (whatever it left unread stops) or when `signal` is. */
+async function withStop<T>(signal: AbortSignal | undefined, run: (stop: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
   const stop = () => controller.abort(signal?.reason);
   signal?.addEventListener('abort', stop, { once: true });
   try {
-    if (kind === 'gzipText') return await gunzipped(read, whole ? Infinity : PREVIEW_BYTES, controller);
-    const partial = !whole && kind !== 'image' && (size === undefined || size > PREVIEW_BYTES);
-    const answer = await read(partial ? { start: 0, end: PREVIEW_BYTES - 1 } : undefined, controller.signal);
-    const chunks: Buffer[] = [];
-    let received = 0;
-    for await (const chunk of answer.body) {
-      chunks.push(chunk);
-      received += chunk.length;
-    }
-    const bytes = Buffer.concat(chunks);
-    // A storage that ignores Range sends it all; a small file is whole anyway.
-    const cut = partial && (answer.size ?? received) > received;
-    return { bytes: cut && kind === 'text' ? toLastLine(bytes) : bytes, partial: cut, received };
+    return await run(controller.signal);
   } finally {
     signal?.removeEventListener('abort', stop);
+    controller.abort();
   }
 }
 
-async function gunzipped(read: RangeRead, limit: number, controller: AbortController): Promise<Content> {
-  const answer = await read(undefined, controller.signal);
-  let received = 0;
-  const source = Readable.from(
-    (async function* () {
-      for await (const chunk of answer.body) {
-        received += chunk.length;
-        yield chunk;
-      }
-    })(),
+/** A file larger than a read may hold: its size when the storage told it, else the bound the reading stopped at. */
+export function tooLarge(name: string, size: number | undefined, limit: number): ReadRefused {
+  return new ReadRefused(
+    size !== undefined
+      ? l10n.t('{0} is {1}, more than the {2} the editor reads of one file: nothing was read. Use Download… to save it.', name, sizeWords(size), sizeWords(limit))
+      : l10n.t('{0} is more than the {1} the editor reads of one file: the reading stopped there. Use Download… to save it.', name, sizeWords(limit)),
   );
-  const gunzip = zlib.createGunzip();
-  // A failure of the reading (a cut connection) ends the text too; pipe() keeps to the pace of the reading.
-  source.on('error', (error) => gunzip.destroy(error));
-  source.pipe(gunzip);
-  const out: Buffer[] = [];
-  let length = 0;
-  try {
-    for await (const chunk of gunzip as AsyncIterable<Buffer>) {
-      out.push(chunk);
-      length += chunk.length;
-      if (length >= limit) return { bytes: toLastLine(Buffer.concat(out).subarray(0, limit)), partial: true, received };
-    }
-    return { bytes: Buffer.concat(out), partial: false, received };
-  } finally {
-    // Enough text (or a failure): the rest of the file is not read.
-    controller.abort();
-    source.destroy();
-  }
 }
 
 /** The bytes up to and including the last line break (all of them when there is none). */

@@ -32,6 +32,11 @@ export function registerRemote(services: Services, load: Later<RemoteOnFirstUse>
     project: async (id, signal) => (await projects.all().catch(() => [])).find((p) => p.id === id) ?? client.projects.get(id, signal),
     downloadInfo: (id, signal) => client.files.downloadInfo(id, signal),
     storage,
+  }, {
+    onWalkStopped: (words) => {
+      services.log.warn(words);
+      void vscode.window.showWarningMessage(words);
+    },
   });
   const fileSystem = new RemoteFileSystem(files);
   services.outbox.register(uploadCompleteWrite(client));

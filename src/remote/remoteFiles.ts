@@ -1,13 +1,16 @@
 // The platform's files as the `sevenbridges:` file system reads them: a path to its record (the project's root, then
 // one listing narrowed by name per folder), a file's path from its ID (its folders up to the root), a folder's whole
-// listing (page by page), and a file's content (its preview, or the whole of it once asked). No `vscode`.
+// listing (page by page, bounded, loops left out), and a file's content in the form asked (its bytes whole, the first
+// 1 MB of its text, a `.gz`'s text), what was read kept up to a size. No `vscode`.
 import * as l10n from '@vscode/l10n';
 import { ApiError } from '../api/errors';
 import type { FileLocation } from '../api/files';
 import type { StorageClient } from '../api/storage';
 import type { FileRecord, Page, Project } from '../api/types';
-import { readContent, fileKind, type Content } from './preview';
-import { formatRemotePath, parseRemotePath, type RemotePath } from './remotePath';
+import { ByteCache } from '../util/byteCache';
+import { count, formatSize } from '../util/words';
+import { fileKind, readHead, readInflated, readWhole, ReadRefused, WHOLE_LIMIT_BYTES, PREVIEW_BYTES, type Content, type RangeRead } from './preview';
+import { formatRemotePath, parseRemotePath, type ReadForm, type RemotePath } from './remotePath';
 
 /** What the file system reads from the platform. */
 export interface RemoteSource {
@@ -31,19 +34,46 @@ export interface RootRecord {
 export type RemoteEntry = FileRecord | RootRecord;
 
 const PAGE = 100;
-/** Folders walked up from a file to its project's root at most (the platform nests no deeper in practice). */
-const MAX_DEPTH = 64;
+/** Folders below a project's root at most, walking down a path or up from a file (the platform nests no deeper in practice). */
+export const MAX_DEPTH = 64;
+/** The entries of one folder read at most (100 requests): a listing that goes on past it is refused, with words. */
+export const MAX_FOLDER_ENTRIES = 10_000;
+/** What is kept of the files read, in all; the least recently read goes first. */
+export const CONTENT_CACHE_BYTES = 64 * 1024 * 1024;
 
 const notAFolder = (name: string): string => l10n.t('{0} is a file, not a folder', name);
+const noProject = (path: string): string => l10n.t('{0} names no project: a path reads /<owner>/<project>/<folder>/<name>', path);
+/** Where a form of a file is kept. */
+const contentKey = (form: ReadForm, path: string): string => `${form}:${path}`;
 
 /** Not there: the path names no file (a 404 in words). */
 export class NotFoundError extends Error {}
 
+export interface RemoteFilesOptions {
+  /** Words when a walk leaves something out (a folder listed inside itself): once per folder. */
+  onWalkStopped?: (words: string) => void;
+  /** What is kept of the files read, in all (bytes). */
+  cacheBytes?: number;
+}
+
 export class RemoteFiles {
   private readonly entries = new Map<string, Promise<RemoteEntry>>();
-  private readonly contents = new Map<string, Promise<Content>>();
+  private readonly contents: ByteCache<Content>;
+  /** Reads under way, so that two asking at once read once. */
+  private readonly reading = new Map<string, Promise<Content>>();
+  private readonly told = new Set<string>();
 
-  constructor(private readonly source: RemoteSource) {}
+  constructor(
+    private readonly source: RemoteSource,
+    private readonly options: RemoteFilesOptions = {},
+  ) {
+    this.contents = new ByteCache(options.cacheBytes ?? CONTENT_CACHE_BYTES);
+  }
+
+  /** The bytes kept of the files read. */
+  get cachedBytes(): number {
+    return this.contents.bytes;
+  }
 
   /** Keeps what a row already knows, so that opening it reads no listing. */
   remember(path: RemotePath, record: FileRecord): string {
@@ -81,52 +111,134 @@ export class RemoteFiles {
     return found;
   }
 
-  /** Everything in a folder (or a project's root), every page. */
+  /**
+   * Everything in a folder (or a project's root), every page: each entry once, those that would make a loop (the
+   * folder itself, or a folder above it, listed inside it) left out with words; refused past 10,000 entries, or when
+   * a page brings nothing new (a listing that repeats itself), rather than shown cut.
+   */
   async list(path: string, signal?: AbortSignal): Promise<FileRecord[]> {
+    const above = await this.chain(path);
     const entry = await this.entry(path);
     if (entry.type !== 'folder') throw new NotFoundError(notAFolder(path));
     const location: FileLocation = 'root' in entry ? { project: entry.project } : { parent: entry.id };
+    const seen = new Set<string>();
     const all: FileRecord[] = [];
+    const looping: string[] = [];
     for (let offset = 0; ; offset += PAGE) {
       const page = await this.source.list(location, { offset, limit: PAGE, signal });
-      all.push(...page.items);
-      if (page.items.length < PAGE || (page.total !== undefined && all.length >= page.total)) break;
+      let fresh = 0;
+      for (const record of page.items) {
+        const id = record.id?.toLowerCase();
+        if (!id || seen.has(id)) continue;
+        seen.add(id);
+        fresh++;
+        if (above.has(id)) looping.push(record.name);
+        else all.push(record);
+      }
+      const ended = page.items.length < PAGE || (page.total !== undefined && offset + page.items.length >= page.total);
+      if (seen.size > MAX_FOLDER_ENTRIES || (!ended && seen.size >= MAX_FOLDER_ENTRIES)) {
+        throw new ReadRefused(l10n.t('{0} lists more than {1} entries: the editor reads no more of one folder. Open it in Projects & Files, or Download… it.', path, count(MAX_FOLDER_ENTRIES)));
+      }
+      if (ended) break;
+      if (!fresh) throw new ReadRefused(l10n.t('The platform listed the same entries of {0} again after {1}: its listing is not read further. Try again later.', path, count(seen.size)));
     }
+    if (looping.length) this.tell(path, l10n.t('{0} lists {1} inside itself (a loop on the platform): left out there.', path, looping.join(', ')));
     for (const record of all) this.entries.set(`${path.replace(/\/$/, '')}/${record.name}`, Promise.resolve(record));
     return all;
   }
 
-  /** What the file shows: its first 1 MB, or all of it (`whole`). Kept until `forget`. */
-  content(path: string, whole: boolean, signal?: AbortSignal): Promise<Content> {
-    const key = `${whole ? 'whole' : 'start'}:${path}`;
+  /**
+   * The file in a form: its bytes, whole (`file`); the first 1 MB of its text (`head`); a `.gz`'s text (`inflated`;
+   * another file's bytes). Kept for the next look while the cache has room; two asking at once read once. A head
+   * that held the whole file is kept as the whole file too.
+   */
+  content(path: string, form: ReadForm, signal?: AbortSignal): Promise<Content> {
+    const key = contentKey(form, path);
     const known = this.contents.get(key);
-    if (known) return known;
+    if (known) return Promise.resolve(known);
+    const under = this.reading.get(key);
+    if (under) return under;
     const read = (async () => {
-      const entry = await this.entry(path);
-      if (entry.type === 'folder') throw new NotFoundError(l10n.t('{0} is a folder', path));
-      const url = await this.source.downloadInfo(entry.id, signal);
-      return readContent((range, s) => this.source.storage.read(url, range, s), fileKind(entry.name), entry.size, whole, signal);
+      const { entry, range } = await this.opened(path, signal);
+      const kind = fileKind(entry.name);
+      let content: Content;
+      if (form === 'head') content = await readHead(range, kind, entry.size, signal);
+      else if (form === 'inflated' && kind === 'gzipText') {
+        content = await readInflated(range, WHOLE_LIMIT_BYTES, signal);
+        if (content.partial) throw new ReadRefused(l10n.t('{0} decompresses to more than {1}, the most the editor reads of one file. Use Download… to save it.', entry.name, formatSize(WHOLE_LIMIT_BYTES)!));
+      } else content = await readWhole(range, entry.name, signal);
+      this.keep(key, content);
+      if (form === 'head' && !content.partial) this.keep(contentKey(kind === 'gzipText' ? 'inflated' : 'file', path), content);
+      return content;
     })();
-    this.contents.set(key, read);
-    read.catch(() => this.contents.get(key) === read && this.contents.delete(key));
+    this.reading.set(key, read);
+    const done = () => this.reading.get(key) === read && this.reading.delete(key);
+    read.then(done, done);
     return read;
   }
 
-  /** Whether the start of the file shown is not all of it (known once it was read). */
-  async isPartial(path: string): Promise<boolean> {
-    const known = this.contents.get(`start:${path}`);
-    return known ? (await known.catch(() => undefined))?.partial === true : false;
+  /**
+   * Whether a `.gz`'s text is longer than `bound` (Load Whole File asks first then): decompressed only that far. A
+   * text within it is kept as the file's `inflated` form, so opening it reads nothing more.
+   */
+  async inflatesBeyond(path: string, bound: number, signal?: AbortSignal): Promise<boolean> {
+    const known = this.contents.get(contentKey('inflated', path));
+    if (known) return known.bytes.length > bound;
+    const { range } = await this.opened(path, signal);
+    const content = await readInflated(range, bound, signal);
+    if (!content.partial) this.keep(contentKey('inflated', path), content);
+    return content.partial;
+  }
+
+  /** The size a form of the file has: what was read of it, else the listed size (the head: at most 1 MB). */
+  async sizeOf(path: string, form: ReadForm): Promise<number> {
+    const read = this.contents.get(contentKey(form, path));
+    if (read) return read.bytes.length;
+    const size = (await this.entry(path)).size ?? 0;
+    return form === 'head' ? Math.min(size, PREVIEW_BYTES) : size;
   }
 
   /** Forgets everything read (another sign-in, a refresh). */
   forget(): void {
     this.entries.clear();
     this.contents.clear();
+    this.reading.clear();
+    this.told.clear();
+  }
+
+  /** A file's record and how its bytes are read (through a signed URL asked for now). */
+  private async opened(path: string, signal?: AbortSignal): Promise<{ entry: FileRecord; range: RangeRead }> {
+    const entry = await this.entry(path);
+    if (entry.type === 'folder' || 'root' in entry) throw new NotFoundError(l10n.t('{0} is a folder', path));
+    const url = await this.source.downloadInfo(entry.id, signal);
+    return { entry, range: (range, s) => this.source.storage.read(url, range, s) };
+  }
+
+  private keep(key: string, content: Content): void {
+    this.contents.set(key, content, content.bytes.length);
+  }
+
+  private tell(path: string, words: string): void {
+    if (this.told.has(path)) return;
+    this.told.add(path);
+    this.options.onWalkStopped?.(words);
+  }
+
+  /** The IDs of the folders a path goes through, its project's root first and itself last. */
+  private async chain(path: string): Promise<Set<string>> {
+    const place = parseRemotePath(path);
+    if (!place) throw new NotFoundError(noProject(path));
+    const ids = new Set<string>();
+    for (let depth = 0; depth <= place.names.length; depth++) {
+      ids.add((await this.entry(formatRemotePath({ project: place.project, names: place.names.slice(0, depth) }))).id.toLowerCase());
+    }
+    return ids;
   }
 
   private async find(path: string): Promise<RemoteEntry> {
     const place = parseRemotePath(path);
-    if (!place) throw new NotFoundError(l10n.t('{0} names no project: a path reads /<owner>/<project>/<folder>/<name>', path));
+    if (!place) throw new NotFoundError(noProject(path));
+    if (place.names.length > MAX_DEPTH) throw new NotFoundError(l10n.t('{0} goes deeper than {1} folders: it is not followed.', path, MAX_DEPTH));
     if (!place.names.length) {
       const project = await this.source.project(place.project);
       if (!project.root_folder) throw new ApiError({ kind: 'malformed', message: l10n.t('the platform did not give the root folder of {0}', project.id) });
@@ -139,6 +251,8 @@ export class RemoteFiles {
     const page = await this.source.list(location, { name, limit: 1 });
     const record = page.items.find((r) => r.name === name);
     if (!record) throw new NotFoundError(l10n.t('{0} is not there (it may have been moved or deleted)', path));
+    const parentPath = formatRemotePath({ project: place.project, names: place.names.slice(0, -1) });
+    if ((await this.chain(parentPath)).has(record.id.toLowerCase())) throw new NotFoundError(l10n.t('{0} is a folder above it again (a loop on the platform): it is not followed.', path));
     return record;
   }
 }

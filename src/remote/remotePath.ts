@@ -25,3 +25,19 @@ export function parseRemotePath(path: string): RemotePath | undefined {
 export function parentPath(path: RemotePath): RemotePath | undefined {
   return path.names.length ? { project: path.project, names: path.names.slice(0, -1) } : undefined;
 }
+
+/**
+ * How a `sevenbridges:` URI reads its file, by its query: no query, the file's own bytes, whole (what copies, drags
+ * and every other reader get); `?head`, the first 1 MB of its text (what a click on a large file opens: not all of the
+ * file, so never to be saved as it); `?inflated`, a `.gz`'s text decompressed. An older version's `?whole` is the file.
+ */
+export type ReadForm = 'file' | 'head' | 'inflated';
+
+export function readFormOf(query: string): ReadForm {
+  return query === 'head' || query === 'inflated' ? query : 'file';
+}
+
+/** The query of a form (none for the file itself). */
+export function formQuery(form: ReadForm): string {
+  return form === 'file' ? '' : form;
+}

@@ -172,6 +172,7 @@ export async function collectLogs(parts: BatchParts, scopes: FailureScope[], opt
           signal: controller.signal,
           pace,
           storage: { onRequest: requestLogger(services.log), clock: services.clock },
+          secrets: [(await services.account())?.credentials.token ?? ''],
           onProgress: (done, total) => {
             progress.report({ message: vscode.l10n.t('{0} of {1} tasks', count(done), count(total)), increment: ((done - reported) / total) * 100 });
             reported = done;

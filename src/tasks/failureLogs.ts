@@ -8,9 +8,11 @@ import { createWriteStream } from 'fs';
 import { mkdir, writeFile } from 'fs/promises';
 import * as path from 'path';
 import { describeError } from '../api/errors';
+import { redactSecrets } from '../api/secretShapes';
 import { StorageClient, type StorageOptions } from '../api/storage';
 import type { ExecutionDetails, Task, TaskJob } from '../api/types';
 import type { TaskListQuery } from '../api/tasks';
+import { codeSpan, escapeMarkdown } from '../util/markdown';
 import { count, failedBecause } from '../util/words';
 import type { CostSource } from './cost';
 import { namePages } from './findTask';
@@ -42,6 +44,8 @@ export interface CollectOptions {
   storage?: Pick<StorageOptions, 'fetch' | 'onRequest' | 'clock'>;
   /** After each task: how many are done of how many. */
   onProgress?: (done: number, total: number) => void;
+  /** What the quoted log lines must not carry (the account's token); what looks like a token or key goes too. */
+  secrets?: readonly string[];
 }
 
 /** One row of the summary: a failed job (or a failed task with none), what it ran on, why, and where its logs went. */
@@ -164,7 +168,7 @@ async function collectTask(task: Task, folder: string, source: FailureLogSource,
         const url = await source.downloadInfo(log.fileId, options.signal);
         const tail = await saveLog(storage, url, path.join(options.folder, folder, jobFolder, name), options.signal);
         row.files[name] = relative;
-        if (name === 'job.err.log') row.lastLines = lastLines(tail.text, LAST_LINES, tail.cut);
+        if (name === 'job.err.log') row.lastLines = lastLines(tail.text, LAST_LINES, tail.cut).map((line) => redactSecrets(line, options.secrets ?? []));
         counted();
       } catch (error) {
         if (options.signal?.aborted) throw error;
@@ -203,14 +207,17 @@ async function saveLog(storage: StorageClient, url: string, file: string, signal
   return { text: tail.toString('utf8'), cut: total > tail.length };
 }
 
-/** A table cell: one line, pipes and Markdown's characters escaped. */
+/** A table cell: what it quotes on one line, as typed (Markdown's characters, pipes and HTML escaped). */
 function cell(text: string | undefined): string {
-  return (text ?? '').replace(/\r?\n/g, ' ').replace(/([\\`*_[\]<>|])/g, '\\$1').trim();
+  return escapeMarkdown(text ?? '').trim();
 }
+
+/** A path segment in a link: encoded, parentheses too (a `)` would end the link). */
+const linkSegment = (segment: string): string => encodeURIComponent(segment).replace(/[()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** A link to a file relative to the summary (each path segment encoded: names have spaces). */
 function link(label: string, relative: string): string {
-  return `[${cell(label)}](${relative.split('/').map(encodeURIComponent).join('/')})`;
+  return `[${cell(label)}](${relative.split('/').map(linkSegment).join('/')})`;
 }
 
 /** The summary document: a heading, the counts, and one table row per failed job. */
@@ -228,7 +235,7 @@ export function summaryMarkdown(result: CollectResult, heading: string): string 
   for (const row of rows) {
     const err = row.files['job.err.log'];
     const cmd = row.files['cmd.log'];
-    const quoted = row.lastLines.map((l) => `\`${l.replace(/`/g, "'").replace(/\|/g, '\\|')}\``).join('<br>');
+    const quoted = row.lastLines.map(codeSpan).join('<br>');
     const logCell = [quoted, err ? link('job.err.log', err) : undefined, cmd ? link('cmd.log', cmd) : undefined, row.problem ? `⚠ ${cell(row.problem)}` : undefined]
       .filter(Boolean)
       .join('<br>');

@@ -3,6 +3,7 @@
 
 import * as l10n from '@vscode/l10n';
 import { downloadTail, downloadWhole, type DownloadOptions, type DownloadedText } from '../api/signedDownload';
+import { formatSize } from '../util/words';
 
 export const TAIL_BYTES = 1024 * 1024;
 
@@ -11,17 +12,11 @@ export interface LogSource {
   downloadInfo(fileId: string, signal?: AbortSignal): Promise<string>;
 }
 
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return l10n.t('{0} B', bytes);
-  if (bytes < 1024 * 1024) return l10n.t('{0} KB', (bytes / 1024).toFixed(1));
-  return l10n.t('{0} MB', (bytes / 1024 / 1024).toFixed(1));
-}
-
 /** The first line of a log shown in part. */
 export function partialNote(received: number, size: number | undefined): string {
   return size !== undefined
-    ? l10n.t('[Showing the last {0} of {1}. To see the whole log, click "Load Whole Log" in the editor\'s title bar.]', formatBytes(received), formatBytes(size))
-    : l10n.t('[Showing the last {0}. To see the whole log, click "Load Whole Log" in the editor\'s title bar.]', formatBytes(received));
+    ? l10n.t('[Showing the last {0} of {1}. To see the whole log, click "Load Whole Log" in the editor\'s title bar.]', formatSize(received)!, formatSize(size)!)
+    : l10n.t('[Showing the last {0}. To see the whole log, click "Load Whole Log" in the editor\'s title bar.]', formatSize(received)!);
 }
 
 export async function fetchLog(

@@ -2,11 +2,14 @@ import * as vscode from 'vscode';
 import { describeError } from '../api/errors';
 import { isFileId } from '../api/ids';
 import { SCHEMES } from '../keys/schemes';
+import { ByteCache } from '../util/byteCache';
 import type { RequestLogEntry } from '../api/transport';
 import { fetchLog, type LogSource } from './logContent';
 import { logLocation, logTitle, type LogRef } from './taskInfo';
 
 export const LOG_SCHEME = SCHEMES.log;
+/** The text kept of the logs read, in characters (at most 64 MB); the least recently read goes first. */
+export const LOG_CACHE_CHARS = 32 * 1024 * 1024;
 
 /**
  * A job's log as a read-only document: `sevenbridges-log:/<task id>/<file id>/<title>`, its query a JSON object with
@@ -16,7 +19,7 @@ export const LOG_SCHEME = SCHEMES.log;
  * BWA-MEM run"). Fetched from the storage's signed URL without the auth token.
  */
 export class LogDocumentProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private readonly texts = new Map<string, string>();
+  private readonly texts = new ByteCache<string>(LOG_CACHE_CHARS);
   private readonly subscription: vscode.Disposable | undefined;
   /** Whether each log document shows only the end of its file (by URI). */
   readonly partial = new Map<string, boolean>();
@@ -62,7 +65,7 @@ export class LogDocumentProvider implements vscode.TextDocumentContentProvider, 
     const cancel = token.onCancellationRequested(() => controller.abort());
     try {
       const { text, download } = await fetchLog(this.source, fileId, LogDocumentProvider.isWhole(uri), { onRequest: this.onRequest, signal: controller.signal });
-      this.texts.set(key, text);
+      this.texts.set(key, text, text.length);
       this.partial.set(key, download.partial);
       return text;
     } catch (error) {

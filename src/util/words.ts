@@ -19,13 +19,18 @@ export const requestCount = (n: number): string => (n === 1 ? l10n.t('1 request'
 export function formatSize(bytes: number | undefined): string | undefined {
   if (typeof bytes !== 'number' || !Number.isFinite(bytes)) return undefined;
   const units = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'];
+  const shown = (value: number) => {
+    const tenths = value.toFixed(1);
+    return Number(tenths) < 10 ? tenths : String(Math.round(value));
+  };
   let value = bytes;
   let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
+  // By what would be shown: 1,048,500 bytes (1023.9 KB) reads "1.0 MB", not "1024 KB"; 10,230 bytes "10 KB", not "10.0 KB".
+  while (unit < units.length - 1 && Number(shown(value)) >= 1024) {
     value /= 1024;
     unit++;
   }
-  return unit === 0 ? `${bytes} B` : `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
+  return unit === 0 ? `${bytes} B` : `${shown(value)} ${units[unit]}`;
 }
 
 /** "sample.bam: the link expired": a file (or log) and why it failed. */

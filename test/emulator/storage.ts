@@ -13,7 +13,8 @@
  *   a real storage does on its own, and slow both sides of the bench (about 1.3 s of a core per GiB).
  * - Faults, settable while a test runs (`StorageFaults`): a connection dropped in the middle of a body (either way),
  *   a 5xx on a part or a read, every URL signed so far expired at once, a slow link (a cap in bytes per second shared
- *   by every connection) and latency before each answer.
+ *   by every connection), latency before each answer, and a storage that ignores `Range` (every GET a 200 with the
+ *   whole file, as some servers and proxies answer).
  *
  * Every request is recorded without its query (the signature), with the body bytes it moved.
  */
@@ -50,6 +51,8 @@ export interface StorageFaultSettings {
   bytesPerSecond: number;
   /** before each answer */
   latencyMs: number;
+  /** every GET answered 200 with the whole file, its `Range` ignored */
+  ignoreRange: boolean;
 }
 
 /** Where part uploads go (uploads.ts): `undefined` when there is no such upload (any more). */
@@ -73,11 +76,11 @@ export class StorageFaults {
   private failGets = 0;
   private readonly rng: Prng;
   /** Faults injected so far, by kind. */
-  readonly injected = { droppedDownloads: 0, droppedUploads: 0, partErrors: 0, getErrors: 0, expiredRefusals: 0 };
+  readonly injected = { droppedDownloads: 0, droppedUploads: 0, partErrors: 0, getErrors: 0, expiredRefusals: 0, rangesIgnored: 0 };
 
   constructor(seed: number, initial?: Partial<StorageFaultSettings>) {
     this.rng = new Prng(seed * 31 + 5);
-    this.settings = { dropDownloadRate: 0, dropUploadRate: 0, partErrorRate: 0, getErrorRate: 0, bytesPerSecond: 0, latencyMs: 0, ...initial };
+    this.settings = { dropDownloadRate: 0, dropUploadRate: 0, partErrorRate: 0, getErrorRate: 0, bytesPerSecond: 0, latencyMs: 0, ignoreRange: false, ...initial };
   }
 
   /** The next `count` GET bodies are cut off halfway. */
@@ -256,7 +259,8 @@ export class StorageServer {
     const size = blob.size;
     const base = { 'Content-Type': blob.contentType, 'Accept-Ranges': 'bytes', ETag: blob.etag };
     let [start, end, status] = [0, size - 1, 200];
-    const m = range ? /^bytes=(\d*)-(\d*)$/.exec(range.trim()) : null;
+    if (range && this.faults.settings.ignoreRange) this.faults.injected.rangesIgnored++;
+    const m = range && !this.faults.settings.ignoreRange ? /^bytes=(\d*)-(\d*)$/.exec(range.trim()) : null;
     if (m && !(m[1] === '' && m[2] === '')) {
       if (m[1] === '') {
         start = Math.max(0, size - Number(m[2]));
@@ -283,7 +287,8 @@ export class StorageServer {
       await this.link.take(chunk.length);
       if (res.destroyed) return;
       record.bytes += chunk.length;
-      if (!res.write(chunk)) await new Promise((r) => res.once('drain', r));
+      // A reader that lets go of the body (its read is bounded) closes the connection: no drain comes then.
+      if (!res.write(chunk)) await new Promise((r) => (res.once('drain', r), res.once('close', r)));
       if (cutAt !== undefined && record.bytes >= cutAt) {
         this.faults.injected.droppedDownloads++;
         record.dropped = true;

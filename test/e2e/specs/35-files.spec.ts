@@ -9,6 +9,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
+import { generatedBlob } from '../../emulator/content';
 import { e2e, signIn, VIEW } from '../fixture';
 
 describe('files in and out of the editor', function () {
@@ -19,6 +20,22 @@ describe('files in and out of the editor', function () {
     const project = emulator.data.projects[0];
     return { project, folder: emulator.data.children(project.root_folder).find((f) => f.name === 'samples')! };
   };
+
+  before(async () => {
+    // Two files no sample has: one binary by its bytes though its name tells no kind, one text file of 3 MB.
+    const { emulator } = e2e();
+    const { project, folder } = samples();
+    const startsBinary = async (id: string) => {
+      for await (const chunk of generatedBlob(id, 'blob.dat', 200_000).read(0, 511)) if (chunk.includes(0)) return true;
+      return false;
+    };
+    let id = emulator.data.newFileId();
+    while (!(await startsBinary(id))) id = emulator.data.newFileId();
+    const at = new Date().toISOString().slice(0, 19) + 'Z';
+    for (const [name, size, fileId] of [['blob.dat', 200_000, id], ['big-table.tsv', 3_000_000, emulator.data.newFileId()]] as const) {
+      emulator.data.addFile({ id: fileId, name, size, project: project.id, parent: folder.id, type: 'file', created_on: at, modified_on: at, origin: {}, tags: [], metadata: {} });
+    }
+  });
 
   async function bytesOf(id: string): Promise<Buffer> {
     const blob = e2e().emulator.contentOf(id)!;
@@ -63,6 +80,27 @@ describe('files in and out of the editor', function () {
     await wb.screenshot('files-00b-binary-row-clicked');
     assert.match(said, /^sample_01\.bam: a BAM alignment file, [\d.]+ MB, not text; use Download…$/);
     assert.deepStrictEqual((await wb.notifications()).filter((n) => /does not open as text/.test(n)), []);
+  });
+
+  it('a click on a file binary by its bytes, whose name tells no kind, says so in the status bar: no error to dismiss', async () => {
+    const { wb } = e2e();
+    await wb.clearNotifications();
+    await wb.clickTreeItem(VIEW.files, 'blob.dat');
+    const said = await wb.waitForStatusBarText(/blob\.dat: a binary file/, 10_000);
+    await wb.screenshot('files-00c-binary-by-bytes-clicked');
+    assert.match(said, /^blob\.dat: a binary file, 195 KB, not text; use Download…$/);
+    assert.deepStrictEqual((await wb.notifications()).filter((n) => /binary|cannot open|Open in Editor/i.test(n)), []);
+  });
+
+  it('a click on a 3 MB text file opens its first 1 MB, and the notification says so in sizes that read right', async () => {
+    const { wb } = e2e();
+    await wb.clearNotifications();
+    await wb.clickTreeItem(VIEW.files, 'big-table.tsv');
+    const said = await wb.waitForNotification(/big-table\.tsv: showing the first/, 20_000);
+    await wb.screenshot('files-00d-large-text-file-head');
+    assert.strictEqual(said, 'big-table.tsv: showing the first 1.0 MB of 2.9 MB.');
+    assert.match(await wb.activeEditorTitle(), /^big-table/);
+    await wb.clearNotifications();
   });
 
   it('downloads a folder: asks where, shows the progress, then the summary; the files arrive byte for byte', async () => {

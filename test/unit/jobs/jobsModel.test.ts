@@ -138,6 +138,26 @@ describe('Data Jobs view model', () => {
     ]);
   });
 
+  it('Copy Results keeps what a spreadsheet would run as text, and what a terminal would act on out: one line, four cells a row', () => {
+    const names = ["=cmd|' /C calc'!A0", '+1+1', '-2+3', '@SUM(A1)', '\t=1+1', '\r=1+1', '\x1b]0;owned\x07title.bam', '\x1b[31mred\x1b[0m.bam', 'two\nlines\r.bam', 'a-b=c.bam'];
+    const hostile = job('9', {
+      state: 'FINISHED',
+      items: names.map((_, i) => ({ file: id(i + 1), project: 'rfranklin/dest' })),
+      sourceNames: Object.fromEntries(names.map((n, i) => [id(i + 1), n])),
+      result: names.map((n, i) => (i === 0 ? failedResult(10225, '=HYPERLINK("http://x")') : copied(i + 1, n))),
+    });
+    const lines = resultsTable([hostile]).slice(0, -1).split('\n');
+    assert.strictEqual(lines.length, names.length + 1);
+    assert.ok(lines.every((l) => l.split('\t').length === 4), 'four cells a row');
+    assert.deepStrictEqual(
+      lines.slice(1).map((l) => l.split('\t')[1]),
+      ["'=cmd|' /C calc'!A0", "'+1+1", "'-2+3", "'@SUM(A1)", "' =1+1", "' =1+1", 'title.bam', 'red.bam', 'two lines .bam', 'a-b=c.bam'],
+    );
+    assert.deepStrictEqual(lines.slice(1).map((l) => l.split('\t')[3]), ['error 10225: =HYPERLINK("http://x")', ...names.slice(1).map((_, i) => id(100 + i + 2))]);
+    // eslint-disable-next-line no-control-regex
+    assert.ok(!/[\x00-\x08\x0b-\x1f\x7f-\x9f]/.test(resultsTable([hostile])), 'no control character but the separators');
+  });
+
   it('accounts for every one of 1,000 items split into ten jobs, without fetching anything', () => {
     const jobs = Array.from({ length: 10 }, (_, j) =>
       job(String(j + 1), {

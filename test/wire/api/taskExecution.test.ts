@@ -72,6 +72,19 @@ describe('client: task execution, logs and actions (against the emulator)', func
     assert.ok(log.some((e) => e.path === safeLocation(signed)));
   });
 
+  it('a storage that ignores Range sends the whole log: only its last 1 MB is held, from a whole line, the error at its end', async () => {
+    const { task, url, size } = await bigFailedLog();
+    emu.storageFaults.settings.ignoreRange = true;
+    const tail = await downloadTail(await sb.files.downloadInfo(findFileIds(url)[0]), MB);
+    assert.strictEqual(emu.storageRequests.at(-1)!.status, 200, 'the storage sent the whole log');
+    assert.strictEqual(tail.partial, true);
+    assert.strictEqual(tail.size, size);
+    assert.ok(tail.received <= MB, `${tail.received} bytes held`);
+    assert.ok(Buffer.byteLength(tail.text) <= MB);
+    assert.match(tail.text, /^\d{4}-\d{2}-\d{2}T/, 'starts at a whole line');
+    assert.ok(tail.text.trimEnd().endsWith(task.errors[0].message), 'the tail holds the error');
+  });
+
   it('a small log comes whole from the tail request', async () => {
     const task = first((t) => t.status === 'COMPLETED' && !t.batch);
     const url = String((await sb.tasks.executionDetails(task.id)).jobs![0].logs!['cmd.log']);

@@ -223,6 +223,15 @@ describe('emulator: file bytes and multipart upload', function () {
     const ok = await fetch(await partUrl(), { method: 'PUT', body: Buffer.alloc(1000, 1) });
     assert.match(ok.headers.get('etag') ?? '', /^"[0-9a-f]{32}"$/);
     assert.strictEqual(emu.uploads.bytesOnDisk(), 1000, 'the whole PUT is kept');
-    assert.deepStrictEqual(emu.storageFaults.injected, { droppedDownloads: 1, droppedUploads: 1, partErrors: 1, getErrors: 0, expiredRefusals: 0 });
+    assert.deepStrictEqual(emu.storageFaults.injected, { droppedDownloads: 1, droppedUploads: 1, partErrors: 1, getErrors: 0, expiredRefusals: 0, rangesIgnored: 0 });
+  });
+
+  it('faults: a storage that ignores Range answers every GET 200 with the whole file, and counts the ranges it ignored', async () => {
+    const file = samples().find((f) => f.name === 'sample_01.bam')!;
+    const url = await urlOf(file.id);
+    emu.storageFaults.settings.ignoreRange = true;
+    const ranged = await bytesOf(url, { Range: 'bytes=0-99' });
+    assert.deepStrictEqual([ranged.status, ranged.bytes.length, ranged.headers.get('content-range')], [200, file.size, null]);
+    assert.strictEqual(emu.storageFaults.injected.rangesIgnored, 1);
   });
 });

@@ -88,6 +88,21 @@ describe('Collect Failure Logs', () => {
       assert.ok(storage.every((r) => !r.carriedToken && r.status === 200), 'no storage request carries the token');
     });
 
+    it('quotes no secret: the token and what looks like a key are redacted in the summary\'s lines, the log files kept as the tool wrote them', async () => {
+      const [task] = await failedTasks(sb.tasks, {});
+      const written = [`echo token ${emu.token} for the tool`, 'export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', 'curl -H "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl" https://api'];
+      await sb.tasks.executionDetails(task.id); // its logs are made when its jobs are first read
+      for (const log of emu.logs.values()) if (log.taskId === task.id && log.name === 'job.err.log') log.content = Buffer.concat([log.content, Buffer.from(`${written.join('\n')}\n`)]);
+      const result = await collectFailureLogs([task], { executionDetails: (id) => sb.tasks.executionDetails(id), downloadInfo: (id) => sb.files.downloadInfo(id) }, { folder, secrets: [emu.token] });
+      assert.ok(result.rows.length > 0);
+      for (const row of result.rows) {
+        assert.deepStrictEqual(row.lastLines, ['echo token (the token) for the tool', 'export AWS_SECRET_ACCESS_KEY=(redacted)', 'curl -H "Authorization: (redacted)" https://api']);
+        assert.ok(fs.readFileSync(path.join(folder, row.files['job.err.log']!), 'utf8').endsWith(`${written.join('\n')}\n`), 'the log file is the tool\'s own');
+      }
+      const summary = summaryMarkdown(result, 'Failure logs');
+      assert.ok(!summary.includes(emu.token) && !summary.includes('wJalrXUtnFEMI') && !summary.includes('eyJhbGci'), 'no secret in the summary');
+    });
+
     it('stops when cancelled, keeping what was collected, and counts what was not reached', async () => {
       const tasks = await failedTasks(sb.tasks, {});
       const stop = new AbortController();
