@@ -7,6 +7,7 @@ import { Downloader, type DownloadItem, type DownloaderDeps, type ExistingFile, 
 import { MiB } from '../../../src/transfer/partPlan';
 import type { TransferProgress } from '../../../src/transfer/progress';
 import { ResumeBook, type DownloadResume } from '../../../src/transfer/resumeState';
+import { openUnder } from '../../../src/transfer/underFolder';
 import { FakeClock } from '../../support/fakeClock';
 import { memoryState, type WindowState } from '../../support/sharedState';
 import { bytesOf, FakeStorage } from '../../unit/transfer/fakeStorage';
@@ -212,8 +213,8 @@ describe('transfer: download engine', function () {
     for (const id of ['ok', 'gone', 'blocked', 'full']) storage.add(id, bytesOf(9 * MiB, id.length));
     fs.writeFileSync(path.join(dir, 'sub'), 'a file where a folder should be');
     const disk: LocalDisk = {
-      open: async (file, flags) => {
-        const handle = await fs.promises.open(file, flags);
+      open: async (target, file, how) => {
+        const handle = await openUnder(target, file, how);
         if (!file.includes('full')) return handle;
         let written = 0;
         return {
@@ -253,8 +254,8 @@ describe('transfer: download engine', function () {
     let writes = 0;
     let largest = 0;
     const disk: LocalDisk = {
-      open: async (file, flags) => {
-        const handle = await fs.promises.open(file, flags);
+      open: async (target, file, how) => {
+        const handle = await openUnder(target, file, how);
         return {
           write: async (buffer, offset, length, position) => {
             buffers.add(buffer.buffer);
@@ -287,8 +288,8 @@ describe('transfer: download engine', function () {
     };
     const receivedDuringFirstWrite: number[] = [];
     const disk: LocalDisk = {
-      open: async (file, flags) => {
-        const handle = await fs.promises.open(file, flags);
+      open: async (target, file, how) => {
+        const handle = await openUnder(target, file, how);
         return {
           write: async (buffer, offset, length, position) => {
             if (!receivedDuringFirstWrite.length) {
