@@ -62,8 +62,11 @@ export interface DownloadPlan {
   target: string;
   files: PlannedFile[];
   skipped: { item: DownloadItem; path: string; reason: string }[];
-  /** Items that cannot be placed (a path leaving the folder, a folder in the way), with why. */
-  refused: { item: DownloadItem; reason: string }[];
+  /**
+   * Items that cannot be placed, with why: a path leaving the folder; a link, a file or a folder in the way
+   * (`retryable`: the person may move it, then Retry).
+   */
+  refused: { item: DownloadItem; reason: string; retryable: boolean }[];
   /** Bytes still to fetch, and what the disk has free (undefined when it cannot tell). */
   space: { needed: number; available: number | undefined };
   /** True when the files need more than the disk has: say so before the first byte. */
@@ -160,17 +163,17 @@ export class Downloader {
     for (const item of request.items) {
       const file = targetPath(target, item.relativePath);
       if (!file) {
-        plan.refused.push({ item, reason: l10n.t('"{0}" is not a path inside the folder.', item.relativePath) });
+        plan.refused.push({ item, reason: l10n.t('"{0}" is not a path inside the folder.', item.relativePath), retryable: false });
         continue;
       }
       const inTheWay = await folderProblem(target, path.dirname(file));
       if (inTheWay) {
-        plan.refused.push({ item, reason: describeLocalError({ code: inTheWay.code }, inTheWay.path) });
+        plan.refused.push({ item, reason: describeLocalError({ code: inTheWay.code }, inTheWay.path), retryable: true });
         continue;
       }
       const there = await lstatOf(file);
       if (there?.isSymbolicLink() || there?.isDirectory()) {
-        plan.refused.push({ item, reason: describeLocalError({ code: there.isDirectory() ? 'EISDIR' : 'ELOOP' }, file) });
+        plan.refused.push({ item, reason: describeLocalError({ code: there.isDirectory() ? 'EISDIR' : 'ELOOP' }, file), retryable: true });
         continue;
       }
       placed.push({ item, file, localSize: there?.size });
@@ -399,7 +402,7 @@ class DownloadRun {
       bytes: 0,
       skipped: [...plan.skipped],
       failed: plan.refused.map((r) => ({ item: r.item, reason: r.reason })),
-      retry: [],
+      retry: plan.refused.filter((r) => r.retryable).map((r) => r.item),
     };
     this.rearm();
     this.signal.addEventListener('abort', () => this.notify(), { once: true });

@@ -321,23 +321,30 @@ describe('transfer: download engine', function () {
     assert.deepStrictEqual(storage.reads, []);
   });
 
-  it('a size that disagrees with the listing, or bytes that changed since the .part began: that file fails and starts over next time', async () => {
+  it('a listed size is a hint: the storage\'s is the file\'s; bytes or a size that changed since the .part began: that file fails and starts over next time', async () => {
     storage.add('a', bytesOf(4000));
     storage.add('b', bytesOf(9 * MiB));
+    storage.add('c', bytesOf(9 * MiB, 3));
     const d = downloader();
-    const wrongSize = { ...item('a', 'a.bin'), size: 4100 };
+    const listed = await d.run(await d.plan({ target: dir, items: [{ ...item('a', 'a.bin'), size: 4100 }], ifExists: 'overwrite' }));
+    assert.deepStrictEqual(listed.failed, []);
+    same('a.bin', 'a');
     const cancel = new AbortController();
-    const first = await d.run(await d.plan({ target: dir, items: [wrongSize, item('b', 'b.bin')], ifExists: 'overwrite' }), {
+    const first = await d.run(await d.plan({ target: dir, items: [item('b', 'b.bin'), item('c', 'c.bin')], ifExists: 'overwrite' }), {
       signal: cancel.signal,
-      onProgress: (p) => p.bytesDone > 2 * MiB && cancel.abort(),
+      onProgress: (p) => p.bytesDone > 6 * MiB && cancel.abort(),
     });
-    assert.match(first.failed[0].reason, /lists 4100 bytes but the storage has 4000/);
-    // The file is replaced on the platform by one of the same size: other bytes, another ETag.
+    assert.strictEqual(first.cancelled, true);
+    // b is replaced on the platform by a file of the same size: other bytes, another ETag. c by a larger one.
     storage.files.get('b')!.etag = '"another"';
-    const second = await d.run(await d.plan({ target: dir, items: [item('b', 'b.bin')], ifExists: 'overwrite' }));
-    assert.match(second.failed[0].reason, /changed on the platform/);
-    const third = await d.run(await d.plan({ target: dir, items: [item('b', 'b.bin')], ifExists: 'overwrite' }));
+    storage.add('c', bytesOf(10 * MiB, 4));
+    const second = await d.run(await d.plan({ target: dir, items: first.retry, ifExists: 'overwrite' }));
+    const reasons = Object.fromEntries(second.failed.map((f) => [f.item.fileId, f.reason]));
+    assert.match(reasons.b, /changed on the platform/);
+    assert.match(reasons.c, /The storage had 9437184 bytes of this file and now has 10485760: the file changed/);
+    const third = await d.run(await d.plan({ target: dir, items: second.retry, ifExists: 'overwrite' }));
     assert.deepStrictEqual(third.failed, []);
     same('b.bin', 'b');
+    same('c.bin', 'c');
   });
 });
