@@ -337,7 +337,7 @@ interface Job {
 }
 
 /** What an answer of the storage means for the range that asked: read its body, nothing left to read, or let it go. */
-type Answer = 'read' | 'done' | 'yield' | { reason: string; discard: boolean };
+type Answer = 'read' | 'whole' | 'done' | 'yield' | { reason: string; discard: boolean };
 
 class DownloadRun {
   private readonly jobs: Job[];
@@ -567,9 +567,12 @@ class DownloadRun {
           url = await this.urlOf(job, signal);
           const read = await this.deps.storage.read(url, { start: next, end: span.end === Infinity ? undefined : span.end - 1 }, signal);
           const answer = this.answer(job, span, next, read);
+          // A body not to be read: its connection is let go now, not when the storage's idle time runs out.
+          if (answer !== 'read' && answer !== 'whole') await read.body[Symbol.asyncIterator]().return?.();
           if (answer === 'yield') return this.giveBack(job, { number: span.number, start: next, end: span.end });
           if (answer === 'done') return;
-          if (answer !== 'read') return this.fail(job, answer.reason, answer.discard);
+          if (answer === 'whole') next = this.readWhole(job, span);
+          else if (answer !== 'read') return this.fail(job, answer.reason, answer.discard);
           // A whole file (a 200) starts at byte 0: what comes before `next` is passed over, and the read ends at the span's end.
           let at = read.start;
           for await (const chunk of read.body) {
@@ -643,22 +646,24 @@ class DownloadRun {
     const whole = read.status !== 206;
     if (whole && !(next === 0 && span.end >= (job.size ?? Infinity))) {
       job.wholeOnly = true;
-      if (job.reading.size > 1) return 'yield';
-      this.readWhole(job, span, next);
+      return job.reading.size > 1 ? 'yield' : 'whole';
     }
     return next >= span.end ? 'done' : 'read';
   }
 
   /**
-   * This range reads the rest of the file from `next` (a whole body): the other ranges not taken are its own now, and
-   * what an earlier run wrote after `next` is written again.
+   * This range reads the file's body whole, alone: every range not written yet is its own now. It writes from the end
+   * of the first bytes written (from byte 0) to the file's end, and what was written after that is written again.
+   * Returns the byte to write from.
    */
-  private readWhole(job: Job, span: Span, next: number): void {
+  private readWhole(job: Job, span: Span): number {
+    const from = job.done[0]?.[0] === 0 ? job.done[0][1] : 0;
+    span.start = from;
     span.end = job.size ?? Infinity;
     job.pending = [];
-    const kept = job.done.flatMap(([a, b]): [number, number][] => (a >= next ? [] : [[a, Math.min(b, next)]]));
-    this.meter.alreadyDone(rangesBytes(kept) - rangesBytes(job.done));
-    job.done = kept;
+    this.meter.alreadyDone(from - rangesBytes(job.done));
+    job.done = from ? [[0, from]] : [];
+    return from;
   }
 
   /** A range that let an answer go (another range reads the whole file): it is taken again later, from `next`. */

@@ -115,7 +115,7 @@ export function describeLocalError(error: unknown, where: string, doing: 'write'
         ? l10n.t('The disk failed while reading {0} (an input/output error). Check the disk, then try again.', where)
         : l10n.t('The disk failed while writing {0} (an input/output error). Check the disk, then try again.', where);
     case 'ELOOP':
-      return l10n.t('{0} is a link: nothing is written through a link the extension did not make. Remove the link or choose another folder.', where);
+      return l10n.t('{0} is a link: nothing is written through a link the extension did not make. Remove the link or choose another folder.', (error as { at?: string }).at ?? where);
     case 'ENOTDIR':
       return l10n.t('A file is in the way of the folder for {0}.', where);
     case 'EEXIST':

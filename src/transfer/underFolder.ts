@@ -19,9 +19,9 @@ const FLAGS: Record<OpenHow, number> = {
   update: constants.O_RDWR,
 };
 
-/** A local error of `code` about `where`. */
-function refusal(code: 'ELOOP' | 'ENOTDIR' | 'EACCES', where: string): LocalError {
-  return localError(Object.assign(new Error(`${code}: ${where}`), { code }));
+/** A local error of `code` about `at` (the link or the file in the way, which its words name). */
+function refusal(code: 'ELOOP' | 'ENOTDIR' | 'EACCES', at: string): LocalError {
+  return localError(Object.assign(new Error(`${code}: ${at}`), { code, at }));
 }
 
 /**

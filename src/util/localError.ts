@@ -5,6 +5,8 @@ export interface LocalError extends Error {
   /** The system's code: `EACCES`, `EIO`, `ENOENT`, `ENOSPC`, … */
   code: string;
   local: true;
+  /** Where on the way to the file it failed, when that is not the file itself (a link in the way). */
+  at?: string;
 }
 
 /** The error as a local one, its code kept (`EIO` when it has none). */
@@ -12,7 +14,8 @@ export function localError(error: unknown): LocalError {
   if (isLocalError(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: unknown } | undefined)?.code;
-  return Object.assign(new Error(message, { cause: error }), { code: typeof code === 'string' ? code : 'EIO', local: true as const });
+  const at = (error as { at?: unknown } | undefined)?.at;
+  return Object.assign(new Error(message, { cause: error }), { code: typeof code === 'string' ? code : 'EIO', local: true as const, ...(typeof at === 'string' ? { at } : {}) });
 }
 
 export function isLocalError(error: unknown): error is LocalError {
