@@ -423,11 +423,12 @@ describe('hostile input: odd answers, names and disks (issue 36)', function () {
       const file = emu.data.children(emu.data.projectById.get('rfranklin/my-project')!.root_folder).find((x) => x.name === name && x.type === 'file');
       return file ? contentOf(emu, file.id) : undefined;
     };
-    /** A file rewritten in place with other bytes of the same size, its modification time set back as `cp -p` does. */
-    const rewriteKeepingTimes = (file: string, bytes: Buffer) => {
-      const { atime, mtime } = fs.statSync(file);
+    /** An hour ago, in whole seconds: a time `rsync -t` or a restore sets back exactly. */
+    const anHourAgo = Math.floor(Date.now() / 1000) - 3600;
+    /** A local file with its modification time an hour ago. */
+    const written = (file: string, bytes: Buffer) => {
       fs.writeFileSync(file, bytes);
-      fs.utimesSync(file, atime, mtime);
+      fs.utimesSync(file, anHourAgo, anHourAgo);
     };
     const destination = { project: 'rfranklin/my-project' };
 
@@ -436,9 +437,10 @@ describe('hostile input: odd answers, names and disks (issue 36)', function () {
       const file = path.join(dir, 'rewritten.bin');
       const v1 = bytesOf(15 * MiB, 61);
       const v2 = bytesOf(15 * MiB, 62);
-      fs.writeFileSync(file, v1);
+      written(file, v1);
       let reports = 0;
-      const uploader = uploaderOn(emu, state, { connections: 1, onReport: () => ++reports === 1 && rewriteKeepingTimes(file, v2) });
+      // Rewritten in place after the first part arrived, its modification time set back: size and mtime as before.
+      const uploader = uploaderOn(emu, state, { connections: 1, onReport: () => ++reports === 1 && written(file, v2) });
       const summary = await within(f, uploader.run(await uploader.plan({ sources: [file], destination, ifExists: 'rename' })));
       f.cases++;
       assert.ok(summary);
@@ -456,7 +458,7 @@ describe('hostile input: odd answers, names and disks (issue 36)', function () {
       const file = path.join(dir, name);
       const v1 = bytesOf(15 * MiB, 71);
       const v2 = bytesOf(15 * MiB, 72);
-      fs.writeFileSync(file, v1);
+      written(file, v1);
       const halt = new AbortController();
       const first = uploaderOn(emu, state, { connections: 1, onReport: () => halt.abort() });
       const one = await within(f, first.run(await first.plan({ sources: [file], destination, ifExists: 'rename' }), { halt: halt.signal }));
@@ -477,9 +479,7 @@ describe('hostile input: odd answers, names and disks (issue 36)', function () {
     it('on resume, a file replaced meanwhile by one of the same size and the same mtime: begun anew, never old parts with new ones', async () => {
       const f = figures();
       await resumedAfter(f, 'replaced.bin', (file, v2) => {
-        const { atime, mtime } = fs.statSync(file);
-        fs.writeFileSync(`${file}.new`, v2);
-        fs.utimesSync(`${file}.new`, atime, mtime);
+        written(`${file}.new`, v2);
         fs.renameSync(`${file}.new`, file);
       });
       account('torn uploads', f);

@@ -228,14 +228,20 @@ describe('transfer: download engine', function () {
         };
       },
     };
-    const d = downloader({ disk, connections: 2 });
-    const plan = await d.plan({ target: dir, items: [item('gone', 'gone.bin'), item('blocked', 'sub/blocked.bin'), item('full', 'full.bin'), item('ok', 'ok.bin')], ifExists: 'overwrite' });
-    storage.cutNext(2 * MiB);
-    const summary = await d.run(plan, {
-      onProgress: () => {
-        if (storage.files.has('gone') && storage.reads.some((r) => r.fileId === 'gone')) storage.files.delete('gone');
+    // gone.bin is deleted on the platform while its first range is read (that read cut after 2 MiB): the next read is a 404.
+    let goneReads = 0;
+    const deleting: DownloaderDeps['storage'] = {
+      read: (url, range, signal) => {
+        if (!url.includes('/gone?') || goneReads++) return storage.read(url, range, signal);
+        storage.cutNext(2 * MiB);
+        const read = storage.read(url, range, signal);
+        storage.files.delete('gone');
+        return read;
       },
-    });
+    };
+    const d = downloader({ disk, connections: 2, storage: deleting });
+    const plan = await d.plan({ target: dir, items: [item('gone', 'gone.bin'), item('blocked', 'sub/blocked.bin'), item('full', 'full.bin'), item('ok', 'ok.bin')], ifExists: 'overwrite' });
+    const summary = await d.run(plan);
     const reasons = Object.fromEntries(summary.failed.map((f) => [f.item.fileId, f.reason]));
     assert.match(reasons.gone, /no longer on the platform/);
     assert.match(reasons.blocked, /file is in the way/);
