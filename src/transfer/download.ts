@@ -759,10 +759,13 @@ class DownloadRun {
     try {
       const size = (await job.file!.stat()).size;
       await this.close(job);
-      if (!job.sizeKnown || !isWhole(job.done, job.size!) || size !== job.size) {
+      if (!job.sizeKnown) {
         job.state = 'open';
-        const wrote = rangesBytes(job.done);
-        return this.fail(job, l10n.t('{0} is not whole: {1} bytes written of {2}, {3} on disk. Download it again.', planned.partPath, wrote, job.size ?? 0, size), true);
+        return this.fail(job, l10n.t('The file storage never said the size of the file: it was not saved. Try again later.'), true);
+      }
+      if (!isWhole(job.done, job.size!) || size !== job.size) {
+        job.state = 'open';
+        return this.fail(job, l10n.t('{0} is not whole: {1} bytes written of {2}, {3} on disk. Download it again.', planned.partPath, rangesBytes(job.done), job.size!, size), true);
       }
       await renameUnder(this.plan.target, planned.partPath, planned.path);
     } catch (error) {

@@ -383,9 +383,10 @@ class UploadRun {
       });
       const now: LocalFile = { ...file, ...versionOf(local) };
       this.meter.sizeLearned(now.size - file.size);
+      const planned = file;
       file = now;
       started = await this.resume(file, destination);
-      if (!started && this.options.adoptLeftOver) started = await this.adopt(file, destination);
+      if (!started && this.options.adoptLeftOver) started = await this.adopt(file, destination, sameVersion(planned, now));
       const arrivedParts = started ? await this.partsArrived(started) : [];
       if (!arrivedParts) started = undefined;
       started ??= await this.begin(file, destination);
@@ -444,13 +445,20 @@ class UploadRun {
     return { uploadId: record.uploadId, partSize: record.partSize, name: record.name, recordId };
   }
 
-  /** The one upload on the platform of this file's name, size and place that no record claims, taken as its own. */
-  private async adopt(file: LocalFile, destination: FileLocation): Promise<Started | undefined> {
+  /**
+   * The one upload on the platform of this file's name, size and place that no record claims, taken as its own; when
+   * the file is not the version the run planned (`unchanged` false), its parts are of another version: it is aborted.
+   */
+  private async adopt(file: LocalFile, destination: FileLocation, unchanged: boolean): Promise<Started | undefined> {
     const name = baseName(file);
     const claimed = new Set(this.deps.resume.all().map((r) => r.uploadId));
     const page = await this.deps.uploads.list({ signal: this.stop });
     const ours = page.items.filter((u) => u.name === name && u.size === file.size && !claimed.has(u.upload_id) && ('parent' in destination ? u.parent === destination.parent : u.project === destination.project));
     if (ours.length !== 1) return undefined;
+    if (!unchanged) {
+      await this.deps.uploads.abort(ours[0].upload_id).catch(() => undefined);
+      return undefined;
+    }
     const recordId = resumeId(file.localPath, destination, name);
     const value = { uploadId: ours[0].upload_id, localPath: file.localPath, ...versionOf(file), partSize: ours[0].part_size, destination, name, overwrite: this.plan.ifExists === 'overwrite' };
     this.written.set(recordId, value);

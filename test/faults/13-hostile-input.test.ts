@@ -18,7 +18,7 @@ import { collectItems } from '../../src/remote/downloadItems';
 import { uploadSummaryWords } from '../../src/remote/transferWords';
 import { collectFailureLogs, writeSummary } from '../../src/tasks/failureLogs';
 import { Downloader, type DownloaderDeps, type DownloadItem } from '../../src/transfer/download';
-import { ResumeBook, type DownloadResume, type UploadResume } from '../../src/transfer/resumeState';
+import { ResumeBook, type DownloadResume, type UploadResume, type UploadRunResume } from '../../src/transfer/resumeState';
 import { Uploader } from '../../src/transfer/upload';
 import { requestLogger } from '../../src/ui/requestLog';
 import type { Emulator } from '../emulator';
@@ -485,6 +485,31 @@ describe('hostile input: odd answers, names and disks (issue 36)', function () {
       account('torn uploads', f);
     });
 
+    it('a run resumed after its upload\'s record was lost, the file replaced meanwhile with the same mtime: the upload left on the platform is aborted, not taken', async () => {
+      const f = figures();
+      const file = path.join(dir, 'adopted.bin');
+      const v2 = bytesOf(15 * MiB, 92);
+      written(file, bytesOf(15 * MiB, 91));
+      const halt = new AbortController();
+      const first = uploaderOn(emu, state, { connections: 1, onReport: () => halt.abort() });
+      await within(f, first.run(await first.plan({ sources: [file], destination, ifExists: 'rename' }), { halt: halt.signal, record: { runId: 'run-adopt', label: 'my-project' } }));
+      // Global state lost the upload's record (an echo of an older value): only the run's is left.
+      for (const key of state.keys().filter((k) => k.startsWith('sevenbridges.transfer.upload.'))) await state.update(key, undefined);
+      written(`${file}.new`, v2);
+      fs.renameSync(`${file}.new`, file);
+      const second = uploaderOn(emu, state);
+      const [left] = second.runsLeft();
+      const two = await within(f, second.run(second.planOf(left), { record: { runId: left.runId, label: left.label }, adoptLeftOver: true }));
+      f.cases++;
+      assert.deepStrictEqual(two?.failed, []);
+      const there = await uploadedAs('adopted.bin');
+      f.bytesCompared += v2.length;
+      if (!there?.equals(v2)) f.torn++;
+      assert.ok(there?.equals(v2), 'the platform holds the file as it is now, whole');
+      assert.strictEqual(emu.uploads.pending.size, 0, 'the upload of the other bytes was aborted');
+      account('torn uploads', f);
+    });
+
     it('on resume, a file edited in place meanwhile, same size, a newer mtime: begun anew, never old parts with new ones', async () => {
       const f = figures();
       await resumedAfter(f, 'edited.bin', (file, v2) => {
@@ -614,6 +639,7 @@ function uploaderOn(
     storage: new StorageClient(),
     clock: more.clock ?? systemClock,
     resume: new ResumeBook<UploadResume>(state, 'upload', `${emu.baseUrl} ${emu.username}`),
+    runs: new ResumeBook<UploadRunResume>(state, 'uploadRun', `${emu.baseUrl} ${emu.username}`),
     backoffMs: 5,
     connections: more.connections,
     openLocal: more.openLocal,
