@@ -153,7 +153,8 @@ export class Downloader {
    * The names of one run never meet: two files whose paths are one on a case-insensitive disk (`Sample.VCF`,
    * `sample.vcf`), or a file where a folder of the run goes, get "keep both" names; a file's temporary name (`.part`)
    * is none of the run's names, nor a file there that is not this file's own `.part` (`x.bam.part` may be a file of
-   * the platform's too). Nothing is planned through a link: a path with a link on the way is refused.
+   * the platform's too). Nothing is planned through a link: a path with a link on the way is refused; a link where
+   * the file itself goes is replaced by the file (with Overwrite), never written through.
    */
   async plan(request: DownloadRequest): Promise<DownloadPlan> {
     const target = path.resolve(request.target);
@@ -171,9 +172,10 @@ export class Downloader {
         plan.refused.push({ item, reason: describeLocalError({ code: inTheWay.code }, inTheWay.path), retryable: true });
         continue;
       }
-      const there = await lstatOf(file);
-      if (there?.isSymbolicLink() || there?.isDirectory()) {
-        plan.refused.push({ item, reason: describeLocalError({ code: there.isDirectory() ? 'EISDIR' : 'ELOOP' }, file), retryable: true });
+      // A link where the file goes is taken as what it leads to (same size: skipped); Overwrite replaces the link itself.
+      const there = await statOf(file);
+      if (there?.isDirectory()) {
+        plan.refused.push({ item, reason: describeLocalError({ code: 'EISDIR' }, file), retryable: true });
         continue;
       }
       placed.push({ item, file, localSize: there?.size });
@@ -859,11 +861,12 @@ function withoutDone(spans: Span[], done: readonly [number, number][]): Span[] {
 
 /** What is at a path, a link itself rather than what it leads to; undefined when nothing is. */
 async function lstatOf(file: string): Promise<import('fs').Stats | undefined> {
-  try {
-    return await fsp.lstat(file);
-  } catch {
-    return undefined;
-  }
+  return fsp.lstat(file).catch(() => undefined);
+}
+
+/** What a path leads to (through a link); undefined when nothing is. */
+async function statOf(file: string): Promise<import('fs').Stats | undefined> {
+  return fsp.stat(file).catch(() => undefined);
 }
 
 /** Bytes free on the disk that holds `dir` (or its nearest existing parent). */
