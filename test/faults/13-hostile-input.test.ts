@@ -346,6 +346,27 @@ describe('hostile input: odd answers, names and disks (issue 36)', function () {
       account('links under the folder', f);
     });
 
+    it('a link put where a .part or a folder goes after the plan, before the first byte: the open refuses it, nothing is written through it', async () => {
+      const f = figures();
+      const a = stored('a', bytesOf(4000, 44));
+      const b = stored('b', bytesOf(5000, 45));
+      const d = downloader();
+      const plan = await d.plan({ target, items: [{ fileId: 'a', relativePath: 'a.bin', size: a.length }, { fileId: 'b', relativePath: 'later/b.bin', size: b.length }], ifExists: 'overwrite' });
+      fs.symlinkSync(path.join(outside, 'victim.txt'), plan.files[0].partPath);
+      fs.symlinkSync(path.join(outside, 'dir'), path.join(target, 'later'));
+      const summary = await within(f, d.run(plan));
+      f.cases += 2;
+      const reasons = Object.fromEntries(summary!.failed.map((x) => [x.item.fileId, x.reason]));
+      assert.deepStrictEqual(Object.keys(reasons).sort(), ['a', 'b']);
+      assert.match(reasons.a, /Something else is already at .*a.bin.part: it was left as it is/);
+      assert.match(reasons.b, /later is a link: nothing is written through a link/);
+      for (const [name, bytes] of [['a.bin', a], ['later/b.bin', b]] as const) {
+        f.bytesCompared += bytes.length;
+        if (fs.existsSync(path.join(target, name))) f.torn++;
+      }
+      account('links under the folder', f);
+    });
+
     it('Collect Failure Logs writes neither through an existing job.err.log link, a task folder that is a link, nor a failure-summary.md link', async () => {
       const f = figures();
       const ids = { errA: '5'.repeat(24), cmdA: '6'.repeat(24), errB: '7'.repeat(24) };
