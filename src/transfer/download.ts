@@ -169,7 +169,7 @@ export class Downloader {
       }
       const inTheWay = await folderProblem(target, path.dirname(file));
       if (inTheWay) {
-        plan.refused.push({ item, reason: describeLocalError({ code: inTheWay.code }, inTheWay.path), retryable: true });
+        plan.refused.push({ item, reason: describeLocalError({ code: inTheWay.code, at: inTheWay.path }, file), retryable: true });
         continue;
       }
       // A link where the file goes is taken as what it leads to (same size: skipped); Overwrite replaces the link itself.
