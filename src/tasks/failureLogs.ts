@@ -11,7 +11,7 @@ import { describeError } from '../api/errors';
 import { StorageClient, type StorageOptions } from '../api/storage';
 import { describeLocalError, diskKey, safeName, type NamePlatform } from '../transfer/localFiles';
 import { openUnder } from '../transfer/underFolder';
-import { isLocalError } from '../util/localError';
+import { isLocalError, localError } from '../util/localError';
 import type { ExecutionDetails, Task, TaskJob } from '../api/types';
 import type { TaskListQuery } from '../api/tasks';
 import { count, failedBecause } from '../util/words';
@@ -163,22 +163,17 @@ async function collectTask(task: Task, folder: string, source: FailureLogSource,
       const log = logsByName.get(name);
       if (!log) continue;
       const relative = `${folder}/${jobFolder}/${name}`;
+      const file = path.join(options.folder, folder, jobFolder, name);
       try {
         await options.pace?.();
         const url = await source.downloadInfo(log.fileId, options.signal);
-        const file = path.join(options.folder, folder, jobFolder, name);
-        try {
-          const tail = await saveLog(storage, url, options.folder, file, options.signal);
-          row.files[name] = relative;
-          if (name === 'job.err.log') row.lastLines = lastLines(tail.text, LAST_LINES, tail.cut);
-          counted();
-        } catch (error) {
-          if (isLocalError(error)) throw new Error(describeLocalError(error, file));
-          throw error;
-        }
+        const tail = await saveLog(storage, url, options.folder, file, options.signal);
+        row.files[name] = relative;
+        if (name === 'job.err.log') row.lastLines = lastLines(tail.text, LAST_LINES, tail.cut);
+        counted();
       } catch (error) {
         if (options.signal?.aborted) throw error;
-        problems.push(failedBecause(name, describeError(error)));
+        problems.push(failedBecause(name, isLocalError(error) ? describeLocalError(error, file) : describeError(error)));
       }
     }
     if (!logsByName.has('job.err.log')) problems.push(l10n.t('The job has no job.err.log.'));
@@ -205,7 +200,7 @@ async function saveLog(storage: StorageClient, url: string, root: string, file: 
   const out = handle.createWriteStream();
   const closed = new Promise<void>((resolve, reject) => {
     out.on('close', resolve);
-    out.on('error', reject);
+    out.on('error', (error) => reject(localError(error)));
   });
   let tail = Buffer.alloc(0);
   let total = 0;
