@@ -1,5 +1,6 @@
 import { EventEmitter } from 'events';
 import { promises as fsp } from 'fs';
+import { localError } from '../util/localError';
 
 /** Bytes read from disk at a time, in each of a body's two buffers. */
 export const FILE_BODY_CHUNK = 1024 * 1024;
@@ -12,7 +13,8 @@ export const FILE_BODY_CHUNK = 1024 * 1024;
  * 64 MB or so (36 of them for a 1 GiB upload, half a second of the process's CPU, measured).
  *
  * Emits `data` after each chunk was written (the chunk is lent for the call only: read its length, keep no
- * reference), and `error` when the file cannot be read or is shorter than the stretch.
+ * reference), and `error` when the file cannot be read or is shorter than the stretch: then a local error
+ * (util/localError.ts), so that the disk's failure is not taken for the network's.
  */
 export class FileSpanBody extends EventEmitter {
   constructor(
@@ -20,6 +22,8 @@ export class FileSpanBody extends EventEmitter {
     readonly start: number,
     readonly end: number,
     private readonly chunk = FILE_BODY_CHUNK,
+    /** Opens the file for reading (a test may hand in a disk that fails). */
+    private readonly open: (path: string) => Promise<ReadableFile> = (p) => fsp.open(p, 'r'),
   ) {
     super();
   }
@@ -43,7 +47,9 @@ export class FileSpanBody extends EventEmitter {
 
   private async writeTo(out: WritableLike): Promise<void> {
     if (this.length <= 0) return;
-    const handle = await fsp.open(this.path, 'r');
+    const handle = await this.open(this.path).catch((error: unknown) => {
+      throw localError(error);
+    });
     try {
       const size = Math.min(this.chunk, this.length);
       const buffers = [Buffer.allocUnsafeSlow(size), Buffer.allocUnsafeSlow(size)];
@@ -51,8 +57,10 @@ export class FileSpanBody extends EventEmitter {
       let writing: Promise<void> = Promise.resolve();
       for (let at = this.start, turn = 0; at < this.end; turn ^= 1) {
         const buffer = buffers[turn];
-        const { bytesRead } = await handle.read(buffer, 0, Math.min(size, this.end - at), at);
-        if (bytesRead === 0) throw new Error(`${this.path}: the file ended at byte ${at}, before byte ${this.end}`);
+        const { bytesRead } = await handle.read(buffer, 0, Math.min(size, this.end - at), at).catch((error: unknown) => {
+          throw localError(error);
+        });
+        if (bytesRead === 0) throw localError(Object.assign(new Error(`${this.path}: the file ended at byte ${at}, before byte ${this.end}`), { code: 'ESHORT' }));
         at += bytesRead;
         await writing;
         writing = written(out, buffer.subarray(0, bytesRead)).then(() => void this.emit('data', buffer.subarray(0, bytesRead)));
@@ -64,6 +72,12 @@ export class FileSpanBody extends EventEmitter {
       await handle.close();
     }
   }
+}
+
+/** A local file opened for reading, as a body reads it (a FileHandle of `fs/promises`). */
+export interface ReadableFile {
+  read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+  close(): Promise<void>;
 }
 
 /** What is used of the destination: an http.ClientRequest (or any Writable). */

@@ -4,10 +4,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { InterruptedRun } from '../jobs/transfers';
-import { rangesBytes, type DownloadResume, type UploadRunResume } from '../transfer/resumeState';
-
-/** A download's file being written, beside where it goes. */
-export const PART = '.part';
+import { PART, rangesBytes, type DownloadResume, type UploadRunResume } from '../transfer/resumeState';
 
 /** A run's record as the Data Jobs view shows it. */
 export function interruptedRun(run: UploadRunResume): InterruptedRun {
