@@ -110,6 +110,10 @@ export async function failedTasks(source: CostSource, query: TaskListQuery, opti
 
 /** Collects the failure logs of the tasks (the failed ones: the caller found them) and returns the summary's rows. */
 export async function collectFailureLogs(tasks: readonly Task[], source: FailureLogSource, options: CollectOptions): Promise<CollectResult> {
+  // The folder chosen is the person's: made if missing (what goes below it is made one folder at a time, no link followed).
+  await mkdir(options.folder, { recursive: true }).catch((error: unknown) => {
+    throw localError(error);
+  });
   const storage = new StorageClient(options.storage);
   const rows: FailureRow[][] = tasks.map(() => []);
   const folders = taskFolders(tasks);

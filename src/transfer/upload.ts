@@ -555,12 +555,14 @@ class UploadRun {
     await this.ahead.run(async () => {
       for (let attempt = 1; ; attempt++) {
         if (signal.aborted) return;
-        await this.checkUnchanged(file);
         let sent = 0;
         try {
+          // Asked for in part order (nothing awaited before it), so the parts take the connections in that order.
           const asked = this.deps.clock.monotonic();
           const target = await this.deps.uploads.partTarget(started.uploadId, part.number, { signal });
           const etag = await this.sending.run(async () => {
+            // The version the bytes are read from is the one begun: checked before and after them.
+            await this.checkUnchanged(file);
             const fresh = this.deps.clock.monotonic() - asked > PART_URL_FRESH_MS ? await this.deps.uploads.partTarget(started.uploadId, part.number, { signal }) : target;
             // Read from disk into two buffers used in turn as the connection takes the bytes (fileSpanBody.ts).
             const body = new FileSpanBody(file.localPath, part.start, part.end, undefined, this.deps.openLocal);
