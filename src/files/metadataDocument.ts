@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { describeError } from '../api/errors';
 import type { Services } from '../services';
-import { followWrites } from '../write/outbox';
+import { followWrites, waitsForPerson } from '../write/outbox';
 import { FILE_WRITES, notTaken, parseMetadata, signInToChange, type MetadataPayload } from './writes';
 import type { FileRef } from './targets';
 
@@ -50,7 +50,7 @@ export class MetadataDocuments implements vscode.FileSystemProvider {
     const payload: MetadataPayload = { id: idOf(uri), name: nameOf(uri), metadata: parsed.metadata };
     const { finished, left } = await followWrites(this.services.outbox, () => this.services.outbox.submit(FILE_WRITES.metadata, [payload], account));
     if (!finished.length) {
-      const refused = left.find((r) => r.state === 'failed' || r.state === 'notFound');
+      const refused = left.find(waitsForPerson);
       // Still being checked: it is in the Data Jobs view; the save stands (it is not sent again blind).
       if (refused) throw vscode.FileSystemError.NoPermissions(refused.note ?? notTaken());
     }

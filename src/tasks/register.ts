@@ -65,8 +65,9 @@ export function registerTasks(services: Services, copy: CopyFeature, later: OnFi
     watched: (id) => watcher.isWatched(id),
     budget: client.budget,
   });
-  for (const kind of taskActionWrites(client.tasks, clock)) services.outbox.register(kind);
-  services.outbox.register(rerunFailedWrite(client.tasks, client.budget, clock));
+  const serverNow = () => client.budget.serverClock.estimate();
+  for (const kind of taskActionWrites(client.tasks, clock, serverNow)) services.outbox.register(kind);
+  services.outbox.register(rerunFailedWrite(client.tasks, client.budget, clock, serverNow));
   const sender = new TaskActionSender(services.outbox, services.account, undefined, clock);
   const { view, rows, disposables } = showRows(VIEWS.tasks, tree, { clock, canSelectMany: true, redrawEveryMs: RELATIVE_TIME_TICK_MS });
   // Watched tasks are followed even while the view is hidden: one bulk request per round for all of them.

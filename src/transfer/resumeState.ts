@@ -54,7 +54,10 @@ export interface UploadRunResume {
   bytesLeft: number;
   /** This machine's clock: shown only. */
   startedAt: number;
-  /** This machine's clock at the last save (every few seconds while it runs): a run saved lately is another window's, still moving. */
+  /**
+   * This machine's clock at the last save (every few seconds while it runs), for a person reading the state: whether
+   * a window still runs it is judged by the windows' heartbeats (jobs/transfers.ts), never by this.
+   */
   savedAt: number;
 }
 

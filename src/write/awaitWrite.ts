@@ -2,7 +2,7 @@
 // before the files go in it, the file a completion made). No `vscode` import.
 import type { Clock } from '../api/clock';
 import { ApiError } from '../api/errors';
-import { followWrites, type Account, type Outbox } from './outbox';
+import { followWrites, waitsForPerson, type Account, type Outbox } from './outbox';
 
 /**
  * A write of `kind` as a function of its payload: resolves with its outcome (answered, or found by the lookup after a
@@ -26,7 +26,7 @@ export function writeThroughOutbox<P, T>(
       if (finished[0]) return finished[0].outcome as T;
       const id = records[0]?.id;
       const current = () => outbox.all().find((r) => r.id === id) ?? left[0];
-      const over = () => made.has(id!) || !current() || current()!.state === 'failed' || current()!.state === 'notFound';
+      const over = () => made.has(id!) || !current() || waitsForPerson(current()!);
       if (id && !over()) {
         await new Promise<void>((resolve) => {
           const done = () => (changes.dispose(), clock.clearTimeout(timer), resolve());
@@ -36,7 +36,7 @@ export function writeThroughOutbox<P, T>(
       }
       if (id && made.has(id)) return made.get(id)!;
       const record = current();
-      const refused = !record || record.state === 'failed' || record.state === 'notFound';
+      const refused = !record || waitsForPerson(record);
       throw new ApiError({ kind: refused ? 'http' : 'network', message: record?.note ?? pending(), maybeDelivered: !refused });
     } finally {
       listening.dispose();

@@ -17,7 +17,7 @@ class LongJobList {
   listed = 0;
   constructor(private readonly now: () => number) {}
   add(items: CopyItem[], agoMs: number): AsyncJob {
-    const id = String(70_711_174_378_000_000 + this.jobs.length);
+    const id = String(70_711_174_378_000_000n + BigInt(this.jobs.length));
     const result = items.map((item, i) => ({ resource: { href: '', id: fileId(9_000 + i), name: `sample_${item.file.slice(-3)}.bam`, project: destination.project } }));
     const job: AsyncJob = { id, type: 'COPY', state: 'FINISHED', started_on: new Date(this.now() - agoMs).toISOString(), result };
     this.jobs.push(job);

@@ -18,12 +18,12 @@ class FakeKind implements WriteKind<string, number, string> {
   lookups: string[] = [];
   finished: string[] = [];
   answers: (string | Error)[] = [];
-  lookupAnswers: Lookup<string>[] = [];
+  lookupAnswers: Lookup<string, string>[] = [];
   readonly identity: Identity<string, number, string>;
   constructor(readonly idempotent = false) {
     this.identity = idempotent
       ? { by: 'state', read: async (record) => this.look(record) }
-      : { by: 'difference', snapshot: async () => ++this.prepared && 1, find: async (record) => this.look(record), madeId: (outcome) => outcome };
+      : { by: 'difference', snapshot: async () => ++this.prepared && 1, isSnapshot: (s): s is number => typeof s === 'number', find: async (record) => this.look(record), madeId: (outcome) => outcome };
   }
   isPayload(payload: unknown): payload is string {
     return typeof payload === 'string';
@@ -50,7 +50,7 @@ class FakeKind implements WriteKind<string, number, string> {
   finish(_record: WriteRecord<string>, outcome: string): void {
     this.finished.push(outcome);
   }
-  private async look(record: WriteRecord<string>): Promise<Lookup<string>> {
+  private async look(record: WriteRecord<string>): Promise<Lookup<string, string>> {
     this.lookups.push(record.payload);
     return this.lookupAnswers.shift() ?? { unknown: 'cannot tell yet' };
   }
