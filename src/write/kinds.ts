@@ -99,12 +99,12 @@ export function appearedSince<T>(listed: readonly T[], before: ReadonlySet<strin
   return listed.filter((item) => !before.has(idOf(item)) && !taken(idOf(item)));
 }
 
-/** What a kind found by state says of the three cases of `byState`, in a person's words. */
-export interface StateWords {
+/** What a kind found by state says of the cases of `byState`, in a person's words, given the value that shows now. */
+export interface StateWords<V> {
   /** The value from before the send still shows: not done yet. */
-  notYet: string;
+  notYet(now: V): string;
   /** Another value shows: someone else changed it since ("…: it is now named "c.bam""). */
-  changed: string;
+  changed(now: V): string;
   /** What the write acts on is gone (404). */
   gone: string;
 }
@@ -116,9 +116,9 @@ export interface StateWords {
  * write's to undo: `changed`, the person decides. Without `before` (a record of an older version), only the value
  * asked proves anything.
  */
-export function byState<V, R>(now: { value: V; outcome: R } | undefined, asked: V, before: V | undefined, same: (a: V, b: V) => boolean, words: StateWords): Lookup<R> {
+export function byState<V, R>(now: { value: V; outcome: R } | undefined, asked: V, before: V | undefined, same: (a: V, b: V) => boolean, words: StateWords<V>): Lookup<R, never> {
   if (!now) return { changed: words.gone };
   if (same(now.value, asked)) return { found: now.outcome };
-  if (before !== undefined && same(now.value, before)) return { absent: words.notYet };
-  return { changed: words.changed };
+  if (before !== undefined && same(now.value, before)) return { absent: words.notYet(now.value) };
+  return { changed: words.changed(now.value) };
 }
