@@ -502,8 +502,8 @@ describe('Outbox', () => {
     });
 
     it('a signed-out window is alive for no account: a lower one does not block the signed-in window\'s takeover', async () => {
-      let out: WindowState | undefined;
-      const as = (state: WindowState) => async () => (state === out ? undefined : ACCOUNT);
+      const signedOut: { state?: WindowState } = {};
+      const as = (state: WindowState) => async () => (state === signedOut.state ? undefined : ACCOUNT);
       const [x, y] = [global.window(), global.window()];
       const [idX, idY] = [beatKeys(x), beatKeys(y)];
       const wx = open(x, as(x));
@@ -515,8 +515,8 @@ describe('Outbox', () => {
       await wx.outbox.submit('fake', ['z'], ACCOUNT);
       await clock.tickAsync(2_000);
       // The window with the lower ID signs out; the other stays signed in.
-      out = idX()! < idY()! ? x : y;
-      const signedIn = out === x ? wy : wx;
+      signedOut.state = idX()! < idY()! ? x : y;
+      const signedIn = signedOut.state === x ? wy : wx;
       await clock.tickAsync(2_000);
       await seeder.update('sevenbridges.write.orphan', { v: 2, id: 'orphan', kind: 'fake', group: 'g-orphan', account: ACCOUNT.key, owner: 'wgone', state: 'queued', payload: 'a', createdAt: 1, attempts: 0, resends: 0 });
       await clock.tickAsync(30_000);
