@@ -31,6 +31,8 @@ export interface UploadResume {
   destination: FileLocation;
   name: string;
   overwrite: boolean;
+  /** When the platform says the upload began (absent in records of older versions): a file its completion made is not older. */
+  initiated?: string;
 }
 
 /**
@@ -127,6 +129,7 @@ function isUploadResume(v: object): boolean {
     typeof r.mtimeMs === 'number' &&
     isCount(r.partSize) &&
     typeof r.overwrite === 'boolean' &&
+    (r.initiated === undefined || typeof r.initiated === 'string') &&
     !!where &&
     (typeof where.project === 'string' || typeof where.parent === 'string')
   );
