@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import { ApiError } from '../../../src/api/errors';
 import type { AsyncJob, FileRecord } from '../../../src/api/types';
-import { checkedTags, deleteQuestion, deleteWrite, doneWhat, matchDelete, metadataWrite, parseMetadata, planDelete, planTags, refusal, renameWrite, tagProblem, tagsInUse, tagsWrite, type FilesWriteApi, type ManagedItem } from '../../../src/files/writes';
+import { asyncDeleteWrite, asyncMoveWrite, checkedTags, deleteQuestion, deleteWrite, doneWhat, matchDelete, metadataWrite, parseMetadata, planDelete, planTags, refusal, renameWrite, tagProblem, tagsInUse, tagsWrite, type FilesWriteApi, type ManagedItem } from '../../../src/files/writes';
 import type { WriteRecord } from '../../../src/write/outbox';
 import { fileId } from '../../support/fakeFiles';
 
@@ -169,5 +169,16 @@ describe('managing files: the identity rules by state', () => {
     assert.deepStrictEqual(await there.identity.read(record(payload), credentials), { absent: '"a.bam" is still there.' });
     assert.deepStrictEqual(gone.doneBy!(new ApiError({ kind: 'http', status: 404, message: 'gone' }), record(payload)), { id: fileId(1) });
     assert.strictEqual(gone.doneBy!(new ApiError({ kind: 'http', status: 403, message: 'no' }), record(payload)), undefined);
+    // Never sent twice: looked up through the late window before any resend (the outbox's rule for a destructive kind).
+    assert.strictEqual(gone.destructive, true);
+  });
+
+  it('what is read back of the deletes and moves is checked: a job without its ID, a deleted record without one, is damaged', () => {
+    const jobs = { submit: async () => ({ id: '1' }), get: async () => ({ id: '1' }), list: async () => ({ items: [], total: 0, next: undefined }) } as never;
+    for (const kind of [asyncDeleteWrite(jobs, () => 0, { monotonic: () => 0 }), asyncMoveWrite(jobs, () => 0, { monotonic: () => 0 })]) {
+      assert.deepStrictEqual([null, {}, 'job', { id: 7 }, { id: '1', result: 'x' }].map((o) => kind.isOutcome!(o)), [false, false, false, false, false], kind.name);
+      assert.strictEqual(kind.isOutcome!({ id: '70711174378885120', state: 'FINISHED', result: [] }), true);
+    }
+    assert.deepStrictEqual([null, {}, { id: fileId(1) }].map((o) => deleteWrite(platform({})).isOutcome!(o)), [false, false, true]);
   });
 });

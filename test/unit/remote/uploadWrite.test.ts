@@ -230,6 +230,28 @@ describe('remote/uploadWrite: "upload complete" as a write kind, found by state'
       assert.deepStrictEqual([calls.filter((c) => c.startsWith('create')), kinds], [['create reads'], [NEW_FOLDER_WRITE]]);
     });
 
+    it('a lost answer whose folder shows in the listing only 10 s later: looked for, never made again (a new folder is not idempotent)', async () => {
+      let made: FileRecord | undefined;
+      let shownAt = Infinity;
+      const files = {
+        list: async () => ({ items: made && clock.now() >= shownAt ? [made] : [] }) as never,
+        createFolder: async () => {
+          if (made) return folder('d-twice');
+          made = folder('d5');
+          shownAt = clock.now() + 10_000;
+          throw new ApiError({ kind: 'network', message: 'ECONNRESET', maybeDelivered: true });
+        },
+      };
+      const creates: string[] = [];
+      const counted = { ...files, createFolder: async (name: string) => (creates.push(name), files.createFolder()) };
+      outbox.register(newFolderWrite(counted));
+      outbox.start();
+      const id = folderThroughOutbox(outbox, counted, ACCOUNT, clock, 60_000)({ parent: 'f1' }, 'reads');
+      await clock.tickAsync(30_000);
+      assert.strictEqual(await id, 'd5');
+      assert.deepStrictEqual(creates, ['reads'], 'one POST');
+    });
+
     it('refused (409: made meanwhile by another): the folder of that name found then is the one', async () => {
       const { calls, ensure } = wire([[], [], [folder('d3')]], () => Promise.reject(new ApiError({ kind: 'http', status: 409, message: 'taken' })));
       const id = ensure({ parent: 'f1' }, 'reads');
