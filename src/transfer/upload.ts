@@ -461,7 +461,9 @@ class UploadRun {
       info = await this.deps.uploads.info(started.uploadId, { listParts: true, signal: this.stop });
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) {
-        const made = await this.deps.completed?.(context, this.stop);
+        const made = await this.deps.completed?.(context, this.stop).catch((failure: unknown) => {
+          throw failure instanceof ApiError && failure.maybeDelivered ? beingChecked(failure) : failure;
+        });
         if (made) return made;
         this.written.delete(started.recordId);
         await this.deps.resume.set(started.recordId, undefined);
@@ -615,7 +617,7 @@ class UploadRun {
       // A lost answer may have made the file: the write path looks it up; the upload stays as it is meanwhile.
       if (error instanceof ApiError && error.maybeDelivered) {
         this.open.delete(started.recordId);
-        throw new FileFailure(l10n.t('The platform may have completed it; it is being checked: {0}', describeError(error)), false);
+        throw beingChecked(error);
       }
       throw new FileFailure(l10n.t('The platform refused to complete it: {0}', describeError(error)), true);
     }
@@ -661,6 +663,11 @@ class UploadRun {
     if (this.options.onProgress && this.meter.due(force)) this.options.onProgress(this.meter.snapshot());
     this.saveRun(false);
   }
+}
+
+/** A file whose completion may have been made and is being checked: kept as it is, never begun again meanwhile. */
+function beingChecked(error: ApiError): FileFailure {
+  return new FileFailure(l10n.t('The platform may have completed it; it is being checked: {0}', describeError(error)), false);
 }
 
 /** What `complete` is told of a file's upload. */
