@@ -113,8 +113,8 @@ export interface TagsPayload {
 const sameTags = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().every((t, i) => t === [...b].sort()[i]);
 const isTags = (value: unknown): value is string[] => Array.isArray(value) && value.every(text);
 const isTagsPayload = (p: unknown): p is TagsPayload => isObject(p) && text(p.id) && text(p.name) && isTags(p.tags) && (p.before === undefined || isTags(p.before));
-const tagWords = (tags: readonly string[]): string => (tags.length ? tags.map((t) => `"${t}"`).join(', ') : l10n.t('none'));
-const tagsChanged = (tags: readonly string[]): string => l10n.t('Its tags are {0} now: someone else changed them since.', tagWords(tags));
+const tagsChanged = (tags: readonly string[]): string =>
+  tags.length ? l10n.t('Its tags are {0} now: someone else changed them since.', tags.map((t) => `"${t}"`).join(', ')) : l10n.t('It has no tags now: someone else removed them since.');
 
 export function tagsWrite(files: FilesWriteApi): WriteKind<TagsPayload, undefined, string[]> {
   return {

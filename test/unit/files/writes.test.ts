@@ -157,7 +157,7 @@ describe('managing files: the identity rules by state', () => {
     assert.deepStrictEqual(await read(['y', 'x']), { found: ['y', 'x'] });
     assert.deepStrictEqual(await read(['x']), { absent: 'Its tags are not changed yet.' });
     assert.deepStrictEqual(await read(['x', 'z']), { changed: 'Its tags are "x", "z" now: someone else changed them since.' });
-    assert.deepStrictEqual(await read([]), { changed: 'Its tags are none now: someone else changed them since.' });
+    assert.deepStrictEqual(await read([]), { changed: 'It has no tags now: someone else removed them since.' });
   });
 
   it('a delete is done when the file answers 404; a 404 after an ambiguous try counts as done', async () => {
