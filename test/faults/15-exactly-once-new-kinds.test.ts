@@ -214,7 +214,8 @@ describe('9. exactly once for the new write kinds (issue 37)', function () {
       });
     }
 
-    it('bulk tags: a call the platform applied to half of its files, its answer lost: only the other half is sent again', async () => {
+    /** Edit Tags… adds "tumor" to four files in one bulk edit: the platform applies it to the first two, its answer lost. */
+    const halfApplied = async () => {
       const w = make({ propagationMs: 30 });
       const win = w.open();
       const files = ['a', 'b', 'c', 'd'].map((n) => w.platform.addFile(`${n}.bam`, { tags: ['qc'] }));
@@ -222,24 +223,22 @@ describe('9. exactly once for the new write kinds (issue 37)', function () {
       w.platform.applyNextBulkTo(2);
       w.platform.postFaults.push('lose');
       const [write] = await win.submit(FILE_WRITES.bulkTags, planBulkTags(asked));
+      return { w, win, files, write, keys: files.map((f) => `tags:${f.id}:["qc","tumor"]`) };
+    };
+
+    it('bulk tags: a call the platform applied to half of its files, its answer lost: only the other half is sent again', async () => {
+      const { w, win, files, write, keys } = await halfApplied();
       await w.run(5 * MINUTE);
       assert.deepStrictEqual(win.outbox.all(), []);
       assert.ok(files.every((f) => w.platform.file(f.id)!.tags.join() === 'qc,tumor'));
       const calls = w.platform.received.filter((k) => k.startsWith('bulkTags:'));
       assert.deepStrictEqual(calls, [`bulkTags:${files.map((f) => f.id).join(',')}`, `bulkTags:${[files[2].id, files[3].id].join(',')}`], 'the second call: the two files not done');
-      const keys = files.map((f) => `tags:${f.id}:["qc","tumor"]`);
       const figures = tally('bulk tags', 'applied in part, answer lost', { ...none, ...compareWrites(keys, w.platform.made.map((m) => m.key)), stuck: stuckOf(w, [write.id]) });
       assert.deepStrictEqual(figures, { ...none, requested: 4, once: 4 });
     });
 
     it('bulk tags: applied to half, a colleague changes another of its files meanwhile: nothing overwritten, the person is asked for the files not done', async () => {
-      const w = make({ propagationMs: 30 });
-      const win = w.open();
-      const files = ['a', 'b', 'c', 'd'].map((n) => w.platform.addFile(`${n}.bam`, { tags: ['qc'] }));
-      const asked = planTags(files.map((f) => ({ id: f.id, name: f.name, tags: f.tags })), ['tumor'], []);
-      w.platform.applyNextBulkTo(2);
-      w.platform.postFaults.push('lose');
-      const [write] = await win.submit(FILE_WRITES.bulkTags, planBulkTags(asked));
+      const { w, win, files, write, keys } = await halfApplied();
       await w.clock.tickAsync(1_000);
       w.platform.colleague(files[3].id, { tags: ['normal'] });
       await w.run(10 * MINUTE);
@@ -247,7 +246,6 @@ describe('9. exactly once for the new write kinds (issue 37)', function () {
       assert.deepStrictEqual([left.state, (left.payload as { items: { id: string }[] }).items.map((i) => i.id)], ['changed', [files[2].id, files[3].id]]);
       shown('bulk tags: a colleague\'s change', left.note!, ['Submit Again', 'Discard']);
       assert.deepStrictEqual(w.platform.file(files[3].id)!.tags, ['normal'], 'the colleague\'s change stands');
-      const keys = files.map((f) => `tags:${f.id}:["qc","tumor"]`);
       const made = compareWrites(keys, w.platform.made.map((m) => m.key));
       const figures = tally('bulk tags', 'a colleague\'s change', { ...none, ...made, lost: made.lost - 2, asked: 2, stuck: stuckOf(w, [write.id]) });
       assert.deepStrictEqual(figures, { ...none, requested: 4, once: 2, asked: 2 });
