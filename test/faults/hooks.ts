@@ -75,7 +75,7 @@ export const mochaHooks = {
       ['adopted a job that was not ours', String(record.adoptions.notOurs)],
     ];
     console.log('\n  Fault suite summary\n' + table(rows).split('\n').map((l) => `  ${l}`).join('\n') + '\n');
-    console.log('  Writes, per kind and case (doubled, lost, wrongly adopted and stuck must be 0; made once and person asked add up to requested)\n' + writesTable().split('\n').map((l) => `  ${l}`).join('\n') + '\n');
+    console.log('  Writes, per kind and case (doubled, lost, wrongly adopted and stuck must be 0; person asked: left to the person, nothing overwritten)\n' + writesTable().split('\n').map((l) => `  ${l}`).join('\n') + '\n');
     if (record.integrity.size > 0) {
       console.log('  Hostile input, per class (outside the folder, torn and hung must be 0)\n' + integrityTable().split('\n').map((l) => `  ${l}`).join('\n') + '\n');
     }
