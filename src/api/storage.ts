@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { ApiError } from './errors';
-import { Clock, systemClock } from './clock';
+import { systemClock, type Clock } from './clock';
 import { FileSpanBody } from './fileSpanBody';
 import { rangeAnswer, type AskedRange } from './rangeAnswer';
 import { unreadableAddress, type RequestLogEntry } from './transport';

@@ -24,7 +24,7 @@ import { pickProject } from '../ui/projectPick';
 import { requestLogger } from '../ui/requestLog';
 import { existingChoiceWords, progressWords, uploadSummaryWords } from './transferWords';
 import { clashQuestion, takenNames } from './uploadClashes';
-import { completeThroughOutbox, folderThroughOutbox } from './uploadWrite';
+import { completedThroughOutbox, completeThroughOutbox, folderThroughOutbox } from './uploadWrite';
 
 /** What a script (or a test) may give instead of asking: `{ sources, destination, ifExists, confirm, signal }`. */
 interface UploadOptions {
@@ -97,6 +97,7 @@ function uploaderFor(services: Services, account: Account): Uploader {
   return new Uploader({
     uploads: client.uploads,
     complete: completeThroughOutbox(services.outbox, account, services.clock),
+    completed: completedThroughOutbox(services.outbox, client, account, services.clock),
     ensureFolder: folderThroughOutbox(services.outbox, client.files, account, services.clock),
     storage: new StorageClient({ onRequest: requestLogger(services.log), clock: services.clock }),
     clock: services.clock,

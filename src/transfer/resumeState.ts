@@ -35,6 +35,8 @@ export interface UploadResume extends LocalVersion {
   destination: FileLocation;
   name: string;
   overwrite: boolean;
+  /** When the platform says the upload began (absent in records of older versions): a file its completion made is not older. */
+  initiated?: string;
 }
 
 /**
@@ -58,7 +60,10 @@ export interface UploadRunResume {
   bytesLeft: number;
   /** This machine's clock: shown only. */
   startedAt: number;
-  /** This machine's clock at the last save (every few seconds while it runs): a run saved lately is another window's, still moving. */
+  /**
+   * This machine's clock at the last save (every few seconds while it runs), for a person reading the state: whether
+   * a window still runs it is judged by the windows' heartbeats (jobs/transfers.ts), never by this.
+   */
   savedAt: number;
 }
 
@@ -137,6 +142,7 @@ function isUploadResume(v: object): boolean {
     isLocalVersion(r) &&
     isCount(r.partSize) &&
     typeof r.overwrite === 'boolean' &&
+    (r.initiated === undefined || typeof r.initiated === 'string') &&
     !!where &&
     (typeof where.project === 'string' || typeof where.parent === 'string')
   );

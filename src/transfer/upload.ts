@@ -75,6 +75,12 @@ export interface UploaderDeps {
   uploads: Pick<UploadsApi, 'init' | 'partTarget' | 'reportPart' | 'info' | 'abort' | 'list'>;
   /** Completes an upload (the write path: a lost answer is looked up, not sent again). */
   complete(uploadId: string, context: CompleteContext): Promise<FileRecord>;
+  /**
+   * A resumed upload the platform no longer knows (404) was completed, or aborted: the file its completion made (the
+   * write path asks its pending completion, and looks for the file), else undefined (begun again). Rejects while that
+   * is being checked: nothing is begun meanwhile. Without it, a 404 begins the file again.
+   */
+  completed?(context: CompleteContext, signal?: AbortSignal): Promise<FileRecord | undefined>;
   /** The ID of the folder `name` in `parent`, created if it is not there; `within` names the parent in words. */
   ensureFolder(parent: FileLocation, name: string, signal?: AbortSignal, within?: string): Promise<string>;
   storage: Pick<StorageClient, 'put'>;
@@ -387,7 +393,8 @@ class UploadRun {
       file = now;
       started = await this.resume(file, destination);
       if (!started && this.options.adoptLeftOver) started = await this.adopt(file, destination, sameVersion(planned, now));
-      const arrivedParts = started ? await this.partsArrived(started) : [];
+      const arrivedParts = started ? await this.partsArrived(started, completeContext(file, destination, started)) : [];
+      if (arrivedParts && !Array.isArray(arrivedParts)) return await this.fileMade(file, started!, arrivedParts, file.size);
       if (!arrivedParts) started = undefined;
       started ??= await this.begin(file, destination);
       if (!started) return;
@@ -442,7 +449,7 @@ class UploadRun {
     const value: Partial<UploadResume> = { ...record };
     delete value.account;
     this.written.set(recordId, value as Omit<UploadResume, 'account'>);
-    return { uploadId: record.uploadId, partSize: record.partSize, name: record.name, recordId };
+    return { uploadId: record.uploadId, partSize: record.partSize, name: record.name, initiated: record.initiated, recordId };
   }
 
   /**
@@ -460,19 +467,26 @@ class UploadRun {
       return undefined;
     }
     const recordId = resumeId(file.localPath, destination, name);
-    const value = { uploadId: ours[0].upload_id, localPath: file.localPath, ...versionOf(file), partSize: ours[0].part_size, destination, name, overwrite: this.plan.ifExists === 'overwrite' };
+    const value = { uploadId: ours[0].upload_id, localPath: file.localPath, ...versionOf(file), partSize: ours[0].part_size, destination, name, overwrite: this.plan.ifExists === 'overwrite', initiated: ours[0].initiated };
     this.written.set(recordId, value);
     await this.deps.resume.set(recordId, value);
     return { uploadId: ours[0].upload_id, partSize: ours[0].part_size, name, initiated: ours[0].initiated, recordId };
   }
 
-  /** The parts the platform has of a resumed upload; undefined when it no longer knows it (the file starts again). */
-  private async partsArrived(started: Started): Promise<number[] | undefined> {
+  /**
+   * The parts the platform has of a resumed upload; when it no longer knows it, the file an earlier completion made
+   * (as the write path tells), else undefined (the file starts again).
+   */
+  private async partsArrived(started: Started, context: CompleteContext): Promise<number[] | FileRecord | undefined> {
     let info: Upload;
     try {
       info = await this.deps.uploads.info(started.uploadId, { listParts: true, signal: this.stop });
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) {
+        const made = await this.deps.completed?.(context, this.stop).catch((failure: unknown) => {
+          throw failure instanceof ApiError && failure.maybeDelivered ? beingChecked(failure) : failure;
+        });
+        if (made) return made;
         this.written.delete(started.recordId);
         await this.deps.resume.set(started.recordId, undefined);
         return undefined;
@@ -518,6 +532,7 @@ class UploadRun {
         destination,
         name,
         overwrite: this.plan.ifExists === 'overwrite',
+        initiated: upload.initiated,
       };
       this.written.set(recordId, value);
       await this.deps.resume.set(recordId, value);
@@ -631,17 +646,23 @@ class UploadRun {
   private async completeFile(file: LocalFile, destination: FileLocation, started: Started): Promise<void> {
     let record: FileRecord;
     try {
-      const context = { uploadId: started.uploadId, destination, name: started.name, size: file.size, localPath: file.localPath, initiated: started.initiated };
+      const context = completeContext(file, destination, started);
       // Not cancellable once its parts are all there; a 429 was not processed.
       record = await this.afterRateLimit(() => this.deps.complete(started.uploadId, context), new AbortController().signal);
     } catch (error) {
       // A lost answer may have made the file: the write path looks it up; the upload stays as it is meanwhile.
       if (error instanceof ApiError && error.maybeDelivered) {
         this.open.delete(started.recordId);
-        throw new FileFailure(l10n.t('The platform may have completed it; it is being checked: {0}', describeError(error)), false);
+        throw beingChecked(error);
       }
       throw new FileFailure(l10n.t('The platform refused to complete it: {0}', describeError(error)), true);
     }
+    await this.fileMade(file, started, record, 0);
+  }
+
+  /** The file is made on the platform (`record`): its upload is over. `arrived`: its bytes not counted yet. */
+  private async fileMade(file: LocalFile, started: Started, record: FileRecord, arrived: number): Promise<void> {
+    this.meter.alreadyDone(arrived);
     this.open.delete(started.recordId);
     this.written.delete(started.recordId);
     await this.deps.resume.set(started.recordId, undefined);
@@ -678,6 +699,16 @@ class UploadRun {
     if (this.options.onProgress && this.meter.due(force)) this.options.onProgress(this.meter.snapshot());
     this.saveRun(false);
   }
+}
+
+/** A file whose completion may have been made and is being checked: kept as it is, never begun again meanwhile. */
+function beingChecked(error: ApiError): FileFailure {
+  return new FileFailure(l10n.t('The platform may have completed it; it is being checked: {0}', describeError(error)), false);
+}
+
+/** What `complete` is told of a file's upload. */
+function completeContext(file: LocalFile, destination: FileLocation, started: Started): CompleteContext {
+  return { uploadId: started.uploadId, destination, name: started.name, size: file.size, localPath: file.localPath, initiated: started.initiated };
 }
 
 /** The record of a file's upload: the same local file to the same place under the same name. */
