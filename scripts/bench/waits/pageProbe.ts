@@ -16,9 +16,10 @@ export type Drawn =
   /** The quick input shown, its box's value starting with this. */
   | { kind: 'quickInput'; valueStartsWith: string };
 
-/** One wait, on the page's clock. */
+/** One wait, on the page's clock; and when its action was, on the machine's clock (epoch ms), to place requests by. */
 export interface Wait {
   ms: number;
+  actionEpochMs: number;
 }
 
 // The page's globals, as far as the probe uses them (the bench compiles without the DOM library).
@@ -40,7 +41,7 @@ interface ProbeState {
 }
 interface PageGlobals {
   document: El;
-  performance: { now(): number };
+  performance: { now(): number; timeOrigin: number };
   requestAnimationFrame(callback: () => void): void;
   addEventListener(type: string, listener: (e: { timeStamp: number }) => void, options: { capture: boolean }): void;
   __sbWaits?: ProbeState;
@@ -103,11 +104,12 @@ function arm(spec: Drawn): string | undefined {
   return undefined;
 }
 
-function settled(): { actionAt?: number; drawnAt?: number } | undefined {
-  const state = (globalThis as unknown as PageGlobals).__sbWaits!;
+function settled(): { actionAt?: number; drawnAt?: number; timeOrigin: number } | undefined {
+  const page = globalThis as unknown as PageGlobals;
+  const state = page.__sbWaits!;
   if (state.drawnAt === undefined) return undefined;
   state.armed = false;
-  return { actionAt: state.actionAt, drawnAt: state.drawnAt };
+  return { actionAt: state.actionAt, drawnAt: state.drawnAt, timeOrigin: page.performance.timeOrigin };
 }
 
 function disarm(): void {
@@ -133,9 +135,9 @@ export async function timeWait(page: Page, spec: Drawn, action: () => Promise<vo
   try {
     await action();
     const handle = await page.waitForFunction(settled, undefined, { timeout: timeoutMs, polling: 100 });
-    const { actionAt, drawnAt } = (await handle.jsonValue())!;
+    const { actionAt, drawnAt, timeOrigin } = (await handle.jsonValue())!;
     if (actionAt === undefined) throw new Error(`${describe(spec)}: the action reached the page as no click or key`);
-    return { ms: drawnAt! - actionAt };
+    return { ms: drawnAt! - actionAt, actionEpochMs: timeOrigin + actionAt };
   } finally {
     await page.evaluate(disarm).catch(() => undefined);
   }

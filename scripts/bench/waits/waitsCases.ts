@@ -16,7 +16,7 @@ import { SEARCH_TAG } from '../searchScenario';
 import {
   FLOOR_COMMANDS, FLOOR_DOWNLOAD_ENTRY, FLOOR_FOLDER, FLOOR_GROUPS, FLOOR_ROWS_PER_GROUP, FLOOR_SUMMARY, FLOOR_VIEW_NAME, floorFileFirstLine, floorFileName,
 } from './floorExtension';
-import { isDrawn, timeWait, type Drawn } from './pageProbe';
+import { isDrawn, timeWait, type Drawn, type Wait } from './pageProbe';
 import { DOWNLOAD_FILES, DOWNLOAD_FOLDER, GROUP_STATUS, GROUP_TASKS, TEXT_FOLDER, type WaitsData } from './waitsData';
 
 export const VIEW = { tasks: 'Tasks', files: 'Projects & Files', jobs: 'Data Jobs' } as const;
@@ -24,6 +24,7 @@ const COMMAND = {
   setToken: 'Seven Bridges: Set Authentication Token',
   signOut: 'Seven Bridges: Sign Out',
   closeEditors: 'View: Close All Editors',
+  refreshTasks: 'Seven Bridges: Refresh Tasks',
 } as const;
 /** How long one wait may take before the run fails (a download of 200 files over 80 ms takes some seconds). */
 const WAIT_TIMEOUT_MS = 120_000;
@@ -44,10 +45,13 @@ export interface WaitsContext {
   readonly client: SbClient;
 }
 
-/** One timed try: its waits (summed for the figure), the API requests the emulator received while they ran, and how many went to its storage. */
+/**
+ * One timed try: its waits (summed for the figure), the API requests the emulator received while they ran (`at`: ms
+ * after the first action, on the machine's clock), and how many went to its storage.
+ */
 export interface TimedRun {
   waits: number[];
-  requests: Pick<ReceivedRequest, 'method' | 'path'>[];
+  requests: Pick<ReceivedRequest, 'method' | 'path' | 'at'>[];
   storageRequests: number;
 }
 
@@ -100,12 +104,29 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30
   }
 }
 
-/** The requests the emulator receives while `timed` runs. */
-async function counted(ctx: WaitsContext, timed: () => Promise<number[]>): Promise<TimedRun> {
+/** Until the emulator has received no request for half a second: what an action started is over. */
+async function quiet(ctx: WaitsContext): Promise<void> {
+  let seen = -1;
+  await until('the requests to end', async () => {
+    const now = ctx.emulator.received.length;
+    const still = now === seen;
+    seen = now;
+    if (!still) await new Promise((r) => setTimeout(r, 400));
+    return still;
+  });
+}
+
+/** The requests the emulator receives while `timed` runs, placed after its first action. */
+async function counted(ctx: WaitsContext, timed: () => Promise<Wait[]>): Promise<TimedRun> {
   const from = ctx.emulator.received.length;
   const fromStorage = ctx.emulator.storageRequests.length;
   const waits = await timed();
-  return { waits, requests: ctx.emulator.received.slice(from), storageRequests: ctx.emulator.storageRequests.length - fromStorage };
+  const start = waits[0].actionEpochMs;
+  return {
+    waits: waits.map((w) => w.ms),
+    requests: ctx.emulator.received.slice(from).map((r) => ({ method: r.method, path: r.path, at: r.at - start })),
+    storageRequests: ctx.emulator.storageRequests.length - fromStorage,
+  };
 }
 
 /** The Seven Bridges side bar, signed in, with `expanded` open and `collapsed` folded. */
@@ -163,13 +184,13 @@ async function hoverMenuEntry(wb: Workbench, entry: string): Promise<void> {
 }
 
 /** Download…'s two waits: its Enter on the menu entry to the folder question, the question's Enter to the summary. */
-async function downloadWaits(ctx: WaitsContext, where: { view: string; row: string }, entry: string, summary: string): Promise<number[]> {
+async function downloadWaits(ctx: WaitsContext, where: { view: string; row: string }, entry: string, summary: string): Promise<Wait[]> {
   const { wb } = ctx;
   await wb.treeItem(where.view, where.row).click({ button: 'right' });
   await hoverMenuEntry(wb, entry);
   const question = await timeWait(wb.page, { kind: 'quickInput', valueStartsWith: ctx.workspace }, () => wb.page.keyboard.press('Enter'), WAIT_TIMEOUT_MS);
   const done = await timeWait(wb.page, { kind: 'toast', startsWith: summary }, () => tokenBox(wb).press('Enter'), WAIT_TIMEOUT_MS);
-  return [question.ms, done.ms];
+  return [question, done];
 }
 
 // ---- the drawing floors (the helper extension, in the Explorer) ----
@@ -243,7 +264,7 @@ export const FLOORS: Record<FloorId, Floor> = {
     before: floorFilled,
     run: async (ctx) => {
       await ctx.wb.clearNotifications();
-      return downloadWaits(ctx, { view: FLOOR_VIEW_NAME, row: FLOOR_FOLDER }, FLOOR_DOWNLOAD_ENTRY, FLOOR_SUMMARY);
+      return (await downloadWaits(ctx, { view: FLOOR_VIEW_NAME, row: FLOOR_FOLDER }, FLOOR_DOWNLOAD_ENTRY, FLOOR_SUMMARY)).map((w) => w.ms);
     },
   },
 };
@@ -269,7 +290,7 @@ export const CASES: WaitCase[] = [
       }
       await wb.clearNotifications();
       const groups: Drawn = { kind: 'rows', view: VIEW.tasks, rows: groupsWithCounts(ctx.emulator) };
-      return signIn(ctx, (press) => counted(ctx, async () => [(await timeWait(wb.page, groups, press, WAIT_TIMEOUT_MS)).ms]));
+      return signIn(ctx, (press) => counted(ctx, async () => [await timeWait(wb.page, groups, press, WAIT_TIMEOUT_MS)]));
     },
   },
   {
@@ -283,14 +304,18 @@ export const CASES: WaitCase[] = [
     before: async (ctx) => {
       await seeSevenBridges(ctx, VIEW.tasks, [VIEW.files, VIEW.jobs]);
       await ctx.wb.collapseAll(VIEW.tasks);
+      await ctx.wb.runCommand(COMMAND.refreshTasks);
+      await quiet(ctx);
     },
     run: async (ctx) => {
       const { wb } = ctx;
       const twistie = wb.treeItem(VIEW.tasks, STATUS_LABELS[GROUP_STATUS]).locator('.monaco-tl-twistie');
-      const run = await counted(ctx, async () => [(await timeWait(wb.page, pageOpened(VIEW.tasks), () => twistie.click(), WAIT_TIMEOUT_MS)).ms]);
-      // Closed again: the next opening reads the group again (a closed group's listing is read again when next opened).
+      const run = await counted(ctx, async () => [await timeWait(wb.page, pageOpened(VIEW.tasks), () => twistie.click(), WAIT_TIMEOUT_MS)]);
+      // Closed again, and the tasks refreshed: a closed group's listing is then read again when it is next opened.
       await twistie.click();
       await until('the group closed', async () => !(await isDrawn(wb.page, pageOpened(VIEW.tasks))));
+      await wb.runCommand(COMMAND.refreshTasks);
+      await quiet(ctx);
       return run;
     },
   },
@@ -317,7 +342,7 @@ export const CASES: WaitCase[] = [
       const row = wb.treeItem(VIEW.files, file.name);
       await row.scrollIntoViewIfNeeded();
       const shown: Drawn = { kind: 'editor', tab: file.name.replace(/\.tsv$/, ''), text: file.firstLine };
-      return counted(ctx, async () => [(await timeWait(wb.page, shown, () => row.click(), WAIT_TIMEOUT_MS)).ms]);
+      return counted(ctx, async () => [await timeWait(wb.page, shown, () => row.click(), WAIT_TIMEOUT_MS)]);
     },
   },
   {
@@ -374,7 +399,7 @@ export const CASES: WaitCase[] = [
       await until('the box for the tag', async () => (await wb.quickItems()).length === 0 && (await wb.quickInputState()).visible);
       await wb.typeInQuickInput(SEARCH_TAG);
       const found: Drawn = { kind: 'rows', view: VIEW.files, anyLabel: data.tagged };
-      const run = await counted(ctx, async () => [(await timeWait(wb.page, found, () => tokenBox(wb).press('Enter'), WAIT_TIMEOUT_MS)).ms]);
+      const run = await counted(ctx, async () => [await timeWait(wb.page, found, () => tokenBox(wb).press('Enter'), WAIT_TIMEOUT_MS)]);
       await wb.clickViewAction(VIEW.files, 'Clear Find');
       await until('the projects again', async () => !(await isDrawn(wb.page, found)) && (await wb.treeItem(VIEW.files, data.searchProjectName).isVisible()));
       return run;

@@ -18,15 +18,23 @@ const median = (xs: readonly number[]): number | undefined => {
 const total = (run: TimedRun): number => run.waits.reduce((a, b) => a + b, 0);
 const ms = (x: number | undefined): string => (x === undefined ? '—' : `${Math.round(x)}`);
 
-/** "GET tasks ×7, GET user": the API requests of a run by method and path, IDs left out, in the order first seen. */
-export function requestSummary(requests: readonly { method: string; path: string }[]): string {
-  const counts = new Map<string, number>();
+/**
+ * "GET user at +9 ms, GET tasks ×7 at +310–322 ms": the API requests of a run by method and path (IDs left out), in the
+ * order first seen, with when they arrived after the action.
+ */
+export function requestSummary(requests: readonly { method: string; path: string; at: number }[]): string {
+  const arrivals = new Map<string, number[]>();
   for (const r of requests) {
-    const where = r.path.split('?')[0].replace(/^\/?(v2\/)?/, '').split('/').filter((part) => !/\d/.test(part) || /^[a-z_]+$/.test(part)).join('/');
+    const where = r.path.split('?')[0].replace(/^\/?(v2\/)?/, '').split('/').filter((part) => !/\d/.test(part)).join('/');
     const key = `${r.method} ${where}`;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
+    arrivals.set(key, [...(arrivals.get(key) ?? []), r.at]);
   }
-  return [...counts].map(([key, n]) => (n > 1 ? `${key} ×${n}` : key)).join(', ') || 'none';
+  const when = (ats: number[]) => {
+    const first = Math.round(Math.min(...ats));
+    const last = Math.round(Math.max(...ats));
+    return first === last ? `+${first} ms` : `+${first}–${last} ms`;
+  };
+  return [...arrivals].map(([key, ats]) => `${key}${ats.length > 1 ? ` ×${ats.length}` : ''} at ${when(ats)}`).join(', ') || 'none';
 }
 
 export function waitsFigures(results: readonly CaseResult[]): Figure[] {
