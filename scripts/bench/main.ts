@@ -182,7 +182,11 @@ async function main(): Promise<number> {
     mergeResults(figures);
     const rows = markdownTable(figures).split('\n').slice(2);
     const narrowed = [...flags].filter((f) => /^--(works|cases|latencies)=/.test(f));
-    mergeReadmeRows(rows, `Partial run: the rows of ${[only, ...(works ?? [])].join(', ')} measured ${date} (\`--only=${only}${narrowed.map((f) => ` ${f}`).join('')} --merge\`) on ${describeMachine(m)}.`);
+    mergeReadmeRows(
+      rows,
+      `Partial run: the rows of ${[only, ...(works ?? [])].join(', ')} measured ${date} (\`--only=${only}${narrowed.map((f) => ` ${f}`).join('')} --merge\`) on ${describeMachine(m)}.`,
+      METHOD_NOTES,
+    );
     console.log('bench: bench-results.json and README.md rows of this part replaced');
   }
   return failed.length ? 1 : 0;

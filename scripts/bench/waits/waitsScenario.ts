@@ -1,7 +1,7 @@
 // What a person waits for, in the real host: code-server (test/harness) with the packaged .vsix and the drawing-floor
 // helper, Chromium driven by Playwright as the e2e suite drives it, the emulator in this process (signed out at start,
-// as a person's first run is). Per latency (the emulator's API and storage origin answering every request that late):
-// the drawing floors, then per case the requests it needs sent bare, then the product's runs, each timed in the page.
+// as a person's first run is). Per latency (the emulator's API and storage origin answering every request that late),
+// per case, run by run: the drawing floor, the requests it needs sent bare, the product, each timed in the page.
 import { performance } from 'perf_hooks';
 import * as fs from 'fs';
 import { Workbench } from '../../../test/e2e/workbench';
@@ -13,7 +13,7 @@ import { vsixPath } from '../../../test/harness/paths';
 import { clientFor, TASKS } from '../env';
 import { latencyLabel } from '../peer/peerScenario';
 import { installFloorExtension } from './floorExtension';
-import { CASES, FLOORS, WAIT_LATENCIES_MS, WAIT_RUNS, type CaseResult, type FloorId, type WaitCase, type WaitsContext } from './waitsCases';
+import { CASES, FLOORS, WAIT_LATENCIES_MS, WAIT_RUNS, type CaseResult, type WaitCase, type WaitsContext } from './waitsCases';
 import { addWaitsData } from './waitsData';
 
 export interface WaitsRun {
@@ -69,32 +69,26 @@ export async function runWaits(step: (what: string) => void, options: { cases?: 
       emulator.faults.latencyMs = latencyMs;
       emulator.storageFaults.settings.latencyMs = latencyMs;
       const ctx: WaitsContext = { wb, emulator, data, workspace: server.workspace, latencyMs, pass, runs: WAIT_RUNS, client };
-      const floors = new Map<FloorId, number[] | Error>();
-      for (const id of new Set(active.map((c) => c.floor))) {
-        step(`waits: drawing floor, ${FLOORS[id].what}, ${latencyLabel(latencyMs)}`);
-        try {
-          await FLOORS[id].before(ctx);
-          const runs: number[] = [];
-          for (let run = 1; run <= WAIT_RUNS; run++) runs.push(sum(await FLOORS[id].run(ctx, run)));
-          floors.set(id, runs);
-        } catch (error) {
-          await wb.screenshot(`bench-waits-FAILED-floor-${id}-${latencyMs}ms`).catch(() => undefined);
-          floors.set(id, error instanceof Error ? error : new Error(String(error)));
-        }
-      }
       for (const c of active) {
         step(`waits: ${c.title}, ${latencyLabel(latencyMs)}`);
         const result: CaseResult = { id: c.id, latencyMs, runs: [], floor: [], network: [], host: hostName };
         results.push(result);
+        let doing = 'its drawing floor';
         try {
-          const floor = floors.get(c.floor)!;
-          if (floor instanceof Error) throw new Error(`its drawing floor failed: ${floor.message}`);
-          result.floor = floor;
-          for (let run = 1; run <= WAIT_RUNS; run++) result.network.push(await timed(() => c.network!(ctx, run)));
-          await c.before?.(ctx);
-          for (let run = 1; run <= WAIT_RUNS; run++) result.runs.push(await c.run!(ctx, run));
+          // In turn, run by run, so that the three see the same moments of a machine shared with others: the drawing
+          // floor, the requests it needs sent bare, the product.
+          for (let run = 1; run <= WAIT_RUNS; run++) {
+            doing = `its drawing floor (${FLOORS[c.floor].what})`;
+            await FLOORS[c.floor].before(ctx);
+            result.floor.push(sum(await FLOORS[c.floor].run(ctx, run)));
+            doing = 'the requests it needs, sent bare';
+            result.network.push(await timed(() => c.network!(ctx, run)));
+            doing = 'the product';
+            await c.before?.(ctx);
+            result.runs.push(await c.run!(ctx, run));
+          }
         } catch (error) {
-          result.error = error instanceof Error ? error.message : String(error);
+          result.error = `${doing}: ${error instanceof Error ? error.message : String(error)}`;
           console.error(`bench: waits: ${c.id} at ${latencyLabel(latencyMs)} failed: ${error instanceof Error ? (error.stack ?? result.error) : result.error}`);
           await wb.screenshot(`bench-waits-FAILED-${c.id}-${latencyMs}ms`).catch(() => undefined);
           await browser.page.keyboard.press('Escape').catch(() => undefined);
