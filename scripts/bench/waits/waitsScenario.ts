@@ -3,15 +3,14 @@
 // as a person's first run is). Per latency (the emulator's API and storage origin answering every request that late),
 // per case, run by run: the drawing floor, the requests it needs sent bare, the product, each timed in the page.
 import { performance } from 'perf_hooks';
-import * as fs from 'fs';
 import { Workbench } from '../../../test/e2e/workbench';
 import { openBrowser, type RunningBrowser } from '../../../test/harness/browser';
 import { startCodeServer, type RunningCodeServer } from '../../../test/harness/codeServer';
 import { pointAt, startHarnessEmulator, type Emulator } from '../../../test/harness/emulator';
-import { ensureChromium, ensureHost } from '../../../test/harness/installHost';
 import { vsixPath } from '../../../test/harness/paths';
 import { clientFor, TASKS } from '../env';
 import { latencyLabel } from '../peer/peerScenario';
+import { realHost } from '../realHost';
 import { installFloorExtension } from './floorExtension';
 import { CASES, FLOORS, WAIT_LATENCIES_MS, WAIT_RUNS, type CaseResult, type WaitCase, type WaitsContext } from './waitsCases';
 import { addWaitsData } from './waitsData';
@@ -45,9 +44,7 @@ export async function runWaits(step: (what: string) => void, options: { cases?: 
   let server: RunningCodeServer | undefined;
   let browser: RunningBrowser | undefined;
   try {
-    const host = ensureHost();
-    ensureChromium();
-    if (!fs.existsSync(vsixPath)) throw new Error(`${vsixPath} is missing (npm run package)`);
+    const host = realHost();
     // The platform's budget raised: 5 downloads of 200 files at two latencies alone are some 4,000 requests.
     emulator = await startHarnessEmulator({ tasks: TASKS, files: 100, rateLimit: { limit: 1_000_000, windowMs: 300_000 } });
     const data = await addWaitsData(emulator, latencies, WAIT_RUNS);
