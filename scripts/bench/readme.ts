@@ -2,6 +2,7 @@
 // (up to the next "## " heading), else appends it. Leaves the rest of the file as it is.
 import * as fs from 'fs';
 import * as path from 'path';
+import { overTheLimit } from './report';
 
 export const README = path.resolve(__dirname, '..', '..', '..', 'README.md');
 const HEADING = '## Performance';
@@ -32,8 +33,9 @@ export function writeReadme(section: string): void {
 
 /**
  * A partial run's rows (`--only=… --merge`) in place of the README table's rows of the same figures (matched by their
- * first cell), a figure the table does not have yet added at its end, with `note` written under the table's
- * "Measured …" line, and the notes on how the figures are taken written afresh from `notes`; the rest is kept.
+ * first cell), a figure the table does not have yet added at its end, the line of the figures over their limit read
+ * again from the table's OK column, `note` written under the table's "Measured …" line, and the notes on how the
+ * figures are taken written afresh from `notes`; the rest is kept.
  */
 export function mergePartialRun(text: string, rows: readonly string[], note: string, notes: readonly string[]): string {
   const lines = text.split('\n');
@@ -47,6 +49,9 @@ export function mergePartialRun(text: string, rows: readonly string[], note: str
     if (at >= 0) lines[at] = row;
     else lines.splice(++tableEnd, 0, row);
   }
+  const failed = lines.slice(tableStart, tableEnd + 1).filter((row) => row.endsWith(' | FAIL |')).map((row) => first(row).slice(2).replace(/\\\|/g, '|'));
+  const verdict = lines.findIndex((l, i) => i > tableEnd && (l.startsWith('**Over the limit:**') || l === overTheLimit([])));
+  if (verdict >= 0) lines[verdict] = overTheLimit(failed);
   const how = lines.findIndex((l, i) => i > heading && l === 'How the figures are taken:');
   const bullets = lines.findIndex((l, i) => i > how && l.startsWith('- '));
   if (how >= 0 && bullets >= 0) {

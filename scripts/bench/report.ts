@@ -25,13 +25,18 @@ export function performanceSection(r: ReportInput): string {
     '',
     markdownTable(r.figures),
     '',
-    failed.length ? `**Over the limit:** ${failed.map((f) => `${f.section}: ${f.name}`).join('; ')}.` : 'Every figure is within its limit.',
+    overTheLimit(failed.map((f) => `${f.section}: ${f.name}`)),
     '',
     'How the figures are taken:',
     '',
     ...r.notes.map((n) => `- ${n}`),
     '',
   ].join('\n');
+}
+
+/** The line under the table: the figures over their limit, by name, or that there are none. */
+export function overTheLimit(names: readonly string[]): string {
+  return names.length ? `**Over the limit:** ${names.join('; ')}.` : 'Every figure is within its limit.';
 }
 
 export const METHOD_NOTES = [

@@ -33,6 +33,16 @@ describe('bench README: a partial run merged in (--only=… --merge)', () => {
     assert.ok(merged.includes('| Waits: sign-in | ms | 633 | ok |\n\nEvery figure is within its limit.'), merged);
   });
 
+  it("says again which figures are over their limit, from the merged table's OK column", () => {
+    const note = 'Partial run: the rows of waits measured today (`--only=waits --merge`) on a machine.';
+    const failing = mergePartialRun(README, ['| Waits: download \\| 200 files | ms | 4,008 | FAIL |', '| Tree: counts | ms | 900 | FAIL |'], note, []);
+    assert.ok(failing.includes('\n**Over the limit:** Tree: counts; Waits: download | 200 files.\n'), failing);
+    assert.ok(!failing.includes('Every figure is within its limit.'));
+    const passing = mergePartialRun(failing, ['| Waits: download \\| 200 files | ms | 3,008 | ok |', '| Tree: counts | ms | 34 | ok |'], note, []);
+    assert.ok(passing.includes('\nEvery figure is within its limit.\n'), passing);
+    assert.ok(!passing.includes('Over the limit'));
+  });
+
   it('writes the notes on how the figures are taken afresh, so a new part brings its own', () => {
     const merged = mergePartialRun(README, [], 'Partial run: the rows of waits measured today (`--only=waits --merge`) on a machine.', ['Tree: how the tree is measured.', 'Waits: how the waits are measured.', 'Reading them: how to read them.']);
     assert.ok(merged.includes('How the figures are taken:\n\n- Tree: how the tree is measured.\n- Waits: how the waits are measured.\n- Reading them: how to read them.\n\n## Next section\n\nLeft as it is.'), merged);
