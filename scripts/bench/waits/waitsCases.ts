@@ -12,6 +12,7 @@ import { STATUS_LABELS } from '../../../src/tasks/statuses';
 import { TASK_LIST_FIELDS } from '../../../src/tasks/taskListing';
 import type { Workbench } from '../../../test/e2e/workbench';
 import type { Emulator, ReceivedRequest } from '../../../test/emulator';
+import { waitFor } from '../../../test/support/waitFor';
 import { SEARCH_TAG } from '../searchScenario';
 import {
   FLOOR_COMMANDS, FLOOR_DOWNLOAD_ENTRY, FLOOR_FOLDER, FLOOR_GROUPS, FLOOR_ROWS_PER_GROUP, FLOOR_SUMMARY, FLOOR_VIEW_NAME, floorFileFirstLine, floorFileName,
@@ -88,7 +89,7 @@ export interface WaitCase {
   pending?: string;
   /** The requests it needs, sent bare from the bench, in as few steps as the API allows (timed by the runner). */
   network?(ctx: WaitsContext, run: number): Promise<void>;
-  /** Brings the workbench where the case starts (once per latency, before the runs). */
+  /** Brings the workbench where the case starts (before each run: the floor's runs take turns with the product's). */
   before?(ctx: WaitsContext): Promise<void>;
   /** One timed try (`run` from 1). */
   run?(ctx: WaitsContext, run: number): Promise<TimedRun>;
@@ -96,24 +97,23 @@ export interface WaitCase {
 
 // ---- the workbench ----
 
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs / 1000} s for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** How long the workbench may take to come where a case starts (a side bar redrawn, a sign-out, the requests of a refresh). */
+const SETTLE_MS = 30_000;
 
 /** Until the emulator has received no request for half a second: what an action started is over. */
 async function quiet(ctx: WaitsContext): Promise<void> {
   let seen = -1;
-  await until('the requests to end', async () => {
-    const now = ctx.emulator.received.length;
-    const still = now === seen;
-    seen = now;
-    if (!still) await new Promise((r) => setTimeout(r, 400));
-    return still;
-  });
+  await waitFor(
+    () => {
+      const now = ctx.emulator.received.length;
+      const still = now === seen;
+      seen = now;
+      return still;
+    },
+    'the requests to end',
+    SETTLE_MS,
+    500,
+  );
 }
 
 /** The requests the emulator receives while `timed` runs, placed after its first action. */
@@ -154,7 +154,7 @@ async function signIn<T>(ctx: WaitsContext, enter: (press: () => Promise<void>) 
   const press = () => tokenBox(wb).press('Enter');
   const result = await enter(press);
   if (result === undefined) await press();
-  await until('signed in', async () => !(await signedOut(wb)));
+  await waitFor(async () => !(await signedOut(wb)), 'signed in', SETTLE_MS);
   return result;
 }
 
@@ -172,7 +172,7 @@ const pageOpened = (view: string): Drawn => ({ kind: 'rows', view, level: 2, set
 
 async function closeEditors(wb: Workbench): Promise<void> {
   await wb.runCommand(COMMAND.closeEditors);
-  await until('the editors closed', async () => (await wb.page.locator('.part.editor .tab').count()) === 0, 10_000);
+  await waitFor(async () => (await wb.page.locator('.part.editor .tab').count()) === 0, 'the editors closed', 10_000);
   await wb.clearNotifications();
 }
 
@@ -218,7 +218,7 @@ async function floorFilled(ctx: WaitsContext): Promise<void> {
   await wb.runCommand(FLOOR_COMMANDS.fill);
   await wb.waitForQuickInput(/Drawing floor/);
   await tokenBox(wb).press('Enter');
-  await until('the floor rows', () => isDrawn(wb.page, floorRows));
+  await waitFor(() => isDrawn(wb.page, floorRows), 'the floor rows', SETTLE_MS);
 }
 
 export const FLOORS: Record<FloorId, Floor> = {
@@ -228,7 +228,7 @@ export const FLOORS: Record<FloorId, Floor> = {
     run: async ({ wb }) => {
       if (await isDrawn(wb.page, floorRows)) {
         await wb.runCommand(FLOOR_COMMANDS.clear);
-        await until('the floor rows cleared', async () => !(await isDrawn(wb.page, floorRows)));
+        await waitFor(async () => !(await isDrawn(wb.page, floorRows)), 'the floor rows cleared', SETTLE_MS);
       }
       await wb.runCommand(FLOOR_COMMANDS.fill);
       await wb.waitForQuickInput(/Drawing floor/);
@@ -242,7 +242,7 @@ export const FLOORS: Record<FloorId, Floor> = {
       const twistie = wb.treeItem(FLOOR_VIEW_NAME, FLOOR_GROUPS[3].label).locator('.monaco-tl-twistie');
       const opened = await timeWait(wb.page, pageOpened(FLOOR_VIEW_NAME), () => twistie.click(), WAIT_TIMEOUT_MS);
       await twistie.click();
-      await until('the floor group closed', async () => !(await isDrawn(wb.page, pageOpened(FLOOR_VIEW_NAME))));
+      await waitFor(async () => !(await isDrawn(wb.page, pageOpened(FLOOR_VIEW_NAME))), 'the floor group closed', SETTLE_MS);
       return [opened.ms];
     },
   },
@@ -286,7 +286,7 @@ export const CASES: WaitCase[] = [
       const { wb } = ctx;
       if (!(await signedOut(wb))) {
         await wb.runCommand(COMMAND.signOut);
-        await until('the Tasks view signed out', () => signedOut(wb));
+        await waitFor(() => signedOut(wb), 'the Tasks view signed out', SETTLE_MS);
       }
       await wb.clearNotifications();
       const groups: Drawn = { kind: 'rows', view: VIEW.tasks, rows: groupsWithCounts(ctx.emulator) };
@@ -313,7 +313,7 @@ export const CASES: WaitCase[] = [
       const run = await counted(ctx, async () => [await timeWait(wb.page, pageOpened(VIEW.tasks), () => twistie.click(), WAIT_TIMEOUT_MS)]);
       // Closed again, and the tasks refreshed: a closed group's listing is then read again when it is next opened.
       await twistie.click();
-      await until('the group closed', async () => !(await isDrawn(wb.page, pageOpened(VIEW.tasks))));
+      await waitFor(async () => !(await isDrawn(wb.page, pageOpened(VIEW.tasks))), 'the group closed', SETTLE_MS);
       await wb.runCommand(COMMAND.refreshTasks);
       await quiet(ctx);
       return run;
@@ -396,12 +396,12 @@ export const CASES: WaitCase[] = [
       await wb.treeItemContextMenu(VIEW.files, data.searchProjectName, 'Find Files…');
       await wb.waitForQuickInput(/Find Files/);
       await wb.pickQuickItem('Tag', true);
-      await until('the box for the tag', async () => (await wb.quickItems()).length === 0 && (await wb.quickInputState()).visible);
+      await waitFor(async () => (await wb.quickItems()).length === 0 && (await wb.quickInputState()).visible, 'the box for the tag', SETTLE_MS);
       await wb.typeInQuickInput(SEARCH_TAG);
       const found: Drawn = { kind: 'rows', view: VIEW.files, anyLabel: data.tagged };
       const run = await counted(ctx, async () => [await timeWait(wb.page, found, () => tokenBox(wb).press('Enter'), WAIT_TIMEOUT_MS)]);
       await wb.clickViewAction(VIEW.files, 'Clear Find');
-      await until('the projects again', async () => !(await isDrawn(wb.page, found)) && (await wb.treeItem(VIEW.files, data.searchProjectName).isVisible()));
+      await waitFor(async () => !(await isDrawn(wb.page, found)) && (await wb.treeItem(VIEW.files, data.searchProjectName).isVisible()), 'the projects again', SETTLE_MS);
       return run;
     },
   },
