@@ -4,78 +4,21 @@
 // Download…, has two: the time they take to answer is theirs, not the product's).
 import * as fs from 'fs';
 import * as path from 'path';
-import type { SbClient } from '../../../src/api/client';
 import { TASK_STATUSES } from '../../../src/api/types';
 import { searchQueries } from '../../../src/files/find';
 import { otherStatusesLabel } from '../../../src/tasks/otherStatuses';
 import { STATUS_LABELS } from '../../../src/tasks/statuses';
 import { TASK_LIST_FIELDS } from '../../../src/tasks/taskListing';
-import type { Workbench } from '../../../test/e2e/workbench';
-import type { Emulator, ReceivedRequest } from '../../../test/emulator';
+import type { Emulator } from '../../../test/emulator';
 import { waitFor } from '../../../test/support/waitFor';
 import { SEARCH_TAG } from '../searchScenario';
-import {
-  FLOOR_COMMANDS, FLOOR_DOWNLOAD_ENTRY, FLOOR_FOLDER, FLOOR_GROUPS, FLOOR_ROWS_PER_GROUP, FLOOR_SUMMARY, FLOOR_VIEW_NAME, floorFileFirstLine, floorFileName,
-} from './floorExtension';
-import { isDrawn, timeWait, type Drawn, type Wait } from './pageProbe';
-import { DOWNLOAD_FILES, DOWNLOAD_FOLDER, GROUP_STATUS, GROUP_TASKS, TEXT_FOLDER, type WaitsData } from './waitsData';
+import { isDrawn, timeWait, type Drawn } from './pageProbe';
+import { closeEditors, COMMAND, counted, downloadWaits, pageOpened, quiet, seeSevenBridges, SETTLE_MS, signedOut, signIn, tokenBox, VIEW, WAIT_TIMEOUT_MS } from './steps';
+import type { CaseId, FloorId, TimedRun, WaitsContext } from './waitsContext';
+import { DOWNLOAD_FILES, DOWNLOAD_FOLDER, GROUP_STATUS, GROUP_TASKS, TEXT_FOLDER } from './waitsData';
 
-export const VIEW = { tasks: 'Tasks', files: 'Projects & Files', jobs: 'Data Jobs' } as const;
-const COMMAND = {
-  setToken: 'Seven Bridges: Set Authentication Token',
-  signOut: 'Seven Bridges: Sign Out',
-  closeEditors: 'View: Close All Editors',
-  refreshTasks: 'Seven Bridges: Refresh Tasks',
-} as const;
-/** How long one wait may take before the run fails (a download of 200 files over 80 ms takes some seconds). */
-const WAIT_TIMEOUT_MS = 120_000;
 /** The engine's connections (src/transfer/download.ts: 8 by default): the bare requests of a download go as many at once. */
 const DOWNLOAD_CONNECTIONS = 8;
-
-export interface WaitsContext {
-  readonly wb: Workbench;
-  readonly emulator: Emulator;
-  readonly data: WaitsData;
-  /** The workspace folder the code-server opened (Download… offers it). */
-  readonly workspace: string;
-  readonly latencyMs: number;
-  /** Which pass (one per latency, from 0) of how many runs each: the floor's documents are one per run of a pass. */
-  readonly pass: number;
-  readonly runs: number;
-  /** The bench's own client to the emulator: the requests a case needs, sent bare. */
-  readonly client: SbClient;
-}
-
-/**
- * One timed try: its waits (summed for the figure), the API requests the emulator received while they ran (`at`: ms
- * after the first action, on the machine's clock), and how many went to its storage.
- */
-export interface TimedRun {
-  waits: number[];
-  requests: Pick<ReceivedRequest, 'method' | 'path' | 'at'>[];
-  storageRequests: number;
-}
-
-export const WAIT_LATENCIES_MS = [0, 80];
-/** Each figure is the median of this many runs (its floor and its requests too). */
-export const WAIT_RUNS = 5;
-
-/** One case at one latency. */
-export interface CaseResult {
-  id: CaseId;
-  latencyMs: number;
-  /** The product's runs. */
-  runs: TimedRun[];
-  /** The drawing floor's runs (ms, each the sum of its waits), and the bare requests' (ms). */
-  floor: number[];
-  network: number[];
-  /** The host the runs were in. */
-  host: string;
-  error?: string;
-}
-
-export type FloorId = 'rowsAfterEnter' | 'groupOpened' | 'documentOpened' | 'downloadQuestionAndSummary';
-export type CaseId = 'signIn' | 'openGroup' | 'openFile' | 'download' | 'findByTag' | 'runTask';
 
 export interface WaitCase {
   id: CaseId;
@@ -95,69 +38,6 @@ export interface WaitCase {
   run?(ctx: WaitsContext, run: number): Promise<TimedRun>;
 }
 
-// ---- the workbench ----
-
-/** How long the workbench may take to come where a case starts (a side bar redrawn, a sign-out, the requests of a refresh). */
-const SETTLE_MS = 30_000;
-
-/** Until the emulator has received no request for half a second: what an action started is over. */
-async function quiet(ctx: WaitsContext): Promise<void> {
-  let seen = -1;
-  await waitFor(
-    () => {
-      const now = ctx.emulator.received.length;
-      const still = now === seen;
-      seen = now;
-      return still;
-    },
-    'the requests to end',
-    SETTLE_MS,
-    500,
-  );
-}
-
-/** The requests the emulator receives while `timed` runs, placed after its first action. */
-async function counted(ctx: WaitsContext, timed: () => Promise<Wait[]>): Promise<TimedRun> {
-  const from = ctx.emulator.received.length;
-  const fromStorage = ctx.emulator.storageRequests.length;
-  const waits = await timed();
-  const start = waits[0].actionEpochMs;
-  return {
-    waits: waits.map((w) => w.ms),
-    requests: ctx.emulator.received.slice(from).map((r) => ({ method: r.method, path: r.path, at: r.at - start })),
-    storageRequests: ctx.emulator.storageRequests.length - fromStorage,
-  };
-}
-
-/** The Seven Bridges side bar, signed in, with `expanded` open and `collapsed` folded. */
-async function seeSevenBridges(ctx: WaitsContext, expanded: string, collapsed: string[]): Promise<void> {
-  const { wb } = ctx;
-  await wb.openViewContainer('Seven Bridges');
-  await wb.expandPane(VIEW.tasks);
-  await wb.pane(VIEW.tasks).locator('.welcome-view .monaco-button, .monaco-list-row[role="treeitem"]').first().waitFor({ timeout: 30_000 });
-  if (await signedOut(wb)) await signIn(ctx, async () => undefined);
-  for (const view of collapsed) await wb.collapsePane(view);
-  await wb.expandPane(expanded);
-  await wb.clearNotifications();
-}
-
-const signedOut = async (wb: Workbench) => (await wb.welcomeButtons(VIEW.tasks)).some((b) => /Set Authentication Token/.test(b));
-
-const tokenBox = (wb: Workbench) => wb.quickInput().locator('.quick-input-box input');
-
-/** The token typed into Set Authentication Token's box; `enter` presses its Enter (the timing's action). */
-async function signIn<T>(ctx: WaitsContext, enter: (press: () => Promise<void>) => Promise<T>): Promise<T> {
-  const { wb } = ctx;
-  await wb.runCommand(COMMAND.setToken);
-  await wb.waitForQuickInput(/Authentication Token/);
-  await tokenBox(wb).fill(ctx.emulator.token);
-  const press = () => tokenBox(wb).press('Enter');
-  const result = await enter(press);
-  if (result === undefined) await press();
-  await waitFor(async () => !(await signedOut(wb)), 'signed in', SETTLE_MS);
-  return result;
-}
-
 /** Every group of the Tasks view with the count the emulator holds for it. */
 function groupsWithCounts(emulator: Emulator): { label: string; description: string }[] {
   const statuses: readonly string[] = TASK_STATUSES;
@@ -166,110 +46,6 @@ function groupsWithCounts(emulator: Emulator): { label: string; description: str
   const other = tasks.filter((t) => !statuses.includes(t.status)).length;
   return other ? [...rows, { label: otherStatusesLabel(), description: other.toLocaleString('en-US') }] : rows;
 }
-
-/** The rows under an opened group: one drawn whose siblings are at least a page of 100 (VS Code draws only those in view). */
-const pageOpened = (view: string): Drawn => ({ kind: 'rows', view, level: 2, setSizeAtLeast: 100 });
-
-async function closeEditors(wb: Workbench): Promise<void> {
-  await wb.runCommand(COMMAND.closeEditors);
-  await waitFor(async () => (await wb.page.locator('.part.editor .tab').count()) === 0, 'the editors closed', 10_000);
-  await wb.clearNotifications();
-}
-
-/** Hovers a context menu's entry, so that Enter runs it (what wb.clickContextMenuEntry does, with the Enter left to the timing). */
-async function hoverMenuEntry(wb: Workbench, entry: string): Promise<void> {
-  const menu = wb.page.locator('.monaco-menu-container .monaco-menu, .context-view .monaco-menu').first();
-  await menu.waitFor();
-  await menu.locator('.action-item', { has: wb.page.locator('.action-label', { hasText: new RegExp(`^\\s*${entry.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) }) }).first().hover();
-}
-
-/** Download…'s two waits: its Enter on the menu entry to the folder question, the question's Enter to the summary. */
-async function downloadWaits(ctx: WaitsContext, where: { view: string; row: string }, entry: string, summary: string): Promise<Wait[]> {
-  const { wb } = ctx;
-  await wb.treeItem(where.view, where.row).click({ button: 'right' });
-  await hoverMenuEntry(wb, entry);
-  const question = await timeWait(wb.page, { kind: 'quickInput', valueStartsWith: ctx.workspace }, () => wb.page.keyboard.press('Enter'), WAIT_TIMEOUT_MS);
-  const done = await timeWait(wb.page, { kind: 'toast', startsWith: summary }, () => tokenBox(wb).press('Enter'), WAIT_TIMEOUT_MS);
-  return [question, done];
-}
-
-// ---- the drawing floors (the helper extension, in the Explorer) ----
-
-export interface Floor {
-  what: string;
-  before(ctx: WaitsContext): Promise<void>;
-  run(ctx: WaitsContext, run: number): Promise<number[]>;
-}
-
-const floorRows: Drawn = { kind: 'rows', view: FLOOR_VIEW_NAME, rows: FLOOR_GROUPS };
-
-/** The floor's view in the Explorer, with the side bar's height (the workspace's folder pane folded). */
-async function seeFloor(ctx: WaitsContext): Promise<void> {
-  const { wb } = ctx;
-  await wb.openViewContainer('Explorer');
-  await wb.collapsePane(path.basename(ctx.workspace));
-  await wb.expandPane(FLOOR_VIEW_NAME);
-}
-
-async function floorFilled(ctx: WaitsContext): Promise<void> {
-  const { wb } = ctx;
-  await seeFloor(ctx);
-  if (await isDrawn(wb.page, floorRows)) return;
-  await wb.runCommand(FLOOR_COMMANDS.fill);
-  await wb.waitForQuickInput(/Drawing floor/);
-  await tokenBox(wb).press('Enter');
-  await waitFor(() => isDrawn(wb.page, floorRows), 'the floor rows', SETTLE_MS);
-}
-
-export const FLOORS: Record<FloorId, Floor> = {
-  rowsAfterEnter: {
-    what: `an input box's Enter to ${FLOOR_GROUPS.length} rows with their counts drawn`,
-    before: seeFloor,
-    run: async ({ wb }) => {
-      if (await isDrawn(wb.page, floorRows)) {
-        await wb.runCommand(FLOOR_COMMANDS.clear);
-        await waitFor(async () => !(await isDrawn(wb.page, floorRows)), 'the floor rows cleared', SETTLE_MS);
-      }
-      await wb.runCommand(FLOOR_COMMANDS.fill);
-      await wb.waitForQuickInput(/Drawing floor/);
-      return [(await timeWait(wb.page, floorRows, () => tokenBox(wb).press('Enter'), WAIT_TIMEOUT_MS)).ms];
-    },
-  },
-  groupOpened: {
-    what: `a click on a group to the first of its ${FLOOR_ROWS_PER_GROUP} rows drawn`,
-    before: floorFilled,
-    run: async ({ wb }) => {
-      const twistie = wb.treeItem(FLOOR_VIEW_NAME, FLOOR_GROUPS[3].label).locator('.monaco-tl-twistie');
-      const opened = await timeWait(wb.page, pageOpened(FLOOR_VIEW_NAME), () => twistie.click(), WAIT_TIMEOUT_MS);
-      await twistie.click();
-      await waitFor(async () => !(await isDrawn(wb.page, pageOpened(FLOOR_VIEW_NAME))), 'the floor group closed', SETTLE_MS);
-      return [opened.ms];
-    },
-  },
-  documentOpened: {
-    what: 'a click on a row to the first line of a 1 MB document (a file system provider) drawn',
-    before: floorFilled,
-    run: async (ctx, run) => {
-      const { wb } = ctx;
-      await closeEditors(wb);
-      const index = ctx.pass * ctx.runs + run;
-      const name = floorFileName(index);
-      const row = wb.treeItem(FLOOR_VIEW_NAME, name);
-      await row.scrollIntoViewIfNeeded();
-      return [(await timeWait(wb.page, { kind: 'editor', tab: name.replace(/\.txt$/, ''), text: floorFileFirstLine(index) }, () => row.click(), WAIT_TIMEOUT_MS)).ms];
-    },
-  },
-  downloadQuestionAndSummary: {
-    what: "a menu entry's Enter to VS Code's folder question, then its Enter to a notification drawn",
-    before: floorFilled,
-    run: async (ctx) => {
-      await ctx.wb.clearNotifications();
-      return (await downloadWaits(ctx, { view: FLOOR_VIEW_NAME, row: FLOOR_FOLDER }, FLOOR_DOWNLOAD_ENTRY, FLOOR_SUMMARY)).map((w) => w.ms);
-    },
-  },
-};
-
-// ---- the cases ----
 
 export const CASES: WaitCase[] = [
   {

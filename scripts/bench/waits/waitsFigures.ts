@@ -2,7 +2,9 @@
 // requests it needs take (sent bare) and what drawing takes (the floor), each the median of as many runs. Pure: no I/O.
 import type { Figure } from '../figures';
 import { latencyLabel } from '../peer/peerScenario';
-import { CASES, FLOORS, WAIT_RUNS, type CaseResult, type TimedRun } from './waitsCases';
+import { FLOORS } from './floors';
+import { CASES } from './waitsCases';
+import { WAIT_RUNS, type CaseResult, type TimedRun } from './waitsContext';
 
 /** The limit: this many times the ideal, plus this slack (the product's own work, and a machine shared with others). */
 export const WAITS_LIMIT_FACTOR = 2;

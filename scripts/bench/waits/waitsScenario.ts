@@ -12,7 +12,9 @@ import { clientFor, TASKS } from '../env';
 import { latencyLabel } from '../peer/peerScenario';
 import { realHost } from '../realHost';
 import { installFloorExtension } from './floorExtension';
-import { CASES, FLOORS, WAIT_LATENCIES_MS, WAIT_RUNS, type CaseResult, type WaitCase, type WaitsContext } from './waitsCases';
+import { FLOORS } from './floors';
+import { CASES, type WaitCase } from './waitsCases';
+import { WAIT_LATENCIES_MS, WAIT_RUNS, type CaseResult, type WaitsContext } from './waitsContext';
 import { addWaitsData } from './waitsData';
 
 export interface WaitsRun {

@@ -1,6 +1,7 @@
 import * as assert from 'assert';
 import { passes } from '../../../scripts/bench/figures';
-import { CASES, type CaseResult, type TimedRun } from '../../../scripts/bench/waits/waitsCases';
+import { CASES } from '../../../scripts/bench/waits/waitsCases';
+import type { CaseResult, TimedRun } from '../../../scripts/bench/waits/waitsContext';
 import { requestSummary, waitsFigures } from '../../../scripts/bench/waits/waitsFigures';
 import { runWaits } from '../../../scripts/bench/waits/waitsScenario';
 
