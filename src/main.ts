@@ -26,6 +26,7 @@ import type { RemoteParts } from './remote/open';
 import type { Services } from './services';
 import { requestLogger } from './ui/requestLog';
 import { Outbox } from './write/outbox';
+import { writeKinds } from './writeKinds';
 
 /** How long after the start the HTTP stack is warmed: well clear of the start, before most first clicks. */
 const WARM_UP_DELAY_MS = 1_000;
@@ -66,7 +67,9 @@ export function start(context: vscode.ExtensionContext, activatedAt: number): Ex
     onRequest: requestLogger(log),
   });
   const account = () => session.account(async (credentials) => (await client.user({ credentials })).username);
-  const outbox = new Outbox(context.globalState, account, clock);
+  // The job tracker comes first: the writes that start async file jobs hand their jobs to it.
+  const tracker = followCopyJobs({ context, client, session, clock });
+  const outbox = new Outbox(context.globalState, account, writeKinds(client, tracker, clock), clock);
   context.subscriptions.push(log, session, outbox, session.onDidChange(() => outbox.poke()));
 
   const projects = new ProjectCache(client.projects, () => session.endpoint, clock);
@@ -97,7 +100,6 @@ export function start(context: vscode.ExtensionContext, activatedAt: number): Ex
   const tables: ((loaded: typeof Features) => readonly Command[])[] = [];
   const onFirstUse: OnFirstUse<typeof Features> = { load: features, commands: (table) => void tables.push(table) };
   const auth = registerAuth(services, onFirstUse);
-  const tracker = followCopyJobs(services);
   const copy = registerCopy(services, tracker, features);
   const remote = registerRemote(services, features);
   const tasks = registerTasks(services, copy, onFirstUse);

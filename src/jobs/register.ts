@@ -8,7 +8,6 @@ import type { jobsCommands } from './commands';
 import type { CopyActions } from './copyRequests';
 import { CopyJobsModel, type JobsNode } from './jobsModel';
 import { JobTracker } from './tracker';
-import { AsyncJobWrites } from './jobKinds';
 import type { Transfers } from './transfers';
 import { CopyResultsProvider } from './results';
 import { FinishNotifier, JobsStatusBar } from './ui';
@@ -19,8 +18,6 @@ const REDRAW_MS = 30_000;
 /** The running Data Jobs feature, for the integration tests. */
 export interface JobsFeature {
   readonly tracker: JobTracker;
-  /** How each kind of async job other than the copy is sent again (Retry Failed Items): registered by its feature. */
-  readonly writes: AsyncJobWrites;
   readonly transfers: Transfers;
   readonly statusBar: JobsStatusBar;
   /** The Data Jobs view's rows and the view (its ID is still `sevenbridges.copyJobs`). */
@@ -33,7 +30,7 @@ export interface JobsFeature {
  * The data jobs (copies, moves, deletes) of the account in use, followed while signed in and the window has the focus (a model: the copy
  * feature hands it the jobs it submits, registerJobs shows them).
  */
-export function followCopyJobs(services: Services): JobTracker {
+export function followCopyJobs(services: Pick<Services, 'context' | 'client' | 'session' | 'clock'>): JobTracker {
   const { context, client, session } = services;
   // Jobs belong to the account they were made as: only the one in use is followed and shown.
   const tracker = new JobTracker(client.copyJobs, context.globalState, services.clock, { account: () => session.accountKey, budget: client.budget });
@@ -57,7 +54,6 @@ export interface JobsOnFirstUse {
 
 export function registerJobs(services: Services, tracker: JobTracker, copies: CopyActions, later: OnFirstUse<JobsOnFirstUse>): JobsFeature {
   const { context, session, outbox, clock, transfers } = services;
-  const writes = new AsyncJobWrites();
   const statusBar = new JobsStatusBar(tracker, outbox, clock, transfers);
   // Another platform or account may be in use now: its jobs and calls are the ones to show.
   const showAccount = () => statusBar.update();
@@ -85,7 +81,7 @@ export function registerJobs(services: Services, tracker: JobTracker, copies: Co
     // While the API budget is low, the view says so above its rows: copies wait for the reset.
     services.budgetNotice.onDidChange((words) => (view.message = words)),
   );
-  later.commands((f) => f.jobsCommands({ model, copies, writes: outbox, jobWrites: writes, account: () => services.account(), view }));
+  later.commands((f) => f.jobsCommands({ model, copies, writes: outbox, account: () => services.account(), view }));
   shown();
-  return { tracker, writes, transfers, statusBar, model, rows, view };
+  return { tracker, transfers, statusBar, model, rows, view };
 }

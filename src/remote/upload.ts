@@ -96,9 +96,9 @@ function uploaderFor(services: Services, account: Account): Uploader {
   const { client } = services;
   return new Uploader({
     uploads: client.uploads,
-    complete: completeThroughOutbox(services.outbox, account, services.clock),
-    completed: completedThroughOutbox(services.outbox, client, account, services.clock),
-    ensureFolder: folderThroughOutbox(services.outbox, client.files, account, services.clock),
+    complete: completeThroughOutbox(services.outbox, account),
+    completed: completedThroughOutbox(services.outbox, client, account),
+    ensureFolder: folderThroughOutbox(services.outbox, client.files, account),
     storage: new StorageClient({ onRequest: requestLogger(services.log), clock: services.clock }),
     clock: services.clock,
     resume: new ResumeBook<UploadResume>(services.context.globalState, 'upload', account.key),

@@ -11,6 +11,7 @@ import * as path from 'path';
 import type { Clock } from '../api/clock';
 import { ApiError, describeError } from '../api/errors';
 import { StorageAnswerError, StorageError, type StorageClient, type StorageRead } from '../api/storage';
+import { backoffWait } from '../util/backoff';
 import { isLocalError, localError } from '../util/localError';
 import { describeLocalError, diskKey, isInside, keepBothName, targetPath } from './localFiles';
 import { downloadRanges, MAX_FILE_SIZE, type Span } from './partPlan';
@@ -615,7 +616,7 @@ class DownloadRun {
           else if (!(error instanceof ApiError && (error.isTransient || error instanceof StorageAnswerError))) return this.fail(job, url === undefined ? remoteFailure(error) : describeError(error), false);
           if (++faults >= this.attempts) return this.fail(job, l10n.t('Stopped after {0} tries: {1}', this.attempts, describeError(error)), false);
           try {
-            await this.deps.clock.sleep(Math.min(MAX_BACKOFF_MS, this.backoffMs * 2 ** (faults - 1)), signal);
+            await this.deps.clock.sleep(backoffWait({ firstMs: this.backoffMs, factor: 2, capMs: MAX_BACKOFF_MS }, faults), signal);
           } catch {
             return;
           }

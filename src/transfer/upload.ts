@@ -15,6 +15,7 @@ import type { FileLocation } from '../api/files';
 import { StorageError, type StorageClient } from '../api/storage';
 import type { FileRecord } from '../api/types';
 import type { Upload, UploadsApi } from '../api/uploads';
+import { backoffWait } from '../util/backoff';
 import { isLocalError } from '../util/localError';
 import { describeLocalError } from './localFiles';
 import { listLocal, sameVersion, versionOf, type LocalFile } from './localTree';
@@ -608,7 +609,7 @@ class UploadRun {
           const again = error instanceof StorageError ? error.linkRefused || error.isTransient : error instanceof ApiError && error.isTransient;
           if (!again) throw error;
           if (attempt >= this.attempts) throw new FileFailure(l10n.t('Part {0} stopped after {1} tries: {2}', part.number, this.attempts, describeError(error)), false);
-          await this.deps.clock.sleep(Math.min(MAX_BACKOFF_MS, this.backoffMs * 2 ** (attempt - 1)), signal).catch(() => undefined);
+          await this.deps.clock.sleep(backoffWait({ firstMs: this.backoffMs, factor: 2, capMs: MAX_BACKOFF_MS }, attempt), signal).catch(() => undefined);
         }
       }
     });

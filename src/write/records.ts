@@ -1,6 +1,21 @@
 // A write as global state keeps it (one key per write), and how a record read back is checked: it may have been
 // written by another version of the extension, or damaged. Pure: no `vscode`.
 import * as l10n from '@vscode/l10n';
+import type { Credentials } from '../api/transport';
+
+/** The account writes are sent as now, with its credentials. */
+export interface Account {
+  key: string;
+  credentials: Credentials;
+}
+
+/** A write of this window that reached the platform (answered, or found after a lost answer), its kind having taken it. */
+export interface FinishedWrite<R = unknown> {
+  record: WriteRecord;
+  outcome: R;
+  /** Found on the platform after a lost answer (not answered). */
+  found: boolean;
+}
 
 /**
  * - `queued`: recorded, to be sent (now, or after `notBefore`);

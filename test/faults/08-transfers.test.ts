@@ -77,12 +77,10 @@ describe('transfers under faults (issue 24)', function () {
    */
   const writesOnce = (sb: ReturnType<typeof client>): Pick<UploaderDeps, 'complete' | 'ensureFolder'> => {
     const who = { key: `${emu.baseUrl}#${emu.username}`, credentials: { endpoint: emu.baseUrl, token: TOKEN } };
-    const outbox = new Outbox(memoryState(), async () => who, undefined, TEST_OUTBOX);
-    outbox.register(uploadCompleteWrite(sb));
-    outbox.register(newFolderWrite(sb.files));
+    const outbox = new Outbox(memoryState(), async () => who, [uploadCompleteWrite(sb), newFolderWrite(sb.files)], undefined, TEST_OUTBOX);
     outbox.start();
     outboxes.push(outbox);
-    return { complete: completeThroughOutbox(outbox, who, systemClock), ensureFolder: folderThroughOutbox(outbox, sb.files, who, systemClock) };
+    return { complete: completeThroughOutbox(outbox, who), ensureFolder: folderThroughOutbox(outbox, sb.files, who) };
   };
   /** The "upload complete" row of the writes table: each file asked for against the completes the emulator processed. */
   const accountCompletes = (names: string[]) => {
