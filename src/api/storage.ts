@@ -1,6 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { ApiError } from './errors';
 import { systemClock, type Clock } from './clock';
+import type * as http from 'http';
 import { FileSpanBody } from './fileSpanBody';
 import { rangeAnswer, type AskedRange } from './rangeAnswer';
 import { unreadableAddress, type RequestLogEntry } from './transport';
@@ -41,7 +42,7 @@ export const nodeStorageFetch: StorageFetch = (url, init) =>
     const target = new URL(url);
     // Loaded with the first transfer, not with the extension (as the transport does with node-fetch).
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const transport = (target.protocol === 'https:' ? require('https') : require('http')) as typeof import('http');
+    const transport = (target.protocol === 'https:' ? require('https') : require('http')) as typeof http;
     const request = transport.request(target, { method: init.method, headers: init.headers, signal: init.signal }, (response) => {
       resolve({
         status: response.statusCode ?? 0,

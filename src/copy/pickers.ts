@@ -5,7 +5,7 @@ import { nextChoice, pickProject } from '../ui/projectPick';
 import type { FileRecord, Project } from '../api/types';
 import type { ProjectCache } from '../api/projects';
 import { FILE_ROW_FIELDS, fileListing } from '../api/files';
-import { CopyDestination, describeDestination, nameProblem } from './request';
+import { type CopyDestination, describeDestination, nameProblem } from './request';
 import { itemCount } from '../util/words';
 import { loadMoreLabel } from '../ui/rowView';
 

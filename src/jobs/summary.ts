@@ -5,7 +5,7 @@ import type { CopyItem } from '../api/types';
 import { count, fileCount } from '../util/words';
 import { waitsForPerson, type WriteRecord } from '../write/outbox';
 import { isCopyCall } from './copyRequests';
-import { isFinished, TrackedJob } from './tracker';
+import { isFinished, type TrackedJob } from './tracker';
 import { itemDoneWord, jobTypeOf } from './jobKinds';
 import type { LiveTransfer } from './transfers';
 

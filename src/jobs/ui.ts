@@ -3,7 +3,7 @@ import type { Clock } from '../api/clock';
 import type { Outbox } from '../write/outbox';
 import { pendingCopies, type CopyActions } from './copyRequests';
 import { failedItems, finishMessage, statusSummary } from './summary';
-import { isFinished, JobTracker, TrackedJob } from './tracker';
+import { isFinished, type JobTracker, type TrackedJob } from './tracker';
 import { commandTitles, COMMANDS } from '../keys/commands';
 import { jobTypeOf } from './jobKinds';
 import type { Transfers } from './transfers';

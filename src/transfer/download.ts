@@ -6,7 +6,7 @@
 // is asked again) or a window reload (the ranges each `.part` holds are kept in stored state).
 // No `vscode`: the editor side calls `plan`, then `run`. See README.md.
 import * as l10n from '@vscode/l10n';
-import { promises as fsp } from 'fs';
+import { promises as fsp, type Stats } from 'fs';
 import * as path from 'path';
 import type { Clock } from '../api/clock';
 import { ApiError, describeError } from '../api/errors';
@@ -860,12 +860,12 @@ function withoutDone(spans: Span[], done: readonly [number, number][]): Span[] {
 }
 
 /** What is at a path, a link itself rather than what it leads to; undefined when nothing is. */
-async function lstatOf(file: string): Promise<import('fs').Stats | undefined> {
+async function lstatOf(file: string): Promise<Stats | undefined> {
   return fsp.lstat(file).catch(() => undefined);
 }
 
 /** What a path leads to (through a link); undefined when nothing is. */
-async function statOf(file: string): Promise<import('fs').Stats | undefined> {
+async function statOf(file: string): Promise<Stats | undefined> {
   return fsp.stat(file).catch(() => undefined);
 }
 

@@ -25,7 +25,7 @@
 import { createHash } from 'crypto';
 import { parse as parseYaml } from 'yaml';
 import { ApiError, badRequest } from './errors';
-import { Ctx, Result, listResult, objectBody, one, paging } from './common';
+import { type Ctx, type Result, listResult, objectBody, one, paging } from './common';
 import { applyFields } from './fields';
 import { checkDocument, type Cwl } from './cwl';
 import type { AppRec, AppRevision, Store } from './data';

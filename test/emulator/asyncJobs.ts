@@ -3,8 +3,8 @@
  * GET /v2/async/files/{copy,move,delete}/{id} and the list of the caller's jobs, GET /v2/async/files.
  */
 import { ApiError, badRequest, errorBody, type ErrorBody } from './errors';
-import { Ctx, Result, listResult, paging } from './common';
-import { CopyItem, FileRec, JobRec, JobResult, Store } from './data';
+import { type Ctx, type Result, listResult, paging } from './common';
+import type { CopyItem, FileRec, JobRec, JobResult, Store } from './data';
 import { fileRecord } from './files';
 import { countFiles, freeName, removeTree, sibling } from './fileRules';
 import { isoZ } from './prng';

@@ -4,7 +4,7 @@
  * is its own error; the others go ahead.
  */
 import { ApiError, badRequest, type ErrorBody } from './errors';
-import { Ctx, Result, objectBody } from './common';
+import { type Ctx, type Result, objectBody } from './common';
 import { fileRecord } from './files';
 import { applyEdit, deleteOne } from './fileEdits';
 import { fileOrThrow } from './fileRules';

@@ -4,7 +4,7 @@
  * (GET, PATCH, PUT …/metadata), move a file (POST …/actions/move) and delete (DELETE /v2/files/{id}).
  */
 import { ApiError, badRequest, notFound } from './errors';
-import { Ctx, Result, listResult, objectBody, one, paging, jsonBody } from './common';
+import { type Ctx, type Result, listResult, objectBody, one, paging, jsonBody } from './common';
 import type { FileRec, Store } from './data';
 import { applyFields } from './fields';
 import { fileRecord } from './files';

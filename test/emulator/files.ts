@@ -1,7 +1,7 @@
 /** GET /v2/user, /v2/projects, /v2/projects/{owner}/{name}, /v2/files, /v2/files/{id}. */
 import { applyFields } from './fields';
 import { ApiError, badRequest, notFound } from './errors';
-import { Ctx, Result, listResult, one, paging } from './common';
+import { type Ctx, type Result, listResult, one, paging } from './common';
 import type { FileRec, ProjectRec } from './data';
 
 const DEFAULTS = ['href', 'id', 'name'];

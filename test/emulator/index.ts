@@ -65,10 +65,10 @@
  * - the first project also holds `samples/`, small files of every kind (content.ts);
  * - file bytes: see content.ts (generated from ID and size, served by storage.ts); multipart upload: see uploads.ts.
  */
-import { AsyncJobEngine, CopySettings, ReceivedCopyRequest, type ReceivedJobRequest } from './asyncJobs';
+import { AsyncJobEngine, type CopySettings, type ReceivedCopyRequest, type ReceivedJobRequest } from './asyncJobs';
 import type { CopyItem } from './data';
-import { EmulatorData, generateData } from './data';
-import { FaultSettings, Faults, WRITES, type RequestHold, type RequestMatch, type WriteMatch } from './faults';
+import { type EmulatorData, generateData } from './data';
+import { type FaultSettings, Faults, WRITES, type RequestHold, type RequestMatch, type WriteMatch } from './faults';
 import { RateLimiter } from './rateLimit';
 import { EmulatorServer, type ReceivedRequest, type ReceivedWrite } from './server';
 import { ExecutionEngine, type LogFile, type ReceivedAction } from './execution';

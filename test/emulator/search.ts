@@ -20,7 +20,7 @@
  */
 import { createHash } from 'crypto';
 import { ApiError, badRequest, notFound } from './errors';
-import { Ctx, Result, objectBody, one } from './common';
+import { type Ctx, type Result, objectBody, one } from './common';
 import type { FileRec, Store } from './data';
 import { fileRecord } from './files';
 

@@ -19,7 +19,7 @@
  * - DELETE answers 204 for a DRAFT (afterwards 404/7002), 400/7010 for any other status.
  */
 import { ApiError, badRequest } from './errors';
-import { Ctx, Result, boolParam, objectBody } from './common';
+import { type Ctx, type Result, boolParam, objectBody } from './common';
 import { runName, type TaskRec } from './data';
 import type { ExecutionEngine } from './execution';
 import { isoZ } from './prng';

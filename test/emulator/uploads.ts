@@ -21,7 +21,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { ApiError, badRequest } from './errors';
-import { Ctx, Result, listResult, one, paging } from './common';
+import { type Ctx, type Result, listResult, one, paging } from './common';
 import type { Blob } from './content';
 import type { FileRec, Store } from './data';
 import { fileRecord } from './files';

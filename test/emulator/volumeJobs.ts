@@ -30,7 +30,7 @@
  *   link to it (it cannot be exported again); `result` is the file record.
  */
 import { ApiError, badRequest, errorBody, type ErrorBody } from './errors';
-import { Ctx, Result, boolParam, listResult, objectBody, one, paging } from './common';
+import { type Ctx, type Result, boolParam, listResult, objectBody, one, paging } from './common';
 import type { ExportRec, FileRec, ImportRec, Store, VolumeJobState, VolumeObject } from './data';
 import { fileRecord } from './files';
 import { autoName, checkWrite, nameProblem, sibling } from './fileRules';

@@ -24,7 +24,7 @@
  */
 import { createHash } from 'crypto';
 import { ApiError } from './errors';
-import { Ctx, Result, limitParam, listResult, one, paging } from './common';
+import { type Ctx, type Result, limitParam, listResult, one, paging } from './common';
 import { applyFields } from './fields';
 import type { Store, VolumeObject, VolumeRec } from './data';
 import { Prng, isoZ, seedOf } from './prng';

@@ -12,7 +12,7 @@ import { JobTracker } from '../../src/jobs/tracker';
 import { FilterModel } from '../../src/tasks/filterModel';
 import { statusLook } from '../../src/tasks/statuses';
 import { groupView, taskView } from '../../src/tasks/taskRows';
-import { MessageNode, TaskTreeModel, type GroupNode, type TaskNode, type TaskTreeNode } from '../../src/tasks/taskTree';
+import { type MessageNode, TaskTreeModel, type GroupNode, type TaskNode, type TaskTreeNode } from '../../src/tasks/taskTree';
 import { listReply, startForeign, startHostile, type HostileReply, type HostileServer } from './hostile';
 import { makeClient, note, recordedState, sent, shown, shownError, TOKEN, waitFor } from './support';
 import { CopyWindow } from './copyKit';

@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import { screenshotsDir } from '../../harness/paths';
-import { type TaskRec } from '../../emulator';
+import type { TaskRec } from '../../emulator';
 import { waitFor } from '../../support/waitFor';
 import { COMMAND, e2e, ensureSignedIn, VIEW } from '../fixture';
 

@@ -16,7 +16,7 @@ import { StorageClient } from '../../../src/api/storage';
 import { ResumeBook, type UploadResume, type UploadRunResume } from '../../../src/transfer/resumeState';
 import { Uploader } from '../../../src/transfer/upload';
 import { Downloader } from '../../../src/transfer/download';
-import { type DownloadResume } from '../../../src/transfer/resumeState';
+import type { DownloadResume } from '../../../src/transfer/resumeState';
 import type { FileRec } from '../../emulator';
 import { activateProduct, emulator, waitFor } from '../helpers';
 

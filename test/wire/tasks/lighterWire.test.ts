@@ -9,7 +9,7 @@ import { TASK_LIST_FIELDS } from '../../../src/tasks/taskListing';
 import { TaskRecords } from '../../../src/tasks/taskRecords';
 import { taskTooltip } from '../../../src/tasks/taskRows';
 import { TaskTreeModel, type TaskNode } from '../../../src/tasks/taskTree';
-import { Emulator, startEmulator } from '../../emulator';
+import { type Emulator, startEmulator } from '../../emulator';
 import { memoryState } from '../../support/sharedState';
 
 describe('a lighter wire (against the emulator)', function () {
