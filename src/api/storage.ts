@@ -2,7 +2,6 @@ import * as l10n from '@vscode/l10n';
 import { ApiError } from './errors';
 import { systemClock, type Clock } from './clock';
 import type * as http from 'http';
-import { FileSpanBody } from './fileSpanBody';
 import { rangeAnswer, type AskedRange } from './rangeAnswer';
 import { unreadableAddress, type RequestLogEntry } from './transport';
 import { isLocalError } from '../util/localError';
@@ -21,8 +20,15 @@ export interface StorageResponseLike {
   /** The body as a stream of chunks. */
   body: AsyncIterable<Uint8Array> | null;
 }
-/** A request body: a stream, or a stretch of a local file (sent from two buffers used in turn, see fileSpanBody.ts). */
-export type StorageBody = NodeJS.ReadableStream | FileSpanBody;
+/**
+ * A request body: what is piped into the request, telling of its bytes (`data`) and of a failure to read them (`error`):
+ * a stream, or a stretch of a local file (an upload part, transfer/fileSpanBody.ts).
+ */
+export interface StorageBody {
+  pipe<T extends NodeJS.WritableStream>(out: T): T;
+  on(event: 'data', listener: () => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
 export interface StorageRequestInit {
   method: 'GET' | 'PUT';
   headers: Record<string, string>;
@@ -61,8 +67,7 @@ export const nodeStorageFetch: StorageFetch = (url, init) =>
       return;
     }
     init.body.on('error', (error: Error) => request.destroy(error));
-    if (init.body instanceof FileSpanBody) init.body.pipe(request);
-    else init.body.pipe(request);
+    init.body.pipe(request);
   });
 
 export interface StorageOptions {

@@ -13,7 +13,7 @@ import type { Transfers } from './transfers';
 import { CopyResultsProvider } from './results';
 import { FinishNotifier, JobsStatusBar } from './ui';
 
-/** Ages in the rows ("2 min ago") move on this often while the view is visible. */
+/** Ages in the rows ("2 minutes ago") move on this often while the view is visible. */
 const REDRAW_MS = 30_000;
 
 /** The running Data Jobs feature, for the integration tests. */

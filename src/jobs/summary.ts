@@ -180,8 +180,8 @@ export const noFailedItemsWords = (): string => l10n.t('No item of this job fail
 
 /** "Job 70711174378885120". */
 export const jobIdWords = (id: string): string => l10n.t('Job {0}', id);
-/** "submitted 5 min ago". */
-export const submittedWhen = (ago: string): string => l10n.t({ message: 'submitted {0}', args: [ago], comment: ['{0}: when, e.g. "5 min ago"'] });
+/** "submitted 5 minutes ago". */
+export const submittedWhen = (ago: string): string => l10n.t({ message: 'submitted {0}', args: [ago], comment: ['{0}: when, e.g. "5 minutes ago"'] });
 
 /** "error 10223: File already exists.", "HTTP 500: failed": an item's error as the platform gave it. */
 export function itemErrorWords(e: { code?: number; status?: number; message?: string }): string {

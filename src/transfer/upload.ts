@@ -10,7 +10,7 @@ import * as l10n from '@vscode/l10n';
 import { constants, promises as fsp } from 'fs';
 import type { Clock } from '../api/clock';
 import { ApiError, describeError } from '../api/errors';
-import { FileSpanBody, type ReadableFile } from '../api/fileSpanBody';
+import { FileSpanBody, type ReadableFile } from './fileSpanBody';
 import type { FileLocation } from '../api/files';
 import { StorageError, type StorageClient } from '../api/storage';
 import type { FileRecord } from '../api/types';

@@ -11,7 +11,7 @@ import * as os from 'os';
 import * as path from 'path';
 import type * as vscode from 'vscode';
 import { systemClock, type Clock } from '../../src/api/clock';
-import type { ReadableFile } from '../../src/api/fileSpanBody';
+import type { ReadableFile } from '../../src/transfer/fileSpanBody';
 import { StorageClient } from '../../src/api/storage';
 import type { ExecutionDetails, Task } from '../../src/api/types';
 import { collectItems } from '../../src/remote/downloadItems';
