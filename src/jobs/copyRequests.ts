@@ -1,7 +1,7 @@
 // A copy call as the outbox records it (copy/copyWrite.ts sends it): what the Data Jobs view and the status bar show
 // until it is a job, and what their actions ask of the copy feature. Here so that jobs/ needs nothing from copy/.
 import type { CopyItem } from '../api/types';
-import type { Outbox, WriteRecord } from '../write/outbox';
+import type { WriteRecord } from '../write/outbox';
 import type { JobDestination, TrackedJob } from './tracker';
 
 /** The outbox's kind for copy calls. */
@@ -15,17 +15,6 @@ export interface CopyPayload {
 }
 
 export type CopyWriteRecord = WriteRecord<CopyPayload>;
-
-/**
- * The requests of the account in use still in the outbox (any window's), oldest first: every write of any kind
- * while it is pending (copies, task actions, new folders, renames, tags, deletes…: being sent, waiting, being
- * checked, not found, refused); and the records this version leaves alone (from a newer version, or damaged), of
- * any account, so that they show somewhere.
- */
-export function pendingCopies(outbox: Outbox, account: string | undefined): CopyWriteRecord[] {
-  if (account === undefined) return [];
-  return outbox.all().filter((r) => r.problem || r.account === account) as CopyWriteRecord[];
-}
 
 /** Whether a request row is a copy call (else another write, or a record this version leaves alone). */
 export function isCopyCall(record: WriteRecord): record is CopyWriteRecord {

@@ -6,7 +6,7 @@ import type { OnFirstUse } from '../ui/commands';
 import { showRows, type RowTree } from '../ui/rowTree';
 import type { jobsCommands } from './commands';
 import type { CopyActions } from './copyRequests';
-import { CopyJobsModel, type JobsNode } from './jobsModel';
+import { DataJobsModel, type JobsNode } from './jobsModel';
 import { JobTracker } from './tracker';
 import { AsyncJobWrites } from './jobKinds';
 import type { Transfers } from './transfers';
@@ -24,7 +24,7 @@ export interface JobsFeature {
   readonly transfers: Transfers;
   readonly statusBar: JobsStatusBar;
   /** The Data Jobs view's rows and the view (its ID is still `sevenbridges.copyJobs`). */
-  readonly model: CopyJobsModel;
+  readonly model: DataJobsModel;
   readonly rows: RowTree<JobsNode>;
   readonly view: vscode.TreeView<JobsNode>;
 }
@@ -61,7 +61,7 @@ export function registerJobs(services: Services, tracker: JobTracker, copies: Co
   const statusBar = new JobsStatusBar(tracker, outbox, clock, transfers);
   // Another platform or account may be in use now: its jobs and calls are the ones to show.
   const showAccount = () => statusBar.update();
-  const model = new CopyJobsModel(tracker, outbox, clock.now, transfers);
+  const model = new DataJobsModel(tracker, outbox, clock.now, transfers);
   const { view, rows, disposables } = showRows(VIEWS.copyJobs, model, { clock, redrawEveryMs: REDRAW_MS });
   const results = new CopyResultsProvider(tracker);
   view.message = services.budgetNotice.current;

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { Clock } from '../api/clock';
 import type { Outbox } from '../write/outbox';
-import { pendingCopies, type CopyActions } from './copyRequests';
+import type { CopyActions } from './copyRequests';
+import { pendingWrites } from './pendingWrites';
 import { failedItems, finishMessage, statusSummary } from './summary';
 import { isFinished, type JobTracker, type TrackedJob } from './tracker';
 import { commandTitles, COMMANDS } from '../keys/commands';
@@ -38,7 +39,7 @@ export class JobsStatusBar implements vscode.Disposable {
 
   update(): void {
     const account = this.tracker.account();
-    const summary = statusSummary(this.tracker.all(), pendingCopies(this.outbox, account), this.transfers?.all(account) ?? []);
+    const summary = statusSummary(this.tracker.all(), pendingWrites(this.outbox, account), this.transfers?.all(account) ?? []);
     if (!summary.visible) {
       this.item.hide();
       return;

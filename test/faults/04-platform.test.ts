@@ -7,7 +7,7 @@ import { randomUUID } from 'crypto';
 import { ApiError } from '../../src/api/errors';
 import type { Task, TaskStatus } from '../../src/api/types';
 import { jobOutcome, jobProgress, statusSummary } from '../../src/jobs/summary';
-import { itemRow, jobRow } from '../../src/jobs/jobsModel';
+import { itemRow, jobRow } from '../../src/jobs/jobRows';
 import { JobTracker } from '../../src/jobs/tracker';
 import { FilterModel } from '../../src/tasks/filterModel';
 import { statusLook } from '../../src/tasks/statuses';

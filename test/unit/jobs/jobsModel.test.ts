@@ -1,6 +1,8 @@
 import * as assert from 'assert';
 import type { CopyWriteRecord } from '../../../src/jobs/copyRequests';
-import { childNodes, interruptedRow, itemOrder, itemRow, jobRow, requestRow, resultsFileName, resultsTable, retryPlan, rootNodes, shortDestination, submissionRow, transferRow } from '../../../src/jobs/jobsModel';
+import { childNodes, DataJobsModel, isJobsNode, itemOrder, rootNodes } from '../../../src/jobs/jobsModel';
+import { interruptedRow, itemRow, jobRow, requestRow, shortDestination, submissionRow, transferRow } from '../../../src/jobs/jobRows';
+import { resultsFileName, resultsTable, retryPlan } from '../../../src/jobs/itemOutcomes';
 import { Transfers } from '../../../src/jobs/transfers';
 import { MessageNode, messageView } from '../../../src/ui/rowView';
 import type { TrackedJob } from '../../../src/jobs/tracker';
@@ -297,5 +299,38 @@ describe('Data Jobs: interrupted downloads', () => {
     // Another window alive downloads into that folder: its heartbeat names it.
     elsewhere.add('download:/home/me/data');
     assert.deepStrictEqual(transfers.interrupted('e#u'), []);
+  });
+});
+
+describe('Data Jobs view model: each kind of row from one table', () => {
+  const quiet = () => ({ dispose: () => undefined });
+  const model = (jobs: TrackedJob[], pending: CopyWriteRecord[], details?: (id: string) => Promise<TrackedJob | undefined>) => {
+    const tracker = { all: () => jobs, account: () => 'e#u', get: (jobId: string) => jobs.find((j) => j.id === jobId), details: details ?? (async () => undefined), onDidChange: quiet };
+    const outbox = { all: () => pending, owns: () => true, onDidChange: quiet };
+    return new DataJobsModel(tracker as never, outbox as never, () => 60_000, new Transfers(() => 0));
+  };
+
+  it('opens a split copy into its requests and jobs, a job into its items; each row hangs under the row that opened into it', async () => {
+    const jobs = [job('1', { submittedAt: 10, group: 'g', state: 'FINISHED', result: [failedResult(5002, 'gone'), copied(2, 'b.bam'), copied(3, 'c.bam')] }), job('2', { submittedAt: 11, group: 'g' })];
+    const m = model(jobs, [request('g', 'queued', 12), request('other', 'failed', 1)]);
+    const roots = await m.getChildren();
+    assert.deepStrictEqual(roots.map((r) => [r.kind, r.id]), [['submission', 'submission:g'], ['request', 'request:other']]);
+    const inside = await m.getChildren(roots[0]);
+    assert.deepStrictEqual(inside.map((r) => r.id), ['request:g', 'job:2', 'job:1']);
+    const items = await m.getChildren(inside[2]);
+    assert.deepStrictEqual(items.map((r) => r.id), ['item:1:0', 'item:1:1', 'item:1:2'], 'the failed item first');
+    assert.deepStrictEqual([m.getParent(items[0])?.id, m.getParent(inside[0])?.id, m.getParent(inside[2])?.id, m.getParent(roots[0]), m.getParent(roots[1])], ['job:1', 'submission:g', 'submission:g', undefined, undefined]);
+    assert.deepStrictEqual(await m.getChildren(roots[1]), [], 'a request opens into nothing');
+    assert.deepStrictEqual([m.rowView(roots[0]).expanded, m.rowView(items[0]).command?.args], [true, [items[0]]]);
+  });
+
+  it('shows a failed read of a job\'s results above its items, and tells its rows from anything else', async () => {
+    const m = model([job('7', { state: 'FINISHED' })], [], async () => {
+      throw new Error('the platform is away');
+    });
+    const [row] = await m.getChildren();
+    const items = await m.getChildren(row);
+    assert.deepStrictEqual([items[0].kind, m.rowView(items[0]).label, items.length], ['message', 'Could not load the results: the platform is away', 4]);
+    assert.deepStrictEqual([isJobsNode(row), isJobsNode(items[1]), isJobsNode({ kind: 'job' }), isJobsNode({ kind: 'folder', id: 'x' }), isJobsNode(undefined), isJobsNode('job')], [true, true, false, false, false, false]);
   });
 });
