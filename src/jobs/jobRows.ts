@@ -14,7 +14,7 @@ import { itemDoneWord, jobTypeOf, jobTypeWord, type JobType } from './jobKinds';
 import type { InterruptedRun, LiveTransfer } from './transfers';
 import { canRetryFailed, itemOutcome } from './itemOutcomes';
 import { requestState } from './pendingWrites';
-import type { RequestNode, SubmissionNode } from './jobsModel';
+import type { RequestNode, SubmissionNode } from './jobNodes';
 
 const n = count;
 

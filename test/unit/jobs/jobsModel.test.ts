@@ -1,6 +1,7 @@
 import * as assert from 'assert';
 import type { CopyWriteRecord } from '../../../src/jobs/copyRequests';
-import { childNodes, DataJobsModel, isJobsNode, itemOrder, rootNodes } from '../../../src/jobs/jobsModel';
+import { DataJobsModel, isJobsNode } from '../../../src/jobs/jobsModel';
+import { childNodes, itemOrder, rootNodes } from '../../../src/jobs/jobNodes';
 import { interruptedRow, itemRow, jobRow, requestRow, shortDestination, submissionRow, transferRow } from '../../../src/jobs/jobRows';
 import { resultsFileName, resultsTable, retryPlan } from '../../../src/jobs/itemOutcomes';
 import { Transfers } from '../../../src/jobs/transfers';
