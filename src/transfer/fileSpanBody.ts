@@ -1,5 +1,5 @@
 import { EventEmitter } from 'events';
-import { promises as fsp } from 'fs';
+import { promises as fsp, type Stats } from 'fs';
 import { localError } from '../util/localError';
 
 /** Bytes read from disk at a time, in each of a body's two buffers. */
@@ -14,7 +14,8 @@ export const FILE_BODY_CHUNK = 1024 * 1024;
  *
  * Emits `data` after each chunk was written (the chunk is lent for the call only: read its length, keep no
  * reference), and `error` when the file cannot be read or is shorter than the stretch: then a local error
- * (util/localError.ts), so that the disk's failure is not taken for the network's.
+ * (util/localError.ts), so that the disk's failure is not taken for the network's. With `isVersion`, the file opened
+ * is checked before a byte is read: another version (`isVersion` false) is a local error of code `ECHANGED`.
  */
 export class FileSpanBody extends EventEmitter {
   constructor(
@@ -24,6 +25,8 @@ export class FileSpanBody extends EventEmitter {
     private readonly chunk = FILE_BODY_CHUNK,
     /** Opens the file for reading (a test may hand in a disk that fails). */
     private readonly open: (path: string) => Promise<ReadableFile> = (p) => fsp.open(p, 'r'),
+    /** Whether the file opened is the version meant (its handle's stats): checked before its bytes are read. */
+    private readonly isVersion?: (stats: Stats) => boolean,
   ) {
     super();
   }
@@ -51,6 +54,12 @@ export class FileSpanBody extends EventEmitter {
       throw localError(error);
     });
     try {
+      if (this.isVersion && handle.stat) {
+        const stats = await handle.stat().catch((error: unknown) => {
+          throw localError(error);
+        });
+        if (!this.isVersion(stats)) throw localError(Object.assign(new Error(`${this.path} is not the version of the file planned`), { code: 'ECHANGED' }));
+      }
       const size = Math.min(this.chunk, this.length);
       const buffers = [Buffer.allocUnsafeSlow(size), Buffer.allocUnsafeSlow(size)];
       // The write of the buffer not being filled: awaited before the next write (then that buffer is free again).
@@ -78,6 +87,8 @@ export class FileSpanBody extends EventEmitter {
 export interface ReadableFile {
   read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
   close(): Promise<void>;
+  /** The open file's stats (a disk handed in by a test may have none: then no version is checked). */
+  stat?(): Promise<Stats>;
 }
 
 /** What is used of the destination: an http.ClientRequest (or any Writable). */

@@ -505,11 +505,10 @@ export class UploadRun {
           const asked = this.deps.clock.monotonic();
           const target = await this.deps.uploads.partTarget(started.uploadId, part.number, { signal });
           const etag = await this.sending.run(async () => {
-            // The version the bytes are read from is the one begun: checked before and after them.
-            await this.checkUnchanged(file);
             const fresh = this.deps.clock.monotonic() - asked > PART_URL_FRESH_MS ? await this.deps.uploads.partTarget(started.uploadId, part.number, { signal }) : target;
             // Read from disk into two buffers used in turn as the connection takes the bytes (fileSpanBody.ts).
-            const body = new FileSpanBody(file.localPath, part.start, part.end, undefined, this.deps.openLocal);
+            // The file opened is checked to be the version begun before its bytes are read, and again after them.
+            const body = new FileSpanBody(file.localPath, part.start, part.end, undefined, this.deps.openLocal, (stats) => sameVersion(versionOf(stats), file));
             body.on('data', (chunk: Buffer) => {
               sent += chunk.length;
               this.meter.add(chunk.length);
