@@ -3,7 +3,7 @@
 import * as assert from 'assert';
 import { appBaseId, appRevisionOf } from '../../../src/api/apps';
 import { SbClient } from '../../../src/api/client';
-import { ApiError } from '../../../src/api/errors';
+import type { ApiError } from '../../../src/api/errors';
 import { startEmulator, type Emulator } from '../../emulator';
 
 describe('apps client (against the emulator)', function () {
