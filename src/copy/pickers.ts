@@ -14,7 +14,7 @@ type KindPick = vscode.QuickPickItem & { value: CopyDestination['kind'] };
 /** What the pickers choose a destination for: a copy (by default) or a move. */
 export type DestinationVerb = 'copy' | 'move';
 
-/** The three destination kinds of the contract; "same project" only when the sources' project is known and single. */
+/** The three destination kinds of platform-api.md §4; "same project" only when the sources' project is known and single. */
 export async function pickDestinationKind(sourceProject: string | undefined, count: number, verb: DestinationVerb = 'copy'): Promise<CopyDestination['kind'] | undefined> {
   const items: KindPick[] = [];
   if (sourceProject) {

@@ -51,7 +51,7 @@ export function itemOutcome(job: TrackedJob, index: number): ItemOutcome {
   return { ...base, ok: false, outcome: 'failed', error: itemErrorWords(e), advice: errorAdvice(e.code, e.status) };
 }
 
-/** What to do about an item's error, by its code (contract §2). */
+/** What to do about an item's error, by its code (platform-api.md §2). */
 export function errorAdvice(code: number | undefined, status: number | undefined): string | undefined {
   switch (code) {
     case 5002:

@@ -68,7 +68,7 @@ export function listFiles(ctx: Ctx): Result {
 }
 
 /**
- * The filters of GET /v2/files (contract §10.1): `name` (exact), `tag`, each `metadata.<field>` and each
+ * The filters of GET /v2/files (platform-api.md §10.1): `name` (exact), `tag`, each `metadata.<field>` and each
  * `origin.<key>` (`origin.task`) may be repeated for OR; different parameters AND.
  */
 function fileFilters(q: URLSearchParams): ((f: FileRec) => boolean)[] {

@@ -1,5 +1,5 @@
 /**
- * Volumes (contract §13.1): GET /v2/storage/volumes, GET …/volumes/{owner}/{name}, its objects one level at a time
+ * Volumes (platform-api.md §13.1): GET /v2/storage/volumes, GET …/volumes/{owner}/{name}, its objects one level at a time
  * (GET …/list?prefix=&limit=&continuation_token=&fields=) and one object (GET …/object?location=). The seeded volumes
  * and their objects are made here too; imports and exports are volumeJobs.ts's.
  *

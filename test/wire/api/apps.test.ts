@@ -1,4 +1,4 @@
-// The apps client (contract §14) against the emulator: listing, one app, its raw CWL by revision, a new revision,
+// The apps client (platform-api.md §14) against the emulator: listing, one app, its raw CWL by revision, a new revision,
 // an install, a copy; what is refused before sending, and what the platform refuses.
 import * as assert from 'assert';
 import { appBaseId, appRevisionOf } from '../../../src/api/apps';
