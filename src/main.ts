@@ -27,6 +27,7 @@ import type { Services } from './services';
 import { requestLogger } from './ui/requestLog';
 import { Outbox } from './write/outbox';
 import { writeKinds } from './writeKinds';
+import { useDisplayLanguage } from './util/time';
 
 /** How long after the start the HTTP stack is warmed: well clear of the start, before most first clicks. */
 const WARM_UP_DELAY_MS = 1_000;
@@ -55,6 +56,8 @@ export function start(context: vscode.ExtensionContext, activatedAt: number): Ex
   // The vscode-free modules speak through @vscode/l10n: hand it the bundle VS Code loaded for the display language
   // (none for English, whose text is in the code). Before anything is built, so every message reads from it.
   if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
+  // Relative times ("5 minutes ago") are the runtime's own words, in the same display language.
+  useDisplayLanguage(vscode.env.language);
   // What older versions stored is brought to this version before any model reads it.
   migrateState(context.globalState, 'global');
   migrateState(context.workspaceState, 'workspace');

@@ -7,7 +7,7 @@ import { benchWriter } from './writer';
 import type { Emulator } from '../../test/emulator';
 import { DESTINATION, pickFiles, platformFinish } from './copySources';
 import { clientFor, freshEmulator, sent, tally } from './env';
-import { type Figure } from './figures';
+import type { Figure } from './figures';
 import { gcIfExposed } from './heap';
 import { naivePoll, naiveSubmit, NAIVE_INTERVAL_MS } from './naiveJobs';
 import { fewestLooksWithin, lagLimitMs } from './lagScenario';

@@ -2,7 +2,7 @@ import * as l10n from '@vscode/l10n';
 import { ApiBudget, type RateLimitState } from './budget';
 import { ApiError, errorFromResponse, redact, redactValue } from './errors';
 import { checkEndpoint, sameOrigin } from './endpoint';
-import { Clock, systemClock } from './clock';
+import { type Clock, systemClock } from './clock';
 import type { Page } from './types';
 import { backoffWait } from '../util/backoff';
 

@@ -15,7 +15,7 @@ import { WRITE_KINDS } from '../keys/writes';
 import { checkedText, discardAction, showCopyJobsAction, submitAgainAction, submissionTellings } from './submissionWords';
 import { count } from '../util/words';
 import { askNewName, pickDestination } from './pickers';
-import { clampBatchSize, confirmationNotes, confirmationText, CopyDestination, describeDestination, duplicatesDropped, planCopy, sourceProblems, checkSources, splitItems } from './request';
+import { clampBatchSize, confirmationNotes, confirmationText, type CopyDestination, describeDestination, duplicatesDropped, planCopy, sourceProblems, checkSources, splitItems } from './request';
 
 const nothingCopied = (): string => vscode.l10n.t('Nothing was copied.');
 const copyButton = (): string => vscode.l10n.t({ message: 'Copy', comment: ['A button: go ahead with the copy'] });

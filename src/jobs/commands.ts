@@ -8,7 +8,11 @@ import { commandTitles } from '../keys/commands';
 import { isCopyCall, type CopyActions } from './copyRequests';
 import { USER_DECIDES, type Account, type Outbox } from '../write/outbox';
 import { CopyResultsProvider } from './results';
-import { canRetryFailed, interruptedWords, itemOutcome, requestOf, requestState, retryPlan, type CopyJobsModel, type InterruptedNode, type ItemNode, type JobNode, type JobsNode, type RequestNode, type SubmissionNode, type TransferNode } from './jobsModel';
+import { isJobsNode, type DataJobsModel } from './jobsModel';
+import { requestOf, type InterruptedNode, type ItemNode, type JobNode, type JobsNode, type RequestNode, type SubmissionNode, type TransferNode } from './jobNodes';
+import { canRetryFailed, itemOutcome, retryPlan } from './itemOutcomes';
+import { interruptedWords } from './jobRows';
+import { requestState } from './pendingWrites';
 import { isFinished, type TrackedJob } from './tracker';
 import { jobTypeOf, jobTypeWord } from './jobKinds';
 import { jobWriteOf, trackedJobs } from './jobWrite';
@@ -16,7 +20,7 @@ import { noFailedItemsWords } from './summary';
 import type { TransferActions } from './transfers';
 
 export interface JobsViewParts {
-  readonly model: CopyJobsModel;
+  readonly model: DataJobsModel;
   readonly copies: CopyActions;
   /** The other writes shown in the view (task actions waiting for the person) are sent again through the outbox. */
   readonly writes: Outbox;
@@ -127,13 +131,8 @@ const itemTarget: TargetType<ItemNode> = {
   key: (item) => item.id,
 };
 
-function isJobsNode(value: unknown): value is JobsNode {
-  const kind = (value as { kind?: unknown } | undefined)?.kind;
-  return kind === 'job' || kind === 'submission' || kind === 'request' || kind === 'item' || kind === 'transfer' || kind === 'interrupted' || kind === 'message';
-}
-
 /** A row's jobs as the tracker has them now: a job's own, or every job of a split copy. */
-function jobsOf(model: CopyJobsModel, row: JobRow): TrackedJob[] {
+function jobsOf(model: DataJobsModel, row: JobRow): TrackedJob[] {
   return row.kind === 'job' ? [model.current(row.job)] : row.jobs.map((j) => model.current(j));
 }
 
@@ -208,11 +207,12 @@ async function submitAgain(parts: JobsViewParts, request: RequestNode): Promise<
 }
 
 async function submitAnyway(parts: JobsViewParts, request: RequestNode, options: CommandOptions): Promise<TrackedJob[]> {
+  const first = request.records[0];
   const copies = request.records.every(isCopyCall);
   if (options.confirm !== false) {
     const submitAnyway = commandTitles().submitAnyway;
     const answer = await vscode.window.showWarningMessage(
-      copies ? vscode.l10n.t('Submit the copy to {0} again?', request.records[0].payload.destination.label) : vscode.l10n.t('Submit "{0}" again?', request.records[0].label ?? request.records[0].kind),
+      isCopyCall(first) ? vscode.l10n.t('Submit the copy to {0} again?', first.payload.destination.label) : vscode.l10n.t('Submit "{0}" again?', first.label ?? first.kind),
       { modal: true, detail: vscode.l10n.t('It may have been submitted already: sending it again may copy everything twice. Without this, it is looked up on the platform and followed if found.') },
       submitAnyway,
     );

@@ -2,7 +2,7 @@
 // until it is a job, and what their actions ask of the copy feature. Here so that jobs/ needs nothing from copy/.
 import type { CopyItem } from '../api/types';
 import { WRITE_KINDS } from '../keys/writes';
-import type { Outbox, WriteRecord } from '../write/outbox';
+import type { WriteRecord } from '../write/outbox';
 import type { JobDestination, TrackedJob } from './tracker';
 
 /** One copy call: what is sent, where to, and the sources' names where known. */
@@ -13,17 +13,6 @@ export interface CopyPayload {
 }
 
 export type CopyWriteRecord = WriteRecord<CopyPayload>;
-
-/**
- * The requests of the account in use still in the outbox (any window's), oldest first: every write of any kind
- * while it is pending (copies, task actions, new folders, renames, tags, deletes…: being sent, waiting, being
- * checked, not found, refused); and the records this version leaves alone (from a newer version, or damaged), of
- * any account, so that they show somewhere.
- */
-export function pendingCopies(outbox: Outbox, account: string | undefined): CopyWriteRecord[] {
-  if (account === undefined) return [];
-  return outbox.all().filter((r) => r.problem || r.account === account) as CopyWriteRecord[];
-}
 
 /** Whether a request row is a copy call (else another write, or a record this version leaves alone). */
 export function isCopyCall(record: WriteRecord): record is CopyWriteRecord {

@@ -6,13 +6,14 @@ import type { OnFirstUse } from '../ui/commands';
 import { showRows, type RowTree } from '../ui/rowTree';
 import type { jobsCommands } from './commands';
 import type { CopyActions } from './copyRequests';
-import { CopyJobsModel, type JobsNode } from './jobsModel';
+import { DataJobsModel } from './jobsModel';
+import type { JobsNode } from './jobNodes';
 import { JobTracker } from './tracker';
 import type { Transfers } from './transfers';
 import { CopyResultsProvider } from './results';
 import { FinishNotifier, JobsStatusBar } from './ui';
 
-/** Ages in the rows ("2 min ago") move on this often while the view is visible. */
+/** Ages in the rows ("2 minutes ago") move on this often while the view is visible. */
 const REDRAW_MS = 30_000;
 
 /** The running Data Jobs feature, for the integration tests. */
@@ -21,7 +22,7 @@ export interface JobsFeature {
   readonly transfers: Transfers;
   readonly statusBar: JobsStatusBar;
   /** The Data Jobs view's rows and the view (its ID is still `sevenbridges.copyJobs`). */
-  readonly model: CopyJobsModel;
+  readonly model: DataJobsModel;
   readonly rows: RowTree<JobsNode>;
   readonly view: vscode.TreeView<JobsNode>;
 }
@@ -57,7 +58,7 @@ export function registerJobs(services: Services, tracker: JobTracker, copies: Co
   const statusBar = new JobsStatusBar(tracker, outbox, clock, transfers);
   // Another platform or account may be in use now: its jobs and calls are the ones to show.
   const showAccount = () => statusBar.update();
-  const model = new CopyJobsModel(tracker, outbox, clock.now, transfers);
+  const model = new DataJobsModel(tracker, outbox, clock.now, transfers);
   const { view, rows, disposables } = showRows(VIEWS.copyJobs, model, { clock, redrawEveryMs: REDRAW_MS });
   const results = new CopyResultsProvider(tracker);
   view.message = services.budgetNotice.current;

@@ -24,7 +24,7 @@ import { TimelinePanels } from './timelinePanels';
 import { readState, STATE } from '../keys/state';
 import { followWatched, TaskWatcher } from './watcher';
 
-/** How often the view redraws from what it has, so "started 5 min ago" stays true between refreshes. */
+/** How often the view redraws from what it has, so "started 5 minutes ago" stays true between refreshes. */
 const RELATIVE_TIME_TICK_MS = 60_000;
 
 /** What the task explorer exposes to the integration tests. */

@@ -66,7 +66,7 @@ export interface WriteRecord<P = unknown, S = unknown, R = unknown> {
   payload: P;
   /** A person's words for it, from its kind when it was made ("Re-run "BWA-MEM run""), for the lists that show it. */
   label?: string;
-  /** This machine's clock: to show ("3 min ago") and to order, never to judge. */
+  /** This machine's clock: to show ("3 minutes ago") and to order, never to judge. */
   createdAt: number;
   /** POSTs sent so far. */
   attempts: number;

@@ -181,7 +181,7 @@ export interface TaskRec {
   output_location?: Record<string, unknown>;
 }
 
-/** A task's price (contract §11): the amount a number, the breakdown's parts strings. */
+/** A task's price (platform-api.md §11): the amount a number, the breakdown's parts strings. */
 export interface TaskPrice {
   currency: 'USD';
   amount: number;
