@@ -24,6 +24,8 @@ export interface Row {
 export interface RowModel<N extends Row> {
   /** Fires with the row whose children changed, or undefined for the whole view. */
   readonly onDidChange: Event<N | undefined>;
+  /** Fires when rows may look otherwise (a word, a menu) while the rows themselves stay: only those that changed are drawn again. */
+  readonly onDidRedraw?: Event<void>;
   getChildren(row?: N): Promise<N[]>;
   getParent(row: N): N | undefined;
   rowView(row: N): RowView;
