@@ -78,9 +78,9 @@ export function filesCommands(parts: FilesParts): Command[] {
 
 
 /** Refresh: the row given (a project or a folder), else everything, the project list included. */
-function refreshFiles(parts: FilesParts, node: unknown): void {
+function refreshFiles(parts: FilesParts, node: unknown): Promise<void> {
   parts.services.projects.clear();
-  parts.model.refresh(node instanceof ProjectNode || node instanceof FolderNode ? node : undefined);
+  return parts.model.refresh(node instanceof ProjectNode || node instanceof FolderNode ? node : undefined);
 }
 
 async function copyIds(refs: IdRef[]): Promise<void> {

@@ -74,7 +74,8 @@ export class FolderNode {
   readonly kind = 'folder';
   readonly nodes = new Map<string, FolderNode | FileNode>();
   constructor(
-    readonly file: FileRecord,
+    /** The record as its listing holds it now (a reload brings a renamed or re-tagged one). */
+    public file: FileRecord,
     readonly parentNode: ProjectNode | FolderNode | FoundRoot,
     readonly listing: PagedLoader<FileRecord>,
   ) {}
@@ -89,7 +90,8 @@ export class FolderNode {
 export class FileNode {
   readonly kind = 'file';
   constructor(
-    readonly file: FileRecord,
+    /** The record as its listing holds it now (a reload brings a renamed or re-tagged one). */
+    public file: FileRecord,
     readonly parentNode: ProjectNode | FolderNode | FoundRoot,
   ) {}
   get id(): string {
@@ -279,7 +281,7 @@ export class FilesTreeModel implements RowModel<FilesNode> {
       this.foundRoot.nodes.clear();
       this.changed.fire(undefined);
     }
-    for (const owner of owners) this.refresh(owner);
+    for (const owner of owners) void this.refresh(owner);
   }
 
   /** Reloads the entries of the projects and folders loaded so far whose ID is one of these (a move's or a copy's destination). */
@@ -291,14 +293,21 @@ export class FilesTreeModel implements RowModel<FilesNode> {
       for (const node of owner.nodes.values()) if (node instanceof FolderNode) visit(node);
     };
     for (const project of this.root.nodes.values()) visit(project);
-    for (const owner of owners) this.refresh(owner);
+    for (const owner of owners) void this.refresh(owner);
   }
 
-  /** Reloads everything, or one project's or folder's entries. */
-  refresh(node?: ProjectNode | FolderNode): void {
+  /**
+   * Reloads everything, or one project's or folder's entries: as many pages as are shown (300 entries stay 300),
+   * drawn when the answer is in (a listing never loaded, or failed, is read from its first page when next shown).
+   */
+  async refresh(node?: ProjectNode | FolderNode): Promise<void> {
     if (node) {
-      node.listing.reset();
-      node.nodes.clear();
+      if (node.listing.loaded && !node.listing.error && !node.listing.loading) {
+        await node.listing.reload();
+      } else {
+        node.listing.reset();
+        node.nodes.clear();
+      }
       this.changed.fire(node);
       return;
     }
@@ -367,14 +376,23 @@ export class FilesTreeModel implements RowModel<FilesNode> {
     return root.listing.items.map((project) => reuse(root.nodes, project.id, () => new ProjectNode(project, fileListing(this.source.files, { project: project.id }, {}, FILE_ROW_FIELDS))));
   }
 
-  /** Folders first, as in the Explorer; otherwise the platform's order. */
+  /**
+   * Folders first, as in the Explorer; otherwise the platform's order. A row listed before is the same node (its
+   * children loaded, its place in the view kept) with the record as listed now; the nodes of entries gone are let go.
+   */
   private entryNodes(owner: ProjectNode | FolderNode | FoundRoot): (FolderNode | FileNode)[] {
     const entries = [...owner.listing.items].sort((a, b) => Number(b.type === 'folder') - Number(a.type === 'folder'));
-    return entries.map((file) =>
-      file.type === 'folder'
-        ? reuse(owner.nodes, `d:${file.id}`, () => new FolderNode(file, owner, fileListing(this.source.files, { parent: file.id }, {}, FILE_ROW_FIELDS)))
-        : reuse(owner.nodes, `f:${file.id}`, () => new FileNode(file, owner)),
-    );
+    const nodes = entries.map((file) => {
+      const node =
+        file.type === 'folder'
+          ? reuse(owner.nodes, `d:${file.id}`, () => new FolderNode(file, owner, fileListing(this.source.files, { parent: file.id }, {}, FILE_ROW_FIELDS)))
+          : reuse(owner.nodes, `f:${file.id}`, () => new FileNode(file, owner));
+      node.file = file;
+      return node;
+    });
+    const listed = new Set(entries.map((file) => `${file.type === 'folder' ? 'd' : 'f'}:${file.id}`));
+    for (const key of [...owner.nodes.keys()]) if (!listed.has(key)) owner.nodes.delete(key);
+    return nodes;
   }
 
   private newRoot(): FilesRoot {

@@ -86,7 +86,7 @@ export async function newFolder(parts: ManageParts, where: unknown, options: Com
   const problem = nameProblem(name, 'folder');
   if (problem) throw new Error(problem);
   const { done, left } = await send(parts.services, FILE_WRITES.newFolder, [{ name, where: target, label }]);
-  if (where instanceof ProjectNode || where instanceof FolderNode) parts.model.refresh(where);
+  if (where instanceof ProjectNode || where instanceof FolderNode) void parts.model.refresh(where);
   if (!done.length) throw new Error(leftWords(left));
   vscode.window.setStatusBarMessage(`$(check) ${vscode.l10n.t('Made the folder "{0}" in {1}', name, label)}`, 3_000);
   return done[0] as FileRecord;

@@ -87,7 +87,7 @@ export function registerFiles(services: Services, copy: CopyFeature, remote: Rem
       // Another account or platform: its own projects, and its own answer about the search.
       parts.finder = new FileFinder(client);
       model.showFound(undefined);
-      model.refresh();
+      void model.refresh();
     }),
     model.onDidChange(showFound),
     // A copy job's end is waited for by no command (a move's and a delete's are, and read their rows again): its

@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import { ApiError } from '../../../src/api/errors';
 import type { FileRecord, Page, Project } from '../../../src/api/types';
-import { FilesTreeModel, NotFoundError, type FilesNode, type FilesSource, type FolderNode, type LoadMoreNode, type MessageNode, type ProjectNode } from '../../../src/files/filesModel';
+import { FilesTreeModel, NotFoundError, type FileNode, type FilesNode, type FilesSource, type FolderNode, type LoadMoreNode, type MessageNode, type ProjectNode } from '../../../src/files/filesModel';
 import { entryView, projectView } from '../../../src/files/fileRows';
 import { formatSize } from '../../../src/util/words';
 import { FakeFiles, fileId } from '../../support/fakeFiles';
@@ -41,7 +41,7 @@ function model(options: { signedIn?: boolean } = {}) {
   const tree = new FilesTreeModel(source, async () => options.signedIn ?? true, () => NOW);
   const changes: (FilesNode | undefined)[] = [];
   tree.onDidChange((node) => changes.push(node));
-  return { tree, changes, calls: source.calls };
+  return { tree, changes, calls: source.calls, source };
 }
 
 async function child<N extends FilesNode>(tree: FilesTreeModel, parent: FilesNode | undefined, id: string): Promise<N> {
@@ -95,6 +95,38 @@ describe('files tree model', () => {
     await tree.getChildren(results);
     await tree.getChildren(alpha);
     assert.deepStrictEqual(calls, [`files ${fileId(13)} 0+100`]);
+  });
+
+  it('a refreshed folder draws each entry as the platform lists it now: a renamed, re-tagged file is not drawn from its old row', async () => {
+    const { tree, source } = model();
+    const alpha = await child<ProjectNode>(tree, undefined, 'me/alpha');
+    const before = await child<FileNode>(tree, alpha, fileId(10));
+    assert.strictEqual(tree.rowView(before).label, 'a.bam');
+    const at = source.records.findIndex((f) => f.id === fileId(10));
+    source.records[at] = { ...source.records[at], name: 'renamed.bam', tags: ['done'], modified_on: '2026-03-07T11:00:00Z' };
+    await tree.refresh(alpha);
+    const after = await child<FileNode>(tree, alpha, fileId(10));
+    assert.deepStrictEqual([tree.rowView(after).label, after.file.tags], ['renamed.bam', ['done']]);
+  });
+
+  it('a refresh of a folder keeps every page shown (300 entries stay 300), and Reveal draws the entries it read again as they are now', async () => {
+    const { tree, source, calls } = model();
+    const alpha = await child<ProjectNode>(tree, undefined, 'me/alpha');
+    const results = await child<FolderNode>(tree, alpha, fileId(13));
+    const big = await child<FolderNode>(tree, results, fileId(23));
+    await tree.getChildren(big);
+    await tree.loadMore(big);
+    await tree.loadMore(big);
+    calls.length = 0;
+    await tree.refresh(big);
+    assert.deepStrictEqual(calls, [0, 100, 200].map((o) => `files ${fileId(23)} ${o}+100`));
+    assert.strictEqual((await tree.getChildren(big)).filter((n) => n.kind === 'file').length, 300);
+    // A copy arrives in Alpha's root and a file there is renamed: revealing the copy reads the root again.
+    source.records.push(file(50, 'copy.bam', ALPHA_ROOT));
+    const at = source.records.findIndex((f) => f.id === fileId(12));
+    source.records[at] = { ...source.records[at], name: 'b-renamed.bam' };
+    await tree.locate(fileId(50));
+    assert.strictEqual(tree.rowView(await child<FileNode>(tree, alpha, fileId(12))).label, 'b-renamed.bam');
   });
 
   it('says a folder is empty rather than showing nothing; shows nothing while signed out (the welcome view shows instead)', async () => {
