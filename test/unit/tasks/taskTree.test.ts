@@ -601,6 +601,7 @@ describe('task tree model', () => {
     }
     const newestFirst = (from: number, n: number) => Array.from({ length: n }, (_, i) => taskId(from - i));
     const turn = () => new Promise((r) => setImmediate(r));
+    const lists = (source: FakeTasks) => source.calls.filter((c) => c.startsWith('list'));
 
     it('a group opened and left costs one page; after the first "Load more" the next 3 pages are on their way, none past the end', async () => {
       const { tree, group, lists } = big();
@@ -665,6 +666,28 @@ describe('task tree model', () => {
       const count = lists().length;
       assert.deepStrictEqual(ids(await tree.getChildren(group)), []);
       assert.deepStrictEqual(lists().slice(count), ['list status=COMPLETED project=me/beta 0+100']);
+    });
+
+    it('an action forgets the pages read ahead before it: the next "Load more" never shows a task aborted meanwhile as running', async () => {
+      const source = new FakeTasks(Array.from({ length: 600 }, (_, i) => task(1000 + i, 'RUNNING')));
+      const memento = memoryState();
+      const tree = new TaskTreeModel({ source, filter: new FilterModel(memento), store: memento, signedIn: () => true, now: () => NOW });
+      const running = tree.group('RUNNING');
+      tree.setExpanded(running, true);
+      await tree.getChildren();
+      await tree.getChildren(running);
+      await tree.loadMore(running);
+      await turn();
+      assert.ok(lists(source).includes('list status=RUNNING 200+100'), 'rows 201–300 read ahead');
+      // Row 251, not shown yet, is aborted (from the palette): the platform lists it no more under Running.
+      const aborted = source.tasks.find((t) => t.id === taskId(1349))!;
+      aborted.status = 'ABORTING';
+      tree.applyTask({ ...aborted }, 'RUNNING');
+      await tree.loadMore(running);
+      const shown = (await tree.getChildren(running)).filter((n): n is TaskNode => n.kind === 'task');
+      assert.strictEqual(shown.length, 300);
+      assert.ok(!shown.some((n) => n.task.id === taskId(1349)), 'not back under Running');
+      assert.strictEqual(tree.rowView(shown[shown.length - 1]).label, 'task 1299', 'the page as the platform lists it after the abort');
     });
 
     it('a page read ahead that failed shows on the Load more row when its turn comes, and is asked for again from there', async () => {
