@@ -10,7 +10,7 @@ import { isActive, type ExecutionDetails, type Task, type TaskStatus } from '../
 import { buildTaskInfo, couldNotReadTask, hasStarted, infoView, type InfoItem, type TaskFileRef } from './taskInfo';
 import { retryTitle } from '../ui/errorActions';
 import { Emitter } from '../util/emitter';
-import { errorRows, LoadMoreNode as ListingEnd, loadMoreView, MessageNode as Message, messageView, type RowModel, type RowView, unreadTooltipLine } from '../ui/rowView';
+import { errorRows, LoadMoreNode as ListingEnd, loadMoreView, MessageNode as Message, messageView, rowLook, type RowModel, type RowView, unreadTooltipLine } from '../ui/rowView';
 import { FilterModel, matchesFilter, visibleStatuses } from './filterModel';
 import { STATUS_LABELS } from './statuses';
 import { TASK_LIST_FIELDS, taskListing, type TaskListing, type TaskSource } from './taskListing';
@@ -771,11 +771,6 @@ function isRecordSource(source: object): source is TaskRecordSource {
 /** The group a status puts a task in: its own, or "Other statuses" for one no filter value names. */
 function groupOf(status: string | undefined): GroupStatus {
   return isNamedStatus(status) ? (status as TaskStatus) : OTHER_GROUP;
-}
-
-/** What a row shows, but its tooltip (read on hover, or drawn with it). */
-function rowLook(view: RowView): string {
-  return JSON.stringify({ ...view, tooltip: undefined });
 }
 
 /** What decides whether a task's opened rows are still current: its status and its end. */

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { Clock } from '../api/clock';
 import { Poller } from '../util/poller';
-import type { IconSpec, Row, RowModel, RowView } from './rowView';
+import { rowLook, type IconSpec, type Row, type RowModel, type RowView } from './rowView';
 
 export function themeIcon(spec: IconSpec): vscode.ThemeIcon {
   return new vscode.ThemeIcon(spec.id, spec.color ? new vscode.ThemeColor(spec.color) : undefined);
@@ -57,11 +57,6 @@ export function withProgressBar<T>(viewId: string, work: Promise<T>, clock: Cloc
   return work;
 }
 
-/** What a row shows, as compared between two draws. */
-function look(view: RowView): string {
-  return JSON.stringify(view);
-}
-
 /**
  * Draws a RowModel: every tree view's TreeDataProvider. A row drawn again has its children fetched again, and until
  * they are, VS Code cannot tell a menu opened on one of them which row it was: so a redraw draws again only the rows
@@ -99,7 +94,7 @@ export class RowTree<N extends Row> implements vscode.TreeDataProvider<N>, vscod
   redraw(): void {
     const changed: N[] = [];
     for (const entry of this.drawn.values()) {
-      const now = look(this.model.rowView(entry.row));
+      const now = rowLook(this.model.rowView(entry.row));
       if (now !== entry.look) changed.push(entry.row);
     }
     if (changed.length) this.changed.fire(changed);
@@ -107,7 +102,7 @@ export class RowTree<N extends Row> implements vscode.TreeDataProvider<N>, vscod
 
   getTreeItem(row: N): vscode.TreeItem {
     const view = this.model.rowView(row);
-    this.drawn.set(row.id, { row, look: look(view) });
+    this.drawn.set(row.id, { row, look: rowLook(view) });
     return rowItem(row.id, view);
   }
 

@@ -102,6 +102,12 @@ export function errorRows<P extends { readonly id: string }>(id: string, parent:
   ];
 }
 
+/** What a row shows, as two draws are compared (a command's arguments are rows themselves: left out). */
+export function rowLook(view: RowView): string {
+  const { command, ...shown } = view;
+  return JSON.stringify([shown, command?.command, command?.title]);
+}
+
 export function messageView(node: MessageNode<unknown>): RowView {
   const icon = node.action ? actionIcon(node.action.command) : node.severity;
   return {

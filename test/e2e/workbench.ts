@@ -18,6 +18,8 @@ export interface TreeItem {
   /** The row's aria-label (label, description and tooltip as VS Code reads them out). */
   ariaLabel: string;
   selected: boolean;
+  /** The row the keyboard is on. */
+  focused: boolean;
 }
 
 export interface StatusBarItem {
@@ -142,6 +144,7 @@ export class Workbench {
           expanded: expanded === null ? undefined : expanded === 'true',
           ariaLabel: row.getAttribute('aria-label') ?? '',
           selected: row.classList.contains('selected'),
+          focused: row.classList.contains('focused'),
         };
       }),
     );

@@ -4,6 +4,7 @@
  * parent expanded into its children. A screenshot at each step.
  */
 import * as assert from 'assert';
+import { randomUUID } from 'crypto';
 import * as path from 'path';
 import { screenshotsDir } from '../../harness/paths';
 import { type TaskRec } from '../../emulator';
@@ -365,7 +366,109 @@ describe('the task explorer', () => {
     await wb.screenshot('19-batch-parent-expanded');
     await collapseAll();
   });
+
+  it('a refresh keeps what a person loaded and where they are: the rows, the selected row, an opened batch parent far down', async function () {
+    this.timeout(240_000);
+    const { wb, emulator } = e2e();
+    const added = addOldCompleted(450, 300);
+    try {
+      await clearFilters();
+      await collapseAll();
+      await wb.clickViewAction(VIEW.tasks, 'Refresh Tasks');
+      await waitForGroups(GROUPS, (label) => count(STATUS_OF[label]));
+      await wb.expandTreeItem(VIEW.tasks, /^Completed$/);
+      const parentRow = new RegExp(`^${escape(added.parent.name)}$`);
+      // "Load more" until the batch parent, some 300 rows below the newest completed task, is listed.
+      for (let clicks = 0; clicks < 12 && (await wb.treeItem(VIEW.tasks, parentRow).count()) === 0; clicks++) {
+        await scrollToRow(/^Load more/);
+        const label = (await wb.treeItem(VIEW.tasks, /^Load more/).textContent()) ?? '';
+        await wb.treeItem(VIEW.tasks, /^Load more/).click();
+        await waitFor(async () => (await wb.treeItem(VIEW.tasks, new RegExp(`^${escape(label.trim())}$`)).count()) === 0, 'the next page');
+        await scrollToRow(parentRow, 5).catch(() => undefined);
+      }
+      await scrollToRow(parentRow);
+      await wb.expandTreeItem(VIEW.tasks, parentRow);
+      await waitForChildren(added.parent.name, 3);
+      // The task right after the parent's children, selected (a Ctrl-click selects without opening it).
+      const below = new RegExp(`^${escape(added.below.name)}$`);
+      await scrollToRow(below);
+      await wb.clickTreeItem(VIEW.tasks, below, ['Control']);
+      await waitFor(async () => (await wb.treeItems(VIEW.tasks)).some((r) => r.selected && r.label === added.below.name), 'the row selected');
+      await scrollToRow(/^Load more/);
+      const loaded = ((await wb.treeItem(VIEW.tasks, /^Load more/).textContent()) ?? '').trim();
+      const shownBefore = await completedRowsLoaded();
+      await wb.screenshot('27-tasks-before-refresh');
+
+      const sent = emulator.requestLines.length;
+      const lastPage = Math.ceil(shownBefore / 100) * 100 - 100;
+      await wb.clickViewAction(VIEW.tasks, 'Refresh Tasks');
+      await waitFor(() => emulator.requestLines.slice(sent).some((l) => l.includes('status=COMPLETED') && l.includes(`offset=${lastPage}`)), `the refresh to read again the page at ${lastPage}`, 30_000);
+      await new Promise((r) => setTimeout(r, 1_500));
+      await scrollToRow(/^Load more/);
+      assert.strictEqual(((await wb.treeItem(VIEW.tasks, /^Load more/).textContent()) ?? '').trim(), loaded, 'as many rows loaded as before the refresh');
+      assert.strictEqual(await completedRowsLoaded(), shownBefore);
+      await scrollToRow(below);
+      const rows = await wb.treeItems(VIEW.tasks);
+      const selected = rows.filter((r) => r.selected).map((r) => r.label);
+      assert.deepStrictEqual(selected, [added.below.name], 'the same row selected');
+      assert.strictEqual(rows.find((r) => r.focused)?.label, added.below.name, 'the focus on it');
+      const kids = await waitForChildren(added.parent.name, 3);
+      assert.strictEqual(kids.length, 3, "the batch parent's children under it");
+      await wb.screenshot('28-tasks-after-refresh-kept');
+    } finally {
+      added.remove();
+      await collapseAll();
+      await wb.clickViewAction(VIEW.tasks, 'Refresh Tasks');
+    }
+  });
 });
+
+/** How many tasks the Completed group shows loaded: its listing's rows as the "Load more (N left)" row counts them. */
+async function completedRowsLoaded(): Promise<number> {
+  const label = ((await e2e().wb.treeItem(VIEW.tasks, /^Load more/).textContent()) ?? '').trim();
+  const left = Number(/\(([\d,]+) left\)/.exec(label)?.[1].replace(/,/g, '') ?? NaN);
+  return count('COMPLETED') - left;
+}
+
+/**
+ * `n` completed tasks older than every other (copies of one), the one `at` from the newest a batch parent with 3 failed
+ * children; `below` is the task listed right after the parent. `remove` takes them out again.
+ */
+function addOldCompleted(n: number, at: number): { parent: TaskRec; below: TaskRec; remove(): void } {
+  const { data } = e2e().emulator;
+  const completed = data.tasks.filter((t) => t.status === 'COMPLETED' && !t.batch && !t.parent);
+  const oldest = Math.min(...data.tasks.map((t) => Date.parse(t.created_time)));
+  const made: TaskRec[] = [];
+  const make = (from: TaskRec, more: Partial<TaskRec>): TaskRec => {
+    const t: TaskRec = { ...structuredClone(from), id: randomUUID(), ...more };
+    data.tasks.push(t);
+    data.taskById.set(t.id, t);
+    made.push(t);
+    return t;
+  };
+  const at_ = (i: number) => new Date(oldest - (i + 1) * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  for (let i = 0; i < n; i++) {
+    const batch = i === at;
+    make(completed[i % completed.length], {
+      name: batch ? `Kept batch ${i}` : `Kept run ${i}`,
+      created_time: at_(i),
+      batch,
+      ...(batch ? { execution_status: { ...completed[0].execution_status, completed: 0, failed: 3, running: 0, queued: 0, aborted: 0, steps_total: 3 } } : {}),
+    });
+  }
+  const parent = made[at];
+  for (let c = 0; c < 3; c++) make(completed[c], { name: parent.name, status: 'FAILED', parent: parent.id, created_time: parent.created_time, batch: false });
+  return {
+    parent,
+    below: made[at + 1],
+    remove: () => {
+      for (const t of made) {
+        data.tasks.splice(data.tasks.indexOf(t), 1);
+        data.taskById.delete(t.id);
+      }
+    },
+  };
+}
 
 type QuickState = Awaited<ReturnType<ReturnType<typeof e2e>['wb']['quickInputState']>>;
 
