@@ -7,10 +7,11 @@ import { describeError } from '../api/errors';
 import { FILE_ROW_FIELDS, fileListing, type FileLocation } from '../api/files';
 import { PAGE_SIZE, PagedLoader, recordKey } from '../api/pagedLoader';
 import type { FileRecord, Page, Project } from '../api/types';
-import { errorRows, LoadMoreNode as ListingEnd, loadMoreView, MessageNode as Message, messageView, type RowModel, type RowView, unreadTooltipLine } from '../ui/rowView';
+import { actionRows, errorRows, LoadMoreNode as ListingEnd, loadMoreView, MessageNode as Message, messageView, type RowModel, type RowView, unreadTooltipLine } from '../ui/rowView';
 import { entryView, projectView } from './fileRows';
-import { foundPath, type Found, type FindWay } from './find';
+import { foundMessage, foundPath, type Found } from './find';
 import { count } from '../util/words';
+import { retryTitle } from '../ui/errorActions';
 import { Emitter } from '../util/emitter';
 import { commandTitles, COMMANDS } from '../keys/commands';
 
@@ -40,14 +41,14 @@ export class FoundRoot {
   readonly kind = 'found';
   readonly id = 'found';
   readonly nodes = new Map<string, FolderNode | FileNode>();
-  /** Who answered, as last drawn. */
-  way: FindWay;
+  /** What the view said above the results when last drawn (foundMessage). */
+  said: string;
   constructor(
     readonly found: Found,
     /** Each project's root folder, to tell a top-level entry's path. */
     readonly rootFolders: ReadonlyMap<string, string>,
   ) {
-    this.way = found.way;
+    this.said = foundMessage(found);
   }
   get listing(): PagedLoader<FileRecord> {
     return this.found.listing;
@@ -131,6 +132,9 @@ export class FilesTreeModel implements RowModel<FilesNode> {
   private readonly changed = new Emitter<FilesNode | undefined>();
   /** Fires with the node whose children changed, or undefined for the whole tree. */
   readonly onDidChange = this.changed.event;
+  private readonly foundChanged = new Emitter<void>();
+  /** Fires when what is said above the results of a find changed (foundMessage), as its pages load. */
+  readonly onDidChangeFound = this.foundChanged.event;
   /** Whole records read for tooltips, by ID, each kept while its `modified_on` is the listed one. */
   private readonly wholeFiles = new Map<string, FileRecord>();
 
@@ -263,6 +267,11 @@ export class FilesTreeModel implements RowModel<FilesNode> {
     return this.foundRoot?.found;
   }
 
+  /** What the view says above what it found (undefined when it shows the projects). */
+  get foundSaid(): string | undefined {
+    return this.foundRoot?.said;
+  }
+
   /**
    * Reloads the listings that show these files or folders (after a change made to them): each project or folder
    * loaded so far that lists one, and the results of a find that lists one.
@@ -348,28 +357,35 @@ export class FilesTreeModel implements RowModel<FilesNode> {
     this.root.listing.reset();
     this.foundRoot?.listing.reset();
     this.changed.dispose();
+    this.foundChanged.dispose();
   }
 
   private async childrenOf(owner: ListingNode): Promise<FilesNode[]> {
     const listing: PagedLoader<unknown> = owner.listing;
     if (!listing.loaded) await listing.ensureLoaded();
-    if (owner.kind === 'found' && owner.way !== owner.found.way) {
-      // The platform had no search and the list filters answered: the view's description says so.
-      owner.way = owner.found.way;
-      this.changed.fire(undefined);
+    if (owner.kind === 'found' && owner.said !== foundMessage(owner.found)) {
+      // Who answered (the list filters, when the platform had no search), how far it looked, or that it failed: said above the rows.
+      owner.said = foundMessage(owner.found);
+      this.foundChanged.fire();
     }
     const nodes: FilesNode[] = owner.kind === 'root' ? this.projectNodes(owner) : this.entryNodes(owner);
     if (listing.error !== undefined && !nodes.length) {
       // The root's retry builds it anew; a project's or a folder's loads its first page again.
-      const title = l10n.t('Try Again');
+      const title = retryTitle();
       const retry = owner.kind === 'root' ? { title, command: COMMANDS.refreshFiles } : { title, command: COMMANDS.loadMoreFiles, args: [owner] };
-      if (owner.kind === 'found') return errorRows(owner.id, owner, listing.error, retry, l10n.t('Could not find: {0}', describeError(listing.error)));
+      // What went wrong is said once, whole, above the rows (foundMessage): here what to do about it.
+      if (owner.kind === 'found') return [...actionRows(owner.id, owner, listing.error, retry), this.clearFindRow(owner)];
       return errorRows(owner.id, owner, listing.error, retry, l10n.t('Could not load: {0}', describeError(listing.error)));
     }
     if (listing.hasMore || listing.error !== undefined) nodes.push(new ListingEnd<ListingNode>(owner));
-    else if (!nodes.length && owner.kind === 'found') nodes.push(new Message<ListingNode>(`${owner.id}/empty`, owner, emptyText(owner), 'info', undefined, { title: commandTitles().clearFind, command: COMMANDS.clearFind }));
+    else if (!nodes.length && owner.kind === 'found') nodes.push(this.clearFindRow(owner, emptyText(owner)));
     else if (!nodes.length) nodes.push(new Message<ListingNode>(`${owner.id}/empty`, owner, emptyText(owner), 'info'));
     return nodes;
+  }
+
+  /** A row that clears the find: "No files or folders match", or the command's own title. */
+  private clearFindRow(owner: FoundRoot, text = commandTitles().clearFind): MessageNode {
+    return new Message<ListingNode>(`${owner.id}/clear`, owner, text, 'info', undefined, { title: commandTitles().clearFind, command: COMMANDS.clearFind });
   }
 
   private projectNodes(root: FilesRoot): ProjectNode[] {

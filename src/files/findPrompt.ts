@@ -45,7 +45,7 @@ export async function askConditions(): Promise<FindConditions | undefined> {
   const title = paletteTitle(commandTitles().findFiles);
   const choices: (vscode.QuickPickItem & { by: By })[] = [
     { by: 'name', label: vscode.l10n.t('Name'), description: vscode.l10n.t('the whole name, exactly') },
-    { by: 'namePart', label: vscode.l10n.t('Part of a name'), description: vscode.l10n.t('by the server search, where the platform offers it') },
+    { by: 'namePart', label: vscode.l10n.t('Part of a name'), description: vscode.l10n.t('any case; every entry looked through, 1,000 a load') },
     { by: 'tag', label: vscode.l10n.t('Tag') },
     { by: 'metadata', label: vscode.l10n.t('Metadata field and value'), description: vscode.l10n.t('field=value') },
     { by: 'task', label: vscode.l10n.t('Task that produced them'), description: vscode.l10n.t('the task\'s ID') },

@@ -11,7 +11,7 @@ import { showRows, type RowTree } from '../ui/rowTree';
 import type { dropCopy, filesCommands, FilesParts } from './commands';
 import { FilesDragAndDrop, type DropTarget } from './dragAndDrop';
 import { FilesTreeModel, type FilesNode, type ItemNode } from './filesModel';
-import { FileFinder, foundDescription } from './find';
+import { FileFinder } from './find';
 import { FILE_WRITES, registerFileWrites, type AsyncDeletePayload, type AsyncMovePayload } from './writes';
 import type { dropMove, MoveOutcome } from './moveCommand';
 import type { uploadCommand } from '../remote/upload';
@@ -67,17 +67,15 @@ export function registerFiles(services: Services, copy: CopyFeature, remote: Rem
   });
   const { view, rows, disposables } = showRows(VIEWS.files, model, { clock, canSelectMany: true, dragAndDropController: dragAndDrop });
   const parts: FilesParts = { services, model, rows, view, copy, remote, tracker: jobs.tracker, finder: new FileFinder(client) };
-  // The view's description says what was found, how and where, as the Tasks view says its filter; so does its message.
+  // What was found, how and where (or that the platform refused it) is said above the results, where the words wrap,
+  // whole; the view's description is left alone: at the side bar's default width the title's actions leave it a letter.
   let shown: string | undefined;
   const showFound = () => {
-    const description = model.found ? foundDescription(model.found) : undefined;
-    if (description === shown) return;
-    if ((description === undefined) !== (shown === undefined)) void setContextKey(CONTEXT_KEYS.filesFound, description !== undefined);
-    shown = description;
-    view.description = description;
-    // The description is cut to a letter or two at the side bar's default width (the title's actions take the room):
-    // the same words above the results, where they wrap, whole.
-    view.message = description;
+    const said = model.foundSaid;
+    if (said === shown) return;
+    if ((said === undefined) !== (shown === undefined)) void setContextKey(CONTEXT_KEYS.filesFound, said !== undefined);
+    shown = said;
+    view.message = said;
   };
   services.context.subscriptions.push(
     ...disposables,
@@ -90,6 +88,7 @@ export function registerFiles(services: Services, copy: CopyFeature, remote: Rem
       void model.refresh();
     }),
     model.onDidChange(showFound),
+    model.onDidChangeFound(showFound),
     // A copy job's end is waited for by no command (a move's and a delete's are, and read their rows again): its
     // destination, if the view has listed it, lists the copies from then on.
     jobs.tracker.onDidFinish((job) => {

@@ -96,10 +96,12 @@ export class LoadMoreNode<P extends { readonly id: string }> {
  * refused, else `retry`, and the log when it helps).
  */
 export function errorRows<P extends { readonly id: string }>(id: string, parent: P | undefined, error: unknown, retry: MessageAction, text = describeError(error)): MessageNode<P>[] {
-  return [
-    new MessageNode<P>(`${id}/error`, parent, text, error instanceof ApiError && error.isTransient ? 'warning' : 'error', describeError(error)),
-    ...errorActions(error, retry).map((a, i) => new MessageNode<P>(`${id}/action/${i}`, parent, a.title, 'info', undefined, a)),
-  ];
+  return [new MessageNode<P>(`${id}/error`, parent, text, error instanceof ApiError && error.isTransient ? 'warning' : 'error', describeError(error)), ...actionRows(id, parent, error, retry)];
+}
+
+/** The rows of what to do about an error, without the error's own row (when the words are said elsewhere, whole). */
+export function actionRows<P extends { readonly id: string }>(id: string, parent: P | undefined, error: unknown, retry: MessageAction): MessageNode<P>[] {
+  return errorActions(error, retry).map((a, i) => new MessageNode<P>(`${id}/action/${i}`, parent, a.title, 'info', undefined, a));
 }
 
 /** What a row shows, as two draws are compared (a command's arguments are rows themselves: left out). */

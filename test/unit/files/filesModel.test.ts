@@ -227,12 +227,12 @@ describe('files tree model (failures)', () => {
     return new FilesTreeModel(source, async () => true, () => FAKE_CLOCK_START);
   }
 
-  it('a project whose first page failed shows the error and "Try Again", which loads it', async () => {
+  it('a project whose first page failed shows the error and "Retry", which loads it', async () => {
     const tree = flaky({ first: 1 });
     const [project] = (await tree.getChildren()) as ProjectNode[];
     const rows = (await tree.getChildren(project)) as MessageNode[];
     assert.match(rows[0].text, /^Could not load: .*maintenance/);
-    const retry = rows.find((r) => r.action?.title === 'Try Again')!;
+    const retry = rows.find((r) => r.action?.title === 'Retry')!;
     assert.deepStrictEqual(retry.action!.args, [project]);
     await tree.loadMore(retry.action!.args![0] as ProjectNode);
     assert.deepStrictEqual((await tree.getChildren(project)).map((n) => n.id), ['d', 'a', 'me/p/more']);
@@ -250,10 +250,10 @@ describe('files tree model (failures)', () => {
     assert.deepStrictEqual((await tree.getChildren(project)).map((n) => n.id), ['d', 'a', 'c']);
   });
 
-  it('the root\'s "Try Again" builds the tree anew', async () => {
+  it('the root\'s "Retry" builds the tree anew', async () => {
     const tree = flaky({ projects: 1 });
     const rows = (await tree.getChildren()) as MessageNode[];
-    const retry = rows.find((r) => r.action?.title === 'Try Again')!;
+    const retry = rows.find((r) => r.action?.title === 'Retry')!;
     assert.strictEqual(retry.action!.command, 'sevenbridges.files.refresh');
     tree.refresh();
     assert.deepStrictEqual((await tree.getChildren()).map((n) => n.id), ['me/p']);
