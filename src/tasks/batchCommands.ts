@@ -18,7 +18,7 @@ import { notSignedIn } from './actions';
 import { actionButton } from './executionCommands';
 import { requestLogger } from '../ui/requestLog';
 import { setting } from '../ui/settings';
-import { followToEnd, planRerun, RERUN_FAILED_WRITE, rerunConfirmation, rerunEndedWords, rerunnableChildren, rerunPayloads, RerunWatch, storedRerunWatches } from './rerunFailed';
+import { followToEnd, planRerun, RERUN_FAILED_WRITE, rerunConfirmation, rerunEndedWords, rerunnableChildren, rerunPayloads, rerunProgressWords, RerunWatch, storedRerunWatches } from './rerunFailed';
 import { readState, STATE, type StoredRerunWatch } from '../keys/state';
 import type { TaskTreeModel } from './taskTree';
 import { andMore, count } from '../util/words';
@@ -253,9 +253,9 @@ export async function rerunFailed(parts: BatchParts, given: TaskRef[], options: 
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Re-running {0} tasks', count(plan.tasks.length)) },
     (progress) => {
       let reported = 0;
-      return followToEnd(services.outbox, () => services.outbox.submit(RERUN_FAILED_WRITE, rerunPayloads(plan), account), (done, total) => {
-        progress.report({ message: vscode.l10n.t('{0} of {1} made', count(done), count(total)), increment: ((done - reported) / total) * 100 });
-        reported = done;
+      return followToEnd(services.outbox, () => services.outbox.submit(RERUN_FAILED_WRITE, rerunPayloads(plan), account), (now) => {
+        progress.report({ message: rerunProgressWords(now), increment: ((now.made - reported) / now.total) * 100 });
+        reported = now.made;
       });
     },
   );

@@ -58,12 +58,20 @@ export function rerunConfirmation(plan: RerunPlan, of: string | undefined): { me
   return { message: cost ? `${question} ${cost}` : question, detail };
 }
 
+/** Where a group of writes stands: how many the platform has (answered, or found), how many are being looked for (an answer lost). */
+export interface WritesProgress {
+  made: number;
+  total: number;
+  checking: number;
+}
+
 /**
  * Runs `start` (which records a group of writes) and resolves once each has reached the platform or waits for the
  * person (refused, not found): unlike `followWrites`, writes held back by the API budget are waited for, so a
- * thousand re-runs are followed to their end. `onProgress` hears how many have reached the platform.
+ * thousand re-runs are followed to their end. `onProgress` hears, at each change, how many the platform has (a write
+ * it answered counts at once, before its record is handed over) and how many are being looked for.
  */
-export async function followToEnd(outbox: Outbox, start: () => Promise<WriteRecord[]>, onProgress?: (done: number, total: number) => void): Promise<{ finished: FinishedWrite[]; left: WriteRecord[] }> {
+export async function followToEnd(outbox: Outbox, start: () => Promise<WriteRecord[]>, onProgress?: (progress: WritesProgress) => void): Promise<{ finished: FinishedWrite[]; left: WriteRecord[] }> {
   const finished: FinishedWrite[] = [];
   const finishedIds = new Set<string>();
   let ids = new Set<string>();
@@ -76,7 +84,9 @@ export async function followToEnd(outbox: Outbox, start: () => Promise<WriteReco
     const open = () => outbox.all().filter((r) => ids.has(r.id) && !finishedIds.has(r.id) && r.state !== 'done' && !USER_DECIDES.includes(r.state));
     await new Promise<void>((resolve) => {
       const check = () => {
-        onProgress?.(finished.filter((f) => ids.has(f.record.id)).length, ids.size);
+        const listed = outbox.all().filter((r) => ids.has(r.id) && !finishedIds.has(r.id));
+        const made = finished.filter((f) => ids.has(f.record.id)).length + listed.filter((r) => r.state === 'sent').length;
+        onProgress?.({ made, total: ids.size, checking: listed.filter((r) => r.state === 'unsure').length });
         if (open().length) return;
         changes.dispose();
         resolve();
@@ -89,6 +99,14 @@ export async function followToEnd(outbox: Outbox, start: () => Promise<WriteReco
   } finally {
     listening.dispose();
   }
+}
+
+/** "49 of 50 made", and when answers were lost, "· 1 being looked for on the platform (its answer was lost)". */
+export function rerunProgressWords(progress: WritesProgress): string {
+  const made = l10n.t('{0} of {1} made', count(progress.made), count(progress.total));
+  if (!progress.checking) return made;
+  const checking = progress.checking === 1 ? l10n.t('1 being looked for on the platform (its answer was lost)') : l10n.t('{0} being looked for on the platform (their answers were lost)', count(progress.checking));
+  return `${made} · ${checking}`;
 }
 
 /** What a re-run's candidates are read with. */

@@ -182,7 +182,7 @@ export class Outbox {
     const byId = new Map<string, WriteRecord>();
     for (const read of this.stored()) {
       const record = 'record' in read ? read.record : read.problem;
-      if (record.state !== 'done' && !this.gone.has(record.id)) byId.set(record.id, record);
+      if (record.state !== 'done' && !this.gone.has(record.id) && !this.doneSeen.has(record.id)) byId.set(record.id, record);
     }
     for (const [id, record] of this.mine) if (record.state !== 'done') byId.set(id, record);
     return [...byId.values()].sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
@@ -527,15 +527,15 @@ export class Outbox {
     this.createdHere.delete(record.id);
     this.dueAt.delete(record.id);
     this.lookingSince.delete(record.id);
+    // Marked finished before anyone is told, so that `all()` no longer lists it while global state is being written
+    // (the status bar said "Submitting 1 copy request" until the next change).
+    if (keepClaim) this.doneSeen.set(record.id, this.clock.monotonic());
+    else this.gone.add(record.id);
     this.finished.fire({ record, outcome, found });
     this.changed.fire();
     // What it made stays claimed a while (another write's lookup must not adopt it); a write that made nothing goes.
-    if (keepClaim) {
-      this.doneSeen.set(record.id, this.clock.monotonic());
-      await this.write(done);
-    } else {
-      await this.remove(record.id);
-    }
+    if (keepClaim) await this.write(done);
+    else await this.remove(record.id);
   }
 
   /** Whether another write claims what the platform calls `id`; `confirming`: only a claim that beats this write's. */

@@ -90,6 +90,16 @@ describe('cost', () => {
     assert.strictEqual(paced, 3, 'the budget is asked before each page');
   });
 
+  it('a page that comes back empty before the end is read past: the total is never that of the pages before it (#44)', async () => {
+    const source = pricedSource(Array.from({ length: 1_000 }, () => usd(1).price));
+    const next = source.next;
+    source.next = async (url) => (url === 'next:800' ? { items: [], total: 1_000, next: 'next:900' } : next(url));
+    const seen: string[] = [];
+    const total = await readCost(source, { parent: 'p' }, { onPage: (t, matching) => seen.push(`${t.tasks} of ${matching}`) });
+    assert.deepStrictEqual([total.tasks, seen[seen.length - 1]], [900, '900 of 1000']);
+    assert.ok(seen.includes('800 of 1000'), 'the empty page read past');
+  });
+
   it("keeps a group's cost for its tooltip until its count changes; with nothing chosen, adds up each status of the filter", async () => {
     const memento = memoryState();
     const filters = new FilterModel(memento);

@@ -92,6 +92,20 @@ describe('Outbox', () => {
     assert.ok(!state.keys().some((k) => k.startsWith('sevenbridges.write.')));
   });
 
+  it('a finished write is listed no more from the moment it finishes: what is shown then never says it is on its way (#44)', async () => {
+    for (const idempotent of [false, true]) {
+      const { outbox } = open(global.window(), async () => ACCOUNT, idempotent);
+      const listed: string[][] = [];
+      outbox.onDidFinish(() => listed.push(outbox.all().map((r) => r.state)));
+      let last: string[] = [];
+      outbox.onDidChange(() => (last = outbox.all().map((r) => r.state)));
+      await outbox.submit('fake', ['a'], ACCOUNT);
+      await clock.tickAsync(10);
+      assert.deepStrictEqual(listed, [[]], idempotent ? 'a write that made nothing to claim' : 'a write whose claim is kept');
+      assert.deepStrictEqual(last, []);
+    }
+  });
+
   it('a refusal (4xx) is kept as failed and never sent again by itself; Submit Again sends it once more', async () => {
     const { outbox, kind } = open();
     kind.answers = [new ApiError({ kind: 'http', status: 404, code: 10225, message: 'Source does not exist.' })];
