@@ -8,6 +8,7 @@ import { paletteTitle, type CommandOptions } from '../ui/commands';
 import { pickProject } from '../ui/projectPick';
 import { commandTitles } from '../keys/commands';
 import { count } from '../util/words';
+import { folderContents } from './folderContents';
 import { followWrites, type Account, type FinishedWrite, type WriteRecord } from '../write/outbox';
 import type { JobTracker } from '../jobs/tracker';
 import { projectNodeOf } from './dragAndDrop';
@@ -20,7 +21,7 @@ export interface ManageParts {
   readonly services: Services;
   readonly model: FilesTreeModel;
   /** The data jobs' tracker: an async delete's jobs are followed there (and shown in Data Jobs), the command waits on it. */
-  readonly tracker: Pick<JobTracker, 'settled'>;
+  readonly tracker: Pick<JobTracker, 'settled' | 'get'>;
 }
 
 async function account(services: Services): Promise<Account> {
@@ -37,17 +38,29 @@ const LOOKUP_WAIT_MS = 10_000;
  * left (refused, not found, or still being checked). A lost answer is looked up in the background; the person waits
  * a little for it rather than hear "maybe" at once.
  */
-export async function send<P>(services: Services, kind: string, payloads: P[]): Promise<{ done: unknown[]; left: WriteRecord[] }> {
+export async function send<P>(services: Services, kind: string, payloads: P[], signal?: AbortSignal): Promise<{ done: unknown[]; left: WriteRecord[]; withdrawn: P[] }> {
   const who = await account(services);
   const finished: FinishedWrite[] = [];
   const listening = services.outbox.onDidFinish((f) => finished.push(f));
+  let records: WriteRecord[] = [];
+  let withdrawn: WriteRecord[] = [];
+  // Cancelled: the writes not sent yet are taken back; those sent stay sent, followed by the outbox.
+  const cancelled = new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));
   try {
-    const { records } = await followWrites(services.outbox, () => services.outbox.submit(kind, payloads, who));
+    const submitted = services.outbox.submit(kind, payloads, who).then((made) => (records = made));
+    const following = followWrites(services.outbox, () => submitted);
+    await Promise.race([following, cancelled]);
+    if (signal?.aborted) {
+      await submitted.catch(() => undefined);
+      withdrawn = records.length ? await services.outbox.withdraw(records[0].group) : [];
+      // The writes already on their way get their answers.
+      await following.catch(() => undefined);
+    }
     const ids = new Set(records.map((r) => r.id));
     const open = () => services.outbox.all().filter((r) => ids.has(r.id));
     const until = services.clock.monotonic() + LOOKUP_WAIT_MS;
-    while (open().some((r) => r.state === 'unsure') && services.clock.monotonic() < until) await services.clock.sleep(200);
-    return { done: finished.filter((f) => ids.has(f.record.id)).map((f) => f.outcome), left: open() };
+    while (!signal?.aborted && open().some((r) => r.state === 'unsure') && services.clock.monotonic() < until) await services.clock.sleep(200);
+    return { done: finished.filter((f) => ids.has(f.record.id)).map((f) => f.outcome), left: open(), withdrawn: withdrawn.map((r) => r.payload as P) };
   } finally {
     listening.dispose();
   }
@@ -81,7 +94,11 @@ export async function newFolder(parts: ManageParts, where: unknown, options: Com
     label = project.id;
   }
   if (!writable) throw new Error(readOnlyWords(label));
-  const name = typeof options.name === 'string' ? options.name : await vscode.window.showInputBox({ title, prompt: vscode.l10n.t('The new folder\'s name, in {0}', label), validateInput: (v) => nameProblem(v, 'folder'), ignoreFocusOut: true });
+  // Its box names the action and the place, as every box of a command does once it knows what it acts on.
+  const name =
+    typeof options.name === 'string'
+      ? options.name
+      : await vscode.window.showInputBox({ title: vscode.l10n.t('New Folder in {0}', label), prompt: vscode.l10n.t('The new folder\'s name, in {0}', label), validateInput: (v) => nameProblem(v, 'folder'), ignoreFocusOut: true });
   if (name === undefined) return undefined;
   const problem = nameProblem(name, 'folder');
   if (problem) throw new Error(problem);
@@ -102,7 +119,7 @@ export async function rename(parts: ManageParts, ref: FileRef, options: CommandO
     typeof options.name === 'string'
       ? options.name
       : await vscode.window.showInputBox({
-          title: paletteTitle(commandTitles().renameFile),
+          title: vscode.l10n.t('Rename "{0}"', item.name),
           value: item.name,
           valueSelection: [0, item.folder || item.name.lastIndexOf('.') <= 0 ? item.name.length : item.name.lastIndexOf('.')],
           prompt: vscode.l10n.t('The new name of "{0}"', item.name),
@@ -136,7 +153,14 @@ export async function deleteItems(parts: ManageParts, refs: FileRef[], options: 
   if (refused) throw new Error(refused);
   if (options.confirm !== false) {
     const yes = vscode.l10n.t('Delete');
-    if ((await vscode.window.showWarningMessage(deleteQuestion(items), { modal: true }, yes)) !== yes) return { deleted: 0, gone: 0, failed: 0 };
+    // One folder: what is in it is counted first (at most 10 requests), so the question says what goes with it.
+    const inside =
+      items.length === 1 && items[0].folder
+        ? await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Counting what is in {0}…', items[0].name) }, () =>
+            folderContents(parts.services.client.files, items[0].id).catch(() => undefined),
+          )
+        : undefined;
+    if ((await vscode.window.showWarningMessage(deleteQuestion(items, inside), { modal: true }, yes)) !== yes) return { deleted: 0, gone: 0, failed: 0 };
   }
   const plan = planDelete(items);
   let outcome: { deleted: number; gone: number; failed: number; why?: string };
@@ -157,7 +181,8 @@ export async function deleteItems(parts: ManageParts, refs: FileRef[], options: 
     const failed = results.filter((r) => r.error && r.error.status !== 404);
     outcome = { deleted: results.filter((r) => r.resource).length, gone: gone + goneBefore.length, failed: failed.length + (left.length ? plan.jobs.filter((_, i) => i >= done.length).reduce((n, j) => n + j.items.length, 0) : 0), why: failed[0]?.error?.message ?? (left.length ? leftWords(left) : undefined) };
   }
-  parts.model.refreshHolding(items.map((i) => i.id));
+  // An async delete's jobs read their rows again when they end (files/register.ts).
+  if ('single' in plan) parts.model.refreshHolding(items.map((i) => i.id));
   const words = [
     outcome.deleted ? vscode.l10n.t('Deleted {0}', doneWhat(outcome.deleted, items)) : undefined,
     outcome.gone ? goneWords(outcome.gone, listed.length === 1 ? listed[0].name : undefined) : undefined,
@@ -226,10 +251,10 @@ interface TagItem extends vscode.QuickPickItem {
 }
 
 /** The quick pick of tags: those in use (checked when every file has it; the others say on how many), plus a new tag typed. */
-async function askTags(files: readonly { tags: readonly string[] }[]): Promise<{ add: string[]; remove: string[] } | undefined> {
+async function askTags(files: readonly { name: string; tags: readonly string[] }[]): Promise<{ add: string[]; remove: string[] } | undefined> {
   const inUse = tagsInUse(files);
   const pick = vscode.window.createQuickPick<TagItem>();
-  pick.title = paletteTitle(commandTitles().editTags);
+  pick.title = files.length === 1 ? vscode.l10n.t('Edit Tags of "{0}"', files[0].name) : vscode.l10n.t('Edit Tags of {0} files', count(files.length));
   pick.placeholder = vscode.l10n.t('Check the tags to keep or add; type a new tag');
   pick.canSelectMany = true;
   pick.ignoreFocusOut = true;

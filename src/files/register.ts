@@ -89,10 +89,12 @@ export function registerFiles(services: Services, copy: CopyFeature, remote: Rem
     }),
     model.onDidChange(showFound),
     model.onDidChangeFound(showFound),
-    // A copy job's end is waited for by no command (a move's and a delete's are, and read their rows again): its
-    // destination, if the view has listed it, lists the copies from then on.
+    // A data job's end reads again the rows it changed, whoever started it (a command, a cancelled wait, a window
+    // before a reload): where the items were (a move's, a delete's) and where they went (a copy's, a move's).
     jobs.tracker.onDidFinish((job) => {
-      if ((job.type ?? 'COPY') === 'COPY') model.refreshListings([job.destination.parent ?? job.destination.project]);
+      const type = job.type ?? 'COPY';
+      if (type !== 'COPY') model.refreshHolding(job.items.map((item) => item.file));
+      if (type !== 'DELETE') model.refreshListings([job.destination.project, ...(job.destination.parent ? [job.destination.parent] : [])]);
     }),
     registerMetadataDocuments(services),
   );

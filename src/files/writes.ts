@@ -5,6 +5,7 @@
 // counts, the split at the per-call limit, tag edits across a selection) is here too. No `vscode` import.
 
 import * as l10n from '@vscode/l10n';
+import { contentsWords, type FolderContents } from './folderContents';
 import type { Clock } from '../api/clock';
 import { ApiError } from '../api/errors';
 import type { BulkFilesApi } from '../api/bulkFiles';
@@ -505,7 +506,13 @@ export function doneWhat(n: number, items: readonly ManagedItem[]): string {
 }
 
 /** "Delete 3 folders and 214 files, 38.2 GB? This cannot be undone." (folders' contents not counted: not loaded). */
-export function deleteQuestion(items: readonly ManagedItem[]): string {
+export function deleteQuestion(items: readonly ManagedItem[], contents?: FolderContents): string {
+  // One folder, counted: what goes with it is said.
+  if (items.length === 1 && items[0].folder && contents) {
+    return contents.complete && !contents.files && !contents.folders
+      ? l10n.t('Delete {0}? It is empty. This cannot be undone.', quotedName(items[0].name))
+      : l10n.t('Delete {0} and everything in it ({1})? This cannot be undone.', quotedName(items[0].name), contentsWords(contents));
+  }
   const folders = items.filter((i) => i.folder).length;
   const files = items.length - folders;
   const bytes = items.reduce((sum, i) => sum + (!i.folder && typeof i.size === 'number' ? i.size : 0), 0);

@@ -18,7 +18,7 @@ import { notSignedIn } from './actions';
 import { actionButton } from './executionCommands';
 import { requestLogger } from '../ui/requestLog';
 import { setting } from '../ui/settings';
-import { followToEnd, planRerun, RERUN_FAILED_WRITE, rerunConfirmation, rerunEndedWords, rerunnableChildren, rerunPayloads, rerunProgressWords, RerunWatch, storedRerunWatches } from './rerunFailed';
+import { followToEnd, planRerun, RERUN_FAILED_WRITE, rerunConfirmation, rerunEndedWords, rerunnableChildren, rerunCancelledWords, rerunPayloads, rerunProgressWords, RerunWatch, storedRerunWatches } from './rerunFailed';
 import { readState, STATE, type StoredRerunWatch } from '../keys/state';
 import type { TaskTreeModel } from './taskTree';
 import { andMore, count } from '../util/words';
@@ -249,19 +249,32 @@ export async function rerunFailed(parts: BatchParts, given: TaskRef[], options: 
   }
   const account = await services.account();
   if (!account) throw new ApiError({ kind: 'signedOut', message: notSignedIn() });
-  const { finished, left } = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Re-running {0} tasks', count(plan.tasks.length)) },
-    (progress) => {
+  const { finished, left, withdrawn } = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Re-running {0} tasks', count(plan.tasks.length)), cancellable: true },
+    async (progress, token) => {
       let reported = 0;
-      return followToEnd(services.outbox, () => services.outbox.submit(RERUN_FAILED_WRITE, rerunPayloads(plan), account), (now) => {
-        progress.report({ message: rerunProgressWords(now), increment: ((now.made - reported) / now.total) * 100 });
-        reported = now.made;
-      });
+      const cancel = token.onCancellationRequested(() => controller.abort());
+      try {
+        return await followToEnd(
+          services.outbox,
+          () => services.outbox.submit(RERUN_FAILED_WRITE, rerunPayloads(plan), account),
+          (now) => {
+            progress.report({ message: rerunProgressWords(now), increment: ((now.made - reported) / now.total) * 100 });
+            reported = now.made;
+          },
+          controller.signal,
+        );
+      } finally {
+        cancel.dispose();
+      }
     },
   );
   const made = finished.map((f) => f.outcome as Task);
   const problems = left.map((r) => `${r.label ?? ''}: ${r.note ?? r.state}`);
-  if (problems.length) {
+  if (withdrawn.length) {
+    // Cancelled: what was sent stays (made, or looked for in the Data Jobs view); the rest was never sent.
+    void vscode.window.showWarningMessage(rerunCancelledWords(made.length, left.length, withdrawn.length, plan.tasks.length));
+  } else if (problems.length) {
     void vscode.window.showWarningMessage(
       vscode.l10n.t('Re-run Failed: {0} of {1} new tasks made. Not made, or not known yet: {2}', count(made.length), count(plan.tasks.length), problems.slice(0, 5).join('; ') + (problems.length > 5 ? ` ${andMore(problems.length - 5)}` : '')),
     );

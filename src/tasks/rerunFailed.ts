@@ -71,31 +71,50 @@ export interface WritesProgress {
  * thousand re-runs are followed to their end. `onProgress` hears, at each change, how many the platform has (a write
  * it answered counts at once, before its record is handed over) and how many are being looked for.
  */
-export async function followToEnd(outbox: Outbox, start: () => Promise<WriteRecord[]>, onProgress?: (progress: WritesProgress) => void): Promise<{ finished: FinishedWrite[]; left: WriteRecord[] }> {
+export async function followToEnd(
+  outbox: Outbox,
+  start: () => Promise<WriteRecord[]>,
+  onProgress?: (progress: WritesProgress) => void,
+  signal?: AbortSignal,
+): Promise<{ finished: FinishedWrite[]; left: WriteRecord[]; withdrawn: WriteRecord[] }> {
   const finished: FinishedWrite[] = [];
   const finishedIds = new Set<string>();
   let ids = new Set<string>();
+  let withdrawn: WriteRecord[] = [];
   const listening = outbox.onDidFinish((f) => {
     finished.push(f);
     finishedIds.add(f.record.id);
   });
   try {
-    ids = new Set((await start()).map((r) => r.id));
+    const records = await start();
+    ids = new Set(records.map((r) => r.id));
     const open = () => outbox.all().filter((r) => ids.has(r.id) && !finishedIds.has(r.id) && r.state !== 'done' && !USER_DECIDES.includes(r.state));
     await new Promise<void>((resolve) => {
+      let cancelling = false;
+      const end = () => {
+        changes.dispose();
+        signal?.removeEventListener('abort', cancel);
+        resolve();
+      };
       const check = () => {
         const listed = outbox.all().filter((r) => ids.has(r.id) && !finishedIds.has(r.id));
         const made = finished.filter((f) => ids.has(f.record.id)).length + listed.filter((r) => r.state === 'sent').length;
         onProgress?.({ made, total: ids.size, checking: listed.filter((r) => r.state === 'unsure').length });
-        if (open().length) return;
-        changes.dispose();
-        resolve();
+        if (!cancelling && !open().length) end();
+      };
+      // Cancelled: the writes never sent are taken back; those sent stay sent (and followed by the outbox).
+      const cancel = () => {
+        cancelling = true;
+        void outbox.withdraw(records[0]?.group ?? '').then((taken) => ((withdrawn = taken), end()), end);
       };
       const changes = outbox.onDidChange(check);
+      if (signal?.aborted) return cancel();
+      signal?.addEventListener('abort', cancel, { once: true });
       check();
     });
-    const left = outbox.all().filter((r) => ids.has(r.id) && !finishedIds.has(r.id) && r.state !== 'done');
-    return { finished: finished.filter((f) => ids.has(f.record.id)), left };
+    const taken = new Set(withdrawn.map((r) => r.id));
+    const left = outbox.all().filter((r) => ids.has(r.id) && !finishedIds.has(r.id) && r.state !== 'done' && !taken.has(r.id));
+    return { finished: finished.filter((f) => ids.has(f.record.id)), left, withdrawn };
   } finally {
     listening.dispose();
   }
@@ -107,6 +126,16 @@ export function rerunProgressWords(progress: WritesProgress): string {
   if (!progress.checking) return made;
   const checking = progress.checking === 1 ? l10n.t('1 being looked for on the platform (its answer was lost)') : l10n.t('{0} being looked for on the platform (their answers were lost)', count(progress.checking));
   return `${made} · ${checking}`;
+}
+
+/**
+ * A cancelled Re-run Failed, in words: "Re-run Failed cancelled: 120 of 500 new tasks made, 370 not sent, 10 sent and
+ * not answered yet (followed in the Data Jobs view)." (the last part when there are such).
+ */
+export function rerunCancelledWords(made: number, pending: number, notSent: number, total: number): string {
+  const parts = [l10n.t('{0} of {1} new tasks made', count(made), count(total)), l10n.t('{0} not sent', count(notSent))];
+  if (pending) parts.push(l10n.t('{0} sent and not answered yet (followed in the Data Jobs view)', count(pending)));
+  return l10n.t('Re-run Failed cancelled: {0}.', parts.join(', '));
 }
 
 /** What a re-run's candidates are read with. */

@@ -187,6 +187,7 @@ export const FIELD = {
   get message() { return l10n.t({ message: 'Message', comment: ['A field of a tooltip: the platform\'s message about a task'] }); },
   get waiting() { return l10n.t({ message: 'Waiting', comment: ['A field of a tooltip: why a task waits'] }); },
   get price() { return l10n.t({ message: 'Price', comment: ['A field of a tooltip: what a task cost'] }); },
+  get childrenCost() { return l10n.t({ message: 'Its children cost', comment: ['A field of a batch task\'s tooltip: what its children cost together'] }); },
   get tags() { return l10n.t({ message: 'Tags', comment: ['A field of a tooltip: a file\'s tags'] }); },
   get metadata() { return l10n.t({ message: 'Metadata', comment: ['A field of a tooltip: a file\'s metadata fields'] }); },
   get producedBy() { return l10n.t({ message: 'Produced by task', comment: ['A field of a tooltip: the task whose output a file is'] }); },

@@ -279,6 +279,22 @@ export class Outbox {
   }
 
   /**
+   * A wait cancelled by the person: takes back the group's writes of this window that were never sent (queued, not
+   * tried yet), so nothing more of the group leaves; what was sent stays, followed as before. Resolves to those taken back.
+   */
+  async withdraw(group: string): Promise<WriteRecord[]> {
+    const taken: WriteRecord[] = [];
+    for (const listed of [...this.mine.values()]) {
+      const record = this.mine.get(listed.id);
+      // Read again at each step: the loop may have started sending it meanwhile (then it is no longer queued).
+      if (!record || record.group !== group || record.state !== 'queued' || record.attempts > 0) continue;
+      taken.push(record);
+      await this.remove(record.id);
+    }
+    return taken;
+  }
+
+  /**
    * Forgets the group's writes that are not on their way: this window's, those of a window gone, and damaged ones
    * (any window's). A write from a newer version is left alone.
    */

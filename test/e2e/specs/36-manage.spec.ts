@@ -3,7 +3,7 @@
  * typed, the folder shown as a row; two files selected with Ctrl-click and dragged onto it, "Move here" chosen, the
  * files shown under it and gone from where they were; Edit Tags… on the two, a new tag typed and accepted; Find
  * Files… by that tag, both files in the results and the view's description saying what was found; Clear Find; the
- * folder deleted through its question with the counts, and gone. A screenshot at each step.
+ * folder deleted through its question with what is in it counted, and gone. A screenshot at each step.
  */
 import * as assert from 'assert';
 import { e2e, ensureSignedIn, VIEW } from '../fixture';
@@ -116,6 +116,8 @@ describe('managing files in Projects & Files', function () {
     await wb.waitForQuickInput();
     const box = await wb.quickInputState();
     assert.ok(box.message.startsWith(`The new folder's name, in ${folder.name}`), JSON.stringify(box));
+    // Opened from a row's menu, the box names the action and the place (not "Seven Bridges: New Folder…").
+    assert.strictEqual(box.title, `New Folder in ${folder.name}`);
     await wb.typeInQuickInput(newName);
     await wb.screenshot('manage-1-new-folder-name');
     await wb.typeInQuickInput(newName, { submit: true });
@@ -159,6 +161,7 @@ describe('managing files in Projects & Files', function () {
     await select(first, second);
     await menu(second, 'Edit Tags…');
     await wb.waitForQuickInput(/Edit Tags/);
+    assert.strictEqual((await wb.quickInputState()).title, 'Edit Tags of 2 files');
     await wb.typeInQuickInput(tag);
     await wb.quickItem(tag, true).waitFor();
     // Offered as a new tag, and checked as it appears: Enter adds it.
@@ -217,8 +220,8 @@ describe('managing files in Projects & Files', function () {
     // A question without a detail is drawn in the dialog's detail line: its whole text is read.
     const question = (await dialog.locator('.dialog-message-container').innerText()).replace(/\s+/g, ' ').trim();
     await wb.screenshot('manage-10-delete-question');
-    // One folder: named, and what is in it said to go with it (in the singular).
-    assert.strictEqual(question, `Delete "${newName}"? Everything in the folder goes too. This cannot be undone.`);
+    // One folder: named, and what is in it (counted first) said to go with it.
+    assert.match(question, new RegExp(`^Delete "${escape(newName)}" and everything in it \\(2 files, [\\d.,]+ (B|KB|MB|GB)\\)\\? This cannot be undone\\.$`), question);
     await dialog.locator('.monaco-button', { hasText: /^Delete$/ }).click();
     await dialog.waitFor({ state: 'hidden' });
     await until('the folder gone from the view', async () => !(await wb.treeItems(VIEW.files)).some((r) => r.label === newName), 20_000);

@@ -101,7 +101,11 @@ describe('managing files: new folder, rename, tags, delete', function () {
     const { project } = await projectRow();
     const file = data().children(project.root_folder).filter((f) => f.type === 'file')[2];
     await vscode.commands.executeCommand('sevenbridges.files.editMetadata', file.id);
-    const editor = await waitFor(() => vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'sevenbridges-metadata' && e.document.uri.path.startsWith(`/${file.id}/`)), 'the metadata document');
+    const editor = await waitFor(() => vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'sevenbridges-metadata' && e.document.uri.query === file.id), 'the metadata document');
+    // Its tab and breadcrumbs say the file's name, not its ID; a tab that stays (edited, not previewed).
+    assert.strictEqual(editor.document.uri.path, `/${file.name}.metadata.json`);
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    assert.strictEqual([tab?.label, tab?.isPreview].join(' '), `${file.name}.metadata.json false`);
     assert.deepStrictEqual(JSON.parse(editor.document.getText()), file.metadata);
     const whole = (text: string) => editor.edit((b) => b.replace(new vscode.Range(0, 0, editor.document.lineCount, 0), text));
     const before = emulator().writes.length;
