@@ -54,18 +54,9 @@ async function waitForGroups(expected: string[], counts?: (label: string) => num
   }
 }
 
-/** Scrolls the Tasks tree (it renders only the rows in view) until a row with this label is rendered. */
-async function scrollToRow(label: RegExp, maxSteps = 60): Promise<void> {
-  const { wb } = e2e();
-  const row = wb.treeItem(VIEW.tasks, label);
-  const list = wb.pane(VIEW.tasks).locator('.monaco-list').first();
-  const box = await list.boundingBox();
-  if (box) await wb.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  for (let i = 0; i < maxSteps && (await row.count()) === 0; i++) {
-    await wb.page.mouse.wheel(0, 300);
-    await new Promise((r) => setTimeout(r, 80));
-  }
-  await row.scrollIntoViewIfNeeded();
+/** Scrolls the Tasks tree until a row with this label is rendered. */
+function scrollToRow(label: RegExp, maxSteps = 60): Promise<void> {
+  return e2e().wb.scrollToTreeItem(VIEW.tasks, label, maxSteps);
 }
 
 
@@ -354,6 +345,14 @@ describe('the task explorer', () => {
     await scrollToRow(parentLabel);
     const row = (await wb.treeItems(VIEW.tasks)).find((r) => r.label === parent.name)!;
     assert.match(row.description, /\d+ (done|running|queued|failed|aborted)/, 'the parent sums up its children');
+    // Its tooltip: what its children cost, said as theirs, and no "1/1 steps" of its own.
+    await wb.treeItem(VIEW.tasks, parentLabel).hover();
+    const hover = wb.page.locator('.monaco-hover, .workbench-hover').first();
+    let tip = '';
+    await waitFor(async () => /Batch: /.test((tip = await hover.innerText().catch(() => ''))), "the batch parent's tooltip", 10_000);
+    if (parent.price) assert.match(tip, /Its children cost: \$[\d,]+\.\d\d/, tip);
+    assert.doesNotMatch(tip, /steps|its children's/, tip);
+    await wb.page.mouse.move(5, 5);
     await wb.expandTreeItem(VIEW.tasks, parentLabel);
     const list = await wb.pane(VIEW.tasks).locator('.monaco-list').first().boundingBox();
     if (list) await wb.page.mouse.move(list.x + list.width / 2, list.y + list.height / 2);
@@ -377,6 +376,7 @@ describe('the task explorer', () => {
       await wb.clickViewAction(VIEW.tasks, 'Refresh Tasks');
       await waitForGroups(GROUPS, (label) => count(STATUS_OF[label]));
       await wb.expandTreeItem(VIEW.tasks, /^Completed$/);
+      await waitFor(async () => (await wb.treeItems(VIEW.tasks)).some((r) => r.level === 2), 'the tasks of the Completed group', 20_000);
       const parentRow = new RegExp(`^${escape(added.parent.name)}$`);
       // "Load more" until the batch parent, some 300 rows below the newest completed task, is listed.
       for (let clicks = 0; clicks < 12 && (await wb.treeItem(VIEW.tasks, parentRow).count()) === 0; clicks++) {
@@ -388,7 +388,7 @@ describe('the task explorer', () => {
       }
       await scrollToRow(parentRow);
       await wb.expandTreeItem(VIEW.tasks, parentRow);
-      await waitForChildren(added.parent.name, 3);
+      assert.strictEqual((await waitForChildren(added.parent.name, 3)).length, 3, "the batch parent's children under it");
       // The task right after the parent's children, selected (a Ctrl-click selects without opening it).
       const below = new RegExp(`^${escape(added.below.name)}$`);
       await scrollToRow(below);
@@ -412,8 +412,10 @@ describe('the task explorer', () => {
       const selected = rows.filter((r) => r.selected).map((r) => r.label);
       assert.deepStrictEqual(selected, [added.below.name], 'the same row selected');
       assert.strictEqual(rows.find((r) => r.focused)?.label, added.below.name, 'the focus on it');
+      await scrollToRow(parentRow);
       const kids = await waitForChildren(added.parent.name, 3);
-      assert.strictEqual(kids.length, 3, "the batch parent's children under it");
+      if (kids.length !== 3) console.log(`      rows shown: ${(await wb.treeItems(VIEW.tasks)).map((r) => `${r.level}:${r.label}`).join(' | ')}`);
+      assert.deepStrictEqual(kids.map((k) => k.label).sort(), ['Kept child 0', 'Kept child 1', 'Kept child 2'], "the batch parent's children still under it");
       await wb.screenshot('28-tasks-after-refresh-kept');
     } finally {
       added.remove();
@@ -457,7 +459,8 @@ function addOldCompleted(n: number, at: number): { parent: TaskRec; below: TaskR
     });
   }
   const parent = made[at];
-  for (let c = 0; c < 3; c++) make(completed[c], { name: parent.name, status: 'FAILED', parent: parent.id, created_time: parent.created_time, batch: false });
+  // Named apart from their parent (the platform names them alike), so the parent's row is told from theirs on screen.
+  for (let c = 0; c < 3; c++) make(completed[c], { name: `Kept child ${c}`, status: 'FAILED', parent: parent.id, created_time: parent.created_time, batch: false });
   return {
     parent,
     below: made[at + 1],
@@ -508,7 +511,7 @@ async function waitForChildren(parentName: string, expected: number): Promise<{ 
     for (let i = at + 1; i < rows.length && rows[i].level > level; i++) if (rows[i].level === level + 1) kids.push(rows[i]);
     if (kids.length >= Math.min(expected, 3) || Date.now() > deadline) return kids;
     // Rows below the list's edge are not rendered: a parent near the bottom needs its children scrolled in.
-    if (kids.length) await wb.page.mouse.wheel(0, 100);
+    if (at >= 0) await wb.page.mouse.wheel(0, 100);
     await new Promise((r) => setTimeout(r, 200));
   }
 }

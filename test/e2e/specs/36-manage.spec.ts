@@ -232,4 +232,40 @@ describe('managing files in Projects & Files', function () {
     console.log(`      moved: "${moved}"; found: "${expected}"; delete asked: "${question}"; deleted: "${deleted}"`);
     await wb.collapseAll(VIEW.files);
   });
+
+  it('a move that waits on the platform has a Cancel: the wait stops, the job sent goes on, and the words say so (#44)', async () => {
+    const { wb, emulator } = e2e();
+    const data = emulator.data;
+    // Two folders at a project's top level; the platform's jobs slowed so that the move is waited on.
+    const project = data.projects.slice(2).find((p) => p.permissions.write && data.children(p.root_folder).filter((f) => f.type === 'folder').length >= 2)!;
+    const [from, into] = data.children(project.root_folder).filter((f) => f.type === 'folder').slice(-2);
+    const step = emulator.copySettings.stepMs;
+    const immediate = emulator.copySettings.immediateResults;
+    emulator.copySettings.stepMs = 120_000;
+    emulator.copySettings.immediateResults = 0;
+    try {
+      await wb.collapseAll(VIEW.files);
+      await wb.waitForTreeItems(VIEW.files, exactly(project.name), 20_000);
+      await open(project.name, into.name);
+      await wb.waitForTreeItems(VIEW.files, exactly(from.name), 20_000);
+      await wb.treeItem(VIEW.files, exactly(from.name)).dragTo(wb.treeItem(VIEW.files, exactly(into.name)));
+      await wb.waitForQuickInput(`Drop onto ${into.name}`);
+      await wb.quickItem(/Move here/).click();
+      await wb.waitForQuickInputClosed();
+      await wb.waitForNotification(/^Moving to /, 20_000);
+      await wb.screenshot('manage-12-move-waiting-with-cancel');
+      await wb.clickNotificationButton(/Moving to /, 'Cancel');
+      const said = await wb.waitForNotification(/Move cancelled: /, 20_000);
+      await wb.screenshot('manage-13-move-cancelled');
+      assert.strictEqual(said, 'Move cancelled: 1 item still moving on the platform (see Data Jobs)');
+    } finally {
+      emulator.copySettings.stepMs = step;
+      emulator.copySettings.immediateResults = immediate;
+    }
+    // The job sent goes on: the folder arrives, and its rows are read again when it ends (no command waits for it).
+    await until('the folder moved on the platform', () => data.fileById.get(from.id)!.parent === into.id, 30_000);
+    await until('the folder gone from the project\'s top level', async () => !(await wb.treeItems(VIEW.files)).some((r) => r.label === from.name && r.level === 2), 30_000);
+    await wb.clearNotifications();
+    await wb.collapseAll(VIEW.files);
+  });
 });
