@@ -10,6 +10,8 @@ export { dropMove } from './files/moveCommand';
 export { jobsCommands } from './jobs/commands';
 export { discardDownloads, resumeDownloads } from './remote/download';
 export { discardUploadRun, resumeUploadRun, uploadCommand } from './remote/upload';
+export { storageContentReader } from './remote/preview';
+export { fetchLog } from './tasks/logContent';
 export { resumeRerunWatches } from './tasks/batchCommands';
 export { taskCommands } from './tasks/commands';
 export { announce } from './tasks/executionCommands';

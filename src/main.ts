@@ -74,12 +74,16 @@ export function start(context: vscode.ExtensionContext, activatedAt: number): Ex
   const budgetNotice = new BudgetNotice(client.budget, clock);
   context.subscriptions.push(budgetNotice);
   // The transfers a reload or a fault left unfinished: upload runs, and downloads' `.part` files (rows of Data Jobs).
-  const transfers = new Transfers(clock.now, {
-    runs: (key) => [
-      ...new ResumeBook<UploadRunResume>(context.globalState, 'uploadRun', key).all().map(interruptedRun),
-      ...interruptedDownloads(new ResumeBook<DownloadResume>(context.globalState, 'download', key).all()),
-    ],
-  });
+  const transfers = new Transfers(
+    clock.now,
+    {
+      runs: (key) => [
+        ...new ResumeBook<UploadRunResume>(context.globalState, 'uploadRun', key).all().map(interruptedRun),
+        ...interruptedDownloads(new ResumeBook<DownloadResume>(context.globalState, 'download', key).all()),
+      ],
+    },
+    outbox,
+  );
   context.subscriptions.push(transfers);
   const services: Services = { context, client, session, log, clock, projects, selections: new Selections(), budgetNotice, outbox, account, transfers };
   // The rest (src/features.ts: dist/features.js) is loaded on first use: the features' command tables, registered

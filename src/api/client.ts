@@ -1,4 +1,5 @@
 import * as l10n from '@vscode/l10n';
+import { AppsApi } from './apps';
 import type { ApiBudget } from './budget';
 import { ApiError } from './errors';
 import { BulkFilesApi } from './bulkFiles';
@@ -23,6 +24,7 @@ export class SbClient {
   readonly bulkFiles: BulkFilesApi;
   readonly search: FileSearchApi;
   readonly uploads: UploadsApi;
+  readonly apps: AppsApi;
 
   constructor(options: TransportOptions) {
     this.transport = new Transport(options);
@@ -34,6 +36,7 @@ export class SbClient {
     this.bulkFiles = new BulkFilesApi(this.transport);
     this.search = new FileSearchApi(this.transport);
     this.uploads = new UploadsApi(this.transport);
+    this.apps = new AppsApi(this.transport);
   }
 
   /** The API budget, as every answer tells it. */

@@ -48,6 +48,11 @@ export class ServerClock {
   now(): number {
     return this.clock.now() + (this.offsetMs ?? 0);
   }
+
+  /** The platform's time now (epoch ms), or undefined until an answer told it (never this machine's clock instead). */
+  estimate(): number | undefined {
+    return this.offsetMs === undefined ? undefined : this.clock.now() + this.offsetMs;
+  }
 }
 
 export function sleepWith(

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'events';
-import { promises as fsp } from 'fs';
+import { promises as fsp, type Stats } from 'fs';
+import { localError } from '../util/localError';
 
 /** Bytes read from disk at a time, in each of a body's two buffers. */
 export const FILE_BODY_CHUNK = 1024 * 1024;
@@ -12,7 +13,9 @@ export const FILE_BODY_CHUNK = 1024 * 1024;
  * 64 MB or so (36 of them for a 1 GiB upload, half a second of the process's CPU, measured).
  *
  * Emits `data` after each chunk was written (the chunk is lent for the call only: read its length, keep no
- * reference), and `error` when the file cannot be read or is shorter than the stretch.
+ * reference), and `error` when the file cannot be read or is shorter than the stretch: then a local error
+ * (util/localError.ts), so that the disk's failure is not taken for the network's. With `isVersion`, the file opened
+ * is checked before a byte is read: another version (`isVersion` false) is a local error of code `ECHANGED`.
  */
 export class FileSpanBody extends EventEmitter {
   constructor(
@@ -20,6 +23,10 @@ export class FileSpanBody extends EventEmitter {
     readonly start: number,
     readonly end: number,
     private readonly chunk = FILE_BODY_CHUNK,
+    /** Opens the file for reading (a test may hand in a disk that fails). */
+    private readonly open: (path: string) => Promise<ReadableFile> = (p) => fsp.open(p, 'r'),
+    /** Whether the file opened is the version meant (its handle's stats): checked before its bytes are read. */
+    private readonly isVersion?: (stats: Stats) => boolean,
   ) {
     super();
   }
@@ -43,16 +50,26 @@ export class FileSpanBody extends EventEmitter {
 
   private async writeTo(out: WritableLike): Promise<void> {
     if (this.length <= 0) return;
-    const handle = await fsp.open(this.path, 'r');
+    const handle = await this.open(this.path).catch((error: unknown) => {
+      throw localError(error);
+    });
     try {
+      if (this.isVersion && handle.stat) {
+        const stats = await handle.stat().catch((error: unknown) => {
+          throw localError(error);
+        });
+        if (!this.isVersion(stats)) throw localError(Object.assign(new Error(`${this.path} is not the version of the file planned`), { code: 'ECHANGED' }));
+      }
       const size = Math.min(this.chunk, this.length);
       const buffers = [Buffer.allocUnsafeSlow(size), Buffer.allocUnsafeSlow(size)];
       // The write of the buffer not being filled: awaited before the next write (then that buffer is free again).
       let writing: Promise<void> = Promise.resolve();
       for (let at = this.start, turn = 0; at < this.end; turn ^= 1) {
         const buffer = buffers[turn];
-        const { bytesRead } = await handle.read(buffer, 0, Math.min(size, this.end - at), at);
-        if (bytesRead === 0) throw new Error(`${this.path}: the file ended at byte ${at}, before byte ${this.end}`);
+        const { bytesRead } = await handle.read(buffer, 0, Math.min(size, this.end - at), at).catch((error: unknown) => {
+          throw localError(error);
+        });
+        if (bytesRead === 0) throw localError(Object.assign(new Error(`${this.path}: the file ended at byte ${at}, before byte ${this.end}`), { code: 'ESHORT' }));
         at += bytesRead;
         await writing;
         writing = written(out, buffer.subarray(0, bytesRead)).then(() => void this.emit('data', buffer.subarray(0, bytesRead)));
@@ -64,6 +81,14 @@ export class FileSpanBody extends EventEmitter {
       await handle.close();
     }
   }
+}
+
+/** A local file opened for reading, as a body reads it (a FileHandle of `fs/promises`). */
+export interface ReadableFile {
+  read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+  close(): Promise<void>;
+  /** The open file's stats (a disk handed in by a test may have none: then no version is checked). */
+  stat?(): Promise<Stats>;
 }
 
 /** What is used of the destination: an http.ClientRequest (or any Writable). */

@@ -22,6 +22,12 @@ export function keptFile(file: FileRecord): FileRecord {
   return { href, id, name, type, size, project, parent, tags };
 }
 
+/** A file's record as stored from an answer (read back: it may be damaged): an object with its ID and name. */
+export function isFileRecord(value: unknown): value is FileRecord {
+  const file = value as Partial<FileRecord> | null;
+  return !!file && typeof file === 'object' && typeof file.id === 'string' && typeof file.name === 'string';
+}
+
 export const FILE_ROW_FIELDS = 'href,id,name,type,size,project,parent,created_on,modified_on';
 
 /**

@@ -1,8 +1,10 @@
 import * as l10n from '@vscode/l10n';
 import { ApiError } from './errors';
-import { Clock, systemClock } from './clock';
+import { systemClock, type Clock } from './clock';
 import { FileSpanBody } from './fileSpanBody';
+import { rangeAnswer, type AskedRange } from './rangeAnswer';
 import { unreadableAddress, type RequestLogEntry } from './transport';
+import { isLocalError } from '../util/localError';
 
 /**
  * Speaks to the storage provider (S3, GCS) at the signed URLs the platform hands out: `download_info` to read a file,
@@ -92,6 +94,16 @@ export class StorageError extends ApiError {
   }
 }
 
+/**
+ * An answer of the storage that is not what was asked (another range, more bytes than it said it holds): it is not
+ * used. A reader may ask again; the same answer again means the storage cannot serve that file as asked.
+ */
+export class StorageAnswerError extends ApiError {
+  constructor(message: string, path: string, method: string) {
+    super({ kind: 'malformed', message, method, path });
+  }
+}
+
 /** A response to a read: where its body starts in the file, the file's size, and the body as a stream. */
 export interface StorageRead {
   status: number;
@@ -119,12 +131,15 @@ export class StorageClient {
 
   /**
    * Reads the file at a signed URL from `range.start` (to `range.end`, inclusive, or to its end); with `tail`, its
-   * last `tail` bytes. A 416 (nothing at that offset) is an empty body, not an error.
+   * last `tail` bytes. Any range is sent as a `Range` header, from byte 0 too. A 206 is checked against what was asked
+   * (rangeAnswer.ts) and its body against the length it said: another range, or more bytes, is a StorageAnswerError,
+   * fewer a network error. A 200 is the whole file from byte 0 (`status` tells). A 416 (nothing at that offset) is an
+   * empty body, not an error.
    */
-  async read(url: string, range: { start: number; end?: number } | { tail: number } | undefined, signal?: AbortSignal): Promise<StorageRead> {
+  async read(url: string, range: AskedRange | undefined, signal?: AbortSignal): Promise<StorageRead> {
     const headers: Record<string, string> = { 'Accept-Encoding': 'identity' };
     if (range && 'tail' in range) headers.Range = `bytes=-${Math.max(1, Math.floor(range.tail))}`;
-    else if (range && (range.start > 0 || range.end !== undefined)) headers.Range = `bytes=${range.start}-${range.end ?? ''}`;
+    else if (range) headers.Range = `bytes=${range.start}-${range.end ?? ''}`;
     const request = this.open(url, 'GET', headers, undefined, signal);
     const { response, where, idle, log } = await request;
     if (response.status === 416) {
@@ -133,17 +148,20 @@ export class StorageClient {
       return { status: 416, start: 0, size: size === undefined ? undefined : Number(size), length: 0, etag: undefined, body: nothing() };
     }
     if (response.status < 200 || response.status >= 300) throw await this.refusal(response, where, 'GET', idle);
-    const contentRange = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(response.headers.get('content-range')?.trim() ?? '');
-    const declared = Number(response.headers.get('content-length') ?? NaN);
-    const length = Number.isInteger(declared) ? declared : undefined;
-    const partial = response.status === 206 && contentRange;
+    const answer = rangeAnswer(range, response.status, response.headers.get('content-range'), response.headers.get('content-length'));
+    if ('wrong' in answer) {
+      await this.discard(response, idle);
+      const error = new StorageAnswerError(answer.wrong, where, 'GET');
+      log(response.status, undefined, error.message);
+      throw error;
+    }
     return {
       status: response.status,
-      start: partial ? Number(contentRange[1]) : 0,
-      size: partial ? (contentRange[3] === '*' ? undefined : Number(contentRange[3])) : length,
-      length,
+      start: answer.start,
+      size: answer.size,
+      length: answer.length,
       etag: response.headers.get('etag') ?? undefined,
-      body: this.chunks(response, idle, log, where, 'GET'),
+      body: this.chunks(response, idle, log, where, 'GET', answer.length),
     };
   }
 
@@ -182,6 +200,11 @@ export class StorageClient {
       response = await this.fetch(url, { method, headers: { ...headers, 'User-Agent': 'sevenbridges-vscode' }, body, signal: idle.signal });
     } catch (cause) {
       idle.stop();
+      // The body could not be read from this machine's disk (an upload part): the disk's failure, not the network's.
+      if (isLocalError(cause)) {
+        log(undefined, undefined, cause.message);
+        throw cause;
+      }
       const error = failure(cause, idle, where, method);
       log(undefined, undefined, error.message);
       throw error;
@@ -190,15 +213,36 @@ export class StorageClient {
     return { response, where, idle, log };
   }
 
-  private chunks(response: StorageResponseLike, idle: IdleTimer, log: (status: number | undefined, requestId: string | undefined, error?: string) => void, where: string, method: string): AsyncIterable<Buffer> {
+  /** The body's chunks; with `length`, no more than that many bytes are taken (more is an error), nor fewer. */
+  private chunks(
+    response: StorageResponseLike,
+    idle: IdleTimer,
+    log: (status: number | undefined, requestId: string | undefined, error?: string) => void,
+    where: string,
+    method: string,
+    length?: number,
+  ): AsyncIterable<Buffer> {
     const fail = (cause: unknown) => {
       const error = failure(cause, idle, where, method);
       log(undefined, undefined, error.message);
       return error;
     };
+    const count: BodyCount = {
+      length,
+      tooLong: () => fail(new StorageAnswerError(l10n.t('the file storage sent more than the {0} bytes it said', length ?? 0), where, method)),
+      tooShort: (received) => fail(new ApiError({ kind: 'network', message: l10n.t('the file storage ended the answer after {0} of {1} bytes', received, length ?? 0), method, path: where })),
+    };
     const body = response.body;
-    if (isNodeStream(body)) return { [Symbol.asyncIterator]: () => new StreamChunks(body, idle, fail) };
-    return otherChunks(body, idle, fail);
+    if (isNodeStream(body)) return { [Symbol.asyncIterator]: () => new StreamChunks(body, idle, fail, count) };
+    return otherChunks(body, idle, fail, count);
+  }
+
+  /** A body not to be used: its connection is let go (a Node stream destroyed, another drained). */
+  private async discard(response: StorageResponseLike, idle: IdleTimer): Promise<void> {
+    idle.stop();
+    const body = response.body;
+    if (isNodeStream(body)) body.destroy();
+    else await drain(response).catch(() => undefined);
   }
 
   private async refusal(response: StorageResponseLike, where: string, method: string, idle: IdleTimer): Promise<StorageError> {
@@ -223,11 +267,21 @@ export class StorageClient {
 
 async function* nothing(): AsyncGenerator<Buffer> {}
 
+/** The bytes a body said it holds (when it said), and the errors for a body longer or shorter than that. */
+interface BodyCount {
+  length: number | undefined;
+  tooLong(): ApiError;
+  tooShort(received: number): ApiError;
+}
+
 /** A body that is not a Node stream (a test's double): its own iterator. */
-async function* otherChunks(body: AsyncIterable<Uint8Array> | null, idle: IdleTimer, fail: (cause: unknown) => ApiError): AsyncGenerator<Buffer> {
+async function* otherChunks(body: AsyncIterable<Uint8Array> | null, idle: IdleTimer, fail: (cause: unknown) => ApiError, count: BodyCount): AsyncGenerator<Buffer> {
+  let received = 0;
   try {
     for await (const chunk of body ?? []) {
       idle.touch();
+      received += chunk.length;
+      if (count.length !== undefined && received > count.length) throw count.tooLong();
       yield Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
     }
   } catch (cause) {
@@ -235,6 +289,7 @@ async function* otherChunks(body: AsyncIterable<Uint8Array> | null, idle: IdleTi
   } finally {
     idle.stop();
   }
+  if (count.length !== undefined && received < count.length) throw count.tooShort(received);
 }
 
 interface StreamControl {
@@ -260,6 +315,7 @@ function isNodeStream(body: unknown): body is NodeJS.ReadableStream & StreamCont
 class StreamChunks implements AsyncIterator<Buffer> {
   private readonly queue: Buffer[] = [];
   private head = 0;
+  private received = 0;
   private paused = false;
   private ended = false;
   private error: ApiError | undefined;
@@ -267,6 +323,12 @@ class StreamChunks implements AsyncIterator<Buffer> {
   private readonly onData = (chunk: Buffer | Uint8Array | string) => {
     this.idle.touch();
     const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+    this.received += buffer.length;
+    if (this.count.length !== undefined && this.received > this.count.length) {
+      this.finish(this.count.tooLong());
+      this.stream.destroy();
+      return;
+    }
     if (this.waiting) return this.settle({ value: buffer, done: false });
     this.queue.push(buffer);
     if (!this.paused) {
@@ -274,7 +336,7 @@ class StreamChunks implements AsyncIterator<Buffer> {
       this.stream.pause();
     }
   };
-  private readonly onEnd = () => this.finish();
+  private readonly onEnd = () => this.finish(this.count.length !== undefined && this.received < this.count.length ? this.count.tooShort(this.received) : undefined);
   private readonly onError = (cause: unknown) => this.finish(this.fail(cause));
   private readonly onClose = () => {
     if (!this.ended) this.finish(this.fail(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })));
@@ -284,6 +346,7 @@ class StreamChunks implements AsyncIterator<Buffer> {
     private readonly stream: NodeJS.ReadableStream & StreamControl,
     private readonly idle: IdleTimer,
     private readonly fail: (cause: unknown) => ApiError,
+    private readonly count: BodyCount,
   ) {
     stream.on('data', this.onData);
     stream.on('end', this.onEnd);

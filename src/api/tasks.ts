@@ -1,6 +1,6 @@
 import * as l10n from '@vscode/l10n';
 import { ApiError } from './errors';
-import { isProjectId, isTaskId, notProjectId, notTaskId } from './ids';
+import { isAppId, isProjectId, isTaskId, notAppId, notProjectId, notTaskId } from './ids';
 import { parseFilterTimestamp } from './timestamps';
 import type { Call, Credentials, Transport } from './transport';
 import { TASK_STATUSES, type BulkTaskItem, type DraftChanges, type ExecutionDetails, type NewTask, type Page, type Task, type TaskStatus } from './types';
@@ -101,7 +101,7 @@ export class TasksApi {
    */
   async create(task: NewTask, options: Call & { run?: boolean } = {}): Promise<Task> {
     if (!isProjectId(task.project)) throw invalid(notProjectId(task.project));
-    if (!APP_ID.test(task.app)) throw invalid(l10n.t('"{0}" is not an app ID (owner/project/app, or owner/project/app/revision).', task.app));
+    if (!isAppId(task.app)) throw invalid(notAppId(task.app));
     const { run, ...call } = options;
     return taskAnswer((await this.transport.post<Task>('tasks', task, { ...call, query: run ? { action: 'run' } : undefined })).body, l10n.t('the answer to the new task is not a task'));
   }
@@ -156,9 +156,6 @@ export function checkTaskQuery(query: TaskListQuery): Record<string, string | un
 function invalid(message: string): ApiError {
   return new ApiError({ kind: 'invalid', message });
 }
-
-/** `owner/project/app` or `owner/project/app/revision`. */
-const APP_ID = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+(\/\d+)?$/;
 
 /** A write's answer: a task with a text id, or an unreadable answer the write may still stand for. */
 function taskAnswer(body: unknown, unreadable: string): Task {

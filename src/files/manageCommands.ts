@@ -9,7 +9,7 @@ import { pickProject } from '../ui/projectPick';
 import { commandTitles } from '../keys/commands';
 import { count } from '../util/words';
 import { folderContents } from './folderContents';
-import { followWrites, type Account, type FinishedWrite, type WriteRecord } from '../write/outbox';
+import { followWrites, waitsForPerson, type Account, type FinishedWrite, type WriteRecord } from '../write/outbox';
 import type { JobTracker } from '../jobs/tracker';
 import { projectNodeOf } from './dragAndDrop';
 import { FolderNode, ProjectNode, type FilesTreeModel } from './filesModel';
@@ -68,7 +68,7 @@ export async function send<P>(services: Services, kind: string, payloads: P[], s
 
 /** What is left of a write, in words: refused (why), or still being checked (it is not sent again blind). */
 export function leftWords(left: readonly WriteRecord[]): string {
-  const refused = left.find((r) => r.state === 'failed' || r.state === 'notFound');
+  const refused = left.find(waitsForPerson);
   if (refused) return refused.note ?? notTaken();
   return vscode.l10n.t('The answer was lost: it is checked on the platform and not sent again until that is known (see the Data Jobs view).');
 }

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { describeError } from '../api/errors';
 import type { Services } from '../services';
-import { followWrites } from '../write/outbox';
+import { followWrites, waitsForPerson } from '../write/outbox';
 import { FILE_WRITES, notTaken, parseMetadata, signInToChange, type MetadataPayload } from './writes';
 import type { FileRef } from './targets';
 
@@ -22,6 +22,8 @@ const nameOf = (uri: vscode.Uri): string => (uri.path.split('/').pop() ?? '').re
 export class MetadataDocuments implements vscode.FileSystemProvider {
   private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changed.event;
+  /** Each file's metadata as last read (or saved): the value before a save, which its write compares after a lost answer. */
+  private readonly read = new Map<string, Record<string, unknown>>();
 
   constructor(private readonly services: Services) {}
 
@@ -36,6 +38,7 @@ export class MetadataDocuments implements vscode.FileSystemProvider {
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
     try {
       const metadata = await this.services.client.files.metadata(idOf(uri));
+      this.read.set(idOf(uri), metadata);
       return new TextEncoder().encode(`${JSON.stringify(metadata, null, 2)}\n`);
     } catch (error) {
       throw vscode.FileSystemError.Unavailable(describeError(error));
@@ -48,13 +51,14 @@ export class MetadataDocuments implements vscode.FileSystemProvider {
     if ('problem' in parsed) throw vscode.FileSystemError.NoPermissions(parsed.problem);
     const account = await this.services.account();
     if (!account) throw vscode.FileSystemError.Unavailable(signInToChange());
-    const payload: MetadataPayload = { id: idOf(uri), name: nameOf(uri), metadata: parsed.metadata };
+    const payload: MetadataPayload = { id: idOf(uri), name: nameOf(uri), metadata: parsed.metadata, before: this.read.get(idOf(uri)) };
     const { finished, left } = await followWrites(this.services.outbox, () => this.services.outbox.submit(FILE_WRITES.metadata, [payload], account));
     if (!finished.length) {
-      const refused = left.find((r) => r.state === 'failed' || r.state === 'notFound');
+      const refused = left.find(waitsForPerson);
       // Still being checked: it is in the Data Jobs view; the save stands (it is not sent again blind).
       if (refused) throw vscode.FileSystemError.NoPermissions(refused.note ?? notTaken());
     }
+    this.read.set(payload.id, parsed.metadata);
     this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
   }
 

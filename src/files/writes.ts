@@ -1,8 +1,10 @@
 // The writes of managing files, each a kind of the one write path (write/outbox.ts) with the identity rule
 // ARCHITECTURE.md ("Writes", "The rule of every kind") declares for it: a new folder (found by difference), a rename,
-// a change of tags and a single delete (found by state), and the asynchronous delete of many items or of folders
-// (found by difference among the jobs, as the copy). What the commands plan before sending (the confirmation's
-// counts, the split at the per-call limit, tag edits across a selection) is here too. No `vscode` import.
+// a change of tags or metadata, a single move and a single delete (found by state: each compares what shows with the
+// value asked and the value from before the send, kept in its payload; anything else is someone else's change, which
+// the person decides on), and the asynchronous delete and move of many items or of folders (found by difference among
+// the jobs, as the copy). What the commands plan before sending (the confirmation's counts, the split at the per-call
+// limit, tag edits across a selection) is here too. No `vscode` import.
 
 import * as l10n from '@vscode/l10n';
 import { contentsWords, type FolderContents } from './folderContents';
@@ -12,15 +14,15 @@ import type { BulkFilesApi } from '../api/bulkFiles';
 import { MAX_BULK_FILES } from '../api/bulkFiles';
 import type { FileJobsApi } from '../api/fileJobs';
 import { MAX_FILE_JOB_ITEMS } from '../api/fileJobs';
-import { keptFile, type FilesApi } from '../api/files';
+import { isFileRecord, keptFile, type FilesApi } from '../api/files';
 import type { Credentials } from '../api/transport';
 import type { AsyncJob, BulkFileItem, FileRecord, MoveItem } from '../api/types';
 import { matchCopy } from '../copy/copyWrite';
 import type { JobDestination } from '../keys/state';
 import { metadataProblem } from '../api/fileRules';
 import { count, fileCount, formatSize, itemCount } from '../util/words';
-import { asyncJobIdentity, type JobSnapshot, type JobVerdict } from '../write/asyncJobs';
-import type { WriteKind } from '../write/kinds';
+import { asyncJobIdentity, isJob, type JobSnapshot, type JobVerdict } from '../write/asyncJobs';
+import { byState, type Lookup, type WriteKind } from '../write/kinds';
 import type { Outbox, WriteRecord } from '../write/outbox';
 import type { JobTracker } from '../jobs/tracker';
 import { NEW_FOLDER_WRITE, newFolderWrite } from '../remote/newFolderWrite';
@@ -72,6 +74,7 @@ async function recordOrGone(files: Pick<FilesApi, 'get'>, id: string, credential
 export interface RenamePayload {
   id: string;
   name: string;
+  /** its name before: still so after a lost answer, it was not renamed; a third name is someone else's */
   oldName: string;
 }
 
@@ -83,11 +86,15 @@ export function renameWrite(files: FilesWriteApi): WriteKind<RenamePayload, unde
       by: 'state',
       async read(record, credentials) {
         const now = await recordOrGone(files, record.payload.id, credentials);
-        if (!now) return { unknown: noLongerThere(record.payload.oldName) };
-        return now.name === record.payload.name ? { found: now } : { absent: l10n.t('It is still named "{0}".', now.name) };
+        return byState(now && { value: now.name, outcome: now }, record.payload.name, record.payload.oldName, (a, b) => a === b, {
+          notYet: (name) => l10n.t('It is still named "{0}".', name),
+          changed: (name) => l10n.t('It is named "{0}" now: someone else renamed it since.', name),
+          gone: noLongerThere(record.payload.oldName),
+        });
       },
     },
     isPayload: (p): p is RenamePayload => isObject(p) && text(p.id) && text(p.name) && text(p.oldName),
+    isOutcome: isFileRecord,
     send: (record, credentials) => files.update(record.payload.id, { name: record.payload.name }, { credentials }),
     keep: keptFile,
     finish: () => undefined,
@@ -100,9 +107,15 @@ export interface TagsPayload {
   name: string;
   /** the whole tag list after the change */
   tags: string[];
+  /** the list before it (absent in records of older versions): still so after a lost answer, it was not changed */
+  before?: string[];
 }
 
 const sameTags = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().every((t, i) => t === [...b].sort()[i]);
+const isTags = (value: unknown): value is string[] => Array.isArray(value) && value.every(text);
+const isTagsPayload = (p: unknown): p is TagsPayload => isObject(p) && text(p.id) && text(p.name) && isTags(p.tags) && (p.before === undefined || isTags(p.before));
+const tagsChanged = (tags: readonly string[]): string =>
+  tags.length ? l10n.t('Its tags are {0} now: someone else changed them since.', tags.map((t) => `"${t}"`).join(', ')) : l10n.t('It has no tags now: someone else removed them since.');
 
 export function tagsWrite(files: FilesWriteApi): WriteKind<TagsPayload, undefined, string[]> {
   return {
@@ -112,11 +125,15 @@ export function tagsWrite(files: FilesWriteApi): WriteKind<TagsPayload, undefine
       by: 'state',
       async read(record, credentials) {
         const now = await recordOrGone(files, record.payload.id, credentials);
-        if (!now) return { unknown: noLongerThere(record.payload.name) };
-        return sameTags(now.tags ?? [], record.payload.tags) ? { found: now.tags ?? [] } : { absent: l10n.t('Its tags are not changed yet.') };
+        return byState(now && { value: now.tags ?? [], outcome: now.tags ?? [] }, record.payload.tags, record.payload.before, sameTags, {
+          notYet: () => l10n.t('Its tags are not changed yet.'),
+          changed: tagsChanged,
+          gone: noLongerThere(record.payload.name),
+        });
       },
     },
-    isPayload: (p): p is TagsPayload => isObject(p) && text(p.id) && text(p.name) && Array.isArray(p.tags) && p.tags.every(text),
+    isPayload: isTagsPayload,
+    isOutcome: isTags,
     send: (record, credentials) => files.setTags(record.payload.id, record.payload.tags, { credentials }),
     keep: (tags) => tags,
     finish: () => undefined,
@@ -131,11 +148,16 @@ export interface MetadataPayload {
   name: string;
   /** the whole set after the change (fields left out are removed) */
   metadata: Record<string, string>;
+  /** the set before it, as read (absent in records of older versions): still so after a lost answer, it was not replaced */
+  before?: Record<string, unknown>;
 }
 
-const sameMetadata = (a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, string>>) => {
-  const set = Object.entries(a).filter(([, v]) => v !== null && v !== undefined && v !== '');
-  return set.length === Object.keys(b).length && set.every(([k, v]) => b[k] === v);
+/** Two sets of metadata hold the same fields with the same values (a field empty or null is no field). */
+const sameMetadata = (a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>) => {
+  const filled = (m: Readonly<Record<string, unknown>>) => Object.entries(m).filter(([, v]) => v !== null && v !== undefined && v !== '');
+  const other = new Map(filled(b));
+  const set = filled(a);
+  return set.length === other.size && set.every(([k, v]) => other.has(k) && JSON.stringify(other.get(k)) === JSON.stringify(v));
 };
 
 export function metadataWrite(files: FilesWriteApi & Pick<FilesApi, 'metadata' | 'replaceMetadata'>): WriteKind<MetadataPayload, undefined, Record<string, unknown>> {
@@ -145,17 +167,21 @@ export function metadataWrite(files: FilesWriteApi & Pick<FilesApi, 'metadata' |
     identity: {
       by: 'state',
       async read(record, credentials) {
-        let now: Record<string, unknown>;
+        let now: Record<string, unknown> | undefined;
         try {
           now = await files.metadata(record.payload.id, { credentials });
         } catch (error) {
-          if (error instanceof ApiError && error.status === 404) return { unknown: noLongerThere(record.payload.name) };
-          throw error;
+          if (!(error instanceof ApiError && error.status === 404)) throw error;
         }
-        return sameMetadata(now, record.payload.metadata) ? { found: now } : { absent: l10n.t('Its metadata is not changed yet.') };
+        return byState(now && { value: now, outcome: now }, record.payload.metadata, record.payload.before, sameMetadata, {
+          notYet: () => l10n.t('Its metadata is not changed yet.'),
+          changed: () => l10n.t('Its metadata is neither what it was nor what was saved: someone else changed it since.'),
+          gone: noLongerThere(record.payload.name),
+        });
       },
     },
-    isPayload: (p): p is MetadataPayload => isObject(p) && text(p.id) && text(p.name) && isObject(p.metadata) && Object.values(p.metadata).every(text),
+    isPayload: (p): p is MetadataPayload => isObject(p) && text(p.id) && text(p.name) && isObject(p.metadata) && Object.values(p.metadata).every(text) && (p.before === undefined || isObject(p.before)),
+    isOutcome: isObject,
     send: (record, credentials) => files.replaceMetadata(record.payload.id, record.payload.metadata, { credentials }),
     keep: (metadata) => metadata,
     finish: () => undefined,
@@ -196,11 +222,14 @@ export function deleteWrite(files: FilesWriteApi): WriteKind<DeletePayload, unde
   return {
     name: FILE_WRITES.delete,
     idempotent: true,
+    // Never sent twice: a DELETE given up on may still act late; it is looked up through the late window first.
+    destructive: true,
     identity: {
       by: 'state',
       read: async (record, credentials) => ((await recordOrGone(files, record.payload.id, credentials)) ? { absent: l10n.t('"{0}" is still there.', record.payload.name) } : { found: { id: record.payload.id } }),
     },
     isPayload: (p): p is DeletePayload => isObject(p) && text(p.id) && text(p.name),
+    isOutcome: (done): done is { id: string } => isObject(done) && text(done.id),
     send: async (record, credentials) => (await files.delete(record.payload.id, { credentials }), { id: record.payload.id }),
     keep: (done) => ({ id: done.id }),
     doneBy: (error, record) => (error.status === 404 ? { id: record.payload.id } : undefined),
@@ -276,14 +305,15 @@ export function moveWrite(files: FilesWriteApi): WriteKind<MovePayload, undefine
       by: 'state',
       async read(record, credentials) {
         const now = await recordOrGone(files, record.payload.id, credentials);
-        if (!now) return { unknown: noLongerThere(record.payload.name) };
-        if (now.parent === record.payload.to) return { found: now };
-        // Still where it was: not done (sent again). Anywhere else: moved by someone else; the person decides.
-        if (record.payload.from === undefined || now.parent === record.payload.from) return { absent: l10n.t('"{0}" is still in its folder.', record.payload.name) };
-        return { unknown: l10n.t('"{0}" is now in another folder than the one it was moved to.', record.payload.name) };
+        return byState(now && { value: now.parent, outcome: now }, record.payload.to, record.payload.from, (a, b) => a === b, {
+          notYet: () => l10n.t('"{0}" is still in its folder.', record.payload.name),
+          changed: () => l10n.t('"{0}" is now in another folder than the one it was moved to: someone else moved it since.', record.payload.name),
+          gone: noLongerThere(record.payload.name),
+        });
       },
     },
     isPayload: (p): p is MovePayload => isObject(p) && text(p.id) && text(p.name) && text(p.to) && text(p.label) && (p.from === undefined || text(p.from)),
+    isOutcome: isFileRecord,
     send: (record, credentials) => files.move(record.payload.id, { parent: record.payload.to }, { credentials }),
     keep: keptFile,
     finish: () => undefined,
@@ -376,6 +406,7 @@ function asyncFileJobWrite<P extends { items: { file: string }[] }>(
       matches: async (record: WriteRecord<P, JobSnapshot, AsyncJob>, job) => spec.matches(record.payload, job),
     }),
     isPayload: spec.isPayload,
+    isOutcome: isJob,
     send: (record, credentials) => spec.submit(jobs, record.payload, credentials),
     keep: keepJob,
     finish: (record, job, found) => {
@@ -413,16 +444,32 @@ export function bulkTagsWrite(bulk: Pick<BulkFilesApi, 'get' | 'edit'>): WriteKi
     idempotent: true,
     identity: {
       by: 'state',
-      async read(record, credentials) {
+      /**
+       * File by file, by the rule of the tags of one file: those done are left alone, those still with their tags from
+       * before are sent again (only they: the platform may have applied a call to some of its files), and one changed
+       * by someone else since is not overwritten: the person decides for those. A file gone has nothing to set.
+       */
+      async read(record, credentials): Promise<Lookup<BulkFileItem[], BulkTagsPayload>> {
         const now = await bulk.get(record.payload.items.map((i) => i.id), { credentials });
-        const there = now.filter((r) => r.resource);
-        if (!there.length) return { unknown: l10n.t('None of the {0} files can be read.', count(now.length)) };
-        const wanted = new Map(record.payload.items.map((i) => [i.id.toLowerCase(), i.tags]));
-        const done = there.every((r) => sameTags(r.resource!.tags ?? [], wanted.get(r.resource!.id.toLowerCase()) ?? []));
-        return done ? { found: now } : { absent: l10n.t('Their tags are not changed yet.') };
+        const there = new Map(now.filter((r) => r.resource).map((r) => [r.resource!.id.toLowerCase(), r.resource!.tags ?? []]));
+        if (!there.size) return { unknown: l10n.t('None of the {0} files can be read.', count(now.length)) };
+        const notYet: TagsPayload[] = [];
+        const changed: TagsPayload[] = [];
+        for (const item of record.payload.items) {
+          const current = there.get(item.id.toLowerCase());
+          if (current === undefined || sameTags(current, item.tags)) continue;
+          (item.before !== undefined && sameTags(current, item.before) ? notYet : changed).push(item);
+        }
+        if (changed.length) {
+          const named = changed.length === 1 ? l10n.t('The tags of "{0}" were changed by someone else since.', changed[0].name) : l10n.t('The tags of {0} of the files were changed by someone else since.', count(changed.length));
+          return { changed: named, rest: { items: [...notYet, ...changed] } };
+        }
+        if (notYet.length) return { absent: l10n.t('The tags of {0} of the files are not changed yet: only those are sent again.', count(notYet.length)), rest: { items: notYet } };
+        return { found: now };
       },
     },
-    isPayload: (p): p is BulkTagsPayload => isObject(p) && Array.isArray(p.items) && p.items.every((i) => isObject(i) && text(i.id) && text(i.name) && Array.isArray(i.tags) && i.tags.every(text)),
+    isPayload: (p): p is BulkTagsPayload => isObject(p) && Array.isArray(p.items) && p.items.length > 0 && p.items.every(isTagsPayload),
+    isOutcome: (items): items is BulkFileItem[] => Array.isArray(items),
     send: (record, credentials) => bulk.edit(record.payload.items.map((i) => ({ id: i.id, tags: i.tags })), { credentials }),
     keep: (items) => items.map((r) => (r.resource ? { resource: { id: r.resource.id, name: r.resource.name, tags: r.resource.tags } as FileRecord } : { error: r.error! })),
     finish: () => undefined,
@@ -559,7 +606,7 @@ export function planTags(files: readonly { id: string; name: string; tags: reado
   const removing = new Set(remove);
   return files.flatMap((file) => {
     const next = [...new Set([...file.tags.filter((t) => !removing.has(t)), ...add.filter((t) => !removing.has(t))])];
-    return sameTags(next, file.tags) ? [] : [{ id: file.id, name: file.name, tags: next }];
+    return sameTags(next, file.tags) ? [] : [{ id: file.id, name: file.name, tags: next, before: [...file.tags] }];
   });
 }
 

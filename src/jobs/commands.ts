@@ -50,7 +50,7 @@ export function jobsCommands(parts: JobsViewParts): Command[] {
       for (const job of rows.flatMap((row) => jobsOf(model, row))) model.tracker.dismiss(job.id);
     }),
     plain('clearFinishedJobs', () => clearFinished(parts)),
-    onOne('submitAgain', { type: requests, fits: (r) => owned(r).owned && (owned(r).refused || owned(r).notFound), ask: { question: () => vscode.l10n.t('Submit which request again?') } }, (r) =>
+    onOne('submitAgain', { type: requests, fits: (r) => owned(r).owned && owned(r).decides, ask: { question: () => vscode.l10n.t('Submit which request again?') } }, (r) =>
       submitAgain(parts, r),
     ),
     onOne('submitAnyway', { type: requests, fits: (r) => owned(r).owned && owned(r).unsure, ask: { question: () => vscode.l10n.t('Submit which request anyway?') } }, (r, options) =>

@@ -6,7 +6,7 @@ import * as l10n from '@vscode/l10n';
 import { describeError } from '../api/errors';
 import type { FileRecord } from '../api/types';
 import { isCopyCall, pendingCopies, type CopyWriteRecord } from './copyRequests';
-import type { WriteRecord } from '../write/outbox';
+import { waitsForPerson, type WriteRecord } from '../write/outbox';
 import { writeStateWords } from '../write/stateWords';
 import type { Outbox } from '../write/outbox';
 import { messageView, MessageNode, type IconSpec, type RowModel, type RowView } from '../ui/rowView';
@@ -177,17 +177,22 @@ export function retryPlan(job: TrackedJob): { items: TrackedJob['items']; names:
   return { items, names };
 }
 
-/** A request's records: whether this window owns them (only it acts on them), any was refused, any may have been submitted. */
+/**
+ * A request's records: whether this window owns them (only it acts on them), any was refused, not found, changed by
+ * someone else since (any of the three: the person decides), any may have been submitted.
+ */
 export function requestState(
   records: readonly CopyWriteRecord[],
   owns: (record: CopyWriteRecord) => boolean,
-): { problem: WriteRecord['problem']; owned: boolean; refused: boolean; notFound: boolean; unsure: boolean } {
+): { problem: WriteRecord['problem']; owned: boolean; refused: boolean; notFound: boolean; changed: boolean; decides: boolean; unsure: boolean } {
   const problem = records.find((p) => p.problem)?.problem;
   return {
     problem,
     owned: !problem && records.every(owns),
     refused: records.some((p) => p.state === 'failed' && !p.problem),
     notFound: records.some((p) => p.state === 'notFound'),
+    changed: records.some((p) => p.state === 'changed'),
+    decides: records.some((p) => waitsForPerson(p) && !p.problem),
     unsure: records.some((p) => p.state === 'unsure'),
   };
 }
@@ -268,7 +273,7 @@ export function submissionRow(node: SubmissionNode, now: number): RowView {
   ];
   const age = relativeTime(new Date(at), now);
   const description = [shortDestination(label), requestCount(requests), age].join(' · ');
-  const refused = node.pending.some((p) => p.state === 'failed' || p.state === 'notFound');
+  const refused = node.pending.some(waitsForPerson);
   return {
     label: parts.join(' · '),
     description,
@@ -293,13 +298,13 @@ export function requestRow(node: RequestNode, now: number, owns: (record: CopyWr
   const first: WriteRecord = records[0];
   const label = copies ? records[0].payload.destination.label : (first.label ?? first.kind);
   const count = copies ? records.reduce((sum, p) => sum + p.payload.items.length, 0) : undefined;
-  const { problem, owned, refused, notFound, unsure } = requestState(records, owns);
+  const { problem, owned, refused, notFound, changed, decides, unsure } = requestState(records, owns);
   const states = [...new Set(records.map((p) => writeStateWords(p, now, owns(p))))].join(', ');
   const note = records.find((p) => p.note)?.note;
   const age = relativeTime(new Date(records[0].createdAt), now);
   const description = [copies ? shortDestination(label) : label, age].join(' · ');
   const tokens = ['copyRequest'];
-  if (owned && (refused || notFound)) tokens.push('refused');
+  if (owned && decides) tokens.push('refused');
   if (owned && unsure) tokens.push('unsure');
   if (owned || problem === 'corrupt') tokens.push('discardable');
   const advice =
@@ -313,7 +318,9 @@ export function requestRow(node: RequestNode, now: number, owns: (record: CopyWr
             ? l10n.t('Nothing was sent for it: Submit Again once the reason is fixed, or Discard.')
             : notFound
               ? l10n.t('It may have been submitted, but the platform does not show it: Submit Again if it is still needed, or Discard.')
-              : unsure
+              : changed
+                ? l10n.t('It may have been done, but the platform shows something else now (someone changed it since, or it is gone): it is not sent again on its own. Submit Again to send it anyway, or Discard.')
+                : unsure
                 ? l10n.t('It may have been submitted: it is looked up on the platform before anything is sent again. Submit Anyway may make it twice.')
                 : l10n.t('It is sent by itself: nothing to do.');
   const what = count === undefined ? l10n.t({ message: '{0}: {1}', args: [label, states], comment: ['{0}: a request ("Re-run "BWA-MEM run""); {1}: its state'] }) : count === 1 ? l10n.t('Copy of 1 item to {0}: {1}', label, states) : l10n.t('Copy of {0} items to {1}: {2}', n(count), label, states);
@@ -326,7 +333,7 @@ export function requestRow(node: RequestNode, now: number, owns: (record: CopyWr
     ariaLabel: copies
       ? l10n.t({ message: 'Copy request to {0}, {1}', args: [label, [shown, age].join(' · ')], comment: ['{1}: its state, size and age'] })
       : l10n.t({ message: '{0}, {1}', args: [label, [shown, age].join(' · ')], comment: ['{0}: a request ("Re-run "BWA-MEM run""); {1}: its state and age'] }),
-    icon: refused || problem === 'corrupt' ? { id: 'error', color: 'testing.iconFailed' } : notFound ? { id: 'warning', color: 'list.warningForeground' } : unsure ? { id: 'search' } : { id: 'clock' },
+    icon: refused || problem === 'corrupt' ? { id: 'error', color: 'testing.iconFailed' } : notFound || changed ? { id: 'warning', color: 'list.warningForeground' } : unsure ? { id: 'search' } : { id: 'clock' },
     contextValue: tokens.join(' '),
     expandable: false,
   };

@@ -3,7 +3,7 @@
 import * as l10n from '@vscode/l10n';
 import type { CopyItem } from '../api/types';
 import { count, fileCount } from '../util/words';
-import type { WriteRecord } from '../write/outbox';
+import { waitsForPerson, type WriteRecord } from '../write/outbox';
 import { isCopyCall } from './copyRequests';
 import { isFinished, TrackedJob } from './tracker';
 import { itemDoneWord, jobTypeOf } from './jobKinds';
@@ -96,7 +96,7 @@ function jobsSummary(jobs: readonly TrackedJob[], pending: readonly WriteRecord[
   const tooltip: string[] = [];
   // Copy calls only (the view shows the other requests); one not found after the late window waits for the person.
   const shown = pending.filter(isCopyCall);
-  const failed = shown.filter((p) => p.state === 'failed' || p.state === 'notFound');
+  const failed = shown.filter(waitsForPerson);
   const checking = shown.filter((p) => p.state === 'unsure');
   const sending = shown.length - failed.length - checking.length;
   /** A copy is a user's request; it may have been split in several calls. */

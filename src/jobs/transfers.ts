@@ -1,7 +1,8 @@
 // The uploads and downloads under way in this window, as the Data Jobs view shows them: each with its progress
 // (files, bytes) and its Cancel; and the upload runs a reload or a fault left unfinished (their records in global
 // state, transfer/resumeState.ts), each with Resume and Discard. The commands that move the bytes (remote/upload.ts,
-// remote/download.ts) say here what they do. Pure: no `vscode`.
+// remote/download.ts) say here what they do. Whether another window runs a transfer is the write path's liveness
+// (write/liveness.ts): each window's heartbeat names the transfers it runs. Pure: no `vscode`.
 import type { FileLocation } from '../api/files';
 import { Emitter } from '../util/emitter';
 
@@ -46,9 +47,8 @@ export interface InterruptedRun {
   filesTotal: number;
   /** Bytes not sent yet. */
   bytesLeft: number;
-  /** This machine's clock: when it began, and when its record was last saved. */
+  /** This machine's clock: when it began (shown only). */
   startedAt: number;
-  savedAt: number;
 }
 
 /** Where the interrupted runs are read from: the account's records (main.ts reads them). */
@@ -65,10 +65,18 @@ export interface TransferActions {
 }
 
 /**
- * A run whose record was saved this recently is taken to be another window's, still moving (an upload run saves
- * every 5 s; a download writes its `.part` files as bytes come).
+ * Which transfers the windows run, on the write path's liveness (the outbox's `keepAlive` and `workElsewhere`): this
+ * window's heartbeat names each transfer it runs; those another window alive names are still moving there.
  */
-export const ALIVE_MS = 20_000;
+export interface TransferLiveness {
+  keepAlive(work: string): { dispose(): void };
+  workElsewhere(): ReadonlySet<string>;
+}
+
+/** What a window's heartbeat names while it runs a transfer: an upload by its run, a download by its local folder. */
+export function transferWork(kind: TransferKind, label: string, runId?: string): string {
+  return kind === 'upload' && runId ? `upload:${runId}` : `${kind}:${label}`;
+}
 
 export class Transfers {
   private readonly live = new Map<string, { transfer: LiveTransfer; cancel: () => void }>();
@@ -83,6 +91,7 @@ export class Transfers {
   constructor(
     private readonly now: () => number,
     private readonly source: InterruptedSource = { runs: () => [] },
+    private readonly liveness: TransferLiveness = { keepAlive: () => ({ dispose: () => undefined }), workElsewhere: () => new Set() },
   ) {}
 
   /** A transfer begins: shown until `end`. `cancel` is what the row's Cancel does. */
@@ -90,6 +99,8 @@ export class Transfers {
     const id = `${kind}:${++this.next}`;
     const transfer: LiveTransfer = { id, kind, label, account, startedAt: this.now(), ...(runId ? { runId } : {}) };
     this.live.set(id, { transfer, cancel });
+    // Other windows see it running as long as this window beats and names it.
+    const alive = this.liveness.keepAlive(transferWork(kind, label, runId));
     this.changed.fire();
     return {
       id,
@@ -98,6 +109,7 @@ export class Transfers {
         this.changed.fire();
       },
       end: () => {
+        alive.dispose();
         if (this.live.delete(id)) this.changed.fire();
       },
     };
@@ -123,21 +135,19 @@ export class Transfers {
   }
 
   /**
-   * The upload runs of `account` left unfinished: their records, less the runs this window moves and those another
-   * window saved lately (still moving there), oldest first.
+   * The transfers of `account` left unfinished: their records, less those a window alive runs (this one, or another
+   * whose heartbeat names it, on the write path's monotonic liveness: never by the times saved in records), oldest first.
    */
   interrupted(account: string | undefined): InterruptedRun[] {
     if (account === undefined) return [];
-    const live = [...this.live.values()].map((l) => l.transfer);
-    const moving = new Set(live.map((t) => t.runId).filter((id): id is string => !!id));
+    const running = new Set([...this.live.values()].map(({ transfer: t }) => transferWork(t.kind, t.label, t.runId)));
+    for (const work of this.liveness.workElsewhere()) running.add(work);
     // A download under way writes its `.part` files somewhere below its folder.
-    const downloading = live.filter((t) => t.kind === 'download').map((t) => t.label);
+    const downloading = [...running].filter((w) => w.startsWith('download:')).map((w) => w.slice('download:'.length));
     const below = (dir: string, folder: string) => dir === folder || dir.startsWith(folder.endsWith('/') || folder.endsWith('\\') ? folder : `${folder}/`) || dir.startsWith(`${folder}\\`);
-    const now = this.now();
     return this.source
       .runs(account)
-      .filter((run) => !moving.has(run.runId) && !this.busy.has(run.runId) && !(now - run.savedAt < ALIVE_MS && now >= run.savedAt))
-      .filter((run) => run.kind !== 'download' || !downloading.some((folder) => below(run.label, folder)))
+      .filter((run) => !this.busy.has(run.runId) && (run.kind === 'download' ? !downloading.some((folder) => below(run.label, folder)) : !running.has(`upload:${run.runId}`)))
       .sort((a, b) => a.startedAt - b.startedAt);
   }
 

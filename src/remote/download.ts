@@ -11,14 +11,13 @@ import { readState, STATE, writeState } from '../keys/state';
 import type { Services } from '../services';
 import { Downloader, type DownloadItem, type DownloadSummary, type ExistingChoice, type ExistingFile } from '../transfer/download';
 import { describeLocalError } from '../transfer/localFiles';
-import { ResumeBook, type DownloadResume } from '../transfer/resumeState';
+import { PART, ResumeBook, type DownloadResume } from '../transfer/resumeState';
 import type { InterruptedRun } from '../jobs/transfers';
 import { requestLogger } from '../ui/requestLog';
 import { setting } from '../ui/settings';
 import { andMore, fileCount, formatSize } from '../util/words';
 import { collectItems, type DownloadRef } from './downloadItems';
 import { downloadSummaryWords, existingChoiceWords, progressWords } from './transferWords';
-import { PART } from './interrupted';
 
 export interface DownloadOptions {
   /** The local folder, without asking (scripts and tests). */
@@ -44,7 +43,7 @@ async function interruptedRecords(services: Services, interrupted: Pick<Interrup
 /** Resume (Data Jobs): the files of an interrupted download go on from their `.part` files, in their folder. */
 export async function resumeDownloads(services: Services, interrupted: Pick<InterruptedRun, 'label'>, options: DownloadOptions = {}): Promise<DownloadSummary | undefined> {
   const { records } = await interruptedRecords(services, interrupted);
-  const items: DownloadItem[] = records.map((r) => ({ fileId: r.fileId, relativePath: path.basename(r.partPath.slice(0, -PART.length)), size: r.size }));
+  const items: DownloadItem[] = records.map((r) => ({ fileId: r.fileId, relativePath: path.basename(r.path ?? r.partPath.slice(0, -PART.length)), size: r.size }));
   return run(services, interrupted.label, items, [], options);
 }
 
@@ -76,7 +75,7 @@ export async function download(services: Services, refs: readonly DownloadRef[],
       const controller = new AbortController();
       token.onCancellationRequested(() => controller.abort());
       try {
-        return await collectItems(services.client.files, refs, controller.signal);
+        return await collectItems(services.client.files, refs, { signal: controller.signal });
       } catch (error) {
         if (controller.signal.aborted) return undefined;
         throw error;

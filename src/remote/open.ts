@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { commandTitles, COMMANDS } from '../keys/commands';
 import { formatSize } from '../util/words';
-import { ASK_BEYOND_BYTES, asksBeforeWhole, binaryWhat, fileKind, seemsBinary, shownName } from './preview';
+import { ASK_BEYOND_BYTES, asksBeforeWhole, binaryWhat, fileKind, seemsBinary, shownName } from './fileKinds';
 import { contributedLanguages, languageByName } from './innerLanguage';
 import { formQuery, formatRemotePath, readFormOf, REMOTE_SCHEME, type ReadForm, type RemotePath } from './remotePath';
 import type { RemoteFiles } from './remoteFiles';

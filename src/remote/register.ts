@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import { StorageClient } from '../api/storage';
 import type { Services } from '../services';
 import { uploadCompleteWrite } from './uploadWrite';
 import type { discardUploadRun, resumeUploadRun } from './upload';
 import type { discardDownloads, resumeDownloads } from './download';
-import type { Later } from '../util/later';
+import { later, type Later } from '../util/later';
+import type { storageContentReader } from './preview';
 import { requestLogger } from '../ui/requestLog';
 import { readOnlyWords, RemoteFileSystem } from './fileSystem';
 import type { RemoteParts } from './open';
@@ -21,17 +21,18 @@ export interface RemoteOnFirstUse {
   discardUploadRun: typeof discardUploadRun;
   resumeDownloads: typeof resumeDownloads;
   discardDownloads: typeof discardDownloads;
+  storageContentReader: typeof storageContentReader;
 }
 
 export function registerRemote(services: Services, load: Later<RemoteOnFirstUse>): RemoteParts {
   const { client, session, projects } = services;
-  const storage = new StorageClient({ onRequest: requestLogger(services.log), clock: services.clock });
+  const reader = later(async () => (await load()).storageContentReader({ onRequest: requestLogger(services.log), clock: services.clock }));
   const files = new RemoteFiles({
     list: (location, page) => client.files.list(location, page),
     get: (id, options) => client.files.get(id, options),
     project: async (id, signal) => (await projects.all().catch(() => [])).find((p) => p.id === id) ?? client.projects.get(id, signal),
     downloadInfo: (id, signal) => client.files.downloadInfo(id, signal),
-    storage,
+    reader,
   }, {
     onWalkStopped: (words) => {
       services.log.warn(words);

@@ -5,11 +5,11 @@
 import * as l10n from '@vscode/l10n';
 import { ApiError } from '../api/errors';
 import type { FileLocation } from '../api/files';
-import type { StorageClient } from '../api/storage';
 import type { FileRecord, Page, Project } from '../api/types';
 import { ByteCache } from '../util/byteCache';
 import { count, formatSize } from '../util/words';
-import { fileKind, readHead, readInflated, readWhole, ReadRefused, WHOLE_LIMIT_BYTES, PREVIEW_BYTES, type Content, type RangeRead } from './preview';
+import { fileKind, ReadRefused, WHOLE_LIMIT_BYTES, PREVIEW_BYTES } from './fileKinds';
+import type { Content, ContentReader, RangeRead } from './preview';
 import { formatRemotePath, parseRemotePath, type ReadForm, type RemotePath } from './remotePath';
 
 /** What the file system reads from the platform. */
@@ -18,7 +18,8 @@ export interface RemoteSource {
   get(id: string, options?: { signal?: AbortSignal }): Promise<FileRecord>;
   project(id: string, signal?: AbortSignal): Promise<Project>;
   downloadInfo(id: string, signal?: AbortSignal): Promise<string>;
-  storage: Pick<StorageClient, 'read'>;
+  /** How bytes are read (the storage client and the readers, loaded on the first read). */
+  reader(): Promise<ContentReader>;
 }
 
 /** A project's root, as a folder. */
@@ -159,14 +160,14 @@ export class RemoteFiles {
     const under = this.reading.get(key);
     if (under) return under;
     const read = (async () => {
-      const { entry, range } = await this.opened(path, signal);
+      const { entry, range, reader } = await this.opened(path, signal);
       const kind = fileKind(entry.name);
       let content: Content;
-      if (form === 'head') content = await readHead(range, kind, entry.size, signal);
+      if (form === 'head') content = await reader.head(range, kind, entry.size, signal);
       else if (form === 'inflated' && kind === 'gzipText') {
-        content = await readInflated(range, WHOLE_LIMIT_BYTES, signal);
+        content = await reader.inflated(range, WHOLE_LIMIT_BYTES, signal);
         if (content.partial) throw new ReadRefused(l10n.t('{0} decompresses to more than {1}, the most the editor reads of one file. Use Download… to save it.', entry.name, formatSize(WHOLE_LIMIT_BYTES)!));
-      } else content = await readWhole(range, entry.name, signal);
+      } else content = await reader.whole(range, entry.name, signal);
       this.keep(key, content);
       if (form === 'head' && !content.partial) this.keep(contentKey(kind === 'gzipText' ? 'inflated' : 'file', path), content);
       return content;
@@ -184,8 +185,8 @@ export class RemoteFiles {
   async inflatesBeyond(path: string, bound: number, signal?: AbortSignal): Promise<boolean> {
     const known = this.contents.get(contentKey('inflated', path));
     if (known) return known.bytes.length > bound;
-    const { range } = await this.opened(path, signal);
-    const content = await readInflated(range, bound, signal);
+    const { range, reader } = await this.opened(path, signal);
+    const content = await reader.inflated(range, bound, signal);
     if (!content.partial) this.keep(contentKey('inflated', path), content);
     return content.partial;
   }
@@ -207,11 +208,11 @@ export class RemoteFiles {
   }
 
   /** A file's record and how its bytes are read (through a signed URL asked for now). */
-  private async opened(path: string, signal?: AbortSignal): Promise<{ entry: FileRecord; range: RangeRead }> {
+  private async opened(path: string, signal?: AbortSignal): Promise<{ entry: FileRecord; range: RangeRead; reader: ContentReader }> {
     const entry = await this.entry(path);
     if (entry.type === 'folder' || 'root' in entry) throw new NotFoundError(l10n.t('{0} is a folder', path));
-    const url = await this.source.downloadInfo(entry.id, signal);
-    return { entry, range: (range, s) => this.source.storage.read(url, range, s) };
+    const [url, reader] = await Promise.all([this.source.downloadInfo(entry.id, signal), this.source.reader()]);
+    return { entry, range: reader.range(url), reader };
   }
 
   private keep(key: string, content: Content): void {

@@ -22,10 +22,9 @@ import type { InterruptedRun } from '../jobs/transfers';
 import { randomUUID } from 'crypto';
 import { pickProject } from '../ui/projectPick';
 import { requestLogger } from '../ui/requestLog';
-import { andMore, count, fileCount, formatSize } from '../util/words';
-import { existingChoiceWords, progressWords } from './transferWords';
+import { existingChoiceWords, progressWords, uploadSummaryWords } from './transferWords';
 import { clashQuestion, takenNames } from './uploadClashes';
-import { completeThroughOutbox, folderThroughOutbox } from './uploadWrite';
+import { completedThroughOutbox, completeThroughOutbox, folderThroughOutbox } from './uploadWrite';
 
 /** What a script (or a test) may give instead of asking: `{ sources, destination, ifExists, confirm, signal }`. */
 interface UploadOptions {
@@ -98,6 +97,7 @@ function uploaderFor(services: Services, account: Account): Uploader {
   return new Uploader({
     uploads: client.uploads,
     complete: completeThroughOutbox(services.outbox, account, services.clock),
+    completed: completedThroughOutbox(services.outbox, client, account, services.clock),
     ensureFolder: folderThroughOutbox(services.outbox, client.files, account, services.clock),
     storage: new StorageClient({ onRequest: requestLogger(services.log), clock: services.clock }),
     clock: services.clock,
@@ -161,10 +161,12 @@ async function runUpload(services: Services, account: Account, uploader: Uploade
   } finally {
     row.end();
   }
-  const failures = [...plan.refused, ...summary.failed];
-  services.log.info(`Upload to ${record.label}: ${summary.uploaded.length} uploaded, ${summary.skipped.length} skipped, ${failures.length} failed, ${summary.bytes} bytes${summary.cancelled ? ', cancelled' : ''}`);
+  // The summary's failures hold the plan's refusals already.
+  services.log.info(
+    `Upload to ${record.label}: ${summary.uploaded.length} uploaded, ${summary.skipped.length} skipped, ${summary.links.length} links not followed, ${summary.failed.length} failed, ${summary.bytes} bytes${summary.cancelled ? ', cancelled' : ''}`,
+  );
   void vscode.commands.executeCommand(COMMANDS.refreshFiles);
-  if (options.confirm !== false) void showSummary(summary, failures, record.label);
+  if (options.confirm !== false) void showSummary(summary, record.label);
   return summary;
 }
 
@@ -201,22 +203,11 @@ async function askClash({ message, detail }: { message: string; detail: string }
   return chosen === overwrite ? 'overwrite' : chosen === keepBoth ? 'rename' : chosen === skip ? 'skip' : undefined;
 }
 
-const LISTED = 5;
-
-async function showSummary(summary: UploadSummary, failures: { localPath: string; reason: string }[], destination: string): Promise<void> {
-  const size = formatSize(summary.bytes)!;
-  const head = summary.cancelled
-    ? vscode.l10n.t('Upload cancelled: {0} uploaded ({1}); nothing half sent is left on the platform.', fileCount(summary.uploaded.length), size)
-    : failures.length
-      ? vscode.l10n.t('Uploaded {0} ({1}) to {2}; {3} failed.', fileCount(summary.uploaded.length), size, destination, count(failures.length))
-      : vscode.l10n.t('Uploaded {0} ({1}) to {2}.', fileCount(summary.uploaded.length), size, destination);
-  const lines = [head];
-  if (summary.skipped.length) lines.push(vscode.l10n.t('Skipped: {0} (the name was taken).', fileCount(summary.skipped.length)));
-  for (const f of failures.slice(0, LISTED)) lines.push(vscode.l10n.t({ message: '{0}: {1}', args: [path.basename(f.localPath), f.reason], comment: ['{0}: a local file\'s name; {1}: why it was not uploaded'] }));
-  if (failures.length > LISTED) lines.push(andMore(failures.length - LISTED));
+async function showSummary(summary: UploadSummary, destination: string): Promise<void> {
+  const { message, failed } = uploadSummaryWords(summary, destination);
   const reveal = commandTitles().revealInFiles;
-  const show = failures.length || summary.cancelled ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+  const show = failed || summary.links.length || summary.cancelled ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
   const first = summary.uploaded[0]?.file;
-  const chosen = await show(lines.join(' '), ...(first ? [reveal] : []));
+  const chosen = await show(message, ...(first ? [reveal] : []));
   if (chosen === reveal && first) await vscode.commands.executeCommand(COMMANDS.revealInFiles, { id: first.id, name: first.name, type: first.type });
 }

@@ -1,15 +1,18 @@
 // Collect Failure Logs: for each failed job of some failed tasks, its error log (`job.err.log`) and its command
 // (`cmd.log`) downloaded into `<folder>/<task name>/<job name>/`, a few tasks at once, each API request paced to the
 // budget, each log fetched from its signed URL without the token (the storage client); then a Markdown summary.
-// The logs stream to disk: only the last lines of each error log are kept in memory. No `vscode` import.
+// The logs stream to disk: only the last lines of each error log are kept in memory. Names are made safe by the
+// transfer's one rule (safeName), and nothing is written through a link (openUnder). No `vscode` import.
 
 import * as l10n from '@vscode/l10n';
-import { createWriteStream } from 'fs';
-import { mkdir, writeFile } from 'fs/promises';
+import { mkdir } from 'fs/promises';
 import * as path from 'path';
 import { describeError } from '../api/errors';
 import { redactSecrets } from '../api/secretShapes';
 import { StorageClient, type StorageOptions } from '../api/storage';
+import { describeLocalError, diskKey, safeName, type NamePlatform } from '../transfer/localFiles';
+import { openUnder } from '../transfer/underFolder';
+import { isLocalError, localError } from '../util/localError';
 import type { ExecutionDetails, Task, TaskJob } from '../api/types';
 import type { TaskListQuery } from '../api/tasks';
 import { codeSpan, escapeMarkdown } from '../util/markdown';
@@ -70,11 +73,12 @@ export interface CollectResult {
   logs: number;
 }
 
-/** A name the file systems accept as one path segment: no separators or reserved characters, not empty, not too long. */
-export function safeSegment(name: string, fallback: string): string {
-  // eslint-disable-next-line no-control-regex
-  const cleaned = name.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '_').replace(/[. ]+$/, '').trim().slice(0, 120);
-  return cleaned && cleaned !== '.' && cleaned !== '..' ? cleaned : fallback;
+/** The characters of a task's or job's name kept in its folder's name: the logs' paths stay short. */
+const NAME_CHARS = 120;
+
+/** A task's or job's name as one folder name: its first 120 characters, made safe by the one rule (`safeName`). */
+export function safeSegment(name: string, fallback: string, platform?: NamePlatform): string {
+  return safeName([...name].slice(0, NAME_CHARS).join(''), platform, fallback);
 }
 
 /** The last `n` lines of a text that may start inside a line (a tail), blank trailing lines left out. */
@@ -106,6 +110,10 @@ export async function failedTasks(source: CostSource, query: TaskListQuery, opti
 
 /** Collects the failure logs of the tasks (the failed ones: the caller found them) and returns the summary's rows. */
 export async function collectFailureLogs(tasks: readonly Task[], source: FailureLogSource, options: CollectOptions): Promise<CollectResult> {
+  // The folder chosen is the person's: made if missing (what goes below it is made one folder at a time, no link followed).
+  await mkdir(options.folder, { recursive: true }).catch((error: unknown) => {
+    throw localError(error);
+  });
   const storage = new StorageClient(options.storage);
   const rows: FailureRow[][] = tasks.map(() => []);
   const folders = taskFolders(tasks);
@@ -128,12 +136,12 @@ export async function collectFailureLogs(tasks: readonly Task[], source: Failure
 function taskFolders(tasks: readonly Task[]): string[] {
   const used = new Map<string, number>();
   for (const t of tasks) {
-    const name = safeSegment(t.name, t.id).toLowerCase();
+    const name = diskKey(safeSegment(t.name, t.id));
     used.set(name, (used.get(name) ?? 0) + 1);
   }
   return tasks.map((t) => {
     const name = safeSegment(t.name, t.id);
-    return (used.get(name.toLowerCase()) ?? 0) > 1 ? `${name} (${t.id.slice(0, 8)})` : name;
+    return (used.get(diskKey(name)) ?? 0) > 1 ? `${name} (${t.id.slice(0, 8)})` : name;
   });
 }
 
@@ -152,8 +160,8 @@ async function collectTask(task: Task, folder: string, source: FailureLogSource,
   const rows: FailureRow[] = [];
   for (const job of jobs) {
     let jobFolder = safeSegment(job.name ?? 'job', 'job');
-    const seen = jobFolders.get(jobFolder) ?? 0;
-    jobFolders.set(jobFolder, seen + 1);
+    const seen = jobFolders.get(diskKey(jobFolder)) ?? 0;
+    jobFolders.set(diskKey(jobFolder), seen + 1);
     // A job retried after a failed attempt: each attempt in its own folder.
     if (seen) jobFolder = `${jobFolder} (attempt ${seen + 1})`;
     const row: FailureRow = { task, job: job.name, instance: job.instance?.type, message, files: {}, lastLines: [] };
@@ -163,16 +171,17 @@ async function collectTask(task: Task, folder: string, source: FailureLogSource,
       const log = logsByName.get(name);
       if (!log) continue;
       const relative = `${folder}/${jobFolder}/${name}`;
+      const file = path.join(options.folder, folder, jobFolder, name);
       try {
         await options.pace?.();
         const url = await source.downloadInfo(log.fileId, options.signal);
-        const tail = await saveLog(storage, url, path.join(options.folder, folder, jobFolder, name), options.signal);
+        const tail = await saveLog(storage, url, options.folder, file, options.signal);
         row.files[name] = relative;
         if (name === 'job.err.log') row.lastLines = lastLines(tail.text, LAST_LINES, tail.cut).map((line) => redactSecrets(line, options.secrets ?? []));
         counted();
       } catch (error) {
         if (options.signal?.aborted) throw error;
-        problems.push(failedBecause(name, describeError(error)));
+        problems.push(failedBecause(name, isLocalError(error) ? describeLocalError(error, file) : describeError(error)));
       }
     }
     if (!logsByName.has('job.err.log')) problems.push(l10n.t('The job has no job.err.log.'));
@@ -182,14 +191,24 @@ async function collectTask(task: Task, folder: string, source: FailureLogSource,
   return rows;
 }
 
-/** Streams the file at a signed URL to `file` (its folder made), and returns its end as text. */
-async function saveLog(storage: StorageClient, url: string, file: string, signal?: AbortSignal): Promise<{ text: string; cut: boolean }> {
-  await mkdir(path.dirname(file), { recursive: true });
+/**
+ * Streams the file at a signed URL to `file` below `root` (its folders made; no link followed, an existing log
+ * replaced), and returns its end as text.
+ */
+async function saveLog(storage: StorageClient, url: string, root: string, file: string, signal?: AbortSignal): Promise<{ text: string; cut: boolean }> {
   const read = await storage.read(url, undefined, signal);
-  const out = createWriteStream(file);
+  let handle: Awaited<ReturnType<typeof openUnder>>;
+  try {
+    handle = await openUnder(root, file, 'replace');
+  } catch (error) {
+    // The answer is not read: its connection is let go.
+    await read.body[Symbol.asyncIterator]().return?.();
+    throw error;
+  }
+  const out = handle.createWriteStream();
   const closed = new Promise<void>((resolve, reject) => {
     out.on('close', resolve);
-    out.on('error', reject);
+    out.on('error', (error) => reject(localError(error)));
   });
   let tail = Buffer.alloc(0);
   let total = 0;
@@ -244,10 +263,19 @@ export function summaryMarkdown(result: CollectResult, heading: string): string 
   return lines.join('\n') + '\n';
 }
 
-/** Writes the summary next to the logs; returns its path. */
+/** Writes the summary next to the logs (an existing one replaced, a link not followed); returns its path. */
 export async function writeSummary(folder: string, text: string): Promise<string> {
   const file = path.join(folder, SUMMARY_FILE);
   await mkdir(folder, { recursive: true });
-  await writeFile(file, text, 'utf8');
+  try {
+    const handle = await openUnder(folder, file, 'replace');
+    try {
+      await handle.writeFile(text, 'utf8');
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    throw new Error(describeLocalError(error, file));
+  }
   return file;
 }

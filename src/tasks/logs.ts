@@ -4,7 +4,7 @@ import { isFileId } from '../api/ids';
 import { SCHEMES } from '../keys/schemes';
 import { ByteCache } from '../util/byteCache';
 import type { RequestLogEntry } from '../api/transport';
-import { fetchLog, type LogSource } from './logContent';
+import type { fetchLog, LogSource } from './logContent';
 import { logLocation, logTitle, type LogRef } from './taskInfo';
 
 export const LOG_SCHEME = SCHEMES.log;
@@ -29,6 +29,8 @@ export class LogDocumentProvider implements vscode.TextDocumentContentProvider, 
   constructor(
     private readonly source: LogSource,
     private readonly onRequest: (entry: RequestLogEntry) => void,
+    /** The reading (logContent.ts, with the storage client), loaded on the first log opened. */
+    private readonly fetch: typeof fetchLog,
     sessionChanged?: vscode.Event<unknown>,
   ) {
     this.subscription = sessionChanged?.(() => {
@@ -67,7 +69,7 @@ export class LogDocumentProvider implements vscode.TextDocumentContentProvider, 
     const cancel = token.onCancellationRequested(() => controller.abort());
     LogDocumentProvider.loading.set(key, controller);
     try {
-      const { text, download } = await fetchLog(this.source, fileId, LogDocumentProvider.isWhole(uri), { onRequest: this.onRequest, signal: controller.signal });
+      const { text, download } = await this.fetch(this.source, fileId, LogDocumentProvider.isWhole(uri), { onRequest: this.onRequest, signal: controller.signal });
       this.texts.set(key, text, text.length);
       this.partial.set(key, download.partial);
       return text;

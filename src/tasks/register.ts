@@ -17,6 +17,7 @@ import { TASK_DETAILS_SCHEME, TaskDetailsProvider } from './details';
 import type { announce } from './executionCommands';
 import { FilterModel } from './filterModel';
 import { LOG_SCHEME, LogDocumentProvider } from './logs';
+import type { fetchLog } from './logContent';
 import { intervalMs, Refresher } from './refresher';
 import { TaskTreeModel, type TaskTreeNode } from './taskTree';
 import type { openTimeline } from './timelinePanel';
@@ -47,6 +48,7 @@ export interface TasksOnFirstUse {
   announce: typeof announce;
   resumeRerunWatches: typeof resumeRerunWatches;
   openTimeline: typeof openTimeline;
+  fetchLog: typeof fetchLog;
 }
 
 /** The task explorer: its tree, filters, watched tasks and commands. */
@@ -65,8 +67,9 @@ export function registerTasks(services: Services, copy: CopyFeature, later: OnFi
     watched: (id) => watcher.isWatched(id),
     budget: client.budget,
   });
-  for (const kind of taskActionWrites(client.tasks, clock)) services.outbox.register(kind);
-  services.outbox.register(rerunFailedWrite(client.tasks, client.budget, clock));
+  const serverNow = () => client.budget.serverClock.estimate();
+  for (const kind of taskActionWrites(client.tasks, clock, serverNow)) services.outbox.register(kind);
+  services.outbox.register(rerunFailedWrite(client.tasks, client.budget, clock, serverNow));
   const sender = new TaskActionSender(services.outbox, services.account, undefined, clock);
   const { view, rows, disposables } = showRows(VIEWS.tasks, tree, { clock, canSelectMany: true, redrawEveryMs: RELATIVE_TIME_TICK_MS });
   // Watched tasks are followed even while the view is hidden: one bulk request per round for all of them.
@@ -77,7 +80,7 @@ export function registerTasks(services: Services, copy: CopyFeature, later: OnFi
     clock,
     budget: client.budget,
   });
-  const logs = new LogDocumentProvider(client.files, requestLogger(log), session.onDidChange);
+  const logs = new LogDocumentProvider(client.files, requestLogger(log), async (...args) => (await later.load()).fetchLog(...args), session.onDidChange);
   /** The number of running tasks on the view's icon, from the counts the tree already has (no request of its own). */
   const showBadge = () => {
     const running = tree.runningCount();

@@ -14,7 +14,7 @@ export const RERUN_FAILED_WRITE = 'taskAction.rerunFailed';
  * appeared in its project since the snapshot, claimed by no other write), held back while the API budget is nearly
  * spent: a thousand re-runs wait for the reset rather than meet a 429.
  */
-export function rerunFailedWrite(api: TaskActionApi, budget: Pick<ApiBudget, 'holdBulk'>, clock?: Pick<Clock, 'monotonic'>): WriteKind<TaskActionPayload, CloneSnapshot, Task> {
-  return { ...rerunWrite(api, clock), name: RERUN_FAILED_WRITE, hold: () => budget.holdBulk(1) };
+export function rerunFailedWrite(api: TaskActionApi, budget: Pick<ApiBudget, 'holdBulk'>, clock?: Pick<Clock, 'monotonic'>, serverNow?: () => number | undefined): WriteKind<TaskActionPayload, CloneSnapshot, Task> {
+  return { ...rerunWrite(api, clock, serverNow), name: RERUN_FAILED_WRITE, hold: () => budget.holdBulk(1) };
 }
 

@@ -1,24 +1,28 @@
 // Downloads files from the platform to a local folder: several files at once, a large file as several ranges at once,
-// each streamed to a `.part` file by positional writes (never a whole file in memory), checked by size before it takes
-// its name. It resumes from the bytes already on disk after a Cancel, a dropped connection, a storage 5xx, an expired
-// URL (download_info is asked again) or a window reload (the ranges each `.part` holds are kept in stored state).
+// each streamed to a `.part` file by positional writes (never a whole file in memory). Every answer of the storage is
+// checked against what was asked and what it said before; a file takes its name only when its ranges cover the size
+// the storage said, exactly. Nothing is written outside the folder nor through a link (underFolder.ts). It resumes
+// from the bytes already on disk after a Cancel, a dropped connection, a storage 5xx, an expired URL (download_info
+// is asked again) or a window reload (the ranges each `.part` holds are kept in stored state).
 // No `vscode`: the editor side calls `plan`, then `run`. See README.md.
 import * as l10n from '@vscode/l10n';
 import { promises as fsp } from 'fs';
 import * as path from 'path';
 import type { Clock } from '../api/clock';
 import { ApiError, describeError } from '../api/errors';
-import { StorageError, type StorageClient } from '../api/storage';
-import { describeLocalError, keepBothName, targetPath } from './localFiles';
-import { downloadRanges, type Span } from './partPlan';
+import { StorageAnswerError, StorageError, type StorageClient, type StorageRead } from '../api/storage';
+import { isLocalError, localError } from '../util/localError';
+import { describeLocalError, diskKey, isInside, keepBothName, targetPath } from './localFiles';
+import { downloadRanges, MAX_FILE_SIZE, type Span } from './partPlan';
 import { ProgressMeter, type TransferProgress } from './progress';
-import { addRange, rangesBytes, type DownloadResume, type ResumeBook } from './resumeState';
+import { addRange, isWhole, PART, rangesBytes, type DownloadResume, type ResumeBook } from './resumeState';
+import { folderProblem, openUnder, renameUnder, type OpenHow } from './underFolder';
 
 export interface DownloadItem {
   fileId: string;
   /** Where it lands under the target folder, `/`-separated: the remote layout (`folder/sub/a.bam`, `<task>/<output>`). */
   relativePath: string;
-  /** From the listing; without it, the storage's answer tells. */
+  /** From the listing: a hint (ranges and progress are planned by it); the storage's answer is the file's size. */
   size?: number;
 }
 
@@ -48,6 +52,8 @@ export interface PlannedFile {
   /** The path it takes when whole (a "keep both" name when so chosen). */
   path: string;
   partPath: string;
+  /** A `.part` of this file's, left by an earlier run, is there: emptied unless `resumeFrom` says what to keep. */
+  partThere: boolean;
   /** Bytes of it already on disk (a `.part` left by an earlier run), kept. */
   resumeFrom: number;
 }
@@ -56,8 +62,11 @@ export interface DownloadPlan {
   target: string;
   files: PlannedFile[];
   skipped: { item: DownloadItem; path: string; reason: string }[];
-  /** Items that cannot be placed (a path leaving the folder, a folder in the way), with why. */
-  refused: { item: DownloadItem; reason: string }[];
+  /**
+   * Items that cannot be placed, with why: a path leaving the folder; a link, a file or a folder in the way
+   * (`retryable`: the person may move it, then Retry).
+   */
+  refused: { item: DownloadItem; reason: string; retryable: boolean }[];
   /** Bytes still to fetch, and what the disk has free (undefined when it cannot tell). */
   space: { needed: number; available: number | undefined };
   /** True when the files need more than the disk has: say so before the first byte. */
@@ -77,9 +86,12 @@ export interface DownloadSummary {
   retry: DownloadItem[];
 }
 
-/** The local disk as the engine uses it: a file opened for positional writes (a test may fill the disk). */
+/**
+ * The local disk as the engine uses it: a file below the target folder opened for positional writes, as `how` says
+ * (a test may fill the disk). The engine's own opens it with `openUnder` (underFolder.ts): no link followed.
+ */
 export interface LocalDisk {
-  open(path: string, flags: 'r+' | 'w'): Promise<WritableFile>;
+  open(target: string, path: string, how: OpenHow): Promise<WritableFile>;
 }
 export interface WritableFile {
   /** Resolves with `{ bytesWritten }` (fewer than `length`: the rest is written again). */
@@ -125,7 +137,7 @@ const WRITE_BYTES = 512 * 1024;
 const WRITE_CALL_BYTES = 32 * 1024;
 const MAX_BACKOFF_MS = 30_000;
 
-const nodeDisk: LocalDisk = { open: (p, flags) => fsp.open(p, flags) };
+const nodeDisk: LocalDisk = { open: openUnder };
 
 export class Downloader {
   private readonly connections: number;
@@ -137,34 +149,48 @@ export class Downloader {
   /**
    * Where each file goes, what is skipped (there already with the same size, or by choice), what resumes, and
    * whether the disk has room; asks about files there with another size (`ask`). Moves no byte.
+   *
+   * The names of one run never meet: two files whose paths are one on a case-insensitive disk (`Sample.VCF`,
+   * `sample.vcf`), or a file where a folder of the run goes, get "keep both" names; a file's temporary name (`.part`)
+   * is none of the run's names, nor a file there that is not this file's own `.part` (`x.bam.part` may be a file of
+   * the platform's too). Nothing is planned through a link: a path with a link on the way is refused; a link where
+   * the file itself goes is replaced by the file (with Overwrite), never written through.
    */
   async plan(request: DownloadRequest): Promise<DownloadPlan> {
     const target = path.resolve(request.target);
     const plan: DownloadPlan = { target, files: [], skipped: [], refused: [], space: { needed: 0, available: undefined }, shortfall: false };
     // First where each lands and what is there, so that every file there with another size is asked about at once.
-    const placed: { item: DownloadItem; file: string; localSize?: number }[] = [];
+    const placed: Placed[] = [];
     for (const item of request.items) {
       const file = targetPath(target, item.relativePath);
       if (!file) {
-        plan.refused.push({ item, reason: l10n.t('"{0}" is not a path inside the folder.', item.relativePath) });
+        plan.refused.push({ item, reason: l10n.t('"{0}" is not a path inside the folder.', item.relativePath), retryable: false });
         continue;
       }
+      const inTheWay = await folderProblem(target, path.dirname(file));
+      if (inTheWay) {
+        plan.refused.push({ item, reason: describeLocalError({ code: inTheWay.code, at: inTheWay.path }, file), retryable: true });
+        continue;
+      }
+      // A link where the file goes is taken as what it leads to (same size: skipped); Overwrite replaces the link itself.
       const there = await statOf(file);
       if (there?.isDirectory()) {
-        plan.refused.push({ item, reason: describeLocalError({ code: 'EISDIR' }, file) });
+        plan.refused.push({ item, reason: describeLocalError({ code: 'EISDIR' }, file), retryable: true });
         continue;
       }
       placed.push({ item, file, localSize: there?.size });
     }
     const choices = await this.choices(request, placed);
-    const taken = new Set<string>();
+    const names: RunNames = { files: new Set(), folders: new Set(placed.flatMap((p) => foldersBetween(target, p.file).map(diskKey))), parts: new Set() };
+    const finals: { item: DownloadItem; file: string }[] = [];
     for (const { item, file: wanted, localSize } of placed) {
       let file = wanted;
-      if (localSize !== undefined && !taken.has(file)) {
-        if (item.size !== undefined && localSize === item.size) {
+      const clash = names.files.has(diskKey(file)) || names.folders.has(diskKey(file));
+      if (localSize !== undefined && !clash) {
+        if (sameSize(item, localSize)) {
           plan.skipped.push({ item, path: file, reason: l10n.t('Already there, with the same size.') });
           // A record left by a window that died after the file took its name.
-          if (this.deps.resume.get(`${file}.part`) && !(await statOf(`${file}.part`))) await this.deps.resume.set(`${file}.part`, undefined);
+          if (this.deps.resume.get(`${file}${PART}`) && !(await lstatOf(`${file}${PART}`))) await this.deps.resume.set(`${file}${PART}`, undefined);
           continue;
         }
         const choice = choices.get(item) ?? 'skip';
@@ -172,15 +198,16 @@ export class Downloader {
           plan.skipped.push({ item, path: file, reason: l10n.t('Already there, with another size: left as it is.') });
           continue;
         }
-        if (choice === 'keepBoth') file = await this.freeName(file, item, taken);
-      } else if (taken.has(file)) {
-        file = await this.freeName(file, item, taken);
+        if (choice === 'keepBoth') file = await freeName(file, names);
+      } else if (clash) {
+        file = await freeName(file, names);
       }
-      taken.add(file);
-      const partPath = `${file}.part`;
-      plan.files.push({ item, path: file, partPath, resumeFrom: await this.resumable(item, partPath) });
+      names.files.add(diskKey(file));
+      finals.push({ item, file });
     }
-    plan.space.needed = plan.files.reduce((n, f) => n + Math.max(0, (f.item.size ?? 0) - f.resumeFrom), 0);
+    // Then each file's temporary name, once every name of the run is known.
+    for (const { item, file } of finals) plan.files.push({ item, path: file, ...(await this.partOf(item, file, names)) });
+    plan.space.needed = plan.files.reduce((n, f) => n + Math.max(0, (sizeHint(f.item) ?? 0) - f.resumeFrom), 0);
     plan.space.available = await (this.deps.freeSpace ?? freeSpace)(target);
     plan.shortfall = plan.space.available !== undefined && plan.space.needed > plan.space.available;
     return plan;
@@ -195,12 +222,12 @@ export class Downloader {
    * What to do with each file there already with another size: the policy; with `ask`, one answer for them all
    * (`askAll`, when there are several), else one question per file, in order.
    */
-  private async choices(request: DownloadRequest, placed: readonly { item: DownloadItem; file: string; localSize?: number }[]): Promise<Map<DownloadItem, ExistingChoice>> {
+  private async choices(request: DownloadRequest, placed: readonly Placed[]): Promise<Map<DownloadItem, ExistingChoice>> {
     const seen = new Set<string>();
     const clashes: ExistingFile[] = [];
     for (const { item, file, localSize } of placed) {
-      if (localSize !== undefined && !seen.has(file) && !(item.size !== undefined && localSize === item.size)) clashes.push({ item, path: file, localSize });
-      seen.add(file);
+      if (localSize !== undefined && !seen.has(diskKey(file)) && !sameSize(item, localSize)) clashes.push({ item, path: file, localSize });
+      seen.add(diskKey(file));
     }
     const choices = new Map<DownloadItem, ExistingChoice>();
     if (request.ifExists !== 'ask') {
@@ -212,34 +239,92 @@ export class Downloader {
     return choices;
   }
 
-  /** The first `name (n).ext` free at that path: neither there nor planned, its `.part` absent or this file's own. */
-  private async freeName(file: string, item: DownloadItem, taken: Set<string>): Promise<string> {
-    const dir = path.dirname(file);
-    for (let n = 1; ; n++) {
-      const candidate = path.join(dir, keepBothName(path.basename(file), n));
-      if (taken.has(candidate) || (await statOf(candidate))) continue;
-      const part = await statOf(`${candidate}.part`);
-      if (!part || this.deps.resume.get(`${candidate}.part`)?.fileId === item.fileId) return candidate;
+  /**
+   * The file's temporary name: `<name>.part`, else `<name>.1.part`, `<name>.2.part`…, the first that is none of the
+   * run's names and is either absent or this file's own `.part` left by an earlier run (its record names this file,
+   * and it is a file, not a link); with the bytes of it this file can keep.
+   */
+  private async partOf(item: DownloadItem, file: string, names: RunNames): Promise<Pick<PlannedFile, 'partPath' | 'resumeFrom' | 'partThere'>> {
+    for (let n = 0; ; n++) {
+      const partPath = n === 0 ? `${file}${PART}` : `${file}.${n}${PART}`;
+      const key = diskKey(partPath);
+      if (names.files.has(key) || names.folders.has(key) || names.parts.has(key)) continue;
+      const there = await lstatOf(partPath);
+      const own = this.deps.resume.get(partPath)?.fileId === item.fileId && !!there?.isFile();
+      if (there && !own) continue;
+      names.parts.add(key);
+      return { partPath, partThere: own, resumeFrom: own ? await this.resumable(item, partPath, there!.size) : 0 };
     }
   }
 
   /** Bytes of a `.part` an earlier run left that this file can keep: only those its record vouches for. */
-  private async resumable(item: DownloadItem, partPath: string): Promise<number> {
+  private async resumable(item: DownloadItem, partPath: string, partSize: number): Promise<number> {
     const record = this.deps.resume.get(partPath);
-    if (!record || record.fileId !== item.fileId || (item.size !== undefined && record.size !== item.size)) return 0;
-    const part = await statOf(partPath);
+    const hint = sizeHint(item);
+    if (!record || record.fileId !== item.fileId || (hint !== undefined && record.size !== hint)) return 0;
     const end = record.done.length ? record.done[record.done.length - 1][1] : 0;
-    return part && part.size >= end ? rangesBytes(record.done) : 0;
+    return partSize >= end ? rangesBytes(record.done) : 0;
   }
+}
+
+/** A file placed under the target, with the size of the local file there, if any. */
+interface Placed {
+  item: DownloadItem;
+  file: string;
+  localSize?: number;
+}
+
+/** The run's names so far, each as a case-insensitive disk tells it (`diskKey`): files, the folders they go in, temporary names. */
+interface RunNames {
+  files: Set<string>;
+  folders: Set<string>;
+  parts: Set<string>;
+}
+
+/** The first `name (n).ext` free at that path: none of the run's names, and nothing there. */
+async function freeName(file: string, names: RunNames): Promise<string> {
+  const dir = path.dirname(file);
+  for (let n = 1; ; n++) {
+    const candidate = path.join(dir, keepBothName(path.basename(file), n));
+    const key = diskKey(candidate);
+    if (!names.files.has(key) && !names.folders.has(key) && !(await lstatOf(candidate))) return candidate;
+  }
+}
+
+/** The folders from the target down to where `file` goes, the target left out. */
+function foldersBetween(target: string, file: string): string[] {
+  const folders: string[] = [];
+  for (let at = path.dirname(file); at !== target && isInside(target, at); at = path.dirname(at)) folders.push(at);
+  return folders;
+}
+
+/** The listing's size, when it is one a file can have; a hint only: the storage's answer is the file's size. */
+function sizeHint(item: DownloadItem): number | undefined {
+  return plausibleSize(item.size) ? item.size : undefined;
+}
+
+function plausibleSize(size: number | undefined): size is number {
+  return Number.isSafeInteger(size) && size! >= 0 && size! <= MAX_FILE_SIZE;
+}
+
+/** A local file of the listed size is taken as this file (the listing's size may be a hint, but nothing is written). */
+function sameSize(item: DownloadItem, localSize: number): boolean {
+  return sizeHint(item) === localSize;
 }
 
 /** One file under way. */
 interface Job {
   planned: PlannedFile;
+  /** Its size as far as it is known: the storage's (this run's answers, or the record of the run that began the `.part`), else the listing's. */
   size: number | undefined;
+  /** The storage said `size` (the listing's is only a hint). */
+  sizeKnown: boolean;
   /** Ranges not yet taken by a connection. */
   pending: Span[];
-  inFlight: number;
+  /** Ranges being read. */
+  reading: Set<Span>;
+  /** The storage answered a range with the whole file: from then on one connection at a time reads it. */
+  wholeOnly: boolean;
   /** `[start, end)` written. */
   done: [number, number][];
   etag: string | undefined;
@@ -253,11 +338,15 @@ interface Job {
   unsaved: boolean;
 }
 
+/** What an answer of the storage means for the range that asked: read its body, nothing left to read, or let it go. */
+type Answer = 'read' | 'whole' | 'done' | 'yield' | { reason: string; discard: boolean };
+
 class DownloadRun {
   private readonly jobs: Job[];
-  /** The next job to open, files being opened, and open files whose ranges are not all taken yet. */
+  /** The next job to open, files being opened, ranges being read, and open files whose ranges are not all taken yet. */
   private nextJob = 0;
   private opening = 0;
+  private reading = 0;
   private readonly active = new Set<Job>();
   private readonly meter: ProgressMeter;
   private readonly summary: DownloadSummary;
@@ -268,14 +357,14 @@ class DownloadRun {
   private lastSave: number;
   /** Write buffers not in use (at most one a connection is ever made). */
   private readonly spare: Buffer[] = [];
-  /** Wakes idle connections when a file opens (its ranges can be taken) or work ends. */
+  /** Wakes idle connections when a file opens (its ranges can be taken), a range is given back, or work ends. */
   private wake: () => void = () => undefined;
   private woken: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly deps: DownloaderDeps,
     private readonly connections: number,
-    plan: DownloadPlan,
+    private readonly plan: DownloadPlan,
     private readonly options: RunOptions,
   ) {
     this.signal = options.signal ?? new AbortController().signal;
@@ -283,23 +372,29 @@ class DownloadRun {
     this.backoffMs = deps.backoffMs ?? 1_000;
     this.disk = deps.disk ?? nodeDisk;
     this.lastSave = deps.clock.now();
-    this.jobs = plan.files.map((planned) => ({
-      planned,
-      size: planned.item.size,
-      pending: [],
-      inFlight: 0,
-      done: planned.resumeFrom ? (deps.resume.get(planned.partPath)?.done ?? []) : [],
-      etag: planned.resumeFrom ? deps.resume.get(planned.partPath)?.etag : undefined,
-      url: undefined,
-      currentUrl: undefined,
-      file: undefined,
-      controller: new AbortController(),
-      state: 'waiting',
-      unsaved: false,
-    }));
+    this.jobs = plan.files.map((planned) => {
+      const record = planned.resumeFrom ? deps.resume.get(planned.partPath) : undefined;
+      const hint = sizeHint(planned.item);
+      return {
+        planned,
+        size: record ? record.size : hint || undefined,
+        sizeKnown: !!record,
+        pending: [],
+        reading: new Set<Span>(),
+        wholeOnly: false,
+        done: record?.done ?? [],
+        etag: record?.etag,
+        url: undefined,
+        currentUrl: undefined,
+        file: undefined,
+        controller: new AbortController(),
+        state: 'waiting',
+        unsaved: false,
+      };
+    });
     this.meter = new ProgressMeter(deps.clock, {
       files: plan.files.length,
-      bytes: plan.files.reduce((n, f) => n + (f.item.size ?? 0), 0),
+      bytes: this.jobs.reduce((n, job) => n + (job.size ?? 0), 0),
       bytesDoneAtStart: plan.files.reduce((n, f) => n + f.resumeFrom, 0),
     });
     this.summary = {
@@ -309,7 +404,7 @@ class DownloadRun {
       bytes: 0,
       skipped: [...plan.skipped],
       failed: plan.refused.map((r) => ({ item: r.item, reason: r.reason })),
-      retry: [],
+      retry: plan.refused.filter((r) => r.retryable).map((r) => r.item),
     };
     this.rearm();
     this.signal.addEventListener('abort', () => this.notify(), { once: true });
@@ -338,27 +433,34 @@ class DownloadRun {
     this.rearm();
   }
 
-  /** One connection's loop: a pending range of an open file, else the next file, until there is nothing left. */
+  /**
+   * One connection's loop: a pending range of an open file, else the next file, until there is nothing left. What
+   * goes wrong with one file that no rule foresaw fails that file alone, never the run.
+   */
   private async connection(): Promise<void> {
     while (!this.signal.aborted) {
       const open = this.withRanges();
       if (open) {
-        await this.fetch(open, open.pending.shift()!);
+        await this.fetch(open, open.pending.shift()!).catch((error: unknown) => this.fail(open, describeError(error), false));
         continue;
       }
       if (this.nextJob < this.jobs.length) {
-        await this.open(this.jobs[this.nextJob++]);
+        const job = this.jobs[this.nextJob++];
+        await this.open(job).catch((error: unknown) => this.fail(job, describeError(error), false));
         continue;
       }
-      if (!this.opening) return;
+      if (!this.opening && !this.reading) return;
       await this.woken;
     }
   }
 
-  /** The first open file with a range no connection has taken yet. */
+  /** The first open file with a range no connection has taken yet (one that gives the whole file: when none reads it). */
   private withRanges(): Job | undefined {
     for (const job of this.active) {
-      if (job.state === 'open' && job.pending.length) return job;
+      if (job.state === 'open' && job.pending.length) {
+        if (!job.wholeOnly || !job.reading.size) return job;
+        continue;
+      }
       this.active.delete(job);
     }
     return undefined;
@@ -385,16 +487,12 @@ class DownloadRun {
       return this.fail(job, remoteFailure(error), false);
     }
     try {
-      await fsp.mkdir(path.dirname(planned.partPath), { recursive: true });
-      job.file = await this.disk.open(planned.partPath, job.done.length ? 'r+' : 'w');
+      job.file = await this.disk.open(this.plan.target, planned.partPath, job.done.length ? 'update' : planned.partThere ? 'replace' : 'new');
     } catch (error) {
       return this.fail(job, describeLocalError(error, planned.partPath), false);
     }
-    if (job.size === undefined) {
-      job.pending = [{ number: 1, start: 0, end: Infinity }];
-    } else {
-      job.pending = withoutDone(downloadRanges(job.size, this.connections), job.done);
-    }
+    // Without a size to plan ranges by, one range reads the file to its end, which the storage's answer tells.
+    job.pending = job.size === undefined ? [{ number: 1, start: 0, end: Infinity }] : withoutDone(downloadRanges(job.size, this.connections), job.done);
     job.state = 'open';
     this.active.add(job);
     if (!job.pending.length) await this.finish(job);
@@ -406,14 +504,17 @@ class DownloadRun {
   }
 
   private async fetch(job: Job, span: Span): Promise<void> {
-    job.inFlight++;
+    job.reading.add(span);
+    this.reading++;
     try {
       await this.fetchSpan(job, span);
     } finally {
-      job.inFlight--;
+      job.reading.delete(span);
+      this.reading--;
+      this.notify();
     }
-    if (job.state === 'open' && !job.pending.length && job.inFlight === 0 && !this.signal.aborted) await this.finish(job);
-    if (job.state === 'failed' && job.inFlight === 0) await this.close(job);
+    if (job.state === 'open' && !job.pending.length && !job.reading.size && !this.signal.aborted) await this.finish(job);
+    if (job.state === 'failed' && !job.reading.size) await this.close(job);
   }
 
   /**
@@ -423,6 +524,10 @@ class DownloadRun {
    * next bytes in the socket): a slow disk does not hold the connection back. Each chunk of the socket is dropped
    * as soon as it is copied: it dies young, in a cheap collection, instead of living through a write and needing a
    * full one (holding 1 MiB of chunks a range for each write cost about twice the CPU at loopback speed).
+   *
+   * Each answer is checked first (`answer`): the storage's client has checked that a 206 holds the bytes asked, and
+   * here its size and ETag are checked against the file's. A fault that moved bytes is not counted against the range:
+   * only `attempts` faults in a row without a byte between them give it up.
    */
   private async fetchSpan(job: Job, span: Span): Promise<void> {
     const signal = AbortSignal.any([this.signal, job.controller.signal]);
@@ -463,17 +568,20 @@ class DownloadRun {
         try {
           url = await this.urlOf(job, signal);
           const read = await this.deps.storage.read(url, { start: next, end: span.end === Infinity ? undefined : span.end - 1 }, signal);
-          const problem = this.check(job, read.status, read.size, read.etag);
-          if (problem) return this.fail(job, problem.reason, problem.discard);
-          if (span.end === Infinity) span.end = job.size ?? Infinity;
-          // A storage that ignores Range sends the file from its start: what comes before `next` is passed over.
+          const answer = this.answer(job, span, next, read);
+          // A body not to be read: its connection is let go now, not when the storage's idle time runs out.
+          if (answer !== 'read' && answer !== 'whole') await read.body[Symbol.asyncIterator]().return?.();
+          if (answer === 'yield') return this.giveBack(job, { number: span.number, start: next, end: span.end });
+          if (answer === 'done') return;
+          if (answer === 'whole') next = this.readWhole(job, span);
+          else if (answer !== 'read') return this.fail(job, answer.reason, answer.discard);
+          // A whole file (a 200) starts at byte 0: what comes before `next` is passed over, and the read ends at the span's end.
           let at = read.start;
           for await (const chunk of read.body) {
             let from = Math.max(0, next + filled - at);
             const to = Math.min(chunk.length, span.end - at);
             at += chunk.length;
-            if (to <= from) continue;
-            faults = 0;
+            if (to > from) faults = 0;
             while (from < to) {
               buffer ??= this.spare.pop() ?? Buffer.allocUnsafe(WRITE_BYTES);
               const copied = chunk.copy(buffer, filled, from, to);
@@ -481,17 +589,18 @@ class DownloadRun {
               filled += copied;
               if (filled === buffer.length) await handOver();
             }
+            if (at >= span.end) break;
           }
           await flush();
           if (span.end === Infinity) {
-            // A file of unknown size: the end of the body is its end.
-            if (job.size === undefined) this.meter.sizeLearned(next);
-            span.end = job.size = next;
+            // A file whose size the storage did not say: the end of the body is its end.
+            this.sizeSaid(job, next);
+            span.end = next;
           }
           if (next < span.end) throw new ApiError({ kind: 'network', message: l10n.t('the file storage ended the answer early') });
         } catch (error) {
           // What arrived before the fault (or the Cancel) is kept.
-          if (!isLocal(error) && job.state === 'open') {
+          if (!isLocalError(error) && job.state === 'open') {
             try {
               await flush();
             } catch (local) {
@@ -499,11 +608,11 @@ class DownloadRun {
             }
           }
           if (signal.aborted || job.state !== 'open') return;
-          if (isLocal(error)) return this.fail(job, describeLocalError(error, job.planned.partPath), false);
+          if (isLocalError(error)) return this.fail(job, describeLocalError(error, job.planned.partPath), false);
           if (error instanceof StorageError && error.gone) return this.fail(job, gone(), true);
           if (url === undefined && error instanceof ApiError && error.status === 404) return this.fail(job, gone(), true);
           if (error instanceof StorageError && error.linkRefused) this.refreshUrl(job, url!);
-          else if (!(error instanceof ApiError && error.isTransient)) return this.fail(job, url === undefined ? remoteFailure(error) : describeError(error), false);
+          else if (!(error instanceof ApiError && (error.isTransient || error instanceof StorageAnswerError))) return this.fail(job, url === undefined ? remoteFailure(error) : describeError(error), false);
           if (++faults >= this.attempts) return this.fail(job, l10n.t('Stopped after {0} tries: {1}', this.attempts, describeError(error)), false);
           try {
             await this.deps.clock.sleep(Math.min(MAX_BACKOFF_MS, this.backoffMs * 2 ** (faults - 1)), signal);
@@ -519,22 +628,87 @@ class DownloadRun {
     }
   }
 
-  /** What is wrong with an answer for this file, if anything: another size or other bytes than before. */
-  private check(job: Job, status: number, size: number | undefined, etag: string | undefined): { reason: string; discard: boolean } | undefined {
-    if (status === 416) return { reason: l10n.t('The file on the platform is smaller than listed: it changed. Download it again.'), discard: true };
-    if (size !== undefined && job.size !== undefined && size !== job.size) {
-      return { reason: l10n.t('The platform lists {0} bytes but the storage has {1}: the file changed. Download it again.', job.size, size), discard: true };
+  /**
+   * What an answer means for the range that asked from `next`: its size and ETag checked against the file's (a size
+   * the listing gave is replaced by the storage's); a 416 past the file's end leaves nothing to read; a 200 (the
+   * whole file, the storage ignoring `Range`) is read by this range alone, from byte 0 to the end, or, while other
+   * ranges of the file are being read, given back to be read so once they are done: never read again per range.
+   */
+  private answer(job: Job, span: Span, next: number, read: StorageRead): Answer {
+    if (read.status === 416) {
+      if (read.size === undefined) return changed();
+      const problem = this.check(job, read.size, undefined);
+      if (problem) return problem;
+      span.end = Math.min(span.end, read.size);
+      return next >= span.end ? 'done' : changed();
     }
-    if (job.size === undefined && size !== undefined) {
-      job.size = size;
-      this.meter.sizeLearned(size);
+    const problem = this.check(job, read.size, read.etag);
+    if (problem) return problem;
+    if (job.sizeKnown) span.end = Math.min(span.end, job.size!);
+    const whole = read.status !== 206;
+    if (whole && !(next === 0 && span.end >= (job.size ?? Infinity))) {
+      job.wholeOnly = true;
+      return job.reading.size > 1 ? 'yield' : 'whole';
     }
+    return next >= span.end ? 'done' : 'read';
+  }
+
+  /**
+   * This range reads the file's body whole, alone: every range not written yet is its own now. It writes from the end
+   * of the first bytes written (from byte 0) to the file's end, and what was written after that is written again.
+   * Returns the byte to write from.
+   */
+  private readWhole(job: Job, span: Span): number {
+    const from = job.done[0]?.[0] === 0 ? job.done[0][1] : 0;
+    span.start = from;
+    span.end = job.size ?? Infinity;
+    job.pending = [];
+    this.meter.alreadyDone(from - rangesBytes(job.done));
+    job.done = from ? [[0, from]] : [];
+    return from;
+  }
+
+  /** A range that let an answer go (another range reads the whole file): it is taken again later, from `next`. */
+  private giveBack(job: Job, span: Span): void {
+    if (span.start < span.end) job.pending.unshift(span);
+    this.active.add(job);
+  }
+
+  /**
+   * What is wrong with an answer for this file, if anything: a size no file has, another size than the storage said
+   * before, or other bytes than before (another ETag). A size the listing gave is a hint: the storage's replaces it.
+   */
+  private check(job: Job, size: number | undefined, etag: string | undefined): { reason: string; discard: boolean } | undefined {
+    if (size !== undefined && !plausibleSize(size)) return { reason: l10n.t('The file storage says the file has {0} bytes, more than any file can have. Try again later.', size), discard: true };
+    if (size !== undefined && job.sizeKnown && size !== job.size) {
+      return { reason: l10n.t('The storage had {0} bytes of this file and now has {1}: the file changed. Download it again.', job.size!, size), discard: true };
+    }
+    if (size !== undefined && !job.sizeKnown) this.sizeSaid(job, size);
     if (etag && job.etag && etag !== job.etag) return { reason: l10n.t('The file changed on the platform during the download. Download it again.'), discard: true };
     if (etag && !job.etag) {
       job.etag = etag;
       job.unsaved = true;
     }
     return undefined;
+  }
+
+  /**
+   * The file's size as the storage says it. Where the listing said another, the ranges are planned again: those past
+   * the end are cut, those missing added (less what is written or being read).
+   */
+  private sizeSaid(job: Job, size: number): void {
+    const planned = job.size;
+    job.sizeKnown = true;
+    job.unsaved = true;
+    if (size === planned) return;
+    job.size = size;
+    this.meter.sizeLearned(size - (planned ?? 0));
+    if (planned === undefined) return;
+    for (const span of job.reading) span.end = Math.min(span.end, size);
+    const taken = [...job.reading].reduce((ranges, span) => addRange(ranges, span.start, span.end), job.done);
+    job.pending = withoutDone(downloadRanges(size, this.connections), taken);
+    this.active.add(job);
+    this.notify();
   }
 
   /** Writes `length` bytes of `buffer` at `position` in the file, in calls of at most WRITE_CALL_BYTES. */
@@ -548,7 +722,7 @@ class DownloadRun {
         wrote += bytes;
       }
     } catch (error) {
-      throw Object.assign(new Error(error instanceof Error ? error.message : String(error)), { code: (error as { code?: string }).code ?? 'EIO', local: true });
+      throw localError(error);
     }
     job.done = addRange(job.done, position, position + length);
     job.unsaved = true;
@@ -580,17 +754,22 @@ class DownloadRun {
     job.url = undefined;
   }
 
+  /** The file takes its name only when the storage said its size and its ranges cover exactly that: no hole, nothing more. */
   private async finish(job: Job): Promise<void> {
     const { planned } = job;
     job.state = 'finished';
     try {
       const size = (await job.file!.stat()).size;
       await this.close(job);
-      if (size !== job.size || rangesBytes(job.done) !== job.size) {
+      if (!job.sizeKnown) {
         job.state = 'open';
-        return this.fail(job, l10n.t('{0} has {1} bytes where {2} were expected. Download it again.', planned.partPath, size, job.size ?? 0), true);
+        return this.fail(job, l10n.t('The file storage never said the size of the file: it was not saved. Try again later.'), true);
       }
-      await fsp.rename(planned.partPath, planned.path);
+      if (!isWhole(job.done, job.size!) || size !== job.size) {
+        job.state = 'open';
+        return this.fail(job, l10n.t('{0} is not whole: {1} bytes written of {2}, {3} on disk. Download it again.', planned.partPath, rangesBytes(job.done), job.size!, size), true);
+      }
+      await renameUnder(this.plan.target, planned.partPath, planned.path);
     } catch (error) {
       job.state = 'open';
       return this.fail(job, describeLocalError(error, planned.path), false);
@@ -618,9 +797,9 @@ class DownloadRun {
       job.unsaved = false;
       job.done = [];
       void this.deps.resume.set(job.planned.partPath, undefined);
-      if (job.inFlight === 0) await this.close(job);
+      if (!job.reading.size) await this.close(job);
       await fsp.rm(job.planned.partPath, { force: true }).catch(() => undefined);
-    } else if (job.inFlight === 0) {
+    } else if (!job.reading.size) {
       await this.close(job);
     }
     this.tell(true);
@@ -633,9 +812,10 @@ class DownloadRun {
     await file?.close().catch(() => undefined);
   }
 
+  /** The item again, at the path it was given, with the size the storage said (when it did). */
   private retryItem(job: Job): DownloadItem {
     const relativePath = path.relative(this.summary.target, job.planned.path).split(path.sep).join('/');
-    return { ...job.planned.item, relativePath };
+    return { ...job.planned.item, relativePath, ...(job.sizeKnown ? { size: job.size } : {}) };
   }
 
   private tell(force: boolean): void {
@@ -648,13 +828,15 @@ class DownloadRun {
     if (!force && now - this.lastSave < SAVE_EVERY_MS) return;
     this.lastSave = now;
     for (const job of this.jobs) {
-      if (!job.unsaved || job.size === undefined || job.state === 'finished') continue;
+      // Only a size the storage said is kept: the next run trusts the record's.
+      if (!job.unsaved || !job.sizeKnown || job.state === 'finished') continue;
       job.unsaved = false;
       const record: Omit<DownloadResume, 'account'> = {
         fileId: job.planned.item.fileId,
-        size: job.size,
+        size: job.size!,
         etag: job.etag,
         partPath: job.planned.partPath,
+        path: job.planned.path,
         done: job.done,
       };
       void this.deps.resume.set(job.planned.partPath, record);
@@ -677,12 +859,14 @@ function withoutDone(spans: Span[], done: readonly [number, number][]): Span[] {
   return out;
 }
 
+/** What is at a path, a link itself rather than what it leads to; undefined when nothing is. */
+async function lstatOf(file: string): Promise<import('fs').Stats | undefined> {
+  return fsp.lstat(file).catch(() => undefined);
+}
+
+/** What a path leads to (through a link); undefined when nothing is. */
 async function statOf(file: string): Promise<import('fs').Stats | undefined> {
-  try {
-    return await fsp.stat(file);
-  } catch {
-    return undefined;
-  }
+  return fsp.stat(file).catch(() => undefined);
 }
 
 /** Bytes free on the disk that holds `dir` (or its nearest existing parent). */
@@ -701,8 +885,8 @@ function isCancelled(error: unknown, signal: AbortSignal): boolean {
   return signal.aborted || (error instanceof ApiError && error.isCancelled);
 }
 
-function isLocal(error: unknown): boolean {
-  return (error as { local?: boolean })?.local === true;
+function changed(): { reason: string; discard: boolean } {
+  return { reason: l10n.t('The file on the platform is smaller than it was: it changed. Download it again.'), discard: true };
 }
 
 function gone(): string {

@@ -8,6 +8,11 @@ export const MAX_PART = 5 * 1024 * MiB;
 export const MAX_PARTS = 10_000;
 /** The largest file the platform takes (5 TiB). */
 export const MAX_UPLOAD_SIZE = 5 * 1024 * 1024 * MiB;
+/**
+ * The largest size a file is believed to have (64 TiB), far above the largest object a cloud storage keeps (5 TiB on
+ * Google Cloud Storage, a few tens of TB on S3): a larger size, from a listing or an answer, is not a file's.
+ */
+export const MAX_FILE_SIZE = 64 * 1024 * 1024 * MiB;
 /** The part size the official clients ask for. */
 export const RECOMMENDED_PART = 32 * MiB;
 

@@ -4,33 +4,39 @@
 // come from an older version or another account). No `vscode`.
 import { createHash } from 'crypto';
 import type { FileLocation } from '../api/files';
-import type { LocalFile } from './localTree';
+import type { LocalFile, LocalVersion } from './localTree';
 import { STATE_KEY_PREFIXES } from '../keys/state';
 import type { SharedState } from '../util/stateStore';
+
+/** The end of a download's temporary name (`x.bam.part`, or `x.bam.1.part` when `x.bam.part` is another file). */
+export const PART = '.part';
 
 /** A download under way: the remote file, and the byte ranges its `.part` file already holds. */
 export interface DownloadResume {
   account: string;
   fileId: string;
+  /** As the storage said it (never a listing's). */
   size: number;
   /** The storage's ETag when the first bytes came: other bytes since mean another file. */
   etag?: string;
   partPath: string;
+  /** The path it takes when whole (records of older versions: the `.part` path without `.part`). */
+  path?: string;
   /** `[start, end)` ranges written, in order, not touching. */
   done: [number, number][];
 }
 
 /** A multipart upload under way: enough to ask the platform which parts arrived and send the rest. */
-export interface UploadResume {
+export interface UploadResume extends LocalVersion {
   account: string;
   uploadId: string;
   localPath: string;
-  size: number;
-  mtimeMs: number;
   partSize: number;
   destination: FileLocation;
   name: string;
   overwrite: boolean;
+  /** When the platform says the upload began (absent in records of older versions): a file its completion made is not older. */
+  initiated?: string;
 }
 
 /**
@@ -54,7 +60,10 @@ export interface UploadRunResume {
   bytesLeft: number;
   /** This machine's clock: shown only. */
   startedAt: number;
-  /** This machine's clock at the last save (every few seconds while it runs): a run saved lately is another window's, still moving. */
+  /**
+   * This machine's clock at the last save (every few seconds while it runs), for a person reading the state: whether
+   * a window still runs it is judged by the windows' heartbeats (jobs/transfers.ts), never by this.
+   */
   savedAt: number;
 }
 
@@ -101,11 +110,21 @@ export class ResumeBook<T extends { account: string }> {
 
 const isCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
 
+/**
+ * A local file's version as localTree.ts takes it. A record of an older version has no ctime, inode nor device: it is
+ * kept (its run is shown, its upload can be discarded), and its file is taken as changed (`sameVersion`).
+ */
+function isLocalVersion(v: Partial<LocalVersion>): boolean {
+  const maybe = (n: unknown) => n === undefined || typeof n === 'number';
+  return isCount(v.size) && typeof v.mtimeMs === 'number' && maybe(v.ctimeMs) && maybe(v.ino) && maybe(v.dev);
+}
+
 function isDownloadResume(v: object): boolean {
   const r = v as Partial<DownloadResume>;
   return (
     typeof r.fileId === 'string' &&
     typeof r.partPath === 'string' &&
+    (r.path === undefined || typeof r.path === 'string') &&
     isCount(r.size) &&
     (r.etag === undefined || typeof r.etag === 'string') &&
     Array.isArray(r.done) &&
@@ -120,10 +139,10 @@ function isUploadResume(v: object): boolean {
     typeof r.uploadId === 'string' &&
     typeof r.localPath === 'string' &&
     typeof r.name === 'string' &&
-    isCount(r.size) &&
-    typeof r.mtimeMs === 'number' &&
+    isLocalVersion(r) &&
     isCount(r.partSize) &&
     typeof r.overwrite === 'boolean' &&
+    (r.initiated === undefined || typeof r.initiated === 'string') &&
     !!where &&
     (typeof where.project === 'string' || typeof where.parent === 'string')
   );
@@ -144,7 +163,7 @@ function isUploadRun(v: object): boolean {
     Array.isArray(r.folders) &&
     r.folders.every((f) => typeof f === 'string') &&
     Array.isArray(r.files) &&
-    r.files.every((f) => !!f && typeof f === 'object' && typeof f.localPath === 'string' && typeof f.relativePath === 'string' && isCount(f.size) && typeof f.mtimeMs === 'number') &&
+    r.files.every((f) => !!f && typeof f === 'object' && typeof f.localPath === 'string' && typeof f.relativePath === 'string' && isLocalVersion(f)) &&
     isCount(r.filesTotal) &&
     isCount(r.bytesTotal) &&
     isCount(r.bytesLeft) &&
@@ -171,3 +190,11 @@ export function addRange(ranges: [number, number][], start: number, end: number)
 
 /** Bytes the ranges hold. */
 export const rangesBytes = (ranges: readonly [number, number][]): number => ranges.reduce((n, [a, b]) => n + b - a, 0);
+
+/**
+ * Whether ordered, separate ranges are the whole of a file of `size` bytes: one range from byte 0 to its end (none
+ * for an empty file). Bytes enough are not enough: a hole is a hole, whatever the file's size on disk says.
+ */
+export function isWhole(ranges: readonly [number, number][], size: number): boolean {
+  return size === 0 ? ranges.length === 0 : ranges.length === 1 && ranges[0][0] === 0 && ranges[0][1] === size;
+}

@@ -2,18 +2,22 @@
 // `ensureFolder`), then each file as a multipart upload, several files and several parts at once, each part streamed
 // from disk, its ETag reported, then completed through the injected `complete` (the one write path). Cancel aborts
 // every upload not completed, so no half file is left; a fault or a window reload leaves each upload resumable: its
-// ID, local file, size, modification time and part size are kept in stored state, and the next run asks the platform
-// which parts arrived and sends the rest. No `vscode`: the editor side calls `plan`, then `run`. See README.md.
+// ID, local file and its version (size, times, inode), and part size are kept in stored state, and the next run asks
+// the platform which parts arrived and sends the rest. The local file is checked before and after every part: parts of
+// one version are never completed with parts of another. A local file that cannot be read fails at once, its upload
+// aborted. No `vscode`: the editor side calls `plan`, then `run`. See README.md.
 import * as l10n from '@vscode/l10n';
-import { promises as fsp } from 'fs';
+import { constants, promises as fsp } from 'fs';
 import type { Clock } from '../api/clock';
 import { ApiError, describeError } from '../api/errors';
-import { FileSpanBody } from '../api/fileSpanBody';
+import { FileSpanBody, type ReadableFile } from '../api/fileSpanBody';
 import type { FileLocation } from '../api/files';
 import { StorageError, type StorageClient } from '../api/storage';
 import type { FileRecord } from '../api/types';
 import type { Upload, UploadsApi } from '../api/uploads';
-import { cannotRead, listLocal, type LocalFile } from './localTree';
+import { isLocalError } from '../util/localError';
+import { describeLocalError } from './localFiles';
+import { listLocal, sameVersion, versionOf, type LocalFile } from './localTree';
 import { uploadPartSize, uploadParts, type Span } from './partPlan';
 import { ProgressMeter, type TransferProgress } from './progress';
 import type { ResumeBook, UploadResume, UploadRunResume } from './resumeState';
@@ -36,6 +40,8 @@ export interface UploadPlan {
   /** Folders to create first, `/`-separated, each after its parent. */
   folders: string[];
   files: LocalFile[];
+  /** Links inside the folders, not followed: left out, and named in the summary. */
+  links: string[];
   refused: { localPath: string; reason: string }[];
   bytes: number;
 }
@@ -58,6 +64,8 @@ export interface UploadSummary {
   /** Bytes sent in this run. */
   bytes: number;
   skipped: { localPath: string; reason: string }[];
+  /** Links inside the folders, not followed (the plan's). */
+  links: string[];
   failed: { localPath: string; reason: string }[];
   /** What Retry sends again (the failed, and what a Cancel or halt left), resuming the uploads kept. */
   retry: UploadPlan | undefined;
@@ -67,6 +75,12 @@ export interface UploaderDeps {
   uploads: Pick<UploadsApi, 'init' | 'partTarget' | 'reportPart' | 'info' | 'abort' | 'list'>;
   /** Completes an upload (the write path: a lost answer is looked up, not sent again). */
   complete(uploadId: string, context: CompleteContext): Promise<FileRecord>;
+  /**
+   * A resumed upload the platform no longer knows (404) was completed, or aborted: the file its completion made (the
+   * write path asks its pending completion, and looks for the file), else undefined (begun again). Rejects while that
+   * is being checked: nothing is begun meanwhile. Without it, a 404 begins the file again.
+   */
+  completed?(context: CompleteContext, signal?: AbortSignal): Promise<FileRecord | undefined>;
   /** The ID of the folder `name` in `parent`, created if it is not there; `within` names the parent in words. */
   ensureFolder(parent: FileLocation, name: string, signal?: AbortSignal, within?: string): Promise<string>;
   storage: Pick<StorageClient, 'put'>;
@@ -81,6 +95,8 @@ export interface UploaderDeps {
   attempts?: number;
   /** First wait after a fault, doubled each time (at most 30 s); default 1 s. */
   backoffMs?: number;
+  /** Opens a local file to read its parts (a test may hand in a disk that fails); default `fs`. */
+  openLocal?(path: string): Promise<ReadableFile>;
 }
 
 export interface UploadRunOptions {
@@ -149,7 +165,7 @@ export class Uploader {
 
   /** The plan of what a run left: its files not completed, to the same place, with the same choice. */
   planOf(run: UploadRunResume): UploadPlan {
-    return { destination: run.destination, ifExists: run.ifExists, folders: run.folders, files: run.files, refused: [], bytes: run.files.reduce((n, f) => n + f.size, 0) };
+    return { destination: run.destination, ifExists: run.ifExists, folders: run.folders, files: run.files, links: [], refused: [], bytes: run.files.reduce((n, f) => n + f.size, 0) };
   }
 
   /**
@@ -244,7 +260,7 @@ class UploadRun {
     this.attempts = deps.attempts ?? 6;
     this.backoffMs = deps.backoffMs ?? 1_000;
     this.meter = new ProgressMeter(deps.clock, { files: plan.files.length, bytes: plan.bytes });
-    this.summary = { cancelled: false, uploaded: [], bytes: 0, skipped: [], failed: plan.refused.map((r) => ({ ...r })), retry: undefined };
+    this.summary = { cancelled: false, uploaded: [], bytes: 0, skipped: [], links: [...plan.links], failed: plan.refused.map((r) => ({ ...r })), retry: undefined };
     for (const file of plan.files) this.remaining.set(file.localPath, file);
     this.startedAt = options.record?.startedAt ?? deps.clock.now();
   }
@@ -276,7 +292,7 @@ class UploadRun {
     if (this.retryFiles.length) {
       const files = this.retryFiles;
       const folders = this.plan.folders.filter((folder) => files.some((f) => f.relativePath.startsWith(`${folder}/`)));
-      this.summary.retry = { ...this.plan, folders, files, refused: [], bytes: files.reduce((n, f) => n + f.size, 0) };
+      this.summary.retry = { ...this.plan, folders, files, links: [], refused: [], bytes: files.reduce((n, f) => n + f.size, 0) };
     }
     this.tell(true);
     if (this.beat !== undefined) this.deps.clock.clearTimeout(this.beat);
@@ -364,15 +380,21 @@ class UploadRun {
     const moved = { bytes: 0 };
     this.sent.set(file.localPath, moved);
     try {
+      // The version sent is the one there now; one that cannot be read begins nothing on the platform.
       const local = await fsp.stat(file.localPath).catch((error: unknown) => {
-        throw new FileFailure(cannotRead(error), false);
+        throw new FileFailure(describeLocalError(error, file.localPath, 'read'), false);
       });
-      const now: LocalFile = { ...file, size: local.size, mtimeMs: local.mtimeMs };
+      await fsp.access(file.localPath, constants.R_OK).catch((error: unknown) => {
+        throw new FileFailure(describeLocalError(error, file.localPath, 'read'), false);
+      });
+      const now: LocalFile = { ...file, ...versionOf(local) };
       this.meter.sizeLearned(now.size - file.size);
+      const planned = file;
       file = now;
       started = await this.resume(file, destination);
-      if (!started && this.options.adoptLeftOver) started = await this.adopt(file, destination);
-      const arrivedParts = started ? await this.partsArrived(started) : [];
+      if (!started && this.options.adoptLeftOver) started = await this.adopt(file, destination, sameVersion(planned, now));
+      const arrivedParts = started ? await this.partsArrived(started, completeContext(file, destination, started)) : [];
+      if (arrivedParts && !Array.isArray(arrivedParts)) return await this.fileMade(file, started!, arrivedParts, file.size);
       if (!arrivedParts) started = undefined;
       started ??= await this.begin(file, destination);
       if (!started) return;
@@ -413,13 +435,13 @@ class UploadRun {
     }
   }
 
-  /** The upload an earlier run left for this file, if the file is unchanged and the platform still has it. */
+  /** The upload an earlier run left for this file, if the file is the same version and the platform still has it. */
   private async resume(file: LocalFile, destination: FileLocation): Promise<Started | undefined> {
     const recordId = resumeId(file.localPath, destination, baseName(file));
     const record = this.deps.resume.get(recordId);
     if (!record) return undefined;
-    if (record.size !== file.size || record.mtimeMs !== file.mtimeMs) {
-      // The file changed since: its parts are of no use.
+    if (!sameVersion(record, file)) {
+      // The file changed since (its mtime set back too): its parts are of another version, of no use.
       await this.deps.uploads.abort(record.uploadId).catch(() => undefined);
       await this.deps.resume.set(recordId, undefined);
       return undefined;
@@ -427,30 +449,44 @@ class UploadRun {
     const value: Partial<UploadResume> = { ...record };
     delete value.account;
     this.written.set(recordId, value as Omit<UploadResume, 'account'>);
-    return { uploadId: record.uploadId, partSize: record.partSize, name: record.name, recordId };
+    return { uploadId: record.uploadId, partSize: record.partSize, name: record.name, initiated: record.initiated, recordId };
   }
 
-  /** The one upload on the platform of this file's name, size and place that no record claims, taken as its own. */
-  private async adopt(file: LocalFile, destination: FileLocation): Promise<Started | undefined> {
+  /**
+   * The one upload on the platform of this file's name, size and place that no record claims, taken as its own; when
+   * the file is not the version the run planned (`unchanged` false), its parts are of another version: it is aborted.
+   */
+  private async adopt(file: LocalFile, destination: FileLocation, unchanged: boolean): Promise<Started | undefined> {
     const name = baseName(file);
     const claimed = new Set(this.deps.resume.all().map((r) => r.uploadId));
     const page = await this.deps.uploads.list({ signal: this.stop });
     const ours = page.items.filter((u) => u.name === name && u.size === file.size && !claimed.has(u.upload_id) && ('parent' in destination ? u.parent === destination.parent : u.project === destination.project));
     if (ours.length !== 1) return undefined;
+    if (!unchanged) {
+      await this.deps.uploads.abort(ours[0].upload_id).catch(() => undefined);
+      return undefined;
+    }
     const recordId = resumeId(file.localPath, destination, name);
-    const value = { uploadId: ours[0].upload_id, localPath: file.localPath, size: file.size, mtimeMs: file.mtimeMs, partSize: ours[0].part_size, destination, name, overwrite: this.plan.ifExists === 'overwrite' };
+    const value = { uploadId: ours[0].upload_id, localPath: file.localPath, ...versionOf(file), partSize: ours[0].part_size, destination, name, overwrite: this.plan.ifExists === 'overwrite', initiated: ours[0].initiated };
     this.written.set(recordId, value);
     await this.deps.resume.set(recordId, value);
     return { uploadId: ours[0].upload_id, partSize: ours[0].part_size, name, initiated: ours[0].initiated, recordId };
   }
 
-  /** The parts the platform has of a resumed upload; undefined when it no longer knows it (the file starts again). */
-  private async partsArrived(started: Started): Promise<number[] | undefined> {
+  /**
+   * The parts the platform has of a resumed upload; when it no longer knows it, the file an earlier completion made
+   * (as the write path tells), else undefined (the file starts again).
+   */
+  private async partsArrived(started: Started, context: CompleteContext): Promise<number[] | FileRecord | undefined> {
     let info: Upload;
     try {
       info = await this.deps.uploads.info(started.uploadId, { listParts: true, signal: this.stop });
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) {
+        const made = await this.deps.completed?.(context, this.stop).catch((failure: unknown) => {
+          throw failure instanceof ApiError && failure.maybeDelivered ? beingChecked(failure) : failure;
+        });
+        if (made) return made;
         this.written.delete(started.recordId);
         await this.deps.resume.set(started.recordId, undefined);
         return undefined;
@@ -491,12 +527,12 @@ class UploadRun {
       const value = {
         uploadId: upload.upload_id,
         localPath: file.localPath,
-        size: file.size,
-        mtimeMs: file.mtimeMs,
+        ...versionOf(file),
         partSize: upload.part_size,
         destination,
         name,
         overwrite: this.plan.ifExists === 'overwrite',
+        initiated: upload.initiated,
       };
       this.written.set(recordId, value);
       await this.deps.resume.set(recordId, value);
@@ -534,15 +570,16 @@ class UploadRun {
     await this.ahead.run(async () => {
       for (let attempt = 1; ; attempt++) {
         if (signal.aborted) return;
-        await this.checkUnchanged(file);
         let sent = 0;
         try {
+          // Asked for in part order (nothing awaited before it), so the parts take the connections in that order.
           const asked = this.deps.clock.monotonic();
           const target = await this.deps.uploads.partTarget(started.uploadId, part.number, { signal });
           const etag = await this.sending.run(async () => {
             const fresh = this.deps.clock.monotonic() - asked > PART_URL_FRESH_MS ? await this.deps.uploads.partTarget(started.uploadId, part.number, { signal }) : target;
             // Read from disk into two buffers used in turn as the connection takes the bytes (fileSpanBody.ts).
-            const body = new FileSpanBody(file.localPath, part.start, part.end);
+            // The file opened is checked to be the version begun before its bytes are read, and again after them.
+            const body = new FileSpanBody(file.localPath, part.start, part.end, undefined, this.deps.openLocal, (stats) => sameVersion(versionOf(stats), file));
             body.on('data', (chunk: Buffer) => {
               sent += chunk.length;
               this.meter.add(chunk.length);
@@ -550,6 +587,8 @@ class UploadRun {
             });
             return this.deps.storage.put(fresh.url, body, part.end - part.start, { headers: fresh.headers, successCodes: fresh.successCodes, signal });
           });
+          // The bytes sent are the version begun only if it is still there now: else the part is not reported.
+          await this.checkUnchanged(file);
           await this.afterRateLimit(() => this.deps.uploads.reportPart(started.uploadId, part.number, etag, { signal }), signal);
           this.summary.bytes += sent;
           moved.bytes += sent;
@@ -557,6 +596,12 @@ class UploadRun {
         } catch (error) {
           this.meter.add(-sent);
           if (signal.aborted) return;
+          if (error instanceof FileFailure) throw error;
+          // The disk's failure is said at once, in its words (unless the file changed, which says more).
+          if (isLocalError(error)) {
+            await this.checkUnchanged(file);
+            throw new FileFailure(describeLocalError(error, file.localPath, 'read'), true);
+          }
           if ((error instanceof StorageError && error.gone) || (error instanceof ApiError && error.status === 404)) {
             throw new FileFailure(l10n.t('The upload was aborted on the platform.'), true);
           }
@@ -584,10 +629,15 @@ class UploadRun {
     }
   }
 
-  /** A file changed on disk since its upload began is refused: what was sent would not be that file. */
+  /**
+   * A file changed on disk since its upload began is refused: what was sent would not be that file (its bytes taken
+   * from two versions). Gone or unreadable: said in the disk's words. Either way its upload is aborted.
+   */
   private async checkUnchanged(file: LocalFile): Promise<void> {
-    const now = await fsp.stat(file.localPath).catch(() => undefined);
-    if (!now || now.size !== file.size || now.mtimeMs !== file.mtimeMs) {
+    const now = await fsp.stat(file.localPath).catch((error: unknown) => {
+      throw new FileFailure(describeLocalError(error, file.localPath, 'read'), true);
+    });
+    if (!sameVersion(versionOf(now), file)) {
       throw new FileFailure(l10n.t('The file changed on disk during the upload: it was not uploaded. Upload it again.'), true);
     }
   }
@@ -595,17 +645,23 @@ class UploadRun {
   private async completeFile(file: LocalFile, destination: FileLocation, started: Started): Promise<void> {
     let record: FileRecord;
     try {
-      const context = { uploadId: started.uploadId, destination, name: started.name, size: file.size, localPath: file.localPath, initiated: started.initiated };
+      const context = completeContext(file, destination, started);
       // Not cancellable once its parts are all there; a 429 was not processed.
       record = await this.afterRateLimit(() => this.deps.complete(started.uploadId, context), new AbortController().signal);
     } catch (error) {
       // A lost answer may have made the file: the write path looks it up; the upload stays as it is meanwhile.
       if (error instanceof ApiError && error.maybeDelivered) {
         this.open.delete(started.recordId);
-        throw new FileFailure(l10n.t('The platform may have completed it; it is being checked: {0}', describeError(error)), false);
+        throw beingChecked(error);
       }
       throw new FileFailure(l10n.t('The platform refused to complete it: {0}', describeError(error)), true);
     }
+    await this.fileMade(file, started, record, 0);
+  }
+
+  /** The file is made on the platform (`record`): its upload is over. `arrived`: its bytes not counted yet. */
+  private async fileMade(file: LocalFile, started: Started, record: FileRecord, arrived: number): Promise<void> {
+    this.meter.alreadyDone(arrived);
     this.open.delete(started.recordId);
     this.written.delete(started.recordId);
     await this.deps.resume.set(started.recordId, undefined);
@@ -642,6 +698,16 @@ class UploadRun {
     if (this.options.onProgress && this.meter.due(force)) this.options.onProgress(this.meter.snapshot());
     this.saveRun(false);
   }
+}
+
+/** A file whose completion may have been made and is being checked: kept as it is, never begun again meanwhile. */
+function beingChecked(error: ApiError): FileFailure {
+  return new FileFailure(l10n.t('The platform may have completed it; it is being checked: {0}', describeError(error)), false);
+}
+
+/** What `complete` is told of a file's upload. */
+function completeContext(file: LocalFile, destination: FileLocation, started: Started): CompleteContext {
+  return { uploadId: started.uploadId, destination, name: started.name, size: file.size, localPath: file.localPath, initiated: started.initiated };
 }
 
 /** The record of a file's upload: the same local file to the same place under the same name. */

@@ -1,7 +1,7 @@
-// The identity rule of every write that starts an asynchronous file job (copy now; move and delete next): the job
-// of a lost answer is one that appeared in `GET /v2/async/files` since a snapshot taken before the send, of the
-// write's type, taken by no other write, whose results match what was asked. The job list's order is not
-// documented: it is never relied on. Pure: no `vscode`.
+// The identity rule of every write that starts an asynchronous file job (copy, move, delete): the job of a lost
+// answer is one that appeared in `GET /v2/async/files` since a snapshot taken before the send, of the write's type,
+// taken by no other write, whose results match what was asked; every such job is looked at. The job list's order is
+// not documented: it is never relied on, not even to stay the same from one page to the next. Pure: no `vscode`.
 import * as l10n from '@vscode/l10n';
 import type { CopyJobsApi } from '../api/copyJobs';
 import type { Credentials } from '../api/transport';
@@ -37,11 +37,9 @@ export interface AsyncJobRule<P> {
 }
 
 const PAGE = 100;
-/** Pages read for the snapshot before a send, and for a lookup. */
+/** Pages read (requests) for the snapshot before a send, and for a lookup. */
 const SNAPSHOT_PAGES = 10;
 const LOOKUP_PAGES = 20;
-/** Candidates whose results are fetched in one lookup. */
-const MAX_CANDIDATES = 10;
 /** A snapshot this recent serves the next call (of a copy split in several): what calls made since is claimed. */
 const SNAPSHOT_REUSE_MS = 10_000;
 /** Past the end of an incomplete snapshot, a job started this long before it may still be new (the estimate's error). */
@@ -52,16 +50,22 @@ const tooLong = (): string => l10n.t('It may have been submitted: your job list 
 export function asyncJobIdentity<P>(rule: AsyncJobRule<P>): Identity<P, JobSnapshot, AsyncJob> & { by: 'difference' } {
   let recent: { account: string; at: number; snapshot: JobSnapshot } | undefined;
 
-  /** The account's async jobs, in whatever order the platform gives them, up to `pages` pages. */
+  /**
+   * The account's async jobs, in whatever order the platform gives them, reading up to `pages` pages. The list is
+   * whole once as many distinct jobs were read as the platform counts (without its count: once a page ended it); a
+   * list whose order changed between pages is read again from its start until then.
+   */
   async function listAll(credentials: Credentials, pages: number): Promise<{ jobs: AsyncJob[]; complete: boolean }> {
-    const jobs: AsyncJob[] = [];
+    const seen = new Map<string, AsyncJob>();
+    let offset = 0;
     for (let n = 0; n < pages; n++) {
-      const page = await rule.jobs.list({ offset: n * PAGE, limit: PAGE, credentials });
-      jobs.push(...page.items);
-      const read = (n + 1) * PAGE;
-      if (!page.next || page.items.length < PAGE || (page.total !== undefined && read >= page.total)) return { jobs, complete: true };
+      const page = await rule.jobs.list({ offset, limit: PAGE, credentials });
+      for (const job of page.items) seen.set(job.id, job);
+      const ended = !page.next || page.items.length < PAGE || (page.total !== undefined && offset + PAGE >= page.total);
+      if (page.total !== undefined ? seen.size >= page.total : ended) return { jobs: [...seen.values()], complete: true };
+      offset = ended ? 0 : offset + PAGE;
     }
-    return { jobs, complete: false };
+    return { jobs: [...seen.values()], complete: false };
   }
 
   return {
@@ -74,9 +78,9 @@ export function asyncJobIdentity<P>(rule: AsyncJobRule<P>): Identity<P, JobSnaps
       recent = { account: record.account, at: now, snapshot };
       return snapshot;
     },
+    isSnapshot: isJobSnapshot,
     async find(record, credentials, taken): Promise<Lookup<AsyncJob>> {
       const snapshot = record.snapshot;
-      if (!snapshot) return { unknown: l10n.t('It may have been submitted: nothing was noted before it was sent to tell its job apart.') };
       const { jobs, complete } = await listAll(credentials, LOOKUP_PAGES);
       // With the whole list seen before the send, being new is proof enough; with part of it, jobs past that part
       // may be old ones, so those must also have started around the send, on the platform's clock.
@@ -90,9 +94,10 @@ export function asyncJobIdentity<P>(rule: AsyncJobRule<P>): Identity<P, JobSnaps
         const started = job.started_on ? Date.parse(job.started_on) : NaN;
         return Number.isNaN(started) || started >= since;
       });
+      // Every job that may answer for it is looked at, however many: one left out may be its own.
       const matches: AsyncJob[] = [];
       let undecided = 0;
-      for (const candidate of candidates.slice(0, MAX_CANDIDATES)) {
+      for (const candidate of candidates) {
         let job = candidate;
         if ((job.result?.length ?? 0) < rule.itemCount(record.payload) && job.state === 'FINISHED') job = await rule.jobs.get(job.id, { credentials });
         const verdict = await rule.matches(record, job, credentials);
@@ -101,7 +106,7 @@ export function asyncJobIdentity<P>(rule: AsyncJobRule<P>): Identity<P, JobSnaps
       }
       // Several (the same call made twice, both answers lost): each write takes the first that no other claims.
       if (matches.length) return { found: matches.sort((a, b) => a.id.length - b.id.length || a.id.localeCompare(b.id))[0] };
-      if (undecided || candidates.length > MAX_CANDIDATES) {
+      if (undecided) {
         return { unknown: l10n.t('It may have been submitted: a job started since cannot be told apart yet (no results). Checking again when it has them.') };
       }
       if (!complete) return { unknown: tooLong() };
@@ -109,4 +114,23 @@ export function asyncJobIdentity<P>(rule: AsyncJobRule<P>): Identity<P, JobSnaps
     },
     madeId: (job) => job.id,
   };
+}
+
+/** A snapshot read back: the job IDs seen, whether the list was whole, when on the platform's clock. */
+export function isJobSnapshot(value: unknown): value is JobSnapshot {
+  const s = value as Partial<JobSnapshot> | null;
+  return (
+    !!s &&
+    typeof s === 'object' &&
+    Array.isArray(s.before) &&
+    s.before.every((id) => typeof id === 'string') &&
+    typeof s.complete === 'boolean' &&
+    (s.serverAt === undefined || (typeof s.serverAt === 'number' && Number.isFinite(s.serverAt)))
+  );
+}
+
+/** A job as stored from an answer (the outcome of a write that started it): an object with its ID. */
+export function isJob(value: unknown): value is AsyncJob {
+  const job = value as Partial<AsyncJob> | null;
+  return !!job && typeof job === 'object' && typeof job.id === 'string' && (job.result === undefined || Array.isArray(job.result));
 }

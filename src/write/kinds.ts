@@ -5,8 +5,13 @@ import type { ApiError } from '../api/errors';
 import type { Credentials } from '../api/transport';
 import type { WriteRecord } from './records';
 
-/** What a lookup saw: the write's outcome on the platform, or no sign of it yet (`absent`), or no way to tell yet. */
-export type Lookup<R> = { found: R } | { absent: string } | { unknown: string };
+/**
+ * What a lookup saw: the write's outcome on the platform (`found`); no sign of it yet (`absent`); no way to tell yet
+ * (`unknown`); or something else than both what was asked and what was there before the send (`changed`: someone
+ * else changed it, or what it acts on is gone), which is not the write's to undo: the person decides. `rest`: the part
+ * of a write of many items still to send (a bulk call the platform applied to some of them): only that is sent again.
+ */
+export type Lookup<R, P = unknown> = { found: R } | { absent: string; rest?: P } | { unknown: string } | { changed: string; rest?: P };
 
 /**
  * How a lost write is found. Either rule runs only after an ambiguous answer (timeout, dropped connection, 5xx,
@@ -19,7 +24,7 @@ export type Identity<P, S, R> =
        * ended; delete: the file is gone). `absent` when it shows the write not done (yet).
        */
       by: 'state';
-      read(record: WriteRecord<P, S, R>, credentials: Credentials): Promise<Lookup<R>>;
+      read(record: WriteRecord<P, S, R>, credentials: Credentials): Promise<Lookup<R, P>>;
     }
   | {
       /**
@@ -29,12 +34,18 @@ export type Identity<P, S, R> =
        */
       by: 'difference';
       snapshot(record: WriteRecord<P, S, R>, credentials: Credentials): Promise<S>;
-      find(record: WriteRecord<P, S, R>, credentials: Credentials, taken: (id: string) => boolean): Promise<Lookup<R>>;
+      /**
+       * A snapshot read back (global state may hold a damaged one): one that fails is dropped, and a write without
+       * one is never found (the outbox does not call `find`: nothing can be proven to be its own).
+       */
+      isSnapshot(snapshot: unknown): snapshot is S;
+      /** Called with the record's snapshot, always there. */
+      find(record: WriteRecord<P, S, R> & { snapshot: S }, credentials: Credentials, taken: (id: string) => boolean): Promise<Lookup<R>>;
       /** The platform ID of what the write made (the job, the new task): claimed, so no other write adopts it. */
       madeId(outcome: R): string;
     };
 
-/** One kind of write. The coming kinds (upload complete, new folder, move, delete, tags…) are one of these each. */
+/** One kind of write: each in ARCHITECTURE.md's table of kinds is one of these. */
 export interface WriteKind<P = unknown, S = unknown, R = unknown> {
   readonly name: string;
   /**
@@ -43,9 +54,19 @@ export interface WriteKind<P = unknown, S = unknown, R = unknown> {
    * a new folder) it is never sent again without the person's word once it may have been processed.
    */
   readonly idempotent: boolean;
+  /**
+   * A destructive call (a DELETE): though a second one harms no data, it is never sent twice. After an ambiguous
+   * answer it is looked up through the whole late window before it is sent again (a late call may still act).
+   */
+  readonly destructive?: boolean;
   readonly identity: Identity<P, S, R>;
   /** A payload of this kind (records read back are checked: another version may have written them). */
   isPayload(payload: unknown): payload is P;
+  /**
+   * An outcome read back (a write `sent` in another window, a stored answer): one that fails makes the record damaged
+   * (shown with Discard, never finished with it). Without it, any outcome is taken.
+   */
+  isOutcome?(outcome: unknown): outcome is R;
   send(record: WriteRecord<P, S, R>, credentials: Credentials): Promise<R>;
   /** What is stored of the answer: only the fields the kind needs later (global state is not a cache of answers). */
   keep(outcome: R): R;
@@ -54,6 +75,11 @@ export interface WriteKind<P = unknown, S = unknown, R = unknown> {
    * lost first try. Without it, such a refusal is checked with `identity` before it is believed.
    */
   doneBy?(error: ApiError, record: WriteRecord<P, S, R>): R | undefined;
+  /**
+   * A refusal on a first try that may be the answer to this very write made by another call (an upload completed by
+   * another window answers 404): checked with `identity`, never believed.
+   */
+  verifyRefusal?(error: ApiError, record: WriteRecord<P, S, R>): boolean;
   /** The write reached the platform (answered, or found): take its outcome. Idempotent: it may be handed over twice. */
   finish(record: WriteRecord<P, S, R>, outcome: R, found: boolean): void | Promise<void>;
   /** A person's words for one write ("Re-run "BWA-MEM run""), for the lists that show writes waiting for them. */
@@ -71,4 +97,28 @@ export interface WriteKind<P = unknown, S = unknown, R = unknown> {
  */
 export function appearedSince<T>(listed: readonly T[], before: ReadonlySet<string>, taken: (id: string) => boolean, idOf: (item: T) => string): T[] {
   return listed.filter((item) => !before.has(idOf(item)) && !taken(idOf(item)));
+}
+
+/** What a kind found by state says of the cases of `byState`, in a person's words, given the value that shows now. */
+export interface StateWords<V> {
+  /** The value from before the send still shows: not done yet. */
+  notYet(now: V): string;
+  /** Another value shows: someone else changed it since ("…: it is now named "c.bam""). */
+  changed(now: V): string;
+  /** What the write acts on is gone (404). */
+  gone: string;
+}
+
+/**
+ * The rule of every kind found by state: the value asked for shows → done (`found`, with `now.outcome`); the value
+ * from before the send (kept in the record when it was made) still shows → not done (`absent`: an idempotent kind is
+ * sent again); anything else, or nothing there any more → someone else changed it (or it is gone), which is not the
+ * write's to undo: `changed`, the person decides. Without `before` (a record of an older version), only the value
+ * asked proves anything.
+ */
+export function byState<V, R>(now: { value: V; outcome: R } | undefined, asked: V, before: V | undefined, same: (a: V, b: V) => boolean, words: StateWords<V>): Lookup<R, never> {
+  if (!now) return { changed: words.gone };
+  if (same(now.value, asked)) return { found: now.outcome };
+  if (before !== undefined && same(now.value, before)) return { absent: words.notYet(now.value) };
+  return { changed: words.changed(now.value) };
 }

@@ -1,6 +1,8 @@
 // Which windows are alive, as this window sees them: each beats a heartbeat in global state, and another is judged
 // by how long *this* window has watched its beat not change, on the monotonic clock, never by comparing wall-clock
-// stamps (a window's clock may be set off, and a laptop that slept for an hour has stamps an hour old). Pure.
+// stamps (a window's clock may be set off, and a laptop that slept for an hour has stamps an hour old). A window
+// that has not looked for more than two beats (it slept, or was frozen) starts every watch again. A beat names the
+// work its window runs that others must see alive (a transfer under way). Pure.
 import type { Clock } from '../api/clock';
 import { STATE_KEY_PREFIXES } from '../keys/state';
 import type { SharedState } from '../util/stateStore';
@@ -15,6 +17,8 @@ export interface Beat {
   at: number;
   /** The window closed cleanly with nothing on its way: its writes may be taken over at once. */
   closed?: true;
+  /** What the window runs that other windows must see alive: transfers under way (`upload:<run>`, `download:<folder>`). */
+  work?: string[];
 }
 
 export interface LivenessOptions {
@@ -32,6 +36,8 @@ export class Liveness {
   /** Since when this window has beaten, as the same account, without a gap (monotonic). */
   private beatingSince: number | undefined;
   private beatingAs: string | undefined;
+  /** When this window last read the others' beats, on both clocks: a long gap on either is a sleep. */
+  private lastLook: { mono: number; wall: number } | undefined;
 
   constructor(
     readonly id: string,
@@ -40,15 +46,18 @@ export class Liveness {
     private readonly opts: LivenessOptions,
   ) {}
 
-  /** Writes this window's beat (with the account it sends as). A gap since the last one restarts every watch. */
-  async beat(account: string | undefined): Promise<void> {
+  /**
+   * Writes this window's beat, with the account it sends as and the work it runs. A gap since the last one restarts
+   * every watch.
+   */
+  async beat(account: string | undefined, work: readonly string[] = []): Promise<void> {
     const gap = this.resumed();
     if (gap) this.restartWatches();
     const mono = this.clock.monotonic();
     if (gap || this.beatingSince === undefined || account !== this.beatingAs) this.beatingSince = mono;
     this.beatingAs = account;
     this.last = { mono, wall: this.clock.now() };
-    const beat: Beat = { seq: ++this.seq, account, at: this.clock.now() };
+    const beat: Beat = { seq: ++this.seq, account, at: this.clock.now(), ...(work.length ? { work: [...work] } : {}) };
     await Promise.resolve(this.state.update(BEAT_PREFIX + this.id, beat)).catch(() => undefined);
   }
 
@@ -77,6 +86,7 @@ export class Liveness {
 
   /** Reads every window's beat, noting those that changed since the last read. */
   observe(): void {
+    if (this.lookedAway()) this.restartWatches();
     const now = this.clock.monotonic();
     const seen = new Set<string>();
     for (const key of this.state.keys()) {
@@ -109,6 +119,18 @@ export class Liveness {
     return ids;
   }
 
+  /** The work the other windows alive name in their beats (a transfer one of them runs). */
+  workElsewhere(): Set<string> {
+    this.observe();
+    const work = new Set<string>();
+    for (const id of this.watched.keys()) {
+      if (id === this.id || this.isGone(id)) continue;
+      const beat = this.state.get<Beat>(BEAT_PREFIX + id);
+      if (beat && typeof beat === 'object' && Array.isArray(beat.work)) for (const w of beat.work) if (typeof w === 'string') work.add(w);
+    }
+    return work;
+  }
+
   /** Forgets a closed window's beat once nothing of it is left to take over. */
   async forget(id: string): Promise<void> {
     if (!this.closedBeat(id)) return;
@@ -134,6 +156,17 @@ export class Liveness {
   private note(id: string, beat: string, now: number): void {
     const watch = this.watched.get(id);
     if (!watch || watch.beat !== beat) this.watched.set(id, { beat, since: now });
+  }
+
+  /**
+   * Whether this window has not looked at the beats for more than two beats, on either clock (it slept, or was
+   * frozen): what it would judge from the watches then tells nothing. The outbox looks every beat.
+   */
+  private lookedAway(): boolean {
+    const now = { mono: this.clock.monotonic(), wall: this.clock.now() };
+    const last = this.lastLook;
+    this.lastLook = now;
+    return !!last && Math.max(now.mono - last.mono, now.wall - last.wall) > 2 * this.opts.heartbeatMs;
   }
 
   /** After a sleep: nothing watched meanwhile counts. */

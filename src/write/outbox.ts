@@ -10,11 +10,11 @@ import type { SharedState } from '../util/stateStore';
 import { formatDuration } from '../util/time';
 import type { Lookup, WriteKind } from './kinds';
 import { Liveness } from './liveness';
-import { readRecord, USER_DECIDES, WRITE_SCHEMA, type ReadRecord, type WriteRecord, type WriteState } from './records';
+import { damagedOutcome, readRecord, USER_DECIDES, waitsForPerson, WRITE_SCHEMA, type ReadRecord, type WriteRecord, type WriteState } from './records';
 
 export type { Lookup, WriteKind } from './kinds';
 export type { WriteRecord, WriteState } from './records';
-export { USER_DECIDES } from './records';
+export { USER_DECIDES, waitsForPerson } from './records';
 
 /*
  * The one way this extension writes to the platform (copies; task abort, run, re-run; every write to come).
@@ -25,10 +25,13 @@ export { USER_DECIDES } from './records';
  *   queued ──send──▶ sending ──answer──▶ sent ──kind takes it──▶ done (kept a while as the claim of what it made)
  *     ▲                │
  *     │ 429, 503/0,    ├─ 4xx refusal ─────────────────▶ failed   (the person: Submit Again, or Discard)
- *     │ refused conn.  │
+ *     │ refused conn.  │   (after an ambiguous try, or one the kind checks: looked up, not believed)
  *     └────────────────┤
  *                      └─ timeout, dropped, 5xx, unreadable ──▶ unsure ──lookup──▶ found: sent
- *                                                                 │  ▲     idempotent and not done: queued
+ *                                                                 │  ▲     idempotent and not done: queued (a destructive
+ *                                                                 │  │       kind only once the late window is over)
+ *                                                                 │  │     changed by someone else, or gone: changed
+ *                                                                 │  │       (the person: Submit Again, or Discard)
  *                                                                 └──┘     not found or unknown: look again, until
  *                                                                          the late window is over ──▶ notFound
  *                                                                          (the person: Submit Again, or Discard)
@@ -52,7 +55,9 @@ export { USER_DECIDES } from './records';
  *   the send, taken by no other write. A write claims what it made (answered or found) in its record, kept after
  *   it finished; a lookup's adoption is confirmed after the settle time, the lowest write ID winning a tie.
  * - Records are checked when read back (write/records.ts): a version, state or kind this code does not know is
- *   left alone; a damaged record is shown as failed, with Discard; the rest carries on.
+ *   left alone; a damaged record (payload, or the outcome of a write that reached the platform) is shown as failed,
+ *   with Discard; a damaged snapshot is dropped, and a write found by difference without one is never found (the
+ *   person decides after the late window); the rest carries on.
  * - Bound to its account (endpoint and username): sent, looked up and finished only with that account's
  *   credentials; writes of another account wait, untouched, until that account is back.
  * - Nothing stored carries the token: notes and answers are redacted after decoding, answers trimmed to what the
@@ -118,6 +123,8 @@ export class Outbox {
   private readonly missingSince = new Map<string, number>();
   /** Since when (monotonic) this window has seen each finished write's claim. */
   private readonly doneSeen = new Map<string, number>();
+  /** What this window runs that other windows must see alive (transfers under way), each with how many hold it. */
+  private readonly work = new Map<string, number>();
   /** The last run found no account to send as (signed out, or the username not known). */
   private blocked = false;
   /** The account the last run (or submit) sent as: only its writes are this window's work now. */
@@ -196,6 +203,31 @@ export class Outbox {
   /** Whether this window sends the write (else it is shown read-only). */
   owns(record: WriteRecord): boolean {
     return this.mine.has(record.id);
+  }
+
+  /**
+   * This window runs `work` (a transfer under way) that other windows must see alive: its heartbeat names it, on the
+   * write path's liveness (write/liveness.ts), until the handle is disposed. Other windows read it with `workElsewhere`.
+   */
+  keepAlive(work: string): { dispose(): void } {
+    this.work.set(work, (this.work.get(work) ?? 0) + 1);
+    this.beat();
+    let held = true;
+    return {
+      dispose: () => {
+        if (!held) return;
+        held = false;
+        const left = (this.work.get(work) ?? 1) - 1;
+        if (left > 0) this.work.set(work, left);
+        else this.work.delete(work);
+        this.beat();
+      },
+    };
+  }
+
+  /** The work the other windows alive name in their heartbeats: what one of them runs now. */
+  workElsewhere(): Set<string> {
+    return this.liveness.workElsewhere();
   }
 
   /** A person's words for one write ("Re-run "BWA-MEM run""). */
@@ -296,13 +328,15 @@ export class Outbox {
 
   /**
    * Forgets the group's writes that are not on their way: this window's, those of a window gone, and damaged ones
-   * (any window's). A write from a newer version is left alone.
+   * (any window's). A write from a newer version is left alone. One that reached the platform (`sent`) is forgotten
+   * too, what it made staying claimed a while (as a finished write's): no other write's lookup adopts it.
    */
   async discard(group: string): Promise<void> {
     for (const record of this.all()) {
-      if (record.group !== group || record.problem === 'newer' || record.state === 'sending' || record.state === 'sent') continue;
+      if (record.group !== group || record.problem === 'newer' || record.state === 'sending') continue;
       if (!record.problem && !this.mine.has(record.id) && !this.liveness.isGone(record.owner)) continue;
-      await this.remove(record.id);
+      if (record.state === 'sent' && record.claim) await this.tombstone(record);
+      else await this.remove(record.id);
     }
   }
 
@@ -313,14 +347,14 @@ export class Outbox {
     // A clean close lets other windows take over at once, unless a POST is on its way: then the heartbeat is left
     // to go stale, so that nobody looks it up before the platform could have answered it.
     const left = [...this.mine.values()].filter((r) => r.state !== 'done');
-    if (!left.some((r) => r.state === 'sending')) void this.liveness.stop(left.length > 0);
+    if (!left.some((r) => r.state === 'sending')) void this.liveness.stop(left.length > 0 || this.beating);
     this.changed.fire();
     this.changed.dispose();
     this.finished.dispose();
   }
 
   private isDue(record: WriteRecord): boolean {
-    if (record.problem || record.state === 'failed' || record.state === 'notFound' || record.state === 'done') return false;
+    if (record.problem || waitsForPerson(record) || record.state === 'done') return false;
     if (record.state === 'sending') return true;
     return (this.dueAt.get(record.id) ?? -Infinity) <= this.clock.monotonic();
   }
@@ -459,8 +493,9 @@ export class Outbox {
         await this.finish(kind, this.mine.get(record.id) ?? record, done, true);
         return;
       }
-      // A refusal. After an ambiguous try it may refuse what the first try did (a second abort): checked, not believed.
-      if (!record.ambiguous) {
+      // A refusal. After an ambiguous try it may refuse what the first try did (a second abort), and a kind may know
+      // a refusal that answers what another call did (an upload completed by another window): checked, not believed.
+      if (!record.ambiguous && !kind.verifyRefusal?.(error, record)) {
         await this.save({ ...record, state: 'failed', note });
         return;
       }
@@ -479,7 +514,11 @@ export class Outbox {
     let result: Lookup<unknown>;
     try {
       const identity = kind.identity;
-      result = identity.by === 'state' ? await identity.read(record, account.credentials) : await identity.find(record, account.credentials, (id) => this.takenElsewhere(id, record));
+      const { snapshot } = record;
+      if (identity.by === 'state') result = await identity.read(record, account.credentials);
+      // Nothing noted before the send (or it was stored damaged): nothing found can be proven to be this write's.
+      else if (snapshot === undefined) result = { unknown: noSnapshot() };
+      else result = await identity.find({ ...record, snapshot }, account.credentials, (id) => this.takenElsewhere(id, record));
     } catch (error) {
       if (this.mine.get(record.id) === record) await this.save({ ...record, ...this.later(record), lookedForMs: this.lookedFor(record), note: l10n.t('May have been submitted; could not check yet. {0} Checking again soon.', this.words(error, account)) });
       return;
@@ -488,15 +527,23 @@ export class Outbox {
     // Discarded or sent anyway by the person meanwhile: their word stands (a write found is still followed).
     if (this.mine.get(record.id) !== record && !('found' in result)) return;
     if ('found' in result) return this.adopt(kind, record, result.found, account);
-    const note = this.words('absent' in result ? result.absent : result.unknown, account);
     const lookedForMs = this.lookedFor(record);
-    if ('absent' in result && kind.idempotent && record.resends < MAX_RESENDS) {
-      // Not done, and sending it again does no harm.
-      await this.save({ ...record, state: 'queued', resends: record.resends + 1, lookedForMs, note });
+    const payload = 'rest' in result && result.rest !== undefined ? result.rest : record.payload;
+    if ('changed' in result) {
+      // Someone else's change, or gone: not this write's to undo.
+      await this.save({ ...record, state: 'changed', payload, lookedForMs, note: this.words(result.changed, account) });
+      return;
+    }
+    const note = this.words('absent' in result ? result.absent : result.unknown, account);
+    // A destructive call (a DELETE) is not sent again while a late one may still act.
+    const resendable = kind.idempotent && (!kind.destructive || lookedForMs >= this.opts.lateWindowMs);
+    if ('absent' in result && resendable && record.resends < MAX_RESENDS) {
+      // Not done (of many items, only those proven not done are sent again), and sending it again does no harm.
+      await this.save({ ...record, state: 'queued', payload, resends: record.resends + 1, lookedForMs, note });
       this.dueAt.delete(record.id);
       return;
     }
-    if (lookedForMs >= this.opts.lateWindowMs || ('absent' in result && kind.idempotent)) {
+    if (lookedForMs >= this.opts.lateWindowMs || ('absent' in result && resendable)) {
       const notFound = l10n.t({ message: 'Not found on the platform after {0}. {1} Submit again?', args: [formatDuration(lookedForMs), note], comment: ['{0}: how long it was looked for; {1}: what the last lookup saw'] });
       await this.save({ ...record, state: 'notFound', lookedForMs, note: notFound });
       return;
@@ -529,6 +576,11 @@ export class Outbox {
   }
 
   private async finish(kind: WriteKind, record: WriteRecord, outcome: unknown, found: boolean): Promise<void> {
+    if (kind.isOutcome && !kind.isOutcome(outcome)) {
+      // The platform has it, but what it answered cannot be read: never sent again, and not handed over for ever.
+      await this.save({ ...record, state: 'failed', problem: 'corrupt', outcome: undefined, note: damagedOutcome() });
+      return;
+    }
     try {
       await kind.finish(record, outcome, found);
     } catch (error) {
@@ -552,6 +604,13 @@ export class Outbox {
     // What it made stays claimed a while (another write's lookup must not adopt it); a write that made nothing goes.
     if (keepClaim) await this.write(done);
     else await this.remove(record.id);
+  }
+
+  /** A write that reached the platform, forgotten: what it made stays claimed a while, as a finished write's. */
+  private async tombstone(record: WriteRecord): Promise<void> {
+    await this.remove(record.id);
+    this.doneSeen.set(record.id, this.clock.monotonic());
+    await this.write({ ...record, state: 'done', payload: null, outcome: undefined, snapshot: undefined, note: undefined, problem: undefined });
   }
 
   /** Whether another write claims what the platform calls `id`; `confirming`: only a claim that beats this write's. */
@@ -737,7 +796,7 @@ export class Outbox {
     const needed = this.needsBeat();
     // Watching starts with the first beat: a window gone is seen as soon as possible.
     this.liveness.observe();
-    if (needed) void this.liveness.beat(this.accountKey);
+    if (needed) void this.liveness.beat(this.accountKey, [...this.work.keys()]);
     else if (this.beating) void this.liveness.stop(false);
     this.beating = needed;
     this.beatTimer = this.clock.setTimeout(() => this.beat(), this.opts.heartbeatMs);
@@ -745,7 +804,7 @@ export class Outbox {
 
   /** Whether any write is in view: this window's, or one it may have to take over. */
   private needsBeat(): boolean {
-    return this.mine.size > 0 || this.stored().some((read) => 'record' in read && read.record.state !== 'done');
+    return this.mine.size > 0 || this.work.size > 0 || this.stored().some((read) => 'record' in read && read.record.state !== 'done');
   }
 
   /** Every record in global state, checked. */
@@ -764,9 +823,15 @@ export class Outbox {
   }
 
   private check(value: unknown, id: string): ReadRecord | undefined {
-    return readRecord(value, id, (kind, payload) => {
-      const known = this.kinds.get(kind);
-      return known ? known.isPayload(payload) : undefined;
+    return readRecord(value, id, (name) => {
+      const kind = this.kinds.get(name);
+      if (!kind) return undefined;
+      const { identity } = kind;
+      return {
+        isPayload: (payload) => kind.isPayload(payload),
+        isSnapshot: identity.by === 'difference' ? (snapshot) => identity.isSnapshot(snapshot) : undefined,
+        isOutcome: kind.isOutcome ? (outcome) => kind.isOutcome!(outcome) : undefined,
+      };
     });
   }
 
@@ -804,6 +869,7 @@ export class Outbox {
 }
 
 const notRecorded = (): string => l10n.t('VS Code could not record it, so it was not sent.');
+const noSnapshot = (): string => l10n.t('It may have been submitted: nothing noted before it was sent can tell what it made apart on the platform.');
 
 export interface FinishedWrite {
   record: WriteRecord;

@@ -8,19 +8,25 @@ import * as l10n from '@vscode/l10n';
  * - `unsure`: the answer was lost or ambiguous: it may have been processed, and is looked up on the platform;
  * - `notFound`: looked up for the whole late window without being found: the person decides (Submit Again, Discard);
  * - `failed`: refused (a 4xx), or it could not be recorded: the person decides;
+ * - `changed`: the lookup saw neither what was asked nor what was there before the send: someone else changed it (or
+ *   what it acts on is gone), which is not the write's to undo: the person decides;
  * - `sent`: it reached the platform (answered, or found); its kind has not taken the outcome yet;
  * - `done`: its kind took the outcome. Kept a while, hidden, so that what it made stays claimed (see outbox.ts).
  */
-export type WriteState = 'queued' | 'sending' | 'unsure' | 'notFound' | 'failed' | 'sent' | 'done';
+export type WriteState = 'queued' | 'sending' | 'unsure' | 'notFound' | 'failed' | 'changed' | 'sent' | 'done';
 
-const STATES: readonly string[] = ['queued', 'sending', 'unsure', 'notFound', 'failed', 'sent', 'done'] satisfies WriteState[];
+const STATES: readonly string[] = ['queued', 'sending', 'unsure', 'notFound', 'failed', 'changed', 'sent', 'done'] satisfies WriteState[];
 
 /** States in which the person decides what happens next (Submit Again, Discard). */
-export const USER_DECIDES: readonly WriteState[] = ['failed', 'notFound'];
+export const USER_DECIDES: readonly WriteState[] = ['failed', 'notFound', 'changed'];
+
+/** Whether the person decides what happens next to the write (it is sent again only on their word). */
+export const waitsForPerson = (record: Pick<WriteRecord, 'state'>): boolean => USER_DECIDES.includes(record.state);
 
 /**
  * The record's shape. 1: the first (no `v`; the snapshot was called `lookup`). 2: `v`, `snapshot`, `claim`,
- * `ambiguous`, `lookedForMs`, the `notFound` and `done` states. A record of a higher version is left alone.
+ * `ambiguous`, `lookedForMs`, the `notFound` and `done` states (and later the `changed` state: a version that does not
+ * know it leaves such a record alone, as from a newer version). A record of a higher version is left alone.
  */
 export const WRITE_SCHEMA = 2;
 
@@ -79,11 +85,20 @@ export interface WriteRecord<P = unknown, S = unknown, R = unknown> {
 /** A record read back from global state: one this version can act on, or one it shows and leaves alone. */
 export type ReadRecord = { record: WriteRecord } | { problem: WriteRecord };
 
+/** How a kind checks what is read back of its records: the payload, the snapshot (if found by difference), the outcome. */
+export interface RecordChecks {
+  isPayload(payload: unknown): boolean;
+  isSnapshot?(snapshot: unknown): boolean;
+  isOutcome?(outcome: unknown): boolean;
+}
+
 /**
- * Checks a value read back from global state under a write's key. `isPayload(kind, payload)` says whether the kind
- * is known here and the payload is one of its own (undefined: the kind is not known here).
+ * Checks a value read back from global state under a write's key. `checks(kind)` gives the kind's checks when it is
+ * known here (undefined: it is not). A damaged payload, or the damaged outcome of a write that reached the platform,
+ * makes the record damaged; a damaged snapshot is dropped (the write can then not be found by difference: it is
+ * never taken for another's).
  */
-export function readRecord(value: unknown, idFromKey: string, isPayload: (kind: string, payload: unknown) => boolean | undefined): ReadRecord | undefined {
+export function readRecord(value: unknown, idFromKey: string, checks: (kind: string) => RecordChecks | undefined): ReadRecord | undefined {
   if (value === undefined) return undefined;
   const r = (value && typeof value === 'object' ? value : {}) as Record<string, unknown>;
   const id = typeof r.id === 'string' && r.id ? r.id : idFromKey;
@@ -115,8 +130,9 @@ export function readRecord(value: unknown, idFromKey: string, isPayload: (kind: 
   // The first version had one kind for the three task actions.
   const payloadAction = (r.payload as { action?: unknown } | null)?.action;
   const kind = version === 1 && r.kind === 'taskAction' && typeof payloadAction === 'string' ? `taskAction.${payloadAction}` : r.kind;
-  const known = isPayload(kind, r.payload);
-  if (known === undefined) return shown('newer', newer());
+  const check = checks(kind);
+  if (check === undefined) return shown('newer', newer());
+  const known = check.isPayload(r.payload);
   if (!text(r.id) || !text(r.group) || !text(r.account) || !text(r.owner) || !count(r.createdAt) || !count(r.attempts)) return shown('corrupt', damaged());
   // A tombstone keeps no payload: only its claim matters.
   if (r.state !== 'done' && !known) return shown('corrupt', damaged());
@@ -127,12 +143,19 @@ export function readRecord(value: unknown, idFromKey: string, isPayload: (kind: 
     delete record.lookup;
   }
   if (record.claim !== undefined && !(record.claim && typeof record.claim.id === 'string' && (record.claim.how === 'answered' || record.claim.how === 'found'))) return shown('corrupt', damaged());
+  if (record.state === 'sent' && check.isOutcome && !check.isOutcome(record.outcome)) return shown('corrupt', damagedOutcome());
+  if (record.snapshot !== undefined && check.isSnapshot && !check.isSnapshot(record.snapshot)) delete record.snapshot;
   return { record };
 }
 
 /** The note of a record from a newer version of the extension. */
 function newer(): string {
   return l10n.t('From a newer version of the extension: left alone here and never sent; nothing to do.');
+}
+
+/** The note of a write that reached the platform whose answer was stored damaged (or came so). */
+export function damagedOutcome(): string {
+  return l10n.t('It reached the platform, but what the platform answered cannot be read back: nothing more is done for it here, and it is not sent again. Discard it; what it made is on the platform.');
 }
 
 /** The note of a damaged record. */

@@ -11,12 +11,14 @@ export function writeStateWords(record: WriteRecord, now: number, ownedHere: boo
     if (waitingUntil) return l10n.t('waiting until {0}', waitingUntil);
     if (record.state === 'unsure') return l10n.t('may have been submitted: being checked');
     if (record.state === 'notFound') return l10n.t('not found on the platform: submit again?');
+    if (record.state === 'changed') return l10n.t('changed on the platform since: submit again?');
     if (record.state === 'failed') return l10n.t('not submitted');
     return l10n.t('being sent');
   }
   if (waitingUntil) return l10n.t('waiting until {0} (in another window)', waitingUntil);
   if (record.state === 'unsure') return l10n.t('may have been submitted: being checked (in another window)');
   if (record.state === 'notFound') return l10n.t('not found on the platform (in another window)');
+  if (record.state === 'changed') return l10n.t('changed on the platform since (in another window)');
   if (record.state === 'failed') return l10n.t('not submitted (in another window)');
   return l10n.t('being sent (in another window)');
 }

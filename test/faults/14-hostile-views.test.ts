@@ -17,7 +17,8 @@ import { StorageClient } from '../../src/api/storage';
 import type { Task } from '../../src/api/types';
 import { resultsTable } from '../../src/jobs/jobsModel';
 import type { TrackedJob } from '../../src/jobs/tracker';
-import { PREVIEW_BYTES } from '../../src/remote/preview';
+import { PREVIEW_BYTES } from '../../src/remote/fileKinds';
+import { contentReader } from '../../src/remote/preview';
 import { MAX_DEPTH, MAX_FOLDER_ENTRIES, RemoteFiles, CONTENT_CACHE_BYTES, type RemoteFilesOptions, type RemoteSource } from '../../src/remote/remoteFiles';
 import { collectFailureLogs, failedTasks, summaryMarkdown, writeSummary } from '../../src/tasks/failureLogs';
 import { fetchLog, TAIL_BYTES } from '../../src/tasks/logContent';
@@ -41,7 +42,7 @@ function remoteFiles(client: SbClient, options: RemoteFilesOptions = {}, downloa
       get: (id, o) => client.files.get(id, o),
       project: (id, signal) => client.projects.get(id, signal),
       downloadInfo: downloadInfo ?? ((id, signal) => client.files.downloadInfo(id, signal)),
-      storage: new StorageClient(),
+      reader: async () => contentReader(new StorageClient()),
     },
     options,
   );

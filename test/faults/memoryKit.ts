@@ -1,14 +1,18 @@
-// The adversary's world (09-adversary): windows wired as the extension wires them (an Outbox with its default
-// timings, the copy write, the three task action writes, a JobTracker), on one global state whose writes reach the
-// other windows after a delay, over the in-memory platform, all on one fake clock. The person's part is played too:
-// a write the outbox leaves to them (not found after the late window) is submitted again. At the end `account`
-// counts, per kind of write, what the summary shows (made once, doubled, lost, wrongly adopted, stuck).
+// The adversary's world (09-adversary, 15-exactly-once-new-kinds): windows wired as the extension wires them (an
+// Outbox with its default timings and every kind of write: copy, the task actions and Re-run Failed, the files' kinds,
+// upload complete; a JobTracker), on one global state whose writes reach the other windows after a delay, over the
+// in-memory platform, all on one fake clock. The person's part is played too: a write the outbox leaves to them (not
+// found after the late window) is submitted again. At the end `account` counts, per kind of write, what the summary
+// shows (made once, doubled, lost, wrongly adopted, stuck).
 import type { Task } from '../../src/api/types';
 import type { TaskActionKind } from '../../src/api/tasks';
 import { CopyWrite } from '../../src/copy/copyWrite';
 import { COPY_WRITE, type CopyPayload } from '../../src/jobs/copyRequests';
 import { JobTracker, type JobDestination } from '../../src/jobs/tracker';
 import { TASK_ACTION_WRITES, taskActionWrites, type TaskActionPayload } from '../../src/tasks/actions';
+import { rerunFailedWrite } from '../../src/tasks/rerunFailedWrite';
+import { registerFileWrites } from '../../src/files/writes';
+import { uploadCompleteWrite } from '../../src/remote/uploadWrite';
 import { Outbox, type Account, type FinishedWrite, type WriteRecord } from '../../src/write/outbox';
 import { FakeClock } from '../support/fakeClock';
 import { SharedGlobalState, type WindowState } from '../support/sharedState';
@@ -52,7 +56,12 @@ export class MemoryWindow {
     this.tracker = new JobTracker(platform.copyJobs, state, clock, { account: () => ACCOUNT.key });
     this.outbox = new Outbox(state, async () => ACCOUNT, clock);
     this.outbox.register(new CopyWrite(platform.copyJobs, platform.filesApi, this.tracker, () => platform.now(), undefined, clock));
-    for (const kind of taskActionWrites(platform.tasksApi, clock)) this.outbox.register(kind);
+    // The platform's clock as the transport estimates it (from its answers' Date header: whole seconds).
+    const serverNow = () => Math.floor(platform.now() / 1000) * 1000;
+    for (const kind of taskActionWrites(platform.tasksApi, clock, serverNow)) this.outbox.register(kind);
+    this.outbox.register(rerunFailedWrite(platform.tasksApi, { holdBulk: () => world.holdBulk() }, clock, serverNow));
+    registerFileWrites(this.outbox, { files: platform.filesApi, fileJobs: platform.fileJobs, bulkFiles: platform.bulkFilesApi, budget: { serverClock: { now: serverNow } } }, clock, this.tracker);
+    this.outbox.register(uploadCompleteWrite({ uploads: platform.uploadsApi, files: platform.filesApi }));
     this.outbox.onDidFinish((f) => this.finished.push(f));
     this.outbox.start();
   }
@@ -71,6 +80,14 @@ export class MemoryWindow {
   async action(action: TaskActionKind, task: Task): Promise<WriteRecord> {
     const payload: TaskActionPayload = { action, task: { id: task.id, name: task.name, app: task.app, project: task.project, status: task.status } };
     return this.ask(TASK_ACTION_WRITES[action], payload);
+  }
+
+  /** The person makes writes of any kind (one command): recorded, as `submit` resolves once global state has them. */
+  async submit<P>(kind: string, payloads: P[]): Promise<WriteRecord[]> {
+    let recorded: WriteRecord[] | undefined;
+    void this.outbox.submit(kind, payloads, ACCOUNT).then((r) => (recorded = r));
+    while (!recorded) await this.world.clock.tickAsync(10);
+    return recorded;
   }
 
   /** The window's process dies: nothing it writes from now on reaches anyone. */
@@ -108,6 +125,8 @@ export class MemoryWorld {
   readonly requested: { label: string; key: string; id: string }[] = [];
   /** How often the person pressed Submit Again on a write not found after the late window. */
   userResubmits = 0;
+  /** How long bulk work is held back before each send (the API budget's pacing); none by default. */
+  holdBulk: () => number = () => 0;
   private readonly orphanedFor = new Map<string, number>();
   private readonly stuck = new Set<string>();
 
@@ -160,8 +179,9 @@ export class MemoryWorld {
   /**
    * Counts the scenario into the summary, per kind: the person's requests against what the platform made, every
    * adoption against what made it, and the writes no window owned for 5 minutes. Returns the figures per kind.
+   * `row`: the case's own row of the table (under its kind), else the kind's.
    */
-  account(what: string): Record<string, ReturnType<typeof compareWrites> & { wronglyAdopted: number; stuck: number }> {
+  account(what: string, row?: string): Record<string, ReturnType<typeof compareWrites> & { wronglyAdopted: number; stuck: number }> {
     const figures: Record<string, ReturnType<typeof compareWrites> & { wronglyAdopted: number; stuck: number }> = {};
     const labels = new Set(this.requested.map((r) => r.label));
     const finished = this.windows.flatMap((w) => w.finished);
@@ -185,10 +205,15 @@ export class MemoryWorld {
       }
       const stuck = [...this.stuck].filter((id) => asked.some((r) => r.id === id)).length;
       figures[label] = { ...compared, wronglyAdopted, stuck };
-      accountWrites(label, figures[label]);
+      accountWrites(label, figures[label], row);
     }
     note(`${what}: ${Object.entries(figures).map(([k, f]) => `${k} requested ${f.requested}, made once ${f.once}, doubled ${f.doubled}, lost ${f.lost}, wrongly adopted ${f.wronglyAdopted}, stuck ${f.stuck}`).join('; ')}${this.userResubmits ? `; Submit Again pressed ${this.userResubmits}×` : ''}`);
     return figures;
+  }
+
+  /** The writes (by ID) no live window owned for 5 minutes on end. */
+  stuckIds(): string[] {
+    return [...this.stuck];
   }
 
   dispose(): void {

@@ -1,13 +1,17 @@
-// An in-memory stand-in for the platform's write calls (copy jobs, task actions) on the fake clock, for the
-// adversary's scenarios (09-adversary): every call takes its latency on the fake timers; a POST can be given a
-// fault (its answer lost, the call dropped, acted on after the client gave up); lists can lag behind; the platform
-// keeps its own clock (the true time), whatever this machine's reads. `made` is the ground truth: every effect it
-// processed, keyed by what was asked, against which the summary counts made once, doubled, lost and wrongly adopted.
+// An in-memory stand-in for the platform's write calls on the fake clock, for the adversary's scenarios (09-adversary,
+// 15-exactly-once-new-kinds): copy, move and delete jobs, task actions, files (folders, rename, tags, metadata, move,
+// delete, the bulk edit) and multipart uploads. Every call takes its latency on the fake timers; a write call can be
+// given a fault (its answer lost, the call dropped, acted on after the client gave up); lists can lag behind; the
+// platform keeps its own clock (the true time), whatever this machine's reads; a colleague can change a file behind
+// the product's back. `made` is the ground truth: every effect it processed, keyed by what was asked, against which
+// the summary counts made once, doubled, lost and wrongly adopted.
 import { randomUUID } from 'crypto';
 import { ApiError } from '../../src/api/errors';
 import type { Credentials } from '../../src/api/transport';
-import type { AsyncJob, CopyItem, CopyItemResult, FileRecord, Page, Task } from '../../src/api/types';
+import type { FileLocation } from '../../src/api/files';
+import type { AsyncJob, BulkFileChange, BulkFileItem, CopyItem, CopyItemResult, FileJobKind, FileRecord, Page, Task } from '../../src/api/types';
 import type { TaskActionKind, TaskListQuery } from '../../src/api/tasks';
+import type { PartTarget, Upload, UploadInit } from '../../src/api/uploads';
 import type { FakeClock } from '../support/fakeClock';
 
 export type PostFault =
@@ -42,6 +46,20 @@ interface Job extends AsyncJob {
   items: CopyItem[];
 }
 
+/** A file or folder the platform holds (the files calls' ground truth). */
+interface FileRec extends FileRecord {
+  /** When it shows in listings (they lag behind a write). */
+  visibleAt: number;
+  tags: string[];
+  metadata: Record<string, string>;
+}
+
+/** A multipart upload begun and not completed. */
+interface UploadRec {
+  upload: Upload;
+  parts: Map<number, string>;
+}
+
 interface TaskRec extends Task {
   visibleAt: number;
 }
@@ -51,22 +69,33 @@ const CLIENT_TIMEOUT_MS = 30_000;
 export class MemoryPlatform {
   readonly made: Made[] = [];
   readonly postFaults: PostFault[] = [];
-  /** Every POST received, processed or not. */
+  /** Every write call received (POST, PATCH, PUT, DELETE), processed or not. */
   posts = 0;
+  /** What each write call received asked for (its key), processed or not. */
+  readonly received: string[] = [];
   private readonly jobs: Job[] = [];
   private readonly tasks: TaskRec[] = [];
   private readonly files = new Map<string, string>();
+  private readonly records = new Map<string, FileRec>();
+  private readonly multipart = new Map<string, UploadRec>();
   private jobSeq = 70_711_174_378_900_000n;
+  private fileSeq = 0;
+  /** The next bulk edit applies to only this many of its files (a call the platform acts on in part). */
+  private bulkAppliesTo: number | undefined;
+  /** A seeded order for `jobOrder: 'shuffled'`: the list comes in another order on every call, the same in every run. */
+  private shuffleSeed = 11;
 
   constructor(
     private readonly clock: FakeClock,
     readonly options: {
       latencyMs?: number;
-      /** The job list's order: oldest first (the list is not documented as newest first). */
-      jobOrder?: 'newest' | 'oldest';
+      /** The job list's order: oldest first (the list is not documented as newest first), or another on every call. */
+      jobOrder?: 'newest' | 'oldest' | 'shuffled';
       /** How long a new job or task takes to show in the lists. */
       listLagMs?: number;
       copyStepMs?: number;
+      /** How long a part's bytes take to reach the storage. */
+      storageMs?: number;
       token?: string;
     } = {},
   ) {}
@@ -110,6 +139,49 @@ export class MemoryPlatform {
     return this.made.filter((m) => m.key === key).length;
   }
 
+  /** A file in the project's root (or a folder), there since `agoMs` ago. */
+  addFile(name: string, over: Partial<FileRec> = {}, agoMs = 3_600_000): FileRec {
+    const at = this.now() - agoMs;
+    const id = `f${(++this.fileSeq).toString(16).padStart(23, '0')}`;
+    const record: FileRec = { href: '', id, name, type: 'file', size: 1, project: PROJECT, parent: rootOf(PROJECT), created_on: iso(at), visibleAt: at, tags: [], metadata: {}, ...over };
+    this.records.set(id, record);
+    return record;
+  }
+
+  /** A file as the platform holds it now (whatever the listings show). */
+  file(id: string): FileRec | undefined {
+    return this.records.get(id);
+  }
+
+  /** The files and folders of that name in a place, as the platform holds them. */
+  named(where: FileLocation, name: string): FileRec[] {
+    return [...this.records.values()].filter((f) => f.parent === parentOf(where) && f.name === name);
+  }
+
+  /** A colleague changes a file from the web page (not a write of the product's: nothing in `made`). */
+  colleague(id: string, change: { name?: string; tags?: string[]; metadata?: Record<string, string> }): void {
+    Object.assign(this.records.get(id)!, JSON.parse(JSON.stringify(change)));
+  }
+
+  /** A person re-runs a task from the web page: a clone the product's writes did not make. */
+  rerunByHand(id: string): TaskRec {
+    const task = this.task(id)!;
+    const at = this.now();
+    const clone: TaskRec = { ...task, id: randomUUID(), status: 'QUEUED', created_time: iso(at), visibleAt: at + (this.options.listLagMs ?? 0) };
+    this.tasks.push(clone);
+    return clone;
+  }
+
+  /** The next bulk edit is applied to its first `n` files only. */
+  applyNextBulkTo(n: number): void {
+    this.bulkAppliesTo = n;
+  }
+
+  /** The uploads begun and not completed. */
+  get uploadsOpen(): number {
+    return this.multipart.size;
+  }
+
   // ---- the API the product's writes call ----
 
   readonly copyJobs = {
@@ -120,7 +192,7 @@ export class MemoryPlatform {
     list: async (page: { offset?: number; limit?: number } = {}): Promise<Page<AsyncJob>> => {
       await this.latency();
       const visible = this.jobs.filter((j) => j.visibleAt <= this.now());
-      const ordered = this.options.jobOrder === 'oldest' ? visible : [...visible].reverse();
+      const ordered = this.options.jobOrder === 'oldest' ? visible : this.options.jobOrder === 'shuffled' ? this.shuffled(visible) : [...visible].reverse();
       return this.page(ordered.map((j) => this.answer(j)), page);
     },
     get: async (id: string): Promise<AsyncJob> => {
@@ -131,12 +203,148 @@ export class MemoryPlatform {
     },
   };
 
+  /** The async file jobs (`/v2/async/files/{copy|move|delete}`): one list for every type. */
+  readonly fileJobs = {
+    submit: async (kind: FileJobKind, items: CopyItem[], options: { credentials?: Credentials } = {}): Promise<AsyncJob> => {
+      void options;
+      const key = `${kind}:${JSON.stringify(items)}`;
+      return this.post(key, () => this.answer(this.makeJob(items, this.now(), key, kind.toUpperCase())));
+    },
+    get: async (kind: FileJobKind, id: string): Promise<AsyncJob> => {
+      void kind;
+      return this.copyJobs.get(id);
+    },
+    list: (page: { offset?: number; limit?: number } = {}): Promise<Page<AsyncJob>> => this.copyJobs.list(page),
+  };
+
   readonly filesApi = {
     get: async (id: string): Promise<FileRecord> => {
       await this.latency();
+      const record = this.records.get(id);
+      if (record) return shown(record);
       const name = this.files.get(id);
-      if (!name) throw new ApiError({ kind: 'http', status: 404, code: 5002, message: 'Requested file does not exist.' });
+      if (!name) throw notFound();
       return { href: '', id, name, type: 'file' };
+    },
+    list: async (where: FileLocation, page: { offset?: number; limit?: number; name?: string | readonly string[] } = {}): Promise<Page<FileRecord>> => {
+      await this.latency();
+      const names = page.name === undefined ? undefined : [page.name].flat();
+      const listed = [...this.records.values()].filter((f) => f.visibleAt <= this.now() && f.parent === parentOf(where) && (!names || names.includes(f.name)));
+      return this.page(listed.map(shown), page);
+    },
+    createFolder: async (name: string, where: FileLocation): Promise<FileRecord> =>
+      this.post(`folder:${parentOf(where)}/${name}`, () => {
+        if (this.named(where, name).length) throw new ApiError({ kind: 'http', status: 409, code: 5012, message: 'A file or folder of that name is already there.' });
+        const at = this.now();
+        return shown(this.addFile(name, { type: 'folder', size: undefined, parent: parentOf(where), created_on: iso(at), visibleAt: at + (this.options.listLagMs ?? 0) }, 0));
+      }),
+    update: async (id: string, changes: { name?: string }): Promise<FileRecord> =>
+      this.post(`rename:${id}:${changes.name}`, () => {
+        const record = this.existing(id);
+        if (changes.name !== undefined) record.name = changes.name;
+        return shown(record);
+      }),
+    setTags: async (id: string, tags: readonly string[]): Promise<string[]> =>
+      this.post(`tags:${id}:${tagKey(tags)}`, () => {
+        const record = this.existing(id);
+        record.tags = [...tags];
+        return [...record.tags];
+      }),
+    metadata: async (id: string): Promise<Record<string, unknown>> => {
+      await this.latency();
+      return { ...this.existingOr404(id).metadata };
+    },
+    replaceMetadata: async (id: string, metadata: Record<string, string>): Promise<Record<string, unknown>> =>
+      this.post(`metadata:${id}:${JSON.stringify(metadata)}`, () => {
+        const record = this.existing(id);
+        record.metadata = { ...metadata };
+        return { ...record.metadata };
+      }),
+    delete: async (id: string): Promise<void> =>
+      this.post(`delete:${id}`, () => {
+        this.existing(id);
+        this.records.delete(id);
+        return { id };
+      }).then(() => undefined),
+    move: async (id: string, to: { parent: string }): Promise<FileRecord> =>
+      this.post(`move:${id}:${to.parent}`, () => {
+        const record = this.existing(id);
+        record.parent = to.parent;
+        return shown(record);
+      }),
+  };
+
+  readonly bulkFilesApi = {
+    get: async (ids: readonly string[]): Promise<BulkFileItem[]> => {
+      await this.latency();
+      return ids.map((id) => (this.records.has(id) ? { resource: shown(this.records.get(id)!) } : { error: { status: 404, code: 5002, message: 'Requested file does not exist.' } }));
+    },
+    records: async (ids: readonly string[]): Promise<FileRecord[]> => (await this.bulkFilesApi.get(ids)).flatMap((r) => (r.resource ? [r.resource] : [])),
+    edit: async (items: readonly BulkFileChange[]): Promise<BulkFileItem[]> =>
+      this.post(`bulkTags:${items.map((i) => i.id).join(',')}`, () => {
+        const applied = this.bulkAppliesTo ?? items.length;
+        this.bulkAppliesTo = undefined;
+        return items.map((item, i) => {
+          const record = this.records.get(item.id);
+          if (!record) return { error: { status: 404, code: 5002, message: 'Requested file does not exist.' } };
+          if (i < applied && item.tags) {
+            record.tags = [...item.tags];
+            this.made.push({ key: `tags:${item.id}:${tagKey(item.tags)}`, id: item.id, at: this.now() });
+          }
+          return { resource: shown(record) };
+        });
+      }),
+  };
+
+  /** Multipart uploads: init, parts and their reports on the fake timers; `complete` is a write call (faults apply). */
+  readonly uploadsApi = {
+    init: async (init: UploadInit): Promise<Upload> => {
+      await this.latency();
+      if (!init.overwrite && this.named(init.destination, init.name).length) throw new ApiError({ kind: 'http', status: 409, code: 5012, message: 'A file of that name is already there.' });
+      const upload: Upload = { upload_id: randomUUID(), name: init.name, size: init.size, part_size: Math.max(init.partSize ?? 0, 5 * 1024 * 1024), initiated: iso(this.now()), ...('project' in init.destination ? { project: init.destination.project } : { parent: init.destination.parent }) };
+      this.multipart.set(upload.upload_id, { upload, parts: new Map() });
+      return { ...upload };
+    },
+    partTarget: async (uploadId: string, part: number): Promise<PartTarget> => {
+      await this.latency();
+      this.upload(uploadId);
+      return { url: `https://storage.example/${uploadId}/${part}`, method: 'PUT', headers: {}, successCodes: [200], reportHeaders: ['ETag'] };
+    },
+    reportPart: async (uploadId: string, part: number, etag: string): Promise<void> => {
+      await this.latency();
+      this.upload(uploadId).parts.set(part, etag);
+    },
+    info: async (uploadId: string): Promise<Upload> => {
+      await this.latency();
+      const { upload, parts } = this.upload(uploadId);
+      return { ...upload, parts: [...parts].map(([n, etag]) => ({ part_number: n, response: { headers: { ETag: etag } } })) };
+    },
+    abort: async (uploadId: string): Promise<void> => {
+      await this.latency();
+      this.upload(uploadId);
+      this.multipart.delete(uploadId);
+    },
+    list: async (): Promise<Page<Upload>> => {
+      await this.latency();
+      return { items: [...this.multipart.values()].map((u) => ({ ...u.upload })), total: this.multipart.size, next: undefined };
+    },
+    complete: async (uploadId: string): Promise<FileRecord> => {
+      const name = this.multipart.get(uploadId)?.upload.name;
+      return this.post(`file:${name}`, () => {
+        const { upload } = this.upload(uploadId);
+        this.multipart.delete(uploadId);
+        const where: FileLocation = upload.parent ? { parent: upload.parent } : { project: upload.project! };
+        for (const old of this.named(where, upload.name!)) this.records.delete(old.id);
+        return shown(this.addFile(upload.name!, { size: upload.size ?? 0, parent: parentOf(where), created_on: iso(this.now()) }, 0));
+      });
+    },
+  };
+
+  /** The storage a part's bytes go to: they are not read (a part body reads its file only when piped; tested elsewhere). */
+  readonly storage = {
+    put: async (url: string): Promise<string> => {
+      await this.wait(this.options.storageMs ?? 200);
+      return `"etag-${url.split('/').slice(-2).join('-')}"`;
     },
   };
 
@@ -184,6 +392,7 @@ export class MemoryPlatform {
   /** A POST: processed (or not) and answered (or not) as the next fault says. */
   private async post<T>(key: string, act: () => T): Promise<T> {
     this.posts++;
+    this.received.push(key);
     const fault = this.postFaults.shift();
     await this.latency();
     const process = (): T => {
@@ -219,15 +428,24 @@ export class MemoryPlatform {
     return result;
   }
 
-  private makeJob(items: CopyItem[], at: number, why: string): Job {
+  private makeJob(items: CopyItem[], at: number, why: string, type = 'COPY'): Job {
     void why;
     this.jobSeq += 1n;
-    const job: Job = { id: String(this.jobSeq), type: 'COPY', state: 'SUBMITTED', items, result: [], started_on: iso(at), createdAt: at, visibleAt: at + (this.options.listLagMs ?? 0) };
+    const job: Job = { id: String(this.jobSeq), type, state: 'SUBMITTED', items, result: [], started_on: iso(at), createdAt: at, visibleAt: at + (this.options.listLagMs ?? 0) };
     this.jobs.push(job);
     this.later(this.options.copyStepMs ?? 2_000, () => {
       job.state = 'FINISHED';
       job.finished_on = iso(this.now());
-      job.result = items.map((item) => ({ resource: { href: '', id: randomUUID().replace(/-/g, '').slice(0, 24), name: item.name ?? this.files.get(item.file) ?? item.file, project: item.project, parent: item.parent, type: 'file' } }));
+      job.result =
+        type === 'DELETE'
+          ? items.map((item) => {
+              const gone = this.records.get(item.file);
+              if (!gone) return { error: { status: 404, code: 5002, message: 'Requested file does not exist.' } };
+              this.records.delete(item.file);
+              this.made.push({ key: `delete:${item.file}`, id: item.file, at: this.now() });
+              return { resource: shown(gone) };
+            })
+          : items.map((item) => ({ resource: { href: '', id: randomUUID().replace(/-/g, '').slice(0, 24), name: item.name ?? this.files.get(item.file) ?? item.file, project: item.project, parent: item.parent, type: 'file' } }));
       job.total_files = items.length;
       job.completed_files = items.length;
       job.failed_files = 0;
@@ -247,6 +465,32 @@ export class MemoryPlatform {
     return { items: slice, total: items.length, next: offset + limit < items.length ? `next?offset=${offset + limit}` : undefined };
   }
 
+  private existing(id: string): FileRec {
+    return this.existingOr404(id);
+  }
+
+  private existingOr404(id: string): FileRec {
+    const record = this.records.get(id);
+    if (!record) throw notFound();
+    return record;
+  }
+
+  private upload(id: string): UploadRec {
+    const upload = this.multipart.get(id);
+    if (!upload) throw new ApiError({ kind: 'http', status: 404, code: 10101, message: 'Upload not found.' });
+    return upload;
+  }
+
+  private shuffled<T>(items: T[]): T[] {
+    const out = [...items];
+    for (let i = out.length - 1; i > 0; i--) {
+      this.shuffleSeed = (this.shuffleSeed * 1_103_515_245 + 12_345) % 2 ** 31;
+      const j = this.shuffleSeed % (i + 1);
+      [out[i], out[j]] = [out[j], out[i]];
+    }
+    return out;
+  }
+
   private latency(): Promise<void> {
     return this.wait(this.options.latencyMs ?? 50);
   }
@@ -258,6 +502,19 @@ export class MemoryPlatform {
   private later(ms: number, fn: () => void): void {
     this.clock.setTimeout(fn, Math.max(0, ms));
   }
+}
+
+const PROJECT = 'rfranklin/dest';
+const rootOf = (project: string) => `root-${project}`;
+const parentOf = (where: FileLocation): string => ('parent' in where ? where.parent : rootOf(where.project));
+const tagKey = (tags: readonly string[]) => JSON.stringify([...tags].sort());
+const notFound = () => new ApiError({ kind: 'http', status: 404, code: 5002, message: 'Requested file does not exist.' });
+
+/** A file's record as an answer gives it: a copy, without what only the platform knows. */
+function shown(record: FileRec): FileRecord {
+  const { visibleAt, ...rest } = record;
+  void visibleAt;
+  return JSON.parse(JSON.stringify(rest)) as FileRecord;
 }
 
 function iso(ms: number): string {

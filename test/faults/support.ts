@@ -37,7 +37,7 @@ export const record = {
   adoptions: { adopted: 0, notOurs: 0 },
   /** Errors caught anywhere, to grep their text for the token. */
   errors: [] as unknown[],
-  /** Writes by kind (copy, abort, run, re-run): the summary's second table (`accountWrites`). */
+  /** Writes by kind and case (`kind` or `kind\tcase`): the summary's second table (`accountWrites`). */
   writes: new Map<string, WriteFigures>(),
   /** Hostile input by class (odd names, answers, disks): the summary's third table (`accountIntegrity`). */
   integrity: new Map<string, IntegrityFigures>(),
@@ -64,23 +64,27 @@ export function accountIntegrity(cls: string, figures: Partial<IntegrityFigures>
 }
 
 /**
- * A kind's writes: asked for by the person; made by the platform exactly once, more than once, or never; a job or
- * task taken for a write that did not make it; a write left with no window owning it for 5 minutes.
+ * A kind's writes: asked for by the person; made by the platform exactly once, more than once (or a DELETE sent
+ * twice), or never (and not left to the person); left to the person with what the platform showed (someone else's
+ * change, nothing to prove it by: the person decides, nothing overwritten); a job, task or file taken for a write that
+ * did not make it; a write left with no window owning it for 5 minutes.
  */
 export interface WriteFigures {
   requested: number;
   once: number;
   doubled: number;
   lost: number;
+  asked: number;
   wronglyAdopted: number;
   stuck: number;
 }
 
-/** Adds a test's figures for one kind of write to the summary. */
-export function accountWrites(kind: string, figures: Partial<WriteFigures>): void {
-  const sum = record.writes.get(kind) ?? { requested: 0, once: 0, doubled: 0, lost: 0, wronglyAdopted: 0, stuck: 0 };
+/** Adds a test's figures for one kind of write to the summary; `what`: the case, a row of its own (issue 37's). */
+export function accountWrites(kind: string, figures: Partial<WriteFigures>, what?: string): void {
+  const key = what ? `${kind}\t${what}` : kind;
+  const sum = record.writes.get(key) ?? { requested: 0, once: 0, doubled: 0, lost: 0, asked: 0, wronglyAdopted: 0, stuck: 0 };
   for (const [k, v] of Object.entries(figures) as [keyof WriteFigures, number][]) sum[k] += v;
-  record.writes.set(kind, sum);
+  record.writes.set(key, sum);
 }
 
 /**

@@ -109,11 +109,11 @@ describe('the move writes: identity rules', () => {
     return identity.by === 'state' ? identity.read(record(payload) as never, credentials) : undefined;
   };
 
-  it('a single move is done when the file is in the destination; still at the source: not done (sent again); elsewhere or gone: cannot tell', async () => {
+  it('a single move is done when the file is in the destination; still at the source: not done (sent again); elsewhere or gone: someone else\'s, the person decides', async () => {
     assert.ok('found' in (await read(at(fileId(901))))!);
     assert.ok('absent' in (await read(at(fileId(900))))!);
-    assert.ok('unknown' in (await read(at(fileId(902))))!);
-    assert.ok('unknown' in (await read(at(undefined)))!);
+    assert.deepStrictEqual(await read(at(fileId(902))), { changed: '"f1.bam" is now in another folder than the one it was moved to: someone else moved it since.' });
+    assert.deepStrictEqual(await read(at(undefined)), { changed: '"f1.bam" is no longer there.' });
     assert.strictEqual(moveWrite(at(fileId(900))).idempotent, true);
   });
 
@@ -128,16 +128,18 @@ describe('the move writes: identity rules', () => {
     assert.strictEqual(matchMove(move, job([moved(1, 'f1.bam'), { error: { status: 404, message: 'gone' } }])), 'yes');
   });
 
-  it('bulk tags: 100 files a call; done when every file that can be read has its list; a list the answer shows otherwise is sent again alone', async () => {
-    const tags = Array.from({ length: 250 }, (_, i) => ({ id: fileId(i + 1), name: `f${i + 1}`, tags: ['qc'] }));
+  it('bulk tags: 100 files a call; file by file, done, not done (only those sent again) or changed by someone else (the person decides); a list the answer shows otherwise is sent again alone', async () => {
+    const tags = Array.from({ length: 250 }, (_, i) => ({ id: fileId(i + 1), name: `f${i + 1}`, tags: ['qc'], before: [] }));
     assert.deepStrictEqual(planBulkTags(tags).map((c) => c.items.length), [100, 100, 50]);
     const answer = (list: (string[] | undefined)[]): BulkFileItem[] =>
       list.map((t, i) => (t ? { resource: { href: '', id: fileId(i + 1), name: `f${i + 1}`, tags: t } } : { error: { status: 404, message: 'gone' } }));
-    let now = answer([['qc'], ['qc', 'old'], undefined]);
+    let now = answer([['qc'], [], undefined]);
     const identity = bulkTagsWrite({ get: async () => now, edit: async () => now }).identity;
     assert.ok(identity.by === 'state');
     const payload = { items: tags.slice(0, 3) };
-    assert.ok('absent' in (await identity.read(record(payload) as never, credentials)));
+    assert.deepStrictEqual(await identity.read(record(payload) as never, credentials), { absent: 'The tags of 1 of the files are not changed yet: only those are sent again.', rest: { items: [tags[1]] } });
+    now = answer([['qc', 'old'], [], undefined]);
+    assert.deepStrictEqual(await identity.read(record(payload) as never, credentials), { changed: 'The tags of "f1" were changed by someone else since.', rest: { items: [tags[1], tags[0]] } });
     now = answer([['qc'], ['qc'], undefined]);
     assert.ok('found' in (await identity.read(record(payload) as never, credentials)), 'a file gone does not hold the others back');
     now = answer([undefined, undefined, undefined]);

@@ -3,7 +3,7 @@ import { ApiError } from '../../../src/api/errors';
 import type { FileLocation } from '../../../src/api/files';
 import type { AsyncJob, FileRecord, Page } from '../../../src/api/types';
 import { folderContents } from '../../../src/files/folderContents';
-import { checkedTags, deleteQuestion, deleteWrite, doneWhat, matchDelete, metadataWrite, parseMetadata, planDelete, planTags, refusal, renameWrite, tagProblem, tagsInUse, tagsWrite, type FilesWriteApi, type ManagedItem } from '../../../src/files/writes';
+import { asyncDeleteWrite, asyncMoveWrite, checkedTags, deleteQuestion, deleteWrite, doneWhat, matchDelete, metadataWrite, parseMetadata, planDelete, planTags, refusal, renameWrite, tagProblem, tagsInUse, tagsWrite, type FilesWriteApi, type ManagedItem } from '../../../src/files/writes';
 import type { WriteRecord } from '../../../src/write/outbox';
 import { fileId } from '../../support/fakeFiles';
 
@@ -96,9 +96,10 @@ describe('managing files: the planners', () => {
       { id: 'b', name: 'b', tags: ['normal'] },
       { id: 'c', name: 'c', tags: ['tumor', 'rna'] },
     ];
+    // Each with its list before the change: a lookup after a lost answer tells "not done" from someone else's change.
     assert.deepStrictEqual(planTags(files, ['rna'], ['qc']), [
-      { id: 'a', name: 'a', tags: ['tumor', 'rna'] },
-      { id: 'b', name: 'b', tags: ['normal', 'rna'] },
+      { id: 'a', name: 'a', tags: ['tumor', 'rna'], before: ['tumor', 'qc'] },
+      { id: 'b', name: 'b', tags: ['normal', 'rna'], before: ['normal'] },
     ]);
     assert.deepStrictEqual(planTags(files, [], ['nowhere']), []);
     assert.deepStrictEqual(tagsInUse(files), [
@@ -138,21 +139,29 @@ describe('managing files: metadata saved as JSON', () => {
     assert.match((parseMetadata(JSON.stringify({ k: 'v'.repeat(301) })) as { problem: string }).problem, /is 301 bytes long; at most 300/);
   });
 
-  it('a replaced set is done when the platform holds exactly it', async () => {
+  it('a replaced set is done when the platform holds exactly it; the set from before: not done; any other: someone else\'s change', async () => {
     const kind = (now: Record<string, unknown>) => metadataWrite({ metadata: async () => now } as unknown as Parameters<typeof metadataWrite>[0]);
-    const payload = { id: fileId(1), name: 'a.bam', metadata: { sample_id: 'S1' } };
-    const read = async (now: Record<string, unknown>) => {
+    const read = async (payload: object, now: Record<string, unknown>) => {
       const identity = kind(now).identity;
       assert.ok(identity.by === 'state');
-      return identity.read(record(payload), credentials);
+      return identity.read(record(payload as never), credentials);
     };
-    assert.ok('found' in (await read({ sample_id: 'S1' })));
-    assert.deepStrictEqual(await read({ sample_id: 'S1', platform: 'ONT' }), { absent: 'Its metadata is not changed yet.' });
+    const changed = { changed: 'Its metadata is neither what it was nor what was saved: someone else changed it since.' };
+    const replace = { id: fileId(1), name: 'a.bam', metadata: { sample_id: 'S1' }, before: { sample_id: 'S0' } };
+    assert.ok('found' in (await read(replace, { sample_id: 'S1' })));
+    assert.deepStrictEqual(await read(replace, { sample_id: 'S0' }), { absent: 'Its metadata is not changed yet.' });
+    assert.deepStrictEqual(await read(replace, { sample_id: 'S1', platform: 'ONT' }), changed);
+    // A PUT that adds a field: while only the old fields show, it is not done (sent again), not taken as done.
+    const adding = { id: fileId(1), name: 'a.bam', metadata: { sample_id: 'S1', platform: 'ONT' }, before: { sample_id: 'S1' } };
+    assert.deepStrictEqual(await read(adding, { sample_id: 'S1' }), { absent: 'Its metadata is not changed yet.' });
+    assert.ok('found' in (await read(adding, { platform: 'ONT', sample_id: 'S1' })));
+    // A record of an older version (no set from before): only the set asked proves anything.
+    assert.deepStrictEqual(await read({ id: fileId(1), name: 'a.bam', metadata: { sample_id: 'S1' } }, { sample_id: 'S0' }), changed);
   });
 });
 
 describe('managing files: the identity rules by state', () => {
-  it('a rename is done when the record has the new name; a file gone cannot tell', async () => {
+  it('a rename is done when the record has the new name; still the old name: not done; a third name or gone: someone else\'s, the person decides', async () => {
     const payload = { id: fileId(1), name: 'new.bam', oldName: 'old.bam' };
     const read = (file: Partial<FileRecord> | undefined) => {
       const identity = renameWrite(platform(file)).identity;
@@ -161,19 +170,22 @@ describe('managing files: the identity rules by state', () => {
     };
     assert.ok('found' in (await read({ name: 'new.bam' })));
     assert.deepStrictEqual(await read({ name: 'old.bam' }), { absent: 'It is still named "old.bam".' });
-    assert.deepStrictEqual(await read(undefined), { unknown: '"old.bam" is no longer there.' });
+    assert.deepStrictEqual(await read({ name: 'third.bam' }), { changed: 'It is named "third.bam" now: someone else renamed it since.' });
+    assert.deepStrictEqual(await read(undefined), { changed: '"old.bam" is no longer there.' });
   });
 
-  it('tags are done when the record has the same tags (in any order)', async () => {
+  it('tags are done when the record has the same tags (in any order); still the list from before: not done; another list: someone else\'s', async () => {
     const identity = (tags: string[]) => tagsWrite(platform({ tags })).identity;
-    const payload = { id: fileId(1), name: 'a', tags: ['x', 'y'] };
-    const read = async (tags: string[]) => {
+    const payload = { id: fileId(1), name: 'a', tags: ['x', 'y'], before: ['x'] };
+    const read = async (tags: string[], asked: object = payload) => {
       const id = identity(tags);
       assert.ok(id.by === 'state');
-      return id.read(record(payload), credentials);
+      return id.read(record(asked as never), credentials);
     };
     assert.deepStrictEqual(await read(['y', 'x']), { found: ['y', 'x'] });
     assert.deepStrictEqual(await read(['x']), { absent: 'Its tags are not changed yet.' });
+    assert.deepStrictEqual(await read(['x', 'z']), { changed: 'Its tags are "x", "z" now: someone else changed them since.' });
+    assert.deepStrictEqual(await read([]), { changed: 'It has no tags now: someone else removed them since.' });
   });
 
   it('a delete is done when the file answers 404; a 404 after an ambiguous try counts as done', async () => {
@@ -185,5 +197,16 @@ describe('managing files: the identity rules by state', () => {
     assert.deepStrictEqual(await there.identity.read(record(payload), credentials), { absent: '"a.bam" is still there.' });
     assert.deepStrictEqual(gone.doneBy!(new ApiError({ kind: 'http', status: 404, message: 'gone' }), record(payload)), { id: fileId(1) });
     assert.strictEqual(gone.doneBy!(new ApiError({ kind: 'http', status: 403, message: 'no' }), record(payload)), undefined);
+    // Never sent twice: looked up through the late window before any resend (the outbox's rule for a destructive kind).
+    assert.strictEqual(gone.destructive, true);
+  });
+
+  it('what is read back of the deletes and moves is checked: a job without its ID, a deleted record without one, is damaged', () => {
+    const jobs = { submit: async () => ({ id: '1' }), get: async () => ({ id: '1' }), list: async () => ({ items: [], total: 0, next: undefined }) } as never;
+    for (const kind of [asyncDeleteWrite(jobs, () => 0, { monotonic: () => 0 }), asyncMoveWrite(jobs, () => 0, { monotonic: () => 0 })]) {
+      assert.deepStrictEqual([null, {}, 'job', { id: 7 }, { id: '1', result: 'x' }].map((o) => kind.isOutcome!(o)), [false, false, false, false, false], kind.name);
+      assert.strictEqual(kind.isOutcome!({ id: '70711174378885120', state: 'FINISHED', result: [] }), true);
+    }
+    assert.deepStrictEqual([null, {}, { id: fileId(1) }].map((o) => deleteWrite(platform({})).isOutcome!(o)), [false, false, true]);
   });
 });

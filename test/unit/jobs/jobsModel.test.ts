@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import type { CopyWriteRecord } from '../../../src/jobs/copyRequests';
 import { childNodes, interruptedRow, itemOrder, itemRow, jobRow, requestRow, resultsFileName, resultsTable, retryPlan, rootNodes, shortDestination, submissionRow, transferRow } from '../../../src/jobs/jobsModel';
-import { ALIVE_MS, Transfers } from '../../../src/jobs/transfers';
+import { Transfers } from '../../../src/jobs/transfers';
 import { MessageNode, messageView } from '../../../src/ui/rowView';
 import type { TrackedJob } from '../../../src/jobs/tracker';
 
@@ -248,10 +248,14 @@ describe('Data Jobs: every kind of async job, transfers and interrupted uploads'
   });
 
   it('an upload run left by a reload is "Interrupted: 3 of 7 files, 120 MB left" with Resume and Discard; not while it moves here or in another window', () => {
-    let now = 10_000_000;
-    const run = { kind: 'upload' as const, runId: 'run-1', label: 'rfranklin/dest › results', filesLeft: 3, filesTotal: 7, bytesLeft: 120 * 1024 * 1024, startedAt: now - 3_600_000, savedAt: now - 60_000 };
+    const now = 10_000_000;
+    const run = { kind: 'upload' as const, runId: 'run-1', label: 'rfranklin/dest › results', filesLeft: 3, filesTotal: 7, bytesLeft: 120 * 1024 * 1024, startedAt: now - 3_600_000 };
     const stored = [run];
-    const transfers = new Transfers(() => now, { runs: (account) => (account === 'e#u' ? stored : []) });
+    // What the other windows alive name in their heartbeats (the outbox's liveness), and what this one names.
+    const elsewhere = new Set<string>();
+    const here: string[] = [];
+    const liveness = { keepAlive: (work: string) => (here.push(work), { dispose: () => here.splice(here.indexOf(work), 1) }), workElsewhere: () => elsewhere };
+    const transfers = new Transfers(() => now, { runs: (account) => (account === 'e#u' ? stored : []) }, liveness);
     assert.deepStrictEqual(transfers.interrupted('e#u').map((r) => r.runId), ['run-1']);
     assert.deepStrictEqual(transfers.interrupted('e#other'), []);
     assert.deepStrictEqual(transfers.interrupted(undefined), []);
@@ -259,14 +263,15 @@ describe('Data Jobs: every kind of async job, transfers and interrupted uploads'
     assert.deepStrictEqual([row.label, row.description, row.icon.id, row.contextValue], ['Interrupted: 3 of 7 files, 120 MB left', 'results · 1 hour ago', 'debug-pause', 'interrupted interrupted-upload']);
     assert.match(row.tooltip, /Resume sends the rest, from the parts already sent\. Discard aborts the uploads begun on the platform/);
     assert.deepStrictEqual(rootNodes([], [], [], transfers.interrupted('e#u')).map((r) => r.id), ['interrupted:run-1']);
-    // Resumed in this window: a transfer under way, not interrupted.
+    // Resumed in this window: a transfer under way, not interrupted, and this window's heartbeat names it.
     const handle = transfers.start('upload', run.label, 'e#u', () => undefined, 'run-1');
-    assert.deepStrictEqual(transfers.interrupted('e#u'), []);
+    assert.deepStrictEqual([transfers.interrupted('e#u'), here], [[], ['upload:run-1']]);
     handle.end();
-    // Saved a moment ago: another window moves it.
-    run.savedAt = now - 5_000;
+    assert.deepStrictEqual(here, []);
+    // Another window alive names it: it moves there.
+    elsewhere.add('upload:run-1');
     assert.deepStrictEqual(transfers.interrupted('e#u'), []);
-    now += ALIVE_MS;
+    elsewhere.clear();
     assert.deepStrictEqual(transfers.interrupted('e#u').map((r) => r.runId), ['run-1']);
   });
 });
@@ -274,8 +279,9 @@ describe('Data Jobs: every kind of async job, transfers and interrupted uploads'
 describe('Data Jobs: interrupted downloads', () => {
   it('a folder\'s .part files left by a download read "Interrupted: 2 files, 40 MB left", with Resume and Discard; not while a download into that folder goes', () => {
     const now = 50_000_000;
-    const run = { kind: 'download' as const, runId: 'download:/home/me/data/run-1', label: '/home/me/data/run-1', filesLeft: 2, filesTotal: 2, bytesLeft: 40 * 1024 * 1024, startedAt: now - 600_000, savedAt: now - 120_000 };
-    const transfers = new Transfers(() => now, { runs: () => [run] });
+    const run = { kind: 'download' as const, runId: 'download:/home/me/data/run-1', label: '/home/me/data/run-1', filesLeft: 2, filesTotal: 2, bytesLeft: 40 * 1024 * 1024, startedAt: now - 600_000 };
+    const elsewhere = new Set<string>();
+    const transfers = new Transfers(() => now, { runs: () => [run] }, { keepAlive: () => ({ dispose: () => undefined }), workElsewhere: () => elsewhere });
     const row = interruptedRow(run, now);
     assert.deepStrictEqual([row.label, row.description, row.contextValue], ['Interrupted: 2 files, 40 MB left', 'run-1 · 10 min ago', 'interrupted interrupted-download']);
     assert.match(row.tooltip, /^Download to \/home\/me\/data\/run-1\n2 files begun and not finished \(40 MB not received\)\.\nResume fetches the rest/);
@@ -288,5 +294,8 @@ describe('Data Jobs: interrupted downloads', () => {
     const beside = transfers.start('download', '/home/me/dat', 'e#u', () => undefined);
     assert.strictEqual(transfers.interrupted('e#u').length, 1);
     beside.end();
+    // Another window alive downloads into that folder: its heartbeat names it.
+    elsewhere.add('download:/home/me/data');
+    assert.deepStrictEqual(transfers.interrupted('e#u'), []);
   });
 });

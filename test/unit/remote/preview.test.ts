@@ -1,6 +1,7 @@
 import * as assert from 'assert';
 import * as zlib from 'zlib';
-import { ASK_BEYOND_BYTES, asksBeforeWhole, binaryWhat, fileKind, PREVIEW_BYTES, readHead, readInflated, ReadRefused, readWhole, seemsBinary, shownName, type RangeRead } from '../../../src/remote/preview';
+import { ASK_BEYOND_BYTES, asksBeforeWhole, binaryWhat, fileKind, PREVIEW_BYTES, ReadRefused, seemsBinary, shownName } from '../../../src/remote/fileKinds';
+import { readHead, readInflated, readWhole, type RangeRead } from '../../../src/remote/preview';
 
 const MB = 1024 * 1024;
 

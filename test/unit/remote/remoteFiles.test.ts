@@ -2,7 +2,8 @@ import * as assert from 'assert';
 import type { FileRecord, Page, Project } from '../../../src/api/types';
 import type { StorageRead } from '../../../src/api/storage';
 import { MAX_FOLDER_ENTRIES, NotFoundError, RemoteFiles, type RemoteFilesOptions, type RemoteSource } from '../../../src/remote/remoteFiles';
-import { ReadRefused } from '../../../src/remote/preview';
+import { ReadRefused } from '../../../src/remote/fileKinds';
+import { contentReader } from '../../../src/remote/preview';
 import { FakeFiles, fileId } from '../../support/fakeFiles';
 
 const MB = 1024 * 1024;
@@ -40,7 +41,7 @@ function setup(records: FileRecord[], options: RemoteFilesOptions = {}, list?: R
         fake.calls.push(`download_info ${id}`);
         return `https://storage.example/${id}?X-Amz-Signature=secret`;
       },
-      storage: {
+      reader: async () => contentReader({
         read: async (url: string, range: unknown): Promise<StorageRead> => {
           reads.push(`${url.split('?')[0]} ${JSON.stringify(range)}`);
           const all = bytesOf(records, url.split('/').pop()!.split('?')[0]);
@@ -48,7 +49,7 @@ function setup(records: FileRecord[], options: RemoteFilesOptions = {}, list?: R
           const bytes = asked ? all.subarray(asked.start, asked.end === undefined ? undefined : asked.end + 1) : all;
           return { status: asked ? 206 : 200, start: asked?.start ?? 0, size: all.length, length: bytes.length, etag: undefined, body: [bytes] as unknown as AsyncIterable<Buffer> };
         },
-      },
+      }),
     },
     options,
   );

@@ -1,5 +1,6 @@
 import * as assert from 'assert';
-import { downloadSummaryWords, progressWords } from '../../../src/remote/transferWords';
+import { downloadSummaryWords, progressWords, uploadSummaryWords } from '../../../src/remote/transferWords';
+import type { UploadSummary } from '../../../src/transfer/upload';
 
 describe('remote/transferWords: what a download says', () => {
   it('progress: files, bytes, rate and time left, each when known', () => {
@@ -27,5 +28,19 @@ describe('remote/transferWords: what a download says', () => {
     ]);
     assert.strictEqual(downloadSummaryWords({ target: '/d', cancelled: true, saved: [], bytes: 0, skipped: [], failed: [], retry: [] }).message, 'Download cancelled: 0 files saved (0 B).');
     assert.strictEqual(downloadSummaryWords({ target: '/d', cancelled: false, saved: ['/d/a'], bytes: 1, skipped: [], failed: [], retry: [] }).message, 'Downloaded 1 file (1 B).');
+  });
+
+  it('upload summary: the links left out by name (a link may lead to a file not meant to leave the machine), names taken, failures counted once', () => {
+    const base: UploadSummary = { cancelled: false, uploaded: [], bytes: 3000, skipped: [], links: [], failed: [], retry: undefined };
+    const file = { id: 'f', name: 'a.txt' } as UploadSummary['uploaded'][number]['file'];
+    assert.deepStrictEqual(uploadSummaryWords({ ...base, uploaded: [{ localPath: '/up/a.txt', file }] }, 'my-project'), { message: 'Uploaded 1 file (2.9 KB) to my-project.', failed: 0 });
+    const links = ['/up/id_rsa', '/up/sub/shared', '/up/1', '/up/2', '/up/3', '/up/4'];
+    const words = uploadSummaryWords({ ...base, links, skipped: [{ localPath: '/up/b.txt', reason: '' }], failed: [{ localPath: '/up/c.bin', reason: 'Permission denied: cannot read /up/c.bin.' }] }, 'my-project');
+    assert.strictEqual(
+      words.message,
+      'Uploaded 0 files (2.9 KB) to my-project; 1 failed. Not uploaded: 6 links inside the folders, not followed (id_rsa, shared, 1, 2, 3, … and 1 more). To upload what a link leads to, choose that itself. Skipped: 1 file (the name was taken). c.bin: Permission denied: cannot read /up/c.bin.',
+    );
+    assert.strictEqual(words.failed, 1);
+    assert.match(uploadSummaryWords({ ...base, links: ['/up/id_rsa'] }, 'p').message, /Not uploaded: 1 link inside the folders, not followed \(id_rsa\)/);
   });
 });

@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import { ApiError } from '../../../src/api/errors';
 import type { FileRecord } from '../../../src/api/types';
-import { completeThroughOutbox, folderThroughOutbox, uploadCompleteWrite, UPLOAD_COMPLETE_WRITE } from '../../../src/remote/uploadWrite';
+import { completedThroughOutbox, completeThroughOutbox, folderThroughOutbox, uploadCompleteWrite, UPLOAD_COMPLETE_WRITE } from '../../../src/remote/uploadWrite';
 import { newFolderWrite, NEW_FOLDER_WRITE } from '../../../src/remote/newFolderWrite';
 import { Outbox } from '../../../src/write/outbox';
 import { FakeClock } from '../../support/fakeClock';
@@ -34,11 +34,24 @@ describe('remote/uploadWrite: "upload complete" as a write kind, found by state'
     assert.deepStrictEqual(k.keep(made), { href: 'h', id: 'file1', name: 'a.bam', type: 'file', size: 10, project: undefined, parent: 'f1' });
   });
 
-  it('the upload still there: not done (sent again); gone with the file: done, that file; gone without: not done', async () => {
+  it('the upload still there: not done (sent again); gone with the file: done, that file; gone without: it cannot be done, the person decides', async () => {
     assert.ok('absent' in (await read(kind('there', [made]))));
     assert.deepStrictEqual(await read(kind('gone', [made])), { found: made });
-    assert.ok('absent' in (await read(kind('gone', [{ ...made, size: 9 }]))));
-    assert.ok('absent' in (await read(kind('gone', []))));
+    const gone = { changed: 'The upload is gone (aborted or expired) and no file of its name is in its folder: upload the file again.' };
+    assert.deepStrictEqual(await read(kind('gone', [{ ...made, size: 9 }])), gone);
+    assert.deepStrictEqual(await read(kind('gone', [])), gone);
+  });
+
+  it('the completed file is one made since the upload began: a server time a second before its start is within, ten minutes before is another file', async () => {
+    // Both times are the platform's, each rounded down to its second.
+    assert.deepStrictEqual(await read(kind('gone', [{ ...made, created_on: '2025-12-31T23:59:59Z' }])), { found: { ...made, created_on: '2025-12-31T23:59:59Z' } });
+    assert.ok('changed' in (await read(kind('gone', [{ ...made, created_on: '2025-12-31T23:50:00Z' }]))), 'an older file of that name and size is not the upload\'s');
+  });
+
+  it('a 404 to complete is checked, never taken as a refusal: another call may have completed this very upload', () => {
+    const k = kind('gone', []);
+    assert.strictEqual(k.verifyRefusal!(new ApiError({ kind: 'http', status: 404, message: 'Upload not found.' }), record), true);
+    assert.strictEqual(k.verifyRefusal!(new ApiError({ kind: 'http', status: 400, message: 'Parts missing.' }), record), false);
   });
 
   it('checks payloads read back', () => {
@@ -55,12 +68,12 @@ describe('remote/uploadWrite: "upload complete" as a write kind, found by state'
     let outbox: Outbox;
     const lost = () => new ApiError({ kind: 'network', message: 'ECONNRESET', maybeDelivered: true });
     /** `answers`: what each complete does; `upload`: whether the upload is still there when looked up; `files`: the listing. */
-    const wire = (answers: (FileRecord | Error)[], upload: () => 'there' | 'gone', files: () => FileRecord[]) => {
+    const wire = (answers: (FileRecord | Error)[], upload: () => 'there' | 'gone' | 'unreachable', files: () => FileRecord[]) => {
       const sent: string[] = [];
       outbox.register(
         uploadCompleteWrite({
           uploads: {
-            info: async () => (upload() === 'there' ? ({} as never) : gone()),
+            info: async () => (upload() === 'there' ? ({} as never) : upload() === 'gone' ? gone() : Promise.reject(new ApiError({ kind: 'network', message: 'ECONNRESET' }))),
             complete: async (id) => {
               sent.push(id);
               const answer = answers.shift() ?? made;
@@ -104,6 +117,68 @@ describe('remote/uploadWrite: "upload complete" as a write kind, found by state'
       await clock.tickAsync(10_000);
       assert.deepStrictEqual(pick(await file), pick(made));
       assert.deepStrictEqual(sent, ['u1', 'u1']);
+    });
+
+    it('a 404 on a first try, the file made by another window\'s completion of the same upload: that file, not "refused"', async () => {
+      const { sent, complete } = wire([new ApiError({ kind: 'http', status: 404, message: 'Upload not found.' })], () => 'gone', () => [made]);
+      const file = complete('u1', context);
+      await clock.tickAsync(5_000);
+      assert.deepStrictEqual(pick(await file), pick(made));
+      assert.deepStrictEqual(sent, ['u1']);
+    });
+
+    it('a 404 on a first try, neither the upload nor its file there: a refusal with why, not "may have been made"', async () => {
+      const { sent, complete } = wire([new ApiError({ kind: 'http', status: 404, message: 'Upload not found.' })], () => 'gone', () => []);
+      const file = complete('u1', context).catch((e: unknown) => e);
+      await clock.tickAsync(5_000);
+      const error = (await file) as ApiError;
+      assert.deepStrictEqual([error.maybeDelivered, error.message, sent], [false, 'The upload is gone (aborted or expired) and no file of its name is in its folder: upload the file again.', ['u1']]);
+    });
+
+    it('a completion of the same upload already in the outbox (an earlier run\'s, still checked) is followed, not sent again', async () => {
+      let upload: 'there' | 'gone' = 'there';
+      const { sent, complete } = wire([lost()], () => upload, () => (upload === 'gone' ? [made] : []));
+      // The earlier run's completion: its answer lost, the platform completed it meanwhile.
+      const first = complete('u1', context).catch((e: unknown) => e);
+      await clock.tickAsync(10);
+      upload = 'gone';
+      const again = complete('u1', context);
+      await clock.tickAsync(10_000);
+      assert.deepStrictEqual(pick(await again), pick(made));
+      assert.deepStrictEqual(pick((await first) as FileRecord), pick(made));
+      assert.deepStrictEqual(sent, ['u1'], 'one complete');
+    });
+
+    it('before a resumed upload the platform no longer knows is begun again: its pending completion is followed, else the file looked for', async () => {
+      let upload: 'there' | 'gone' = 'there';
+      let files: FileRecord[] = [];
+      const { sent, complete } = wire([lost()], () => upload, () => files);
+      const api = { uploads: { info: async () => (upload === 'there' ? ({} as never) : gone()), complete: async () => made }, files: { list: async () => ({ items: files }) as never } };
+      const completed = completedThroughOutbox(outbox, api, ACCOUNT, clock, 30_000);
+      void complete('u1', context).catch(() => undefined);
+      await clock.tickAsync(10);
+      // Completed on the platform, the answer lost; the lookup has not run yet.
+      [upload, files] = ['gone', [made]];
+      const asked = completed(context);
+      await clock.tickAsync(10_000);
+      assert.deepStrictEqual(pick((await asked)!), pick(made), 'the pending completion, followed');
+      assert.deepStrictEqual(sent, ['u1']);
+      // No completion in the outbox: the file is looked for; none there (aborted): undefined, begun again.
+      assert.deepStrictEqual(pick((await completed(context))!), pick(made));
+      files = [];
+      assert.strictEqual(await completed(context), undefined);
+    });
+
+    it('while the pending completion is still being checked, nothing is begun: it rejects as "may have been made"', async () => {
+      // Its lookups cannot reach the platform.
+      const { complete } = wire([lost()], () => 'unreachable', () => []);
+      const api = { uploads: { info: async () => gone(), complete: async () => made }, files: { list: async () => ({ items: [] }) as never } };
+      const completed = completedThroughOutbox(outbox, api, ACCOUNT, clock, 1_000);
+      void complete('u1', context).catch(() => undefined);
+      await clock.tickAsync(10);
+      const asked = completed(context).catch((e: unknown) => e);
+      await clock.tickAsync(2_000);
+      assert.strictEqual(((await asked) as ApiError).maybeDelivered, true);
     });
 
     it('a refusal (4xx) rejects as refused, not "may have been made"', async () => {
@@ -153,6 +228,28 @@ describe('remote/uploadWrite: "upload complete" as a write kind, found by state'
       await clock.tickAsync(1_000);
       assert.strictEqual(await id, 'd2');
       assert.deepStrictEqual([calls.filter((c) => c.startsWith('create')), kinds], [['create reads'], [NEW_FOLDER_WRITE]]);
+    });
+
+    it('a lost answer whose folder shows in the listing only 10 s later: looked for, never made again (a new folder is not idempotent)', async () => {
+      let made: FileRecord | undefined;
+      let shownAt = Infinity;
+      const files = {
+        list: async () => ({ items: made && clock.now() >= shownAt ? [made] : [] }) as never,
+        createFolder: async () => {
+          if (made) return folder('d-twice');
+          made = folder('d5');
+          shownAt = clock.now() + 10_000;
+          throw new ApiError({ kind: 'network', message: 'ECONNRESET', maybeDelivered: true });
+        },
+      };
+      const creates: string[] = [];
+      const counted = { ...files, createFolder: async (name: string) => (creates.push(name), files.createFolder()) };
+      outbox.register(newFolderWrite(counted));
+      outbox.start();
+      const id = folderThroughOutbox(outbox, counted, ACCOUNT, clock, 60_000)({ parent: 'f1' }, 'reads');
+      await clock.tickAsync(30_000);
+      assert.strictEqual(await id, 'd5');
+      assert.deepStrictEqual(creates, ['reads'], 'one POST');
     });
 
     it('refused (409: made meanwhile by another): the folder of that name found then is the one', async () => {

@@ -139,7 +139,7 @@ describe('Re-run Failed', () => {
     const kind: WriteKind<string, number, string> = {
       name: 'fake.rerun',
       idempotent: false,
-      identity: { by: 'difference', snapshot: async () => 1, find: async () => ({ unknown: 'cannot tell yet' }), madeId: (outcome) => outcome },
+      identity: { by: 'difference', snapshot: async () => 1, isSnapshot: (s): s is number => typeof s === 'number', find: async () => ({ unknown: 'cannot tell yet' }), madeId: (outcome) => outcome },
       isPayload: (p): p is string => typeof p === 'string',
       send: async (record) => `new-${record.payload}`,
       keep: (outcome) => outcome,
@@ -176,7 +176,7 @@ describe('Re-run Failed', () => {
     const kind: WriteKind<string, number, string> = {
       name: 'fake.rerun',
       idempotent: false,
-      identity: { by: 'difference', snapshot: async () => 1, find: async () => ({ unknown: 'cannot tell yet' }), madeId: (outcome) => outcome },
+      identity: { by: 'difference', snapshot: async () => 1, isSnapshot: (s): s is number => typeof s === 'number', find: async () => ({ unknown: 'cannot tell yet' }), madeId: (outcome) => outcome },
       isPayload: (p): p is string => typeof p === 'string',
       hold: () => (sent.length >= 3 ? 60_000 : 0),
       send: async (record) => (sent.push(record.payload as string), `new-${record.payload}`),

@@ -1,10 +1,9 @@
 // The pure parts of transfer/: part sizes, ranges, progress maths, local names, resume records.
 import * as assert from 'assert';
-import * as path from 'path';
-import { describeLocalError, keepBothName, targetPath } from '../../../src/transfer/localFiles';
+import { describeLocalError, keepBothName } from '../../../src/transfer/localFiles';
 import { downloadRanges, MiB, uploadPartSize, uploadParts } from '../../../src/transfer/partPlan';
 import { ProgressMeter } from '../../../src/transfer/progress';
-import { addRange, rangesBytes, ResumeBook, type DownloadResume } from '../../../src/transfer/resumeState';
+import { addRange, isWhole, rangesBytes, ResumeBook, type DownloadResume } from '../../../src/transfer/resumeState';
 import { FakeClock } from '../../support/fakeClock';
 import { memoryState } from '../../support/sharedState';
 
@@ -106,17 +105,14 @@ describe('transfer: local names', () => {
     assert.strictEqual(keepBothName('a.tar.gz', 12), 'a (12).tar.gz');
   });
 
-  it('places a relative path under the target, refusing one that leaves it or names nothing', () => {
-    const target = path.resolve('/tmp/target');
-    assert.strictEqual(targetPath(target, 'a/b/c.txt'), path.join(target, 'a', 'b', 'c.txt'));
-    for (const bad of ['', '../x', 'a/../../x', 'a//b', '/etc/passwd', 'a/./b', 'a\\b', 'x\0y']) assert.strictEqual(targetPath(target, bad), undefined, bad);
-  });
-
   it('says what a file system error means, naming the path', () => {
     assert.match(describeLocalError({ code: 'ENOSPC' }, '/d/x'), /disk is full.*\/d\/x/);
     assert.match(describeLocalError({ code: 'EACCES' }, '/d/x'), /Permission denied/);
     assert.match(describeLocalError({ code: 'ENOTDIR' }, '/d/x'), /file is in the way/);
     assert.match(describeLocalError(new Error('odd'), '/d/x'), /Cannot write \/d\/x: odd/);
+    assert.match(describeLocalError({ code: 'EACCES' }, '/d/x', 'read'), /Permission denied: cannot read \/d\/x/);
+    assert.match(describeLocalError({ code: 'EIO' }, '/d/x', 'read'), /disk failed while reading \/d\/x/);
+    assert.match(describeLocalError({ code: 'ELOOP' }, '/d/x'), /\/d\/x is a link: nothing is written through/);
   });
 });
 
@@ -127,6 +123,16 @@ describe('transfer: resume records', () => {
     assert.deepStrictEqual(ranges, [[0, 6], [10, 40]]);
     assert.strictEqual(rangesBytes(ranges), 36);
     assert.deepStrictEqual(addRange([[0, 5]], 7, 7), [[0, 5]]);
+  });
+
+  it('a file is whole only when one range covers it from its first byte to its last: enough bytes with a hole is not', () => {
+    assert.strictEqual(isWhole([[0, 20]], 20), true);
+    assert.strictEqual(isWhole([], 0), true, 'an empty file');
+    assert.strictEqual(isWhole([[0, 8], [12, 24]], 20), false, '20 bytes written, a hole at 8-12');
+    assert.strictEqual(isWhole([[0, 8], [16, 20]], 20), false);
+    assert.strictEqual(isWhole([[4, 20]], 20), false);
+    assert.strictEqual(isWhole([[0, 21]], 20), false);
+    assert.strictEqual(isWhole([], 20), false);
   });
 
   it('binds a record to its account, and reads back only what has the right shape', async () => {

@@ -27,7 +27,11 @@ describe('Liveness', () => {
       b.observe();
     }
     assert.strictEqual(b.isGone('wa'), false);
-    await clock.tickAsync(5_001);
+    // This window looks every beat (the outbox's timer): a gap longer than two beats would be a sleep.
+    for (let i = 0; i < 6; i++) {
+      await clock.tickAsync(1_000);
+      b.observe();
+    }
     assert.strictEqual(b.isGone('wa'), true);
     assert.deepStrictEqual(b.aliveFor(ACCOUNT), []);
   });
@@ -54,6 +58,28 @@ describe('Liveness', () => {
     assert.strictEqual(b.isGone('wa'), false, 'the watch starts again from the resume');
     await a.beat(ACCOUNT);
     assert.deepStrictEqual(b.aliveFor(ACCOUNT).sort(), ['wa', 'wb']);
+  });
+
+  it('a window that has not looked for more than two beats (it slept, its monotonic clock stopped) starts its watches again', async () => {
+    const { clock, a, b } = setup();
+    await a.beat(ACCOUNT, ['upload:run-1']);
+    b.observe();
+    // The machine sleeps an hour: the wall clock jumps, the monotonic one stands; nobody looks meanwhile.
+    await clock.suspend(3_600_000);
+    await clock.tickAsync(6_000);
+    assert.deepStrictEqual([...b.workElsewhere()], ['upload:run-1'], 'not gone: what it watched before the sleep counts for nothing');
+    for (let i = 0; i < 6; i++) {
+      await clock.tickAsync(1_000);
+      b.observe();
+    }
+    assert.deepStrictEqual([b.isGone('wa'), [...b.workElsewhere()]], [true, []], 'gone once watched unchanged for the stale time since');
+  });
+
+  it('a signed-out window is alive for no account', async () => {
+    const { a, b } = setup();
+    await a.beat(undefined);
+    await b.beat(ACCOUNT);
+    assert.deepStrictEqual(b.aliveFor(ACCOUNT), ['wb']);
   });
 
   it('a window that closed cleanly is gone at once, and its mark can be forgotten', async () => {

@@ -14,16 +14,19 @@ const ACCOUNT = { key: 'https://api.sbgenomics.com/v2#rfranklin', credentials: {
  */
 class FakeKind implements WriteKind<string, number, string> {
   readonly name = 'fake';
+  destructive?: boolean;
+  verifyRefusal?: (error: ApiError) => boolean;
+  isOutcome?: (outcome: unknown) => outcome is string;
   sends: string[] = [];
   lookups: string[] = [];
   finished: string[] = [];
   answers: (string | Error)[] = [];
-  lookupAnswers: Lookup<string>[] = [];
+  lookupAnswers: Lookup<string, string>[] = [];
   readonly identity: Identity<string, number, string>;
   constructor(readonly idempotent = false) {
     this.identity = idempotent
       ? { by: 'state', read: async (record) => this.look(record) }
-      : { by: 'difference', snapshot: async () => ++this.prepared && 1, find: async (record) => this.look(record), madeId: (outcome) => outcome };
+      : { by: 'difference', snapshot: async () => ++this.prepared && 1, isSnapshot: (s): s is number => typeof s === 'number', find: async (record) => this.look(record), madeId: (outcome) => outcome };
   }
   isPayload(payload: unknown): payload is string {
     return typeof payload === 'string';
@@ -50,7 +53,7 @@ class FakeKind implements WriteKind<string, number, string> {
   finish(_record: WriteRecord<string>, outcome: string): void {
     this.finished.push(outcome);
   }
-  private async look(record: WriteRecord<string>): Promise<Lookup<string>> {
+  private async look(record: WriteRecord<string>): Promise<Lookup<string, string>> {
     this.lookups.push(record.payload);
     return this.lookupAnswers.shift() ?? { unknown: 'cannot tell yet' };
   }
@@ -376,5 +379,177 @@ describe('Outbox', () => {
     await state.update('sevenbridges.write.x', undefined);
     await clock.tickAsync(2_000);
     assert.deepStrictEqual(kind.lookups, ['a']);
+  });
+
+  describe('what a lookup proves, and what is read back (issue 37)', () => {
+    const lost = () => new ApiError({ kind: 'timeout', message: 'timed out', maybeDelivered: true });
+
+    it('a lookup that sees someone else\'s change (or the thing gone) leaves the write to the person: never sent again by itself; Submit Again sends it', async () => {
+      const { outbox, kind } = open(undefined, undefined, true);
+      kind.answers = [lost()];
+      kind.lookupAnswers = [{ changed: 'It is named "c.bam" now: someone else renamed it since.' }];
+      const [record] = await outbox.submit('fake', ['a'], ACCOUNT);
+      await clock.tickAsync(60_000);
+      assert.deepStrictEqual(kind.sends, ['a'], 'not overwritten');
+      assert.deepStrictEqual(outbox.all().map((r) => [r.state, r.note]), [['changed', 'It is named "c.bam" now: someone else renamed it since.']]);
+      await outbox.resubmit(record.group);
+      await clock.tickAsync(100);
+      assert.deepStrictEqual([kind.sends, kind.finished], [['a', 'a'], ['job-a']], 'on the person\'s word');
+    });
+
+    it('a write of many items the platform applied in part: only the rest the lookup names is sent again', async () => {
+      const { outbox, kind } = open(undefined, undefined, true);
+      kind.answers = [lost()];
+      kind.lookupAnswers = [{ absent: 'Two of three not done yet.', rest: 'bc' }];
+      await outbox.submit('fake', ['abc'], ACCOUNT);
+      await clock.tickAsync(10_000);
+      assert.deepStrictEqual([kind.sends, kind.finished], [['abc', 'bc'], ['job-bc']]);
+    });
+
+    it('a destructive write (a DELETE) is not sent again while a late one may act: looked up through the whole late window first', async () => {
+      const late = open(undefined, undefined, true);
+      late.kind.destructive = true;
+      late.kind.answers = [lost()];
+      // Still there at every lookup until the platform acts late on the first DELETE.
+      late.kind.lookupAnswers = [{ absent: 'still there' }, { absent: 'still there' }, { absent: 'still there' }, { found: 'gone' }];
+      await late.outbox.submit('fake', ['a'], ACCOUNT);
+      await clock.tickAsync(19_000);
+      assert.deepStrictEqual([late.kind.sends, late.kind.finished], [['a'], ['gone']], 'sent once');
+      const never = open(undefined, undefined, true);
+      never.kind.destructive = true;
+      never.kind.answers = [lost()];
+      never.kind.lookupAnswers = Array.from({ length: 20 }, () => ({ absent: 'still there' }));
+      await never.outbox.submit('fake', ['b'], ACCOUNT);
+      await clock.tickAsync(19_000);
+      assert.deepStrictEqual(never.kind.sends, ['b'], 'not within the late window (20 s here)');
+      await clock.tickAsync(10_000);
+      assert.deepStrictEqual(never.kind.sends, ['b', 'b'], 'after it: not acted on late, sent again');
+    });
+
+    it('a refusal the kind checks (an upload completed elsewhere answers 404) is looked up on a first try, not believed', async () => {
+      const { outbox, kind } = open(undefined, undefined, true);
+      kind.verifyRefusal = (error) => error.status === 404;
+      kind.answers = [new ApiError({ kind: 'http', status: 404, message: 'Upload not found.' })];
+      kind.lookupAnswers = [{ found: 'made-elsewhere' }];
+      await outbox.submit('fake', ['a'], ACCOUNT);
+      await clock.tickAsync(5_000);
+      assert.deepStrictEqual([kind.sends, kind.finished, outbox.all()], [['a'], ['made-elsewhere'], []]);
+    });
+
+    for (const damaged of ['text', {}, [], null]) {
+      it(`a snapshot stored damaged (${JSON.stringify(damaged)}) is dropped: nothing is adopted without one, the person decides after the late window`, async () => {
+        const state = global.window();
+        await state.update('sevenbridges.writer.wgone', { seq: 1, at: 0, closed: true });
+        await state.update('sevenbridges.write.old', { v: 2, id: 'old', kind: 'fake', group: 'g-old', account: ACCOUNT.key, owner: 'wgone', state: 'unsure', ambiguous: true, payload: 'a', snapshot: damaged, createdAt: 1, attempts: 1, resends: 0 });
+        const { outbox, kind } = open(state);
+        // What a lookup would find: an older thing of the same kind, not this write's.
+        kind.lookupAnswers = Array.from({ length: 20 }, () => ({ found: 'older' }));
+        await clock.tickAsync(30_000);
+        assert.deepStrictEqual([kind.lookups, kind.finished, kind.sends], [[], [], []], 'never looked for without a snapshot, never adopted');
+        const [left] = outbox.all();
+        assert.ok(outbox.owns(left), 'taken over from the closed window');
+        assert.strictEqual(left.state, 'notFound');
+        assert.match(left.note!, /nothing noted before it was sent can tell what it made apart/);
+      });
+    }
+
+    it('a write "sent" in a closed window whose stored outcome cannot be read is shown damaged, never handed over for ever; Discard forgets it', async () => {
+      const state = global.window();
+      await state.update('sevenbridges.writer.wgone', { seq: 1, at: 0, closed: true });
+      await state.update('sevenbridges.write.sent1', { v: 2, id: 'sent1', kind: 'fake', group: 'g-sent', account: ACCOUNT.key, owner: 'wgone', state: 'sent', payload: 'a', outcome: null, createdAt: 1, attempts: 1, resends: 0 });
+      const { outbox, kind } = open(state);
+      kind.isOutcome = (o): o is string => typeof o === 'string';
+      await clock.tickAsync(30_000);
+      assert.deepStrictEqual([kind.finished, kind.sends], [[], []]);
+      const [shown] = outbox.all();
+      assert.deepStrictEqual([shown.state, shown.problem], ['failed', 'corrupt']);
+      assert.match(shown.note!, /^It reached the platform, but what the platform answered cannot be read back/);
+      await outbox.discard('g-sent');
+      assert.deepStrictEqual(outbox.all(), []);
+    });
+
+    it('Discard works on a write that reached the platform ("sent": its kind cannot take it yet); what it made stays claimed', async () => {
+      const { outbox, kind, state } = open();
+      kind.finish = () => {
+        throw new TypeError('the view cannot show it');
+      };
+      const [record] = await outbox.submit('fake', ['a'], ACCOUNT);
+      await clock.tickAsync(5_000);
+      assert.deepStrictEqual(outbox.all().map((r) => r.state), ['sent']);
+      await outbox.discard(record.group);
+      assert.deepStrictEqual(outbox.all(), []);
+      const kept = state.get<{ state: string; claim: unknown }>(`sevenbridges.write.${record.id}`);
+      assert.deepStrictEqual([kept?.state, kept?.claim], ['done', { id: 'job-a', how: 'answered' }]);
+      await clock.tickAsync(30_000);
+      assert.deepStrictEqual(kind.sends, ['a'], 'not sent again');
+    });
+  });
+
+  describe('takeovers: pinned down (issue 37)', () => {
+    /** The window ID a state's outbox beats as (the key of its heartbeat). */
+    const beatKeys = (state: WindowState) => {
+      const keys: string[] = [];
+      const update = state.update.bind(state);
+      state.update = (key: string, value: unknown) => {
+        if (key.startsWith('sevenbridges.writer.') && !keys.includes(key)) keys.push(key);
+        return update(key, value);
+      };
+      return () => keys[0]?.slice('sevenbridges.writer.'.length);
+    };
+
+    it('a bid is judged after the settle time: a lower window\'s bid that shows meanwhile wins, this window does not take the write', async () => {
+      const state = global.window();
+      await state.update('sevenbridges.writer.wgone', { seq: 1, at: 0, closed: true });
+      await state.update('sevenbridges.write.orphan', { v: 2, id: 'orphan', kind: 'fake', group: 'g', account: ACCOUNT.key, owner: 'wgone', state: 'queued', payload: 'a', createdAt: 1, attempts: 0, resends: 0 });
+      const idOf = beatKeys(state);
+      const { outbox, kind } = open(state);
+      // Half a second after this window bids, within the settle time, a window with a lower ID (its beat not seen
+      // before: global state brought it late) shows its bid too.
+      const lower = 'w';
+      let bidSeen = false;
+      const update = state.update.bind(state);
+      state.update = (key: string, value: unknown) => {
+        const done = update(key, value);
+        if (!bidSeen && key.startsWith('sevenbridges.writeBid.orphan#')) {
+          bidSeen = true;
+          clock.setTimeout(() => {
+            void update(`sevenbridges.writer.${lower}`, { seq: 1, account: ACCOUNT.key, at: clock.now() });
+            void update(`sevenbridges.writeBid.orphan#${lower}`, { at: clock.now() });
+          }, 500);
+        }
+        return done;
+      };
+      await clock.tickAsync(2_400);
+      assert.ok(bidSeen && idOf()! > lower, 'this window bid');
+      // The lower window keeps beating; it takes the write (the test plays it: it writes the record as its own).
+      for (let i = 0; i < 3; i++) {
+        await clock.tickAsync(1_000);
+        void update(`sevenbridges.writer.${lower}`, { seq: 2 + i, account: ACCOUNT.key, at: clock.now() });
+      }
+      assert.deepStrictEqual([kind.sends, outbox.all().filter((r) => outbox.owns(r))], [[], []], 'not taken, not sent by this window');
+    });
+
+    it('a signed-out window is alive for no account: a lower one does not block the signed-in window\'s takeover', async () => {
+      const signedOut: { state?: WindowState } = {};
+      const as = (state: WindowState) => async () => (state === signedOut.state ? undefined : ACCOUNT);
+      const [x, y] = [global.window(), global.window()];
+      const [idX, idY] = [beatKeys(x), beatKeys(y)];
+      const wx = open(x, as(x));
+      const wy = open(y, as(y));
+      // An orphan of a closed window: both see it and beat.
+      const seeder = global.window();
+      await seeder.update('sevenbridges.writer.wgone', { seq: 1, at: 0, closed: true });
+      wx.kind.answers = [new ApiError({ kind: 'http', status: 429, code: 1000, message: 'x', untilResetMs: 600_000 })];
+      await wx.outbox.submit('fake', ['z'], ACCOUNT);
+      await clock.tickAsync(2_000);
+      // The window with the lower ID signs out; the other stays signed in.
+      signedOut.state = idX()! < idY()! ? x : y;
+      const signedIn = signedOut.state === x ? wy : wx;
+      await clock.tickAsync(2_000);
+      await seeder.update('sevenbridges.write.orphan', { v: 2, id: 'orphan', kind: 'fake', group: 'g-orphan', account: ACCOUNT.key, owner: 'wgone', state: 'queued', payload: 'a', createdAt: 1, attempts: 0, resends: 0 });
+      await clock.tickAsync(30_000);
+      assert.deepStrictEqual([...wx.kind.sends, ...wy.kind.sends].filter((p) => p === 'a'), ['a'], 'taken over and sent, once');
+      assert.ok(signedIn.kind.sends.includes('a'), 'by the signed-in window');
+    });
   });
 });

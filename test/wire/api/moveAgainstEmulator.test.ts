@@ -90,7 +90,7 @@ describe('client against the emulator: Move To… and bulk tags as planned', fun
     const writable = new Set(emu.data.projects.filter((q) => q.permissions.write).map((q) => q.id));
     const files = emu.data.files.filter((f) => f.type === 'file' && writable.has(f.project)).slice(0, 150);
     assert.strictEqual(files.length, 150);
-    const calls = planBulkTags(files.map((f) => ({ id: f.id, name: f.name, tags: ['wire-bulk'] })));
+    const calls = planBulkTags(files.map((f) => ({ id: f.id, name: f.name, tags: ['wire-bulk'], before: [...f.tags] })));
     const bulk = bulkTagsWrite(sb.bulkFiles);
     assert.ok(bulk.identity.by === 'state');
     for (const call of calls) {

@@ -8,9 +8,11 @@ import { Emulator, startEmulator } from '../../emulator';
 
 describe('Collect Failure Logs', () => {
   it('names folders the file systems accept, and quotes the last lines of a log that may start inside a line', () => {
-    assert.strictEqual(safeSegment('RNA: batch 1/2 <x>', 'id'), 'RNA_ batch 1_2 _x_');
+    assert.strictEqual(safeSegment('RNA: batch 1/2 <x>', 'id', 'win32'), 'RNA_ batch 1_2 _x_');
+    assert.strictEqual(safeSegment('RNA: batch 1/2 <x>', 'id', 'linux'), 'RNA: batch 1_2 <x>', 'the one rule: only what the system refuses');
     assert.strictEqual(safeSegment('..', 'id'), 'id');
-    assert.strictEqual(safeSegment('name. ', 'id'), 'name');
+    assert.strictEqual(safeSegment('name. ', 'id', 'win32'), 'name');
+    assert.strictEqual(safeSegment('x'.repeat(300), 'id').length, 120);
     assert.deepStrictEqual(lastLines('cut line\na\nb\nc\nd\n\n', 3, true), ['b', 'c', 'd']);
     assert.deepStrictEqual(lastLines('one\r\ntwo\r\n', 3, false), ['one', 'two']);
   });

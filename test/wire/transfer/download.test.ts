@@ -7,6 +7,7 @@ import { Downloader, type DownloadItem, type DownloaderDeps, type ExistingFile, 
 import { MiB } from '../../../src/transfer/partPlan';
 import type { TransferProgress } from '../../../src/transfer/progress';
 import { ResumeBook, type DownloadResume } from '../../../src/transfer/resumeState';
+import { openUnder } from '../../../src/transfer/underFolder';
 import { FakeClock } from '../../support/fakeClock';
 import { memoryState, type WindowState } from '../../support/sharedState';
 import { bytesOf, FakeStorage } from '../../unit/transfer/fakeStorage';
@@ -212,8 +213,8 @@ describe('transfer: download engine', function () {
     for (const id of ['ok', 'gone', 'blocked', 'full']) storage.add(id, bytesOf(9 * MiB, id.length));
     fs.writeFileSync(path.join(dir, 'sub'), 'a file where a folder should be');
     const disk: LocalDisk = {
-      open: async (file, flags) => {
-        const handle = await fs.promises.open(file, flags);
+      open: async (target, file, how) => {
+        const handle = await openUnder(target, file, how);
         if (!file.includes('full')) return handle;
         let written = 0;
         return {
@@ -227,14 +228,20 @@ describe('transfer: download engine', function () {
         };
       },
     };
-    const d = downloader({ disk, connections: 2 });
-    const plan = await d.plan({ target: dir, items: [item('gone', 'gone.bin'), item('blocked', 'sub/blocked.bin'), item('full', 'full.bin'), item('ok', 'ok.bin')], ifExists: 'overwrite' });
-    storage.cutNext(2 * MiB);
-    const summary = await d.run(plan, {
-      onProgress: () => {
-        if (storage.files.has('gone') && storage.reads.some((r) => r.fileId === 'gone')) storage.files.delete('gone');
+    // gone.bin is deleted on the platform while its first range is read (that read cut after 2 MiB): the next read is a 404.
+    let goneReads = 0;
+    const deleting: DownloaderDeps['storage'] = {
+      read: (url, range, signal) => {
+        if (!url.includes('/gone?') || goneReads++) return storage.read(url, range, signal);
+        storage.cutNext(2 * MiB);
+        const read = storage.read(url, range, signal);
+        storage.files.delete('gone');
+        return read;
       },
-    });
+    };
+    const d = downloader({ disk, connections: 2, storage: deleting });
+    const plan = await d.plan({ target: dir, items: [item('gone', 'gone.bin'), item('blocked', 'sub/blocked.bin'), item('full', 'full.bin'), item('ok', 'ok.bin')], ifExists: 'overwrite' });
+    const summary = await d.run(plan);
     const reasons = Object.fromEntries(summary.failed.map((f) => [f.item.fileId, f.reason]));
     assert.match(reasons.gone, /no longer on the platform/);
     assert.match(reasons.blocked, /file is in the way/);
@@ -253,8 +260,8 @@ describe('transfer: download engine', function () {
     let writes = 0;
     let largest = 0;
     const disk: LocalDisk = {
-      open: async (file, flags) => {
-        const handle = await fs.promises.open(file, flags);
+      open: async (target, file, how) => {
+        const handle = await openUnder(target, file, how);
         return {
           write: async (buffer, offset, length, position) => {
             buffers.add(buffer.buffer);
@@ -287,8 +294,8 @@ describe('transfer: download engine', function () {
     };
     const receivedDuringFirstWrite: number[] = [];
     const disk: LocalDisk = {
-      open: async (file, flags) => {
-        const handle = await fs.promises.open(file, flags);
+      open: async (target, file, how) => {
+        const handle = await openUnder(target, file, how);
         return {
           write: async (buffer, offset, length, position) => {
             if (!receivedDuringFirstWrite.length) {
@@ -320,23 +327,30 @@ describe('transfer: download engine', function () {
     assert.deepStrictEqual(storage.reads, []);
   });
 
-  it('a size that disagrees with the listing, or bytes that changed since the .part began: that file fails and starts over next time', async () => {
+  it('a listed size is a hint: the storage\'s is the file\'s; bytes or a size that changed since the .part began: that file fails and starts over next time', async () => {
     storage.add('a', bytesOf(4000));
     storage.add('b', bytesOf(9 * MiB));
+    storage.add('c', bytesOf(9 * MiB, 3));
     const d = downloader();
-    const wrongSize = { ...item('a', 'a.bin'), size: 4100 };
+    const listed = await d.run(await d.plan({ target: dir, items: [{ ...item('a', 'a.bin'), size: 4100 }], ifExists: 'overwrite' }));
+    assert.deepStrictEqual(listed.failed, []);
+    same('a.bin', 'a');
     const cancel = new AbortController();
-    const first = await d.run(await d.plan({ target: dir, items: [wrongSize, item('b', 'b.bin')], ifExists: 'overwrite' }), {
+    const first = await d.run(await d.plan({ target: dir, items: [item('b', 'b.bin'), item('c', 'c.bin')], ifExists: 'overwrite' }), {
       signal: cancel.signal,
-      onProgress: (p) => p.bytesDone > 2 * MiB && cancel.abort(),
+      onProgress: (p) => p.bytesDone > 6 * MiB && cancel.abort(),
     });
-    assert.match(first.failed[0].reason, /lists 4100 bytes but the storage has 4000/);
-    // The file is replaced on the platform by one of the same size: other bytes, another ETag.
+    assert.strictEqual(first.cancelled, true);
+    // b is replaced on the platform by a file of the same size: other bytes, another ETag. c by a larger one.
     storage.files.get('b')!.etag = '"another"';
-    const second = await d.run(await d.plan({ target: dir, items: [item('b', 'b.bin')], ifExists: 'overwrite' }));
-    assert.match(second.failed[0].reason, /changed on the platform/);
-    const third = await d.run(await d.plan({ target: dir, items: [item('b', 'b.bin')], ifExists: 'overwrite' }));
+    storage.add('c', bytesOf(10 * MiB, 4));
+    const second = await d.run(await d.plan({ target: dir, items: first.retry, ifExists: 'overwrite' }));
+    const reasons = Object.fromEntries(second.failed.map((f) => [f.item.fileId, f.reason]));
+    assert.match(reasons.b, /changed on the platform/);
+    assert.match(reasons.c, /The storage had 9437184 bytes of this file and now has 10485760: the file changed/);
+    const third = await d.run(await d.plan({ target: dir, items: second.retry, ifExists: 'overwrite' }));
     assert.deepStrictEqual(third.failed, []);
     same('b.bin', 'b');
+    same('c.bin', 'c');
   });
 });

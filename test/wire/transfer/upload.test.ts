@@ -279,6 +279,31 @@ describe('transfer: upload engine (against the emulator)', function () {
     assert.strictEqual(emu.uploads.calls.filter((c) => c.call === 'init').length, 2);
   });
 
+  it('a resumed upload the platform already completed (its answer lost): the file it made is taken, nothing begun again', async () => {
+    const a = local('a.bin', bytesOf(6 * MiB));
+    const lostAnswer = async (id: string): Promise<FileRecord> => {
+      await client.uploads.complete(id);
+      throw new ApiError({ kind: 'network', message: 'ECONNRESET', maybeDelivered: true });
+    };
+    const first = await uploader({ complete: lostAnswer }).run(await uploader().plan(request([a])));
+    assert.deepStrictEqual(first.failed.map((f) => f.reason), ['The platform may have completed it; it is being checked: The connection to the platform was reset before it answered.']);
+    assert.strictEqual(records().length, 1, 'its record kept');
+    // Resumed (Retry, or the interrupted run): the platform no longer knows the upload; the write path is asked.
+    const asked: string[] = [];
+    const completed = async (context: CompleteContext): Promise<FileRecord | undefined> => {
+      asked.push(context.uploadId);
+      const seen = await lookUpCompletion(client, context);
+      return seen.state === 'completed' ? seen.file : undefined;
+    };
+    const second = await uploader({ completed }).run(first.retry!);
+    assert.deepStrictEqual(second.failed, []);
+    const made = root().filter((f) => f.name.endsWith('a.bin'));
+    assert.deepStrictEqual(made.map((f) => f.name), ['a.bin'], 'one file, no 1_a.bin');
+    assert.deepStrictEqual([second.uploaded.map((u) => u.file.id), asked.length], [[made[0].id], 1]);
+    assert.strictEqual(emu.uploads.calls.filter((c) => c.call === 'init').length, 1, 'begun once');
+    assert.deepStrictEqual(records(), []);
+  });
+
   it('a local file changed on disk during its upload is refused alone, its upload aborted; the others arrive', async () => {
     const changing = local('changing.bin', bytesOf(12 * MiB));
     const steady = local('steady.bin', bytesOf(7 * MiB, 3));
