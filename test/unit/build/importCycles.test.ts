@@ -100,7 +100,8 @@ describe('imports', () => {
       copy: ['api', 'jobs', 'keys', 'ui', 'util', 'write'],
       remote: ['api', 'copy', 'jobs', 'keys', 'transfer', 'ui', 'util', 'write'],
       files: ['api', 'copy', 'jobs', 'keys', 'remote', 'ui', 'util', 'write'],
-      tasks: ['api', 'copy', 'jobs', 'keys', 'remote', 'transfer', 'ui', 'util', 'write'],
+      apps: ['api', 'keys', 'ui', 'util', 'write'],
+      tasks: ['api', 'apps', 'copy', 'jobs', 'keys', 'remote', 'transfer', 'ui', 'util', 'write'],
     };
     const graph = folderGraph(importGraph(sourceFiles('src'), readSource));
     assert.deepStrictEqual([...graph.keys()].filter((folder) => !(folder in below)), [], 'a folder of src/ with no place in the layers');
