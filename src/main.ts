@@ -26,6 +26,8 @@ import type { RemoteParts } from './remote/open';
 import type { Services } from './services';
 import { requestLogger } from './ui/requestLog';
 import { Outbox } from './write/outbox';
+import { writeKinds } from './writeKinds';
+import { useDisplayLanguage } from './util/time';
 
 /** How long after the start the HTTP stack is warmed: well clear of the start, before most first clicks. */
 const WARM_UP_DELAY_MS = 1_000;
@@ -54,6 +56,8 @@ export function start(context: vscode.ExtensionContext, activatedAt: number): Ex
   // The vscode-free modules speak through @vscode/l10n: hand it the bundle VS Code loaded for the display language
   // (none for English, whose text is in the code). Before anything is built, so every message reads from it.
   if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
+  // Relative times ("5 minutes ago") are the runtime's own words, in the same display language.
+  useDisplayLanguage(vscode.env.language);
   // What older versions stored is brought to this version before any model reads it.
   migrateState(context.globalState, 'global');
   migrateState(context.workspaceState, 'workspace');
@@ -66,7 +70,9 @@ export function start(context: vscode.ExtensionContext, activatedAt: number): Ex
     onRequest: requestLogger(log),
   });
   const account = () => session.account(async (credentials) => (await client.user({ credentials })).username);
-  const outbox = new Outbox(context.globalState, account, clock);
+  // The job tracker comes first: the writes that start async file jobs hand their jobs to it.
+  const tracker = followCopyJobs({ context, client, session, clock });
+  const outbox = new Outbox(context.globalState, account, writeKinds(client, tracker, clock), clock);
   context.subscriptions.push(log, session, outbox, session.onDidChange(() => outbox.poke()));
 
   const projects = new ProjectCache(client.projects, () => session.endpoint, clock);
@@ -97,7 +103,6 @@ export function start(context: vscode.ExtensionContext, activatedAt: number): Ex
   const tables: ((loaded: typeof Features) => readonly Command[])[] = [];
   const onFirstUse: OnFirstUse<typeof Features> = { load: features, commands: (table) => void tables.push(table) };
   const auth = registerAuth(services, onFirstUse);
-  const tracker = followCopyJobs(services);
   const copy = registerCopy(services, tracker, features);
   const remote = registerRemote(services, features);
   const tasks = registerTasks(services, copy, onFirstUse);

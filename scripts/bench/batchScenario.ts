@@ -9,7 +9,8 @@ import { SbClient } from '../../src/api/client';
 import { systemClock } from '../../src/api/clock';
 import { collectFailureLogs, failedTasks } from '../../src/tasks/failureLogs';
 import { bulkPace } from '../../src/tasks/paced';
-import { followToEnd, planRerun, RERUN_FAILED_WRITE, rerunFailedWrite, rerunnableChildren, rerunPayloads } from '../../src/tasks/rerunFailed';
+import { WRITE_KINDS } from '../../src/keys/writes';
+import { planRerun, rerunFailedWrite, rerunnableChildren, rerunPayloads } from '../../src/tasks/rerunFailed';
 import { Outbox } from '../../src/write/outbox';
 import { startEmulator, type Emulator } from '../../test/emulator';
 import { memoryState } from '../../test/support/sharedState';
@@ -47,11 +48,10 @@ export async function rerunThousand(): Promise<Run> {
     const pace = bulkPace(client.budget, systemClock);
     const plan = planRerun(await rerunnableChildren(client.tasks, parentOf(emu).id, { pace }));
     const account = { key: `${emu.baseUrl}#${emu.username}`, credentials: { endpoint: emu.baseUrl, token: emu.token } };
-    const outbox = new Outbox(memoryState(), async () => account);
-    outbox.register(rerunFailedWrite(client.tasks, client.budget));
+    const outbox = new Outbox(memoryState(), async () => account, [rerunFailedWrite(client.tasks, client.budget)]);
     outbox.start();
     try {
-      const { finished } = await followToEnd(outbox, () => outbox.submit(RERUN_FAILED_WRITE, rerunPayloads(plan), account), () => heap.sample());
+      const { finished } = await outbox.send(WRITE_KINDS.rerunFailed, rerunPayloads(plan), account, { until: 'end', onProgress: () => heap.sample() });
       const ms = performance.now() - start;
       // The two listings (failed, aborted) 100 a page, then one clone per child; each snapshot of the project is extra.
       const ideal = Math.ceil(plan.failed / 100) + Math.max(1, Math.ceil(plan.aborted / 100)) + plan.tasks.length;

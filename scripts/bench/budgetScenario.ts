@@ -1,7 +1,7 @@
 // A copy of 100,000 items against the default budget (1,000 requests per 5 minutes), on the accelerated clock
 // (test/support/fakeClock.ts: the emulator, the client, the outbox and the tracker share it; every request is a real
 // HTTP request to the emulator and takes no time on that clock). The product's own parts: planCopy splits the items
-// into 1,000 calls of 100, the outbox sends them through CopyWrite, which holds a call back while sending it would
+// into 1,000 calls of 100, the outbox sends them through the copy write, which holds a call back while sending it would
 // spend the budget's reserve (api/budget.ts), and the JobTracker follows the jobs, slower while the budget is low.
 // Each call copies to a folder of its own: the emulator checks every copy's name against its siblings, which for
 // 100,000 copies into one folder would cost it minutes; the product sends and follows them as one copy.
@@ -11,8 +11,8 @@
 // the first: (ceil(R / limit) − 1) × 5 minutes (the jobs of the first window finish inside it).
 import type { CopyPayload } from '../../src/jobs/copyRequests';
 import { planCopy } from '../../src/copy/request';
-import { CopyWrite, followCopies } from '../../src/copy/copyWrite';
-import { COPY_WRITE } from '../../src/jobs/copyRequests';
+import { copyWrite } from '../../src/copy/copyWrite';
+import { WRITE_KINDS } from '../../src/keys/writes';
 import { JobTracker, type TrackedJob } from '../../src/jobs/tracker';
 import { Outbox } from '../../src/write/outbox';
 import { startEmulator, type Emulator } from '../../test/emulator';
@@ -78,8 +78,8 @@ export async function budgetCopy(): Promise<BudgetResult> {
   const key = `${emulator.baseUrl}#${emulator.username}`;
   const account = { key, credentials: { endpoint: emulator.baseUrl, token: emulator.token } };
   const tracker = new JobTracker(client.copyJobs, memoryState(), clock, { account: () => key, budget: client.budget });
-  const outbox = new Outbox(memoryState(), async () => account, clock);
-  outbox.register(new CopyWrite(client.copyJobs, client.files, tracker, () => client.budget.serverClock.now(), client.budget, clock));
+  const copy = copyWrite({ jobs: client.fileJobs, files: client.files, tracker, clock, serverNow: () => client.budget.serverClock.now(), budget: client.budget });
+  const outbox = new Outbox(memoryState(), async () => account, [copy], clock);
   try {
     const { sources, destinations } = addCopyData(emulator);
     const payloads: CopyPayload[] = sources.map((ids, i) => {
@@ -103,7 +103,7 @@ export async function budgetCopy(): Promise<BudgetResult> {
       lastFinish = clock.now();
     });
     outbox.start();
-    const sending = followCopies(outbox, tracker, () => outbox.submit(COPY_WRITE, payloads, account));
+    const sending = outbox.send(WRITE_KINDS.copy, payloads, account);
     let done = false;
     void sending.finally(() => (done = true));
     while (!(done && finished.length >= payloads.length && outbox.all().length === 0)) {

@@ -1,5 +1,5 @@
 // Copying 1,000 items, in real time: from the command to every call submitted, and to every job FINISHED.
-// Extension: planCopy (split into calls of ≤100) → followCopies (the outbox) → JobTracker, with its default
+// Extension: planCopy (split into calls of ≤100) → outbox.send (the copy write) → JobTracker, with its default
 // timings (first look after 1 s, then every 1 s + 10 % of the newest job's age). Naive: naiveJobs.ts.
 import type { SbClient } from '../../src/api/client';
 import { planCopy } from '../../src/copy/request';
@@ -7,7 +7,7 @@ import { benchWriter } from './writer';
 import type { Emulator } from '../../test/emulator';
 import { DESTINATION, pickFiles, platformFinish } from './copySources';
 import { clientFor, freshEmulator, sent, tally } from './env';
-import { type Figure } from './figures';
+import type { Figure } from './figures';
 import { gcIfExposed } from './heap';
 import { naivePoll, naiveSubmit, NAIVE_INTERVAL_MS } from './naiveJobs';
 import { fewestLooksWithin, lagLimitMs } from './lagScenario';

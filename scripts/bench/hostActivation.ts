@@ -10,12 +10,12 @@ import * as path from 'path';
 import { openBrowser, type RunningBrowser } from '../../test/harness/browser';
 import { startCodeServer, type RunningCodeServer } from '../../test/harness/codeServer';
 import { TEST_TOKEN } from '../../test/harness/emulator';
-import { ensureChromium, ensureHost } from '../../test/harness/installHost';
 import { artifactsRoot, repoRoot, vsixPath } from '../../test/harness/paths';
 import { freePort } from '../../test/harness/ports';
 import { installHelperExtension, installRunnerExtension } from '../../test/harness/runnerExtension';
 import { ENV, type RunnerRecord } from '../../test/integration/runner/protocol';
 import type { Figure } from './figures';
+import { realHost } from './realHost';
 import { ACTIVATION_ORDER_ENV, ACTIVATION_OUT_ENV, EMPTY_EXTENSION_ID, EMPTY_EXTENSION_MAIN, PROBE_ACTIVATION_EVENT, WARM_UP_EXTENSION_ID, type ActivationProbe } from './probe';
 
 const TIMEOUT_MS = 180_000;
@@ -73,9 +73,7 @@ export async function hostActivation(order: ActivationProbe['order']): Promise<H
   let server: RunningCodeServer | undefined;
   let browser: RunningBrowser | undefined;
   try {
-    const host = ensureHost();
-    ensureChromium();
-    if (!fs.existsSync(vsixPath)) throw new Error(`${vsixPath} is missing (npm run package)`);
+    const host = realHost();
     fs.mkdirSync(artifactsRoot, { recursive: true });
     for (const f of [resultsFile, outFile]) fs.rmSync(f, { force: true });
     const emulatorPort = await freePort();

@@ -4,7 +4,7 @@
 // a sixth of the running time).
 import { planCopy } from '../../src/copy/request';
 import { benchWriter } from './writer';
-import { JobTracker } from '../../src/jobs/tracker';
+import type { JobTracker } from '../../src/jobs/tracker';
 import { DESTINATION, pickFiles, platformFinish } from './copySources';
 import { acceleratedClient, freshEmulator, sent, tally } from './env';
 import type { Figure } from './figures';

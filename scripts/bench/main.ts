@@ -1,11 +1,13 @@
 // `npm run bench`: the figures of the extension against their ideals and the naive way, on this machine.
-// Flags: --no-host (skip the real-host activation), --no-readme (do not write README.md),
-// --only=<tree|batches|watch|scale|search|latency|copy|follow|budget|peer|transfer|host> (one part, for a quick look; the README and
+// Flags: --no-host (skip the parts in the real host: the activation and the waits), --no-readme (do not write README.md),
+// --only=<tree|batches|watch|scale|search|latency|copy|follow|budget|peer|transfer|waits|host> (one part, for a quick look; the README and
 // bench-results.json are then left alone); with --only=peer, --works=counts,listing runs only those pieces of work
 // beside the official client (works.ts ids), at both latencies, without the first-request runs; --merge then writes
 // the part's figures over the same rows of the README's table and records of bench-results.json. With
 // --only=transfer, --cases=upload_one,download_one (download_one, download_many, upload_one, upload_many) and
-// --latencies=0,80 run only those transfer cases (e.g. to repeat one while working on it); --merge as above.
+// --latencies=0,80 run only those transfer cases (e.g. to repeat one while working on it); --merge as above. With
+// --only=waits (what a person waits for in the real host, waits/), --cases=signIn,openGroup (signIn, openGroup,
+// openFile, download, findByTag; runTask is listed and not built yet) and --latencies=0,80 likewise.
 // To look into a transfer: SB_BENCH_CPU=1 prints each side's CPU seconds and the emulator's; SB_BENCH_PROFILE=<dir>
 // writes CPU profiles of the product's worker and of the emulator for each run (profile.ts).
 import type { TaskFilter } from '../../src/tasks/filterModel';
@@ -31,6 +33,8 @@ import { mergeResults, writeResults } from './results';
 import { runTree, treeFigures } from './treeScenario';
 import { searchFigures, searchFiles } from './searchScenario';
 import { watchFigures } from './watchScenario';
+import { runWaits } from './waits/waitsScenario';
+import { waitsFigures } from './waits/waitsFigures';
 
 export const FILTER: TaskFilter = { statuses: ['COMPLETED', 'FAILED'], project: 'rfranklin/rna-seq-analysis', created: { preset: 'month' } };
 
@@ -44,6 +48,7 @@ async function main(): Promise<number> {
   const load = watchLoad();
 
   const only = [...flags].find((f) => f.startsWith('--only='))?.slice('--only='.length);
+  const list = (flag: string) => [...flags].find((f) => f.startsWith(`--${flag}=`))?.slice(`--${flag}=`.length).split(',');
   const runs = (part: string) => only === undefined || only === part;
   /** Runs one part of the bench; a part that throws is a failed figure of its own, and the others still run. */
   const part = async (name: string, measure: () => Promise<void>): Promise<void> => {
@@ -61,7 +66,6 @@ async function main(): Promise<number> {
   // parts: a GiB on loopback is bound by the emulator's CPU on two cores. Their rows keep their place in the table.
   const transferRows: Figure[] = [];
   await part('transfer', async () => {
-    const list = (flag: string) => [...flags].find((f) => f.startsWith(`--${flag}=`))?.slice(`--${flag}=`.length).split(',');
     const cases = list('cases');
     const latencies = list('latencies')?.map(Number);
     transferRows.push(...(await runTransfers(step, { cases, latencies })).flatMap(transferFigures));
@@ -138,6 +142,13 @@ async function main(): Promise<number> {
   figures.push(...transferRows);
   if (only === undefined) figures.push(...rateFigures(tallies));
 
+  await part('waits', async () => {
+    if (flags.has('--no-host')) return;
+    const { results, pending } = await runWaits(step, { cases: list('cases'), latencies: list('latencies')?.map(Number) });
+    for (const c of pending) console.log(`bench: waits: "${c.title}" is not measured: ${c.pending}`);
+    figures.push(...waitsFigures(results));
+  });
+
   await part('host', async () => {
     figures.push(...bundleFigures());
     if (!flags.has('--no-host')) {
@@ -171,7 +182,11 @@ async function main(): Promise<number> {
     mergeResults(figures);
     const rows = markdownTable(figures).split('\n').slice(2);
     const narrowed = [...flags].filter((f) => /^--(works|cases|latencies)=/.test(f));
-    mergeReadmeRows(rows, `Partial run: the rows of ${[only, ...(works ?? [])].join(', ')} measured ${date} (\`--only=${only}${narrowed.map((f) => ` ${f}`).join('')} --merge\`) on ${describeMachine(m)}.`);
+    mergeReadmeRows(
+      rows,
+      `Partial run: the rows of ${[only, ...(works ?? [])].join(', ')} measured ${date} (\`--only=${only}${narrowed.map((f) => ` ${f}`).join('')} --merge\`) on ${describeMachine(m)}.`,
+      METHOD_NOTES,
+    );
     console.log('bench: bench-results.json and README.md rows of this part replaced');
   }
   return failed.length ? 1 : 0;

@@ -2,13 +2,15 @@
 // FileFinder pages through the server search's answer, one request a page of 100; nothing is learnt by loading
 // folders. Naive: walk every folder and look through it here (what a client without the search must do), counted.
 import { FileFinder, type FindSpec } from '../../src/files/find';
-import type { Emulator } from '../../test/emulator';
+import type { Emulator, ProjectRec } from '../../test/emulator';
 import { clientFor, freshEmulator, sent, tally } from './env';
 import type { Figure } from './figures';
 
 const FOLDERS = 500;
 const PER_FOLDER = 100;
-const FILES = FOLDERS * PER_FOLDER;
+export const SEARCH_FILES = FOLDERS * PER_FOLDER;
+/** The tag searched for. */
+export const SEARCH_TAG = 'tumor';
 const PAGE = 100;
 /** One file in this many is tagged, and one in this many is named `…_tumor_…`. */
 const TAGGED_EVERY = 40;
@@ -21,27 +23,28 @@ export interface SearchResult {
   ms: number;
 }
 
-/** The project searched: 500 folders of 100 files, some tagged `tumor`, some with `tumor` inside their names. */
-function addSearchData(emulator: Emulator): string {
+/** The search's data in `project`: 500 folders of 100 files, some tagged `tumor`, some with `tumor` inside their names; the names of those tagged. */
+export function addSearchData(emulator: Emulator, project: ProjectRec = emulator.data.projects[0]): { project: string; tagged: string[] } {
   const data = emulator.data;
   const stamp = new Date(data.startedAt).toISOString().slice(0, 19) + 'Z';
-  const project = data.projects[0];
+  const tagged: string[] = [];
   for (let f = 0; f < FOLDERS; f++) {
     const folder = data.addFile({ id: data.newFileId(), name: `sample_${f}`, project: project.id, parent: project.root_folder, type: 'folder', created_on: stamp, modified_on: stamp, origin: {}, tags: [], metadata: {} });
     for (let i = 0; i < PER_FOLDER; i++) {
       const n = f * PER_FOLDER + i;
       const name = n % NAMED_EVERY === 0 ? `s${n}_tumor_reads.bam` : `s${n}_reads.bam`;
-      const tags = n % TAGGED_EVERY === 0 ? ['tumor'] : [];
+      const tags = n % TAGGED_EVERY === 0 ? [SEARCH_TAG] : [];
+      if (tags.length) tagged.push(name);
       data.addFile({ id: data.newFileId(), name, size: 1_000, project: project.id, parent: folder.id, type: 'file', created_on: stamp, modified_on: stamp, origin: {}, tags, metadata: {} });
     }
   }
-  return project.id;
+  return { project: project.id, tagged };
 }
 
 export async function searchFiles(): Promise<SearchResult[]> {
   const emulator = await freshEmulator({ tasks: 100, files: 100 });
   try {
-    const project = addSearchData(emulator);
+    const { project } = addSearchData(emulator);
     const client = clientFor(emulator);
     const finder = new FileFinder(client);
     const results: SearchResult[] = [];
@@ -57,9 +60,9 @@ export async function searchFiles(): Promise<SearchResult[]> {
       if (found.listing.error) throw found.listing.error;
       results.push({ what, found: found.listing.items.length, requests: since(), ms: performance.now() - started });
     };
-    await run('by tag "tumor"', { projects: [project], tag: 'tumor' });
+    await run(`by tag "${SEARCH_TAG}"`, { projects: [project], tag: SEARCH_TAG });
     await run('by a part of a name, "tumor"', { projects: [project], namePart: 'tumor' });
-    tally(`find files in ${FILES.toLocaleString('en-US')}`, 'extension', emulator, client);
+    tally(`find files in ${SEARCH_FILES.toLocaleString('en-US')}`, 'extension', emulator, client);
     return results;
   } finally {
     await emulator.close();
@@ -75,7 +78,7 @@ export function searchFigures(results: readonly SearchResult[]): Figure[] {
     return [
       {
         section,
-        name: `in a project of ${FILES.toLocaleString('en-US')} files (${FOLDERS} folders), ${r.what}: requests for all ${r.found.toLocaleString('en-US')} found`,
+        name: `in a project of ${SEARCH_FILES.toLocaleString('en-US')} files (${FOLDERS} folders), ${r.what}: requests for all ${r.found.toLocaleString('en-US')} found`,
         unit: 'req',
         value: r.requests,
         ideal: pages,

@@ -1,11 +1,12 @@
 // The extension's write path as the bench drives it: a tracker, an outbox with the copy write, one account.
 import type { SbClient } from '../../src/api/client';
 import type { CopyItem } from '../../src/api/types';
-import { CopyWrite, followCopies, type CopiesSettled } from '../../src/copy/copyWrite';
-import { COPY_WRITE } from '../../src/jobs/copyRequests';
-import type { Clock } from '../../src/api/clock';
-import { JobTracker, type JobDestination } from '../../src/jobs/tracker';
-import { Outbox } from '../../src/write/outbox';
+import { copyWrite } from '../../src/copy/copyWrite';
+import { systemClock, type Clock } from '../../src/api/clock';
+import { trackedJobs } from '../../src/jobs/jobWrite';
+import { JobTracker, type JobDestination, type TrackedJob } from '../../src/jobs/tracker';
+import { WRITE_KINDS } from '../../src/keys/writes';
+import { Outbox, type WriteRecord } from '../../src/write/outbox';
 import { memoryState } from '../../test/support/sharedState';
 
 /** `clock` times the tracker (the accelerated clock of the follow scenario); the outbox runs in real time. */
@@ -13,10 +14,12 @@ export function benchWriter(client: SbClient, emulator: { baseUrl: string; token
   const key = `${emulator.baseUrl}#${emulator.username}`;
   const account = { key, credentials: { endpoint: emulator.baseUrl, token: emulator.token } };
   const tracker = new JobTracker(client.copyJobs, memoryState(), clock, { account: () => key });
-  const outbox = new Outbox(memoryState(), async () => account);
-  outbox.register(new CopyWrite(client.copyJobs, client.files, tracker, () => client.budget.serverClock.now()));
+  const copy = copyWrite({ jobs: client.fileJobs, files: client.files, tracker, clock: systemClock, serverNow: () => client.budget.serverClock.now() });
+  const outbox = new Outbox(memoryState(), async () => account, [copy]);
   outbox.start();
-  const send = (batches: CopyItem[][], destination: JobDestination): Promise<CopiesSettled> =>
-    followCopies(outbox, tracker, () => outbox.submit(COPY_WRITE, batches.map((items) => ({ items, destination })), account));
+  const send = async (batches: CopyItem[][], destination: JobDestination): Promise<{ records: WriteRecord[]; jobs: TrackedJob[]; left: WriteRecord[] }> => {
+    const { records, finished, left } = await outbox.send(WRITE_KINDS.copy, batches.map((items) => ({ items, destination })), account);
+    return { records, jobs: trackedJobs(tracker, finished), left };
+  };
   return { tracker, outbox, send };
 }

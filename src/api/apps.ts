@@ -1,4 +1,4 @@
-// Apps (contract §14): the apps of the caller's projects and the public ones, an app's revisions and raw CWL, a new
+// Apps (platform-api.md §14): the apps of the caller's projects and the public ones, an app's revisions and raw CWL, a new
 // app or revision from CWL, a copy. No `vscode`.
 import * as l10n from '@vscode/l10n';
 import { ApiError } from './errors';
@@ -7,7 +7,7 @@ import type { Call, Transport } from './transport';
 import type { Page } from './types';
 import type { PageRequest } from './tasks';
 
-/** An app as the platform wraps it: `id` is `owner/project/app/revision`, the revision it describes (contract §14). */
+/** An app as the platform wraps it: `id` is `owner/project/app/revision`, the revision it describes (platform-api.md §14). */
 export interface App {
   href?: string;
   id: string;
@@ -30,7 +30,7 @@ export interface AppQuery {
   fields?: string;
 }
 
-/** How a copy keeps to its source (contract §14.3): `clone` (the default) keeps every revision and follows it. */
+/** How a copy keeps to its source (platform-api.md §14.3): `clone` (the default) keeps every revision and follows it. */
 export type CopyStrategy = 'clone' | 'direct' | 'clone_direct' | 'transient';
 
 /** `owner/project/app` of an app's ID, its revision left out. */

@@ -1,4 +1,4 @@
-// The API budget: the platform's rate limit (1,000 requests per 5 minutes per user, API_CONTRACT §12) as the
+// The API budget: the platform's rate limit (1,000 requests per 5 minutes per user, platform-api.md §12) as the
 // answers tell it. The transport hands it every answer's headers (`X-RateLimit-*`, and `Date`: the reset is a
 // moment on the server's clock) and the body of `GET /v2/rate_limit`, which costs nothing. Background work asks it
 // how long to wait (slower while the budget is low); bulk work asks whether to hold back (so that it never spends

@@ -6,11 +6,11 @@ import { isFileId, notFileId } from './ids';
 import type { Call, Transport } from './transport';
 import type { BulkFileChange, BulkFileItem, FileRecord } from './types';
 
-/** Items per bulk file call (contract §9.3). */
+/** Items per bulk file call (platform-api.md §9.3). */
 export const MAX_BULK_FILES = 100;
 
 /**
- * The synchronous bulk file calls (contract §9.3), up to 100 files each, one entry per item in request order:
+ * The synchronous bulk file calls (platform-api.md §9.3), up to 100 files each, one entry per item in request order:
  * get (read: repeated after a transient fault like a GET), delete, update (replaces: tags and metadata left out are
  * erased) and edit (merges: what is left out is kept). The writes are sent once and never repeated here. A value
  * refused before sending arrives as a rejected promise, like every other failure.

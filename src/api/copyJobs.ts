@@ -3,7 +3,7 @@ import type { PageRequest } from './tasks';
 import type { Call } from './transport';
 import type { AsyncJob, CopyItem, FileJobKind, Page } from './types';
 
-/** The copy jobs (contract §4): the file jobs of kind copy, as the copy flow and the job tracker call them. */
+/** The copy jobs (platform-api.md §4): the file jobs of kind copy, as the copy flow and the job tracker call them. */
 export class CopyJobsApi {
   constructor(private readonly jobs: FileJobsApi) {}
 

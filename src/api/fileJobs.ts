@@ -9,7 +9,7 @@ import type { AsyncJob, CopyItem, DeleteItem, FileItemResult, FileJobKind, FileR
 export const MAX_FILE_JOB_ITEMS = 100;
 
 /**
- * The asynchronous file jobs (contract §4, §9.2): copy, move and delete many files and folders in one call each, a
+ * The asynchronous file jobs (platform-api.md §4, §9.2): copy, move and delete many files and folders in one call each, a
  * job's state and per-item results, and the list of the caller's jobs of every kind.
  */
 export class FileJobsApi {

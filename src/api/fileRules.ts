@@ -1,4 +1,4 @@
-// The platform's documented rules on file and folder names and on metadata (API contract §9.1), to check a value
+// The platform's documented rules on file and folder names and on metadata (platform-api.md §9.1), to check a value
 // before it is sent and to say what is wrong with it. Pure; no `vscode` import.
 import * as l10n from '@vscode/l10n';
 

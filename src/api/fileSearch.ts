@@ -15,7 +15,7 @@ export interface SearchRequest extends Call {
 }
 
 /**
- * The server-side file search (contract §10.2): `POST /v2/files/search` with a query in the platform's query language,
+ * The server-side file search (platform-api.md §10.2): `POST /v2/files/search` with a query in the platform's query language,
  * paged by `cont_token`. It only reads, so it is repeated after a transient fault like a GET. A platform may not offer
  * it (`searchUnavailable`): fall back to the list filters of `GET /v2/files` then.
  */

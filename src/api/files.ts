@@ -31,7 +31,7 @@ export function isFileRecord(value: unknown): value is FileRecord {
 export const FILE_ROW_FIELDS = 'href,id,name,type,size,project,parent,created_on,modified_on';
 
 /**
- * Files and folders (contract §5, §9.1, §10.1): listing with filters, one record, its download URL, and the single
+ * Files and folders (platform-api.md §5, §9.1, §10.1): listing with filters, one record, its download URL, and the single
  * writes (a folder, a change of name, tags or metadata, a move within a project, a delete). A write is sent once and
  * never repeated here: an error says `maybeDelivered` when it may have reached the platform (see the write path).
  */

@@ -1,11 +1,11 @@
-// The shapes of the platform's identifiers (API contract §2), and what a person is told when a value is not one.
+// The shapes of the platform's identifiers (API platform-api.md §2), and what a person is told when a value is not one.
 import * as l10n from '@vscode/l10n';
 
 const TASK_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FILE_ID = /^[0-9a-f]{24}$/i;
 const PROJECT_ID = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
 const JOB_ID = /^\d{1,30}$/;
-/** `owner/project/app` or `owner/project/app/revision` (contract §14.1: public apps use `-` too). */
+/** `owner/project/app` or `owner/project/app/revision` (platform-api.md §14.1: public apps use `-` too). */
 const APP_ID = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+(\/\d+)?$/;
 
 export const isTaskId = (value: string): boolean => TASK_ID.test(value);

@@ -1,7 +1,7 @@
 import * as l10n from '@vscode/l10n';
 import { ApiError } from './errors';
 import { systemClock, type Clock } from './clock';
-import { FileSpanBody } from './fileSpanBody';
+import type * as http from 'http';
 import { rangeAnswer, type AskedRange } from './rangeAnswer';
 import { unreadableAddress, type RequestLogEntry } from './transport';
 import { isLocalError } from '../util/localError';
@@ -20,8 +20,15 @@ export interface StorageResponseLike {
   /** The body as a stream of chunks. */
   body: AsyncIterable<Uint8Array> | null;
 }
-/** A request body: a stream, or a stretch of a local file (sent from two buffers used in turn, see fileSpanBody.ts). */
-export type StorageBody = NodeJS.ReadableStream | FileSpanBody;
+/**
+ * A request body: what is piped into the request, telling of its bytes (`data`) and of a failure to read them (`error`):
+ * a stream, or a stretch of a local file (an upload part, transfer/fileSpanBody.ts).
+ */
+export interface StorageBody {
+  pipe<T extends NodeJS.WritableStream>(out: T): T;
+  on(event: 'data', listener: () => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
 export interface StorageRequestInit {
   method: 'GET' | 'PUT';
   headers: Record<string, string>;
@@ -41,7 +48,7 @@ export const nodeStorageFetch: StorageFetch = (url, init) =>
     const target = new URL(url);
     // Loaded with the first transfer, not with the extension (as the transport does with node-fetch).
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const transport = (target.protocol === 'https:' ? require('https') : require('http')) as typeof import('http');
+    const transport = (target.protocol === 'https:' ? require('https') : require('http')) as typeof http;
     const request = transport.request(target, { method: init.method, headers: init.headers, signal: init.signal }, (response) => {
       resolve({
         status: response.statusCode ?? 0,
@@ -60,8 +67,7 @@ export const nodeStorageFetch: StorageFetch = (url, init) =>
       return;
     }
     init.body.on('error', (error: Error) => request.destroy(error));
-    if (init.body instanceof FileSpanBody) init.body.pipe(request);
-    else init.body.pipe(request);
+    init.body.pipe(request);
   });
 
 export interface StorageOptions {

@@ -9,7 +9,7 @@ export const TIME_BOUNDS = ['created_from', 'created_to', 'started_from', 'start
 export type TimeBound = (typeof TIME_BOUNDS)[number];
 export const TASK_ORDER_COLUMNS = ['created_time', 'start_time', 'end_time', 'name', 'created_by'] as const;
 
-/** The filters of `GET /v2/tasks` (contract §3); all optional, combined with AND. */
+/** The filters of `GET /v2/tasks` (platform-api.md §3); all optional, combined with AND. */
 export type TaskListQuery = Partial<Record<TimeBound, string>> & {
   status?: TaskStatus;
   parent?: string;

@@ -1,4 +1,4 @@
-// The three timestamp forms the task filters accept (API contract §3), checked strictly.
+// The three timestamp forms the task filters accept (API platform-api.md §3), checked strictly.
 import * as l10n from '@vscode/l10n';
 
 export type TimestampCheck = { ok: true; date: Date } | { ok: false; reason: string };

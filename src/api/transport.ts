@@ -2,8 +2,9 @@ import * as l10n from '@vscode/l10n';
 import { ApiBudget, type RateLimitState } from './budget';
 import { ApiError, errorFromResponse, redact, redactValue } from './errors';
 import { checkEndpoint, sameOrigin } from './endpoint';
-import { Clock, systemClock } from './clock';
+import { type Clock, systemClock } from './clock';
 import type { Page } from './types';
+import { backoffWait } from '../util/backoff';
 
 export interface Credentials {
   endpoint: string;
@@ -300,8 +301,8 @@ export class Transport {
       error.kind === 'malformed' ||
       (error.status !== undefined && error.status >= 500);
     if (!transient || attempt > this.maxRetries) return undefined;
-    const base = this.backoffMs * 2 ** (attempt - 1) * (error.isMaintenance ? 4 : 1);
-    return base + Math.floor(Math.random() * this.backoffMs * 0.25);
+    // Maintenance lasts longer than a fault: its waits start four times as long.
+    return backoffWait({ firstMs: this.backoffMs * (error.isMaintenance ? 4 : 1), factor: 2, capMs: Infinity, spreadMs: this.backoffMs * 0.25 }, attempt);
   }
 
   /**

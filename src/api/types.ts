@@ -1,4 +1,4 @@
-// Record shapes of the platform API v2 (see shared/API_CONTRACT.md). Fields the platform may omit are optional.
+// Record shapes of the platform API v2 (see docs/platform-api.md). Fields the platform may omit are optional.
 
 export const TASK_STATUSES = ['RUNNING', 'QUEUED', 'DRAFT', 'COMPLETED', 'FAILED', 'ABORTED'] as const;
 /** The six values the `status` filter accepts. */
@@ -86,7 +86,7 @@ export interface ExecutionStatus {
   duration?: number;
 }
 
-/** What a task cost (contract §11): the amount a number, the breakdown's parts texts ("0.12"). A batch parent's is its children's. */
+/** What a task cost (platform-api.md §11): the amount a number, the breakdown's parts texts ("0.12"). A batch parent's is its children's. */
 export interface TaskPrice {
   currency?: string;
   amount?: number;
@@ -170,7 +170,7 @@ export interface BulkFileChange extends FileChanges {
 export type BulkFileItem = FileItemResult;
 
 /**
- * The filters of `GET /v2/files` (contract §10.1): each list is OR (a name is exact), different filters AND.
+ * The filters of `GET /v2/files` (platform-api.md §10.1): each list is OR (a name is exact), different filters AND.
  * `metadata` maps a field to its value or values.
  */
 export interface FileFilters {

@@ -6,7 +6,7 @@ import type { Call, Transport } from './transport';
 import type { FileRecord, Page } from './types';
 
 /**
- * The multipart upload API (contract §8). A file goes as numbered parts: `init` says where, what name and size,
+ * The multipart upload API (platform-api.md §8). A file goes as numbered parts: `init` says where, what name and size,
  * and answers the upload's ID and the part size to use (the server's, which may differ from the one asked for);
  * each part is PUT to a signed URL on the storage (see storage.ts) and its ETag reported; `complete` makes the file.
  * `info` with its parts tells which parts arrived, so an upload can resume; `abort` drops it, leaving nothing.

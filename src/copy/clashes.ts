@@ -18,7 +18,7 @@ export interface Existing {
 }
 
 export interface ClashPlan {
-  /** Items that arrive under another name (contract §4: `1_<name>`, then `2_<name>`, …). */
+  /** Items that arrive under another name (platform-api.md §4: `1_<name>`, then `2_<name>`, …). */
   renamed: { from: string; to: string; folder: boolean }[];
   /** Folders whose name is a folder there: their contents are merged into it. */
   merged: string[];

@@ -9,12 +9,13 @@ import { failedItems, noFailedItemsWords } from '../jobs/summary';
 import type { JobDestination, JobTracker, TrackedJob } from '../jobs/tracker';
 import { COMMANDS } from '../keys/commands';
 import { USER_DECIDES, type Account, type WriteRecord, type WriteState } from '../write/outbox';
-import { followCopies } from './copyWrite';
-import { COPY_WRITE, type CopyPayload } from '../jobs/copyRequests';
+import type { CopyPayload } from '../jobs/copyRequests';
+import { trackedJobs } from '../jobs/jobWrite';
+import { WRITE_KINDS } from '../keys/writes';
 import { checkedText, discardAction, showCopyJobsAction, submitAgainAction, submissionTellings } from './submissionWords';
 import { count } from '../util/words';
 import { askNewName, pickDestination } from './pickers';
-import { clampBatchSize, confirmationNotes, confirmationText, CopyDestination, describeDestination, duplicatesDropped, planCopy, sourceProblems, checkSources, splitItems } from './request';
+import { clampBatchSize, confirmationNotes, confirmationText, type CopyDestination, describeDestination, duplicatesDropped, planCopy, sourceProblems, checkSources, splitItems } from './request';
 
 const nothingCopied = (): string => vscode.l10n.t('Nothing was copied.');
 const copyButton = (): string => vscode.l10n.t({ message: 'Copy', comment: ['A button: go ahead with the copy'] });
@@ -169,7 +170,7 @@ export class CopyFlow {
       return [];
     }
     const payloads: CopyPayload[] = batches.map((items) => ({ items, destination, sourceNames: pick(names, items) }));
-    return this.follow(destination.label, () => this.services.outbox.submit(COPY_WRITE, payloads, account));
+    return this.follow(destination.label, () => this.services.outbox.submit(WRITE_KINDS.copy, payloads, account));
   }
 
   /**
@@ -193,13 +194,15 @@ export class CopyFlow {
 
   /** Runs `start`, shows progress until its writes need nothing more from this window, and tells what is left. */
   private async follow(label: string, start: () => Promise<WriteRecord[]>): Promise<TrackedJob[]> {
-    const { jobs, left } = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Copying to {0}', label) }, (progress) =>
-      followCopies(this.services.outbox, this.tracker, start, (done, total) => {
-        if (total > 1) progress.report({ message: vscode.l10n.t('{0} of {1} requests submitted…', count(done), count(total)) });
+    const { finished, left } = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Copying to {0}', label) }, (progress) =>
+      this.services.outbox.follow(start, {
+        onProgress: (done, total) => {
+          if (total > 1) progress.report({ message: vscode.l10n.t('{0} of {1} requests submitted…', count(done), count(total)) });
+        },
       }),
     );
     if (left.length) void this.tell(left, label);
-    return jobs;
+    return trackedJobs(this.tracker, finished);
   }
 
   /** Says what happened to the calls still in the outbox, with the actions that fit; then what the check of a lost answer found. */

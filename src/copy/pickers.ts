@@ -5,7 +5,7 @@ import { nextChoice, pickProject } from '../ui/projectPick';
 import type { FileRecord, Project } from '../api/types';
 import type { ProjectCache } from '../api/projects';
 import { FILE_ROW_FIELDS, fileListing } from '../api/files';
-import { CopyDestination, describeDestination, nameProblem } from './request';
+import { type CopyDestination, describeDestination, nameProblem } from './request';
 import { itemCount } from '../util/words';
 import { loadMoreLabel } from '../ui/rowView';
 
@@ -14,7 +14,7 @@ type KindPick = vscode.QuickPickItem & { value: CopyDestination['kind'] };
 /** What the pickers choose a destination for: a copy (by default) or a move. */
 export type DestinationVerb = 'copy' | 'move';
 
-/** The three destination kinds of the contract; "same project" only when the sources' project is known and single. */
+/** The three destination kinds of platform-api.md §4; "same project" only when the sources' project is known and single. */
 export async function pickDestinationKind(sourceProject: string | undefined, count: number, verb: DestinationVerb = 'copy'): Promise<CopyDestination['kind'] | undefined> {
   const items: KindPick[] = [];
   if (sourceProject) {

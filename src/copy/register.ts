@@ -1,6 +1,5 @@
 import type { JobTracker } from '../jobs/tracker';
 import type { Services } from '../services';
-import { CopyWrite } from './copyWrite';
 import type { CopyFlow } from './flow';
 import type { Later } from '../util/later';
 
@@ -12,13 +11,8 @@ export interface CopyFeature {
   readonly flow: CopyActionsOf;
 }
 
-/**
- * Copying: the write that sends copy calls (from the start: the outbox resumes them), and the interactive flow, made on
- * first use from dist/features.js.
- */
+/** Copying: the interactive flow, made on first use from dist/features.js (the copy write is in src/writeKinds.ts). */
 export function registerCopy(services: Services, tracker: JobTracker, load: Later<{ CopyFlow: typeof CopyFlow }>): CopyFeature {
-  const { client, outbox } = services;
-  outbox.register(new CopyWrite(client.copyJobs, client.files, tracker, () => client.budget.serverClock.now(), client.budget));
   let made: CopyFlow | undefined;
   const flow = async () => (made ??= new (await load()).CopyFlow(services, tracker));
   return {

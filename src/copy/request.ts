@@ -1,4 +1,4 @@
-// Building copy requests (API contract §4). Pure: no `vscode`, no network.
+// Building copy requests (API platform-api.md §4). Pure: no `vscode`, no network.
 import * as l10n from '@vscode/l10n';
 import { isFileId, isProjectId, notFolderId, notProjectId } from '../api/ids';
 import type { CopyItem } from '../api/types';
@@ -7,7 +7,7 @@ import { count as figure } from '../util/words';
 export const MAX_ITEMS_PER_CALL = 100;
 
 /**
- * Where the copies go. The three kinds of the contract: a folder in the sources' own project, the root
+ * Where the copies go. The three kinds of platform-api.md §4: a folder in the sources' own project, the root
  * of another project, a folder in another project. A folder is sent as `parent`, a project root as `project`.
  */
 export type CopyDestination =

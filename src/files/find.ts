@@ -1,5 +1,5 @@
 // Find Files: what to look for and where, which of the platform's two ways answers it — the list filters of
-// `GET /v2/files` (contract §10.1: one level, exact values) or the server-side search (`POST /v2/files/search`, §10.2:
+// `GET /v2/files` (platform-api.md §10.1: one level, exact values) or the server-side search (`POST /v2/files/search`, §10.2:
 // everything below a project's root, a part of a name too) — and the answers as one paged listing, one request a page.
 // Nothing is found by loading folders and looking through them here. No `vscode` import.
 

@@ -1,5 +1,5 @@
 // New Folder…, Rename…, Delete… and Edit Tags… in Projects & Files: each asks, checks what it can before anything is
-// sent, sends through the one write path (write/outbox.ts, the kinds of files/writes.ts), and says how it went.
+// sent, sends through the one write path (write/outbox.ts; the kinds are in src/writeKinds.ts), and says how it went.
 import * as vscode from 'vscode';
 import { nameProblem } from '../api/fileRules';
 import type { AsyncJob, BulkFileItem, FileRecord, Project } from '../api/types';
@@ -8,12 +8,15 @@ import { paletteTitle, type CommandOptions } from '../ui/commands';
 import { pickProject } from '../ui/projectPick';
 import { commandTitles } from '../keys/commands';
 import { count } from '../util/words';
-import { followWrites, waitsForPerson, type Account, type FinishedWrite, type WriteRecord } from '../write/outbox';
+import { WRITE_KINDS, type WriteKindName } from '../keys/writes';
+import { waitsForPerson, type Account, type WriteRecord } from '../write/outbox';
 import type { JobTracker } from '../jobs/tracker';
 import { projectNodeOf } from './dragAndDrop';
 import { FolderNode, ProjectNode, type FilesTreeModel } from './filesModel';
 import type { FileRef } from './targets';
-import { checkedTags, deleteQuestion, doneWhat, FILE_WRITES, planBulkTags, tagsNotTaken, notTaken, readOnlyWords, signInToChange, planDelete, planTags, refusal, tagProblem, tagsInUse, type ManagedItem, type TagsPayload } from './writes';
+import { deleteQuestion, planDelete } from './deleteWrites';
+import { doneWhat, notTaken, readOnlyWords, refusal, signInToChange, type ManagedItem } from './managedItems';
+import { checkedTags, planBulkTags, planTags, tagProblem, tagsInUse, tagsNotTaken, type TagsPayload } from './tagsWrites';
 import type { NewFolderPayload } from '../remote/newFolderWrite';
 
 export interface ManageParts {
@@ -33,24 +36,13 @@ async function account(services: Services): Promise<Account> {
 const LOOKUP_WAIT_MS = 10_000;
 
 /**
- * Sends writes of one kind and waits for them: the outcomes of those that reached the platform, and the records
- * left (refused, not found, or still being checked). A lost answer is looked up in the background; the person waits
- * a little for it rather than hear "maybe" at once.
+ * Sends writes of one kind as the account in use and waits for them: the outcomes of those that reached the platform,
+ * and the records left (refused, not found, or still being checked). A lost answer is looked up in the background;
+ * the person waits a little for it rather than hear "maybe" at once.
  */
-export async function send<P>(services: Services, kind: string, payloads: P[]): Promise<{ done: unknown[]; left: WriteRecord[] }> {
-  const who = await account(services);
-  const finished: FinishedWrite[] = [];
-  const listening = services.outbox.onDidFinish((f) => finished.push(f));
-  try {
-    const { records } = await followWrites(services.outbox, () => services.outbox.submit(kind, payloads, who));
-    const ids = new Set(records.map((r) => r.id));
-    const open = () => services.outbox.all().filter((r) => ids.has(r.id));
-    const until = services.clock.monotonic() + LOOKUP_WAIT_MS;
-    while (open().some((r) => r.state === 'unsure') && services.clock.monotonic() < until) await services.clock.sleep(200);
-    return { done: finished.filter((f) => ids.has(f.record.id)).map((f) => f.outcome), left: open() };
-  } finally {
-    listening.dispose();
-  }
+export async function send<R>(services: Services, kind: WriteKindName, payloads: readonly unknown[]): Promise<{ done: R[]; left: WriteRecord[] }> {
+  const { finished, left } = await services.outbox.send<R>(kind, payloads, await account(services), { until: 'lookup', atMostMs: LOOKUP_WAIT_MS });
+  return { done: finished.map((f) => f.outcome), left };
 }
 
 /** What is left of a write, in words: refused (why), or still being checked (it is not sent again blind). */
@@ -85,11 +77,11 @@ export async function newFolder(parts: ManageParts, where: unknown, options: Com
   if (name === undefined) return undefined;
   const problem = nameProblem(name, 'folder');
   if (problem) throw new Error(problem);
-  const { done, left } = await send(parts.services, FILE_WRITES.newFolder, [{ name, where: target, label }]);
+  const { done, left } = await send<FileRecord>(parts.services, WRITE_KINDS.newFolder, [{ name, where: target, label }]);
   if (where instanceof ProjectNode || where instanceof FolderNode) parts.model.refresh(where);
   if (!done.length) throw new Error(leftWords(left));
   vscode.window.setStatusBarMessage(`$(check) ${vscode.l10n.t('Made the folder "{0}" in {1}', name, label)}`, 3_000);
-  return done[0] as FileRecord;
+  return done[0];
 }
 
 /** Rename…: the new name checked as it is typed; sent once; the listing read again. */
@@ -112,10 +104,10 @@ export async function rename(parts: ManageParts, ref: FileRef, options: CommandO
   if (name === undefined || name === item.name) return undefined;
   const problem = nameProblem(name, type);
   if (problem) throw new Error(problem);
-  const { done, left } = await send(parts.services, FILE_WRITES.rename, [{ id: item.id, name, oldName: item.name }]);
+  const { done, left } = await send<FileRecord>(parts.services, WRITE_KINDS.rename, [{ id: item.id, name, oldName: item.name }]);
   parts.model.refreshHolding([item.id]);
   if (!done.length) throw new Error(leftWords(left));
-  return done[0] as FileRecord;
+  return done[0];
 }
 
 /**
@@ -141,7 +133,7 @@ export async function deleteItems(parts: ManageParts, refs: FileRef[], options: 
   const plan = planDelete(items);
   let outcome: { deleted: number; gone: number; failed: number; why?: string };
   if ('single' in plan) {
-    const { done, left } = await send(parts.services, FILE_WRITES.delete, [{ id: plan.single.id, name: plan.single.name }]);
+    const { done, left } = await send(parts.services, WRITE_KINDS.delete, [{ id: plan.single.id, name: plan.single.name }]);
     if (done.length) outcome = { deleted: 1, gone: goneBefore.length, failed: 0 };
     else if (left[0]?.state === 'failed' && (await recordOrGone(parts, plan.single.id)) === 'gone') {
       // Already gone on the first try: said once, nothing left to decide.
@@ -149,9 +141,9 @@ export async function deleteItems(parts: ManageParts, refs: FileRef[], options: 
       outcome = { deleted: 0, gone: 1, failed: 0 };
     } else throw new Error(leftWords(left));
   } else {
-    const { done, left } = await send(parts.services, FILE_WRITES.asyncDelete, plan.jobs);
+    const { done, left } = await send<AsyncJob>(parts.services, WRITE_KINDS.asyncDelete, plan.jobs);
     // The write handed each job to the tracker (Data Jobs shows it); the command waits for their ends there.
-    const jobs = await parts.tracker.settled((done as AsyncJob[]).map((job) => job.id));
+    const jobs = await parts.tracker.settled(done.map((job) => job.id));
     const results = jobs.flatMap((job) => job.result ?? []);
     const gone = results.filter((r) => r.error?.status === 404).length;
     const failed = results.filter((r) => r.error && r.error.status !== 404);
@@ -200,7 +192,7 @@ export async function editTags(parts: ManageParts, refs: FileRef[], options: Com
 
 /** Each file's tags by its own call (`PUT …/tags`): one file, or those a bulk edit did not set as asked. */
 async function tagOneByOne(parts: ManageParts, payloads: TagsPayload[]): Promise<{ done: number; why?: string }> {
-  const { done, left } = await send(parts.services, FILE_WRITES.tags, payloads);
+  const { done, left } = await send(parts.services, WRITE_KINDS.tags, payloads);
   return { done: done.length, why: left.length ? leftWords(left) : undefined };
 }
 
@@ -210,8 +202,8 @@ async function tagOneByOne(parts: ManageParts, payloads: TagsPayload[]): Promise
  */
 async function tagInBulk(parts: ManageParts, payloads: TagsPayload[]): Promise<{ done: number; why?: string }> {
   const calls = planBulkTags(payloads);
-  const { done, left } = await send(parts.services, FILE_WRITES.bulkTags, calls);
-  const answered = (done as BulkFileItem[][]).flat();
+  const { done, left } = await send<BulkFileItem[]>(parts.services, WRITE_KINDS.bulkTags, calls);
+  const answered = done.flat();
   const refused = answered.filter((r) => r.error);
   const again = tagsNotTaken(payloads, answered);
   const fixed = again.length ? await tagOneByOne(parts, again) : { done: 0 };

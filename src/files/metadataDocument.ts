@@ -1,11 +1,13 @@
 // Edit Metadata…: a file's metadata as a JSON document (`sevenbridges-metadata:/<id>/<name>.metadata.json`). Opening
 // reads it from the platform; saving checks it (JSON, text values, the platform's limits) and sends the whole set
-// through the write path (files/writes.ts, `metadataWrite`). A save that is refused keeps the editor's text.
+// through the write path (files/metadataWrite.ts). A save that is refused keeps the editor's text.
 import * as vscode from 'vscode';
 import { describeError } from '../api/errors';
 import type { Services } from '../services';
-import { followWrites, waitsForPerson } from '../write/outbox';
-import { FILE_WRITES, notTaken, parseMetadata, signInToChange, type MetadataPayload } from './writes';
+import { WRITE_KINDS } from '../keys/writes';
+import { waitsForPerson } from '../write/outbox';
+import { notTaken, signInToChange } from './managedItems';
+import { parseMetadata, type MetadataPayload } from './metadataWrite';
 import type { FileRef } from './targets';
 
 export const METADATA_SCHEME = 'sevenbridges-metadata';
@@ -51,7 +53,7 @@ export class MetadataDocuments implements vscode.FileSystemProvider {
     const account = await this.services.account();
     if (!account) throw vscode.FileSystemError.Unavailable(signInToChange());
     const payload: MetadataPayload = { id: idOf(uri), name: nameOf(uri), metadata: parsed.metadata, before: this.read.get(idOf(uri)) };
-    const { finished, left } = await followWrites(this.services.outbox, () => this.services.outbox.submit(FILE_WRITES.metadata, [payload], account));
+    const { finished, left } = await this.services.outbox.send(WRITE_KINDS.metadata, [payload], account);
     if (!finished.length) {
       const refused = left.find(waitsForPerson);
       // Still being checked: it is in the Data Jobs view; the save stands (it is not sent again blind).

@@ -15,7 +15,8 @@ import { alreadyThere, destinationFolder, folderChain, intoItself, moveQuestion,
 import { dropDestination, type DropTarget } from './dragAndDrop';
 import type { ItemNode } from './filesModel';
 import { readFile, type FileRef } from './targets';
-import { doneWhat, FILE_WRITES, noLongerThere, readOnlyWords, refusal, type AsyncMovePayload } from './writes';
+import { WRITE_KINDS } from '../keys/writes';
+import { doneWhat, noLongerThere, readOnlyWords, refusal } from './managedItems';
 
 /** A move checked and planned, ready to be sent once the person agrees. */
 export interface PreparedMove {
@@ -123,13 +124,13 @@ export async function runMove(parts: ManageParts, prepared: PreparedMove): Promi
   const label = describeDestination(destination);
   const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Moving to {0}', label) }, async () => {
     if ('single' in plan) {
-      const { done, left } = await send(parts.services, FILE_WRITES.move, [plan.single]);
+      const { done, left } = await send<FileRecord>(parts.services, WRITE_KINDS.move, [plan.single]);
       if (!done.length) throw new Error(leftWords(left));
-      return { moved: 1, failed: 0, why: undefined as string | undefined, made: [(done[0] as FileRecord).id] };
+      return { moved: 1, failed: 0, why: undefined as string | undefined, made: [done[0].id] };
     }
-    const { done, left } = await send<AsyncMovePayload>(parts.services, FILE_WRITES.asyncMove, plan.jobs);
+    const { done, left } = await send<AsyncJob>(parts.services, WRITE_KINDS.asyncMove, plan.jobs);
     // The write handed each job to the tracker (Data Jobs shows it); the command waits for their ends there.
-    const jobs = await parts.tracker.settled((done as AsyncJob[]).map((job) => job.id));
+    const jobs = await parts.tracker.settled(done.map((job) => job.id));
     const results: FileItemResult[] = jobs.flatMap((job) => job.result ?? []);
     const failed = results.filter((r) => r.error);
     const notSent = left.length ? plan.jobs.slice(done.length).reduce((n, j) => n + j.items.length, 0) : 0;

@@ -9,7 +9,8 @@ import type { MoveItem } from '../api/types';
 import type { ClashPlan } from '../copy/clashes';
 import { describeDestination, type CopyDestination } from '../copy/request';
 import { itemCount } from '../util/words';
-import type { AsyncMovePayload, ManagedItem, MovePayload } from './writes';
+import type { ManagedItem } from './managedItems';
+import type { AsyncMovePayload, MovePayload } from './moveWrites';
 
 /** An item to move, with the folder it is in when known. */
 export type MovingItem = ManagedItem;

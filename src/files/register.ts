@@ -12,7 +12,6 @@ import type { dropCopy, filesCommands, FilesParts } from './commands';
 import { FilesDragAndDrop, type DropTarget } from './dragAndDrop';
 import { FilesTreeModel, type FilesNode, type ItemNode } from './filesModel';
 import { FileFinder, foundDescription } from './find';
-import { FILE_WRITES, registerFileWrites, type AsyncDeletePayload, type AsyncMovePayload } from './writes';
 import type { dropMove, MoveOutcome } from './moveCommand';
 import type { uploadCommand } from '../remote/upload';
 import { registerMetadataDocuments } from './metadataDocument';
@@ -42,23 +41,8 @@ export interface FilesOnFirstUse {
 }
 
 /** Projects & Files: the view, dragging to copy, and its commands (the copy commands among them). */
-export function registerFiles(services: Services, copy: CopyFeature, remote: RemoteParts, jobs: Pick<JobsFeature, 'tracker' | 'writes'>, later: OnFirstUse<FilesOnFirstUse>): FilesFeature {
+export function registerFiles(services: Services, copy: CopyFeature, remote: RemoteParts, jobs: Pick<JobsFeature, 'tracker'>, later: OnFirstUse<FilesOnFirstUse>): FilesFeature {
   const { client, session, clock } = services;
-  // The async delete's and move's jobs are followed by the tracker (rows of Data Jobs); Retry Failed Items sends
-  // the failed items again as a job of the same kind.
-  registerFileWrites(services.outbox, client, clock, jobs.tracker);
-  services.context.subscriptions.push(
-    jobs.writes.register({
-      type: 'DELETE',
-      write: FILE_WRITES.asyncDelete,
-      payload: (items, names, job): AsyncDeletePayload => ({ items: items.map((i) => ({ file: i.file })), names, ...(job.destination.project ? { where: { label: job.destination.label, project: job.destination.project } } : {}) }),
-    }),
-    jobs.writes.register({
-      type: 'MOVE',
-      write: FILE_WRITES.asyncMove,
-      payload: (items, names, job): AsyncMovePayload => ({ items, destination: job.destination, sourceNames: names }),
-    }),
-  );
   const model = new FilesTreeModel(client, async () => !!(await session.credentials()), clock.now);
   const dragAndDrop = new FilesDragAndDrop({
     copy: async (target, items) => (await later.load()).dropCopy({ copy }, target, items),

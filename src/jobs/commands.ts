@@ -6,22 +6,24 @@ import { count } from '../util/words';
 import { VIEWS } from '../keys/views';
 import { commandTitles } from '../keys/commands';
 import { isCopyCall, type CopyActions } from './copyRequests';
-import { followWrites, USER_DECIDES, type Account, type Outbox } from '../write/outbox';
+import { USER_DECIDES, type Account, type Outbox } from '../write/outbox';
 import { CopyResultsProvider } from './results';
-import { canRetryFailed, interruptedWords, itemOutcome, requestOf, requestState, retryPlan, type CopyJobsModel, type InterruptedNode, type ItemNode, type JobNode, type JobsNode, type RequestNode, type SubmissionNode, type TransferNode } from './jobsModel';
+import { isJobsNode, type DataJobsModel } from './jobsModel';
+import { requestOf, type InterruptedNode, type ItemNode, type JobNode, type JobsNode, type RequestNode, type SubmissionNode, type TransferNode } from './jobNodes';
+import { canRetryFailed, itemOutcome, retryPlan } from './itemOutcomes';
+import { interruptedWords } from './jobRows';
+import { requestState } from './pendingWrites';
 import { isFinished, type TrackedJob } from './tracker';
-import { jobTypeOf, jobTypeWord, type AsyncJobWrites } from './jobKinds';
+import { jobTypeOf, jobTypeWord } from './jobKinds';
+import { jobWriteOf, trackedJobs } from './jobWrite';
 import { noFailedItemsWords } from './summary';
-import type { AsyncJob } from '../api/types';
 import type { TransferActions } from './transfers';
 
 export interface JobsViewParts {
-  readonly model: CopyJobsModel;
+  readonly model: DataJobsModel;
   readonly copies: CopyActions;
   /** The other writes shown in the view (task actions waiting for the person) are sent again through the outbox. */
   readonly writes: Outbox;
-  /** How a move or delete job's failed items are sent again (each kind registered by its feature). */
-  readonly jobWrites: AsyncJobWrites;
   readonly account: () => Promise<Account | undefined>;
   readonly view: vscode.TreeView<JobsNode>;
 }
@@ -129,13 +131,8 @@ const itemTarget: TargetType<ItemNode> = {
   key: (item) => item.id,
 };
 
-function isJobsNode(value: unknown): value is JobsNode {
-  const kind = (value as { kind?: unknown } | undefined)?.kind;
-  return kind === 'job' || kind === 'submission' || kind === 'request' || kind === 'item' || kind === 'transfer' || kind === 'interrupted' || kind === 'message';
-}
-
 /** A row's jobs as the tracker has them now: a job's own, or every job of a split copy. */
-function jobsOf(model: CopyJobsModel, row: JobRow): TrackedJob[] {
+function jobsOf(model: DataJobsModel, row: JobRow): TrackedJob[] {
   return row.kind === 'job' ? [model.current(row.job)] : row.jobs.map((j) => model.current(j));
 }
 
@@ -160,8 +157,8 @@ async function retryFailed(parts: JobsViewParts, row: JobRow, options: CommandOp
  */
 async function retryOther(parts: JobsViewParts, job: TrackedJob, options: CommandOptions): Promise<TrackedJob[]> {
   const type = jobTypeOf(job);
-  const spec = parts.jobWrites.get(type);
-  if (!spec) throw new Error(vscode.l10n.t('{0} jobs cannot be sent again by this version of the extension.', jobTypeWord(type)));
+  const kind = jobWriteOf(parts.writes.kinds, type);
+  if (!kind?.retry) throw new Error(vscode.l10n.t('{0} jobs cannot be sent again by this version of the extension.', jobTypeWord(type)));
   const account = await parts.account();
   if (!account) throw new Error(vscode.l10n.t('Sign in to send the failed items again.'));
   if (job.account && job.account !== account.key) throw new Error(vscode.l10n.t('Job {0} ran as {1}: sign in to that account to send its failed items again.', job.id, job.account.replace('#', ' · ')));
@@ -179,9 +176,9 @@ async function retryOther(parts: JobsViewParts, job: TrackedJob, options: Comman
     );
     if (answer !== again) return [];
   }
-  const { finished, left } = await followWrites(parts.writes, () => parts.writes.submit(spec.write, [spec.payload(items, names, job)], account));
+  const { finished, left } = await parts.writes.send(kind.name, [kind.retry(items, names, job)], account);
   if (left.some((r) => r.state === 'failed')) throw new Error(left.find((r) => r.note)?.note ?? vscode.l10n.t('The platform did not take the request: see it in the Data Jobs view.'));
-  return finished.map((f) => parts.model.tracker.get((f.outcome as AsyncJob).id)).filter((j): j is TrackedJob => j !== undefined);
+  return trackedJobs(parts.model.tracker, finished);
 }
 
 /** Copy Results: the jobs' items as a read-only TSV document (finished jobs' results read first when missing). */
@@ -210,11 +207,12 @@ async function submitAgain(parts: JobsViewParts, request: RequestNode): Promise<
 }
 
 async function submitAnyway(parts: JobsViewParts, request: RequestNode, options: CommandOptions): Promise<TrackedJob[]> {
+  const first = request.records[0];
   const copies = request.records.every(isCopyCall);
   if (options.confirm !== false) {
     const submitAnyway = commandTitles().submitAnyway;
     const answer = await vscode.window.showWarningMessage(
-      copies ? vscode.l10n.t('Submit the copy to {0} again?', request.records[0].payload.destination.label) : vscode.l10n.t('Submit "{0}" again?', request.records[0].label ?? request.records[0].kind),
+      isCopyCall(first) ? vscode.l10n.t('Submit the copy to {0} again?', first.payload.destination.label) : vscode.l10n.t('Submit "{0}" again?', first.label ?? first.kind),
       { modal: true, detail: vscode.l10n.t('It may have been submitted already: sending it again may copy everything twice. Without this, it is looked up on the platform and followed if found.') },
       submitAnyway,
     );

@@ -45,28 +45,3 @@ export function itemDoneWord(type: JobType): string {
 export function jobTypeIcon(type: JobType): string {
   return type === 'DELETE' ? 'trash' : type === 'MOVE' ? 'arrow-right' : 'copy';
 }
-
-/**
- * How a kind of job is sent again (Retry Failed Items): the outbox's write kind that starts it, and its payload for
- * the items given (those that failed, as the job recorded them, with their names). The copy's is the copy flow's
- * own; the delete's and the move's are registered by the features that send them.
- */
-export interface AsyncJobWrite {
-  type: JobType;
-  /** The outbox's kind (`file.asyncDelete`). */
-  write: string;
-  payload(items: { file: string; parent?: string; project?: string; name?: string }[], names: Record<string, string>, job: { destination: { label: string; project: string; parent?: string } }): unknown;
-}
-
-export class AsyncJobWrites {
-  private readonly byType = new Map<string, AsyncJobWrite>();
-
-  register(write: AsyncJobWrite): { dispose(): void } {
-    this.byType.set(write.type, write);
-    return { dispose: () => this.byType.get(write.type) === write && this.byType.delete(write.type) };
-  }
-
-  get(type: JobType): AsyncJobWrite | undefined {
-    return this.byType.get(type);
-  }
-}

@@ -6,25 +6,23 @@ import type { OnFirstUse } from '../ui/commands';
 import { showRows, type RowTree } from '../ui/rowTree';
 import type { jobsCommands } from './commands';
 import type { CopyActions } from './copyRequests';
-import { CopyJobsModel, type JobsNode } from './jobsModel';
+import { DataJobsModel } from './jobsModel';
+import type { JobsNode } from './jobNodes';
 import { JobTracker } from './tracker';
-import { AsyncJobWrites } from './jobKinds';
 import type { Transfers } from './transfers';
 import { CopyResultsProvider } from './results';
 import { FinishNotifier, JobsStatusBar } from './ui';
 
-/** Ages in the rows ("2 min ago") move on this often while the view is visible. */
+/** Ages in the rows ("2 minutes ago") move on this often while the view is visible. */
 const REDRAW_MS = 30_000;
 
 /** The running Data Jobs feature, for the integration tests. */
 export interface JobsFeature {
   readonly tracker: JobTracker;
-  /** How each kind of async job other than the copy is sent again (Retry Failed Items): registered by its feature. */
-  readonly writes: AsyncJobWrites;
   readonly transfers: Transfers;
   readonly statusBar: JobsStatusBar;
   /** The Data Jobs view's rows and the view (its ID is still `sevenbridges.copyJobs`). */
-  readonly model: CopyJobsModel;
+  readonly model: DataJobsModel;
   readonly rows: RowTree<JobsNode>;
   readonly view: vscode.TreeView<JobsNode>;
 }
@@ -33,7 +31,7 @@ export interface JobsFeature {
  * The data jobs (copies, moves, deletes) of the account in use, followed while signed in and the window has the focus (a model: the copy
  * feature hands it the jobs it submits, registerJobs shows them).
  */
-export function followCopyJobs(services: Services): JobTracker {
+export function followCopyJobs(services: Pick<Services, 'context' | 'client' | 'session' | 'clock'>): JobTracker {
   const { context, client, session } = services;
   // Jobs belong to the account they were made as: only the one in use is followed and shown.
   const tracker = new JobTracker(client.copyJobs, context.globalState, services.clock, { account: () => session.accountKey, budget: client.budget });
@@ -57,11 +55,10 @@ export interface JobsOnFirstUse {
 
 export function registerJobs(services: Services, tracker: JobTracker, copies: CopyActions, later: OnFirstUse<JobsOnFirstUse>): JobsFeature {
   const { context, session, outbox, clock, transfers } = services;
-  const writes = new AsyncJobWrites();
   const statusBar = new JobsStatusBar(tracker, outbox, clock, transfers);
   // Another platform or account may be in use now: its jobs and calls are the ones to show.
   const showAccount = () => statusBar.update();
-  const model = new CopyJobsModel(tracker, outbox, clock.now, transfers);
+  const model = new DataJobsModel(tracker, outbox, clock.now, transfers);
   const { view, rows, disposables } = showRows(VIEWS.copyJobs, model, { clock, redrawEveryMs: REDRAW_MS });
   const results = new CopyResultsProvider(tracker);
   view.message = services.budgetNotice.current;
@@ -85,7 +82,7 @@ export function registerJobs(services: Services, tracker: JobTracker, copies: Co
     // While the API budget is low, the view says so above its rows: copies wait for the reset.
     services.budgetNotice.onDidChange((words) => (view.message = words)),
   );
-  later.commands((f) => f.jobsCommands({ model, copies, writes: outbox, jobWrites: writes, account: () => services.account(), view }));
+  later.commands((f) => f.jobsCommands({ model, copies, writes: outbox, account: () => services.account(), view }));
   shown();
-  return { tracker, writes, transfers, statusBar, model, rows, view };
+  return { tracker, transfers, statusBar, model, rows, view };
 }

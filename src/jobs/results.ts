@@ -3,7 +3,7 @@
 // jobs: results that arrive later show in the open document.
 import * as vscode from 'vscode';
 import { SCHEMES } from '../keys/schemes';
-import { resultsFileName, resultsTable } from './jobsModel';
+import { resultsFileName, resultsTable } from './itemOutcomes';
 import type { JobTracker, TrackedJob } from './tracker';
 
 export class CopyResultsProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {

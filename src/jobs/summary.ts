@@ -5,7 +5,7 @@ import type { CopyItem } from '../api/types';
 import { count, fileCount } from '../util/words';
 import { waitsForPerson, type WriteRecord } from '../write/outbox';
 import { isCopyCall } from './copyRequests';
-import { isFinished, TrackedJob } from './tracker';
+import { isFinished, type TrackedJob } from './tracker';
 import { itemDoneWord, jobTypeOf } from './jobKinds';
 import type { LiveTransfer } from './transfers';
 
@@ -180,8 +180,8 @@ export const noFailedItemsWords = (): string => l10n.t('No item of this job fail
 
 /** "Job 70711174378885120". */
 export const jobIdWords = (id: string): string => l10n.t('Job {0}', id);
-/** "submitted 5 min ago". */
-export const submittedWhen = (ago: string): string => l10n.t({ message: 'submitted {0}', args: [ago], comment: ['{0}: when, e.g. "5 min ago"'] });
+/** "submitted 5 minutes ago". */
+export const submittedWhen = (ago: string): string => l10n.t({ message: 'submitted {0}', args: [ago], comment: ['{0}: when, e.g. "5 minutes ago"'] });
 
 /** "error 10223: File already exists.", "HTTP 500: failed": an item's error as the platform gave it. */
 export function itemErrorWords(e: { code?: number; status?: number; message?: string }): string {

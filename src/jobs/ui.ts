@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 import type { Clock } from '../api/clock';
 import type { Outbox } from '../write/outbox';
-import { pendingCopies, type CopyActions } from './copyRequests';
+import type { CopyActions } from './copyRequests';
+import { pendingWrites } from './pendingWrites';
 import { failedItems, finishMessage, statusSummary } from './summary';
-import { isFinished, JobTracker, TrackedJob } from './tracker';
+import { isFinished, type JobTracker, type TrackedJob } from './tracker';
 import { commandTitles, COMMANDS } from '../keys/commands';
 import { jobTypeOf } from './jobKinds';
 import type { Transfers } from './transfers';
@@ -38,7 +39,7 @@ export class JobsStatusBar implements vscode.Disposable {
 
   update(): void {
     const account = this.tracker.account();
-    const summary = statusSummary(this.tracker.all(), pendingCopies(this.outbox, account), this.transfers?.all(account) ?? []);
+    const summary = statusSummary(this.tracker.all(), pendingWrites(this.outbox, account), this.transfers?.all(account) ?? []);
     if (!summary.visible) {
       this.item.hide();
       return;

@@ -7,7 +7,7 @@ import * as l10n from '@vscode/l10n';
 import { describeError } from '../api/errors';
 import type { FileLocation } from '../api/files';
 import type { FileRecord, Page } from '../api/types';
-import type { DownloadItem } from '../transfer/download';
+import type { DownloadItem } from '../transfer/downloadPlan';
 import { diskKey, safeName, type NamePlatform } from '../transfer/localFiles';
 import { count } from '../util/words';
 

@@ -6,9 +6,8 @@ import * as l10n from '@vscode/l10n';
 import { isFileRecord, keptFile, type FileLocation, type FilesApi } from '../api/files';
 import type { Credentials } from '../api/transport';
 import type { FileRecord } from '../api/types';
+import { WRITE_KINDS } from '../keys/writes';
 import { appearedSince, type Lookup, type WriteKind } from '../write/kinds';
-
-export const NEW_FOLDER_WRITE = 'file.newFolder';
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 const text = (value: unknown): value is string => typeof value === 'string';
@@ -23,7 +22,7 @@ export interface NewFolderPayload {
 export function newFolderWrite(files: Pick<FilesApi, 'list' | 'createFolder'>): WriteKind<NewFolderPayload, string[], FileRecord> {
   const named = (p: NewFolderPayload, credentials: Credentials) => files.list(p.where, { name: p.name, limit: 100, credentials });
   return {
-    name: NEW_FOLDER_WRITE,
+    name: WRITE_KINDS.newFolder,
     idempotent: false,
     identity: {
       by: 'difference',

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
-import { uploadCompleteWrite } from './uploadWrite';
 import type { discardUploadRun, resumeUploadRun } from './upload';
 import type { discardDownloads, resumeDownloads } from './download';
 import { later, type Later } from '../util/later';
@@ -11,10 +10,6 @@ import type { RemoteParts } from './open';
 import { REMOTE_SCHEME } from './remotePath';
 import { RemoteFiles } from './remoteFiles';
 
-/**
- * The `sevenbridges:` file system, read-only; what it read is forgotten when the sign-in changes. The "upload
- * complete" write kind is registered here, beside it.
- */
 /** What the transfers' Resume and Discard load on first use (dist/features.js): the transfer engines. */
 export interface RemoteOnFirstUse {
   resumeUploadRun: typeof resumeUploadRun;
@@ -24,6 +19,7 @@ export interface RemoteOnFirstUse {
   storageContentReader: typeof storageContentReader;
 }
 
+/** The `sevenbridges:` file system, read-only; what it read is forgotten when the sign-in changes. */
 export function registerRemote(services: Services, load: Later<RemoteOnFirstUse>): RemoteParts {
   const { client, session, projects } = services;
   const reader = later(async () => (await load()).storageContentReader({ onRequest: requestLogger(services.log), clock: services.clock }));
@@ -40,7 +36,6 @@ export function registerRemote(services: Services, load: Later<RemoteOnFirstUse>
     },
   });
   const fileSystem = new RemoteFileSystem(files);
-  services.outbox.register(uploadCompleteWrite(client));
   // Data Jobs' Resume and Discard of an upload run left unfinished.
   services.transfers.actions.upload = { resume: async (run) => (await load()).resumeUploadRun(services, run), discard: async (run) => (await load()).discardUploadRun(services, run) };
   services.transfers.actions.download = { resume: async (run) => (await load()).resumeDownloads(services, run), discard: async (run) => (await load()).discardDownloads(services, run) };

@@ -16,7 +16,8 @@ import { describeDestination } from '../copy/request';
 import { commandTitles, COMMANDS } from '../keys/commands';
 import type { Services } from '../services';
 import { ResumeBook, type UploadResume, type UploadRunResume } from '../transfer/resumeState';
-import { Uploader, type NameClash, type UploadPlan, type UploadSummary } from '../transfer/upload';
+import { Uploader } from '../transfer/uploader';
+import type { NameClash, UploadPlan, UploadSummary } from '../transfer/upload';
 import type { Account } from '../write/outbox';
 import type { InterruptedRun } from '../jobs/transfers';
 import { randomUUID } from 'crypto';
@@ -96,9 +97,9 @@ function uploaderFor(services: Services, account: Account): Uploader {
   const { client } = services;
   return new Uploader({
     uploads: client.uploads,
-    complete: completeThroughOutbox(services.outbox, account, services.clock),
-    completed: completedThroughOutbox(services.outbox, client, account, services.clock),
-    ensureFolder: folderThroughOutbox(services.outbox, client.files, account, services.clock),
+    complete: completeThroughOutbox(services.outbox, account),
+    completed: completedThroughOutbox(services.outbox, client, account),
+    ensureFolder: folderThroughOutbox(services.outbox, client.files, account),
     storage: new StorageClient({ onRequest: requestLogger(services.log), clock: services.clock }),
     clock: services.clock,
     resume: new ResumeBook<UploadResume>(services.context.globalState, 'upload', account.key),

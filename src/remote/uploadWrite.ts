@@ -6,19 +6,16 @@
 // never begun again before its pending completion, and the file, are asked (`completedThroughOutbox`).
 // No `vscode` import.
 import * as l10n from '@vscode/l10n';
-import type { Clock } from '../api/clock';
 import { isFileRecord, type FilesApi } from '../api/files';
 import type { FileRecord } from '../api/types';
 import type { UploadsApi } from '../api/uploads';
+import { WRITE_KINDS } from '../keys/writes';
 import type { WriteKind } from '../write/kinds';
-import { waitsForPerson, type Account, type Outbox, type WriteRecord } from '../write/outbox';
-import { awaitWrite, stillOpen, writeThroughOutbox } from '../write/awaitWrite';
+import { waitsForPerson, type Account, type Outbox, type Settled, type WriteRecord } from '../write/outbox';
 import type { CompleteContext, UploaderDeps } from '../transfer/upload';
 import { ApiError } from '../api/errors';
-import { NEW_FOLDER_WRITE, type NewFolderPayload } from './newFolderWrite';
+import type { NewFolderPayload } from './newFolderWrite';
 import { lookUpCompletion } from '../transfer/uploadLookup';
-
-export const UPLOAD_COMPLETE_WRITE = 'upload.complete';
 
 export interface UploadWriteApi {
   uploads: Pick<UploadsApi, 'complete' | 'info'>;
@@ -37,10 +34,9 @@ const isContext = (p: unknown): p is CompleteContext => {
   );
 };
 
-/** The kind, to register with the outbox. */
 export function uploadCompleteWrite(api: UploadWriteApi): WriteKind<CompleteContext, undefined, FileRecord> {
   return {
-    name: UPLOAD_COMPLETE_WRITE,
+    name: WRITE_KINDS.uploadComplete,
     idempotent: true,
     identity: {
       by: 'state',
@@ -69,29 +65,40 @@ const notAnswered = (): string => l10n.t('The platform has not answered the comp
 
 /** The completion of an upload still in the outbox (any window's, of this account), if there is one. */
 function pendingCompletion(outbox: Outbox, account: Account, uploadId: string): WriteRecord | undefined {
-  return outbox.forAccount(account.key).find((r) => r.kind === UPLOAD_COMPLETE_WRITE && !r.problem && (r.payload as CompleteContext).uploadId === uploadId);
+  return outbox.forAccount(account.key).find((r) => r.kind === WRITE_KINDS.uploadComplete && !r.problem && (r.payload as CompleteContext).uploadId === uploadId);
 }
 
 /**
- * The engine's `complete` through the outbox (see writeThroughOutbox), the file made once: a completion of the same
- * upload already in the outbox (an earlier run's, another window's) is followed rather than made again.
+ * The outcome of a write the engine awaits (waited for through every wait, at most `waitMs`); rejects as a refusal
+ * when the platform refused it or the lookup showed it was not made, and `maybeDelivered` (with `pending`'s words)
+ * while it is still being looked up.
  */
-export function completeThroughOutbox(
-  outbox: Outbox,
-  account: Account,
-  clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>,
-  waitMs = LOOKUP_WAIT_MS,
-): (uploadId: string, context: CompleteContext) => Promise<FileRecord> {
-  const complete = writeThroughOutbox<CompleteContext, FileRecord>(outbox, UPLOAD_COMPLETE_WRITE, account, clock, waitMs, notAnswered);
+function outcomeOf<T>({ finished, left }: Settled<T>, pending: () => string): T {
+  if (finished[0]) return finished[0].outcome;
+  throw stillOpen(left[0], pending);
+}
+
+/** The error for a write that did not come out here: refused (or gone) unless it is still being looked up. */
+function stillOpen(left: WriteRecord | undefined, pending: () => string): ApiError {
+  const refused = !left || waitsForPerson(left);
+  return new ApiError({ kind: refused ? 'http' : 'network', message: left?.note ?? pending(), maybeDelivered: !refused });
+}
+
+/**
+ * The engine's `complete` through the outbox, the file made once: a completion of the same upload already in the
+ * outbox (an earlier run's, another window's) is followed rather than made again.
+ */
+export function completeThroughOutbox(outbox: Outbox, account: Account, waitMs = LOOKUP_WAIT_MS): (uploadId: string, context: CompleteContext) => Promise<FileRecord> {
+  const patience = { until: 'end' as const, atMostMs: waitMs };
   return async (_uploadId, context) => {
     const earlier = pendingCompletion(outbox, account, context.uploadId);
     if (earlier && !waitsForPerson(earlier)) {
-      const awaited = await awaitWrite<FileRecord>(outbox, earlier.id, clock, waitMs);
-      if ('outcome' in awaited) return awaited.outcome;
-      if (awaited.left) throw stillOpen(awaited.left, notAnswered);
+      const awaited = await outbox.follow<FileRecord>(async () => [earlier], patience);
+      if (awaited.finished[0]) return awaited.finished[0].outcome;
+      if (awaited.left[0]) throw stillOpen(awaited.left[0], notAnswered);
       // It left the outbox in another window (finished there): a completion now is answered 404, and checked.
     }
-    return complete(context);
+    return outcomeOf(await outbox.send<FileRecord>(WRITE_KINDS.uploadComplete, [context], account, patience), notAnswered);
   };
 }
 
@@ -106,15 +113,15 @@ export function completedThroughOutbox(
   outbox: Outbox,
   api: Pick<UploadWriteApi, 'uploads'> & { files: Pick<FilesApi, 'list'> },
   account: Account,
-  clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>,
   waitMs = LOOKUP_WAIT_MS,
 ): NonNullable<UploaderDeps['completed']> {
   return async (context, signal) => {
     const earlier = pendingCompletion(outbox, account, context.uploadId);
     if (earlier && !waitsForPerson(earlier)) {
-      const awaited = await awaitWrite<FileRecord>(outbox, earlier.id, clock, waitMs);
-      if ('outcome' in awaited) return awaited.outcome;
-      if (awaited.left && !waitsForPerson(awaited.left)) throw stillOpen(awaited.left, notAnswered);
+      const awaited = await outbox.follow<FileRecord>(async () => [earlier], { until: 'end', atMostMs: waitMs });
+      if (awaited.finished[0]) return awaited.finished[0].outcome;
+      const left = awaited.left[0];
+      if (left && !waitsForPerson(left)) throw stillOpen(left, notAnswered);
     }
     const seen = await lookUpCompletion(api, context, signal, account.credentials);
     const moot = pendingCompletion(outbox, account, context.uploadId);
@@ -128,20 +135,15 @@ export function completedThroughOutbox(
  * folder" write (a lost answer is looked up, not sent again). Refused, it is looked for once more: a folder of that
  * name made meanwhile (409) is the one wanted.
  */
-export function folderThroughOutbox(
-  outbox: Outbox,
-  files: Pick<FilesApi, 'list'>,
-  account: Account,
-  clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>,
-  waitMs = LOOKUP_WAIT_MS,
-): UploaderDeps['ensureFolder'] {
-  const make = writeThroughOutbox<NewFolderPayload, FileRecord>(outbox, NEW_FOLDER_WRITE, account, clock, waitMs, () => l10n.t('The platform has not answered yet whether the folder was made.'));
+export function folderThroughOutbox(outbox: Outbox, files: Pick<FilesApi, 'list'>, account: Account, waitMs = LOOKUP_WAIT_MS): UploaderDeps['ensureFolder'] {
+  const notYet = () => l10n.t('The platform has not answered yet whether the folder was made.');
   return async (parent, name, signal, within) => {
     const there = async () => (await files.list(parent, { name, limit: 100, signal, credentials: account.credentials })).items.find((f) => f.name === name && f.type === 'folder')?.id;
     const found = await there();
     if (found) return found;
     try {
-      return (await make({ name, where: parent, label: within ?? name })).id;
+      const payload: NewFolderPayload = { name, where: parent, label: within ?? name };
+      return outcomeOf(await outbox.send<FileRecord>(WRITE_KINDS.newFolder, [payload], account, { until: 'end', atMostMs: waitMs }), notYet).id;
     } catch (error) {
       const made = error instanceof ApiError && !error.maybeDelivered ? await there() : undefined;
       if (made) return made;

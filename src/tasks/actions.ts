@@ -20,7 +20,8 @@ import { formatDuration } from '../util/time';
 import { costOf, moneyWords } from './cost';
 import { andMore, count } from '../util/words';
 import { appearedSince, type Identity, type Lookup, type WriteKind } from '../write/kinds';
-import { followWrites, waitsForPerson, type Account, type Outbox, type WriteRecord } from '../write/outbox';
+import { WRITE_KINDS } from '../keys/writes';
+import { waitsForPerson, type Account, type Outbox, type WriteRecord } from '../write/outbox';
 
 export interface TaskActionApi {
   action(kind: TaskActionKind, id: string, options: { credentials?: Credentials }): Promise<Task>;
@@ -73,7 +74,7 @@ export function actionTokens(task: Pick<Task, 'status'>, watched: boolean): stri
 }
 
 /** The outbox's kind for each task action. */
-export const TASK_ACTION_WRITES: Record<TaskActionKind, string> = { abort: 'taskAction.abort', run: 'taskAction.run', rerun: 'taskAction.rerun' };
+export const TASK_ACTION_WRITES: Record<TaskActionKind, string> = { abort: WRITE_KINDS.abort, run: WRITE_KINDS.run, rerun: WRITE_KINDS.rerun };
 
 export interface TaskActionPayload {
   action: TaskActionKind;
@@ -234,11 +235,6 @@ function newestTime(tasks: readonly Task[]): string | undefined {
   return times.sort((a, b) => Date.parse(b) - Date.parse(a))[0];
 }
 
-/** The three task action kinds, to register with the outbox. `serverNow`: the platform's time, undefined until known. */
-export function taskActionWrites(api: TaskActionApi, clock: Clock = systemClock, serverNow?: () => number | undefined): WriteKind<TaskActionPayload, CloneSnapshot | undefined, Task>[] {
-  return [abortWrite(api), runWrite(api), rerunWrite(api, clock, serverNow)] as WriteKind<TaskActionPayload, CloneSnapshot | undefined, Task>[];
-}
-
 /** Why a write cannot be sent: no account signed in. */
 export const notSignedIn = (): string => l10n.t('Not signed in.');
 
@@ -249,7 +245,6 @@ export class TaskActionSender {
     private readonly account: () => Promise<Account | undefined>,
     /** How long the command waits for the lookup after a lost answer before saying it is being checked. */
     private readonly lookupWaitMs = 10_000,
-    private readonly clock: Clock = systemClock,
   ) {}
 
   async sendTaskAction(kind: TaskActionKind, task: Task): Promise<ActionOutcome> {
@@ -268,24 +263,10 @@ export class TaskActionSender {
       .find((r) => r.payload.task.id === task.id && this.outbox.owns(r));
     const payload: TaskActionPayload = { action: kind, task: { id: task.id, name: task.name, app: task.app, project: task.project, status: task.status } };
     // A lost answer is looked up in the background; the person waits a little for it rather than hear "maybe" at once.
-    const found = new Promise<Task | undefined>((resolve) => {
-      const done = (outcome: Task | undefined) => {
-        listening.dispose();
-        this.clock.clearTimeout(timer);
-        resolve(outcome);
-      };
-      const listening = this.outbox.onDidFinish(({ record, outcome }) => {
-        if (record.kind === writeKind && (record.payload as TaskActionPayload).task.id === task.id) done(outcome as Task);
-      });
-      const timer = this.clock.setTimeout(() => done(undefined), this.lookupWaitMs);
-    });
-    const { finished, left } = await followWrites(this.outbox, async () => (existing ? [existing] : this.outbox.submit(writeKind, [payload], account)));
-    if (finished[0]) return { kind: finished[0].found ? 'found' : 'done', task: finished[0].outcome as Task };
-    if (left[0]?.state === 'unsure') {
-      const task = await found;
-      if (task) return { kind: 'found', task };
-    }
-    const record = this.outbox.all().find((r) => r.id === left[0]?.id) ?? left[0];
+    const patience = { until: 'lookup' as const, atMostMs: this.lookupWaitMs };
+    const { finished, left } = existing ? await this.outbox.follow<Task>(async () => [existing], patience) : await this.outbox.send<Task>(writeKind, [payload], account, patience);
+    if (finished[0]) return { kind: finished[0].found ? 'found' : 'done', task: finished[0].outcome };
+    const record = left[0];
     if (!record) return { kind: 'refused', error: new Error(l10n.t('It was discarded.')) };
     if (waitsForPerson(record)) return { kind: 'refused', error: new Error(record.note ?? l10n.t('The platform refused it.')) };
     if (record.state === 'queued') return { kind: 'waiting', note: record.note ?? l10n.t('The platform asked to wait.') };

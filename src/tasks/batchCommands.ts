@@ -18,8 +18,9 @@ import { notSignedIn } from './actions';
 import { actionButton } from './executionCommands';
 import { requestLogger } from '../ui/requestLog';
 import { setting } from '../ui/settings';
-import { followToEnd, planRerun, RERUN_FAILED_WRITE, rerunConfirmation, rerunEndedWords, rerunnableChildren, rerunPayloads, RerunWatch, storedRerunWatches } from './rerunFailed';
+import { planRerun, rerunConfirmation, rerunEndedWords, rerunnableChildren, rerunPayloads, RerunWatch, storedRerunWatches } from './rerunFailed';
 import { readState, STATE, type StoredRerunWatch } from '../keys/state';
+import { WRITE_KINDS } from '../keys/writes';
 import type { TaskTreeModel } from './taskTree';
 import { andMore, count } from '../util/words';
 
@@ -253,13 +254,17 @@ export async function rerunFailed(parts: BatchParts, given: TaskRef[], options: 
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Re-running {0} tasks', count(plan.tasks.length)) },
     (progress) => {
       let reported = 0;
-      return followToEnd(services.outbox, () => services.outbox.submit(RERUN_FAILED_WRITE, rerunPayloads(plan), account), (done, total) => {
-        progress.report({ message: vscode.l10n.t('{0} of {1} made', count(done), count(total)), increment: ((done - reported) / total) * 100 });
-        reported = done;
+      // Through every wait (the API budget holds bulk work back): a thousand re-runs are followed to their end.
+      return services.outbox.send<Task>(WRITE_KINDS.rerunFailed, rerunPayloads(plan), account, {
+        until: 'end',
+        onProgress: (done, total) => {
+          progress.report({ message: vscode.l10n.t('{0} of {1} made', count(done), count(total)), increment: ((done - reported) / total) * 100 });
+          reported = done;
+        },
       });
     },
   );
-  const made = finished.map((f) => f.outcome as Task);
+  const made = finished.map((f) => f.outcome);
   const problems = left.map((r) => `${r.label ?? ''}: ${r.note ?? r.state}`);
   if (problems.length) {
     void vscode.window.showWarningMessage(

@@ -11,7 +11,7 @@ import {
   describeParent,
   describeRange,
   describeStatuses,
-  FilterModel,
+  type FilterModel,
   TIME_FIELDS,
   TIME_PRESETS,
   timeFieldLabel,

@@ -1,5 +1,5 @@
 // Find Task: the tasks under the filter by name, page by page as they arrive (the platform has no name filter,
-// contract §10.3, but orders by name). No `vscode` import.
+// platform-api.md §10.3, but orders by name). No `vscode` import.
 
 import type { TaskListQuery } from '../api/tasks';
 import type { Task } from '../api/types';

@@ -9,8 +9,7 @@ import { setContextKey } from '../ui/whenContext';
 import type { Poller } from '../util/poller';
 import { CONTEXT_KEYS } from '../keys/context';
 import { VIEWS } from '../keys/views';
-import { TaskActionSender, taskActionWrites } from './actions';
-import { rerunFailedWrite } from './rerunFailedWrite';
+import { TaskActionSender } from './actions';
 import type { resumeRerunWatches } from './batchCommands';
 import type { taskCommands } from './commands';
 import { TASK_DETAILS_SCHEME, TaskDetailsProvider } from './details';
@@ -25,7 +24,7 @@ import { TimelinePanels } from './timelinePanels';
 import { readState, STATE } from '../keys/state';
 import { followWatched, TaskWatcher } from './watcher';
 
-/** How often the view redraws from what it has, so "started 5 min ago" stays true between refreshes. */
+/** How often the view redraws from what it has, so "started 5 minutes ago" stays true between refreshes. */
 const RELATIVE_TIME_TICK_MS = 60_000;
 
 /** What the task explorer exposes to the integration tests. */
@@ -67,10 +66,7 @@ export function registerTasks(services: Services, copy: CopyFeature, later: OnFi
     watched: (id) => watcher.isWatched(id),
     budget: client.budget,
   });
-  const serverNow = () => client.budget.serverClock.estimate();
-  for (const kind of taskActionWrites(client.tasks, clock, serverNow)) services.outbox.register(kind);
-  services.outbox.register(rerunFailedWrite(client.tasks, client.budget, clock, serverNow));
-  const sender = new TaskActionSender(services.outbox, services.account, undefined, clock);
+  const sender = new TaskActionSender(services.outbox, services.account);
   const { view, rows, disposables } = showRows(VIEWS.tasks, tree, { clock, canSelectMany: true, redrawEveryMs: RELATIVE_TIME_TICK_MS });
   // Watched tasks are followed even while the view is hidden: one bulk request per round for all of them.
   const watchPoller = followWatched(watcher, {

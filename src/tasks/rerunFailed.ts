@@ -10,12 +10,11 @@ import { readState, STATE, writeState, type StoredRerunWatch } from '../keys/sta
 import { Poller, type PollBudget } from '../util/poller';
 import type { StateStore } from '../util/stateStore';
 import { andMore, count, taskCount } from '../util/words';
-import { USER_DECIDES, type FinishedWrite, type Outbox, type WriteRecord } from '../write/outbox';
 import type { TaskActionPayload } from './actions';
 import { costOf, moneyWords, type CostSource, type CostTotal } from './cost';
 import { namePages } from './findTask';
 
-export { RERUN_FAILED_WRITE, rerunFailedWrite } from './rerunFailedWrite';
+export { rerunFailedWrite } from './rerunFailedWrite';
 
 /** What a re-run of failed tasks will do: which tasks, how many failed and aborted, what they cost. */
 export interface RerunPlan {
@@ -56,39 +55,6 @@ export function rerunConfirmation(plan: RerunPlan, of: string | undefined): { me
     `${listed}${n > 10 ? `\n${andMore(n - 10)}` : ''}`,
   ].join('\n\n');
   return { message: cost ? `${question} ${cost}` : question, detail };
-}
-
-/**
- * Runs `start` (which records a group of writes) and resolves once each has reached the platform or waits for the
- * person (refused, not found): unlike `followWrites`, writes held back by the API budget are waited for, so a
- * thousand re-runs are followed to their end. `onProgress` hears how many have reached the platform.
- */
-export async function followToEnd(outbox: Outbox, start: () => Promise<WriteRecord[]>, onProgress?: (done: number, total: number) => void): Promise<{ finished: FinishedWrite[]; left: WriteRecord[] }> {
-  const finished: FinishedWrite[] = [];
-  const finishedIds = new Set<string>();
-  let ids = new Set<string>();
-  const listening = outbox.onDidFinish((f) => {
-    finished.push(f);
-    finishedIds.add(f.record.id);
-  });
-  try {
-    ids = new Set((await start()).map((r) => r.id));
-    const open = () => outbox.all().filter((r) => ids.has(r.id) && !finishedIds.has(r.id) && r.state !== 'done' && !USER_DECIDES.includes(r.state));
-    await new Promise<void>((resolve) => {
-      const check = () => {
-        onProgress?.(finished.filter((f) => ids.has(f.record.id)).length, ids.size);
-        if (open().length) return;
-        changes.dispose();
-        resolve();
-      };
-      const changes = outbox.onDidChange(check);
-      check();
-    });
-    const left = outbox.all().filter((r) => ids.has(r.id) && !finishedIds.has(r.id) && r.state !== 'done');
-    return { finished: finished.filter((f) => ids.has(f.record.id)), left };
-  } finally {
-    listening.dispose();
-  }
 }
 
 /** What a re-run's candidates are read with. */

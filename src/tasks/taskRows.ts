@@ -59,17 +59,17 @@ export function batchSummary(task: Pick<Task, 'execution_status'>): string | und
   return parts.length ? parts.join(' · ') : undefined;
 }
 
-/** "started 5 min ago" while running, "ended 2 days ago" once over, "created 1 h ago" before it starts. */
+/** "started 5 minutes ago" while running, "ended 2 days ago" once over, "created 1 h ago" before it starts. */
 export function taskTime(task: Task, now: number): string | undefined {
   const created = parseRecordTimestamp(task.created_time);
   const started = parseRecordTimestamp(task.start_time);
   const ended = parseRecordTimestamp(task.end_time);
   const terminal = hasEnded(task.status);
-  const endedAgo = (at: Date) => l10n.t({ message: 'ended {0}', args: [relativeTime(at, now)], comment: ['{0}: "5 min ago"'] });
+  const endedAgo = (at: Date) => l10n.t({ message: 'ended {0}', args: [relativeTime(at, now)], comment: ['{0}: "5 minutes ago"'] });
   if (ended && (terminal || !started)) return endedAgo(ended);
-  if (started && task.status !== 'DRAFT' && task.status !== 'QUEUED') return l10n.t({ message: 'started {0}', args: [relativeTime(started, now)], comment: ['{0}: "5 min ago"'] });
+  if (started && task.status !== 'DRAFT' && task.status !== 'QUEUED') return l10n.t({ message: 'started {0}', args: [relativeTime(started, now)], comment: ['{0}: "5 minutes ago"'] });
   if (ended) return endedAgo(ended);
-  if (created) return l10n.t({ message: 'created {0}', args: [relativeTime(created, now)], comment: ['{0}: "5 min ago"'] });
+  if (created) return l10n.t({ message: 'created {0}', args: [relativeTime(created, now)], comment: ['{0}: "5 minutes ago"'] });
   return undefined;
 }
 

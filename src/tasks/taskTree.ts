@@ -11,7 +11,7 @@ import { buildTaskInfo, couldNotReadTask, hasStarted, infoView, type InfoItem, t
 import { retryTitle } from '../ui/errorActions';
 import { Emitter } from '../util/emitter';
 import { errorRows, LoadMoreNode as ListingEnd, loadMoreView, MessageNode as Message, messageView, type RowModel, type RowView, unreadTooltipLine } from '../ui/rowView';
-import { FilterModel, matchesFilter, visibleStatuses } from './filterModel';
+import { type FilterModel, matchesFilter, visibleStatuses } from './filterModel';
 import { STATUS_LABELS } from './statuses';
 import { listingSignature, TASK_LIST_FIELDS, taskListing, type TaskListing, type TaskSource } from './taskListing';
 import type { StateStore } from '../util/stateStore';

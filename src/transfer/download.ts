@@ -4,74 +4,21 @@
 // the storage said, exactly. Nothing is written outside the folder nor through a link (underFolder.ts). It resumes
 // from the bytes already on disk after a Cancel, a dropped connection, a storage 5xx, an expired URL (download_info
 // is asked again) or a window reload (the ranges each `.part` holds are kept in stored state).
-// No `vscode`: the editor side calls `plan`, then `run`. See README.md.
+// No `vscode`: the editor side calls `plan` (downloadPlan.ts), then `run`. See README.md.
 import * as l10n from '@vscode/l10n';
 import { promises as fsp } from 'fs';
 import * as path from 'path';
 import type { Clock } from '../api/clock';
 import { ApiError, describeError } from '../api/errors';
 import { StorageAnswerError, StorageError, type StorageClient, type StorageRead } from '../api/storage';
+import { backoffWait } from '../util/backoff';
 import { isLocalError, localError } from '../util/localError';
-import { describeLocalError, diskKey, isInside, keepBothName, targetPath } from './localFiles';
-import { downloadRanges, MAX_FILE_SIZE, type Span } from './partPlan';
+import { planDownload, plausibleSize, sizeHint, type DownloadItem, type DownloadPlan, type DownloadRequest, type PlanDeps, type PlannedFile } from './downloadPlan';
+import { describeLocalError } from './localFiles';
+import { downloadRanges, type Span } from './partPlan';
 import { ProgressMeter, type TransferProgress } from './progress';
-import { addRange, isWhole, PART, rangesBytes, type DownloadResume, type ResumeBook } from './resumeState';
-import { folderProblem, openUnder, renameUnder, type OpenHow } from './underFolder';
-
-export interface DownloadItem {
-  fileId: string;
-  /** Where it lands under the target folder, `/`-separated: the remote layout (`folder/sub/a.bam`, `<task>/<output>`). */
-  relativePath: string;
-  /** From the listing: a hint (ranges and progress are planned by it); the storage's answer is the file's size. */
-  size?: number;
-}
-
-/** What to do with a file already at the path with another size. */
-export type ExistingChoice = 'overwrite' | 'keepBoth' | 'skip';
-export type ExistingPolicy = ExistingChoice | 'ask';
-
-export interface ExistingFile {
-  item: DownloadItem;
-  path: string;
-  localSize: number;
-}
-
-export interface DownloadRequest {
-  /** The local folder (absolute). */
-  target: string;
-  items: readonly DownloadItem[];
-  ifExists: ExistingPolicy;
-  /** With `ask`: called once per file there already with another size, one at a time, before any byte moves. */
-  ask?: (existing: ExistingFile) => Promise<ExistingChoice>;
-  /** With `ask` and several such files: one answer for them all first, or `each` to be asked per file. */
-  askAll?: (existing: readonly ExistingFile[]) => Promise<ExistingChoice | 'each'>;
-}
-
-export interface PlannedFile {
-  item: DownloadItem;
-  /** The path it takes when whole (a "keep both" name when so chosen). */
-  path: string;
-  partPath: string;
-  /** A `.part` of this file's, left by an earlier run, is there: emptied unless `resumeFrom` says what to keep. */
-  partThere: boolean;
-  /** Bytes of it already on disk (a `.part` left by an earlier run), kept. */
-  resumeFrom: number;
-}
-
-export interface DownloadPlan {
-  target: string;
-  files: PlannedFile[];
-  skipped: { item: DownloadItem; path: string; reason: string }[];
-  /**
-   * Items that cannot be placed, with why: a path leaving the folder; a link, a file or a folder in the way
-   * (`retryable`: the person may move it, then Retry).
-   */
-  refused: { item: DownloadItem; reason: string; retryable: boolean }[];
-  /** Bytes still to fetch, and what the disk has free (undefined when it cannot tell). */
-  space: { needed: number; available: number | undefined };
-  /** True when the files need more than the disk has: say so before the first byte. */
-  shortfall: boolean;
-}
+import { addRange, isWhole, rangesBytes, type DownloadResume } from './resumeState';
+import { openUnder, renameUnder, type OpenHow } from './underFolder';
 
 export interface DownloadSummary {
   target: string;
@@ -100,21 +47,18 @@ export interface WritableFile {
   close(): Promise<void>;
 }
 
-export interface DownloaderDeps {
+/** What a download reads: the platform, the storage, the clock; and what its plan reads (the resume records, the disk's room). */
+export interface DownloaderDeps extends PlanDeps {
   /** The signed URL of a file (`GET /v2/files/{id}/download_info`). */
   downloadInfo(fileId: string, signal?: AbortSignal): Promise<string>;
   storage: Pick<StorageClient, 'read'>;
   clock: Clock;
-  /** The account's records of downloads under way. */
-  resume: ResumeBook<DownloadResume>;
   /** Requests to the storage at once (files and ranges together); default 8. */
   connections?: number;
   /** Tries of a range that make no progress before its file fails; default 6. */
   attempts?: number;
   /** First wait after a fault, doubled each time (at most 30 s); default 1 s. */
   backoffMs?: number;
-  /** Bytes free on the disk holding `dir`; default `fs.statfs`. */
-  freeSpace?(dir: string): Promise<number | undefined>;
   disk?: LocalDisk;
 }
 
@@ -146,170 +90,15 @@ export class Downloader {
     this.connections = Math.max(1, deps.connections ?? 8);
   }
 
-  /**
-   * Where each file goes, what is skipped (there already with the same size, or by choice), what resumes, and
-   * whether the disk has room; asks about files there with another size (`ask`). Moves no byte.
-   *
-   * The names of one run never meet: two files whose paths are one on a case-insensitive disk (`Sample.VCF`,
-   * `sample.vcf`), or a file where a folder of the run goes, get "keep both" names; a file's temporary name (`.part`)
-   * is none of the run's names, nor a file there that is not this file's own `.part` (`x.bam.part` may be a file of
-   * the platform's too). Nothing is planned through a link: a path with a link on the way is refused; a link where
-   * the file itself goes is replaced by the file (with Overwrite), never written through.
-   */
-  async plan(request: DownloadRequest): Promise<DownloadPlan> {
-    const target = path.resolve(request.target);
-    const plan: DownloadPlan = { target, files: [], skipped: [], refused: [], space: { needed: 0, available: undefined }, shortfall: false };
-    // First where each lands and what is there, so that every file there with another size is asked about at once.
-    const placed: Placed[] = [];
-    for (const item of request.items) {
-      const file = targetPath(target, item.relativePath);
-      if (!file) {
-        plan.refused.push({ item, reason: l10n.t('"{0}" is not a path inside the folder.', item.relativePath), retryable: false });
-        continue;
-      }
-      const inTheWay = await folderProblem(target, path.dirname(file));
-      if (inTheWay) {
-        plan.refused.push({ item, reason: describeLocalError({ code: inTheWay.code, at: inTheWay.path }, file), retryable: true });
-        continue;
-      }
-      // A link where the file goes is taken as what it leads to (same size: skipped); Overwrite replaces the link itself.
-      const there = await statOf(file);
-      if (there?.isDirectory()) {
-        plan.refused.push({ item, reason: describeLocalError({ code: 'EISDIR' }, file), retryable: true });
-        continue;
-      }
-      placed.push({ item, file, localSize: there?.size });
-    }
-    const choices = await this.choices(request, placed);
-    const names: RunNames = { files: new Set(), folders: new Set(placed.flatMap((p) => foldersBetween(target, p.file).map(diskKey))), parts: new Set() };
-    const finals: { item: DownloadItem; file: string }[] = [];
-    for (const { item, file: wanted, localSize } of placed) {
-      let file = wanted;
-      const clash = names.files.has(diskKey(file)) || names.folders.has(diskKey(file));
-      if (localSize !== undefined && !clash) {
-        if (sameSize(item, localSize)) {
-          plan.skipped.push({ item, path: file, reason: l10n.t('Already there, with the same size.') });
-          // A record left by a window that died after the file took its name.
-          if (this.deps.resume.get(`${file}${PART}`) && !(await lstatOf(`${file}${PART}`))) await this.deps.resume.set(`${file}${PART}`, undefined);
-          continue;
-        }
-        const choice = choices.get(item) ?? 'skip';
-        if (choice === 'skip') {
-          plan.skipped.push({ item, path: file, reason: l10n.t('Already there, with another size: left as it is.') });
-          continue;
-        }
-        if (choice === 'keepBoth') file = await freeName(file, names);
-      } else if (clash) {
-        file = await freeName(file, names);
-      }
-      names.files.add(diskKey(file));
-      finals.push({ item, file });
-    }
-    // Then each file's temporary name, once every name of the run is known.
-    for (const { item, file } of finals) plan.files.push({ item, path: file, ...(await this.partOf(item, file, names)) });
-    plan.space.needed = plan.files.reduce((n, f) => n + Math.max(0, (sizeHint(f.item) ?? 0) - f.resumeFrom), 0);
-    plan.space.available = await (this.deps.freeSpace ?? freeSpace)(target);
-    plan.shortfall = plan.space.available !== undefined && plan.space.needed > plan.space.available;
-    return plan;
+  /** Where each file goes, what is skipped, resumed or asked about, and whether the disk has room (downloadPlan.ts). Moves no byte. */
+  plan(request: DownloadRequest): Promise<DownloadPlan> {
+    return planDownload(request, this.deps);
   }
 
   /** Fetches the planned files. Never throws for one file: its failure is in the summary, and the rest carries on. */
   async run(plan: DownloadPlan, options: RunOptions = {}): Promise<DownloadSummary> {
     return new DownloadRun(this.deps, this.connections, plan, options).run();
   }
-
-  /**
-   * What to do with each file there already with another size: the policy; with `ask`, one answer for them all
-   * (`askAll`, when there are several), else one question per file, in order.
-   */
-  private async choices(request: DownloadRequest, placed: readonly Placed[]): Promise<Map<DownloadItem, ExistingChoice>> {
-    const seen = new Set<string>();
-    const clashes: ExistingFile[] = [];
-    for (const { item, file, localSize } of placed) {
-      if (localSize !== undefined && !seen.has(diskKey(file)) && !sameSize(item, localSize)) clashes.push({ item, path: file, localSize });
-      seen.add(diskKey(file));
-    }
-    const choices = new Map<DownloadItem, ExistingChoice>();
-    if (request.ifExists !== 'ask') {
-      for (const clash of clashes) choices.set(clash.item, request.ifExists);
-      return choices;
-    }
-    const forAll = clashes.length > 1 && request.askAll ? await request.askAll(clashes) : 'each';
-    for (const clash of clashes) choices.set(clash.item, forAll !== 'each' ? forAll : await (request.ask?.(clash) ?? 'skip'));
-    return choices;
-  }
-
-  /**
-   * The file's temporary name: `<name>.part`, else `<name>.1.part`, `<name>.2.part`…, the first that is none of the
-   * run's names and is either absent or this file's own `.part` left by an earlier run (its record names this file,
-   * and it is a file, not a link); with the bytes of it this file can keep.
-   */
-  private async partOf(item: DownloadItem, file: string, names: RunNames): Promise<Pick<PlannedFile, 'partPath' | 'resumeFrom' | 'partThere'>> {
-    for (let n = 0; ; n++) {
-      const partPath = n === 0 ? `${file}${PART}` : `${file}.${n}${PART}`;
-      const key = diskKey(partPath);
-      if (names.files.has(key) || names.folders.has(key) || names.parts.has(key)) continue;
-      const there = await lstatOf(partPath);
-      const own = this.deps.resume.get(partPath)?.fileId === item.fileId && !!there?.isFile();
-      if (there && !own) continue;
-      names.parts.add(key);
-      return { partPath, partThere: own, resumeFrom: own ? await this.resumable(item, partPath, there!.size) : 0 };
-    }
-  }
-
-  /** Bytes of a `.part` an earlier run left that this file can keep: only those its record vouches for. */
-  private async resumable(item: DownloadItem, partPath: string, partSize: number): Promise<number> {
-    const record = this.deps.resume.get(partPath);
-    const hint = sizeHint(item);
-    if (!record || record.fileId !== item.fileId || (hint !== undefined && record.size !== hint)) return 0;
-    const end = record.done.length ? record.done[record.done.length - 1][1] : 0;
-    return partSize >= end ? rangesBytes(record.done) : 0;
-  }
-}
-
-/** A file placed under the target, with the size of the local file there, if any. */
-interface Placed {
-  item: DownloadItem;
-  file: string;
-  localSize?: number;
-}
-
-/** The run's names so far, each as a case-insensitive disk tells it (`diskKey`): files, the folders they go in, temporary names. */
-interface RunNames {
-  files: Set<string>;
-  folders: Set<string>;
-  parts: Set<string>;
-}
-
-/** The first `name (n).ext` free at that path: none of the run's names, and nothing there. */
-async function freeName(file: string, names: RunNames): Promise<string> {
-  const dir = path.dirname(file);
-  for (let n = 1; ; n++) {
-    const candidate = path.join(dir, keepBothName(path.basename(file), n));
-    const key = diskKey(candidate);
-    if (!names.files.has(key) && !names.folders.has(key) && !(await lstatOf(candidate))) return candidate;
-  }
-}
-
-/** The folders from the target down to where `file` goes, the target left out. */
-function foldersBetween(target: string, file: string): string[] {
-  const folders: string[] = [];
-  for (let at = path.dirname(file); at !== target && isInside(target, at); at = path.dirname(at)) folders.push(at);
-  return folders;
-}
-
-/** The listing's size, when it is one a file can have; a hint only: the storage's answer is the file's size. */
-function sizeHint(item: DownloadItem): number | undefined {
-  return plausibleSize(item.size) ? item.size : undefined;
-}
-
-function plausibleSize(size: number | undefined): size is number {
-  return Number.isSafeInteger(size) && size! >= 0 && size! <= MAX_FILE_SIZE;
-}
-
-/** A local file of the listed size is taken as this file (the listing's size may be a hint, but nothing is written). */
-function sameSize(item: DownloadItem, localSize: number): boolean {
-  return sizeHint(item) === localSize;
 }
 
 /** One file under way. */
@@ -615,7 +404,7 @@ class DownloadRun {
           else if (!(error instanceof ApiError && (error.isTransient || error instanceof StorageAnswerError))) return this.fail(job, url === undefined ? remoteFailure(error) : describeError(error), false);
           if (++faults >= this.attempts) return this.fail(job, l10n.t('Stopped after {0} tries: {1}', this.attempts, describeError(error)), false);
           try {
-            await this.deps.clock.sleep(Math.min(MAX_BACKOFF_MS, this.backoffMs * 2 ** (faults - 1)), signal);
+            await this.deps.clock.sleep(backoffWait({ firstMs: this.backoffMs, factor: 2, capMs: MAX_BACKOFF_MS }, faults), signal);
           } catch {
             return;
           }
@@ -857,28 +646,6 @@ function withoutDone(spans: Span[], done: readonly [number, number][]): Span[] {
     if (start < span.end) out.push({ number: out.length + 1, start, end: span.end });
   }
   return out;
-}
-
-/** What is at a path, a link itself rather than what it leads to; undefined when nothing is. */
-async function lstatOf(file: string): Promise<import('fs').Stats | undefined> {
-  return fsp.lstat(file).catch(() => undefined);
-}
-
-/** What a path leads to (through a link); undefined when nothing is. */
-async function statOf(file: string): Promise<import('fs').Stats | undefined> {
-  return fsp.stat(file).catch(() => undefined);
-}
-
-/** Bytes free on the disk that holds `dir` (or its nearest existing parent). */
-async function freeSpace(dir: string): Promise<number | undefined> {
-  for (let at = dir; ; at = path.dirname(at)) {
-    try {
-      const stats = await fsp.statfs(at);
-      return stats.bavail * stats.bsize;
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'ENOENT' || path.dirname(at) === at) return undefined;
-    }
-  }
 }
 
 function isCancelled(error: unknown, signal: AbortSignal): boolean {

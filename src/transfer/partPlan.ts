@@ -1,4 +1,4 @@
-// How a file is cut for transfer: the parts of a multipart upload (contract §8.5) and the byte ranges of a download.
+// How a file is cut for transfer: the parts of a multipart upload (platform-api.md §8.5) and the byte ranges of a download.
 // Pure arithmetic, no I/O.
 
 export const MiB = 1024 * 1024;

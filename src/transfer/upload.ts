@@ -5,19 +5,20 @@
 // ID, local file and its version (size, times, inode), and part size are kept in stored state, and the next run asks
 // the platform which parts arrived and sends the rest. The local file is checked before and after every part: parts of
 // one version are never completed with parts of another. A local file that cannot be read fails at once, its upload
-// aborted. No `vscode`: the editor side calls `plan`, then `run`. See README.md.
+// aborted. No `vscode`: the editor side calls uploader.ts's `Uploader`: `plan`, then `run`. See README.md.
 import * as l10n from '@vscode/l10n';
 import { constants, promises as fsp } from 'fs';
 import type { Clock } from '../api/clock';
 import { ApiError, describeError } from '../api/errors';
-import { FileSpanBody, type ReadableFile } from '../api/fileSpanBody';
+import { FileSpanBody, type ReadableFile } from './fileSpanBody';
 import type { FileLocation } from '../api/files';
 import { StorageError, type StorageClient } from '../api/storage';
 import type { FileRecord } from '../api/types';
 import type { Upload, UploadsApi } from '../api/uploads';
+import { backoffWait } from '../util/backoff';
 import { isLocalError } from '../util/localError';
 import { describeLocalError } from './localFiles';
-import { listLocal, sameVersion, versionOf, type LocalFile } from './localTree';
+import { sameVersion, versionOf, type LocalFile } from './localTree';
 import { uploadPartSize, uploadParts, type Span } from './partPlan';
 import { ProgressMeter, type TransferProgress } from './progress';
 import type { ResumeBook, UploadResume, UploadRunResume } from './resumeState';
@@ -129,78 +130,6 @@ const RATE_LIMIT_SLACK_MS = 1_000;
 /** Numbered names tried for one file with `rename` before giving up. */
 const MAX_RENAMES = 100;
 
-export class Uploader {
-  constructor(private readonly deps: UploaderDeps) {}
-
-  /** Lists the local files and folders; moves no byte. */
-  async plan(request: UploadRequest): Promise<UploadPlan> {
-    const tree = await listLocal(request.sources);
-    return { destination: request.destination, ifExists: request.ifExists, ...tree, bytes: tree.files.reduce((n, f) => n + f.size, 0) };
-  }
-
-  /** Creates the folders, then uploads the files. Never throws for one file: its failure is in the summary. */
-  run(plan: UploadPlan, options: UploadRunOptions = {}): Promise<UploadSummary> {
-    return new UploadRun(this.deps, plan, options).run();
-  }
-
-  /** Uploads of this account left by earlier runs (a fault, a reload) that no run has resumed. */
-  leftOver(): UploadResume[] {
-    return this.deps.resume.all();
-  }
-
-  /** Aborts a left-over upload on the platform and forgets it (already gone there: forgotten all the same). */
-  async discard(record: UploadResume, signal?: AbortSignal): Promise<void> {
-    try {
-      await this.deps.uploads.abort(record.uploadId, { signal });
-    } catch (error) {
-      if (!(error instanceof ApiError && error.status === 404)) throw error;
-    }
-    await this.deps.resume.set(resumeId(record.localPath, record.destination, record.name), undefined);
-  }
-
-  /** Runs of this account left unfinished (a reload, a fault), what each has left. */
-  runsLeft(): UploadRunResume[] {
-    return this.deps.runs?.all() ?? [];
-  }
-
-  /** The plan of what a run left: its files not completed, to the same place, with the same choice. */
-  planOf(run: UploadRunResume): UploadPlan {
-    return { destination: run.destination, ifExists: run.ifExists, folders: run.folders, files: run.files, links: [], refused: [], bytes: run.files.reduce((n, f) => n + f.size, 0) };
-  }
-
-  /**
-   * Discards a run left unfinished: every upload begun for its files is aborted on the platform (nothing half made
-   * is left), then the run is forgotten. Resolves with the uploads aborted.
-   */
-  async discardRun(run: UploadRunResume, signal?: AbortSignal): Promise<number> {
-    const paths = new Set(run.files.map((f) => f.localPath));
-    const records = this.leftOver();
-    const begun = records.filter((r) => paths.has(r.localPath) && sameLocation(r.destination, run.destination));
-    for (const record of begun) await this.discard(record, signal);
-    // An upload of the run's whose record global state lost (see UploadRunOptions.adoptLeftOver): the platform's
-    // upload of a file's name, size and place (a file at the top of the destination) that no record claims.
-    const claimed = new Set(records.map((r) => r.uploadId));
-    const top = run.files.filter((f) => !f.relativePath.includes('/') && !begun.some((r) => r.localPath === f.localPath));
-    let found = 0;
-    if (top.length) {
-      const where = run.destination;
-      const page = await this.deps.uploads.list({ signal });
-      for (const upload of page.items) {
-        const place = 'parent' in where ? upload.parent === where.parent : upload.project === where.project;
-        if (!place || claimed.has(upload.upload_id) || !top.some((f) => f.relativePath === upload.name && f.size === upload.size)) continue;
-        await this.deps.uploads.abort(upload.upload_id, { signal }).catch(() => undefined);
-        found++;
-      }
-    }
-    await this.deps.runs?.set(run.runId, undefined);
-    return begun.length + found;
-  }
-}
-
-function sameLocation(a: FileLocation, b: FileLocation): boolean {
-  return ('project' in a ? `p:${a.project}` : `f:${a.parent}`) === ('project' in b ? `p:${b.project}` : `f:${b.parent}`);
-}
-
 /** A file's upload under way on the platform. */
 interface Started {
   uploadId: string;
@@ -220,7 +149,8 @@ class FileFailure extends Error {
   }
 }
 
-class UploadRun {
+/** One run of uploads: its folders, then its files, several parts at once (see the top of this file). */
+export class UploadRun {
   private readonly meter: ProgressMeter;
   private readonly stop: AbortSignal;
   private readonly summary: UploadSummary;
@@ -608,7 +538,7 @@ class UploadRun {
           const again = error instanceof StorageError ? error.linkRefused || error.isTransient : error instanceof ApiError && error.isTransient;
           if (!again) throw error;
           if (attempt >= this.attempts) throw new FileFailure(l10n.t('Part {0} stopped after {1} tries: {2}', part.number, this.attempts, describeError(error)), false);
-          await this.deps.clock.sleep(Math.min(MAX_BACKOFF_MS, this.backoffMs * 2 ** (attempt - 1)), signal).catch(() => undefined);
+          await this.deps.clock.sleep(backoffWait({ firstMs: this.backoffMs, factor: 2, capMs: MAX_BACKOFF_MS }, attempt), signal).catch(() => undefined);
         }
       }
     });
@@ -711,7 +641,7 @@ function completeContext(file: LocalFile, destination: FileLocation, started: St
 }
 
 /** The record of a file's upload: the same local file to the same place under the same name. */
-function resumeId(localPath: string, destination: FileLocation, name: string): string {
+export function resumeId(localPath: string, destination: FileLocation, name: string): string {
   return JSON.stringify([localPath, destination, name]);
 }
 

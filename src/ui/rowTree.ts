@@ -71,7 +71,7 @@ export class RowTree<N extends Row> implements vscode.TreeDataProvider<N>, vscod
     this.subscription = model.onDidChange((row) => this.changed.fire(row));
   }
 
-  /** Draws again from what the model holds, without a request (relative times such as "5 min ago" move on). */
+  /** Draws again from what the model holds, without a request (relative times such as "5 minutes ago" move on). */
   redraw(): void {
     this.changed.fire(undefined);
   }
@@ -120,7 +120,7 @@ export interface RowViewOptions<N> {
   clock: Clock;
   canSelectMany?: boolean;
   dragAndDropController?: vscode.TreeDragAndDropController<N>;
-  /** Redraws this often while the view is visible and the window focused, so that ages ("5 min ago") stay true. */
+  /** Redraws this often while the view is visible and the window focused, so that ages ("5 minutes ago") stay true. */
   redrawEveryMs?: number;
 }
 

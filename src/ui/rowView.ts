@@ -31,6 +31,32 @@ export interface RowModel<N extends Row> {
   resolveTooltip?(row: N, signal?: AbortSignal): Promise<string | undefined>;
 }
 
+/**
+ * What one kind of row does: how it looks, what it opens into, where it hangs. A view's kinds are one table
+ * (`RowKinds`), read through `kindOf`: a new kind of row is one entry, and nothing asks a row what class it is.
+ */
+export interface RowKind<R, N, C> {
+  view(row: R, context: C): RowView;
+  /** Its rows when opened (none when it does not open). */
+  children?(row: R, context: C): N[] | Promise<N[]>;
+  /** The row it hangs under (none at the top, or when the view shows it flat). */
+  parent?(row: R, context: C): N | undefined;
+}
+
+/** Every kind of a view's rows, each with what it does; `C` is what the entries read (the view's model). */
+export type RowKinds<N extends Row, C> = { readonly [K in N['kind']]: RowKind<Extract<N, { readonly kind: K }>, N, C> };
+
+/** The entry of a row's kind. */
+export function kindOf<N extends Row, C>(kinds: RowKinds<N, C>, row: N): RowKind<N, N, C> {
+  return (kinds as unknown as Record<string, RowKind<N, N, C>>)[row.kind];
+}
+
+/** Whether a value (a command's argument may be anything) is a row of one of these kinds. */
+export function isRowOf<N extends Row>(kinds: RowKinds<N, never>, value: unknown): value is N {
+  const kind = (value as { kind?: unknown } | null | undefined)?.kind;
+  return typeof kind === 'string' && Object.prototype.hasOwnProperty.call(kinds, kind) && typeof (value as { id?: unknown }).id === 'string';
+}
+
 export interface IconSpec {
   /** A codicon id, e.g. `sync~spin`. */
   id: string;

@@ -2,6 +2,7 @@
 // the outbox each hand it their own timing rule. It runs one round at a time, waits as the rule says (doubled
 // after a failed round), stops while there is nothing to follow, pauses (or slows) while the window is in
 // the background or the view hidden, and slows while the API budget is low. No `vscode` import.
+import { nextBackoff } from './backoff';
 
 /** The time and timers the poller runs on: the extension's one Clock (src/api/clock.ts), or a test's fake. */
 export interface Timers {
@@ -207,7 +208,8 @@ export class Poller {
         await this.options.poll(automatic);
         this.backoff = 0;
       } catch (error) {
-        this.backoff = Math.min(this.options.maxWaitMs?.() ?? Infinity, 2 * Math.max(this.backoff, this.baseWait()));
+        // The first failure doubles the rule's wait, each next one the wait before.
+        this.backoff = nextBackoff({ firstMs: 2 * this.baseWait(), factor: 2, capMs: this.options.maxWaitMs?.() ?? Infinity }, this.backoff);
         this.options.onError?.(error);
       }
       // Other work's answers in the meantime count too: an overestimate only slows the next round more.

@@ -1,66 +1,47 @@
-// Human words for times and durations: each unit, direction and number a whole message of its own.
+// Human words for times and durations: a relative time through Intl.RelativeTimeFormat in the display language; a
+// duration's each unit and number a whole message of its own.
 import * as l10n from '@vscode/l10n';
 
-type Unit = 'year' | 'month' | 'week' | 'day' | 'hour' | 'min' | 'sec';
-
-const UNITS: [number, Unit][] = [
+/** Units of a relative time, largest first, with their length in seconds. */
+const UNITS: [number, Intl.RelativeTimeFormatUnit][] = [
   [365 * 24 * 3600, 'year'],
   [30 * 24 * 3600, 'month'],
   [7 * 24 * 3600, 'week'],
   [24 * 3600, 'day'],
   [3600, 'hour'],
-  [60, 'min'],
-  [1, 'sec'],
+  [60, 'minute'],
+  [1, 'second'],
 ];
 
-function ago(unit: Unit, n: number): string {
-  const one = n === 1;
-  switch (unit) {
-    case 'year':
-      return one ? l10n.t('1 year ago') : l10n.t('{0} years ago', n);
-    case 'month':
-      return one ? l10n.t('1 month ago') : l10n.t('{0} months ago', n);
-    case 'week':
-      return one ? l10n.t('1 week ago') : l10n.t('{0} weeks ago', n);
-    case 'day':
-      return one ? l10n.t('1 day ago') : l10n.t('{0} days ago', n);
-    case 'hour':
-      return one ? l10n.t('1 hour ago') : l10n.t('{0} hours ago', n);
-    case 'min':
-      return one ? l10n.t('1 min ago') : l10n.t('{0} min ago', n);
-    case 'sec':
-      return one ? l10n.t('1 sec ago') : l10n.t('{0} sec ago', n);
+/** Under this many seconds away, a time is "now". */
+const NOW_SECONDS = 10;
+
+let formats = relativeFormats(undefined);
+
+/**
+ * Relative times are said in this language from now on (a BCP 47 tag, VS Code's display language: `vscode.env.language`,
+ * handed in by main.ts, as the l10n bundle is). A tag the runtime cannot read leaves its default.
+ */
+export function useDisplayLanguage(language: string | undefined): void {
+  formats = relativeFormats(language);
+}
+
+function relativeFormats(language: string | undefined): { numeric: Intl.RelativeTimeFormat; now: Intl.RelativeTimeFormat } {
+  try {
+    return { numeric: new Intl.RelativeTimeFormat(language, { numeric: 'always' }), now: new Intl.RelativeTimeFormat(language, { numeric: 'auto' }) };
+  } catch {
+    return relativeFormats(undefined);
   }
 }
 
-function fromNow(unit: Unit, n: number): string {
-  const one = n === 1;
-  switch (unit) {
-    case 'year':
-      return one ? l10n.t('in 1 year') : l10n.t('in {0} years', n);
-    case 'month':
-      return one ? l10n.t('in 1 month') : l10n.t('in {0} months', n);
-    case 'week':
-      return one ? l10n.t('in 1 week') : l10n.t('in {0} weeks', n);
-    case 'day':
-      return one ? l10n.t('in 1 day') : l10n.t('in {0} days', n);
-    case 'hour':
-      return one ? l10n.t('in 1 hour') : l10n.t('in {0} hours', n);
-    case 'min':
-      return one ? l10n.t('in 1 min') : l10n.t('in {0} min', n);
-    case 'sec':
-      return one ? l10n.t('in 1 sec') : l10n.t('in {0} sec', n);
-  }
-}
-
-/** "5 min ago", "2 days ago", "just now"; "in 3 min" for future times. */
+/** "5 minutes ago", "2 days ago", "now"; "in 3 minutes" for future times: in the display language. */
 export function relativeTime(date: Date, now: number): string {
   const seconds = Math.round((now - date.getTime()) / 1000);
   const abs = Math.abs(seconds);
-  const found = abs < 10 ? undefined : UNITS.find(([size]) => abs >= size);
-  if (!found) return l10n.t('just now');
+  const found = abs < NOW_SECONDS ? undefined : UNITS.find(([size]) => abs >= size);
+  if (!found) return formats.now.format(0, 'second');
   const n = Math.floor(abs / found[0]);
-  return seconds >= 0 ? ago(found[1], n) : fromNow(found[1], n);
+  return formats.numeric.format(seconds >= 0 ? -n : n, found[1]);
 }
 
 /**

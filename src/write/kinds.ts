@@ -92,6 +92,29 @@ export interface WriteKind<P = unknown, S = unknown, R = unknown> {
 }
 
 /**
+ * The kinds the outbox knows, by name: the table it is built from (the extension's is src/writeKinds.ts). Each
+ * kind once: a record is sent, looked up and checked by its kind's name.
+ */
+export class WriteKinds {
+  private readonly byName = new Map<string, WriteKind>();
+
+  constructor(kinds: readonly WriteKind[]) {
+    for (const kind of kinds) {
+      if (this.byName.has(kind.name)) throw new Error(`Two kinds of write are named "${kind.name}".`);
+      this.byName.set(kind.name, kind);
+    }
+  }
+
+  get(name: string): WriteKind | undefined {
+    return this.byName.get(name);
+  }
+
+  all(): WriteKind[] {
+    return [...this.byName.values()];
+  }
+}
+
+/**
  * The difference rule's first half: the items listed now that were not in the snapshot and that no other write has
  * taken. `idOf` reads an item's platform ID.
  */

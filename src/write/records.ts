@@ -1,6 +1,21 @@
 // A write as global state keeps it (one key per write), and how a record read back is checked: it may have been
 // written by another version of the extension, or damaged. Pure: no `vscode`.
 import * as l10n from '@vscode/l10n';
+import type { Credentials } from '../api/transport';
+
+/** The account writes are sent as now, with its credentials. */
+export interface Account {
+  key: string;
+  credentials: Credentials;
+}
+
+/** A write of this window that reached the platform (answered, or found after a lost answer), its kind having taken it. */
+export interface FinishedWrite<R = unknown> {
+  record: WriteRecord;
+  outcome: R;
+  /** Found on the platform after a lost answer (not answered). */
+  found: boolean;
+}
 
 /**
  * - `queued`: recorded, to be sent (now, or after `notBefore`);
@@ -51,7 +66,7 @@ export interface WriteRecord<P = unknown, S = unknown, R = unknown> {
   payload: P;
   /** A person's words for it, from its kind when it was made ("Re-run "BWA-MEM run""), for the lists that show it. */
   label?: string;
-  /** This machine's clock: to show ("3 min ago") and to order, never to judge. */
+  /** This machine's clock: to show ("3 minutes ago") and to order, never to judge. */
   createdAt: number;
   /** POSTs sent so far. */
   attempts: number;

@@ -8,7 +8,7 @@
  */
 import type { Emulator } from '../emulator';
 import type { RunningCodeServer } from '../harness/codeServer';
-import { Workbench } from './workbench';
+import type { Workbench } from './workbench';
 
 export interface E2eContext {
   readonly wb: Workbench;

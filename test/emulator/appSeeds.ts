@@ -1,5 +1,5 @@
 /**
- * The seeded apps (contract §14) and the public project they share with the public reference files:
+ * The seeded apps (platform-api.md §14) and the public project they share with the public reference files:
  * - the apps the seeded tasks ran (data.ts `APPS`: bwa-mem, fastqc, …) in every seeded project, revisions 0–12 (the
  *   tasks name any of them), their CWL made from that table: a workflow of the tools their jobs run, or one tool;
  * - in `rfranklin/my-project`: `variant-filter` (CWL v1.0, an input of every kind, 4 revisions that differ),
@@ -57,7 +57,7 @@ export function legacyCwl(app: (typeof APPS)[number]): Cwl {
 
 const threads = (dflt: number): Cwl => ({ id: 'threads', label: 'Threads', type: 'int', default: dflt, 'sbg:toolDefaultValue': String(dflt), 'sbg:category': 'Execution' });
 
-/** `variant-filter`, one revision: every kind of input (the contract's §14.2 forms), changing from one revision to the next. */
+/** `variant-filter`, one revision: every kind of input (platform-api.md §14.2 forms), changing from one revision to the next. */
 function variantFilter(rev: number): Cwl {
   const inputs: Cwl[] = [
     { id: 'input_bam', label: 'Aligned reads', doc: 'Coordinate-sorted BAM with its index beside it.', type: 'File', secondaryFiles: ['.bai'], 'sbg:fileTypes': 'BAM', 'sbg:category': 'File Inputs' },

@@ -1,10 +1,10 @@
 /**
- * Apps (contract §14): GET /v2/apps, GET /v2/apps/{owner}/{project}/{app}[/{revision}], their raw CWL
+ * Apps (platform-api.md §14): GET /v2/apps, GET /v2/apps/{owner}/{project}/{app}[/{revision}], their raw CWL
  * (GET …/raw, …/{revision}/raw), an install or a new revision (POST …/raw, …/{revision}/raw) and a copy
  * (POST /v2/apps/{id}/actions/copy). The seeded apps are in appSeeds.ts.
  *
  * Picks where the documentation is silent ([infer]; clients must not depend on them):
- * - the raw CWL is answered as JSON only (the contract documents JSON for GET …/raw; `Accept: application/yaml` is not
+ * - the raw CWL is answered as JSON only (platform-api.md documents JSON for GET …/raw; `Accept: application/yaml` is not
  *   honoured); a POST body is read as YAML when its Content-Type says yaml (application/yaml, application/x-yaml,
  *   text/yaml), else as JSON; one that does not decode is 400/90009;
  * - the server sets `sbg:id`, `sbg:revision`, `sbg:latestRevision`, `sbg:project`, `sbg:createdBy`, `sbg:createdOn`,
@@ -25,7 +25,7 @@
 import { createHash } from 'crypto';
 import { parse as parseYaml } from 'yaml';
 import { ApiError, badRequest } from './errors';
-import { Ctx, Result, listResult, objectBody, one, paging } from './common';
+import { type Ctx, type Result, listResult, objectBody, one, paging } from './common';
 import { applyFields } from './fields';
 import { checkDocument, type Cwl } from './cwl';
 import type { AppRec, AppRevision, Store } from './data';

@@ -1,10 +1,10 @@
 /**
- * The bulk asynchronous file jobs (contract §4, §9.2): POST /v2/async/files/{copy,move,delete}, a job's lifecycle,
+ * The bulk asynchronous file jobs (platform-api.md §4, §9.2): POST /v2/async/files/{copy,move,delete}, a job's lifecycle,
  * GET /v2/async/files/{copy,move,delete}/{id} and the list of the caller's jobs, GET /v2/async/files.
  */
 import { ApiError, badRequest, errorBody, type ErrorBody } from './errors';
-import { Ctx, Result, listResult, paging } from './common';
-import { CopyItem, FileRec, JobRec, JobResult, Store } from './data';
+import { type Ctx, type Result, listResult, paging } from './common';
+import type { CopyItem, FileRec, JobRec, JobResult, Store } from './data';
 import { fileRecord } from './files';
 import { countFiles, freeName, removeTree, sibling } from './fileRules';
 import { isoZ } from './prng';
@@ -12,7 +12,7 @@ import { isoZ } from './prng';
 export type JobKind = 'copy' | 'move' | 'delete';
 export const JOB_KINDS: readonly JobKind[] = ['copy', 'move', 'delete'];
 
-/** Items per call of every kind: the contract leaves it open (THIN); 100 like the other bulk calls. */
+/** Items per call of every kind: platform-api.md leaves it open (THIN); 100 like the other bulk calls. */
 export const MAX_JOB_ITEMS = 100;
 
 export interface ReceivedJobRequest {
@@ -48,11 +48,11 @@ export interface CopySettings {
   /** time per job state step */
   stepMs: number;
   jobOrder: JobOrder;
-  /** fill `result` in request order while a job runs (the contract allows results before FINISHED) */
+  /** fill `result` in request order while a job runs (platform-api.md allows results before FINISHED) */
   progressiveResults: boolean;
   /**
    * The share (0..1) of small jobs (at most SMALL_JOB_ITEMS items) whose POST answer already carries every result
-   * (the copies made at once, the state still SUBMITTED): the contract says the answer may carry them.
+   * (the copies made at once, the state still SUBMITTED): platform-api.md says the answer may carry them.
    */
   immediateResults: number;
 }

@@ -1,5 +1,5 @@
 /**
- * Batch tasks (contract §11.3): the request's batch fields, the groups a run makes children of, and a parent's
+ * Batch tasks (platform-api.md §11.3): the request's batch fields, the groups a run makes children of, and a parent's
  * counts and end.
  *
  * Picks ([infer]): `batch_by.type` is read case-insensitively and kept in capitals, `criteria` are `metadata.<field>`

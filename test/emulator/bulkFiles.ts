@@ -1,10 +1,10 @@
 /**
- * The synchronous bulk file calls of contract §9.3: POST /v2/bulk/files/get, /delete, /update, /edit. At most 100
+ * The synchronous bulk file calls of platform-api.md §9.3: POST /v2/bulk/files/get, /delete, /update, /edit. At most 100
  * items a call; the answer is `{items: [{resource} | {error}]}`, one per item in request order. An item's refusal
  * is its own error; the others go ahead.
  */
 import { ApiError, badRequest, type ErrorBody } from './errors';
-import { Ctx, Result, objectBody } from './common';
+import { type Ctx, type Result, objectBody } from './common';
 import { fileRecord } from './files';
 import { applyEdit, deleteOne } from './fileEdits';
 import { fileOrThrow } from './fileRules';

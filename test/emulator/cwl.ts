@@ -1,5 +1,5 @@
 /**
- * Reading CWL as the platform does (contract §14.2): an app's inputs and outputs (a list or a map; draft-2 ids written
+ * Reading CWL as the platform does (platform-api.md §14.2): an app's inputs and outputs (a list or a map; draft-2 ids written
  * `#reads`), their types in every form (`File?`, `File[]`, `["null", X]`, `{type: array, items}`, enums, records),
  * which inputs are required, the steps of a workflow; the checks an install makes (§14.3), and whether a value fits
  * an input's type (§11.1, used by the task checks in taskRules.ts).
@@ -173,7 +173,7 @@ function typeNames(t: CwlType): string[] {
   }
 }
 
-/** A problem with one input's value (the stand-in shape of contract §11.2, less the input's id). */
+/** A problem with one input's value (the stand-in shape of platform-api.md §11.2, less the input's id). */
 export interface ValueProblem {
   type: 'INVALID_TYPE' | 'INVALID_VALUE' | 'FILE_NOT_FOUND';
   message: string;

@@ -181,7 +181,7 @@ export interface TaskRec {
   output_location?: Record<string, unknown>;
 }
 
-/** A task's price (contract §11): the amount a number, the breakdown's parts strings. */
+/** A task's price (platform-api.md §11): the amount a number, the breakdown's parts strings. */
 export interface TaskPrice {
   currency: 'USD';
   amount: number;
@@ -261,6 +261,8 @@ export interface EmulatorData {
   addFile(f: FileRec): FileRec;
   /** a file or folder taken out of its parent's listing (a test's own, when it is done) */
   removeFile(f: FileRec): void;
+  /** a task taken out of every index (a deleted draft; a scenario's data trimmed to size) */
+  removeTask(t: TaskRec): void;
   /** true when `folderId` is `ancestorId` or lies below it */
   isWithin(folderId: string, ancestorId: string): boolean;
   /** batch parents, in creation order */

@@ -23,7 +23,7 @@
  * - bulk get answers `{items: [{resource}|{error}]}` in request order, at most 100 IDs.
  */
 import { ApiError, badRequest, notFound } from './errors';
-import { Ctx, Result, boolParam } from './common';
+import { type Ctx, type Result, boolParam } from './common';
 import { priceOf, type Store, type TaskRec, type TaskStatus } from './data';
 import { Prng, isoZ, seedOf } from './prng';
 import { appInputs, checkTask, runRequested } from './taskRules';

@@ -1,10 +1,10 @@
 /**
- * The single-item file calls of contract §9.1: create a folder (POST /v2/files), list a folder
+ * The single-item file calls of platform-api.md §9.1: create a folder (POST /v2/files), list a folder
  * (GET /v2/files/{id}/list), change a file (PATCH /v2/files/{id}), its tags (PUT …/tags), its metadata
  * (GET, PATCH, PUT …/metadata), move a file (POST …/actions/move) and delete (DELETE /v2/files/{id}).
  */
 import { ApiError, badRequest, notFound } from './errors';
-import { Ctx, Result, listResult, objectBody, one, paging, jsonBody } from './common';
+import { type Ctx, type Result, listResult, objectBody, one, paging, jsonBody } from './common';
 import type { FileRec, Store } from './data';
 import { applyFields } from './fields';
 import { fileRecord } from './files';

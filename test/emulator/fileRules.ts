@@ -1,6 +1,6 @@
 /**
  * The platform's rules on files and folders, shared by the single calls, the bulk calls and the async jobs: names,
- * tags, metadata (contract §9.1), write permission, name clashes and numbered names.
+ * tags, metadata (platform-api.md §9.1), write permission, name clashes and numbered names.
  */
 import { ApiError, badRequest } from './errors';
 import type { FileRec, Store } from './data';

@@ -1,7 +1,7 @@
 /** GET /v2/user, /v2/projects, /v2/projects/{owner}/{name}, /v2/files, /v2/files/{id}. */
 import { applyFields } from './fields';
 import { ApiError, badRequest, notFound } from './errors';
-import { Ctx, Result, listResult, one, paging } from './common';
+import { type Ctx, type Result, listResult, one, paging } from './common';
 import type { FileRec, ProjectRec } from './data';
 
 const DEFAULTS = ['href', 'id', 'name'];
@@ -68,7 +68,7 @@ export function listFiles(ctx: Ctx): Result {
 }
 
 /**
- * The filters of GET /v2/files (contract §10.1): `name` (exact), `tag`, each `metadata.<field>` and each
+ * The filters of GET /v2/files (platform-api.md §10.1): `name` (exact), `tag`, each `metadata.<field>` and each
  * `origin.<key>` (`origin.task`) may be repeated for OR; different parameters AND.
  */
 function fileFilters(q: URLSearchParams): ((f: FileRec) => boolean)[] {

@@ -1,13 +1,13 @@
 /**
- * The platform emulator: a loopback stand-in for the Seven Bridges public API v2 (see /work/shared/API_CONTRACT.md).
+ * The platform emulator: a loopback stand-in for the Seven Bridges public API v2 (see docs/platform-api.md).
  *
- * Its picks where the documentation is silent ([infer] in the contract; clients must not depend on them):
+ * Its picks where the documentation is silent ([infer] in platform-api.md; clients must not depend on them):
  * - task list without `order_by`: newest `created_time` first; `order_by` alone sorts ascending;
  * - a repeated query parameter is refused with 400 (but the GET /v2/files filters below); an unknown but well-formed `project` filter gives an empty list;
  * - generic errors use 90000 (400), 90001 (401), 90002 (403), 90003 (404), 90004 (500);
  * - a copy job's `result` stays [] until FINISHED (with `progressiveResults`, it fills in request order while RUNNING),
  *   except for a share of small jobs (`immediateResults`, default every second job of at most 10 items) whose POST
- *   answer already carries every result, the copies made at once (the contract: "the result if available");
+ *   answer already carries every result, the copies made at once (platform-api.md: "the result if available");
  * - the async job list is newest first by default (`jobOrder` changes it at any time: the API documents no order); a per-item failure counts 1 in `total_files` and `failed_files`;
  *   refusing to copy a root folder is 400/90000, a destination without write permission 403/90002,
  *   a missing destination folder or project 400/10228; duplicates are counted among items whose source is valid;
@@ -21,14 +21,14 @@
  *   platform); task outputs carry `origin.task`;
  * - names are case-sensitive: a clash is the same name exactly; `type` is read case-insensitively (folder, FOLDER);
  * - folder and file names: a non-empty text of at most 255 characters without '/', not '.' or '..'; a folder's may not
- *   start with '__'; any other character is accepted (the contract's character set for folders is [infer]);
+ *   start with '__'; any other character is accepted (platform-api.md's character set for folders is [infer]);
  * - POST /v2/files (a folder) answers 201; a missing parent folder is 404/5026, a parent that is not a folder 400/5022;
  *   a name already there 409: 10224 when a folder holds it, 10223 when a file does (PATCH renames and the single move
  *   too); GET /v2/files/{id}/list lists like GET /v2/files (items typed `file`/`folder`, default fields href, id, name);
  * - PATCH /v2/files/{id} changes name, tags and metadata (tags and metadata replace the sets) and refuses the fields a
  *   move or the platform sets (parent, project, size, …) with 400; a project's root folder cannot be renamed;
  * - tags are non-empty texts (kept once each, in order); metadata values must be texts (a number or boolean is
- *   refused, the contract speaks of UTF-8 values), a null value is ignored, an empty key refused; every refusal is
+ *   refused, platform-api.md speaks of UTF-8 values), a null value is ignored, an empty key refused; every refusal is
  *   400/90000 naming the key and the limit; metadata PATCH merges, PUT replaces; both answer the whole set;
  * - the single move (POST /v2/files/{id}/actions/move) moves a file within its project (a folder, or another
  *   project, is 400: the asynchronous move does those); a name taken there is 409/10223 (it is not renamed); moving a
@@ -48,7 +48,7 @@
  *   them; other parameters given twice are still refused;
  * - the file search (POST /v2/files/search): see search.ts for the subset of the query language it takes, its
  *   partial-name operator (LIKE) and paging; `search: 'absent'` answers 404 as a platform without it, `'forbidden'` 403;
- * - task creation, draft changes, delete, the contract's task codes: see taskWrites.ts; the checks of a task's inputs
+ * - task creation, draft changes, delete, platform-api.md's task codes: see taskWrites.ts; the checks of a task's inputs
  *   against its app's CWL and the `errors`/`warnings` items (`{type, input, message}`): taskRules.ts and cwl.ts; batch
  *   tasks (children made when the parent runs, the parent's end rule): batchTasks.ts; what a run goes through and the
  *   files a completed task makes: execution.ts and taskOutputs.ts; prices: data.ts (`priceOf`); a batch parent's price
@@ -65,10 +65,10 @@
  * - the first project also holds `samples/`, small files of every kind (content.ts);
  * - file bytes: see content.ts (generated from ID and size, served by storage.ts); multipart upload: see uploads.ts.
  */
-import { AsyncJobEngine, CopySettings, ReceivedCopyRequest, type ReceivedJobRequest } from './asyncJobs';
+import { AsyncJobEngine, type CopySettings, type ReceivedCopyRequest, type ReceivedJobRequest } from './asyncJobs';
 import type { CopyItem } from './data';
-import { EmulatorData, generateData } from './data';
-import { FaultSettings, Faults, WRITES, type RequestHold, type RequestMatch, type WriteMatch } from './faults';
+import { type EmulatorData, generateData } from './data';
+import { type FaultSettings, Faults, WRITES, type RequestHold, type RequestMatch, type WriteMatch } from './faults';
 import { RateLimiter } from './rateLimit';
 import { EmulatorServer, type ReceivedRequest, type ReceivedWrite } from './server';
 import { ExecutionEngine, type LogFile, type ReceivedAction } from './execution';

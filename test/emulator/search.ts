@@ -1,5 +1,5 @@
 /**
- * The server-side file search of contract §10.2, POST /v2/files/search?limit=&cont_token= with body {query}, for a
+ * The server-side file search of platform-api.md §10.2, POST /v2/files/search?limit=&cont_token= with body {query}, for a
  * subset of the platform's query language:
  *
  *   IN "/Projects/<owner>/<project>[/<folder>/…]" [, …]   (at most 10 projects; "<owner>/<project>" alone too)
@@ -8,7 +8,7 @@
  *
  * A condition combines, with AND, OR, NOT and parentheses, comparisons of `name`, `type` ("FILE", "FOLDER"), `tags`,
  * `size`, `file_extension` and `metadata.<key>` with `=`, `!=`, `IN (…)`, `NOT IN (…)` (and `<`, `<=`, `>`, `>=` on
- * size). The partial-name operator is the emulator's pick (the contract marks partial-name matching THIN):
+ * size). The partial-name operator is the emulator's pick (platform-api.md marks partial-name matching THIN):
  * `name LIKE "%part%"`, `%` standing for any run of characters and `_` for one, case-insensitive; `LIKE` works on
  * metadata values too. Keywords are case-insensitive; strings are double-quoted with `\"` and `\\` escapes.
  *
@@ -20,7 +20,7 @@
  */
 import { createHash } from 'crypto';
 import { ApiError, badRequest, notFound } from './errors';
-import { Ctx, Result, objectBody, one } from './common';
+import { type Ctx, type Result, objectBody, one } from './common';
 import type { FileRec, Store } from './data';
 import { fileRecord } from './files';
 

@@ -9,7 +9,7 @@
  *   `Content-Range`; every answer carries the file's `ETag`; a file deleted since the URL was signed is 404 NoSuchKey.
  * - `PUT` of an upload part: the body is stored by uploads.ts (on disk), the answer is 200 with an `ETag` of 32 hex
  *   digits, new for each PUT and not the MD5 of the body: S3 gives such ETags to objects encrypted with SSE-KMS or
- *   SSE-C, and no client checks it (contract §8). Hashing every byte received would spend this machine's CPU on work
+ *   SSE-C, and no client checks it (platform-api.md §8). Hashing every byte received would spend this machine's CPU on work
  *   a real storage does on its own, and slow both sides of the bench (about 1.3 s of a core per GiB).
  * - Faults, settable while a test runs (`StorageFaults`): a connection dropped in the middle of a body (either way),
  *   a 5xx on a part or a read, every URL signed so far expired at once, a slow link (a cap in bytes per second shared

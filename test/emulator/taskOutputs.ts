@@ -1,5 +1,5 @@
 /**
- * The files a task makes when it completes (contract §11.4): one per File output (a list of one for a File[] output),
+ * The files a task makes when it completes (platform-api.md §11.4): one per File output (a list of one for a File[] output),
  * in the project's root folder, `origin.task` its ID. Picks ([infer]): named after the task's first input file (up to
  * its first '.') with the output's first `sbg:fileTypes` as the extension (`.bam`, `.vcf.gz`), else its glob's, else
  * `.out`; a name already in the root gets `_1_`, `_2_`, … in front; sizes drawn from the task ID and the output;

@@ -1,6 +1,6 @@
 /**
- * A task's inputs checked against its app's CWL (contract §11.1, §11.2), shared by create, PATCH, run and clone:
- * `errors` and `warnings` items in the contract's stand-in shape `{type, input, message}`.
+ * A task's inputs checked against its app's CWL (platform-api.md §11.1, §11.2), shared by create, PATCH, run and clone:
+ * `errors` and `warnings` items in platform-api.md's stand-in shape `{type, input, message}`.
  *
  * Picks ([infer]): errors are MISSING_INPUT (a required input not set: null, left out, or an empty list),
  * INVALID_TYPE (a value of another type; a Directory given for a File), INVALID_VALUE (an enum value not in `symbols`; a

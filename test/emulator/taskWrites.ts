@@ -1,5 +1,5 @@
 /**
- * Making and changing tasks (contract §11): POST /v2/tasks[?action=run][&batch=false], PATCH /v2/tasks/{id},
+ * Making and changing tasks (platform-api.md §11): POST /v2/tasks[?action=run][&batch=false], PATCH /v2/tasks/{id},
  * PATCH /v2/tasks/{id}/inputs and DELETE /v2/tasks/{id}. The input checks are taskRules.ts's, batches batchTasks.ts's.
  *
  * Picks where the documentation is silent ([infer]; clients must not depend on them):
@@ -19,7 +19,7 @@
  * - DELETE answers 204 for a DRAFT (afterwards 404/7002), 400/7010 for any other status.
  */
 import { ApiError, badRequest } from './errors';
-import { Ctx, Result, boolParam, objectBody } from './common';
+import { type Ctx, type Result, boolParam, objectBody } from './common';
 import { runName, type TaskRec } from './data';
 import type { ExecutionEngine } from './execution';
 import { isoZ } from './prng';

@@ -1,8 +1,8 @@
 /** GET /v2/tasks (filters, order, fields, paging) and GET /v2/tasks/{id}. */
 import { applyFields } from './fields';
 import { ApiError, badRequest } from './errors';
-import { Ctx, Result, listResult, one, paging } from './common';
-import { FILTER_STATUSES, type Store, TaskRec, TaskStatus } from './data';
+import { type Ctx, type Result, listResult, one, paging } from './common';
+import { FILTER_STATUSES, type Store, type TaskRec, type TaskStatus } from './data';
 import { parseFilterTime } from './timestamps';
 
 const TASK_DEFAULTS = ['href', 'id', 'name', 'project'];

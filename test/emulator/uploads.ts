@@ -1,5 +1,5 @@
 /**
- * The multipart upload API (contract §8): init, part URLs, part reports, complete, abort, upload info and the list of
+ * The multipart upload API (platform-api.md §8): init, part URLs, part reports, complete, abort, upload info and the list of
  * the caller's uploads. Part bodies go to the storage origin (storage.ts) and are kept on disk, in a temporary folder
  * removed on close; a completed upload's file serves those bytes back through `download_info`.
  *
@@ -21,7 +21,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { ApiError, badRequest } from './errors';
-import { Ctx, Result, listResult, one, paging } from './common';
+import { type Ctx, type Result, listResult, one, paging } from './common';
 import type { Blob } from './content';
 import type { FileRec, Store } from './data';
 import { fileRecord } from './files';

@@ -1,5 +1,5 @@
 /**
- * Imports from and exports to volumes (contract §13.2, §13.3): POST /v2/storage/imports, POST /v2/storage/exports
+ * Imports from and exports to volumes (platform-api.md §13.2, §13.3): POST /v2/storage/imports, POST /v2/storage/exports
  * [?copy_only=], their bulk forms (POST /v2/bulk/storage/{imports,exports}/create, at most 100 items), a job
  * (GET /v2/storage/{imports,exports}/{id}), several (POST /v2/bulk/storage/{imports,exports}/get) and the caller's
  * jobs (GET /v2/storage/imports?volume&project&state, GET /v2/storage/exports?volume&state).
@@ -30,7 +30,7 @@
  *   link to it (it cannot be exported again); `result` is the file record.
  */
 import { ApiError, badRequest, errorBody, type ErrorBody } from './errors';
-import { Ctx, Result, boolParam, listResult, objectBody, one, paging } from './common';
+import { type Ctx, type Result, boolParam, listResult, objectBody, one, paging } from './common';
 import type { ExportRec, FileRec, ImportRec, Store, VolumeJobState, VolumeObject } from './data';
 import { fileRecord } from './files';
 import { autoName, checkWrite, nameProblem, sibling } from './fileRules';

@@ -1,5 +1,5 @@
 /**
- * Volumes (contract §13.1): GET /v2/storage/volumes, GET …/volumes/{owner}/{name}, its objects one level at a time
+ * Volumes (platform-api.md §13.1): GET /v2/storage/volumes, GET …/volumes/{owner}/{name}, its objects one level at a time
  * (GET …/list?prefix=&limit=&continuation_token=&fields=) and one object (GET …/object?location=). The seeded volumes
  * and their objects are made here too; imports and exports are volumeJobs.ts's.
  *
@@ -24,7 +24,7 @@
  */
 import { createHash } from 'crypto';
 import { ApiError } from './errors';
-import { Ctx, Result, limitParam, listResult, one, paging } from './common';
+import { type Ctx, type Result, limitParam, listResult, one, paging } from './common';
 import { applyFields } from './fields';
 import type { Store, VolumeObject, VolumeRec } from './data';
 import { Prng, isoZ, seedOf } from './prng';

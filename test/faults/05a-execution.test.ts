@@ -2,7 +2,7 @@
 // lost is looked up, never sent twice.
 import * as assert from 'assert';
 import type { Task } from '../../src/api/types';
-import { TaskActionSender, taskActionWrites, type TaskActionApi } from '../../src/tasks/actions';
+import { abortWrite, rerunWrite, runWrite, TaskActionSender, type TaskActionApi } from '../../src/tasks/actions';
 import { Outbox } from '../../src/write/outbox';
 import { memoryState } from '../support/sharedState';
 import { TEST_OUTBOX } from './copyKit';
@@ -24,8 +24,7 @@ describe('5a. task execution: logs from the storage origin, actions sent once', 
   /** The task actions as the extension sends them: through an outbox, as the emulator's account. */
   const actions = (api: TaskActionApi) => {
     const account = { key: `${emu.baseUrl}#${emu.username}`, credentials: { endpoint: emu.baseUrl, token: TOKEN } };
-    const outbox = new Outbox(memoryState(), async () => account, undefined, TEST_OUTBOX);
-    for (const kind of taskActionWrites(api)) outbox.register(kind);
+    const outbox = new Outbox(memoryState(), async () => account, [abortWrite(api), runWrite(api), rerunWrite(api)], undefined, TEST_OUTBOX);
     outbox.start();
     outboxes.push(outbox);
     return { outbox, sender: new TaskActionSender(outbox, async () => account) };

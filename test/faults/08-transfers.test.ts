@@ -12,9 +12,11 @@ import type * as vscode from 'vscode';
 import { systemClock } from '../../src/api/clock';
 import { StorageClient } from '../../src/api/storage';
 import { requestLogger } from '../../src/ui/requestLog';
-import { Downloader, type DownloadItem } from '../../src/transfer/download';
+import { Downloader } from '../../src/transfer/download';
+import type { DownloadItem } from '../../src/transfer/downloadPlan';
 import { ResumeBook, type DownloadResume, type UploadResume, type UploadRunResume } from '../../src/transfer/resumeState';
-import { Uploader, type UploaderDeps } from '../../src/transfer/upload';
+import { Uploader } from '../../src/transfer/uploader';
+import type { UploaderDeps } from '../../src/transfer/upload';
 import { completeThroughOutbox, folderThroughOutbox, uploadCompleteWrite } from '../../src/remote/uploadWrite';
 import { newFolderWrite } from '../../src/remote/newFolderWrite';
 import { Outbox } from '../../src/write/outbox';
@@ -77,12 +79,10 @@ describe('transfers under faults (issue 24)', function () {
    */
   const writesOnce = (sb: ReturnType<typeof client>): Pick<UploaderDeps, 'complete' | 'ensureFolder'> => {
     const who = { key: `${emu.baseUrl}#${emu.username}`, credentials: { endpoint: emu.baseUrl, token: TOKEN } };
-    const outbox = new Outbox(memoryState(), async () => who, undefined, TEST_OUTBOX);
-    outbox.register(uploadCompleteWrite(sb));
-    outbox.register(newFolderWrite(sb.files));
+    const outbox = new Outbox(memoryState(), async () => who, [uploadCompleteWrite(sb), newFolderWrite(sb.files)], undefined, TEST_OUTBOX);
     outbox.start();
     outboxes.push(outbox);
-    return { complete: completeThroughOutbox(outbox, who, systemClock), ensureFolder: folderThroughOutbox(outbox, sb.files, who, systemClock) };
+    return { complete: completeThroughOutbox(outbox, who), ensureFolder: folderThroughOutbox(outbox, sb.files, who) };
   };
   /** The "upload complete" row of the writes table: each file asked for against the completes the emulator processed. */
   const accountCompletes = (names: string[]) => {

@@ -1,5 +1,5 @@
-// 8. The adversary (issue 28): the write path tried as an adversary would, on the product's own Outbox, CopyWrite,
-// task action writes and JobTracker with their default timings, over the in-memory platform, everything on one
+// 8. The adversary (issue 28): the write path tried as an adversary would, on the product's own Outbox (built from its
+// table of write kinds) and JobTracker with their default timings, over the in-memory platform, everything on one
 // fake clock (global state's propagation delays included). Each test is one way the promise "every write reaches
 // the platform exactly once" broke before: a clock set off, a name taken for an identity, an answer that came
 // late, two windows, a sleep, a record from another version, a token echoed back. Every figure goes to the

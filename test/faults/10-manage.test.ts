@@ -4,13 +4,15 @@
 import * as assert from 'assert';
 import type { SbClient } from '../../src/api/client';
 import type { FileRecord } from '../../src/api/types';
-import { FILE_WRITES, planDelete, registerFileWrites } from '../../src/files/writes';
-import { followWrites, Outbox, type FinishedWrite } from '../../src/write/outbox';
+import { planDelete } from '../../src/files/deleteWrites';
+import { WRITE_KINDS, type WriteKindName } from '../../src/keys/writes';
+import { Outbox } from '../../src/write/outbox';
+import { writeKinds } from '../../src/writeKinds';
 import { systemClock } from '../../src/api/clock';
 import { memoryState } from '../support/sharedState';
 import type { Emulator, FileRec } from '../emulator';
 import { TEST_OUTBOX } from './copyKit';
-import { accountWrites, compareWrites, makeClient, makeEmulator, note, TOKEN, waitFor } from './support';
+import { accountWrites, compareWrites, makeClient, makeEmulator, NO_TRACKER, note, TOKEN } from './support';
 
 describe('10. managing files: every new kind of write exactly once through lost answers', function () {
   this.timeout(60_000);
@@ -22,27 +24,14 @@ describe('10. managing files: every new kind of write exactly once through lost 
     emu = await makeEmulator({ copyStepMs: 50 });
     client = makeClient(emu.baseUrl);
     const account = { key: `${emu.baseUrl}#${emu.username}`, credentials: { endpoint: emu.baseUrl, token: TOKEN } };
-    outbox = new Outbox(memoryState(), async () => account, undefined, TEST_OUTBOX);
-    registerFileWrites(outbox, client, systemClock);
+    outbox = new Outbox(memoryState(), async () => account, writeKinds(client, NO_TRACKER, systemClock), undefined, TEST_OUTBOX);
     outbox.start();
   });
   afterEach(() => outbox.dispose());
 
   const account = () => ({ key: `${emu.baseUrl}#${emu.username}`, credentials: { endpoint: emu.baseUrl, token: TOKEN } });
   /** Sends as the commands do, then waits until the outbox is done with them (a lost answer is looked up meanwhile). */
-  const send = async <P>(kind: string, payloads: P[]) => {
-    const finished: FinishedWrite[] = [];
-    const listening = outbox.onDidFinish((f) => finished.push(f));
-    try {
-      const sent = await followWrites(outbox, () => outbox.submit(kind, payloads, account()));
-      const ids = new Set(sent.records.map((r) => r.id));
-      const open = () => outbox.all().filter((r) => ids.has(r.id));
-      await waitFor(`${kind} settled`, () => open().every((r) => r.state === 'failed' || r.state === 'notFound'), 20_000);
-      return { finished: finished.filter((f) => ids.has(f.record.id)), left: open() };
-    } finally {
-      listening.dispose();
-    }
-  };
+  const send = <P>(kind: WriteKindName, payloads: P[]) => outbox.send(kind, payloads, account(), { until: 'end', atMostMs: 20_000 });
   /** The writes the emulator processed (2xx) on paths matching `path`, and how many reached it at all. */
   const processed = (method: string, path: RegExp) => emu.writes.filter((w) => w.method === method && path.test(w.path) && w.status >= 200 && w.status < 300);
   const received = (method: string, path: RegExp) => emu.writes.filter((w) => w.method === method && path.test(w.path));
@@ -52,7 +41,7 @@ describe('10. managing files: every new kind of write exactly once through lost 
   it('a new folder whose answer is lost is found by difference (a folder of that name that was not there), not made twice', async () => {
     const where = { project: project().id };
     emu.loseNextWriteResponse({ method: 'POST', path: /^\/files$/ });
-    const { finished, left } = await send(FILE_WRITES.newFolder, [{ name: 'lost-answer folder', where, label: where.project }]);
+    const { finished, left } = await send(WRITE_KINDS.newFolder, [{ name: 'lost-answer folder', where, label: where.project }]);
     assert.deepStrictEqual(left.map((r) => [r.state, r.note]), []);
     assert.strictEqual(finished.length, 1);
     assert.strictEqual(finished[0].found, true, 'found after the lost answer');
@@ -66,20 +55,20 @@ describe('10. managing files: every new kind of write exactly once through lost 
   it('a rename, a change of tags and of metadata whose answers are lost are read back (done), and not sent again', async () => {
     const [a, b] = topFiles();
     emu.loseNextWriteResponse({ method: 'PATCH', path: new RegExp(`^/files/${a.id}`) });
-    const renamed = await send(FILE_WRITES.rename, [{ id: a.id, name: 'renamed after a lost answer.bam', oldName: a.name }]);
+    const renamed = await send(WRITE_KINDS.rename, [{ id: a.id, name: 'renamed after a lost answer.bam', oldName: a.name }]);
     assert.deepStrictEqual([renamed.left.map((r) => [r.state, r.note]), renamed.finished[0]?.found], [[], true]);
     assert.strictEqual(emu.data.fileById.get(a.id)!.name, 'renamed after a lost answer.bam');
     assert.strictEqual(received('PATCH', new RegExp(`^/files/${a.id}`)).length, 1, 'one PATCH');
     accountWrites('rename', { ...compareWrites([a.id], processed('PATCH', new RegExp(`^/files/${a.id}`)).map(() => a.id)), wronglyAdopted: 0, stuck: 0 });
 
     emu.loseNextWriteResponse({ method: 'PUT', path: new RegExp(`^/files/${b.id}/tags`) });
-    const tagged = await send(FILE_WRITES.tags, [{ id: b.id, name: b.name, tags: ['tumor', 'lost'] }]);
+    const tagged = await send(WRITE_KINDS.tags, [{ id: b.id, name: b.name, tags: ['tumor', 'lost'] }]);
     assert.deepStrictEqual([tagged.left.length, tagged.finished[0]?.found], [0, true]);
     assert.deepStrictEqual([...emu.data.fileById.get(b.id)!.tags].sort(), ['lost', 'tumor']);
     assert.strictEqual(received('PUT', new RegExp(`^/files/${b.id}/tags`)).length, 1, 'one PUT');
     const c = topFiles()[3];
     emu.loseNextWriteResponse({ method: 'PUT', path: new RegExp(`^/files/${c.id}/metadata`) });
-    const described = await send(FILE_WRITES.metadata, [{ id: c.id, name: c.name, metadata: { sample_id: 'S-lost' } }]);
+    const described = await send(WRITE_KINDS.metadata, [{ id: c.id, name: c.name, metadata: { sample_id: 'S-lost' } }]);
     assert.deepStrictEqual([described.left.length, described.finished[0]?.found], [0, true]);
     assert.deepStrictEqual(emu.data.fileById.get(c.id)!.metadata, { sample_id: 'S-lost' });
     assert.strictEqual(received('PUT', new RegExp(`^/files/${c.id}/metadata`)).length, 1, 'one PUT');
@@ -92,13 +81,13 @@ describe('10. managing files: every new kind of write exactly once through lost 
     const [, , c] = topFiles();
     const path = new RegExp(`^/files/${c.id}$`);
     emu.loseNextWriteResponse({ method: 'DELETE', path });
-    const deleted = await send(FILE_WRITES.delete, [{ id: c.id, name: c.name }]);
+    const deleted = await send(WRITE_KINDS.delete, [{ id: c.id, name: c.name }]);
     assert.deepStrictEqual([deleted.left.length, deleted.finished[0]?.found], [0, true]);
     assert.strictEqual(emu.data.fileById.get(c.id), undefined);
     assert.strictEqual(received('DELETE', path).length, 1, 'no delete sent twice');
     accountWrites('delete', { ...compareWrites([c.id], processed('DELETE', path).map(() => c.id)), wronglyAdopted: 0, stuck: 0 });
     // Deleted again (another window, the web page): refused once with 404, nothing sent again.
-    const again = await send(FILE_WRITES.delete, [{ id: c.id, name: c.name }]);
+    const again = await send(WRITE_KINDS.delete, [{ id: c.id, name: c.name }]);
     assert.deepStrictEqual(again.left.map((r) => r.state), ['failed']);
     assert.strictEqual(received('DELETE', path).length, 2, 'the second asked once, refused once');
   });
@@ -112,7 +101,7 @@ describe('10. managing files: every new kind of write exactly once through lost 
     assert.ok('jobs' in plan);
     assert.deepStrictEqual(plan.jobs.map((j) => j.items.length), [100, 100, 50]);
     emu.loseNextWriteResponse({ method: 'POST', path: /^\/async\/files\/delete$/ });
-    const { finished, left } = await send(FILE_WRITES.asyncDelete, plan.jobs);
+    const { finished, left } = await send(WRITE_KINDS.asyncDelete, plan.jobs);
     assert.deepStrictEqual(left.map((r) => [r.state, r.note]), []);
     assert.strictEqual(finished.length, 3);
     assert.strictEqual(finished.filter((f) => f.found).length, 1, 'the lost one found');

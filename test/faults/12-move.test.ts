@@ -6,13 +6,15 @@ import * as assert from 'assert';
 import type { SbClient } from '../../src/api/client';
 import type { AsyncJob, BulkFileItem, FileRecord } from '../../src/api/types';
 import { planMove } from '../../src/files/movePlan';
-import { FILE_WRITES, planBulkTags, registerFileWrites, type TagsPayload } from '../../src/files/writes';
-import { followWrites, Outbox, type FinishedWrite } from '../../src/write/outbox';
+import { planBulkTags, type TagsPayload } from '../../src/files/tagsWrites';
+import { WRITE_KINDS, type WriteKindName } from '../../src/keys/writes';
+import { Outbox } from '../../src/write/outbox';
+import { writeKinds } from '../../src/writeKinds';
 import { systemClock } from '../../src/api/clock';
 import { memoryState } from '../support/sharedState';
 import type { Emulator, FileRec } from '../emulator';
 import { TEST_OUTBOX } from './copyKit';
-import { accountWrites, compareWrites, makeClient, makeEmulator, note, TOKEN, waitFor } from './support';
+import { accountWrites, compareWrites, makeClient, makeEmulator, NO_TRACKER, note, TOKEN, waitFor } from './support';
 
 describe('12. moving files and tagging many: every kind exactly once through lost answers, 429 and maintenance', function () {
   this.timeout(60_000);
@@ -24,26 +26,13 @@ describe('12. moving files and tagging many: every kind exactly once through los
   beforeEach(async () => {
     emu = await makeEmulator({ copyStepMs: 50 });
     client = makeClient(emu.baseUrl);
-    outbox = new Outbox(memoryState(), async () => account(), undefined, TEST_OUTBOX);
-    registerFileWrites(outbox, client, systemClock);
+    outbox = new Outbox(memoryState(), async () => account(), writeKinds(client, NO_TRACKER, systemClock), undefined, TEST_OUTBOX);
     outbox.start();
   });
   afterEach(() => outbox.dispose());
 
   /** Sends as the commands do, then waits until the outbox is done with them (a lost answer is looked up meanwhile). */
-  const send = async <P>(kind: string, payloads: P[]) => {
-    const finished: FinishedWrite[] = [];
-    const listening = outbox.onDidFinish((f) => finished.push(f));
-    try {
-      const sent = await followWrites(outbox, () => outbox.submit(kind, payloads, account()));
-      const ids = new Set(sent.records.map((r) => r.id));
-      const open = () => outbox.all().filter((r) => ids.has(r.id));
-      await waitFor(`${kind} settled`, () => open().every((r) => r.state === 'failed' || r.state === 'notFound'), 30_000);
-      return { finished: finished.filter((f) => ids.has(f.record.id)), left: open() };
-    } finally {
-      listening.dispose();
-    }
-  };
+  const send = <P>(kind: WriteKindName, payloads: P[]) => outbox.send(kind, payloads, account(), { until: 'end', atMostMs: 30_000 });
   const processed = (method: string, path: RegExp) => emu.writes.filter((w) => w.method === method && path.test(w.path) && w.status >= 200 && w.status < 300);
   /** Whether the platform stopped such a write before processing it, with this status (429, 503). */
   const stopped = (method: string, path: RegExp, status: number) => emu.unprocessedWrites.some((w) => w.method === method && path.test(w.path) && w.status === status);
@@ -64,7 +53,7 @@ describe('12. moving files and tagging many: every kind exactly once through los
     assert.ok('single' in plan, 'one file within its project, its name free: the single move');
     const path = new RegExp(`^/files/${file.id}/actions/move$`);
     emu.loseNextWriteResponse({ method: 'POST', path });
-    const moved = await send(FILE_WRITES.move, [plan.single]);
+    const moved = await send(WRITE_KINDS.move, [plan.single]);
     assert.deepStrictEqual(moved.left.map((r) => [r.state, r.note]), []);
     assert.deepStrictEqual([moved.finished.length, moved.finished[0].found], [1, true], 'found after the lost answer');
     assert.strictEqual(emu.data.fileById.get(file.id)!.parent, folders[0].id);
@@ -74,7 +63,7 @@ describe('12. moving files and tagging many: every kind exactly once through los
     assert.ok('single' in otherPlan);
     const otherPath = new RegExp(`^/files/${other.id}/actions/move$`);
     emu.burst429(1, 1);
-    const again = await send(FILE_WRITES.move, [otherPlan.single]);
+    const again = await send(WRITE_KINDS.move, [otherPlan.single]);
     assert.deepStrictEqual([again.left.length, again.finished.length], [0, 1]);
     assert.strictEqual(emu.data.fileById.get(other.id)!.parent, folders[0].id);
     assert.strictEqual(processed('POST', otherPath).length, 1, 'processed once, after the 429');
@@ -98,7 +87,7 @@ describe('12. moving files and tagging many: every kind exactly once through los
       held.release();
     });
     emu.loseNextWriteResponse({ method: 'POST', path: /^\/async\/files\/move$/ });
-    const { finished, left } = await send(FILE_WRITES.asyncMove, plan.jobs);
+    const { finished, left } = await send(WRITE_KINDS.asyncMove, plan.jobs);
     assert.deepStrictEqual(left.map((r) => [r.state, r.note]), []);
     assert.strictEqual(finished.length, 3);
     assert.strictEqual(finished.filter((f) => f.found).length, 1, 'the lost one found');
@@ -131,7 +120,7 @@ describe('12. moving files and tagging many: every kind exactly once through los
     assert.deepStrictEqual(calls.map((c) => c.items.length), [100, 50]);
     emu.loseNextWriteResponse({ method: 'POST', path: /^\/bulk\/files\/edit$/ });
     emu.burst429(1, 1);
-    const { finished, left } = await send(FILE_WRITES.bulkTags, calls);
+    const { finished, left } = await send(WRITE_KINDS.bulkTags, calls);
     assert.deepStrictEqual(left.map((r) => [r.state, r.note]), []);
     assert.strictEqual(finished.length, 2);
     assert.strictEqual(finished.filter((f) => f.found).length, 1, 'the lost one read back');

@@ -15,7 +15,7 @@ import type { SbClient } from '../../src/api/client';
 import { findFileIds } from '../../src/api/ids';
 import { StorageClient } from '../../src/api/storage';
 import type { Task } from '../../src/api/types';
-import { resultsTable } from '../../src/jobs/jobsModel';
+import { resultsTable } from '../../src/jobs/itemOutcomes';
 import type { TrackedJob } from '../../src/jobs/tracker';
 import { PREVIEW_BYTES } from '../../src/remote/fileKinds';
 import { contentReader } from '../../src/remote/preview';

@@ -9,13 +9,14 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { Task } from '../../src/api/types';
-import { FILE_WRITES, planBulkTags, planTags } from '../../src/files/writes';
+import { planBulkTags, planTags } from '../../src/files/tagsWrites';
+import { WRITE_KINDS } from '../../src/keys/writes';
 import { Transfers } from '../../src/jobs/transfers';
 import { interruptedRun } from '../../src/remote/interrupted';
 import { completedThroughOutbox, completeThroughOutbox } from '../../src/remote/uploadWrite';
-import { RERUN_FAILED_WRITE } from '../../src/tasks/rerunFailedWrite';
 import { ResumeBook, type UploadResume, type UploadRunResume } from '../../src/transfer/resumeState';
-import { Uploader, type UploadPlan, type UploadSummary } from '../../src/transfer/upload';
+import { Uploader } from '../../src/transfer/uploader';
+import type { UploadPlan, UploadSummary } from '../../src/transfer/upload';
 import { versionOf } from '../../src/transfer/localTree';
 import type { WriteRecord } from '../../src/write/outbox';
 import { ACCOUNT, MemoryWorld, type MemoryWindow } from './memoryKit';
@@ -79,8 +80,8 @@ function uploads(win: MemoryWindow) {
   const transfers = new Transfers(clock.now, { runs: (key) => new ResumeBook<UploadRunResume>(win.state, 'uploadRun', key).all().map(interruptedRun) }, win.outbox);
   const uploader = new Uploader({
     uploads: platform.uploadsApi,
-    complete: completeThroughOutbox(win.outbox, ACCOUNT, clock),
-    completed: completedThroughOutbox(win.outbox, { uploads: platform.uploadsApi, files: platform.filesApi }, ACCOUNT, clock),
+    complete: completeThroughOutbox(win.outbox, ACCOUNT),
+    completed: completedThroughOutbox(win.outbox, { uploads: platform.uploadsApi, files: platform.filesApi }, ACCOUNT),
     ensureFolder: () => Promise.reject(new Error('no folders here')),
     storage: platform.storage,
     clock,
@@ -189,9 +190,9 @@ describe('9. exactly once for the new write kinds (issue 37)', function () {
 
   describe('a colleague\'s change is never overwritten', () => {
     const cases: { kind: string; label: string; payload: (id: string) => unknown; key: (id: string) => string; colleague: Parameters<MemoryWorld['platform']['colleague']>[1]; stands: (f: { name: string; tags: string[]; metadata: Record<string, string> }) => unknown; told: RegExp }[] = [
-      { kind: FILE_WRITES.rename, label: 'rename', payload: (id) => ({ id, name: 'b.bam', oldName: 'a.bam' }), key: (id) => `rename:${id}:b.bam`, colleague: { name: 'c.bam' }, stands: (f) => f.name === 'c.bam', told: /It is named "c\.bam" now: someone else renamed it since\./ },
-      { kind: FILE_WRITES.tags, label: 'tags', payload: (id) => ({ id, name: 'a.bam', tags: ['qc', 'tumor'], before: ['qc'] }), key: (id) => `tags:${id}:["qc","tumor"]`, colleague: { tags: ['normal'] }, stands: (f) => f.tags.join() === 'normal', told: /Its tags are "normal" now: someone else changed them since\./ },
-      { kind: FILE_WRITES.metadata, label: 'metadata', payload: (id) => ({ id, name: 'a.bam', metadata: { sample_id: 'S1' }, before: { sample_id: 'S0' } }), key: (id) => `metadata:${id}:{"sample_id":"S1"}`, colleague: { metadata: { sample_id: 'S9' } }, stands: (f) => f.metadata.sample_id === 'S9', told: /someone else changed it since/ },
+      { kind: WRITE_KINDS.rename, label: 'rename', payload: (id) => ({ id, name: 'b.bam', oldName: 'a.bam' }), key: (id) => `rename:${id}:b.bam`, colleague: { name: 'c.bam' }, stands: (f) => f.name === 'c.bam', told: /It is named "c\.bam" now: someone else renamed it since\./ },
+      { kind: WRITE_KINDS.tags, label: 'tags', payload: (id) => ({ id, name: 'a.bam', tags: ['qc', 'tumor'], before: ['qc'] }), key: (id) => `tags:${id}:["qc","tumor"]`, colleague: { tags: ['normal'] }, stands: (f) => f.tags.join() === 'normal', told: /Its tags are "normal" now: someone else changed them since\./ },
+      { kind: WRITE_KINDS.metadata, label: 'metadata', payload: (id) => ({ id, name: 'a.bam', metadata: { sample_id: 'S1' }, before: { sample_id: 'S0' } }), key: (id) => `metadata:${id}:{"sample_id":"S1"}`, colleague: { metadata: { sample_id: 'S9' } }, stands: (f) => f.metadata.sample_id === 'S9', told: /someone else changed it since/ },
     ];
     for (const c of cases) {
       it(`${c.label}: its answer lost, a colleague changes the file before the lookup: the person is asked, nothing sent again`, async () => {
@@ -222,7 +223,7 @@ describe('9. exactly once for the new write kinds (issue 37)', function () {
       const asked = planTags(files.map((f) => ({ id: f.id, name: f.name, tags: f.tags })), ['tumor'], []);
       w.platform.applyNextBulkTo(2);
       w.platform.postFaults.push('lose');
-      const [write] = await win.submit(FILE_WRITES.bulkTags, planBulkTags(asked));
+      const [write] = await win.submit(WRITE_KINDS.bulkTags, planBulkTags(asked));
       return { w, win, files, write, keys: files.map((f) => `tags:${f.id}:["qc","tumor"]`) };
     };
 
@@ -284,7 +285,7 @@ describe('9. exactly once for the new write kinds (issue 37)', function () {
       const w = make({ propagationMs: 30 });
       const first = w.open();
       w.platform.postFaults.push('drop');
-      const [write] = await first.submit(FILE_WRITES.newFolder, [{ name: 'reads', where: { project: PROJECT }, label: PROJECT }]);
+      const [write] = await first.submit(WRITE_KINDS.newFolder, [{ name: 'reads', where: { project: PROJECT }, label: PROJECT }]);
       await w.run(2_000, { submitAgain: false });
       first.kill();
       await damage(w, write, 5);
@@ -300,7 +301,7 @@ describe('9. exactly once for the new write kinds (issue 37)', function () {
       const older = w.platform.addFile('reads', { type: 'folder' });
       const first = w.open();
       w.platform.postFaults.push('drop');
-      const [write] = await first.submit(FILE_WRITES.newFolder, [{ name: 'reads', where: { project: PROJECT }, label: PROJECT }]);
+      const [write] = await first.submit(WRITE_KINDS.newFolder, [{ name: 'reads', where: { project: PROJECT }, label: PROJECT }]);
       await w.run(2_000, { submitAgain: false });
       first.kill();
       await damage(w, write, 'text');
@@ -324,7 +325,7 @@ describe('9. exactly once for the new write kinds (issue 37)', function () {
     first.tracker.add = () => {
       throw new TypeError('the view cannot show it');
     };
-    const [write] = await first.submit(FILE_WRITES.asyncDelete, [{ items: files.map((f) => ({ file: f.id })), names: Object.fromEntries(files.map((f) => [f.id, f.name])) }]);
+    const [write] = await first.submit(WRITE_KINDS.asyncDelete, [{ items: files.map((f) => ({ file: f.id })), names: Object.fromEntries(files.map((f) => [f.id, f.name])) }]);
     await w.run(5_000, { submitAgain: false });
     assert.deepStrictEqual(first.outbox.all().map((r) => r.state), ['sent']);
     first.kill();
@@ -350,7 +351,7 @@ describe('9. exactly once for the new write kinds (issue 37)', function () {
     const win = w.open();
     const file = w.platform.addFile('a.bam');
     w.platform.postFaults.push({ late: 45_000 });
-    const [write] = await win.submit(FILE_WRITES.delete, [{ id: file.id, name: file.name }]);
+    const [write] = await win.submit(WRITE_KINDS.delete, [{ id: file.id, name: file.name }]);
     await w.run(10 * MINUTE);
     assert.deepStrictEqual([win.outbox.all(), w.platform.file(file.id)], [[], undefined]);
     assert.strictEqual(win.finished.find((f) => f.record.id === write.id)?.found, true, 'found gone after the late act');
@@ -368,7 +369,7 @@ describe('9. exactly once for the new write kinds (issue 37)', function () {
     const children = [1, 2, 3].map((n) => w.platform.seedTask({ status: 'FAILED', name: `child ${n}` }));
     w.platform.postFaults.push({ answerAfter: 0 }, 'drop');
     const payloads = children.map((t) => ({ action: 'rerun' as const, task: { id: t.id, name: t.name, app: t.app, project: t.project, status: t.status } }));
-    const writes = await win.submit(RERUN_FAILED_WRITE, payloads);
+    const writes = await win.submit(WRITE_KINDS.rerunFailed, payloads);
     // The first re-run is sent (its snapshot taken); a second later the person re-runs child 2 from the web page.
     await w.clock.tickAsync(1_000);
     const byHand = w.platform.rerunByHand(children[1].id);

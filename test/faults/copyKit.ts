@@ -5,9 +5,11 @@ import nodeFetch from 'node-fetch';
 import type { SbClient } from '../../src/api/client';
 import type { FetchLike } from '../../src/api/transport';
 import type { AsyncJob, CopyItem } from '../../src/api/types';
-import { CopyWrite, followCopies } from '../../src/copy/copyWrite';
-import { COPY_WRITE } from '../../src/jobs/copyRequests';
+import { systemClock } from '../../src/api/clock';
+import { copyWrite } from '../../src/copy/copyWrite';
 import type { CopyPayload } from '../../src/jobs/copyRequests';
+import { trackedJobs } from '../../src/jobs/jobWrite';
+import { WRITE_KINDS } from '../../src/keys/writes';
 import { submissionTellings, type Telling } from '../../src/copy/submissionWords';
 import { JobTracker, type JobDestination, type TrackedJob } from '../../src/jobs/tracker';
 import { Outbox, type Account, type OutboxOptions, type WriteRecord } from '../../src/write/outbox';
@@ -82,12 +84,13 @@ export class CopyWindow {
     requested: string[] = [],
   ) {
     this.tracker = new JobTracker(client.copyJobs, store, undefined, { ...TEST_TRACKER, account: accountKey });
-    this.outbox = new Outbox(store, account, undefined, outboxOptions);
-    this.outbox.register(new CopyWrite(client.copyJobs, client.files, this.tracker, () => client.budget.serverClock.now()));
+    // The copy write not paced to the API budget (no budget given): the faults come from the tests.
+    const copy = copyWrite({ jobs: client.fileJobs, files: client.files, tracker: this.tracker, clock: systemClock, serverNow: () => client.budget.serverClock.now() });
+    this.outbox = new Outbox(store, account, [copy], undefined, outboxOptions);
     this.outbox.onDidFinish(({ record, outcome, found }) => this.finished.push({ record, job: outcome as AsyncJob, found }));
     const submit = this.outbox.submit.bind(this.outbox);
     this.outbox.submit = async (kind, payloads, account) => {
-      if (kind === COPY_WRITE) requested.push(...payloads.map((p) => callKey((p as CopyPayload).items)));
+      if (kind === WRITE_KINDS.copy) requested.push(...payloads.map((p) => callKey((p as CopyPayload).items)));
       return submit(kind, payloads, account);
     };
     this.outbox.start();
@@ -98,7 +101,8 @@ export class CopyWindow {
     const account = await this.account();
     if (!account) throw new Error('not signed in');
     const payloads: CopyPayload[] = batches.map((items) => ({ items, destination }));
-    const { records, jobs, left } = await followCopies(this.outbox, this.tracker, () => this.outbox.submit(COPY_WRITE, payloads, account));
+    const { records, finished, left } = await this.outbox.send(WRITE_KINDS.copy, payloads, account);
+    const jobs = trackedJobs(this.tracker, finished);
     const tellings = submissionTellings(left as WriteRecord<CopyPayload>[], destination.label, Date.now());
     for (const t of tellings) shown(`${where}: ${t.severity}`, t.text, t.actions);
     return { group: records[0].group, records, jobs, left, tellings };

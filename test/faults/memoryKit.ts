@@ -6,14 +6,12 @@
 // shows (made once, doubled, lost, wrongly adopted, stuck).
 import type { Task } from '../../src/api/types';
 import type { TaskActionKind } from '../../src/api/tasks';
-import { CopyWrite } from '../../src/copy/copyWrite';
-import { COPY_WRITE, type CopyPayload } from '../../src/jobs/copyRequests';
+import type { CopyPayload } from '../../src/jobs/copyRequests';
 import { JobTracker, type JobDestination } from '../../src/jobs/tracker';
-import { TASK_ACTION_WRITES, taskActionWrites, type TaskActionPayload } from '../../src/tasks/actions';
-import { rerunFailedWrite } from '../../src/tasks/rerunFailedWrite';
-import { registerFileWrites } from '../../src/files/writes';
-import { uploadCompleteWrite } from '../../src/remote/uploadWrite';
+import { WRITE_KINDS } from '../../src/keys/writes';
+import { TASK_ACTION_WRITES, type TaskActionPayload } from '../../src/tasks/actions';
 import { Outbox, type Account, type FinishedWrite, type WriteRecord } from '../../src/write/outbox';
+import { writeKinds } from '../../src/writeKinds';
 import { FakeClock } from '../support/fakeClock';
 import { SharedGlobalState, type WindowState } from '../support/sharedState';
 import { MemoryPlatform } from './memoryPlatform';
@@ -30,14 +28,14 @@ const MONITOR_MS = 5_000;
 
 /** The summary's name for a kind of write. */
 export function kindLabel(kind: string, payload?: unknown): string {
-  if (kind === COPY_WRITE) return 'copy';
+  if (kind === WRITE_KINDS.copy) return 'copy';
   const action = kind.startsWith('taskAction.') ? kind.slice('taskAction.'.length) : (payload as TaskActionPayload | undefined)?.action;
   return action === 'rerun' ? 're-run' : (action ?? kind);
 }
 
 /** What a write asks for, as the platform's `made` keys it. */
 export function writeKey(kind: string, payload: unknown): string {
-  if (kind === COPY_WRITE) return `copy:${JSON.stringify((payload as CopyPayload).items)}`;
+  if (kind === WRITE_KINDS.copy) return `copy:${JSON.stringify((payload as CopyPayload).items)}`;
   const { action, task } = payload as TaskActionPayload;
   return `${action}:${task.id}`;
 }
@@ -54,14 +52,18 @@ export class MemoryWindow {
   ) {
     const { platform, clock } = world;
     this.tracker = new JobTracker(platform.copyJobs, state, clock, { account: () => ACCOUNT.key });
-    this.outbox = new Outbox(state, async () => ACCOUNT, clock);
-    this.outbox.register(new CopyWrite(platform.copyJobs, platform.filesApi, this.tracker, () => platform.now(), undefined, clock));
     // The platform's clock as the transport estimates it (from its answers' Date header: whole seconds).
     const serverNow = () => Math.floor(platform.now() / 1000) * 1000;
-    for (const kind of taskActionWrites(platform.tasksApi, clock, serverNow)) this.outbox.register(kind);
-    this.outbox.register(rerunFailedWrite(platform.tasksApi, { holdBulk: () => world.holdBulk() }, clock, serverNow));
-    registerFileWrites(this.outbox, { files: platform.filesApi, fileJobs: platform.fileJobs, bulkFiles: platform.bulkFilesApi, budget: { serverClock: { now: serverNow } } }, clock, this.tracker);
-    this.outbox.register(uploadCompleteWrite({ uploads: platform.uploadsApi, files: platform.filesApi }));
+    const client = {
+      files: platform.filesApi,
+      fileJobs: platform.fileJobs,
+      bulkFiles: platform.bulkFilesApi,
+      tasks: platform.tasksApi,
+      uploads: platform.uploadsApi,
+      budget: { holdBulk: () => world.holdBulk(), serverClock: { now: serverNow, estimate: serverNow } },
+    };
+    // Every kind of write, from the extension's own table.
+    this.outbox = new Outbox(state, async () => ACCOUNT, writeKinds(client, this.tracker, clock), clock);
     this.outbox.onDidFinish((f) => this.finished.push(f));
     this.outbox.start();
   }
@@ -73,7 +75,7 @@ export class MemoryWindow {
       destination: DESTINATION,
       sourceNames: Object.fromEntries(files.map((f) => [f.id, f.name])),
     };
-    return this.ask(COPY_WRITE, payload);
+    return this.ask(WRITE_KINDS.copy, payload);
   }
 
   /** The person aborts, runs or re-runs a task. */

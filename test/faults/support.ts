@@ -6,6 +6,7 @@ import type * as vscode from 'vscode';
 import { SbClient } from '../../src/api/client';
 import { ApiError, describeError } from '../../src/api/errors';
 import type { RequestLogEntry, TransportOptions } from '../../src/api/transport';
+import type { JobWriteTracker } from '../../src/jobs/jobWrite';
 import { requestLogger } from '../../src/ui/requestLog';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../emulator';
 import { RequestCounter } from '../support/requestCounter';
@@ -246,3 +247,9 @@ export function accountCopies(emu: Emulator, requested: readonly unknown[], sinc
   record.copies.doubled += figures.doubled;
   return figures;
 }
+
+/**
+ * A job tracker that follows nothing (the async deletes' and moves' jobs are not followed here): what the writes ask
+ * of it answers that no job is another write's.
+ */
+export const NO_TRACKER: JobWriteTracker = { add: () => undefined as never, get: () => undefined, recordedWrites: () => new Map() };

@@ -1,5 +1,5 @@
 /** Debian's chromium driven by playwright-core (no browser download: `executablePath`). */
-import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { ensureChromium } from './installHost';
 
 export const CHROMIUM_FLAGS = [

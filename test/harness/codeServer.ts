@@ -2,12 +2,12 @@
  * Starts a real VS Code (code-server) with fresh user-data and extensions folders on a free port, with
  * the product's .vsix (or an unpacked folder) and any helper extensions installed into it.
  */
-import { ChildProcess, spawn, spawnSync } from 'child_process';
+import { type ChildProcess, spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as http from 'http';
 import * as os from 'os';
 import * as path from 'path';
-import { ensureHost, InstalledHost } from './installHost';
+import { ensureHost, type InstalledHost } from './installHost';
 import { logsDir } from './paths';
 import { freePort } from './ports';
 import { onExit } from './cleanup';

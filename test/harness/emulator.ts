@@ -1,6 +1,6 @@
 /** The platform emulator for the harness process (e2e, demo): on a free port unless told otherwise. */
 import { randomBytes } from 'crypto';
-import { Emulator, EmulatorOptions, startEmulator } from '../emulator';
+import { type Emulator, type EmulatorOptions, startEmulator } from '../emulator';
 import { recordRunToken } from './runTokens';
 import { freePort } from './ports';
 

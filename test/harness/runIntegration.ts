@@ -8,9 +8,9 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { RunnerRecord, suiteEnv } from '../integration/runner/protocol';
-import { openBrowser, RunningBrowser } from './browser';
-import { RunningCodeServer, startCodeServer } from './codeServer';
+import { type RunnerRecord, suiteEnv } from '../integration/runner/protocol';
+import { openBrowser, type RunningBrowser } from './browser';
+import { type RunningCodeServer, startCodeServer } from './codeServer';
 import { TEST_TOKEN } from './emulator';
 import { ensureChromium, ensureHost } from './installHost';
 import { artifactsRoot, repoRoot, screenshotsDir, vsixPath } from './paths';

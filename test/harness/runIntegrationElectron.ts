@@ -12,7 +12,7 @@ import { runTests } from '@vscode/test-electron';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { RunnerRecord, suiteEnv } from '../integration/runner/protocol';
+import { type RunnerRecord, suiteEnv } from '../integration/runner/protocol';
 import { TEST_TOKEN } from './emulator';
 import { artifactsRoot, cacheRoot, repoRoot } from './paths';
 import { freePort } from './ports';

@@ -8,6 +8,7 @@ import * as assert from 'assert';
 import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
+import type { Locator } from 'playwright-core';
 import { e2e, ensureSignedIn, VIEW } from '../fixture';
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -21,7 +22,7 @@ async function bytesOf(id: string): Promise<Buffer> {
 }
 
 /** The middle of an element, for the mouse. */
-async function middle(locator: import('playwright-core').Locator): Promise<{ x: number; y: number }> {
+async function middle(locator: Locator): Promise<{ x: number; y: number }> {
   const box = await locator.boundingBox();
   if (!box) throw new Error('not on screen');
   return { x: box.x + box.width / 2, y: box.y + box.height / 2 };

@@ -5,7 +5,7 @@
  * faults and read what it received), then runs the suite and writes the results file.
  */
 import type * as vscode from 'vscode';
-import { ENV, RunnerRecord } from './protocol';
+import { ENV, type RunnerRecord } from './protocol';
 import { fileEmitter, runSuite, startInHostEmulator } from './runSuite';
 
 export async function activate(_context: vscode.ExtensionContext): Promise<void> {

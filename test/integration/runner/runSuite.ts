@@ -9,7 +9,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { startEmulator } from '../../emulator';
 import { setTestEmulator } from '../helpers';
-import { ENV, RunnerRecord } from './protocol';
+import { ENV, type RunnerRecord } from './protocol';
 
 function findTests(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];

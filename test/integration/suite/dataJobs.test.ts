@@ -11,12 +11,12 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
-import type { JobsNode } from '../../../src/jobs/jobsModel';
+import type { JobsNode } from '../../../src/jobs/jobNodes';
 import { StorageClient } from '../../../src/api/storage';
 import { ResumeBook, type UploadResume, type UploadRunResume } from '../../../src/transfer/resumeState';
-import { Uploader } from '../../../src/transfer/upload';
+import { Uploader } from '../../../src/transfer/uploader';
 import { Downloader } from '../../../src/transfer/download';
-import { type DownloadResume } from '../../../src/transfer/resumeState';
+import type { DownloadResume } from '../../../src/transfer/resumeState';
 import type { FileRec } from '../../emulator';
 import { activateProduct, emulator, waitFor } from '../helpers';
 

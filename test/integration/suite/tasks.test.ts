@@ -86,7 +86,7 @@ describe('task explorer', function () {
 
     const first = item(loaded[0]);
     // When first, the project last: a narrow side bar cuts the end of the row.
-    assert.match(String(first.description), new RegExp(`^(ended|started|created) (\\d+ \\w+ ago|just now)( · .+)? · ${loaded[0].task.project}$`));
+    assert.match(String(first.description), new RegExp(`^(ended|started|created) (\\d+ \\w+ ago|now)( · .+)? · ${loaded[0].task.project}$`));
     assert.strictEqual(first.accessibilityInformation?.label, `${loaded[0].task.name}, completed, ${String(first.description).split(' · ').join(', ')}`);
     // The tooltip needs the whole record: none drawn, one read when hovered (VS Code's resolveTreeItem).
     assert.strictEqual(first.tooltip, undefined);

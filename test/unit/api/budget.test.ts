@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import { ApiBudget, type BudgetHold } from '../../../src/api/budget';
 import { Transport } from '../../../src/api/transport';
-import { CopyWrite } from '../../../src/copy/copyWrite';
+import { copyWrite } from '../../../src/copy/copyWrite';
 import { FakeClock } from '../../support/fakeClock';
 import { ENDPOINT, FakeFetch, rateHeaders, response, TOKEN } from './fakes';
 
@@ -102,13 +102,15 @@ describe('API budget', () => {
     });
   });
 
-  it('a copy call is bulk work: CopyWrite holds it back by the budget, one POST each', () => {
-    const copy = new CopyWrite(undefined as never, undefined as never, undefined as never, () => 0, budget);
+  it('a copy call is bulk work: the copy write holds it back by the budget, one POST each', () => {
+    const parts = { jobs: undefined as never, files: undefined as never, tracker: undefined as never, clock, serverNow: () => 0 };
+    const copy = copyWrite({ ...parts, budget });
+    const record = undefined as never;
     budget.observe(ENDPOINT, headers(101, clock.nowSeconds + 60));
-    assert.strictEqual(copy.hold(), 0);
+    assert.strictEqual(copy.hold?.(record), 0);
     budget.observe(ENDPOINT, headers(100, clock.nowSeconds + 60));
-    assert.strictEqual(copy.hold(), 61_000);
-    assert.strictEqual(new CopyWrite(undefined as never, undefined as never, undefined as never, () => 0).hold(), 0, 'without a budget: never held');
+    assert.strictEqual(copy.hold?.(record), 61_000);
+    assert.strictEqual(copyWrite(parts).hold, undefined, 'without a budget: never held');
   });
 
   describe('in the transport', () => {

@@ -724,7 +724,7 @@ describe('transport: the request log', () => {
     const clock = new FakeClock();
     const log: RequestLogEntry[] = [];
     const fake = new FakeFetch((call, i) => {
-      clock.sleep(7); // time passes while the request is in flight
+      void clock.sleep(7); // time passes while the request is in flight
       if (i === 0) return response(200, { ok: 1 }, { 'X-Request-Id': 'req-1' });
       if (i === 1) return response(500, { message: 'boom' }, { 'X-Request-Id': 'req-2' });
       if (i === 2) return netError('ECONNRESET');

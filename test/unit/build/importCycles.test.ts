@@ -1,8 +1,10 @@
-// The folders are features that lean on each other one way: no module may reach itself through its imports,
-// type-only imports included (a cycle of types today is a cycle of code after the next refactoring).
+// The folders are features that lean on each other one way, as ARCHITECTURE.md's table of layers draws them: no module
+// may reach itself through its imports, type-only imports included (a cycle of types today is a cycle of code after
+// the next refactoring).
 import * as assert from 'assert';
+import * as fs from 'fs';
 import * as path from 'path';
-import { readSource, sourceFiles } from '../keys/manifest';
+import { readSource, repoRoot, sourceFiles } from '../keys/manifest';
 
 /** The src/ modules each src/ module imports or re-exports from, by path relative to the repository. */
 export function importGraph(files: readonly string[], read: (file: string) => string): Map<string, string[]> {
@@ -71,6 +73,29 @@ export function folderGraph(graph: Map<string, string[]>): Map<string, string[]>
 }
 
 
+/**
+ * The layers as ARCHITECTURE.md's table draws them (`| folder | holds | imports |`): each folder of src/, in order
+ * from the top, with the folders it may import (`—`: none). The root row (the wiring) is left out.
+ */
+export function layers(markdown: string): Map<string, string[]> {
+  const lines = markdown.split('\n');
+  const header = lines.findIndex((l) => /^\|\s*folder\s*\|\s*holds\s*\|\s*imports\s*\|/.test(l));
+  assert.ok(header >= 0, 'ARCHITECTURE.md has no table of layers (| folder | holds | imports |)');
+  const rows = new Map<string, string[]>();
+  for (let i = header + 2; i < lines.length && lines[i].startsWith('|'); i++) {
+    const [folder, , imports] = lines[i].split('|').slice(1, -1).map((c) => c.trim());
+    if (folder === 'root') continue;
+    rows.set(folder.replace(/`/g, '').replace(/\/$/, ''), imports === '—' ? [] : imports.split(/\s+/));
+  }
+  return rows;
+}
+
+/** What is wrong with a table of layers: a folder that may import one that is not below it (or not in it). */
+export function layerProblems(below: Map<string, string[]>): string[] {
+  const order = [...below.keys()];
+  return [...below].flatMap(([folder, imports]) => imports.filter((i) => !(order.indexOf(i) > order.indexOf(folder))).map((i) => `${folder} → ${i}: not below it`));
+}
+
 describe('imports', () => {
   it('finds a cycle when there is one (the check itself)', () => {
     const graph = importGraph(['src/a.ts', 'src/b/c.ts', 'src/d.ts'], (file) =>
@@ -86,27 +111,20 @@ describe('imports', () => {
     assert.deepStrictEqual(cycles(graph), []);
   });
 
-  it('run only down the layers: each folder imports only the folders below it (ARCHITECTURE.md draws them)', () => {
-    // util at the bottom, then the client, the names, the write path, the shared view layer, and the features.
-    const below: Record<string, string[]> = {
-      util: [],
-      api: ['util'],
-      keys: ['api', 'util'],
-      write: ['api', 'keys', 'util'],
-      transfer: ['api', 'keys', 'util'],
-      ui: ['api', 'keys', 'util'],
-      auth: ['api', 'keys', 'ui', 'util', 'write'],
-      jobs: ['api', 'keys', 'ui', 'util', 'write'],
-      copy: ['api', 'jobs', 'keys', 'ui', 'util', 'write'],
-      remote: ['api', 'copy', 'jobs', 'keys', 'transfer', 'ui', 'util', 'write'],
-      files: ['api', 'copy', 'jobs', 'keys', 'remote', 'ui', 'util', 'write'],
-      apps: ['api', 'keys', 'ui', 'util', 'write'],
-      tasks: ['api', 'apps', 'copy', 'jobs', 'keys', 'remote', 'transfer', 'ui', 'util', 'write'],
-    };
+  it('run only down the layers: each folder imports only the folders its row of ARCHITECTURE.md names', () => {
+    const below = layers(fs.readFileSync(path.join(repoRoot, 'ARCHITECTURE.md'), 'utf8'));
+    assert.deepStrictEqual(layerProblems(below), [], 'the table of layers');
     const graph = folderGraph(importGraph(sourceFiles('src'), readSource));
-    assert.deepStrictEqual([...graph.keys()].filter((folder) => !(folder in below)), [], 'a folder of src/ with no place in the layers');
-    const upward = [...graph].flatMap(([folder, targets]) => targets.filter((t) => !below[folder]?.includes(t)).map((t) => `${folder} → ${t}`));
+    assert.deepStrictEqual([...graph.keys()].filter((folder) => !below.has(folder)), [], 'a folder of src/ with no row in the layers');
+    const upward = [...graph].flatMap(([folder, targets]) => targets.filter((t) => !below.get(folder)?.includes(t)).map((t) => `${folder} → ${t}`));
     assert.deepStrictEqual(upward, []);
+  });
+
+  it('read the table of layers as drawn, and find a row that imports one above it (the check itself)', () => {
+    const drawn = ['| folder | holds | imports |', '|---|---|---|', '| root | wiring | every folder |', '| `jobs/` | the jobs | ui util |', '| `ui/` | views | util jobs |', '| `util/` | helpers | — |'].join('\n');
+    const read = layers(drawn);
+    assert.deepStrictEqual([...read], [['jobs', ['ui', 'util']], ['ui', ['util', 'jobs']], ['util', []]]);
+    assert.deepStrictEqual(layerProblems(read), ['ui → jobs: not below it']);
   });
 
   it('of the feature folders form no cycle', () => {

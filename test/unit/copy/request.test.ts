@@ -4,7 +4,7 @@ import {
   checkSources,
   confirmationNotes,
   confirmationText,
-  CopyDestination,
+  type CopyDestination,
   describeDestination,
   destinationProblem,
   planCopy,

@@ -5,7 +5,9 @@ import { clashWords, planClashes } from '../../../src/copy/clashes';
 import type { CopyDestination } from '../../../src/copy/request';
 import { dropChoices, uriListEntries } from '../../../src/files/dropChoice';
 import { alreadyThere, folderChain, intoItself, moveQuestion, planMove, type MovingItem } from '../../../src/files/movePlan';
-import { bulkTagsWrite, matchMove, moveWrite, planBulkTags, tagsNotTaken, type AsyncMovePayload, type FilesWriteApi } from '../../../src/files/writes';
+import { matchMove, moveWrite, type AsyncMovePayload } from '../../../src/files/moveWrites';
+import { bulkTagsWrite, planBulkTags, tagsNotTaken } from '../../../src/files/tagsWrites';
+import type { FilesWriteApi } from '../../../src/files/writeParts';
 import type { WriteRecord } from '../../../src/write/outbox';
 import { fileId } from '../../support/fakeFiles';
 

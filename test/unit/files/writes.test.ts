@@ -1,7 +1,13 @@
 import * as assert from 'assert';
 import { ApiError } from '../../../src/api/errors';
 import type { AsyncJob, FileRecord } from '../../../src/api/types';
-import { asyncDeleteWrite, asyncMoveWrite, checkedTags, deleteQuestion, deleteWrite, doneWhat, matchDelete, metadataWrite, parseMetadata, planDelete, planTags, refusal, renameWrite, tagProblem, tagsInUse, tagsWrite, type FilesWriteApi, type ManagedItem } from '../../../src/files/writes';
+import { asyncDeleteWrite, deleteQuestion, deleteWrite, matchDelete, planDelete } from '../../../src/files/deleteWrites';
+import { doneWhat, refusal, type ManagedItem } from '../../../src/files/managedItems';
+import { metadataWrite, parseMetadata } from '../../../src/files/metadataWrite';
+import { asyncMoveWrite } from '../../../src/files/moveWrites';
+import { renameWrite } from '../../../src/files/renameWrite';
+import { checkedTags, planTags, tagProblem, tagsInUse, tagsWrite } from '../../../src/files/tagsWrites';
+import type { FilesWriteApi } from '../../../src/files/writeParts';
 import type { WriteRecord } from '../../../src/write/outbox';
 import { fileId } from '../../support/fakeFiles';
 
@@ -175,7 +181,8 @@ describe('managing files: the identity rules by state', () => {
 
   it('what is read back of the deletes and moves is checked: a job without its ID, a deleted record without one, is damaged', () => {
     const jobs = { submit: async () => ({ id: '1' }), get: async () => ({ id: '1' }), list: async () => ({ items: [], total: 0, next: undefined }) } as never;
-    for (const kind of [asyncDeleteWrite(jobs, () => 0, { monotonic: () => 0 }), asyncMoveWrite(jobs, () => 0, { monotonic: () => 0 })]) {
+    const parts = { jobs, tracker: undefined as never, serverNow: () => 0, clock: { monotonic: () => 0 } };
+    for (const kind of [asyncDeleteWrite(parts), asyncMoveWrite(parts)]) {
       assert.deepStrictEqual([null, {}, 'job', { id: 7 }, { id: '1', result: 'x' }].map((o) => kind.isOutcome!(o)), [false, false, false, false, false], kind.name);
       assert.strictEqual(kind.isOutcome!({ id: '70711174378885120', state: 'FINISHED', result: [] }), true);
     }

@@ -1,6 +1,9 @@
 import * as assert from 'assert';
 import type { CopyWriteRecord } from '../../../src/jobs/copyRequests';
-import { childNodes, interruptedRow, itemOrder, itemRow, jobRow, requestRow, resultsFileName, resultsTable, retryPlan, rootNodes, shortDestination, submissionRow, transferRow } from '../../../src/jobs/jobsModel';
+import { DataJobsModel, isJobsNode } from '../../../src/jobs/jobsModel';
+import { childNodes, itemOrder, rootNodes } from '../../../src/jobs/jobNodes';
+import { interruptedRow, itemRow, jobRow, requestRow, shortDestination, submissionRow, transferRow } from '../../../src/jobs/jobRows';
+import { resultsFileName, resultsTable, retryPlan } from '../../../src/jobs/itemOutcomes';
 import { Transfers } from '../../../src/jobs/transfers';
 import { MessageNode, messageView } from '../../../src/ui/rowView';
 import type { TrackedJob } from '../../../src/jobs/tracker';
@@ -55,14 +58,14 @@ describe('Data Jobs view model', () => {
     const children = childNodes(roots[0]);
     assert.deepStrictEqual(children.map((c) => c.id), ['request:g', 'job:2', 'job:1']);
     const row = submissionRow(roots[0] as never, 60_000);
-    assert.deepStrictEqual([row.label, row.description], ['running · 8 items · 1 request not submitted yet', 'results · 3 requests · 1 min ago']);
+    assert.deepStrictEqual([row.label, row.description], ['running · 8 items · 1 request not submitted yet', 'results · 3 requests · 1 minute ago']);
   });
 
   it('shows a job\'s state and progress in files first, then the folder\'s name and its age; the whole destination on hover', () => {
     const running = jobRow(job('1', { total: 1000, completed: 330, failed: 10, submittedAt: 0 }), 120_000);
     assert.deepStrictEqual(
       [running.label, running.description, running.ariaLabel, running.tooltip.split('\n')[0]],
-      ['running · 340/1,000 files · 10 failed', 'results · 2 min ago', 'Copy to rfranklin/dest › results, running · 340/1,000 files · 10 failed · 2 min ago', 'Copy to rfranklin/dest › results'],
+      ['running · 340/1,000 files · 10 failed', 'results · 2 minutes ago', 'Copy to rfranklin/dest › results, running · 340/1,000 files · 10 failed · 2 minutes ago', 'Copy to rfranklin/dest › results'],
     );
     assert.match(running.contextValue, /\brunning\b/);
     assert.doesNotMatch(running.contextValue, /\bhasFailed\b/, 'no retry while the job runs');
@@ -71,9 +74,9 @@ describe('Data Jobs view model', () => {
     assert.match(row.contextValue, /\bcopyJob\b.*\bfinished\b.*\bhasFailed\b/);
     assert.strictEqual(row.icon.id, 'warning');
     const submitted = jobRow(job('3', { state: 'SUBMITTED' }), 0);
-    assert.deepStrictEqual([submitted.label, submitted.description], ['submitted · 3 items', 'results · just now']);
+    assert.deepStrictEqual([submitted.label, submitted.description], ['submitted · 3 items', 'results · now']);
     const toProject = jobRow(job('4', { state: 'FINISHED', total: 1, completed: 1, destination: { label: 'rfranklin/gamma', project: 'rfranklin/gamma' } }), 0);
-    assert.deepStrictEqual([toProject.label, toProject.description], ['finished · 1/1 files', 'gamma · just now']);
+    assert.deepStrictEqual([toProject.label, toProject.description], ['finished · 1/1 files', 'gamma · now']);
     assert.strictEqual(shortDestination('rfranklin/dest › results/2026'), '2026');
   });
 
@@ -95,7 +98,7 @@ describe('Data Jobs view model', () => {
     const refused = requestRow({ kind: 'request', id: 'request:g', group: 'g', records: [request('g', 'failed', 0, 3, 'No write permission.')] }, 0, () => true);
     assert.match(refused.contextValue, /\brefused\b/);
     assert.match(refused.contextValue, /\bdiscardable\b/);
-    assert.deepStrictEqual([refused.label, refused.description], ['not submitted · 3 items', 'results · just now']);
+    assert.deepStrictEqual([refused.label, refused.description], ['not submitted · 3 items', 'results · now']);
     assert.match(refused.tooltip, /No write permission\./);
     const unsure = requestRow({ kind: 'request', id: 'request:h', group: 'h', records: [request('h', 'unsure', 0)] }, 0, () => true);
     assert.match(unsure.contextValue, /\bunsure\b/);
@@ -184,7 +187,7 @@ describe('Data Jobs: every kind of async job, transfers and interrupted uploads'
 
   it('a delete job says its kind first, its progress in items, and each item "deleted" (nothing to open)', () => {
     const running = jobRow(job('d1', { type: 'DELETE', destination: where, submittedAt: 0, state: 'RUNNING' }), 60_000);
-    assert.deepStrictEqual([running.label, running.description, running.icon.id], ['Delete · running · 3 items', 'dest · 1 min ago', 'sync~spin']);
+    assert.deepStrictEqual([running.label, running.description, running.icon.id], ['Delete · running · 3 items', 'dest · 1 minute ago', 'sync~spin']);
     assert.strictEqual(running.tooltip.split('\n')[0], 'Delete in rfranklin/dest');
     assert.match(running.contextValue!, /\bcopyJob\b.*\btype-delete\b.*\brunning\b/);
     const finished = job('d1', { type: 'DELETE', destination: where, state: 'FINISHED', total: 3, completed: 2, failed: 1, result: [deleted(1, 'a.bam'), failedResult(10225, 'Source does not exist.'), deleted(3, 'c.bam')] });
@@ -231,11 +234,11 @@ describe('Data Jobs: every kind of async job, transfers and interrupted uploads'
     transfers.start('download', '/home/me/data', 'e#other', () => cancelled.push('down'));
     assert.deepStrictEqual(transfers.all('e#u').map((t) => t.kind), ['upload'], 'only the account in use');
     let row = transferRow(transfers.all('e#u')[0], now);
-    assert.deepStrictEqual([row.label, row.description, row.icon.id, row.contextValue], ['Uploading · starting…', 'results · just now', 'cloud-upload', 'transfer transfer-upload cancellable']);
+    assert.deepStrictEqual([row.label, row.description, row.icon.id, row.contextValue], ['Uploading · starting…', 'results · now', 'cloud-upload', 'transfer transfer-upload cancellable']);
     up.report('3 of 7 files · 40 MB of 120 MB');
     now += 120_000;
     row = transferRow(transfers.all('e#u')[0], now);
-    assert.deepStrictEqual([row.label, row.description], ['Uploading · 3 of 7 files · 40 MB of 120 MB', 'results · 2 min ago']);
+    assert.deepStrictEqual([row.label, row.description], ['Uploading · 3 of 7 files · 40 MB of 120 MB', 'results · 2 minutes ago']);
     assert.strictEqual(transfers.cancel(up.id), true);
     assert.strictEqual(transfers.cancel(up.id), false, 'one Cancel');
     assert.deepStrictEqual(cancelled, ['up']);
@@ -283,7 +286,7 @@ describe('Data Jobs: interrupted downloads', () => {
     const elsewhere = new Set<string>();
     const transfers = new Transfers(() => now, { runs: () => [run] }, { keepAlive: () => ({ dispose: () => undefined }), workElsewhere: () => elsewhere });
     const row = interruptedRow(run, now);
-    assert.deepStrictEqual([row.label, row.description, row.contextValue], ['Interrupted: 2 files, 40 MB left', 'run-1 · 10 min ago', 'interrupted interrupted-download']);
+    assert.deepStrictEqual([row.label, row.description, row.contextValue], ['Interrupted: 2 files, 40 MB left', 'run-1 · 10 minutes ago', 'interrupted interrupted-download']);
     assert.match(row.tooltip, /^Download to \/home\/me\/data\/run-1\n2 files begun and not finished \(40 MB not received\)\.\nResume fetches the rest/);
     assert.deepStrictEqual(transfers.interrupted('e#u').map((r) => r.runId), ['download:/home/me/data/run-1']);
     // A download into /home/me/data (its files land below it) is going: those .part files are its own.
@@ -297,5 +300,38 @@ describe('Data Jobs: interrupted downloads', () => {
     // Another window alive downloads into that folder: its heartbeat names it.
     elsewhere.add('download:/home/me/data');
     assert.deepStrictEqual(transfers.interrupted('e#u'), []);
+  });
+});
+
+describe('Data Jobs view model: each kind of row from one table', () => {
+  const quiet = () => ({ dispose: () => undefined });
+  const model = (jobs: TrackedJob[], pending: CopyWriteRecord[], details?: (id: string) => Promise<TrackedJob | undefined>) => {
+    const tracker = { all: () => jobs, account: () => 'e#u', get: (jobId: string) => jobs.find((j) => j.id === jobId), details: details ?? (async () => undefined), onDidChange: quiet };
+    const outbox = { all: () => pending, owns: () => true, onDidChange: quiet };
+    return new DataJobsModel(tracker as never, outbox as never, () => 60_000, new Transfers(() => 0));
+  };
+
+  it('opens a split copy into its requests and jobs, a job into its items; each row hangs under the row that opened into it', async () => {
+    const jobs = [job('1', { submittedAt: 10, group: 'g', state: 'FINISHED', result: [failedResult(5002, 'gone'), copied(2, 'b.bam'), copied(3, 'c.bam')] }), job('2', { submittedAt: 11, group: 'g' })];
+    const m = model(jobs, [request('g', 'queued', 12), request('other', 'failed', 1)]);
+    const roots = await m.getChildren();
+    assert.deepStrictEqual(roots.map((r) => [r.kind, r.id]), [['submission', 'submission:g'], ['request', 'request:other']]);
+    const inside = await m.getChildren(roots[0]);
+    assert.deepStrictEqual(inside.map((r) => r.id), ['request:g', 'job:2', 'job:1']);
+    const items = await m.getChildren(inside[2]);
+    assert.deepStrictEqual(items.map((r) => r.id), ['item:1:0', 'item:1:1', 'item:1:2'], 'the failed item first');
+    assert.deepStrictEqual([m.getParent(items[0])?.id, m.getParent(inside[0])?.id, m.getParent(inside[2])?.id, m.getParent(roots[0]), m.getParent(roots[1])], ['job:1', 'submission:g', 'submission:g', undefined, undefined]);
+    assert.deepStrictEqual(await m.getChildren(roots[1]), [], 'a request opens into nothing');
+    assert.deepStrictEqual([m.rowView(roots[0]).expanded, m.rowView(items[0]).command?.args], [true, [items[0]]]);
+  });
+
+  it('shows a failed read of a job\'s results above its items, and tells its rows from anything else', async () => {
+    const m = model([job('7', { state: 'FINISHED' })], [], async () => {
+      throw new Error('the platform is away');
+    });
+    const [row] = await m.getChildren();
+    const items = await m.getChildren(row);
+    assert.deepStrictEqual([items[0].kind, m.rowView(items[0]).label, items.length], ['message', 'Could not load the results: the platform is away', 4]);
+    assert.deepStrictEqual([isJobsNode(row), isJobsNode(items[1]), isJobsNode({ kind: 'job' }), isJobsNode({ kind: 'folder', id: 'x' }), isJobsNode(undefined), isJobsNode('job')], [true, true, false, false, false, false]);
   });
 });

@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import { ApiError } from '../../../src/api/errors';
 import type { AsyncJob, Page } from '../../../src/api/types';
 import { memoryState, type WindowState } from '../../support/sharedState';
-import { JobsSource, JobTracker, TrackedJob } from '../../../src/jobs/tracker';
+import { type JobsSource, JobTracker, type TrackedJob } from '../../../src/jobs/tracker';
 import { FakeClock } from '../../support/fakeClock';
 import { ApiBudget } from '../../../src/api/budget';
 

@@ -16,8 +16,8 @@ describe('transfers: another window\'s run is alive by its heartbeat, not by sav
       const clock = new FakeClock();
       const global = new SharedGlobalState(30, clock);
       const [aState, bState] = [global.window(), global.window()];
-      const a = new Outbox(aState, async () => ACCOUNT, clock);
-      const b = new Outbox(bState, async () => ACCOUNT, clock);
+      const a = new Outbox(aState, async () => ACCOUNT, [], clock);
+      const b = new Outbox(bState, async () => ACCOUNT, [], clock);
       a.start();
       b.start();
       const runs = (state: typeof aState) => ({ runs: (): InterruptedRun[] => (state.get('run') ? [state.get<InterruptedRun>('run')!] : []) });
@@ -58,8 +58,8 @@ describe('transfers: another window\'s run is alive by its heartbeat, not by sav
     const clock = new FakeClock();
     const global = new SharedGlobalState(30, clock);
     const aState = global.window();
-    const a = new Outbox(aState, async () => ACCOUNT, clock);
-    const b = new Outbox(global.window(), async () => ACCOUNT, clock);
+    const a = new Outbox(aState, async () => ACCOUNT, [], clock);
+    const b = new Outbox(global.window(), async () => ACCOUNT, [], clock);
     a.start();
     b.start();
     const record: InterruptedRun = { kind: 'upload', runId: 'run-2', label: 'rfranklin/dest', filesLeft: 1, filesTotal: 1, bytesLeft: 1_000, startedAt: clock.now() };

@@ -1,13 +1,18 @@
 import * as assert from 'assert';
 import { ApiError } from '../../../src/api/errors';
 import type { FileRecord } from '../../../src/api/types';
-import { completedThroughOutbox, completeThroughOutbox, folderThroughOutbox, uploadCompleteWrite, UPLOAD_COMPLETE_WRITE } from '../../../src/remote/uploadWrite';
-import { newFolderWrite, NEW_FOLDER_WRITE } from '../../../src/remote/newFolderWrite';
-import { Outbox } from '../../../src/write/outbox';
+import { completedThroughOutbox, completeThroughOutbox, folderThroughOutbox, uploadCompleteWrite } from '../../../src/remote/uploadWrite';
+import { WRITE_KINDS } from '../../../src/keys/writes';
+import { newFolderWrite } from '../../../src/remote/newFolderWrite';
+import { Outbox, type WriteKind } from '../../../src/write/outbox';
 import { FakeClock } from '../../support/fakeClock';
 import { SharedGlobalState } from '../../support/sharedState';
 import type { WriteRecord } from '../../../src/write/records';
 import type { CompleteContext } from '../../../src/transfer/upload';
+
+/** An outbox of one window, with one kind, on the test's timings. */
+const openWith = (kind: WriteKind, clock: FakeClock): Outbox =>
+  new Outbox(new SharedGlobalState().window(), async () => ({ key: 'https://api.sbgenomics.com/v2#rfranklin', credentials: { endpoint: 'https://api.sbgenomics.com/v2', token: 'a-token-of-the-test' } }), [kind], clock, { heartbeatMs: 1_000, staleMs: 5_000, settleMs: 500, lookupDelayMs: 200, maxWaitMs: 4_000, lateWindowMs: 20_000 });
 
 describe('remote/uploadWrite: "upload complete" as a write kind, found by state', () => {
   const context: CompleteContext = { uploadId: 'u1', destination: { parent: 'f1' }, name: 'a.bam', size: 10, localPath: '/tmp/a.bam', initiated: '2026-01-01T00:00:00Z' };
@@ -70,7 +75,7 @@ describe('remote/uploadWrite: "upload complete" as a write kind, found by state'
     /** `answers`: what each complete does; `upload`: whether the upload is still there when looked up; `files`: the listing. */
     const wire = (answers: (FileRecord | Error)[], upload: () => 'there' | 'gone' | 'unreachable', files: () => FileRecord[]) => {
       const sent: string[] = [];
-      outbox.register(
+      outbox = openWith(
         uploadCompleteWrite({
           uploads: {
             info: async () => (upload() === 'there' ? ({} as never) : upload() === 'gone' ? gone() : Promise.reject(new ApiError({ kind: 'network', message: 'ECONNRESET' }))),
@@ -83,13 +88,13 @@ describe('remote/uploadWrite: "upload complete" as a write kind, found by state'
           },
           files: { list: async () => ({ items: files() }) as never },
         }),
+        clock,
       );
       outbox.start();
-      return { sent, complete: completeThroughOutbox(outbox, ACCOUNT, clock, 30_000) };
+      return { sent, complete: completeThroughOutbox(outbox, ACCOUNT, 30_000) };
     };
     beforeEach(() => {
       clock = new FakeClock(Date.UTC(2026, 0, 1));
-      outbox = new Outbox(new SharedGlobalState().window(), async () => ACCOUNT, clock, { heartbeatMs: 1_000, staleMs: 5_000, settleMs: 500, lookupDelayMs: 200, maxWaitMs: 4_000, lateWindowMs: 20_000 });
     });
     afterEach(() => outbox.dispose());
 
@@ -100,7 +105,7 @@ describe('remote/uploadWrite: "upload complete" as a write kind, found by state'
       const file = complete('u1', context);
       await clock.tickAsync(1_000);
       assert.deepStrictEqual(pick(await file), pick(made));
-      assert.deepStrictEqual([sent, kinds], [['u1'], [UPLOAD_COMPLETE_WRITE]]);
+      assert.deepStrictEqual([sent, kinds], [['u1'], [WRITE_KINDS.uploadComplete]]);
     });
 
     it('a lost answer, the file made: found by the lookup and adopted, complete not sent again', async () => {
@@ -154,7 +159,7 @@ describe('remote/uploadWrite: "upload complete" as a write kind, found by state'
       let files: FileRecord[] = [];
       const { sent, complete } = wire([lost()], () => upload, () => files);
       const api = { uploads: { info: async () => (upload === 'there' ? ({} as never) : gone()), complete: async () => made }, files: { list: async () => ({ items: files }) as never } };
-      const completed = completedThroughOutbox(outbox, api, ACCOUNT, clock, 30_000);
+      const completed = completedThroughOutbox(outbox, api, ACCOUNT, 30_000);
       void complete('u1', context).catch(() => undefined);
       await clock.tickAsync(10);
       // Completed on the platform, the answer lost; the lookup has not run yet.
@@ -173,7 +178,7 @@ describe('remote/uploadWrite: "upload complete" as a write kind, found by state'
       // Its lookups cannot reach the platform.
       const { complete } = wire([lost()], () => 'unreachable', () => []);
       const api = { uploads: { info: async () => gone(), complete: async () => made }, files: { list: async () => ({ items: [] }) as never } };
-      const completed = completedThroughOutbox(outbox, api, ACCOUNT, clock, 1_000);
+      const completed = completedThroughOutbox(outbox, api, ACCOUNT, 1_000);
       void complete('u1', context).catch(() => undefined);
       await clock.tickAsync(10);
       const asked = completed(context).catch((e: unknown) => e);
@@ -199,7 +204,6 @@ describe('remote/uploadWrite: "upload complete" as a write kind, found by state'
     let outbox: Outbox;
     beforeEach(() => {
       clock = new FakeClock(Date.UTC(2026, 0, 1));
-      outbox = new Outbox(new SharedGlobalState().window(), async () => ACCOUNT, clock, { heartbeatMs: 1_000, staleMs: 5_000, settleMs: 500, lookupDelayMs: 200, maxWaitMs: 4_000, lateWindowMs: 20_000 });
     });
     afterEach(() => outbox.dispose());
     /** `listings`: what each listing of the parent answers, in turn (the last one repeats); `create`: what a POST does. */
@@ -210,10 +214,10 @@ describe('remote/uploadWrite: "upload complete" as a write kind, found by state'
         list: async () => (calls.push('list'), { items: listings.length > 1 ? listings.shift()! : listings[0] } as never),
         createFolder: async (name: string) => (calls.push(`create ${name}`), create()),
       };
-      outbox.register(newFolderWrite(files));
+      outbox = openWith(newFolderWrite(files), clock);
       outbox.start();
       outbox.onDidFinish(({ record }) => kinds.push(record.kind));
-      return { calls, kinds, ensure: folderThroughOutbox(outbox, files, ACCOUNT, clock, 30_000) };
+      return { calls, kinds, ensure: folderThroughOutbox(outbox, files, ACCOUNT, 30_000) };
     };
 
     it('there already: its ID, nothing written', async () => {
@@ -227,7 +231,7 @@ describe('remote/uploadWrite: "upload complete" as a write kind, found by state'
       const id = ensure({ parent: 'f1' }, 'reads', undefined, 'run/x');
       await clock.tickAsync(1_000);
       assert.strictEqual(await id, 'd2');
-      assert.deepStrictEqual([calls.filter((c) => c.startsWith('create')), kinds], [['create reads'], [NEW_FOLDER_WRITE]]);
+      assert.deepStrictEqual([calls.filter((c) => c.startsWith('create')), kinds], [['create reads'], [WRITE_KINDS.newFolder]]);
     });
 
     it('a lost answer whose folder shows in the listing only 10 s later: looked for, never made again (a new folder is not idempotent)', async () => {
@@ -244,9 +248,9 @@ describe('remote/uploadWrite: "upload complete" as a write kind, found by state'
       };
       const creates: string[] = [];
       const counted = { ...files, createFolder: async (name: string) => (creates.push(name), files.createFolder()) };
-      outbox.register(newFolderWrite(counted));
+      outbox = openWith(newFolderWrite(counted), clock);
       outbox.start();
-      const id = folderThroughOutbox(outbox, counted, ACCOUNT, clock, 60_000)({ parent: 'f1' }, 'reads');
+      const id = folderThroughOutbox(outbox, counted, ACCOUNT, 60_000)({ parent: 'f1' }, 'reads');
       await clock.tickAsync(30_000);
       assert.strictEqual(await id, 'd5');
       assert.deepStrictEqual(creates, ['reads'], 'one POST');

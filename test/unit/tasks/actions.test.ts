@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import { ApiError } from '../../../src/api/errors';
 import type { Task } from '../../../src/api/types';
-import { actionTokens, canTake, confirmationText, TaskActionSender, taskActionWrites, type TaskActionApi } from '../../../src/tasks/actions';
+import { abortWrite, actionTokens, canTake, confirmationText, rerunWrite, runWrite, TaskActionSender, type TaskActionApi } from '../../../src/tasks/actions';
 import { Outbox } from '../../../src/write/outbox';
 import { FakeClock } from '../../support/fakeClock';
 import { memoryState } from '../../support/sharedState';
@@ -100,8 +100,7 @@ function runTimersDue(clock: FakeClock): { stop(): void } {
 function withOutbox(api: TaskActionApi) {
   const account = { key: 'e#u', credentials: { endpoint: 'https://api.sbgenomics.com/v2', token: 't' } };
   const clock = new FakeClock();
-  const outbox = new Outbox(memoryState(), async () => account, clock);
-  for (const kind of taskActionWrites(api, clock)) outbox.register(kind);
+  const outbox = new Outbox(memoryState(), async () => account, [abortWrite(api), runWrite(api), rerunWrite(api, clock)], clock);
   outbox.start();
-  return { outbox, clock, sender: new TaskActionSender(outbox, async () => account, 1_000, clock) };
+  return { outbox, clock, sender: new TaskActionSender(outbox, async () => account, 1_000) };
 }

@@ -61,8 +61,8 @@ describe('task rows', () => {
 
   describe('description', () => {
     it('says first when it ended, then the project (left out when the view is filtered to it)', () => {
-      assert.strictEqual(taskView(task(), { now: NOW }).description, 'ended 5 min ago · rfranklin/my-project');
-      assert.strictEqual(taskView(task(), { now: NOW, hideProject: true }).description, 'ended 5 min ago');
+      assert.strictEqual(taskView(task(), { now: NOW }).description, 'ended 5 minutes ago · rfranklin/my-project');
+      assert.strictEqual(taskView(task(), { now: NOW, hideProject: true }).description, 'ended 5 minutes ago');
     });
 
     it('says a status no group names (aborting, creating, unknown) first in its label: the icon alone does not tell it', () => {
@@ -70,7 +70,7 @@ describe('task rows', () => {
       const aborting = taskView(task({ ...running, status: 'ABORTING' }), { now: NOW });
       assert.deepStrictEqual(
         [aborting.label, aborting.description, aborting.ariaLabel],
-        ['aborting · grep run - 11-26-15 14:14:14', 'started 55 min ago · rfranklin/my-project', 'grep run - 11-26-15 14:14:14, aborting, started 55 min ago, rfranklin/my-project'],
+        ['aborting · grep run - 11-26-15 14:14:14', 'started 55 minutes ago · rfranklin/my-project', 'grep run - 11-26-15 14:14:14, aborting, started 55 minutes ago, rfranklin/my-project'],
       );
       assert.strictEqual(taskView(task({ ...running, status: 'CREATING', name: 'batch' }), { now: NOW }).label, 'creating · batch');
       assert.strictEqual(taskView(task({ ...running, status: 'PAUSED', name: 'later' }), { now: NOW }).label, 'paused · later');
@@ -81,13 +81,13 @@ describe('task rows', () => {
     it('gives screen readers the name, the status and the description in plain words', () => {
       const long = 'a'.repeat(30) + ' *bold* ' + 'b'.repeat(22);
       const view = taskView(task({ name: long }), { now: NOW });
-      assert.strictEqual(view.ariaLabel, `${long}, completed, ended 5 min ago, rfranklin/my-project`);
+      assert.strictEqual(view.ariaLabel, `${long}, completed, ended 5 minutes ago, rfranklin/my-project`);
       assert.strictEqual(groupView('FAILED', 3).ariaLabel, '3 failed tasks match');
       assert.strictEqual(groupView('FAILED', undefined).ariaLabel, 'Failed tasks, counting');
     });
 
     it('says when a running task started, and when a queued or draft one was created', () => {
-      assert.strictEqual(taskTime(task({ status: 'RUNNING', end_time: undefined }), NOW), 'started 55 min ago');
+      assert.strictEqual(taskTime(task({ status: 'RUNNING', end_time: undefined }), NOW), 'started 55 minutes ago');
       assert.strictEqual(taskTime(task({ status: 'QUEUED', start_time: undefined, end_time: undefined }), NOW), 'created 1 hour ago');
       assert.strictEqual(taskTime(task({ status: 'DRAFT', start_time: undefined, end_time: undefined, created_time: '2026-03-05T12:00:00Z' }), NOW), 'created 2 days ago');
       assert.strictEqual(taskTime(task({ status: 'FAILED', end_time: '2026-03-05T12:00:00Z' }), NOW), 'ended 2 days ago');
@@ -103,7 +103,7 @@ describe('task rows', () => {
       });
       assert.strictEqual(batchSummary(parent), '12 done · 3 running · 1 failed');
       const view = taskView(parent, { now: NOW });
-      assert.strictEqual(view.description, 'started 55 min ago · 12 done · 3 running · 1 failed · rfranklin/my-project');
+      assert.strictEqual(view.description, 'started 55 minutes ago · 12 done · 3 running · 1 failed · rfranklin/my-project');
       assert.strictEqual(view.expandable, true);
       assert.strictEqual(batchSummary(task({ execution_status: { queued: 0 } })), undefined);
       assert.strictEqual(batchSummary({ execution_status: { queued: 2, aborted: 1 } }), '2 queued · 1 aborted');
@@ -148,8 +148,8 @@ describe('task rows', () => {
         'App: rfranklin/my-project/grep/5',
         'Created by: rfranklin',
         'Created: 2026-03-07 11:00 UTC (1 hour ago)',
-        'Started: 2026-03-07 11:05 UTC (55 min ago)',
-        'Ended: 2026-03-07 11:55 UTC (5 min ago)',
+        'Started: 2026-03-07 11:05 UTC (55 minutes ago)',
+        'Ended: 2026-03-07 11:55 UTC (5 minutes ago)',
         'Duration: 50 min',
         'Progress: 3/3 steps',
         'Price: $0.02',

@@ -3,7 +3,7 @@ import { ApiError } from '../../../src/api/errors';
 import type { TaskListQuery } from '../../../src/api/tasks';
 import type { Task } from '../../../src/api/types';
 import { FilterModel } from '../../../src/tasks/filterModel';
-import { GroupNode, LoadMoreNode, MessageNode, TaskNode, TaskTreeModel, type InfoNode, type TaskTreeNode } from '../../../src/tasks/taskTree';
+import { type GroupNode, type LoadMoreNode, type MessageNode, type TaskNode, TaskTreeModel, type InfoNode, type TaskTreeNode } from '../../../src/tasks/taskTree';
 import type { StateStore } from '../../../src/util/stateStore';
 import { FakeTasks, task, taskId } from '../../support/fakeTasks';
 import { memoryState } from '../../support/sharedState';

@@ -1,7 +1,7 @@
 // The copy write's identity rule (write/asyncJobs.ts) against a long job list: what it may and may not conclude.
 import * as assert from 'assert';
 import type { AsyncJob, CopyItem, Page } from '../../../src/api/types';
-import { CopyWrite, matchCopy, type CopyRecord } from '../../../src/copy/copyWrite';
+import { copyWrite, matchCopy, type CopyRecord } from '../../../src/copy/copyWrite';
 import { JobTracker } from '../../../src/jobs/tracker';
 import { FakeClock } from '../../support/fakeClock';
 import { memoryState } from '../../support/sharedState';
@@ -49,7 +49,15 @@ class LongJobList {
   async submit(): Promise<AsyncJob> {
     throw new Error('not sent here');
   }
+  /** The same list as the async file jobs' calls (a job asked by kind and ID). */
+  asFileJobs() {
+    return { submit: () => this.submit(), list: (page?: { offset?: number; limit?: number }) => this.list(page), get: (_kind: string, id: string) => this.get(id) };
+  }
 }
+
+/** The copy write as the extension declares it, over the list. */
+const copyOver = (clock: FakeClock, jobs: LongJobList) =>
+  copyWrite({ jobs: jobs.asFileJobs(), files: { get: async () => ({ href: '', id: '', name: '' }) }, tracker: new JobTracker(jobs, memoryState(), clock), clock, serverNow: clock.now });
 
 describe('the copy write\'s identity rule on a long job list', () => {
   it('a list longer than the pages a lookup reads gives "unknown", never "absent", and adopts no old job that matches', async () => {
@@ -61,7 +69,7 @@ describe('the copy write\'s identity rule on a long job list', () => {
     // Past the end of what a snapshot reads: an old copy of the very same file (a day ago), then 1,300 more old jobs.
     jobs.add(mine, DAY);
     for (let i = 0; i < 1_300; i++) jobs.add([{ file: fileId(20_000 + i), project: destination.project }], 2 * DAY);
-    const write = new CopyWrite(jobs, { get: async () => ({ href: '', id: '', name: '' }) }, new JobTracker(jobs, memoryState(), clock), clock.now, undefined, clock);
+    const write = copyOver(clock, jobs);
     const record = { v: 2, id: 'w1', kind: 'copy', group: 'g', account: 'a', owner: 'o', state: 'sending', createdAt: clock.now(), attempts: 1, resends: 0, payload: { items: mine, destination, sourceNames: names } } as CopyRecord;
     if (write.identity.by !== 'difference') throw new Error('the copy is found by difference');
     const snapshot = await write.identity.snapshot(record, credentials);
@@ -74,7 +82,7 @@ describe('the copy write\'s identity rule on a long job list', () => {
   });
 
   const setup = (clock: FakeClock, jobs: LongJobList) => {
-    const write = new CopyWrite(jobs, { get: async () => ({ href: '', id: '', name: '' }) }, new JobTracker(jobs, memoryState(), clock), clock.now, undefined, clock);
+    const write = copyOver(clock, jobs);
     if (write.identity.by !== 'difference') throw new Error('the copy is found by difference');
     return { write, identity: write.identity };
   };

@@ -1,63 +1,12 @@
 // The outbox's states with a fake kind and a fake clock: what is sent, when, and what never is.
 import * as assert from 'assert';
 import { ApiError } from '../../../src/api/errors';
-import type { Identity } from '../../../src/write/kinds';
-import { Outbox, type Lookup, type WriteKind, type WriteRecord } from '../../../src/write/outbox';
+import { Outbox } from '../../../src/write/outbox';
+import { FakeKind } from '../../support/fakeWriteKind';
 import { SharedGlobalState, type WindowState } from '../../support/sharedState';
 import { FakeClock } from '../../support/fakeClock';
 
 const ACCOUNT = { key: 'https://api.sbgenomics.com/v2#rfranklin', credentials: { endpoint: 'https://api.sbgenomics.com/v2', token: 'a-token-of-the-test' } };
-
-/**
- * A kind whose answers the test scripts: each send takes the next answer (a result, or an error to throw); each
- * lookup the next lookup answer. Found by difference (a copy's rule) unless `idempotent`.
- */
-class FakeKind implements WriteKind<string, number, string> {
-  readonly name = 'fake';
-  destructive?: boolean;
-  verifyRefusal?: (error: ApiError) => boolean;
-  isOutcome?: (outcome: unknown) => outcome is string;
-  sends: string[] = [];
-  lookups: string[] = [];
-  finished: string[] = [];
-  answers: (string | Error)[] = [];
-  lookupAnswers: Lookup<string, string>[] = [];
-  readonly identity: Identity<string, number, string>;
-  constructor(readonly idempotent = false) {
-    this.identity = idempotent
-      ? { by: 'state', read: async (record) => this.look(record) }
-      : { by: 'difference', snapshot: async () => ++this.prepared && 1, isSnapshot: (s): s is number => typeof s === 'number', find: async (record) => this.look(record), madeId: (outcome) => outcome };
-  }
-  isPayload(payload: unknown): payload is string {
-    return typeof payload === 'string';
-  }
-  keep(outcome: string): string {
-    return outcome;
-  }
-  describe(payload: string): string {
-    return `fake ${payload}`;
-  }
-  /** The wait each send is held back by (bulk work pacing itself to the API budget); none once used up. */
-  holds: number[] = [];
-  /** Snapshots taken (before each send of a write found by difference). */
-  prepared = 0;
-  hold(): number {
-    return this.holds.shift() ?? 0;
-  }
-  send = async (record: WriteRecord<string>): Promise<string> => {
-    this.sends.push(record.payload);
-    const answer = this.answers.shift() ?? `job-${record.payload}`;
-    if (answer instanceof Error) throw answer;
-    return answer;
-  };
-  finish(_record: WriteRecord<string>, outcome: string): void {
-    this.finished.push(outcome);
-  }
-  private async look(record: WriteRecord<string>): Promise<Lookup<string, string>> {
-    this.lookups.push(record.payload);
-    return this.lookupAnswers.shift() ?? { unknown: 'cannot tell yet' };
-  }
-}
 
 describe('Outbox', () => {
   let clock: FakeClock;
@@ -65,8 +14,7 @@ describe('Outbox', () => {
   const outboxes: Outbox[] = [];
   const open = (state: WindowState = global.window(), account: () => Promise<typeof ACCOUNT | undefined> = async () => ACCOUNT, idempotent = false) => {
     const kind = new FakeKind(idempotent);
-    const outbox = new Outbox(state, account, clock, { heartbeatMs: 1_000, staleMs: 5_000, settleMs: 500, lookupDelayMs: 200, maxWaitMs: 4_000, lateWindowMs: 20_000 });
-    outbox.register(kind);
+    const outbox = new Outbox(state, account, [kind], clock, { heartbeatMs: 1_000, staleMs: 5_000, settleMs: 500, lookupDelayMs: 200, maxWaitMs: 4_000, lateWindowMs: 20_000 });
     outbox.start();
     outboxes.push(outbox);
     return { outbox, kind, state };

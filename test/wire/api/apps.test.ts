@@ -1,9 +1,9 @@
-// The apps client (contract §14) against the emulator: listing, one app, its raw CWL by revision, a new revision,
+// The apps client (platform-api.md §14) against the emulator: listing, one app, its raw CWL by revision, a new revision,
 // an install, a copy; what is refused before sending, and what the platform refuses.
 import * as assert from 'assert';
 import { appBaseId, appRevisionOf } from '../../../src/api/apps';
 import { SbClient } from '../../../src/api/client';
-import { ApiError } from '../../../src/api/errors';
+import type { ApiError } from '../../../src/api/errors';
 import { startEmulator, type Emulator } from '../../emulator';
 
 describe('apps client (against the emulator)', function () {

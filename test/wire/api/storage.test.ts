@@ -8,7 +8,7 @@ import type { AddressInfo } from 'net';
 import { Readable } from 'stream';
 import { SbClient } from '../../../src/api/client';
 import { ApiError } from '../../../src/api/errors';
-import { FileSpanBody } from '../../../src/api/fileSpanBody';
+import { FileSpanBody } from '../../../src/transfer/fileSpanBody';
 import { isLocalError } from '../../../src/util/localError';
 import { nodeStorageFetch, StorageClient, StorageError, safeLocation } from '../../../src/api/storage';
 import type { RequestLogEntry } from '../../../src/api/transport';

@@ -7,7 +7,7 @@ import { findFileIds } from '../../../src/api/ids';
 import { downloadTail, downloadWhole } from '../../../src/api/signedDownload';
 import { safeLocation } from '../../../src/api/storage';
 import type { RequestLogEntry } from '../../../src/api/transport';
-import { Emulator, startEmulator, type TaskRec } from '../../emulator';
+import { type Emulator, startEmulator, type TaskRec } from '../../emulator';
 
 const MB = 1024 * 1024;
 

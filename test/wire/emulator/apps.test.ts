@@ -1,4 +1,4 @@
-/** The emulator's apps (contract §14): listing, getting, raw CWL, install, revisions, copy, and their refusals. */
+/** The emulator's apps (platform-api.md §14): listing, getting, raw CWL, install, revisions, copy, and their refusals. */
 import * as assert from 'assert';
 import { startEmulator, type Emulator } from '../../emulator';
 import { caller, query, type Json } from './call';

@@ -1,4 +1,4 @@
-/** The emulator's asynchronous move and delete jobs (contract §9.2), beside the copy: states, per-item results, rules. */
+/** The emulator's asynchronous move and delete jobs (platform-api.md §9.2), beside the copy: states, per-item results, rules. */
 import * as assert from 'assert';
 import { startEmulator, type Emulator, type FileRec } from '../../emulator';
 import { caller, type Json } from './call';

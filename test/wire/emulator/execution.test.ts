@@ -1,6 +1,6 @@
 /** The emulator's task execution: exact status filter, actions with the platform's rules, execution details, logs, storage. */
 import * as assert from 'assert';
-import { Emulator, startEmulator, type TaskRec } from '../../emulator';
+import { type Emulator, startEmulator, type TaskRec } from '../../emulator';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

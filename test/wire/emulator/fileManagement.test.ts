@@ -1,4 +1,4 @@
-/** The emulator's file management (contract §9): folders, rename, tags, metadata, single move, delete, bulk calls. */
+/** The emulator's file management (platform-api.md §9): folders, rename, tags, metadata, single move, delete, bulk calls. */
 import * as assert from 'assert';
 import { startEmulator, type Emulator, type FileRec } from '../../emulator';
 import { caller, query, type Json } from './call';
@@ -296,7 +296,7 @@ describe('emulator: file management', function () {
       assert.ok(emu.data.fileById.has(full.id));
     });
 
-    it('at most 100 items, at least 1, and the body named as the contract says', async () => {
+    it('at most 100 items, at least 1, and the body named as platform-api.md says', async () => {
       const ids = emu.data.files.slice(0, 101).map((f) => f.id);
       for (const path of ['/bulk/files/get', '/bulk/files/delete']) {
         const r = await call('POST', path, { file_ids: ids });

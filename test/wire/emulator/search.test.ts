@@ -1,4 +1,4 @@
-/** The emulator's file search (contract §10.2): the query subset, paging by cont_token, and a platform without it. */
+/** The emulator's file search (platform-api.md §10.2): the query subset, paging by cont_token, and a platform without it. */
 import * as assert from 'assert';
 import { startEmulator, type Emulator, type FileRec } from '../../emulator';
 import { caller, type Json } from './call';

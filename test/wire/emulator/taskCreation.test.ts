@@ -1,4 +1,4 @@
-/** The emulator's tasks against their app's CWL (contract §11): checks, request errors, drafts, runs, batches, delete. */
+/** The emulator's tasks against their app's CWL (platform-api.md §11): checks, request errors, drafts, runs, batches, delete. */
 import * as assert from 'assert';
 import { startEmulator, type Emulator, type FileRec } from '../../emulator';
 import { caller, type Json } from './call';
@@ -80,7 +80,7 @@ describe('emulator: tasks made from an app, checked against its CWL, run, batche
       assert.deepStrictEqual([wf.body.errors, wf.body.execution_status.steps_total], [[], 2]);
     });
 
-    it('request errors make nothing, with the contract\'s codes', async () => {
+    it('request errors make nothing, with platform-api.md\'s codes', async () => {
       const before = emu.data.tasks.length;
       for (const [body, q, status, code] of [
         [vf(good(), { app: `${mine}/variant-filter/9` }), '', 404, 6002],

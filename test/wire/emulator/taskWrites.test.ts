@@ -1,4 +1,4 @@
-/** The emulator's task creation, clone, draft changes (contract §11), prices, and the batches at scale. */
+/** The emulator's task creation, clone, draft changes (platform-api.md §11), prices, and the batches at scale. */
 import * as assert from 'assert';
 import { startEmulator, type Emulator, type TaskRec } from '../../emulator';
 import { caller, type Json } from './call';

@@ -1,4 +1,4 @@
-/** The emulator's volumes (contract §13): browsing, imports and exports with their job states, results and refusals. */
+/** The emulator's volumes (platform-api.md §13): browsing, imports and exports with their job states, results and refusals. */
 import * as assert from 'assert';
 import { startEmulator, type Emulator, type FileRec } from '../../emulator';
 import { caller, type Json } from './call';

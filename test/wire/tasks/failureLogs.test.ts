@@ -4,7 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { SbClient } from '../../../src/api/client';
 import { failedTasks, collectFailureLogs, lastLines, safeSegment, summaryMarkdown, type CollectResult } from '../../../src/tasks/failureLogs';
-import { Emulator, startEmulator } from '../../emulator';
+import { type Emulator, startEmulator } from '../../emulator';
 
 describe('Collect Failure Logs', () => {
   it('names folders the file systems accept, and quotes the last lines of a log that may start inside a line', () => {

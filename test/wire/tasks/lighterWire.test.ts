@@ -1,6 +1,6 @@
 // The lighter wire (#27 §2) against the emulator: a listing with a row's fields only, the batch parents' counts and the
 // tooltips read as whole records (`POST /v2/bulk/tasks/get` 100 IDs a request, `GET /v2/tasks/{id}` per hover), each
-// once while current, and the emulator serving the bulk read as the contract says.
+// once while current, and the emulator serving the bulk read as platform-api.md says.
 import * as assert from 'assert';
 import { SbClient } from '../../../src/api/client';
 import type { Task } from '../../../src/api/types';
@@ -9,7 +9,7 @@ import { TASK_LIST_FIELDS } from '../../../src/tasks/taskListing';
 import { TaskRecords } from '../../../src/tasks/taskRecords';
 import { taskTooltip } from '../../../src/tasks/taskRows';
 import { TaskTreeModel, type TaskNode } from '../../../src/tasks/taskTree';
-import { Emulator, startEmulator } from '../../emulator';
+import { type Emulator, startEmulator } from '../../emulator';
 import { memoryState } from '../../support/sharedState';
 
 describe('a lighter wire (against the emulator)', function () {

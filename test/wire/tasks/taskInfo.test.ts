@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import { SbClient } from '../../../src/api/client';
 import { fetchLog, partialNote, TAIL_BYTES } from '../../../src/tasks/logContent';
 import { buildTaskInfo, fileValues, jobLogs, messages, sortJobs, type InfoItem } from '../../../src/tasks/taskInfo';
-import { Emulator, startEmulator } from '../../emulator';
+import { type Emulator, startEmulator } from '../../emulator';
 
 const find = (items: InfoItem[], key: string) => items.find((i) => i.key === key);
 

@@ -5,7 +5,7 @@ import * as assert from 'assert';
 import { SbClient } from '../../../src/api/client';
 import { namePages } from '../../../src/tasks/findTask';
 import { childItems, jobItems, jobLog, layoutTimeline, TIMELINE_CHILD_FIELDS } from '../../../src/tasks/timelineModel';
-import { Emulator, startEmulator } from '../../emulator';
+import { type Emulator, startEmulator } from '../../emulator';
 
 describe('timeline: the layout of the emulator\'s execution details', function () {
   this.timeout(30_000);

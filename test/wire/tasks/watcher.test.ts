@@ -3,7 +3,7 @@ import { SbClient } from '../../../src/api/client';
 import { memoryState } from '../../support/sharedState';
 import type { BulkTaskItem, Task } from '../../../src/api/types';
 import { followWatched, shouldNotify, TaskWatcher, type TaskEnded } from '../../../src/tasks/watcher';
-import { Emulator, startEmulator } from '../../emulator';
+import { type Emulator, startEmulator } from '../../emulator';
 import { FAKE_CLOCK_START, FakeClock } from '../../support/fakeClock';
 
 describe('task watcher (against the emulator)', function () {

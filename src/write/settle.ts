@@ -1,0 +1,97 @@
+// The one way to submit writes and wait for how they came out (`Outbox.send`), or to follow writes already in the
+// outbox (`Outbox.follow`): every command, the upload engine and the tests wait this way, each saying how long.
+// Pure: no `vscode`.
+import type { Clock } from '../api/clock';
+import { waitsForPerson, type FinishedWrite, type WriteRecord } from './records';
+
+/**
+ * How long to wait for the writes:
+ * - `answer` (the default): until none needs this window now: each reached the platform, was refused, waits for a
+ *   retry time (a rate limit, maintenance, the API budget), or is looked up later after a lost answer;
+ * - `lookup`: also while one is being looked up after a lost answer (a person waits a little for it rather than
+ *   hear "maybe" at once), and while this window sends it again;
+ * - `end`: until each reached the platform, waits for the person, or left the outbox, through every wait.
+ */
+export type Until = 'answer' | 'lookup' | 'end';
+
+export interface Patience {
+  until?: Until;
+  /** The longest wait past the answers (`lookup`, `end`); none by default. */
+  atMostMs?: number;
+  /** How many of the writes reached the platform so far, told at the start and at each change. */
+  onProgress?(done: number, total: number): void;
+}
+
+/** How writes came out, once waited for. */
+export interface Settled<R = unknown> {
+  /** The writes as recorded (one that global state refused to record is `failed`, never sent). */
+  records: WriteRecord[];
+  /** Those that reached the platform in this window (answered, or found after a lost answer), with their outcomes. */
+  finished: FinishedWrite<R>[];
+  /** Those still in the outbox: refused, not found, changed by someone else, being looked up, or waiting. */
+  left: WriteRecord[];
+}
+
+/** What settling asks of the outbox. */
+export interface SettleHost {
+  onDidFinish(listener: (finished: FinishedWrite) => void): { dispose(): void };
+  onDidChange(listener: () => void): { dispose(): void };
+  /** Every write not finished, of every window. */
+  all(): WriteRecord[];
+  /** Resolves when none of these writes is due in this window (the `answer` wait). */
+  settled(ids: readonly string[]): Promise<unknown>;
+  /** Whether this window acts on the write now (on its way, or its wait over). */
+  dueHere(record: WriteRecord): boolean;
+}
+
+/** Which writes keep a caller waiting past the answers. */
+const OPEN: Record<Until, ((record: WriteRecord, host: SettleHost) => boolean) | undefined> = {
+  answer: undefined,
+  lookup: (record, host) => record.state === 'unsure' || host.dueHere(record),
+  end: (record) => !waitsForPerson(record),
+};
+
+/** Runs `start` (which records writes, or names writes already recorded) and waits for them as `patience` says. */
+export async function settle<R>(host: SettleHost, clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>, start: () => Promise<readonly WriteRecord[]>, patience: Patience = {}): Promise<Settled<R>> {
+  const finished: FinishedWrite<R>[] = [];
+  // Listening from the start: a write may finish before `start` resolves.
+  const listening = host.onDidFinish((f) => finished.push(f as FinishedWrite<R>));
+  try {
+    const records = [...(await start())];
+    const ids = new Set(records.map((r) => r.id));
+    const done = () => finished.filter((f) => ids.has(f.record.id));
+    const left = () => {
+      const made = new Set(done().map((f) => f.record.id));
+      return host.all().filter((r) => ids.has(r.id) && !made.has(r.id));
+    };
+    const progress = patience.onProgress;
+    const report = () => progress?.(done().length, ids.size);
+    const watching = progress ? host.onDidChange(report) : undefined;
+    try {
+      report();
+      await host.settled([...ids]);
+      const open = OPEN[patience.until ?? 'answer'];
+      if (open) await changesUntil(host, clock, () => !left().some((r) => open(r, host)), patience.atMostMs ?? Infinity);
+    } finally {
+      watching?.dispose();
+    }
+    return { records, finished: done(), left: left() };
+  } finally {
+    listening.dispose();
+  }
+}
+
+/** Resolves once `over()` holds, asked at each change of the outbox, or after `ms`. */
+function changesUntil(host: SettleHost, clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>, over: () => boolean, ms: number): Promise<void> {
+  if (over()) return Promise.resolve();
+  return new Promise((resolve) => {
+    let timer: unknown;
+    const changes = host.onDidChange(() => over() && done());
+    const done = () => {
+      changes.dispose();
+      if (timer !== undefined) clock.clearTimeout(timer);
+      resolve();
+    };
+    if (Number.isFinite(ms)) timer = clock.setTimeout(done, ms);
+  });
+}
