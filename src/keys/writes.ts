@@ -8,6 +8,8 @@ export const WRITE_KINDS = {
   run: 'taskAction.run',
   rerun: 'taskAction.rerun',
   rerunFailed: 'taskAction.rerunFailed',
+  createTask: 'task.create',
+  createSheetTask: 'task.createFromSheet',
   uploadComplete: 'upload.complete',
   newFolder: 'file.newFolder',
   rename: 'file.rename',

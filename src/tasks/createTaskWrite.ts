@@ -1,0 +1,96 @@
+// Making a task (`POST /v2/tasks`, as a DRAFT or with `?action=run`) as a write of the outbox: not idempotent (each
+// call makes a task, billed once run), so after a lost answer it is found by difference — a task in the project, not
+// in the snapshot, with the app, name and inputs asked, claimed by no other write, made no earlier than the send
+// (./newTaskIdentity.ts, the re-run's rule) — and never sent again blind. A sample sheet's tasks are one write each,
+// of one group, held back while the API budget is nearly spent (as Re-run Failed's). No `vscode`.
+import * as l10n from '@vscode/l10n';
+import type { ApiBudget } from '../api/budget';
+import type { Clock } from '../api/clock';
+import type { Credentials } from '../api/transport';
+import type { NewTask, Task } from '../api/types';
+import { WRITE_KINDS } from '../keys/writes';
+import type { WriteKind } from '../write/kinds';
+import { keepTask } from './actions';
+import { newTaskIdentity, type CloneSnapshot, type TaskListApi } from './newTaskIdentity';
+
+export interface CreateTaskApi extends TaskListApi {
+  create(task: NewTask, options: { run?: boolean; credentials?: Credentials }): Promise<Task>;
+}
+
+export interface CreateTaskPayload {
+  task: NewTask;
+  /** Made and run at once (`?action=run`); otherwise left a DRAFT. */
+  run: boolean;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export function isCreateTaskPayload(p: unknown): p is CreateTaskPayload {
+  if (!isObject(p) || typeof p.run !== 'boolean' || !isObject(p.task)) return false;
+  const t = p.task;
+  return typeof t.project === 'string' && typeof t.app === 'string' && (t.name === undefined || typeof t.name === 'string') && (t.inputs === undefined || isObject(t.inputs));
+}
+
+/** A value as compared: a file or folder by its ID (the platform may add its name), lists item by item. */
+function comparable(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(comparable);
+  if (isObject(value) && typeof value.path === 'string' && (value.class === 'File' || value.class === 'Directory')) return { class: value.class, path: value.path.toLowerCase() };
+  return value;
+}
+
+/** Whether a task's inputs hold every value asked (the platform may add what it fills in itself). */
+export function holdsInputs(task: Pick<Task, 'inputs'>, asked: Record<string, unknown> | undefined): boolean {
+  const have = task.inputs ?? {};
+  return Object.entries(asked ?? {}).every(([id, v]) => v === null || JSON.stringify(comparable(have[id])) === JSON.stringify(comparable(v)));
+}
+
+/** Whether a task that appeared since the snapshot is the one a create made. */
+export function isMadeBy(task: Task, payload: CreateTaskPayload): boolean {
+  const asked = payload.task;
+  return task.project === asked.project && sameApp(task.app, asked.app) && (asked.name === undefined || task.name === asked.name) && holdsInputs(task, asked.inputs);
+}
+
+/** The record names the app with its revision; one asked without a revision is its latest at creation. */
+const sameApp = (made: string | undefined, asked: string): boolean => made === asked || (made !== undefined && made.startsWith(`${asked}/`) && /^\d+$/.test(made.slice(asked.length + 1)));
+
+/** What is kept of the answer: what the views read, and the platform's validation errors and warnings (shown on the document's lines). */
+function keepCreated(task: Task): Task {
+  return { ...keepTask(task), ...(task.errors?.length ? { errors: task.errors } : {}), ...(task.warnings?.length ? { warnings: task.warnings } : {}) };
+}
+
+/** "Run "BWA-MEM on sample_01"", "Save "…" as a draft". */
+export function describeCreate(p: CreateTaskPayload): string {
+  const name = p.task.name ?? p.task.app.split('/')[2] ?? p.task.app;
+  return p.run ? l10n.t('Run task "{0}"', name) : l10n.t('Save task "{0}" as a draft', name);
+}
+
+/** Run Task, Save as Draft: one task made exactly once. */
+export function createTaskWrite(api: CreateTaskApi, clock?: Pick<Clock, 'monotonic'>, serverNow?: () => number | undefined): WriteKind<CreateTaskPayload, CloneSnapshot, Task> {
+  return {
+    name: WRITE_KINDS.createTask,
+    idempotent: false,
+    identity: newTaskIdentity(
+      api,
+      {
+        project: (p: CreateTaskPayload) => p.task.project,
+        fields: 'name,app,status,project,inputs',
+        matches: (t, p) => isMadeBy(t, p),
+        absent: () => l10n.t('No task of this app, name and inputs shows in the project.'),
+      },
+      clock,
+      serverNow,
+    ),
+    isPayload: isCreateTaskPayload,
+    isOutcome: (t): t is Task => isObject(t) && typeof t.id === 'string',
+    send: (record, credentials) => api.create(record.payload.task, { run: record.payload.run, credentials }),
+    keep: keepCreated,
+    // The command that asked shows the outcome; one taken over from a closed window shows in the next refresh.
+    finish: () => undefined,
+    describe: describeCreate,
+  };
+}
+
+/** Run for Each Row…: a task per row of a sample sheet, each a create, held back while the API budget is nearly spent. */
+export function sheetTaskWrite(api: CreateTaskApi, budget: Pick<ApiBudget, 'holdBulk'>, clock?: Pick<Clock, 'monotonic'>, serverNow?: () => number | undefined): WriteKind<CreateTaskPayload, CloneSnapshot, Task> {
+  return { ...createTaskWrite(api, clock, serverNow), name: WRITE_KINDS.createSheetTask, hold: () => budget.holdBulk(1) };
+}
