@@ -10,6 +10,7 @@ export const WRITE_KINDS = {
   rerunFailed: 'taskAction.rerunFailed',
   createTask: 'task.create',
   createSheetTask: 'task.createFromSheet',
+  saveDraft: 'task.saveDraft',
   uploadComplete: 'upload.complete',
   newFolder: 'file.newFolder',
   rename: 'file.rename',

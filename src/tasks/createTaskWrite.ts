@@ -54,7 +54,7 @@ export function isMadeBy(task: Task, payload: CreateTaskPayload): boolean {
 const sameApp = (made: string | undefined, asked: string): boolean => made === asked || (made !== undefined && made.startsWith(`${asked}/`) && /^\d+$/.test(made.slice(asked.length + 1)));
 
 /** What is kept of the answer: what the views read, and the platform's validation errors and warnings (shown on the document's lines). */
-function keepCreated(task: Task): Task {
+export function keepCreated(task: Task): Task {
   return { ...keepTask(task), ...(task.errors?.length ? { errors: task.errors } : {}), ...(task.warnings?.length ? { warnings: task.warnings } : {}) };
 }
 

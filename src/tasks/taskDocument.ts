@@ -21,9 +21,6 @@ import { appRevisionOf } from '../api/apps';
 import { isAppId, isProjectId, isTaskId } from '../api/ids';
 import { loadYaml, type YamlLib } from '../util/yaml';
 
-/** The names a task document may have: language features register for them (and untitled documents of such a name). */
-export const TASK_DOCUMENT_GLOB = '**/*.sbtask.{yaml,yml}';
-export const isTaskDocumentName = (path: string): boolean => /\.sbtask\.ya?ml$/i.test(path);
 
 /** A part of the text, by offsets: [start, end). */
 export interface Span {

@@ -6,7 +6,10 @@
 import * as assert from 'assert';
 import { ApiError } from '../../src/api/errors';
 import type { NewTask } from '../../src/api/types';
+import { WRITE_KINDS } from '../../src/keys/writes';
+import { draftState, stateAfter, type SaveDraftPayload } from '../../src/tasks/saveDraftWrite';
 import { MemoryWorld } from './memoryKit';
+import { accountWrites, compareWrites, note, type WriteFigures } from './support';
 
 const MINUTE = 60_000;
 const exactlyOnce = (requested: number) => ({ requested, once: requested, doubled: 0, lost: 0, wronglyAdopted: 0, stuck: 0 });
@@ -105,5 +108,53 @@ describe('16. making tasks exactly once: Run Task and a sample sheet\'s rows', f
     await w.run(15 * MINUTE);
     assert.deepStrictEqual(w.account('create tasks from a sheet: 60 rows, 12 answers lost, a 429, maintenance', 'lost answers, 429, maintenance')['create tasks from a sheet'], exactlyOnce(60));
     assert.strictEqual(win.finished.filter((f) => f.found).length, 12, 'each lost answer found by the lookup');
+  });
+
+  describe('save draft: the document saved over its draft (PATCH), found by state', () => {
+    const none = { doubled: 0, lost: 0, asked: 0, wronglyAdopted: 0, stuck: 0 };
+    const tally = (what: string, figures: WriteFigures) => {
+      accountWrites('save draft', figures, what);
+      note(`save draft · ${what}: requested ${figures.requested}, made once ${figures.once}, doubled ${figures.doubled}, lost ${figures.lost}, person asked ${figures.asked}`);
+      return figures;
+    };
+    const saving = (w: MemoryWorld) => {
+      const draft = w.platform.seedTask({ status: 'DRAFT', name: 'VF draft', app: APP, project: PROJECT, inputs: { min_quality: 4 } });
+      const changes = { name: 'VF draft', inputs: { min_quality: 30 } };
+      const before = draftState(draft);
+      const payload: SaveDraftPayload = { id: draft.id, before, after: stateAfter(before, changes), changes };
+      return { draft, payload, key: `saveDraft:${draft.id}:${JSON.stringify(changes)}` };
+    };
+
+    it('its answer lost: read back, it shows what was asked, not sent again', async () => {
+      const w = make();
+      const win = w.open();
+      const { draft, payload, key } = saving(w);
+      w.platform.postFaults.push('lose');
+      await win.submit(WRITE_KINDS.saveDraft, [payload]);
+      await w.run(5 * MINUTE);
+      const sent = w.platform.received.filter((k) => k === key).length;
+      const figures = tally('answer lost', { ...none, ...compareWrites([key], w.platform.made.map((m) => m.key)), doubled: sent - 1 });
+      assert.deepStrictEqual(figures, { ...none, requested: 1, once: 1 });
+      assert.strictEqual(win.finished[0]?.found, true);
+      assert.deepStrictEqual(w.platform.task(draft.id)?.inputs, { min_quality: 30 });
+    });
+
+    it('its answer lost, a colleague changes the draft before the lookup: the person is asked, nothing overwritten', async () => {
+      const w = make({ propagationMs: 30 });
+      const win = w.open();
+      const { draft, payload, key } = saving(w);
+      w.platform.postFaults.push('lose');
+      const [write] = await win.submit(WRITE_KINDS.saveDraft, [payload]);
+      await w.clock.tickAsync(1_000);
+      w.platform.task(draft.id)!.inputs = { min_quality: 50 };
+      await w.run(10 * MINUTE);
+      const [left] = win.outbox.all();
+      assert.deepStrictEqual([left?.id, left?.state], [write.id, 'changed']);
+      assert.match(left.note!, /was changed by someone else since/);
+      assert.deepStrictEqual(w.platform.task(draft.id)?.inputs, { min_quality: 50 }, 'the colleague\'s change stands');
+      const sent = w.platform.received.filter((k) => k === key).length;
+      const figures = tally('a colleague\'s change', { ...none, ...compareWrites([key], w.platform.made.map((m) => m.key)), doubled: sent - 1, asked: 1 });
+      assert.deepStrictEqual(figures, { ...none, requested: 1, once: 1, asked: 1 });
+    });
   });
 });
