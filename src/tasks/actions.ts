@@ -175,19 +175,29 @@ export class TaskActionSender {
     const payload: TaskActionPayload = { action: kind, task: { id: task.id, name: task.name, app: task.app, project: task.project, status: task.status } };
     // A lost answer is looked up in the background; the person waits a little for it rather than hear "maybe" at once.
     const patience = { until: 'lookup' as const, atMostMs: this.lookupWaitMs };
-    const { finished, left } = existing ? await this.outbox.follow<Task>(async () => [existing], patience) : await this.outbox.send<Task>(writeKind, [payload], account, patience);
-    if (finished[0]) return { kind: finished[0].found ? 'found' : 'done', task: finished[0].outcome };
-    const record = left[0];
-    if (!record) return { kind: 'refused', error: new Error(l10n.t('It was discarded.')) };
-    if (waitsForPerson(record)) return { kind: 'refused', error: new Error(record.note ?? l10n.t('The platform refused it.')) };
-    if (record.state === 'queued') return { kind: 'waiting', note: record.note ?? l10n.t('The platform asked to wait.') };
-    return { kind: 'uncertain', error: new Error(record.note ?? l10n.t('No answer came.')) };
+    const sent = existing ? await this.outbox.follow<Task>(async () => [existing], patience) : await this.outbox.send<Task>(writeKind, [payload], account, patience);
+    return outcomeOf(sent);
   }
+}
+
+/** What became of a task write the outbox was asked for and waited on (its first write). */
+export function outcomeOf(sent: { finished: { found?: boolean; outcome: Task }[]; left: WriteRecord[] }): ActionOutcome {
+  const { finished, left } = sent;
+  if (finished[0]) return { kind: finished[0].found ? 'found' : 'done', task: finished[0].outcome };
+  const record = left[0];
+  if (!record) return { kind: 'refused', error: new Error(l10n.t('It was discarded.')) };
+  if (waitsForPerson(record)) return { kind: 'refused', error: new Error(record.note ?? l10n.t('The platform refused it.')) };
+  if (record.state === 'queued') return { kind: 'waiting', note: record.note ?? l10n.t('The platform asked to wait.') };
+  return { kind: 'uncertain', error: new Error(record.note ?? l10n.t('No answer came.')) };
 }
 
 /** Words for an outcome that did not go as asked. */
 export function describeOutcome(kind: TaskActionKind, task: Pick<Task, 'name'>, outcome: ActionOutcome): string | undefined {
-  const what = actionOn(kind, task.name);
+  return outcomeWords(actionOn(kind, task.name), outcome);
+}
+
+/** Words for an outcome that did not go as asked, of a write described as `what` ("Run task "VF 1""). */
+export function outcomeWords(what: string, outcome: ActionOutcome): string | undefined {
   if (outcome.kind === 'refused') return l10n.t({ message: '{0}: {1}', args: [what, describeError(outcome.error)], comment: ['{0}: the action ("Abort "BWA-MEM run""); {1}: why it was refused'] });
   if (outcome.kind === 'waiting') return l10n.t('{0}: not sent yet. {1} It is sent by itself after the wait; nothing to do.', what, outcome.note);
   if (outcome.kind === 'uncertain') {

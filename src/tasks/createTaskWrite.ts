@@ -31,10 +31,11 @@ export function isCreateTaskPayload(p: unknown): p is CreateTaskPayload {
   return typeof t.project === 'string' && typeof t.app === 'string' && (t.name === undefined || typeof t.name === 'string') && (t.inputs === undefined || isObject(t.inputs));
 }
 
-/** A value as compared: a file or folder by its ID (the platform may add its name), lists item by item. */
-function comparable(value: unknown): unknown {
+/** A value as compared: a file or folder by its ID (the platform may add its name), lists item by item, fields in order. */
+export function comparable(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(comparable);
   if (isObject(value) && typeof value.path === 'string' && (value.class === 'File' || value.class === 'Directory')) return { class: value.class, path: value.path.toLowerCase() };
+  if (isObject(value)) return Object.fromEntries(Object.keys(value).sort().map((k) => [k, comparable(value[k])]));
   return value;
 }
 

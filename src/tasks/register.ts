@@ -23,6 +23,8 @@ import type { openTimeline } from './timelinePanel';
 import { TimelinePanels } from './timelinePanels';
 import { readState, STATE } from '../keys/state';
 import { followWatched, TaskWatcher } from './watcher';
+import type { taskDocumentCommands } from './taskDocumentCommands';
+import { registerTaskDocuments, type TaskDocumentsOnFirstUse } from './taskDocumentStart';
 
 /** How often the view redraws from what it has, so "started 5 minutes ago" stays true between refreshes. */
 const RELATIVE_TIME_TICK_MS = 60_000;
@@ -42,8 +44,9 @@ export interface TaskExplorer {
 }
 
 /** What the task explorer loads on first use (dist/features.js): its commands, what says a watched task ended, the re-runs followed, the timeline. */
-export interface TasksOnFirstUse {
+export interface TasksOnFirstUse extends TaskDocumentsOnFirstUse {
   taskCommands: typeof taskCommands;
+  taskDocumentCommands: typeof taskDocumentCommands;
   announce: typeof announce;
   resumeRerunWatches: typeof resumeRerunWatches;
   openTimeline: typeof openTimeline;
@@ -158,6 +161,8 @@ export function registerTasks(services: Services, copy: CopyFeature, later: OnFi
     onSettingChange(['refreshInterval', 'notifyWhenWatchedTasksEnd'], () => watchPoller.reschedule()),
   );
   later.commands((f) => f.taskCommands({ ...execution, filters, details, copy, timelines, viewId: VIEWS.tasks }));
+  const taskDocuments = registerTaskDocuments(services, later.load);
+  later.commands((f) => f.taskDocumentCommands({ ...execution, language: taskDocuments(f), view }));
   refresher.setFocused(vscode.window.state.focused);
   refresher.setVisible(view.visible);
   watchPoller.setFocused(vscode.window.state.focused);

@@ -1,14 +1,14 @@
 // Saving a task document over its draft (`PATCH /v2/tasks/{id}`, drafts only) as a write of the outbox: it sets
 // values, so it is idempotent and found by state (issue 37's rule, `byState`): the draft read back shows what was
-// asked → done; still what it was before the send (kept in the payload) → not done, sent again; anything else, or
-// no longer a draft, or gone → someone else changed it: the person decides. No `vscode`.
+// asked → done; still what it was before the send (kept in the payload) → not done, sent again; anything else (no
+// longer a draft included), or gone → someone else changed it: the person decides. No `vscode`.
 import * as l10n from '@vscode/l10n';
 import { ApiError } from '../api/errors';
 import type { Credentials } from '../api/transport';
 import type { DraftChanges, Task } from '../api/types';
 import { WRITE_KINDS } from '../keys/writes';
 import { byState, type WriteKind } from '../write/kinds';
-import { keepCreated } from './createTaskWrite';
+import { comparable, keepCreated } from './createTaskWrite';
 
 export interface SaveDraftApi {
   get(id: string, options: { credentials?: Credentials }): Promise<Task>;
@@ -17,6 +17,7 @@ export interface SaveDraftApi {
 
 /** What a save sets on a draft, as compared: its name, description, inputs, settings and batching. */
 export interface DraftState {
+  status?: string;
   name?: string;
   description?: string;
   inputs: Record<string, unknown>;
@@ -37,18 +38,11 @@ export interface SaveDraftPayload {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** A value as compared: a file by its ID (the platform may add its name). */
-function comparable(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(comparable);
-  if (isObject(value) && typeof value.path === 'string' && (value.class === 'File' || value.class === 'Directory')) return { class: value.class, path: value.path.toLowerCase() };
-  if (isObject(value)) return Object.fromEntries(Object.keys(value).sort().map((k) => [k, comparable(value[k])]));
-  return value;
-}
-
 /** A draft's state as compared. */
-export function draftState(task: Pick<Task, 'name' | 'description' | 'inputs' | 'execution_settings' | 'use_interruptible_instances' | 'batch_input' | 'batch_by'>): DraftState {
+export function draftState(task: Pick<Task, 'status' | 'name' | 'description' | 'inputs' | 'execution_settings' | 'use_interruptible_instances' | 'batch_input' | 'batch_by'>): DraftState {
   const inputs = Object.fromEntries(Object.entries(task.inputs ?? {}).filter(([, v]) => v !== null && v !== undefined));
   return {
+    status: task.status,
     name: task.name,
     description: task.description || undefined,
     inputs,
@@ -57,19 +51,6 @@ export function draftState(task: Pick<Task, 'name' | 'description' | 'inputs' | 
     batch_input: task.batch_input || null,
     batch_by: task.batch_input ? (task.batch_by ?? null) : null,
   };
-}
-
-/** The state a PATCH makes of a draft (inputs merged: a key sent replaces its value, `null` removes it). */
-export function stateAfter(before: DraftState, changes: DraftChanges): DraftState {
-  const inputs = { ...before.inputs, ...(changes.inputs ?? {}) };
-  const after: DraftState = { ...before, inputs: Object.fromEntries(Object.entries(inputs).filter(([, v]) => v !== null && v !== undefined)) };
-  if (changes.name !== undefined) after.name = changes.name;
-  if (changes.description !== undefined) after.description = changes.description || undefined;
-  if (changes.execution_settings !== undefined) after.execution_settings = { ...(before.execution_settings ?? {}), ...changes.execution_settings };
-  if (changes.use_interruptible_instances !== undefined) after.use_interruptible_instances = changes.use_interruptible_instances;
-  if (changes.batch === false) Object.assign(after, { batch_input: null, batch_by: null });
-  if (changes.batch_input !== undefined) Object.assign(after, { batch_input: changes.batch_input, batch_by: changes.batch_by ?? null });
-  return after;
 }
 
 export const sameDraftState = (a: DraftState, b: DraftState): boolean => JSON.stringify(comparable(a)) === JSON.stringify(comparable(b));
@@ -86,7 +67,7 @@ export function saveDraftWrite(api: SaveDraftApi): WriteKind<SaveDraftPayload, u
           throw error;
         });
         const name = record.payload.after.name ?? record.payload.id;
-        if (now && now.status !== 'DRAFT') return { changed: l10n.t('"{0}" is no longer a draft ({1}): someone ran it since.', name, now.status ?? '?') };
+        // A draft run since (its status in the state) is neither what was asked nor what was there: someone else's.
         return byState(now && { value: draftState(now), outcome: now }, record.payload.after, record.payload.before, sameDraftState, {
           notYet: () => l10n.t('The draft is as it was: the save has not reached it.'),
           changed: () => l10n.t('The draft "{0}" was changed by someone else since.', name),

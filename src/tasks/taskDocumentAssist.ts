@@ -177,7 +177,7 @@ export interface DroppedFile {
  * line, below it; a single file input takes the first as its value (if it has none yet). Undefined: the line names
  * no input that takes files.
  */
-export function dropText(text: string, offset: number, files: readonly DroppedFile[], inputs: readonly AppInput[] | undefined): { at: number; text: string } | undefined {
+export function dropText(text: string, offset: number, files: readonly DroppedFile[], inputs: readonly AppInput[] | undefined): { at: number; end: number; text: string } | undefined {
   const lineEnd = text.indexOf('\n', offset) < 0 ? text.length : text.indexOf('\n', offset);
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
   const line = text.slice(lineStart, lineEnd);
@@ -197,7 +197,10 @@ export function dropText(text: string, offset: number, files: readonly DroppedFi
       if (!next.startsWith(`${indent}-`)) break;
       at += next.length + 1;
     }
-    return { at, text: files.map((f) => `\n${indent}- ${entry(f)}`).join('') };
+    return { at, end: at, text: files.map((f) => `\n${indent}- ${entry(f)}`).join('') };
   }
-  return valueAt ? { at: lineStart + line.replace(/\s+#.*$/, '').length, text: ` ${entry(files[0])}` } : undefined;
+  if (!valueAt) return undefined;
+  // After the colon, in place of the blanks there.
+  const colon = lineStart + line.indexOf(':') + 1;
+  return { at: colon, end: lineStart + line.replace(/\s+#.*$/, '').length, text: ` ${entry(files[0])}` };
 }

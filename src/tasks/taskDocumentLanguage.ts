@@ -11,21 +11,30 @@ import { COMMANDS } from '../keys/commands';
 import { FILES_DRAG_MIME } from '../keys/views';
 import type { Services } from '../services';
 import { cursorPlace, dropText, hoverTarget, inputHover, suggestionsAt, type SuggestionKind } from './taskDocumentAssist';
+import type { DraftState } from './saveDraftWrite';
 import { TaskDocumentFacts, type AppFacts } from './taskDocumentFacts';
 import { parseTaskDocument, type DocumentProblem, type ParsedTaskDocument } from './taskDocument';
-import { isTaskDocumentName } from './taskDocumentName';
+import { isTaskDocumentName, TASK_DOCUMENT_GLOB } from './taskDocumentName';
 import { validateTaskDocument } from './taskValidation';
 
 /** How long typing pauses before the document is checked again. */
 const CHECK_DELAY_MS = 300;
 
-const KINDS: Record<SuggestionKind, vscode.CompletionItemKind> = {
-  field: vscode.CompletionItemKind.Property,
-  input: vscode.CompletionItemKind.Field,
-  value: vscode.CompletionItemKind.EnumMember,
-  file: vscode.CompletionItemKind.File,
-  folder: vscode.CompletionItemKind.Folder,
-};
+/** The links at the top of a task document, and the titles of what they do. */
+export const runTaskWords = (): string => vscode.l10n.t({ message: 'Run Task', comment: ['A link at the top of a task document'] });
+export const saveAsDraftWords = (): string => vscode.l10n.t({ message: 'Save as Draft', comment: ['A link at the top of a task document'] });
+
+/** A suggestion's icon (read when asked: the module loads before VS Code's enums are needed). */
+function completionKind(kind: SuggestionKind): vscode.CompletionItemKind {
+  const kinds: Record<SuggestionKind, vscode.CompletionItemKind> = {
+    field: vscode.CompletionItemKind.Property,
+    input: vscode.CompletionItemKind.Field,
+    value: vscode.CompletionItemKind.EnumMember,
+    file: vscode.CompletionItemKind.File,
+    folder: vscode.CompletionItemKind.Folder,
+  };
+  return kinds[kind];
+}
 
 /** A document read, with its app's inputs when they could be read. */
 export interface ReadDocument {
@@ -39,6 +48,8 @@ export class TaskDocumentLanguage implements vscode.Disposable {
   /** The platform's own problems of a document's last Run Task or Save as Draft, kept until it is edited. */
   private readonly platform = new Map<string, DocumentProblem[]>();
   private readonly pending = new Map<string, unknown>();
+  /** A draft's state when its document was opened or last saved: a save over a draft changed since asks first. */
+  private readonly drafts = new Map<string, DraftState>();
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(private readonly services: Services) {
@@ -46,7 +57,18 @@ export class TaskDocumentLanguage implements vscode.Disposable {
       { apps: services.client.apps, files: { get: (id) => services.client.files.get(id), list: (where, page) => services.client.files.list(where, page) } },
       () => this.checkAll(),
     );
+    const selector: vscode.DocumentSelector = [{ language: 'yaml', pattern: TASK_DOCUMENT_GLOB }];
     this.subscriptions.push(
+      vscode.languages.registerCompletionItemProvider(
+        selector,
+        { provideCompletionItems: (d, p, _t, c) => this.complete(d, p, c.triggerKind === vscode.CompletionTriggerKind.TriggerForIncompleteCompletions) },
+        ':',
+        ' ',
+        '-',
+      ),
+      vscode.languages.registerHoverProvider(selector, { provideHover: (d, p) => this.hover(d, p) }),
+      vscode.languages.registerCodeLensProvider(selector, { provideCodeLenses: (d) => this.lenses(d) }),
+      vscode.languages.registerDocumentDropEditProvider(selector, { provideDocumentDropEdits: (d, p, t) => this.drop(d, p, t) }),
       this.diagnostics,
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (!isTaskDocument(e.document) || !e.contentChanges.length) return;
@@ -56,6 +78,7 @@ export class TaskDocumentLanguage implements vscode.Disposable {
       vscode.workspace.onDidCloseTextDocument((d) => {
         this.diagnostics.delete(d.uri);
         this.platform.delete(d.uri.toString());
+        this.drafts.delete(d.uri.toString());
       }),
       services.session.onDidChange(() => {
         this.facts.clear();
@@ -83,6 +106,14 @@ export class TaskDocumentLanguage implements vscode.Disposable {
     return problems;
   }
 
+  draftOpened(uri: vscode.Uri, state: DraftState): void {
+    this.drafts.set(uri.toString(), state);
+  }
+
+  draftAsOpened(uri: vscode.Uri): DraftState | undefined {
+    return this.drafts.get(uri.toString());
+  }
+
   /** The platform's validation problems of the task the document made, on the lines of the inputs they name. */
   showPlatformProblems(document: vscode.TextDocument, problems: DocumentProblem[]): void {
     this.platform.set(document.uri.toString(), problems);
@@ -102,7 +133,7 @@ export class TaskDocumentLanguage implements vscode.Disposable {
     const held = takesFiles && project ? await this.facts.projectFiles(project, again) : { files: [] as FileRecord[], complete: true };
     const range = new vscode.Range(document.positionAt(offset - place.typed.length), position);
     const items = suggestionsAt(place, { parsed, inputs, files: held.files }).map((s, index) => {
-      const item = new vscode.CompletionItem(s.label, KINDS[s.kind]);
+      const item = new vscode.CompletionItem(s.label, completionKind(s.kind));
       item.insertText = s.insert;
       item.filterText = s.filter ?? s.label;
       item.detail = s.detail;
@@ -131,8 +162,8 @@ export class TaskDocumentLanguage implements vscode.Disposable {
     const top = new vscode.Range(0, 0, 0, 0);
     const uri = document.uri;
     return [
-      new vscode.CodeLens(top, { title: `$(play) ${vscode.l10n.t({ message: 'Run Task', comment: ['A link at the top of a task document'] })}`, command: COMMANDS.runTaskDocument, arguments: [uri] }),
-      new vscode.CodeLens(top, { title: vscode.l10n.t({ message: 'Save as Draft', comment: ['A link at the top of a task document'] }), command: COMMANDS.saveTaskDocumentDraft, arguments: [uri] }),
+      new vscode.CodeLens(top, { title: `$(play) ${runTaskWords()}`, command: COMMANDS.runTaskDocument, arguments: [uri] }),
+      new vscode.CodeLens(top, { title: saveAsDraftWords(), command: COMMANDS.saveTaskDocumentDraft, arguments: [uri] }),
     ];
   }
 
@@ -147,7 +178,7 @@ export class TaskDocumentLanguage implements vscode.Disposable {
     if (!placed) return undefined;
     const edit = new vscode.DocumentDropEdit('');
     edit.additionalEdit = new vscode.WorkspaceEdit();
-    edit.additionalEdit.insert(document.uri, document.positionAt(placed.at), placed.text);
+    edit.additionalEdit.replace(document.uri, new vscode.Range(document.positionAt(placed.at), document.positionAt(placed.end)), placed.text);
     return edit;
   }
 

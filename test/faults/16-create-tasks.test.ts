@@ -7,7 +7,8 @@ import * as assert from 'assert';
 import { ApiError } from '../../src/api/errors';
 import type { NewTask } from '../../src/api/types';
 import { WRITE_KINDS } from '../../src/keys/writes';
-import { draftState, stateAfter, type SaveDraftPayload } from '../../src/tasks/saveDraftWrite';
+import { draftState, type SaveDraftPayload } from '../../src/tasks/saveDraftWrite';
+import { stateAfter } from '../../src/tasks/taskRequest';
 import { MemoryWorld } from './memoryKit';
 import { accountWrites, compareWrites, note, type WriteFigures } from './support';
 
