@@ -40,7 +40,6 @@ const VSCODE_FILES = [
   'src/tasks/targets.ts',
   'src/tasks/taskDocumentCommands.ts',
   'src/tasks/taskDocumentLanguage.ts',
-  'src/tasks/taskDocumentStart.ts',
   'src/tasks/timelinePanel.ts',
   'src/ui/commands.ts',
   'src/ui/errors.ts',

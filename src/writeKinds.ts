@@ -16,8 +16,8 @@ import { newFolderWrite } from './remote/newFolderWrite';
 import { uploadCompleteWrite, type UploadWriteApi } from './remote/uploadWrite';
 import { abortWrite, rerunWrite, runWrite, type TaskActionApi } from './tasks/actions';
 import { rerunFailedWrite } from './tasks/rerunFailedWrite';
-import { createTaskWrite, sheetTaskWrite, type CreateTaskApi } from './tasks/createTaskWrite';
-import { saveDraftWrite, type SaveDraftApi } from './tasks/saveDraftWrite';
+import { createTaskWrite, sheetTaskWrite, type CreateTaskApi } from './tasks/taskWrites';
+import { saveDraftWrite, type SaveDraftApi } from './tasks/taskWrites';
 import type { WriteKind } from './write/kinds';
 
 /** What the kinds call: the platform's client (or a test's stand-in for it). */

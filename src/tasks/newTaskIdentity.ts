@@ -71,8 +71,8 @@ export interface NewTaskRule<P> {
  */
 export function newTaskIdentity<P>(api: TaskListApi, rule: NewTaskRule<P>, clock: Pick<Clock, 'monotonic'> = systemClock, serverNow: () => number | undefined = () => undefined): Identity<P, CloneSnapshot, Task> {
   const recent = new Map<string, { at: number; snapshot: CloneSnapshot }>();
-  const newestFirst = (project: string, offset: number, credentials: Credentials, fields: string) =>
-    api.list({ project, order_by: 'created_time', order: 'desc', fields }, { offset, limit: TASK_PAGE, credentials });
+  const newestFirst = (project: string, offset: number, credentials: Credentials) =>
+    api.list({ project, order_by: 'created_time', order: 'desc', fields: `id,created_time,${rule.fields}` }, { offset, limit: TASK_PAGE, credentials });
   return {
     by: 'difference',
     async snapshot(record, credentials) {
@@ -83,7 +83,7 @@ export function newTaskIdentity<P>(api: TaskListApi, rule: NewTaskRule<P>, clock
       if (reuse && clock.monotonic() - reuse.at < SNAPSHOT_REUSE_MS) {
         snapshot = reuse.snapshot;
       } else {
-        const page = project ? await newestFirst(project, 0, credentials, `id,created_time,${rule.fields}`) : { items: [] };
+        const page = project ? await newestFirst(project, 0, credentials) : { items: [] };
         snapshot = { before: page.items.map((t) => t.id), newest: newestTime(page.items) };
         recent.set(key, { at: clock.monotonic(), snapshot });
       }
@@ -101,7 +101,7 @@ export function newTaskIdentity<P>(api: TaskListApi, rule: NewTaskRule<P>, clock
       const listed: Task[] = [];
       let complete = false;
       for (let n = 0; n < LOOKUP_PAGES && !complete; n++) {
-        const page = await newestFirst(project, n * TASK_PAGE, credentials, `id,created_time,${rule.fields}`);
+        const page = await newestFirst(project, n * TASK_PAGE, credentials);
         listed.push(...page.items);
         const last = page.items[page.items.length - 1];
         // Newest first: past a task older than the snapshot's newest, every task was there before the send.

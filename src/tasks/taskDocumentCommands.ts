@@ -11,14 +11,14 @@ import { WRITE_KINDS } from '../keys/writes';
 import { onOne, plain, type Command } from '../ui/commands';
 import { pickProject } from '../ui/projectPick';
 import { describeOutcome, notSignedIn, outcomeOf, outcomeWords, type ActionOutcome } from './actions';
-import type { CreateTaskPayload } from './createTaskWrite';
+import type { CreateTaskPayload } from './taskWrites';
 import type { ExecutionParts } from './executionCommands';
-import { draftState, sameDraftState, type SaveDraftPayload } from './saveDraftWrite';
+import { sameDraftState, type SaveDraftPayload } from './taskWrites';
 import { taskTarget, type TaskRef } from './targets';
 import type { TaskTreeNode } from './taskTree';
 import { renderTaskDocument, type TaskDocument } from './taskDocument';
 import { isTaskDocument, runTaskWords, saveAsDraftWords, type TaskDocumentLanguage } from './taskDocumentLanguage';
-import { documentOfTask, draftChanges, inputFileNames, stateAfter, taskRequest } from './taskRequest';
+import { documentOfTask, draftChanges, draftState, inputFileNames, stateAfter, taskRequest } from './taskRequest';
 import { platformProblems } from './taskValidation';
 
 export interface TaskDocumentParts extends ExecutionParts {

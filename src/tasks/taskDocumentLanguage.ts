@@ -11,7 +11,7 @@ import { COMMANDS } from '../keys/commands';
 import { FILES_DRAG_MIME } from '../keys/views';
 import type { Services } from '../services';
 import { cursorPlace, dropText, hoverTarget, inputHover, suggestionsAt, type SuggestionKind } from './taskDocumentAssist';
-import type { DraftState } from './saveDraftWrite';
+import type { DraftState } from './taskWrites';
 import { TaskDocumentFacts, type AppFacts } from './taskDocumentFacts';
 import { parseTaskDocument, type DocumentProblem, type ParsedTaskDocument } from './taskDocument';
 import { isTaskDocumentName, TASK_DOCUMENT_GLOB } from './taskDocumentName';
@@ -52,7 +52,9 @@ export class TaskDocumentLanguage implements vscode.Disposable {
   private readonly drafts = new Map<string, DraftState>();
   private readonly subscriptions: vscode.Disposable[] = [];
 
+  /** Made once, when a task document is first open or a command first runs; disposed with the extension. */
   constructor(private readonly services: Services) {
+    services.context.subscriptions.push(this);
     this.facts = new TaskDocumentFacts(
       { apps: services.client.apps, files: { get: (id) => services.client.files.get(id), list: (where, page) => services.client.files.list(where, page) } },
       () => this.checkAll(),
@@ -73,7 +75,7 @@ export class TaskDocumentLanguage implements vscode.Disposable {
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (!isTaskDocument(e.document) || !e.contentChanges.length) return;
         this.platform.delete(e.document.uri.toString());
-        this.schedule(e.document);
+        this.checkSoon(e.document);
       }),
       vscode.workspace.onDidCloseTextDocument((d) => {
         this.diagnostics.delete(d.uri);
@@ -187,7 +189,8 @@ export class TaskDocumentLanguage implements vscode.Disposable {
     for (const handle of this.pending.values()) this.services.clock.clearTimeout(handle);
   }
 
-  private schedule(document: vscode.TextDocument): void {
+  /** Checks the document once typing pauses (a failure is logged, never thrown). */
+  checkSoon(document: vscode.TextDocument): void {
     const key = document.uri.toString();
     if (this.pending.has(key)) this.services.clock.clearTimeout(this.pending.get(key));
     this.pending.set(key, this.services.clock.setTimeout(() => {
@@ -197,7 +200,7 @@ export class TaskDocumentLanguage implements vscode.Disposable {
   }
 
   private checkAll(): void {
-    for (const document of vscode.workspace.textDocuments) if (isTaskDocument(document)) this.schedule(document);
+    for (const document of vscode.workspace.textDocuments) if (isTaskDocument(document)) this.checkSoon(document);
   }
 }
 

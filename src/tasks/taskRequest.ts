@@ -5,7 +5,7 @@ import { isFileId } from '../api/ids';
 import type { BatchBy, DraftChanges, NewTask, Task } from '../api/types';
 import { fileKind, type AppInput } from '../apps/cwlInputs';
 import type { BatchSetting, ExecutionSettings, TaskDocument } from './taskDocument';
-import type { DraftState } from './saveDraftWrite';
+import { draftStateLike, type DraftState } from './taskWrites';
 
 /** The body of `POST /v2/tasks` a document makes (it names its app and project: checked before). */
 export function taskRequest(doc: TaskDocument, inputs: readonly AppInput[]): NewTask {
@@ -104,13 +104,21 @@ export function documentOfTask(task: Task): TaskDocument {
   return doc;
 }
 
+/** The fields of a draft a save sets (and its status: a draft run since is someone else's change). */
+const DRAFT_FIELDS = ['status', 'name', 'description', 'execution_settings', 'use_interruptible_instances', 'batch_input', 'batch_by'];
+
+/** A draft's state as a save compares it. */
+export function draftState(task: Task): DraftState {
+  return draftStateLike(task, { ...Object.fromEntries(DRAFT_FIELDS.map((k) => [k, null])), inputs: {} });
+}
+
 /** The state a PATCH makes of a draft (inputs merged: a key sent replaces its value, `null` removes it). */
 export function stateAfter(before: DraftState, changes: DraftChanges): DraftState {
   const inputs = { ...before.inputs, ...(changes.inputs ?? {}) };
   const after: DraftState = { ...before, inputs: Object.fromEntries(Object.entries(inputs).filter(([, v]) => v !== null && v !== undefined)) };
   if (changes.name !== undefined) after.name = changes.name;
-  if (changes.description !== undefined) after.description = changes.description || undefined;
-  if (changes.execution_settings !== undefined) after.execution_settings = { ...(before.execution_settings ?? {}), ...changes.execution_settings };
+  if (changes.description !== undefined) after.description = changes.description || null;
+  if (changes.execution_settings !== undefined) after.execution_settings = { ...(before.execution_settings as object | null), ...changes.execution_settings };
   if (changes.use_interruptible_instances !== undefined) after.use_interruptible_instances = changes.use_interruptible_instances;
   if (changes.batch === false) Object.assign(after, { batch_input: null, batch_by: null });
   if (changes.batch_input !== undefined) Object.assign(after, { batch_input: changes.batch_input, batch_by: changes.batch_by ?? null });

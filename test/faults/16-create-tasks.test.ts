@@ -7,8 +7,8 @@ import * as assert from 'assert';
 import { ApiError } from '../../src/api/errors';
 import type { NewTask } from '../../src/api/types';
 import { WRITE_KINDS } from '../../src/keys/writes';
-import { draftState, type SaveDraftPayload } from '../../src/tasks/saveDraftWrite';
-import { stateAfter } from '../../src/tasks/taskRequest';
+import type { SaveDraftPayload } from '../../src/tasks/taskWrites';
+import { draftState, stateAfter } from '../../src/tasks/taskRequest';
 import { MemoryWorld } from './memoryKit';
 import { accountWrites, compareWrites, note, type WriteFigures } from './support';
 

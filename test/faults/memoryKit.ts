@@ -15,7 +15,7 @@ import { writeKinds } from '../../src/writeKinds';
 import { FakeClock } from '../support/fakeClock';
 import { SharedGlobalState, type WindowState } from '../support/sharedState';
 import { createKey, MemoryPlatform } from './memoryPlatform';
-import type { CreateTaskPayload } from '../../src/tasks/createTaskWrite';
+import type { CreateTaskPayload } from '../../src/tasks/taskWrites';
 import type { NewTask } from '../../src/api/types';
 import { accountWrites, compareWrites, note, record } from './support';
 

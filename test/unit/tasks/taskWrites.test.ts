@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import type { Task } from '../../../src/api/types';
-import { holdsInputs, isCreateTaskPayload, isMadeBy, type CreateTaskPayload } from '../../../src/tasks/createTaskWrite';
+import { holdsInputs, isCreateTaskPayload, isMadeBy, type CreateTaskPayload } from '../../../src/tasks/taskWrites';
 
 const payload: CreateTaskPayload = {
   run: true,
@@ -24,10 +24,10 @@ describe('task.create: which new task a lost create made', () => {
     assert.strictEqual(isMadeBy(made({ inputs: { vcf: { class: 'File', path: 'abcdef0123456789abcdef01' }, min_quality: 30 } }), payload), false);
   });
 
-  it('an app asked without its revision matches the revision the platform gave it; a name not asked matches any', () => {
-    const bare: CreateTaskPayload = { run: false, task: { ...payload.task, app: 'rfranklin/p/variant-filter', name: undefined } };
-    assert.strictEqual(isMadeBy(made({ name: 'Variant filter run 12:00' }), bare), true);
-    assert.strictEqual(isMadeBy(made({ app: 'rfranklin/p/variant-filter-2/1' }), bare), false);
+  it('a name not asked matches any (the platform names the task); the app is its revision exactly', () => {
+    const unnamed: CreateTaskPayload = { run: false, task: { ...payload.task, name: undefined } };
+    assert.strictEqual(isMadeBy(made({ name: 'Variant filter run 12:00' }), unnamed), true);
+    assert.strictEqual(isMadeBy(made({ app: 'rfranklin/p/variant-filter' }), unnamed), false);
   });
 
   it('a list of files matches item by item, in order', () => {
