@@ -38,6 +38,8 @@ const VSCODE_FILES = [
   'src/tasks/filterPicks.ts',
   'src/tasks/logs.ts',
   'src/tasks/targets.ts',
+  'src/tasks/taskDocumentCommands.ts',
+  'src/tasks/taskDocumentLanguage.ts',
   'src/tasks/timelinePanel.ts',
   'src/ui/commands.ts',
   'src/ui/errors.ts',

@@ -14,5 +14,7 @@ export { storageContentReader } from './remote/preview';
 export { fetchLog } from './tasks/logContent';
 export { resumeRerunWatches } from './tasks/batchCommands';
 export { taskCommands } from './tasks/commands';
+export { taskDocumentCommands } from './tasks/taskDocumentCommands';
+export { TaskDocumentLanguage } from './tasks/taskDocumentLanguage';
 export { announce } from './tasks/executionCommands';
 export { openTimeline } from './tasks/timelinePanel';

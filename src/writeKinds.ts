@@ -16,6 +16,8 @@ import { newFolderWrite } from './remote/newFolderWrite';
 import { uploadCompleteWrite, type UploadWriteApi } from './remote/uploadWrite';
 import { abortWrite, rerunWrite, runWrite, type TaskActionApi } from './tasks/actions';
 import { rerunFailedWrite } from './tasks/rerunFailedWrite';
+import { createTaskWrite, sheetTaskWrite, type CreateTaskApi } from './tasks/taskWrites';
+import { saveDraftWrite, type SaveDraftApi } from './tasks/taskWrites';
 import type { WriteKind } from './write/kinds';
 
 /** What the kinds call: the platform's client (or a test's stand-in for it). */
@@ -23,7 +25,7 @@ export interface WriteKindsClient {
   files: Pick<FilesApi, 'get' | 'list' | 'createFolder' | 'update' | 'setTags' | 'delete' | 'move' | 'metadata' | 'replaceMetadata'>;
   fileJobs: FileJobCalls;
   bulkFiles: Pick<BulkFilesApi, 'get' | 'edit'>;
-  tasks: TaskActionApi;
+  tasks: TaskActionApi & CreateTaskApi & SaveDraftApi;
   uploads: UploadWriteApi['uploads'];
   budget: Pick<ApiBudget, 'holdBulk'> & { serverClock: Pick<ServerClock, 'now' | 'estimate'> };
 }
@@ -40,6 +42,9 @@ export function writeKinds(client: WriteKindsClient, tracker: JobWriteTracker, c
     runWrite(client.tasks),
     rerunWrite(client.tasks, clock, serverEstimate),
     rerunFailedWrite(client.tasks, client.budget, clock, serverEstimate),
+    createTaskWrite(client.tasks, clock, serverEstimate),
+    sheetTaskWrite(client.tasks, client.budget, clock, serverEstimate),
+    saveDraftWrite(client.tasks),
     uploadCompleteWrite(client),
     newFolderWrite(client.files),
     renameWrite(client.files),

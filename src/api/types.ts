@@ -115,6 +115,17 @@ export interface Task {
   warnings?: unknown[];
   inputs?: Record<string, unknown>;
   outputs?: Record<string, unknown>;
+  description?: string;
+  batch_input?: string | null;
+  batch_by?: BatchBy | null;
+  execution_settings?: Record<string, unknown>;
+  use_interruptible_instances?: boolean;
+}
+
+/** How a batch task makes its children (contract §11.3): one per file of its batch input, or per metadata values. */
+export interface BatchBy {
+  type: 'ITEM' | 'CRITERIA' | (string & {});
+  criteria?: string[];
 }
 
 /** A task to make (`POST /v2/tasks`): `app` is `owner/project/app` or `owner/project/app/revision`. */
@@ -128,10 +139,20 @@ export interface NewTask {
   use_interruptible_instances?: boolean;
   execution_settings?: Record<string, unknown>;
   output_location?: Record<string, unknown>;
+  /** A batch task: the input to batch by, and how (both or neither). */
+  batch_input?: string;
+  batch_by?: BatchBy;
 }
 
-/** What `PATCH /v2/tasks/{id}` changes in a draft (`inputs` replaces the whole map). */
-export type DraftChanges = Partial<Pick<NewTask, 'name' | 'description' | 'inputs' | 'use_interruptible_instances' | 'execution_settings'>>;
+/**
+ * What `PATCH /v2/tasks/{id}` changes in a draft: `inputs` are merged (the keys sent replace theirs, `null` removes one);
+ * `batch: false`, or both batch fields null, turns batching off.
+ */
+export type DraftChanges = Partial<Pick<NewTask, 'name' | 'description' | 'inputs' | 'use_interruptible_instances' | 'execution_settings'>> & {
+  batch?: boolean;
+  batch_input?: string | null;
+  batch_by?: BatchBy | null;
+};
 
 /** What `PATCH /v2/files/{id}` changes: a new name, and the whole tag list or metadata set (each replaces the old). */
 export interface FileChanges {

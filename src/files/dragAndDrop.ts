@@ -1,11 +1,8 @@
 import * as vscode from 'vscode';
 import type { CopyDestination } from '../copy/request';
 import { FileNode, FolderNode, isItemNode, ProjectNode, type FilesNode, type FoundRoot, type ItemNode } from './filesModel';
-import { VIEWS } from '../keys/views';
+import { FILES_DRAG_MIME } from '../keys/views';
 import { dropChoices, uriListEntries, type DropChoice } from './dropChoice';
-
-/** The files view's own mime type (VS Code's convention): the dragged nodes themselves, within this window. */
-export const FILES_MIME = `application/vnd.code.tree.${VIEWS.files.toLowerCase()}`;
 
 /** Where a drop lands: the folder or project dropped onto (a file stands for the folder it is in), in the projects' tree. */
 export type DropTarget = ProjectNode | FolderNode;
@@ -139,8 +136,8 @@ async function localPaths(dataTransfer: vscode.DataTransfer): Promise<string[]> 
  * within one project, Copy first across projects). Local files and folders dropped there are uploaded to it.
  */
 export class FilesDragAndDrop implements vscode.TreeDragAndDropController<FilesNode> {
-  readonly dragMimeTypes = [FILES_MIME, 'text/plain'];
-  readonly dropMimeTypes = [FILES_MIME, 'text/uri-list', 'files'];
+  readonly dragMimeTypes = [FILES_DRAG_MIME, 'text/plain'];
+  readonly dropMimeTypes = [FILES_DRAG_MIME, 'text/uri-list', 'files'];
 
   constructor(
     private readonly handlers: DropHandlers,
@@ -150,13 +147,13 @@ export class FilesDragAndDrop implements vscode.TreeDragAndDropController<FilesN
   handleDrag(source: readonly FilesNode[], dataTransfer: vscode.DataTransfer): void {
     const items = source.filter(isItemNode);
     if (!items.length) return;
-    dataTransfer.set(FILES_MIME, new vscode.DataTransferItem(items));
+    dataTransfer.set(FILES_DRAG_MIME, new vscode.DataTransferItem(items));
     // Dropped into an editor: the IDs, one a line (what the copy command reads from a selection).
     dataTransfer.set('text/plain', new vscode.DataTransferItem(items.map((n) => n.id).join('\n')));
   }
 
   async handleDrop(target: FilesNode | undefined, dataTransfer: vscode.DataTransfer, token?: vscode.CancellationToken): Promise<void> {
-    const dropped = dataTransfer.get(FILES_MIME)?.value as unknown;
+    const dropped = dataTransfer.get(FILES_DRAG_MIME)?.value as unknown;
     const items = Array.isArray(dropped) ? dropped.filter(isItemNode) : [];
     if (token?.isCancellationRequested) return;
     const where = dropTarget(target);

@@ -38,6 +38,11 @@ export const COMMANDS = {
   showFailedChildren: 'sevenbridges.tasks.showFailedChildren',
   costOfTasks: 'sevenbridges.tasks.cost',
   showTimeline: 'sevenbridges.tasks.showTimeline',
+  // Starting work: the task document
+  newTask: 'sevenbridges.tasks.newTask',
+  runTaskDocument: 'sevenbridges.tasks.runDocument',
+  saveTaskDocumentDraft: 'sevenbridges.tasks.saveDocumentAsDraft',
+  openDraftAsDocument: 'sevenbridges.tasks.openDraftAsDocument',
   // Projects & Files view
   refreshFiles: 'sevenbridges.files.refresh',
   copyFileId: 'sevenbridges.files.copyId',
@@ -114,6 +119,10 @@ export function commandTitles(): Record<CommandName, string> {
     collectFailureLogs: l10n.t('Collect Failure Logs…'),
     findTask: l10n.t('Find Task…'),
     showTimeline: l10n.t('Show Timeline'),
+    newTask: l10n.t('New Task…'),
+    runTaskDocument: l10n.t('Run Task Document'),
+    saveTaskDocumentDraft: l10n.t('Save Task Document as Draft'),
+    openDraftAsDocument: l10n.t('Open Draft as Task Document'),
     showFailedChildren: l10n.t('Show Failed Children'),
     costOfTasks: l10n.t('Cost of These Tasks'),
     refreshFiles: l10n.t('Refresh Files'),

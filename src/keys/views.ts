@@ -6,3 +6,6 @@ export const VIEWS = {
   files: 'sevenbridges.files',
   copyJobs: 'sevenbridges.copyJobs',
 } as const;
+
+/** Projects & Files' own drag (VS Code's convention for a tree's rows): the rows themselves, within this window. */
+export const FILES_DRAG_MIME = `application/vnd.code.tree.${VIEWS.files.toLowerCase()}`;

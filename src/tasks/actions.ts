@@ -5,10 +5,7 @@
 // - abort, run: idempotent (the platform refuses a second abort or run), found by reading the task: abort is done
 //   once the task is no longer RUNNING or QUEUED, run once it is no longer a DRAFT; otherwise sent again;
 // - re-run (clone and run): not idempotent (each call makes a task, billed); its task is the clone that appeared in
-//   the project since a snapshot taken before the send, with the original's name and app, claimed by no other
-//   re-run, and made no earlier than the send on the platform's clock (a snapshot serves the sends of 10 s: a re-run
-//   made by hand meanwhile is not this one's). The project's tasks are read newest first (`order_by=created_time`,
-//   documented), down to the newest the snapshot had: no clock of this machine is read.
+//   the project since a snapshot taken before the send, with the original's name and app (./newTaskIdentity.ts).
 
 import * as l10n from '@vscode/l10n';
 import { systemClock, type Clock } from '../api/clock';
@@ -19,7 +16,8 @@ import { hasEnded, type Page, type Task } from '../api/types';
 import { formatDuration } from '../util/time';
 import { costOf, moneyWords } from './cost';
 import { andMore, count } from '../util/words';
-import { appearedSince, type Identity, type Lookup, type WriteKind } from '../write/kinds';
+import type { Identity, WriteKind } from '../write/kinds';
+import { newTaskIdentity, type CloneSnapshot, type NewTaskRule } from './newTaskIdentity';
 import { WRITE_KINDS } from '../keys/writes';
 import { waitsForPerson, type Account, type Outbox, type WriteRecord } from '../write/outbox';
 
@@ -82,7 +80,7 @@ export interface TaskActionPayload {
 }
 
 /** What is kept of the task the platform answers with: what the views and the watcher read, not its inputs or outputs. */
-function keepTask(task: Task): Task {
+export function keepTask(task: Task): Task {
   const { href, id, name, status, project, app, created_time, start_time, end_time, batch, parent, execution_status, price } = task;
   return { href, id, name, status, project, app, created_time, start_time, end_time, batch, parent, execution_status, price };
 }
@@ -132,107 +130,20 @@ export function runWrite(api: TaskActionApi): WriteKind<TaskActionPayload, undef
   });
 }
 
-/** The newest tasks of the project just before a re-run was sent. */
-export interface CloneSnapshot {
-  before: string[];
-  /** The newest `created_time` among them: a task created since is not older. */
-  newest?: string;
-  /**
-   * The platform's time (its clock as estimated from its `Date` header, epoch ms) when this very write was sent: its
-   * clone was made no earlier. Absent while the platform's clock is not known yet.
-   */
-  sentAt?: number;
-}
-
-/** A snapshot read back (it may be damaged). */
-export function isCloneSnapshot(value: unknown): value is CloneSnapshot {
-  const s = value as Partial<CloneSnapshot> | null;
-  return (
-    !!s &&
-    typeof s === 'object' &&
-    Array.isArray(s.before) &&
-    s.before.every((id) => typeof id === 'string') &&
-    (s.newest === undefined || typeof s.newest === 'string') &&
-    (s.sentAt === undefined || (typeof s.sentAt === 'number' && Number.isFinite(s.sentAt)))
-  );
-}
-
-const TASK_PAGE = 100;
-/** Pages of the project's tasks (newest first) a lookup reads, down to the snapshot's newest. */
-const CLONE_LOOKUP_PAGES = 10;
-/** A snapshot this recent serves the next re-run in the project (of a bulk re-run): what those made is claimed. */
-const CLONE_SNAPSHOT_REUSE_MS = 10_000;
-/**
- * A clone made by a send shows a `created_time` no earlier than this before the send's time as estimated: the estimate
- * is the `Date` header of an earlier answer (whole seconds, so behind the platform's time, never ahead), a
- * `created_time` is rounded down to its second, and the platform's machines may differ by a second.
- */
-const SEND_TIME_MARGIN_MS = 2_000;
-
 /**
  * Re-run: clone and run (`POST /v2/tasks/{id}/actions/clone?action=run`). Each call makes a task, so it is never
- * sent again without the person's word once it may have been processed. Its task is found by difference.
- * `serverNow`: the platform's time as estimated, undefined until known.
+ * sent again without the person's word once it may have been processed. Its task is found by difference: the clone
+ * with the original's name and app (./newTaskIdentity.ts). `serverNow`: the platform's time as estimated, undefined
+ * until known.
  */
 export function rerunWrite(api: TaskActionApi, clock: Pick<Clock, 'monotonic'> = systemClock, serverNow: () => number | undefined = () => undefined): WriteKind<TaskActionPayload, CloneSnapshot, Task> {
-  const recent = new Map<string, { at: number; snapshot: CloneSnapshot }>();
-  const newestFirst = (project: string, offset: number, credentials: Credentials) =>
-    api.list({ project, order_by: 'created_time', order: 'desc', fields: 'id,name,app,status,project,created_time' }, { offset, limit: TASK_PAGE, credentials });
-  return taskActionKind<CloneSnapshot>(api, 'rerun', false, {
-    by: 'difference',
-    async snapshot(record, credentials) {
-      const project = record.payload.task.project ?? '';
-      const key = `${record.account}|${project}`;
-      const reuse = recent.get(key);
-      let snapshot: CloneSnapshot;
-      if (reuse && clock.monotonic() - reuse.at < CLONE_SNAPSHOT_REUSE_MS) {
-        snapshot = reuse.snapshot;
-      } else {
-        const page = project ? await newestFirst(project, 0, credentials) : { items: [] };
-        snapshot = { before: page.items.map((t) => t.id), newest: newestTime(page.items) };
-        recent.set(key, { at: clock.monotonic(), snapshot });
-      }
-      // Taken just before this very send: what appeared between a reused snapshot and it is not its clone.
-      const sentAt = serverNow();
-      return sentAt === undefined ? snapshot : { ...snapshot, sentAt };
-    },
-    isSnapshot: isCloneSnapshot,
-    async find(record, credentials, taken): Promise<Lookup<Task>> {
-      const { task } = record.payload;
-      const snapshot = record.snapshot;
-      if (!task.project) return { unknown: l10n.t('The task has no project to look for its copy in.') };
-      const before = new Set(snapshot.before);
-      const floor = snapshot.newest ? Date.parse(snapshot.newest) : NaN;
-      const listed: Task[] = [];
-      let complete = false;
-      for (let n = 0; n < CLONE_LOOKUP_PAGES && !complete; n++) {
-        const page = await newestFirst(task.project, n * TASK_PAGE, credentials);
-        listed.push(...page.items);
-        const last = page.items[page.items.length - 1];
-        // Newest first: past a task older than the snapshot's newest, every task was there before the send.
-        complete = !page.next || page.items.length < TASK_PAGE || (last?.created_time !== undefined && Date.parse(last.created_time) < floor);
-      }
-      const clones = appearedSince(listed, before, taken, (t) => t.id)
-        .filter((t) => t.id !== task.id && t.name === task.name && (!task.app || t.app === task.app) && madeSince(t, snapshot.sentAt))
-        .sort((a, b) => (a.created_time ?? '').localeCompare(b.created_time ?? '') || a.id.localeCompare(b.id));
-      // Several (re-runs of one task whose answers were all lost): each write takes the first not claimed by another.
-      if (clones.length) return { found: clones[0] };
-      if (!complete) return { unknown: l10n.t('Too many tasks were made in the project since to check them all.') };
-      return { absent: l10n.t('No copy of the task shows in its project.') };
-    },
-    madeId: (made) => made.id,
-  });
-}
-
-/** Whether the task was made no earlier than the send (on the platform's clock), as far as can be told. */
-function madeSince(task: Task, sentAt: number | undefined): boolean {
-  const made = task.created_time ? Date.parse(task.created_time) : NaN;
-  return sentAt === undefined || Number.isNaN(made) || made >= sentAt - SEND_TIME_MARGIN_MS;
-}
-
-function newestTime(tasks: readonly Task[]): string | undefined {
-  const times = tasks.map((t) => t.created_time).filter((t): t is string => typeof t === 'string' && !Number.isNaN(Date.parse(t)));
-  return times.sort((a, b) => Date.parse(b) - Date.parse(a))[0];
+  const rule: NewTaskRule<TaskActionPayload> = {
+    project: (payload) => payload.task.project,
+    fields: 'name,app,status,project',
+    matches: (t, { task }) => t.id !== task.id && t.name === task.name && (!task.app || t.app === task.app),
+    absent: () => l10n.t('No copy of the task shows in its project.'),
+  };
+  return taskActionKind<CloneSnapshot>(api, 'rerun', false, newTaskIdentity(api, rule, clock, serverNow));
 }
 
 /** Why a write cannot be sent: no account signed in. */
@@ -264,19 +175,29 @@ export class TaskActionSender {
     const payload: TaskActionPayload = { action: kind, task: { id: task.id, name: task.name, app: task.app, project: task.project, status: task.status } };
     // A lost answer is looked up in the background; the person waits a little for it rather than hear "maybe" at once.
     const patience = { until: 'lookup' as const, atMostMs: this.lookupWaitMs };
-    const { finished, left } = existing ? await this.outbox.follow<Task>(async () => [existing], patience) : await this.outbox.send<Task>(writeKind, [payload], account, patience);
-    if (finished[0]) return { kind: finished[0].found ? 'found' : 'done', task: finished[0].outcome };
-    const record = left[0];
-    if (!record) return { kind: 'refused', error: new Error(l10n.t('It was discarded.')) };
-    if (waitsForPerson(record)) return { kind: 'refused', error: new Error(record.note ?? l10n.t('The platform refused it.')) };
-    if (record.state === 'queued') return { kind: 'waiting', note: record.note ?? l10n.t('The platform asked to wait.') };
-    return { kind: 'uncertain', error: new Error(record.note ?? l10n.t('No answer came.')) };
+    const sent = existing ? await this.outbox.follow<Task>(async () => [existing], patience) : await this.outbox.send<Task>(writeKind, [payload], account, patience);
+    return outcomeOf(sent);
   }
+}
+
+/** What became of a task write the outbox was asked for and waited on (its first write). */
+export function outcomeOf(sent: { finished: { found?: boolean; outcome: Task }[]; left: WriteRecord[] }): ActionOutcome {
+  const { finished, left } = sent;
+  if (finished[0]) return { kind: finished[0].found ? 'found' : 'done', task: finished[0].outcome };
+  const record = left[0];
+  if (!record) return { kind: 'refused', error: new Error(l10n.t('It was discarded.')) };
+  if (waitsForPerson(record)) return { kind: 'refused', error: new Error(record.note ?? l10n.t('The platform refused it.')) };
+  if (record.state === 'queued') return { kind: 'waiting', note: record.note ?? l10n.t('The platform asked to wait.') };
+  return { kind: 'uncertain', error: new Error(record.note ?? l10n.t('No answer came.')) };
 }
 
 /** Words for an outcome that did not go as asked. */
 export function describeOutcome(kind: TaskActionKind, task: Pick<Task, 'name'>, outcome: ActionOutcome): string | undefined {
-  const what = actionOn(kind, task.name);
+  return outcomeWords(actionOn(kind, task.name), outcome);
+}
+
+/** Words for an outcome that did not go as asked, of a write described as `what` ("Run task "VF 1""). */
+export function outcomeWords(what: string, outcome: ActionOutcome): string | undefined {
   if (outcome.kind === 'refused') return l10n.t({ message: '{0}: {1}', args: [what, describeError(outcome.error)], comment: ['{0}: the action ("Abort "BWA-MEM run""); {1}: why it was refused'] });
   if (outcome.kind === 'waiting') return l10n.t('{0}: not sent yet. {1} It is sent by itself after the wait; nothing to do.', what, outcome.note);
   if (outcome.kind === 'uncertain') {

@@ -23,6 +23,9 @@ import type { openTimeline } from './timelinePanel';
 import { TimelinePanels } from './timelinePanels';
 import { readState, STATE } from '../keys/state';
 import { followWatched, TaskWatcher } from './watcher';
+import type { taskDocumentCommands } from './taskDocumentCommands';
+import type { TaskDocumentLanguage } from './taskDocumentLanguage';
+import { isTaskDocumentName } from './taskDocumentName';
 
 /** How often the view redraws from what it has, so "started 5 minutes ago" stays true between refreshes. */
 const RELATIVE_TIME_TICK_MS = 60_000;
@@ -42,8 +45,14 @@ export interface TaskExplorer {
 }
 
 /** What the task explorer loads on first use (dist/features.js): its commands, what says a watched task ended, the re-runs followed, the timeline. */
-export interface TasksOnFirstUse {
+/** What the task document loads on first use. */
+export interface TaskDocumentsOnFirstUse {
+  TaskDocumentLanguage: typeof TaskDocumentLanguage;
+}
+
+export interface TasksOnFirstUse extends TaskDocumentsOnFirstUse {
   taskCommands: typeof taskCommands;
+  taskDocumentCommands: typeof taskDocumentCommands;
   announce: typeof announce;
   resumeRerunWatches: typeof resumeRerunWatches;
   openTimeline: typeof openTimeline;
@@ -158,6 +167,14 @@ export function registerTasks(services: Services, copy: CopyFeature, later: OnFi
     onSettingChange(['refreshInterval', 'notifyWhenWatchedTasksEnd'], () => watchPoller.reschedule()),
   );
   later.commands((f) => f.taskCommands({ ...execution, filters, details, copy, timelines, viewId: VIEWS.tasks }));
+  // The task document's features (dist/features.js, with the yaml package) load when one is first open, or with the
+  // commands; they register its completion, hovers, links and problems, and check every open task document.
+  let language: TaskDocumentLanguage | undefined;
+  const documents = (f: TaskDocumentsOnFirstUse) => (language ??= new f.TaskDocumentLanguage(services)); // disposed with the extension
+  const opened = (d: vscode.TextDocument) => isTaskDocumentName(d.uri.path) && void later.load().then((f) => documents(f).checkSoon(d));
+  vscode.workspace.textDocuments.forEach(opened);
+  context.subscriptions.push(vscode.workspace.onDidOpenTextDocument(opened));
+  later.commands((f) => f.taskDocumentCommands({ ...execution, language: documents(f), view }));
   refresher.setFocused(vscode.window.state.focused);
   refresher.setVisible(view.visible);
   watchPoller.setFocused(vscode.window.state.focused);

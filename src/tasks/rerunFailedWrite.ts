@@ -6,7 +6,8 @@ import type { Clock } from '../api/clock';
 import type { Task } from '../api/types';
 import { WRITE_KINDS } from '../keys/writes';
 import type { WriteKind } from '../write/kinds';
-import { rerunWrite, type CloneSnapshot, type TaskActionApi, type TaskActionPayload } from './actions';
+import { rerunWrite, type TaskActionApi, type TaskActionPayload } from './actions';
+import type { CloneSnapshot } from './newTaskIdentity';
 
 
 /**

@@ -14,7 +14,9 @@ import { Outbox, type Account, type FinishedWrite, type WriteRecord } from '../.
 import { writeKinds } from '../../src/writeKinds';
 import { FakeClock } from '../support/fakeClock';
 import { SharedGlobalState, type WindowState } from '../support/sharedState';
-import { MemoryPlatform } from './memoryPlatform';
+import { createKey, MemoryPlatform } from './memoryPlatform';
+import type { CreateTaskPayload } from '../../src/tasks/taskWrites';
+import type { NewTask } from '../../src/api/types';
 import { accountWrites, compareWrites, note, record } from './support';
 
 export const TOKEN_HERE = 'sbadversary0123456789abcdef0123456789';
@@ -29,6 +31,8 @@ const MONITOR_MS = 5_000;
 /** The summary's name for a kind of write. */
 export function kindLabel(kind: string, payload?: unknown): string {
   if (kind === WRITE_KINDS.copy) return 'copy';
+  if (kind === WRITE_KINDS.createTask) return 'create task';
+  if (kind === WRITE_KINDS.createSheetTask) return 'create tasks from a sheet';
   const action = kind.startsWith('taskAction.') ? kind.slice('taskAction.'.length) : (payload as TaskActionPayload | undefined)?.action;
   return action === 'rerun' ? 're-run' : (action ?? kind);
 }
@@ -36,6 +40,7 @@ export function kindLabel(kind: string, payload?: unknown): string {
 /** What a write asks for, as the platform's `made` keys it. */
 export function writeKey(kind: string, payload: unknown): string {
   if (kind === WRITE_KINDS.copy) return `copy:${JSON.stringify((payload as CopyPayload).items)}`;
+  if (kind === WRITE_KINDS.createTask || kind === WRITE_KINDS.createSheetTask) return createKey((payload as CreateTaskPayload).task);
   const { action, task } = payload as TaskActionPayload;
   return `${action}:${task.id}`;
 }
@@ -82,6 +87,20 @@ export class MemoryWindow {
   async action(action: TaskActionKind, task: Task): Promise<WriteRecord> {
     const payload: TaskActionPayload = { action, task: { id: task.id, name: task.name, app: task.app, project: task.project, status: task.status } };
     return this.ask(TASK_ACTION_WRITES[action], payload);
+  }
+
+  /** The person runs a task document (Run Task), or saves it as a draft; `sheet`: one row of Run for Each Row…. */
+  async create(task: NewTask, options: { run?: boolean; sheet?: boolean } = {}): Promise<WriteRecord> {
+    const payload: CreateTaskPayload = { task, run: options.run ?? true };
+    return this.ask(options.sheet ? WRITE_KINDS.createSheetTask : WRITE_KINDS.createTask, payload);
+  }
+
+  /** The person runs a sample sheet: one create per row, one group, sent in order and paced. */
+  async createMany(tasks: NewTask[]): Promise<WriteRecord[]> {
+    const payloads: CreateTaskPayload[] = tasks.map((task) => ({ task, run: true }));
+    const recorded = await this.submit(WRITE_KINDS.createSheetTask, payloads);
+    recorded.forEach((r, i) => this.world.requested.push({ label: kindLabel(r.kind), key: writeKey(r.kind, payloads[i]), id: r.id }));
+    return recorded;
   }
 
   /** The person makes writes of any kind (one command): recorded, as `submit` resolves once global state has them. */
@@ -200,7 +219,7 @@ export class MemoryWorld {
         const effect = label === 'abort' || label === 'run' ? this.platform.made.find((m) => m.key === key) : this.platform.made.find((m) => m.id === id);
         if (f.found && (!effect || effect.key !== key)) wronglyAdopted++;
         // One thing the platform made answers for one write only.
-        if (label === 'copy' || label === 're-run') {
+        if (label === 'copy' || label === 're-run' || label.startsWith('create task')) {
           if (taker.has(id) && taker.get(id) !== f.record.id) wronglyAdopted++;
           taker.set(id, f.record.id);
         }

@@ -9,7 +9,7 @@ import { randomUUID } from 'crypto';
 import { ApiError } from '../../src/api/errors';
 import type { Credentials } from '../../src/api/transport';
 import type { FileLocation } from '../../src/api/files';
-import type { AsyncJob, BulkFileChange, BulkFileItem, CopyItem, CopyItemResult, FileJobKind, FileRecord, Page, Task } from '../../src/api/types';
+import type { AsyncJob, BulkFileChange, BulkFileItem, CopyItem, CopyItemResult, DraftChanges, FileJobKind, FileRecord, NewTask, Page, Task } from '../../src/api/types';
 import type { TaskActionKind, TaskListQuery } from '../../src/api/tasks';
 import type { PartTarget, Upload, UploadInit } from '../../src/api/uploads';
 import type { FakeClock } from '../support/fakeClock';
@@ -349,6 +349,28 @@ export class MemoryPlatform {
   };
 
   readonly tasksApi = {
+    /** POST /v2/tasks: a task made (a DRAFT, or QUEUED with `run`); keyed by what was asked. */
+    create: async (asked: NewTask, options: { run?: boolean } = {}): Promise<Task> =>
+      this.post(createKey(asked), () => {
+        const at = this.now();
+        const task: TaskRec = {
+          href: '', id: randomUUID(), name: asked.name ?? `${asked.app.split('/')[2]} run`, app: asked.app, project: asked.project,
+          status: options.run ? 'QUEUED' : 'DRAFT', inputs: asked.inputs, created_time: iso(at), visibleAt: at + (this.options.listLagMs ?? 0),
+        };
+        this.tasks.push(task);
+        return strip(task);
+      }),
+    /** PATCH /v2/tasks/{id} of a draft: inputs merged (null removes one), the other fields set. */
+    updateDraft: async (id: string, changes: DraftChanges): Promise<Task> =>
+      this.post(`saveDraft:${id}:${JSON.stringify(changes)}`, () => {
+        const task = this.task(id);
+        if (!task) throw new ApiError({ kind: 'http', status: 404, code: 7002, message: 'Task not found.' });
+        if (task.status !== 'DRAFT') throw new ApiError({ kind: 'http', status: 400, code: 7026, message: 'Only a draft can be edited.' });
+        const { inputs, ...rest } = changes;
+        Object.assign(task, rest);
+        if (inputs) task.inputs = Object.fromEntries(Object.entries({ ...task.inputs, ...inputs }).filter(([, v]) => v !== null));
+        return strip(task);
+      }),
     action: async (kind: TaskActionKind, id: string): Promise<Task> =>
       this.post(`${kind}:${id}`, () => {
         const task = this.task(id);
@@ -519,6 +541,11 @@ function shown(record: FileRec): FileRecord {
 
 function iso(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** What a task create asks, as `made` keys it. */
+export function createKey(task: NewTask): string {
+  return `create:${JSON.stringify({ project: task.project, app: task.app, name: task.name, inputs: task.inputs })}`;
 }
 
 function strip(task: TaskRec): Task {

@@ -3,7 +3,8 @@
 // write's send appeared since the snapshot too, but was made before the send on the platform's clock.
 import * as assert from 'assert';
 import type { Page, Task } from '../../../src/api/types';
-import { isCloneSnapshot, rerunWrite, type CloneSnapshot, type TaskActionApi, type TaskActionPayload } from '../../../src/tasks/actions';
+import { rerunWrite, type TaskActionApi, type TaskActionPayload } from '../../../src/tasks/actions';
+import { isCloneSnapshot, type CloneSnapshot } from '../../../src/tasks/newTaskIdentity';
 import type { WriteRecord } from '../../../src/write/outbox';
 import { FakeClock } from '../../support/fakeClock';
 

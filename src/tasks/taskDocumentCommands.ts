@@ -1,0 +1,178 @@
+// Starting work from the editor (issue 39): New Task… opens a task document for an app; Run Task and Save as Draft
+// send it (a task made exactly once: the `task.create` write; a draft's document saved over its draft: `task.saveDraft`,
+// then run); Open Draft as Task Document opens a DRAFT as the same document. The document's rules are the models'.
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { appBaseId, type App } from '../api/apps';
+import type { Task } from '../api/types';
+import { needWords, typeName, type AppInput } from '../apps/cwlInputs';
+import { commandTitles } from '../keys/commands';
+import { WRITE_KINDS } from '../keys/writes';
+import { onOne, plain, type Command } from '../ui/commands';
+import { pickProject } from '../ui/projectPick';
+import { describeOutcome, notSignedIn, outcomeOf, outcomeWords, type ActionOutcome } from './actions';
+import type { CreateTaskPayload } from './taskWrites';
+import type { ExecutionParts } from './executionCommands';
+import { sameDraftState, type SaveDraftPayload } from './taskWrites';
+import { taskTarget, type TaskRef } from './targets';
+import type { TaskTreeNode } from './taskTree';
+import { renderTaskDocument, type TaskDocument } from './taskDocument';
+import { isTaskDocument, runTaskWords, saveAsDraftWords, type TaskDocumentLanguage } from './taskDocumentLanguage';
+import { documentOfTask, draftChanges, draftState, inputFileNames, stateAfter, taskRequest } from './taskRequest';
+import { platformProblems } from './taskValidation';
+
+export interface TaskDocumentParts extends ExecutionParts {
+  language: TaskDocumentLanguage;
+  view: vscode.TreeView<TaskTreeNode>;
+}
+
+/** How long Run Task waits for the lookup after a lost answer before saying it is being checked. */
+const LOOKUP_WAIT_MS = 10_000;
+
+export function taskDocumentCommands(parts: TaskDocumentParts): Command[] {
+  const task = taskTarget(parts.services);
+  return [
+    plain('newTask', (app) => newTask(parts, typeof app === 'string' ? app : undefined)),
+    plain('runTaskDocument', (uri) => submitDocument(parts, uri, true)),
+    plain('saveTaskDocumentDraft', (uri) => submitDocument(parts, uri, false)),
+    onOne('openDraftAsDocument', { type: task, fits: (t) => t.status === 'DRAFT', ask: { query: () => ({ status: 'DRAFT' as const }) } }, (t) => openDraft(parts, t)),
+  ];
+}
+
+interface AppItem extends vscode.QuickPickItem {
+  app: App;
+  isPublic: boolean;
+}
+
+/** New Task…: an app (of your projects, or public), the project to run in, and its document opened. */
+async function newTask(parts: TaskDocumentParts, appId: string | undefined): Promise<void> {
+  const { client, projects } = parts.services;
+  let app: App | undefined;
+  let isPublic = false;
+  if (appId) {
+    app = await client.apps.get(appId);
+  } else {
+    const chosen = await vscode.window.showQuickPick(
+      (async () => {
+        const [own, pub] = await Promise.all([client.apps.list({}, { limit: 100 }), client.apps.list({ visibility: 'public' }, { limit: 100 })]);
+        const item = (a: App, isPub: boolean): AppItem => ({ label: a.name, description: `${a.project} · ${vscode.l10n.t('revision {0}', a.revision)}`, detail: isPub ? vscode.l10n.t('Public app') : undefined, app: a, isPublic: isPub });
+        return [...own.items.map((a) => item(a, false)), ...pub.items.map((a) => item(a, true))];
+      })(),
+      { title: commandTitles().newTask, placeHolder: vscode.l10n.t('The app to run (type to search)'), matchOnDescription: true },
+    );
+    if (!chosen) return;
+    app = chosen.app;
+    isPublic = chosen.isPublic;
+  }
+  let project = isPublic ? undefined : app.project;
+  if (!project) {
+    const picked = await pickProject(projects, { title: vscode.l10n.t('New Task: the project to run "{0}" in', app.name) });
+    if (!picked || picked === 'none') return;
+    project = picked.id;
+  }
+  const revision = `${appBaseId(app.id)}/${app.revision}`;
+  const facts = await parts.language.facts.app(revision);
+  if ('error' in facts) throw facts.error;
+  const doc: TaskDocument = { app: revision, project, name: app.name, inputs: {} };
+  await openDocument(parts, `${safeName(app.name)}.sbtask.yaml`, renderTaskDocument(doc, { order: inputOrder(facts.inputs) }));
+}
+
+/** Each input as a line to fill in, with what it takes. */
+function inputOrder(inputs: readonly AppInput[]): { id: string; hint: string }[] {
+  return inputs.map((i) => ({ id: i.id, hint: [typeName(i.type), needWords(i), i.label].filter(Boolean).join(' · ') }));
+}
+
+const safeName = (name: string): string => name.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '') || 'task';
+
+/** An untitled task document of that name (beside the workspace's first folder, where Save puts it), opened with the text. */
+async function openDocument(parts: TaskDocumentParts, name: string, text: string): Promise<vscode.TextDocument> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
+  const taken = new Set(vscode.workspace.textDocuments.map((d) => d.uri.fsPath));
+  let file = path.join(folder, name);
+  for (let n = 2; taken.has(file); n++) file = path.join(folder, name.replace(/\.sbtask\.yaml$/, `-${n}.sbtask.yaml`));
+  const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file).with({ scheme: 'untitled' }));
+  const editor = await vscode.window.showTextDocument(document);
+  await editor.edit((e) => e.insert(new vscode.Position(0, 0), text));
+  void parts.language.check(document);
+  return document;
+}
+
+/** Open Draft as Task Document: the draft as the document that made it; saving it saves over the draft. */
+async function openDraft(parts: TaskDocumentParts, ref: TaskRef): Promise<void> {
+  const draft = await parts.services.client.tasks.get(ref.id);
+  const facts = draft.app ? await parts.language.facts.app(draft.app) : undefined;
+  const order = facts && 'inputs' in facts ? inputOrder(facts.inputs) : undefined;
+  const document = await openDocument(parts, `${safeName(draft.name || draft.id)}.sbtask.yaml`, renderTaskDocument(documentOfTask(draft), { names: inputFileNames(draft), order }));
+  parts.language.draftOpened(document.uri, draftState(draft));
+}
+
+/** Run Task (`run`) and Save as Draft: the document checked, then sent as one write; the outcome told. */
+async function submitDocument(parts: TaskDocumentParts, given: unknown, run: boolean): Promise<void> {
+  const document = given instanceof vscode.Uri ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === given.toString()) : vscode.window.activeTextEditor?.document;
+  const title = run ? runTaskWords() : saveAsDraftWords();
+  if (!document || !isTaskDocument(document)) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('{0}: open a task document (a .sbtask.yaml file) first, or make one with New Task….', title));
+    return;
+  }
+  const errors = (await parts.language.check(document)).filter((p) => p.severity === 'error');
+  if (errors.length) {
+    void vscode.window.showErrorMessage(vscode.l10n.t('{0}: the document has {1} problems (see the Problems view); nothing was sent.', title, errors.length));
+    return;
+  }
+  const { parsed, app } = await parts.language.read(document);
+  const inputs = app && 'inputs' in app ? app.inputs : [];
+  const account = await parts.services.account();
+  if (!account) throw new Error(notSignedIn());
+  const patience = { until: 'lookup' as const, atMostMs: LOOKUP_WAIT_MS };
+  const draftId = parsed.document.draft;
+  let outcome: ActionOutcome;
+  if (draftId) {
+    const now = await parts.services.client.tasks.get(draftId);
+    if (now.status !== 'DRAFT') throw new Error(vscode.l10n.t('"{0}" is no longer a draft ({1}): remove its "draft:" line to make a new task.', now.name, now.status ?? '?'));
+    const opened = parts.language.draftAsOpened(document.uri);
+    if (opened && !sameDraftState(opened, draftState(now))) {
+      const overwrite = vscode.l10n.t('Save Over It');
+      const choice = await vscode.window.showWarningMessage(vscode.l10n.t('The draft "{0}" was changed on the platform since you opened it.', now.name), { modal: true, detail: vscode.l10n.t('Save this document over it, or cancel and open the draft again to see its changes.') }, overwrite);
+      if (choice !== overwrite) return;
+    }
+    const changes = draftChanges(parsed.document, inputs, now);
+    const before = draftState(now);
+    const payload: SaveDraftPayload = { id: draftId, before, after: stateAfter(before, changes), changes };
+    outcome = outcomeOf(await parts.services.outbox.send<Task>(WRITE_KINDS.saveDraft, [payload], account, patience));
+    if ('task' in outcome) parts.language.draftOpened(document.uri, draftState({ ...now, ...outcome.task, inputs: payload.after.inputs }));
+  } else {
+    const payload: CreateTaskPayload = { task: taskRequest(parsed.document, inputs), run };
+    outcome = outcomeOf(await parts.services.outbox.send<Task>(WRITE_KINDS.createTask, [payload], account, patience));
+  }
+  if (!('task' in outcome)) throw new Error(outcomeWords(title, outcome));
+  let made = outcome.task;
+  const problems = [...platformProblems(parsed, made.errors ?? [], 'error'), ...platformProblems(parsed, made.warnings ?? [], 'warning')];
+  parts.language.showPlatformProblems(document, problems);
+  if (!draftId) await nameDraft(document, parsed.fields.project?.value.end, made.id);
+  const refused = problems.filter((p) => p.severity === 'error').length;
+  if (made.status === 'DRAFT' && refused) {
+    void vscode.window.showErrorMessage(vscode.l10n.t('"{0}" was saved as a draft, not run: the platform found {1} problems, shown on the lines they name. Fix them and Run Task again.', made.name ?? '', refused));
+    return;
+  }
+  if (run && made.status === 'DRAFT') {
+    const ran = await parts.sender.sendTaskAction('run', made);
+    if (!('task' in ran)) throw new Error(describeOutcome('run', made, ran));
+    made = ran.task;
+  }
+  parts.tree.addTask(made);
+  if (run) await parts.watcher.watch(made);
+  void parts.refresher.refreshNow();
+  // Shown in the Tasks view, selected.
+  const node = parts.tree.findTaskNodes(made.id)[0];
+  if (node) await parts.view.reveal(node, { select: true, focus: false });
+  const said = run ? vscode.l10n.t('"{0}" is queued to run. You will be told when it ends.', made.name ?? '') : vscode.l10n.t('"{0}" is saved as a draft.', made.name ?? '');
+  vscode.window.setStatusBarMessage(`$(check) ${said}`, 8000);
+}
+
+/** A new task's ID written into its document (`draft: <id>`), so that the next save changes it rather than make another. */
+async function nameDraft(document: vscode.TextDocument, after: number | undefined, id: string): Promise<void> {
+  const at = document.lineAt(document.positionAt(after ?? 0).line).range.end;
+  const edit = new vscode.WorkspaceEdit();
+  edit.insert(document.uri, at, `\ndraft: ${id}`);
+  await vscode.workspace.applyEdit(edit);
+}
