@@ -18,6 +18,8 @@ export const WRITE_KINDS = {
   asyncDelete: 'file.asyncDelete',
   move: 'file.move',
   asyncMove: 'file.asyncMove',
+  appRevision: 'app.revision',
+  appInstall: 'app.install',
 } as const;
 
 export type WriteKindName = (typeof WRITE_KINDS)[keyof typeof WRITE_KINDS];
