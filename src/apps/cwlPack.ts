@@ -2,7 +2,7 @@
 // every step whose `run:` names a local file gets that file's process in its place (packed in turn, relative to
 // its own folder), `$import` is replaced by the document it names and `$include` by the text of the file; inputs,
 // outputs, requirements, steps and their `in` written as lists; a step's source and an output's `outputSource` without
-// a leading `#`; a step's process marked with the versions it is run from (`sbg:appVersion`), the workflow's
+// a leading `#`; a step's process put in from a file marked with the versions it is run from (`sbg:appVersion`), the workflow's
 // `cwlVersion` raised to the newest of its steps', and `SubworkflowFeatureRequirement` added where a step is a workflow.
 // Unlike sbpack, a `run:` or an import that names a URL is refused (nothing is fetched from the network), a cycle is
 // refused with the chain that makes it, and a file outside the repository is refused unless the person allowed it.
@@ -139,7 +139,9 @@ class Packer {
     for (const step of cwl.steps as unknown[]) {
       if (!isObject(step)) continue;
       let run: Json;
+      let fromFile = false;
       if (typeof step.run === 'string') {
+        fromFile = true;
         if (step.run.startsWith('#')) continue; // a process of the same document's $graph
         const target = this.resolve(step.run, file);
         if (chain.includes(target)) throw this.cycle(chain, target);
@@ -152,16 +154,17 @@ class Packer {
       }
       step.run = run;
       const version = stringOr(cwl.cwlVersion, parentVersion);
-      if (typeof run.cwlVersion === 'string') {
-        if (newer(run.cwlVersion, version)) cwl.cwlVersion = run.cwlVersion;
+      if (typeof run.cwlVersion === 'string' && newer(run.cwlVersion, version)) cwl.cwlVersion = run.cwlVersion;
+      // Marked only where a file was put in (a process written in the document stays as written, as pulled).
+      if (fromFile && typeof run.cwlVersion === 'string') {
         const runFrom = stringOr(cwl.cwlVersion, parentVersion);
         const versions = Array.isArray(run['sbg:appVersion']) ? run['sbg:appVersion'] : [];
         if (!versions.includes(runFrom)) run['sbg:appVersion'] = [...versions, runFrom];
       }
     }
     if ((cwl.steps as unknown[]).some((s) => isObject(s) && isObject(s.run) && s.run.class === 'Workflow')) {
-      const requirements = cwl.requirements as Json[];
-      if (!requirements.some((r) => isObject(r) && r.class === 'SubworkflowFeatureRequirement')) requirements.push({ class: 'SubworkflowFeatureRequirement' });
+      const requirements = Array.isArray(cwl.requirements) ? (cwl.requirements as unknown[]) : [];
+      if (!requirements.some((r) => isObject(r) && r.class === 'SubworkflowFeatureRequirement')) cwl.requirements = [...requirements, { class: 'SubworkflowFeatureRequirement' }];
     }
     return cwl;
   }
@@ -188,13 +191,17 @@ const withoutHash = (source: unknown): unknown => (typeof source === 'string' &&
 
 /** The process with its ports, requirements, steps and steps' `in` as lists, and sources without a leading `#`. */
 function listed(doc: Json): Json {
-  const cwl: Json = { ...doc, inputs: asList(doc.inputs, 'id', 'type'), outputs: asList(doc.outputs, 'id', 'type'), requirements: asList(doc.requirements, 'class', undefined) };
+  // A list left out stays out (sbpack writes an empty one: the same CWL, and a line less in the diff of a pulled file).
+  const cwl: Json = { ...doc };
+  if ('inputs' in doc) cwl.inputs = asList(doc.inputs, 'id', 'type');
+  if ('outputs' in doc) cwl.outputs = asList(doc.outputs, 'id', 'type');
+  if ('requirements' in doc) cwl.requirements = asList(doc.requirements, 'class', undefined);
   if (cwl.class !== 'Workflow') return cwl;
   cwl.steps = asList(doc.steps, 'id', undefined).map((step) => {
     if (!isObject(step)) return step;
     const inputs = asList(step.in, 'id', 'source').map((i) => (typeof i === 'string' ? withoutHash(i) : isObject(i) ? { ...i, ...('source' in i ? { source: withoutHash(i.source) } : {}) } : i));
     return { ...step, in: inputs };
   });
-  cwl.outputs = (cwl.outputs as unknown[]).map((o) => (typeof o === 'string' ? withoutHash(o) : isObject(o) && 'outputSource' in o ? { ...o, outputSource: withoutHash(o.outputSource) } : o));
+  if (Array.isArray(cwl.outputs)) cwl.outputs = cwl.outputs.map((o) => (typeof o === 'string' ? withoutHash(o) : isObject(o) && 'outputSource' in o ? { ...o, outputSource: withoutHash(o.outputSource) } : o));
   return cwl;
 }

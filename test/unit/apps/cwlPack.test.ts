@@ -59,7 +59,7 @@ steps:
     const cwl = packed.cwl as any;
     assert.deepStrictEqual(cwl.inputs, [{ id: 'reads', type: 'File' }]);
     assert.deepStrictEqual(cwl.outputs, [{ id: 'result', type: 'File', outputSource: 'second/out' }]);
-    assert.deepStrictEqual(cwl.requirements, []);
+    assert.strictEqual('requirements' in cwl, false, 'a list left out stays out');
     assert.deepStrictEqual(cwl.steps.map((s: any) => s.id), ['first', 'second']);
     assert.deepStrictEqual(cwl.steps[0].in, [{ id: 'reads', source: 'reads' }]);
     assert.deepStrictEqual(cwl.steps[1].in, [{ id: 'reads', source: 'first/out' }]);
@@ -69,7 +69,6 @@ steps:
       baseCommand: 'first',
       inputs: [{ id: 'reads', type: 'File' }],
       outputs: [{ id: 'out', type: 'File', outputBinding: { glob: '*.out' } }],
-      requirements: [],
       'sbg:appVersion': ['v1.0'],
     });
     assert.strictEqual(cwl.steps[1].run.baseCommand, 'second');
@@ -145,6 +144,16 @@ outputs: []
     await assert.rejects(packCwl(at('a.cwl'), runs.read, { root: ROOT }), (e: unknown) => e instanceof PackError && e.message === 'The documents name each other in a cycle (a.cwl → b.cwl → a.cwl): it cannot be packed into one.');
     const imports = files({ 'x.cwl': 'class: CommandLineTool\ninputs: { $import: y.yml }\noutputs: []\n', 'y.yml': 'a: { $import: x.cwl }\n' });
     await assert.rejects(packCwl(at('x.cwl'), imports.read, { root: ROOT }), /a cycle \(x\.cwl → y\.yml → x\.cwl\)/);
+  });
+
+  it('leaves a pulled document as it was: lists stay lists, processes written in it unmarked', async () => {
+    const pulled = {
+      class: 'Workflow', cwlVersion: 'v1.0', 'sbg:revision': 2,
+      inputs: [{ id: 'reads', type: 'File[]' }], outputs: [{ id: 'bam', type: 'File', outputSource: 'sort/bam' }],
+      steps: [{ id: 'sort', run: { class: 'CommandLineTool', cwlVersion: 'v1.0', inputs: [], outputs: [] }, in: [{ id: 'reads', source: 'reads' }], out: ['bam'] }],
+    };
+    const repo = files({ 'pulled.cwl': JSON.stringify(pulled) });
+    assert.deepStrictEqual((await packCwl(at('pulled.cwl'), repo.read, { root: ROOT })).cwl, pulled);
   });
 
   it('a process run by two steps is not a cycle', async () => {
