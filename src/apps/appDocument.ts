@@ -1,8 +1,7 @@
-// An app's CWL as a file of the repository (Pull App…) and as what a push sends (Push App Revision…): the fields the
-// platform sets on every revision it serves, the revision a file was pulled from, the text of a document in JSON or
-// YAML, and whether a revision on the platform holds what a push sent. No `vscode`.
+// What a push sends (Push App Revision…) and how it is found again: the fields the platform sets on every revision it
+// serves (never sent, never compared), and whether a revision on the platform holds what a push sent. The write path
+// holds this (dist/main.js): keep it small, and free of YAML (the text of a document is cwlText.ts's). No `vscode`.
 import type { RawApp } from '../api/apps';
-import { loadYaml } from '../util/yaml';
 
 /**
  * What the platform writes into every revision it serves, whatever was posted (platform-api.md §14): kept in a pulled
@@ -13,44 +12,11 @@ export const SERVER_FIELDS = [
   'sbg:revisionsInfo', 'sbg:validationErrors', 'sbg:contributors', 'sbg:content_hash', 'sbg:copyOf', 'sbg:latestRevisionId', 'sbg:image_url',
 ] as const;
 
-export type CwlFormat = 'json' | 'yaml';
-
 /** The document without the fields the platform sets: what a push sends, and what a diff compares. */
 export function withoutServerFields(cwl: RawApp): RawApp {
   const out: RawApp = { ...cwl };
   for (const key of SERVER_FIELDS) delete out[key];
   return out;
-}
-
-/** The revision a pulled document came from (`sbg:revision`), if it says. */
-export function pulledRevision(cwl: RawApp): number | undefined {
-  const revision = cwl['sbg:revision'];
-  return typeof revision === 'number' && Number.isInteger(revision) && revision >= 0 ? revision : undefined;
-}
-
-/** `owner/project/app` a pulled document names (`sbg:id`, its revision left out), if it names one. */
-export function pulledAppId(cwl: RawApp): string | undefined {
-  const id = cwl['sbg:id'];
-  if (typeof id !== 'string') return undefined;
-  const parts = id.split('/');
-  return parts.length >= 3 && parts.slice(0, 3).every((p) => p !== '') ? parts.slice(0, 3).join('/') : undefined;
-}
-
-/** The format a file's name or text says: `.json`, or text starting with `{`, is JSON; anything else YAML. */
-export function formatOf(fileName: string, text: string): CwlFormat {
-  return /\.json$/i.test(fileName) || /^\s*\{/.test(text) ? 'json' : 'yaml';
-}
-
-/** A document as the text of a file: JSON indented by 2, or YAML (block style, long lines kept whole). */
-export async function renderCwl(cwl: RawApp, format: CwlFormat): Promise<string> {
-  if (format === 'json') return `${JSON.stringify(cwl, null, 2)}\n`;
-  const yaml = await loadYaml();
-  return yaml.stringify(cwl, { lineWidth: 0, aliasDuplicateObjects: false });
-}
-
-/** The text of a document, parsed (YAML takes JSON too); a rejection says why it does not read. */
-export async function parseCwl(text: string): Promise<unknown> {
-  return (await loadYaml()).parse(text) as unknown;
 }
 
 /**

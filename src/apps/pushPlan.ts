@@ -4,7 +4,8 @@
 import * as l10n from '@vscode/l10n';
 import type { RawApp } from '../api/apps';
 import { WRITE_KINDS } from '../keys/writes';
-import { pulledRevision, withoutServerFields } from './appDocument';
+import { withoutServerFields } from './appDocument';
+import { pulledRevision } from './appRevisions';
 import type { AppRevisionPayload } from './appRevisionWrite';
 
 export interface PushPlan {
@@ -29,10 +30,13 @@ const deepEqual = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSO
 /**
  * The plan for `packed` (the document from the repository, packed) as the next revision of `app`, given its latest
  * revision as the platform serves it (`latest`, undefined when there is no such app: it is made, revision 0).
+ * `lastPushed`: the revision this file was last pushed as, from here, if it was.
  */
-export function planPush(app: string, packed: RawApp, latest: RawApp | undefined, source: string): PushPlan {
+export function planPush(app: string, packed: RawApp, latest: RawApp | undefined, source: string, lastPushed?: number): PushPlan {
   const after = withoutServerFields(packed);
-  const pulledFrom = pulledRevision(packed);
+  // The file says where it was pulled from; a push from here since (kept by the extension) is newer.
+  const known = [pulledRevision(packed), lastPushed].filter((r): r is number => r !== undefined);
+  const pulledFrom = known.length ? Math.max(...known) : undefined;
   if (!latest) {
     return { kind: WRITE_KINDS.appInstall, payload: { app, revision: 0, cwl: after, source }, after, pulledFrom, pushedSince: false, unchanged: false };
   }

@@ -4,6 +4,11 @@ import * as path from 'path';
 import { packCwl, PackError } from '../../../src/apps/cwlPack';
 
 const ROOT = path.resolve('/repo');
+
+/** A packed document read loosely, as a test reads it: every field may be anything. */
+interface Doc {
+  [key: string]: Doc & Doc[] & string;
+}
 const at = (relative: string) => path.join(ROOT, ...relative.split('/'));
 
 /** A repository of files by path relative to ROOT (absolute paths kept as they are). */
@@ -56,11 +61,11 @@ steps:
     const packed = await packCwl(at('wf/main.cwl'), repo.read, { root: ROOT });
     assert.deepStrictEqual(packed.files, [at('wf/main.cwl'), at('tools/first.cwl'), at('tools/second.cwl')]);
     assert.deepStrictEqual(packed.outside, []);
-    const cwl = packed.cwl as any;
+    const cwl = packed.cwl as unknown as Doc;
     assert.deepStrictEqual(cwl.inputs, [{ id: 'reads', type: 'File' }]);
     assert.deepStrictEqual(cwl.outputs, [{ id: 'result', type: 'File', outputSource: 'second/out' }]);
     assert.strictEqual('requirements' in cwl, false, 'a list left out stays out');
-    assert.deepStrictEqual(cwl.steps.map((s: any) => s.id), ['first', 'second']);
+    assert.deepStrictEqual(cwl.steps.map((s: Doc) => s.id), ['first', 'second']);
     assert.deepStrictEqual(cwl.steps[0].in, [{ id: 'reads', source: 'reads' }]);
     assert.deepStrictEqual(cwl.steps[1].in, [{ id: 'reads', source: 'first/out' }]);
     assert.deepStrictEqual(cwl.steps[0].run, {
@@ -98,7 +103,7 @@ steps:
 `,
       'sub/tool.cwl': TOOL('deep'),
     });
-    const cwl = (await packCwl(at('main.cwl'), repo.read, { root: ROOT })).cwl as any;
+    const cwl = (await packCwl(at('main.cwl'), repo.read, { root: ROOT })).cwl as unknown as Doc;
     assert.strictEqual(cwl.cwlVersion, 'v1.2');
     assert.deepStrictEqual(cwl.requirements, [{ class: 'SubworkflowFeatureRequirement' }]);
     const inner = cwl.steps[0].run;
@@ -125,7 +130,7 @@ outputs: []
       'scripts/run.sh': 'echo hello\n',
       'hints/docker.yml': 'class: DockerRequirement\ndockerPull: "ubuntu:22.04"\n',
     });
-    const cwl = (await packCwl(at('tool.cwl'), repo.read, { root: ROOT })).cwl as any;
+    const cwl = (await packCwl(at('tool.cwl'), repo.read, { root: ROOT })).cwl as unknown as Doc;
     assert.deepStrictEqual(cwl.requirements[0].listing[0], { entryname: 'script.sh', entry: 'echo hello\n' });
     assert.deepStrictEqual(cwl.hints, [{ class: 'DockerRequirement', dockerPull: 'ubuntu:22.04' }]);
   });
@@ -161,8 +166,8 @@ outputs: []
       'wf.cwl': 'cwlVersion: v1.0\nclass: Workflow\ninputs: []\noutputs: []\nsteps:\n  a: { run: t.cwl, in: [], out: [] }\n  b: { run: t.cwl, in: [], out: [] }\n',
       't.cwl': TOOL('t'),
     });
-    const cwl = (await packCwl(at('wf.cwl'), repo.read, { root: ROOT })).cwl as any;
-    assert.deepStrictEqual(cwl.steps.map((s: any) => s.run.baseCommand), ['t', 't']);
+    const cwl = (await packCwl(at('wf.cwl'), repo.read, { root: ROOT })).cwl as unknown as Doc;
+    assert.deepStrictEqual(cwl.steps.map((s: Doc) => s.run.baseCommand), ['t', 't']);
   });
 
   it('refuses a file outside the repository, naming it, unless allowed; then lists it', async () => {
@@ -172,7 +177,7 @@ outputs: []
     assert.ok(!repo.reads.includes(elsewhere), 'not read before it is allowed');
     const packed = await packCwl(at('wf.cwl'), repo.read, { root: ROOT, allowOutside: true });
     assert.deepStrictEqual(packed.outside, [elsewhere]);
-    assert.strictEqual((packed.cwl as any).steps[0].run.baseCommand, 't');
+    assert.strictEqual((packed.cwl as unknown as Doc).steps[0].run.baseCommand, 't');
   });
 
   it('refuses a URL, a missing file and a file that is not YAML, in words', async () => {

@@ -1,7 +1,9 @@
 // Push App Revision…'s decisions (src/apps/pushPlan.ts) and where the platform's words land (src/apps/cwlProblems.ts).
 import * as assert from 'assert';
 import type { RawApp } from '../../../src/api/apps';
-import { formatOf, holdsSent, pulledAppId, renderCwl, withoutServerFields } from '../../../src/apps/appDocument';
+import { holdsSent, withoutServerFields } from '../../../src/apps/appDocument';
+import { pulledAppId } from '../../../src/apps/appRevisions';
+import { formatOf, renderCwl } from '../../../src/apps/cwlText';
 import { placeProblems } from '../../../src/apps/cwlProblems';
 import { planPush, pushedSinceWords } from '../../../src/apps/pushPlan';
 
