@@ -135,6 +135,11 @@ outputs: []
     assert.deepStrictEqual(cwl.hints, [{ class: 'DockerRequirement', dockerPull: 'ubuntu:22.04' }]);
   });
 
+  it('reads YAML written in flow style, which starts as JSON does', async () => {
+    const repo = files({ 'flow.cwl': '{class: CommandLineTool, cwlVersion: v1.0, inputs: {n: int}, outputs: []}\n' });
+    assert.deepStrictEqual((await packCwl(at('flow.cwl'), repo.read, { root: ROOT })).cwl, { class: 'CommandLineTool', cwlVersion: 'v1.0', inputs: [{ id: 'n', type: 'int' }], outputs: [] });
+  });
+
   it('reads JSON as well as YAML; a document already packed ($graph) is sent as it is', async () => {
     const repo = files({ 'a.cwl': JSON.stringify({ cwlVersion: 'v1.0', $graph: [{ id: 'main', class: 'Workflow', steps: [{ id: 's', run: '#tool' }] }] }) });
     const packed = await packCwl(at('a.cwl'), repo.read, { root: ROOT });
