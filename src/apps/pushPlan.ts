@@ -11,9 +11,9 @@ import type { AppRevisionPayload } from './appRevisionWrite';
 export interface PushPlan {
   kind: typeof WRITE_KINDS.appRevision | typeof WRITE_KINDS.appInstall;
   payload: AppRevisionPayload;
-  /** The platform's latest revision, without the fields it sets (none for a new app): the diff's left side. */
+  /** The platform's latest revision, without the fields it sets and its notes (none for a new app): the diff's left side. */
   before?: RawApp;
-  /** What is sent: the diff's right side. */
+  /** What is sent, but for its notes: the diff's right side. */
   after: RawApp;
   /** The platform's latest revision (none: a new app). */
   latest?: { revision: number; by?: string; at?: number };
@@ -25,6 +25,8 @@ export interface PushPlan {
   unchanged: boolean;
 }
 
+const NOTES = 'sbg:revisionNotes';
+const withoutNotes = (cwl: RawApp): RawApp => Object.fromEntries(Object.entries(cwl).filter(([key]) => key !== NOTES));
 const deepEqual = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /**
@@ -42,17 +44,21 @@ export function planPush(app: string, packed: RawApp, latest: RawApp | undefined
   }
   const latestRevision = pulledRevision(latest) ?? 0;
   const before = withoutServerFields(latest);
+  // The notes a pulled file carries are the latest revision's: kept, they would describe the new one wrongly. Notes
+  // written in the file are the person's; else the new revision says where it came from. Not part of the diff.
+  const notes = after[NOTES] !== undefined && after[NOTES] !== before[NOTES] ? after[NOTES] : l10n.t('Pushed from {0}.', source);
+  const sent = { ...after, [NOTES]: notes };
   const by = typeof latest['sbg:modifiedBy'] === 'string' ? latest['sbg:modifiedBy'] : undefined;
   const at = typeof latest['sbg:modifiedOn'] === 'number' ? latest['sbg:modifiedOn'] * 1000 : undefined;
   return {
     kind: WRITE_KINDS.appRevision,
-    payload: { app, revision: latestRevision + 1, cwl: after, source },
-    before,
-    after,
+    payload: { app, revision: latestRevision + 1, cwl: sent, source },
+    before: withoutNotes(before),
+    after: withoutNotes(after),
     latest: { revision: latestRevision, by, at },
     pulledFrom,
     pushedSince: pulledFrom !== undefined && latestRevision > pulledFrom,
-    unchanged: deepEqual(before, after),
+    unchanged: deepEqual(withoutNotes(before), withoutNotes(after)),
   };
 }
 

@@ -26,9 +26,20 @@ describe('Push App Revision…: the plan', () => {
     const edited = { ...pulled, inputs: [{ id: 'threads', type: 'int', default: 16 }] };
     const plan = planPush(APP, edited, served(TOOL, 2), 'align-and-sort.cwl');
     assert.strictEqual(plan.kind, 'app.revision');
-    assert.deepStrictEqual(plan.payload, { app: APP, revision: 3, source: 'align-and-sort.cwl', cwl: { ...TOOL, 'sbg:revisionNotes': 'Threads 8 → 16.', inputs: [{ id: 'threads', type: 'int', default: 16 }] } });
-    assert.deepStrictEqual(plan.before, { ...TOOL, 'sbg:revisionNotes': 'Threads 8 → 16.' });
+    assert.deepStrictEqual(plan.payload, { app: APP, revision: 3, source: 'align-and-sort.cwl', cwl: { ...TOOL, 'sbg:revisionNotes': 'Pushed from align-and-sort.cwl.', inputs: [{ id: 'threads', type: 'int', default: 16 }] } });
+    assert.deepStrictEqual(plan.before, TOOL);
+    assert.deepStrictEqual(plan.after, { ...TOOL, inputs: [{ id: 'threads', type: 'int', default: 16 }] });
     assert.deepStrictEqual([plan.pulledFrom, plan.latest, plan.pushedSince, plan.unchanged], [2, { revision: 2, by: 'rfranklin', at: 1_700_000_000_000 }, false, false]);
+  });
+
+  it('the new revision\'s notes: the pulled ones are the latest\'s, replaced by where it came from; notes written in the file are sent; neither is in the diff', () => {
+    const pulled = { ...served(TOOL, 2), inputs: [] };
+    assert.strictEqual(planPush(APP, pulled, served(TOOL, 2), 'a.cwl').payload.cwl['sbg:revisionNotes'], 'Pushed from a.cwl.');
+    assert.strictEqual(planPush(APP, TOOL, served(TOOL, 2), 'a.cwl').payload.cwl['sbg:revisionNotes'], 'Pushed from a.cwl.');
+    const written = planPush(APP, { ...pulled, 'sbg:revisionNotes': 'No inputs.' }, served(TOOL, 2), 'a.cwl');
+    assert.strictEqual(written.payload.cwl['sbg:revisionNotes'], 'No inputs.');
+    assert.deepStrictEqual([written.before?.['sbg:revisionNotes'], written.after['sbg:revisionNotes']], [undefined, undefined]);
+    assert.strictEqual(planPush(APP, { ...served(TOOL, 2), 'sbg:revisionNotes': 'only the notes' }, served(TOOL, 2), 'a.cwl').unchanged, true);
   });
 
   it('someone pushed since the file was pulled: said, with who and which revisions', () => {
@@ -38,7 +49,7 @@ describe('Push App Revision…: the plan', () => {
   });
 
   it('a file that says no revision (written here) is not "pushed since"; the same document as the latest is unchanged', () => {
-    const plan = planPush(APP, TOOL, served(TOOL, 4), 'a.cwl');
+    const plan = planPush(APP, { ...TOOL, inputs: [] }, served(TOOL, 4), 'a.cwl');
     assert.deepStrictEqual([plan.pushedSince, plan.pulledFrom, plan.unchanged], [false, undefined, false]);
     assert.strictEqual(planPush(APP, served(TOOL, 4), served(TOOL, 4), 'a.cwl').unchanged, true);
   });
