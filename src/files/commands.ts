@@ -72,7 +72,8 @@ export function filesCommands(parts: FilesParts): Command[] {
     onOne('renameFile', { type: files, ask: { prompt: () => vscode.l10n.t('The ID of the file or folder to rename') } }, (ref, options) => rename(parts, ref, options)),
     onMany('moveTo', { type: files, named, ask: { prompt: () => vscode.l10n.t('The IDs of the files and folders to move') } }, (refs, options) => moveTo(parts, refs, options)),
     onMany('deleteFiles', { type: files, named, ask: { prompt: () => vscode.l10n.t('The IDs of the files and folders to delete') } }, (refs, options) => deleteItems(parts, refs, options)),
-    onOne<FileRef, FileAsk>('editMetadata', { type: files, fits: (f) => !f.folder, ask: { prompt: () => vscode.l10n.t('The ID of the file whose metadata to edit') } }, (ref) => editMetadata(ref)),
+    // Given by its ID alone (the palette, a script): its name is read, so that the tab says it.
+    onOne<FileRef, FileAsk>('editMetadata', { type: files, fits: (f) => !f.folder, ask: { prompt: () => vscode.l10n.t('The ID of the file whose metadata to edit') } }, async (ref) => editMetadata(ref.name ? ref : { ...ref, name: (await parts.services.client.files.get(ref.id)).name })),
     onMany<FileRef, FileAsk>('editTags', { type: files, named, fits: (f) => !f.folder, ask: { prompt: () => vscode.l10n.t('The IDs of the files to tag') } }, (refs, options) => editTags(parts, refs, options)),
     onOne('revealInFiles', { type: files, ask: { prompt: () => vscode.l10n.t('The ID of the file or folder to show') } }, (file) => reveal(parts, file)),
   ];

@@ -102,6 +102,8 @@ describe('Move To… and the drop\'s choice', function () {
     const there = await folder('int-move-later', { project: a.id });
     const file = data().children(a.root_folder).find((f) => f.type === 'file')!;
     const aRow = await projectRow(a.id);
+    // The folder was made behind the view's back: its listing is read again to show it.
+    await vscode.commands.executeCommand('sevenbridges.files.refresh', aRow);
     await rowOf(file.id, aRow);
     const thereRow = await rowOf(there.id, aRow);
     assert.deepStrictEqual((await children(thereRow)).map((n) => n.kind), ['message'], 'shown empty');
