@@ -11,6 +11,8 @@ const VSCODE_FILES = [
   'src/main.ts',
   'src/services.ts',
   'src/{auth,copy,files,jobs,tasks}/register.ts',
+  'src/apps/commands.ts',
+  'src/apps/appDocuments.ts',
   'src/{auth,files,jobs,tasks}/commands.ts',
   'src/auth/accountStatus.ts',
   'src/auth/provider.ts',

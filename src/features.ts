@@ -3,6 +3,7 @@
 // sign-out, the timeline panel, what says a watched task ended. Until a command is first run a stand-in stands behind
 // it (main.ts); whatever else needs this part asks main.ts's `features` (a `Later`), which loads it once.
 // The modules dist/main.js holds are not bundled here again but read from it (one outbox, one tracker, …).
+export { appsCommands } from './apps/commands';
 export { authCommands, pickEndpoint, setToken, signOut } from './auth/commands';
 export { CopyFlow } from './copy/flow';
 export { dropCopy, filesCommands } from './files/commands';

@@ -108,6 +108,8 @@ export function start(context: vscode.ExtensionContext, activatedAt: number): Ex
   const tasks = registerTasks(services, copy, onFirstUse);
   const jobs = registerJobs(services, tracker, copy.flow, onFirstUse);
   const files = registerFiles(services, copy, remote, jobs, onFirstUse);
+  // Apps: Pull App…, Push App Revision…, App Revisions… (the palette, a .cwl file's menus); nothing of them before.
+  onFirstUse.commands((f) => f.appsCommands(services));
   onFirstRun({
     commandIds: Object.values(COMMANDS),
     registerCommand: (id, run) => {

@@ -3,6 +3,8 @@
 // A new kind is a row here, its name in keys/writes.ts (ARCHITECTURE.md, "A kind of write: one declaration").
 import type { ApiBudget } from './api/budget';
 import type { Clock, ServerClock } from './api/clock';
+import type { AppsWriteApi } from './apps/appRevisionWrite';
+import { appInstallWrite, appRevisionWrite } from './apps/appRevisionWrite';
 import type { BulkFilesApi } from './api/bulkFiles';
 import type { FilesApi } from './api/files';
 import { copyWrite } from './copy/copyWrite';
@@ -26,6 +28,7 @@ export interface WriteKindsClient {
   fileJobs: FileJobCalls;
   bulkFiles: Pick<BulkFilesApi, 'get' | 'edit'>;
   tasks: TaskActionApi & CreateTaskApi & SaveDraftApi;
+  apps: AppsWriteApi;
   uploads: UploadWriteApi['uploads'];
   budget: Pick<ApiBudget, 'holdBulk'> & { serverClock: Pick<ServerClock, 'now' | 'estimate'> };
 }
@@ -53,5 +56,7 @@ export function writeKinds(client: WriteKindsClient, tracker: JobWriteTracker, c
     metadataWrite(client.files),
     deleteWrite(client.files),
     moveWrite(client.files),
+    appRevisionWrite(client.apps),
+    appInstallWrite(client.apps),
   ];
 }

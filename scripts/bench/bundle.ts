@@ -14,9 +14,12 @@ export const ACTIVATION_FILE_LIMIT_KB = 4;
  * Declared bound of dist/main.js. It carries what runs from the start: the views, the models, the client, the write
  * path. What is not needed at start is in dist/features.js, node-fetch in dist/fetch.js; node-fetch's whatwg-url → tr46
  * chain (290 KB minified) is aliased to scripts/shims/whatwg-url.cjs (Node has its own URL). A feature that needs a
- * large library loads it on first use (and the bench measures that).
+ * large library loads it on first use (and the bench measures that). Every kind of write is in it too (the outbox
+ * finishes at start what a reload left): 250 KB until the task, app revision, save and volume kinds came (2–6 KB a
+ * feature); 270 KB since, the time until started (goal 30 ms) being the guard that counts. The next step is a kind's
+ * code loaded when a record of it is first met.
  */
-export const MAIN_FILE_LIMIT_KB = 250;
+export const MAIN_FILE_LIMIT_KB = 270;
 /** Declared bound of dist/features.js (loaded on first use: its cost is the figure below). */
 export const FEATURES_FILE_LIMIT_KB = 250;
 /** Declared bound of dist/fetch.js (node-fetch, without whatwg-url). */

@@ -104,7 +104,7 @@ export class AppsApi {
 }
 
 /** An app's ID without a revision, its short name as the platform takes it; else refused before sending. */
-function checkShortId(appId: string): void {
+export function checkShortId(appId: string): void {
   const parts = appId.split('/');
   if (parts.length !== 3 || !isAppId(appId)) throw invalid(l10n.t('"{0}" is not an app ID without a revision (owner/project/app).', appId));
   if (!SHORT_NAME.test(parts[2])) throw invalid(notShortName(parts[2]));

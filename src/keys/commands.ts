@@ -78,6 +78,10 @@ export const COMMANDS = {
   resumeTransfer: 'sevenbridges.jobs.resumeTransfer',
   discardTransfer: 'sevenbridges.jobs.discardTransfer',
   revealInFiles: 'sevenbridges.files.reveal',
+  // Apps: CWL between the platform and the repository
+  pullApp: 'sevenbridges.apps.pull',
+  pushAppRevision: 'sevenbridges.apps.push',
+  showAppRevisions: 'sevenbridges.apps.revisions',
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;
@@ -157,5 +161,8 @@ export function commandTitles(): Record<CommandName, string> {
     resumeTransfer: l10n.t('Resume Transfer'),
     discardTransfer: l10n.t('Discard Transfer'),
     revealInFiles: l10n.t('Reveal in Projects & Files'),
+    pullApp: l10n.t('Pull App…'),
+    pushAppRevision: l10n.t('Push App Revision…'),
+    showAppRevisions: l10n.t('App Revisions…'),
   };
 }

@@ -8,4 +8,6 @@ export const SCHEMES = {
   taskDetails: 'sevenbridges-task',
   /** A copy job's results as TSV (jobs/results.ts). */
   copyResults: 'sevenbridges-results',
+  /** An app's revision, and the texts of a push's or a comparison's diff (apps/appDocuments.ts). */
+  app: 'sevenbridges-app',
 } as const;

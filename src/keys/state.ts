@@ -186,6 +186,21 @@ function readJob(value: unknown): TrackedJob | undefined {
   return { ...(value as unknown as TrackedJob), items, destination: { label: destination.label, project: destination.project, ...(isString(destination.parent) ? { parent: destination.parent } : {}) } };
 }
 
+/** Where a CWL file of the workspace goes when pushed: an app (`owner/project/app`), and the revision it was last pulled from or pushed as. */
+export interface AppFile {
+  app: string;
+  revision: number;
+}
+
+function readAppFiles(value: unknown): Record<string, AppFile> | undefined {
+  if (!isObject(value)) return undefined;
+  const out: Record<string, AppFile> = {};
+  for (const [file, entry] of Object.entries(value)) {
+    if (isObject(entry) && isString(entry.app) && entry.app.split('/').length === 3 && typeof entry.revision === 'number' && Number.isInteger(entry.revision) && entry.revision >= 0) out[file] = { app: entry.app, revision: entry.revision };
+  }
+  return out;
+}
+
 // ---- The table -------------------------------------------------------------------------------------------------
 
 const key = <T>(name: string, scope: StateScope, read: (stored: unknown) => T | undefined): StateKey<T> => ({ key: name, scope, read });
@@ -207,6 +222,8 @@ export const STATE = {
   }),
   /** The local folder Download… offered last, per workspace (remote/download.ts). */
   downloadFolder: key<string>('sevenbridges.files.downloadFolder', 'workspace', (value) => (isString(value) && value.length > 0 ? value : undefined)),
+  /** The app each CWL file of the workspace was last pulled into or pushed to, by its path in the workspace, and that revision (apps/commands.ts). */
+  appFiles: key<Record<string, AppFile>>('sevenbridges.apps.files', 'workspace', readAppFiles),
   /** The custom endpoints that have a token in secret storage, never the tokens (auth/provider.ts). */
   endpointsWithTokens: key<string[]>('sevenbridges.auth.endpointsWithTokens', 'global', strings),
 } as const;

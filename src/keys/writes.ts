@@ -21,6 +21,8 @@ export const WRITE_KINDS = {
   asyncDelete: 'file.asyncDelete',
   move: 'file.move',
   asyncMove: 'file.asyncMove',
+  appRevision: 'app.revision',
+  appInstall: 'app.install',
 } as const;
 
 export type WriteKindName = (typeof WRITE_KINDS)[keyof typeof WRITE_KINDS];

@@ -20,6 +20,7 @@ import { renderTaskDocument, type TaskDocument } from './taskDocument';
 import { isTaskDocument, runTaskWords, saveAsDraftWords, type TaskDocumentLanguage } from './taskDocumentLanguage';
 import { documentOfTask, draftChanges, draftState, inputFileNames, stateAfter, taskRequest } from './taskRequest';
 import { platformProblems } from './taskValidation';
+import { revisionWords } from '../util/words';
 
 export interface TaskDocumentParts extends ExecutionParts {
   language: TaskDocumentLanguage;
@@ -55,7 +56,7 @@ async function newTask(parts: TaskDocumentParts, appId: string | undefined): Pro
     const chosen = await vscode.window.showQuickPick(
       (async () => {
         const [own, pub] = await Promise.all([client.apps.list({}, { limit: 100 }), client.apps.list({ visibility: 'public' }, { limit: 100 })]);
-        const item = (a: App, isPub: boolean): AppItem => ({ label: a.name, description: `${a.project} · ${vscode.l10n.t('revision {0}', a.revision)}`, detail: isPub ? vscode.l10n.t('Public app') : undefined, app: a, isPublic: isPub });
+        const item = (a: App, isPub: boolean): AppItem => ({ label: a.name, description: `${a.project} · ${revisionWords(a.revision)}`, detail: isPub ? vscode.l10n.t('Public app') : undefined, app: a, isPublic: isPub });
         return [...own.items.map((a) => item(a, false)), ...pub.items.map((a) => item(a, true))];
       })(),
       { title: commandTitles().newTask, placeHolder: vscode.l10n.t('The app to run (type to search)'), matchOnDescription: true },

@@ -14,6 +14,8 @@ export const itemCount = (n: number): string => (n === 1 ? l10n.t('1 item') : l1
 export const fileCount = (n: number): string => (n === 1 ? l10n.t('1 file') : l10n.t('{0} files', count(n)));
 /** "300 items not sent": what a Cancel kept from leaving. */
 export const notSentWords = (what: string): string => l10n.t('{0} not sent', what);
+/** "revision 3": an app's revision. */
+export const revisionWords = (revision: number | string): string => l10n.t('revision {0}', revision);
 /** "1 folder", "12 folders". */
 export const folderCount = (n: number): string => (n === 1 ? l10n.t('1 folder') : l10n.t('{0} folders', count(n)));
 export const taskCount = (n: number): string => (n === 1 ? l10n.t('1 task') : l10n.t('{0} tasks', count(n)));

@@ -60,7 +60,7 @@ describe('bundle: node-fetch without whatwg-url (nor encoding)', function () {
     const { main, features, fetch } = built.outputs;
     // @vscode/l10n (a few kB) reads VS Code's bundle for the vscode-free modules' messages; node-fetch is a bundle of its own.
     assert.deepStrictEqual(packagesOf(main), ['@vscode/l10n'], Object.keys(main.inputs).join('\n'));
-    // yaml (the task document) is read on first use only: in features.js, never main.js.
+    // yaml (the CWL and task documents' text) is read on first use only: in features.js, never in main.js.
     assert.deepStrictEqual(packagesOf(features), ['yaml'], Object.keys(features.inputs).join('\n'));
     assert.deepStrictEqual(packagesOf(fetch), ['node-fetch'], Object.keys(fetch.inputs).join('\n'));
     assert.ok(Object.keys(fetch.inputs).includes('scripts/shims/whatwg-url.cjs'), Object.keys(fetch.inputs).join('\n'));

@@ -25,6 +25,7 @@ export const ACCOUNT: Account = { key: `${ENDPOINT}#rfranklin`, credentials: { e
 export const DESTINATION: JobDestination = { label: 'dest', project: 'rfranklin/dest' };
 
 /** No window owns a write for this long: stuck. */
+const noApps = (): Promise<never> => Promise.reject(new Error('no apps on the in-memory platform'));
 const STUCK_MS = 5 * 60_000;
 const MONITOR_MS = 5_000;
 
@@ -65,6 +66,8 @@ export class MemoryWindow {
       bulkFiles: platform.bulkFilesApi,
       tasks: platform.tasksApi,
       uploads: platform.uploadsApi,
+      // Apps are not part of the in-memory platform: their writes are tried against the emulator (17-app-revision).
+      apps: { raw: noApps, createRevision: noApps, install: noApps },
       budget: { holdBulk: () => world.holdBulk(), serverClock: { now: serverNow, estimate: serverNow } },
     };
     // Every kind of write, from the extension's own table.

@@ -60,6 +60,14 @@ def work_copy(api, args):
     return {'jobs': len(done), 'completed': sum(job.completed_files or 0 for job in done.values())}
 
 
+def work_push_revision(api, args):
+    """As sbpack pushes a packed document: the app (`apps.get`), then `create_revision` of its revision + 1 (which
+    reads the new revision's app back)."""
+    app = api.apps.get(args['app'])
+    made = api.apps.create_revision(id=args['app'], raw=args['packed'], revision=app.revision + 1)
+    return {'revision': made.revision}
+
+
 def _check_size(path, size):
     if not os.path.isfile(path) or os.path.getsize(path) != size:
         raise RuntimeError(f'{path}: not there with its {size} bytes after the transfer')

@@ -20,6 +20,7 @@ import { DESTINATION, pickFiles, platformFinish } from '../copySources';
 import type { HeapProbe } from '../heap';
 import { fewestLooksWithin, lagLimitMs } from '../lagScenario';
 import { benchWriter } from '../writer';
+import { pushWork } from './pushWork';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -312,4 +313,4 @@ export const copyWork: PeerWork<{ files: string[]; project: string; poll_s: numb
   },
 };
 
-export const WORKS: PeerWork[] = [countsWork, listingWork, childrenWork, copyWork] as unknown as PeerWork[];
+export const WORKS: PeerWork[] = [countsWork, listingWork, childrenWork, copyWork, pushWork] as unknown as PeerWork[];

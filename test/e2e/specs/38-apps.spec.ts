@@ -1,0 +1,104 @@
+/**
+ * An app's CWL pulled, edited and pushed as a person does it (#40), each step seen on screen: Pull App… from the
+ * palette (the project, the app, its latest revision, YAML, the file offered in the workspace), the file open in the
+ * editor; a default changed by typing; Push App Revision… from the palette: the diff against the platform's latest
+ * revision shows that one line changed and no other, Push in the question; the status bar says the new revision,
+ * one more than the latest, and the platform has it with the new default. A screenshot at each step.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { e2e, ensureSignedIn } from '../fixture';
+
+const APP = 'rfranklin/my-project/align-and-sort';
+
+async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const found = await check();
+    if (found !== undefined && found !== false) return found;
+    await e2e().wb.page.waitForTimeout(100);
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
+describe('apps: pull, edit and push CWL', function () {
+  this.timeout(180_000);
+
+  after(async () => {
+    const { wb } = e2e();
+    if (await wb.quickInput().isVisible().catch(() => false)) await wb.page.keyboard.press('Escape');
+    await wb.clearNotifications();
+    await wb.runCommand('View: Close All Editors').catch(() => undefined);
+  });
+
+  it('pulls an app as YAML, changes a default, pushes: the diff shows just that line, the revision goes up by one', async () => {
+    const { wb, emulator, server } = e2e();
+    const app = emulator.data.apps.get(APP)!;
+    const project = emulator.data.projectById.get(app.project)!;
+    const latest = app.revisions.length - 1;
+    const file = path.join(server.workspace, 'align-and-sort.cwl');
+
+    await wb.openViewContainer('Seven Bridges');
+    await ensureSignedIn();
+
+    // 1. Pull App…: the project, the app, its latest revision, YAML; the file offered in the workspace, accepted.
+    await wb.runCommand('Seven Bridges: Pull App…');
+    await wb.waitForQuickInput('Pull App');
+    await wb.pickQuickItem(project.name);
+    await until('the project\'s apps', async () => (await wb.quickItems()).some((i) => i.description === 'align-and-sort') || undefined);
+    const label = app.revisions[latest].content.label;
+    await wb.pickQuickItem(typeof label === 'string' ? label : app.short, true);
+    await wb.screenshot('apps-1-pull-revisions');
+    await until('the revisions', async () => (await wb.quickItems()).some((i) => /\(latest\)/.test(i.label)) || undefined);
+    const revisions = await wb.quickItems();
+    assert.strictEqual(revisions[0].label, `Revision ${latest} (latest)`, JSON.stringify(revisions));
+    await wb.pickQuickItem(`Revision ${latest} (latest)`, true);
+    await until('the format', async () => (await wb.quickItems()).some((i) => i.label === 'YAML') || undefined);
+    await wb.pickQuickItem('YAML', true);
+    await until('the file offered', async () => ((await wb.quickInputState()).value.endsWith('align-and-sort.cwl') ? true : undefined));
+    await wb.acceptQuickInput();
+    await until('the pulled file open', async () => (fs.existsSync(file) && (await wb.activeEditorText()).includes('class: Workflow') ? true : undefined), 20_000);
+    const pulled = fs.readFileSync(file, 'utf8');
+    assert.match(pulled, new RegExp(`^sbg:revision: ${latest}$`, 'm'));
+    await wb.screenshot('apps-2-pulled');
+
+    // 2. The person changes the default of "threads" (its line found in the file, reached with Go to Line).
+    const lines = pulled.split('\n');
+    const threadsAt = lines.indexOf('  - id: threads');
+    const defaultAt = lines.findIndex((l, i) => i > threadsAt && /^\s+default: \d+$/.test(l));
+    const before = Number(/default: (\d+)/.exec(lines[defaultAt])![1]);
+    await wb.page.keyboard.press('Control+G');
+    await wb.waitForQuickInput();
+    await wb.typeInQuickInput(`:${defaultAt + 1}`, { submit: true });
+    await wb.page.keyboard.press('End');
+    for (let i = 0; i < String(before).length; i++) await wb.page.keyboard.press('Backspace');
+    await wb.page.keyboard.type(String(before + 8));
+    await wb.page.keyboard.press('Control+S');
+    await until('the file saved', () => (fs.readFileSync(file, 'utf8').includes(`default: ${before + 8}`) ? true : undefined));
+
+    // 3. Push App Revision…: the diff of just that line, then Push.
+    await wb.runCommand('Seven Bridges: Push App Revision…');
+    const question = await wb.waitForNotification(new RegExp(`Push align-and-sort\\.cwl as revision ${latest + 1} of ${APP}\\?`), 30_000);
+    const diff = wb.page.locator('.monaco-diff-editor').first();
+    await diff.waitFor({ timeout: 10_000 });
+    await wb.page.waitForTimeout(1_000);
+    await wb.screenshot('apps-3-diff');
+    const inserted = await diff.locator('.editor.modified .view-overlays .line-insert, .editor.modified .view-overlays .char-insert').count();
+    const removed = await diff.locator('.editor.original .view-overlays .line-delete, .editor.original .view-overlays .char-delete').count();
+    assert.ok(inserted >= 1 && removed >= 1, `the change shown (${inserted} inserted, ${removed} removed)`);
+    const changedLines = await diff.locator('.editor.modified .view-overlays > div:has(.line-insert)').count();
+    assert.strictEqual(changedLines, 1, 'one line changed');
+    const modifiedText = (await diff.locator('.editor.modified .view-lines').innerText()).replace(/\u00a0/g, ' ');
+    assert.match(modifiedText, new RegExp(`default: ${before + 8}`));
+    assert.ok(question.includes('The diff shows what changes.'), question);
+    await wb.clickNotificationButton(/Push align-and-sort\.cwl as revision/, 'Push');
+
+    // 4. The new revision: one more than the latest, with the new default.
+    await wb.waitForStatusBarText(new RegExp(`Pushed align-and-sort\\.cwl as revision ${latest + 1} of ${APP}`), 30_000);
+    assert.strictEqual(app.revisions.length, latest + 2);
+    const made = app.revisions[latest + 1].content as { inputs: { id: string; default?: unknown }[] };
+    assert.strictEqual(made.inputs.find((i) => i.id === 'threads')!.default, before + 8);
+    await wb.screenshot('apps-4-pushed');
+  });
+});
