@@ -18,36 +18,32 @@ export interface DestinationWords {
   chooseHere: string;
 }
 
-const ITEMS = ['{0}: "1 item", "3 items"'];
-const BROWSE = ['{0}: "1 item", "3 items"; {1}: the destination'];
-const BROWSE_ROOT = ['{0}: "1 item", "3 items"; {1}: a project, at its root folder'];
-
 /** The pickers' words for `verb`. */
 export function destinationWords(verb: DestinationVerb): DestinationWords {
   switch (verb) {
     case 'move':
       return {
-        kindTitle: (items) => l10n.t({ message: 'Move {0}: where to?', args: [items], comment: ITEMS }),
+        kindTitle: (items) => l10n.t({ message: 'Move {0}: where to?', args: [items], comment: ['{0}: "1 item", "3 items"'] }),
         browseTitle: (items, where, atRoot) =>
-          atRoot ? l10n.t({ message: 'Move {0} to {1} (root)', args: [items, where], comment: BROWSE_ROOT }) : l10n.t({ message: 'Move {0} to {1}', args: [items, where], comment: BROWSE }),
+          atRoot ? l10n.t({ message: 'Move {0} to {1} (root)', args: [items, where], comment: ['{0}: "1 item", "3 items"; {1}: a project, at its root folder'] }) : l10n.t({ message: 'Move {0} to {1}', args: [items, where], comment: ['{0}: "1 item", "3 items"; {1}: the destination'] }),
         projectTitle: (kind) => (kind === 'projectRoot' ? l10n.t('Move to the root of which project?') : l10n.t('Move to a folder of which project?')),
         excluded: l10n.t('being moved: cannot move into it'),
         chooseHere: l10n.t('choose to move here'),
       };
     case 'upload':
       return {
-        kindTitle: (items) => l10n.t({ message: 'Upload {0}: where to?', args: [items], comment: ITEMS }),
+        kindTitle: (items) => l10n.t({ message: 'Upload {0}: where to?', args: [items], comment: ['{0}: "1 item", "3 items"'] }),
         browseTitle: (items, where, atRoot) =>
-          atRoot ? l10n.t({ message: 'Upload {0} to {1} (root)', args: [items, where], comment: BROWSE_ROOT }) : l10n.t({ message: 'Upload {0} to {1}', args: [items, where], comment: BROWSE }),
+          atRoot ? l10n.t({ message: 'Upload {0} to {1} (root)', args: [items, where], comment: ['{0}: "1 item", "3 items"; {1}: a project, at its root folder'] }) : l10n.t({ message: 'Upload {0} to {1}', args: [items, where], comment: ['{0}: "1 item", "3 items"; {1}: the destination'] }),
         projectTitle: () => l10n.t('Upload to which project?'),
         excluded: l10n.t('being uploaded: cannot upload into it'),
         chooseHere: l10n.t('choose to upload here'),
       };
     case 'copy':
       return {
-        kindTitle: (items) => l10n.t({ message: 'Copy {0}: where to?', args: [items], comment: ITEMS }),
+        kindTitle: (items) => l10n.t({ message: 'Copy {0}: where to?', args: [items], comment: ['{0}: "1 item", "3 items"'] }),
         browseTitle: (items, where, atRoot) =>
-          atRoot ? l10n.t({ message: 'Copy {0} to {1} (root)', args: [items, where], comment: BROWSE_ROOT }) : l10n.t({ message: 'Copy {0} to {1}', args: [items, where], comment: BROWSE }),
+          atRoot ? l10n.t({ message: 'Copy {0} to {1} (root)', args: [items, where], comment: ['{0}: "1 item", "3 items"; {1}: a project, at its root folder'] }) : l10n.t({ message: 'Copy {0} to {1}', args: [items, where], comment: ['{0}: "1 item", "3 items"; {1}: the destination'] }),
         projectTitle: (kind) => (kind === 'projectRoot' ? l10n.t('Copy to the root of which project?') : l10n.t('Copy to a folder of which project?')),
         excluded: l10n.t('being copied: cannot copy into it'),
         chooseHere: l10n.t('choose to copy here'),

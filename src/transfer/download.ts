@@ -31,6 +31,8 @@ export interface DownloadSummary {
   failed: { item: DownloadItem; reason: string }[];
   /** What Retry sends again (the failed, and what a Cancel left): it resumes from the bytes on disk. */
   retry: DownloadItem[];
+  /** The `.part` files left with a record to resume them (Data Jobs shows them): the bytes each holds, of its file's size. */
+  kept: { partPath: string; bytes: number; size: number }[];
 }
 
 /**
@@ -196,6 +198,7 @@ class DownloadRun {
       skipped: [...plan.skipped],
       failed: plan.refused.map((r) => ({ item: r.item, reason: r.reason })),
       retry: plan.refused.filter((r) => r.retryable).map((r) => r.item),
+      kept: [],
     };
     this.rearm();
     this.signal.addEventListener('abort', () => this.notify(), { once: true });
@@ -209,6 +212,7 @@ class DownloadRun {
     this.save(true);
     this.summary.cancelled = this.signal.aborted;
     for (const job of this.jobs) {
+      if (job.state !== 'finished' && job.sizeKnown && rangesBytes(job.done) > 0) this.summary.kept.push({ partPath: job.planned.partPath, bytes: rangesBytes(job.done), size: job.size! });
       if (job.state === 'finished' || job.state === 'failed') continue;
       this.summary.retry.push(this.retryItem(job));
     }

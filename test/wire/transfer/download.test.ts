@@ -127,6 +127,7 @@ describe('transfer: download engine', function () {
     const early = downloader({ storage: asking });
     const first = await early.run(await early.plan({ target: dir, items: [item('a', 'run/a.txt'), item('b', 'b.txt')], ifExists: 'overwrite' }), { signal: cancel.signal });
     assert.strictEqual(first.cancelled, true);
+    assert.deepStrictEqual(first.kept, []);
     assert.deepStrictEqual(fs.readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith('.part')), [], 'no .part left that no record names');
     assert.deepStrictEqual(new ResumeBook<DownloadResume>(state, 'download', 'acc').all(), []);
     // With bytes on disk: the .part stays, and a record names it (Data Jobs shows it, to resume or discard).
@@ -137,6 +138,7 @@ describe('transfer: download engine', function () {
     });
     assert.strictEqual(second.cancelled, true);
     assert.ok(fs.existsSync(path.join(dir, 'big.bin.part')));
+    assert.deepStrictEqual(second.kept.map((k) => [k.partPath, k.bytes > 9 * MiB]), [[path.join(dir, 'big.bin.part'), true]], 'the summary says what is kept');
     assert.deepStrictEqual(new ResumeBook<DownloadResume>(state, 'download', 'acc').all().map((r) => r.partPath), [path.join(dir, 'big.bin.part')]);
   });
 
