@@ -7,12 +7,10 @@ import type { ProjectCache } from '../api/projects';
 import { FILE_ROW_FIELDS, fileListing } from '../api/files';
 import { type CopyDestination, describeDestination, nameProblem } from './request';
 import { itemCount } from '../util/words';
+import { destinationWords, type DestinationVerb } from './destinationWords';
 import { loadMoreLabel } from '../ui/rowView';
 
 type KindPick = vscode.QuickPickItem & { value: CopyDestination['kind'] };
-
-/** What the pickers choose a destination for: a copy (by default) or a move. */
-export type DestinationVerb = 'copy' | 'move';
 
 /** The three destination kinds of platform-api.md §4; "same project" only when the sources' project is known and single. */
 export async function pickDestinationKind(sourceProject: string | undefined, count: number, verb: DestinationVerb = 'copy'): Promise<CopyDestination['kind'] | undefined> {
@@ -25,10 +23,7 @@ export async function pickDestinationKind(sourceProject: string | undefined, cou
     { label: `$(folder-opened) ${vscode.l10n.t('A folder in another project')}`, value: 'otherProjectFolder' },
   );
   const chosen = await vscode.window.showQuickPick(items, {
-    title:
-      verb === 'move'
-        ? vscode.l10n.t({ message: 'Move {0}: where to?', args: [itemCount(count)], comment: ['{0}: "1 item", "3 items"'] })
-        : vscode.l10n.t({ message: 'Copy {0}: where to?', args: [itemCount(count)], comment: ['{0}: "1 item", "3 items"'] }),
+    title: destinationWords(verb).kindTitle(itemCount(count)),
     placeHolder: vscode.l10n.t('Choose the kind of destination'),
     ignoreFocusOut: true,
   });
@@ -52,7 +47,7 @@ export async function browseFolder(
   kind: 'sameProjectFolder' | 'otherProjectFolder',
   options: { count: number; exclude?: ReadonlySet<string>; verb?: DestinationVerb },
 ): Promise<BrowseResult> {
-  const moving = options.verb === 'move';
+  const words = destinationWords(options.verb ?? 'copy');
   const stack: FileRecord[] = [];
   const pick = vscode.window.createQuickPick<FolderPick>();
   pick.ignoreFocusOut = true;
@@ -69,13 +64,7 @@ export async function browseFolder(
   const render = () => {
     const here = destinationHere();
     const items = itemCount(options.count);
-    pick.title = moving
-      ? stack.length
-        ? vscode.l10n.t({ message: 'Move {0} to {1}', args: [items, describeDestination(here)], comment: ['{0}: "1 item", "3 items"; {1}: the destination'] })
-        : vscode.l10n.t({ message: 'Move {0} to {1} (root)', args: [items, describeDestination(here)], comment: ['{0}: "1 item", "3 items"; {1}: a project, at its root folder'] })
-      : stack.length
-        ? vscode.l10n.t({ message: 'Copy {0} to {1}', args: [items, describeDestination(here)], comment: ['{0}: "1 item", "3 items"; {1}: the destination'] })
-        : vscode.l10n.t({ message: 'Copy {0} to {1} (root)', args: [items, describeDestination(here)], comment: ['{0}: "1 item", "3 items"; {1}: a project, at its root folder'] });
+    pick.title = words.browseTitle(items, describeDestination(here), !stack.length);
     const rows: FolderPick[] = [
       { label: `$(check) ${vscode.l10n.t({ message: 'Here', comment: ['Copy into the folder shown'] })}`, description: describeDestination(here), action: 'here', alwaysShow: true },
       // At the project's root there is no "up": the step before (the project, or the kind of destination) is "back".
@@ -89,7 +78,7 @@ export async function browseFolder(
       const excluded = options.exclude?.has(folder.id.toLowerCase());
       rows.push({
         label: `$(folder) ${folder.name}`,
-        description: excluded ? (moving ? vscode.l10n.t('being moved: cannot move into it') : vscode.l10n.t('being copied: cannot copy into it')) : undefined,
+        description: excluded ? words.excluded : undefined,
         action: 'open',
         folder,
       });
@@ -97,7 +86,7 @@ export async function browseFolder(
     const remaining = listing.left;
     if (listing.error !== undefined && !listing.loading) rows.push({ label: `$(error) ${vscode.l10n.t('Could not list this folder')}`, detail: describeError(listing.error), action: 'more', alwaysShow: true });
     else if (listing.hasMore) rows.push({ label: `$(ellipsis) ${loadMoreLabel(remaining, false)}`, action: 'more', alwaysShow: true });
-    else if (!folders.length && !pick.busy) rows.push({ label: vscode.l10n.t('No folders here'), action: 'here', description: moving ? vscode.l10n.t('choose to move here') : vscode.l10n.t('choose to copy here'), alwaysShow: true });
+    else if (!folders.length && !pick.busy) rows.push({ label: vscode.l10n.t('No folders here'), action: 'here', description: words.chooseHere, alwaysShow: true });
     pick.items = rows;
   };
   /** The next page of the level shown, or (`open`) the first page of the level now on top of the stack. */
@@ -190,14 +179,7 @@ export async function pickDestination(
     }
     for (;;) {
       const project = await pickProject(services.projects, {
-        title:
-          verb === 'move'
-            ? kind === 'projectRoot'
-              ? vscode.l10n.t('Move to the root of which project?')
-              : vscode.l10n.t('Move to a folder of which project?')
-            : kind === 'projectRoot'
-              ? vscode.l10n.t('Copy to the root of which project?')
-              : vscode.l10n.t('Copy to a folder of which project?'),
+        title: destinationWords(verb).projectTitle(kind),
         // "Another project" either way: the sources' own project is the first choice's.
         exclude: sourceProject,
       });

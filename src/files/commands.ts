@@ -10,7 +10,8 @@ import { isOptions, type TargetType } from '../ui/targets';
 import { pickProject } from '../ui/projectPick';
 import { withProgressBar, type RowTree } from '../ui/rowTree';
 import { count } from '../util/words';
-import { dropDestination, projectNodeOf, type DropTarget } from './dragAndDrop';
+import { dropDestination, dropTarget, projectNodeOf, type DropTarget } from './dragAndDrop';
+import type { CopyDestination } from '../copy/request';
 import { FolderNode, ProjectNode, type FilesNode, type FilesTreeModel, type ItemNode } from './filesModel';
 import { download } from '../remote/download';
 import type { DownloadRef } from '../remote/downloadItems';
@@ -64,7 +65,7 @@ export function filesCommands(parts: FilesParts): Command[] {
     onMany('downloadFiles', { type: downloadable(files), named, ask: { prompt: () => vscode.l10n.t('The IDs of the files and folders to download') } }, (refs, options) =>
       download(parts.services, refs, options as { target?: string; confirm?: boolean }),
     ),
-    plain('uploadFiles', (first, second) => uploadCommand(parts.services, first, second)),
+    plain('uploadFiles', (first, second) => uploadCommand(parts.services, uploadTarget(first) ?? first, second)),
     onOne('addProjectToWorkspace', { type: projectTarget, orElse: () => addPickedProject(parts) }, (project) => addToWorkspace(project.id, project.name)),
     plain('findFiles', (first) => findFiles(parts, first)),
     plain('clearFind', () => parts.model.showFound(undefined)),
@@ -177,3 +178,9 @@ export function dropCopy(parts: Pick<FilesParts, 'copy'>, target: DropTarget, it
 }
 
 const copiedId = (id: string): string => vscode.l10n.t('Copied {0}', id);
+
+/** A project or folder row Upload… was run on: the destination as the pickers would have made it (so named alike). */
+function uploadTarget(row: unknown): { destination: CopyDestination } | undefined {
+  const target = row instanceof ProjectNode || row instanceof FolderNode ? dropTarget(row) : undefined;
+  return target && { destination: dropDestination(target, []) };
+}

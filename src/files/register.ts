@@ -9,7 +9,7 @@ import { VIEWS } from '../keys/views';
 import type { OnFirstUse } from '../ui/commands';
 import { showRows, type RowTree } from '../ui/rowTree';
 import type { dropCopy, filesCommands, FilesParts } from './commands';
-import { FilesDragAndDrop, type DropTarget } from './dragAndDrop';
+import { dropDestination, FilesDragAndDrop, type DropTarget } from './dragAndDrop';
 import { FilesTreeModel, type FilesNode, type ItemNode } from './filesModel';
 import type { dropMove, MoveOutcome } from './moveCommand';
 import type { uploadCommand } from '../remote/upload';
@@ -46,7 +46,7 @@ export function registerFiles(services: Services, copy: CopyFeature, remote: Rem
   const dragAndDrop = new FilesDragAndDrop({
     copy: async (target, items) => (await later.load()).dropCopy({ copy }, target, items),
     move: async (target, items) => (await later.load()).dropMove({ services, model, tracker: jobs.tracker }, target, items),
-    upload: async (target, paths) => (await later.load()).uploadCommand(services, target, { sources: paths }),
+    upload: async (target, paths) => (await later.load()).uploadCommand(services, { sources: paths, destination: dropDestination(target, []) }, undefined),
   });
   const { view, rows, disposables } = showRows(VIEWS.files, model, { clock, canSelectMany: true, dragAndDropController: dragAndDrop });
   const parts: FilesParts = { services, model, rows, view, copy, remote, tracker: jobs.tracker };

@@ -17,7 +17,7 @@ import { isFinished, type TrackedJob } from './tracker';
 import { jobTypeOf, jobTypeWord } from './jobKinds';
 import { jobWriteOf, trackedJobs } from './jobWrite';
 import { noFailedItemsWords } from './summary';
-import type { TransferActions } from './transfers';
+import type { InterruptedRun, TransferActions } from './transfers';
 
 export interface JobsViewParts {
   readonly model: DataJobsModel;
@@ -86,22 +86,25 @@ async function resumeTransfer(parts: JobsViewParts, node: InterruptedNode): Prom
 /** Discard: an upload's multipart uploads aborted on the platform (nothing half made is left), a download's `.part` files deleted. */
 async function discardTransfer(parts: JobsViewParts, node: InterruptedNode, options: CommandOptions): Promise<number> {
   const actions = actionsFor(parts, node);
-  if (options.confirm !== false) {
-    const discard = commandTitles().discardTransfer;
-    const upload = node.run.kind === 'upload';
-    const answer = await vscode.window.showWarningMessage(
-      upload ? vscode.l10n.t('Discard the upload to {0}?', node.run.label) : vscode.l10n.t('Discard the download to {0}?', node.run.label),
-      {
-        modal: true,
-        detail: upload
-          ? vscode.l10n.t('{0}. The parts already sent are deleted from the platform; the files stay on this computer.', interruptedWords(node.run))
-          : vscode.l10n.t('{0}. The .part files are deleted from this computer; the files stay on the platform.', interruptedWords(node.run)),
-      },
-      discard,
-    );
-    if (answer !== discard) return 0;
-  }
+  if (options.confirm !== false && !(await confirmDiscard(node.run))) return 0;
   return parts.model.transfers.working(node.run.runId, () => actions.discard(node.run));
+}
+
+/** The question before a Discard (from its row, or a cancelled download's summary): what is deleted, and where. */
+export async function confirmDiscard(run: Pick<InterruptedRun, 'kind' | 'label' | 'filesLeft' | 'filesTotal' | 'bytesLeft'>): Promise<boolean> {
+  const discard = commandTitles().discardTransfer;
+  const upload = run.kind === 'upload';
+  const answer = await vscode.window.showWarningMessage(
+    upload ? vscode.l10n.t('Discard the upload to {0}?', run.label) : vscode.l10n.t('Discard the download to {0}?', run.label),
+    {
+      modal: true,
+      detail: upload
+        ? vscode.l10n.t('{0}. The parts already sent are deleted from the platform; the files stay on this computer.', interruptedWords(run))
+        : vscode.l10n.t('{0}. The .part files are deleted from this computer; the files stay on the platform.', interruptedWords(run)),
+    },
+    discard,
+  );
+  return answer === discard;
 }
 
 /** A kind of row of the view (read from a row), else one picked among those that fit. */

@@ -198,7 +198,7 @@ export function transferRow(t: LiveTransfer, now: number): RowView {
  * "Interrupted: 3 of 7 files, 120 MB left": an upload run's files not uploaded yet, and their bytes not sent; a
  * download's: "Interrupted: 2 files, 40 MB left" (its `.part` files; the files not begun are not known).
  */
-export function interruptedWords(run: InterruptedRun): string {
+export function interruptedWords(run: Pick<InterruptedRun, 'kind' | 'filesLeft' | 'filesTotal' | 'bytesLeft'>): string {
   if (run.kind === 'download') {
     return l10n.t({ message: 'Interrupted: {0}, {1} left', args: [fileCount(run.filesLeft), formatSize(run.bytesLeft)!], comment: ['{0}: "2 files", downloads begun and not finished; {1}: "40 MB", bytes not received yet'] });
   }

@@ -13,6 +13,7 @@ import { Downloader, type DownloadSummary } from '../transfer/download';
 import type { DownloadItem, ExistingChoice, ExistingFile } from '../transfer/downloadPlan';
 import { describeLocalError } from '../transfer/localFiles';
 import { PART, ResumeBook, type DownloadResume } from '../transfer/resumeState';
+import { confirmDiscard } from '../jobs/commands';
 import type { InterruptedRun } from '../jobs/transfers';
 import { requestLogger } from '../ui/requestLog';
 import { setting } from '../ui/settings';
@@ -51,13 +52,29 @@ export async function resumeDownloads(services: Services, interrupted: Pick<Inte
 /** Discard (Data Jobs): the `.part` files of an interrupted download are deleted and forgotten. */
 export async function discardDownloads(services: Services, interrupted: Pick<InterruptedRun, 'label'>): Promise<number> {
   const { book, records } = await interruptedRecords(services, interrupted);
+  return dropParts(services, book, records, interrupted.label);
+}
+
+/** The `.part` files of `records` deleted and their records forgotten (Discard, from Data Jobs or a cancelled download's summary). */
+async function dropParts(services: Services, book: ResumeBook<DownloadResume>, records: readonly DownloadResume[], label: string): Promise<number> {
   for (const record of records) {
     await fs.promises.rm(record.partPath, { force: true });
     await book.set(record.partPath, undefined);
   }
-  services.log.info(`Download to ${interrupted.label} discarded: ${records.length} .part file(s) deleted`);
+  services.log.info(`Download to ${label} discarded: ${records.length} .part file(s) deleted`);
   services.transfers.refresh();
   return records.length;
+}
+
+/** Discard, from a cancelled download's summary, asked as its row asks: the `.part` files it kept, as their records still name them. */
+async function discardKept(services: Services, summary: DownloadSummary): Promise<number> {
+  const left = summary.kept.reduce((n, k) => n + k.size - k.bytes, 0);
+  if (!(await confirmDiscard({ kind: 'download', label: summary.target, filesLeft: summary.kept.length, filesTotal: summary.kept.length, bytesLeft: left }))) return 0;
+  const account = await services.account();
+  if (!account) throw new ApiError({ kind: 'signedOut', message: notSignedIn() });
+  const book = new ResumeBook<DownloadResume>(services.context.globalState, 'download', account.key);
+  const kept = new Set(summary.kept.map((k) => k.partPath));
+  return dropParts(services, book, book.all().filter((r) => kept.has(r.partPath)), summary.target);
 }
 
 /** Download… of the refs; resolves with the summary (undefined when the user stopped before the first byte). */
@@ -148,8 +165,11 @@ async function run(services: Services, target: string, items: readonly DownloadI
 async function showSummary(services: Services, summary: DownloadSummary, problems: { name: string; reason: string }[], options: DownloadOptions): Promise<void> {
   const { message, detail, failed } = downloadSummaryWords(summary, problems);
   const reveal = vscode.l10n.t('Reveal in Explorer');
-  const retry = vscode.l10n.t('Retry Failed');
-  const buttons = [...(summary.retry.length ? [retry] : []), reveal];
+  // A Cancel that kept bytes offers what the Data Jobs row offers: go on from them, or delete them.
+  const resumable = summary.cancelled && summary.kept.length > 0;
+  const retry = resumable ? commandTitles().resumeTransfer : vscode.l10n.t('Retry Failed');
+  const discard = commandTitles().discardTransfer;
+  const buttons = [...(summary.retry.length ? [retry] : []), ...(resumable ? [discard] : []), reveal];
   const show = failed || summary.cancelled ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
   // A notification shows no detail: the lines follow the message (at most five failures by name).
   const chosen = await show([message, ...detail.split('\n')].join(' '), ...buttons);
@@ -158,6 +178,8 @@ async function showSummary(services: Services, summary: DownloadSummary, problem
     await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(where));
   } else if (chosen === retry) {
     await run(services, summary.target, summary.retry, [], options);
+  } else if (chosen === discard) {
+    await discardKept(services, summary);
   }
 }
 

@@ -30,8 +30,11 @@ const LISTED = 5;
 export function downloadSummaryWords(summary: DownloadSummary, problems: readonly { name: string; reason: string }[] = []): { message: string; detail: string; failed: number } {
   const failures = [...problems, ...summary.failed.map((f) => ({ name: f.item.relativePath, reason: f.reason }))];
   const saved = summary.saved.length;
+  const kept = summary.kept.reduce((n, k) => n + k.bytes, 0);
   const head = summary.cancelled
-    ? l10n.t('Download cancelled: {0} saved ({1}).', fileCount(saved), formatSize(summary.bytes)!)
+    ? summary.kept.length
+      ? l10n.t('Download cancelled: {0} saved; {1} begun kept to resume ({2} on disk).', fileCount(saved), fileCount(summary.kept.length), formatSize(kept)!)
+      : l10n.t('Download cancelled: {0} saved ({1}).', fileCount(saved), formatSize(summary.bytes)!)
     : failures.length
       ? l10n.t('Downloaded {0} ({1}); {2} failed.', fileCount(saved), formatSize(summary.bytes)!, count(failures.length))
       : l10n.t('Downloaded {0} ({1}).', fileCount(saved), formatSize(summary.bytes)!);

@@ -12,14 +12,15 @@ import type { FileLocation } from '../api/files';
 import { StorageClient } from '../api/storage';
 import { lookupDestination, type Arriving } from '../copy/clashes';
 import { browseFolder } from '../copy/pickers';
-import { describeDestination } from '../copy/request';
+import { destinationWords } from '../copy/destinationWords';
+import { describeDestination, type CopyDestination } from '../copy/request';
 import { commandTitles, COMMANDS } from '../keys/commands';
 import type { Services } from '../services';
 import { ResumeBook, type UploadResume, type UploadRunResume } from '../transfer/resumeState';
 import { Uploader } from '../transfer/uploader';
 import type { NameClash, UploadPlan, UploadSummary } from '../transfer/upload';
 import type { Account } from '../write/outbox';
-import type { InterruptedRun } from '../jobs/transfers';
+import { locationWords, type InterruptedRun } from '../jobs/transfers';
 import { randomUUID } from 'crypto';
 import { pickProject } from '../ui/projectPick';
 import { requestLogger } from '../ui/requestLog';
@@ -27,10 +28,13 @@ import { existingChoiceWords, progressWords, uploadSummaryWords } from './transf
 import { clashQuestion, takenNames } from './uploadClashes';
 import { completedThroughOutbox, completeThroughOutbox, folderThroughOutbox } from './uploadWrite';
 
-/** What a script (or a test) may give instead of asking: `{ sources, destination, ifExists, confirm, signal }`. */
+/**
+ * What a script (or a test) may give instead of asking: `{ sources, destination, ifExists, confirm, signal }`. The
+ * destination is a place as the pickers make it (Projects & Files' rows give theirs so), or a bare location.
+ */
 interface UploadOptions {
   sources?: string[];
-  destination?: FileLocation;
+  destination?: CopyDestination | FileLocation;
   ifExists?: NameClash;
   /** `false`: no question, no summary. */
   confirm?: boolean;
@@ -38,13 +42,19 @@ interface UploadOptions {
   signal?: AbortSignal;
 }
 
-/** The command: `(uri, uris)` from the Explorer, `(row)` from Projects & Files, `(options)` from a script. */
+/** Where an upload goes, and the words every question, row and summary of it names it by. */
+interface UploadDestination {
+  location: FileLocation;
+  label: string;
+}
+
+/** The command: `(uri, uris)` from the Explorer, `(options)` from a row of Projects & Files or a script. */
 export async function uploadCommand(services: Services, first: unknown, second: unknown): Promise<UploadSummary | undefined> {
-  const options: UploadOptions = isOptions(first) ? first : isOptions(second) ? second : {};
+  // A row's destination comes first, a script's options (sources, confirm…) second.
+  const options: UploadOptions = { ...(isOptions(second) ? second : {}), ...(isOptions(first) ? first : {}) };
   let sources = options.sources;
   if (first instanceof vscode.Uri) sources = (Array.isArray(second) && second.every((u) => u instanceof vscode.Uri) ? (second as vscode.Uri[]) : [first]).map((u) => u.fsPath);
-  let where: { location: FileLocation; label: string } | undefined = options.destination ? { location: options.destination, label: locationWords(options.destination) } : undefined;
-  where = rowDestination(first) ?? where;
+  let where = options.destination && uploadDestination(options.destination);
   sources ??= await askSources();
   if (!sources?.length) return undefined;
   where ??= await askDestination(services, sources.length);
@@ -52,19 +62,14 @@ export async function uploadCommand(services: Services, first: unknown, second: 
   return upload(services, sources, where, options);
 }
 
-/** A project or folder row of Projects & Files (files/filesModel.ts, above this layer): where it was run. */
-function rowDestination(row: unknown): { location: FileLocation; label: string } | undefined {
-  const node = row as { kind?: unknown; project?: { id?: unknown; name?: string }; file?: { id?: unknown; name?: string } } | undefined;
-  if (node?.kind === 'project' && typeof node.project?.id === 'string') return { location: { project: node.project.id }, label: node.project.name || node.project.id };
-  if (node?.kind === 'folder' && typeof node.file?.id === 'string') return { location: { parent: node.file.id }, label: node.file.name ?? node.file.id };
-  return undefined;
+/** The place and its words: named by describeDestination, as the copy and the move name theirs. */
+function uploadDestination(destination: CopyDestination | FileLocation): UploadDestination {
+  if (!('kind' in destination)) return { location: destination, label: locationWords(destination) };
+  const location: FileLocation = destination.kind === 'projectRoot' ? { project: destination.project } : { parent: destination.folder };
+  return { location, label: describeDestination(destination) };
 }
 
 const isOptions = (value: unknown): value is UploadOptions => typeof value === 'object' && value !== null && !(value instanceof vscode.Uri) && !Array.isArray(value) && ('sources' in value || 'destination' in value);
-
-function locationWords(location: FileLocation): string {
-  return 'project' in location ? location.project : location.parent;
-}
 
 async function askSources(): Promise<string[] | undefined> {
   const chosen = await vscode.window.showOpenDialog({
@@ -78,17 +83,14 @@ async function askSources(): Promise<string[] | undefined> {
   return chosen?.map((u) => u.fsPath);
 }
 
-/** A project, then a folder in it (or its root), as the copy picks them. */
-async function askDestination(services: Services, items: number): Promise<{ location: FileLocation; label: string } | undefined> {
+/** A project, then a folder in it (or its root), by the copy's picker, in the upload's words. */
+async function askDestination(services: Services, items: number): Promise<UploadDestination | undefined> {
   for (;;) {
-    const project = await pickProject(services.projects, { title: commandTitles().uploadFiles, placeholder: vscode.l10n.t('The project to upload to') });
+    const project = await pickProject(services.projects, { title: destinationWords('upload').projectTitle('otherProjectFolder'), placeholder: vscode.l10n.t('The project to upload to') });
     if (!project || project === 'none') return undefined;
-    const browsed = await browseFolder(services.client, project, 'otherProjectFolder', { count: items });
+    const browsed = await browseFolder(services.client, project, 'otherProjectFolder', { count: items, verb: 'upload' });
     if (browsed.back) continue;
-    const destination = browsed.destination;
-    if (!destination) return undefined;
-    const location: FileLocation = destination.kind === 'projectRoot' ? { project: destination.project } : { parent: destination.folder };
-    return { location, label: describeDestination(destination) };
+    return browsed.destination && uploadDestination(browsed.destination);
   }
 }
 
@@ -113,7 +115,7 @@ async function signedIn(services: Services): Promise<Account> {
   return account;
 }
 
-async function upload(services: Services, sources: string[], where: { location: FileLocation; label: string }, options: UploadOptions): Promise<UploadSummary | undefined> {
+async function upload(services: Services, sources: string[], where: UploadDestination, options: UploadOptions): Promise<UploadSummary | undefined> {
   const account = await signedIn(services);
   const { client } = services;
   const uploader = uploaderFor(services, account);

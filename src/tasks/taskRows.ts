@@ -81,6 +81,19 @@ export interface TaskViewOptions {
   hasOutputs?: boolean;
   /** false: the tooltip is read on hover from the whole record (RowView.tooltipOnHover), not made from this one. */
   tooltip?: boolean;
+  /** A batch child's parent's name: the part of the child's name after it is what tells the children apart. */
+  parentName?: string;
+}
+
+/**
+ * The name a row shows: a batch child named after its parent ("RNA-seq batch - sample_07", as the platform names
+ * them) by what follows the parent's name ("sample_07"), which a narrow side bar would cut; the whole name stays in
+ * the tooltip and the aria label.
+ */
+export function shownName(name: string, parentName: string | undefined): string {
+  if (!parentName || !name.startsWith(parentName)) return name;
+  const rest = name.slice(parentName.length).replace(/^\s*[-–:_·]\s*/, '');
+  return rest && rest !== name.slice(parentName.length) ? rest : name;
 }
 
 /**
@@ -120,7 +133,7 @@ export function taskView(task: Task, options: TaskViewOptions): RowView {
   // icon alone does not tell it, and a long name leaves no room for the description.
   const named = (TASK_STATUSES as readonly (string | undefined)[]).includes(task.status);
   return {
-    label: named ? name : `${status} · ${name}`,
+    label: named ? shownName(name, options.parentName) : `${status} · ${shownName(name, options.parentName)}`,
     description: parts.join(' · '),
     ariaLabel: [name, status, ...parts].join(', '),
     tooltip: options.tooltip === false ? '' : taskTooltip(task, options.now),

@@ -328,7 +328,8 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
         const outputsRead = this.records ? this.records.current(task) !== undefined || task.outputs !== undefined : true;
         // The tooltip needs the whole record: read when the row is hovered (resolveTooltip), unless it is at hand.
         const onHover = this.records !== undefined && !this.records.current(task);
-        const view = taskView(task, { now: this.now(), hideProject: !!this.filter.filter.project, hasOutputs: offersOutputs(task, outputsRead), tooltip: !onHover });
+        const parentName = node.parent.kind === 'task' ? node.parent.task.name : undefined;
+        const view = taskView(task, { now: this.now(), hideProject: !!this.filter.filter.project, hasOutputs: offersOutputs(task, outputsRead), tooltip: !onHover, parentName });
         const tokens = actionTokens(task, this.options.watched?.(task.id) ?? false);
         return {
           ...view,

@@ -31,6 +31,8 @@ export interface DownloadSummary {
   failed: { item: DownloadItem; reason: string }[];
   /** What Retry sends again (the failed, and what a Cancel left): it resumes from the bytes on disk. */
   retry: DownloadItem[];
+  /** The `.part` files left with a record to resume them (Data Jobs shows them): the bytes each holds, of its file's size. */
+  kept: { partPath: string; bytes: number; size: number }[];
 }
 
 /**
@@ -125,6 +127,8 @@ interface Job {
   state: 'waiting' | 'opening' | 'open' | 'finished' | 'failed';
   /** Its ranges changed since they were last saved. */
   unsaved: boolean;
+  /** This run opened its `.part` (made it, or took up the one an earlier run left). */
+  opened?: boolean;
 }
 
 /** What an answer of the storage means for the range that asked: read its body, nothing left to read, or let it go. */
@@ -194,6 +198,7 @@ class DownloadRun {
       skipped: [...plan.skipped],
       failed: plan.refused.map((r) => ({ item: r.item, reason: r.reason })),
       retry: plan.refused.filter((r) => r.retryable).map((r) => r.item),
+      kept: [],
     };
     this.rearm();
     this.signal.addEventListener('abort', () => this.notify(), { once: true });
@@ -203,14 +208,29 @@ class DownloadRun {
     this.tell(true);
     await Promise.all(Array.from({ length: this.connections }, () => this.connection()));
     for (const job of this.jobs) await this.close(job);
+    await this.dropUnresumable();
     this.save(true);
     this.summary.cancelled = this.signal.aborted;
     for (const job of this.jobs) {
+      if (job.state !== 'finished' && job.sizeKnown && rangesBytes(job.done) > 0) this.summary.kept.push({ partPath: job.planned.partPath, bytes: rangesBytes(job.done), size: job.size! });
       if (job.state === 'finished' || job.state === 'failed') continue;
       this.summary.retry.push(this.retryItem(job));
     }
     this.tell(true);
     return this.summary;
+  }
+
+  /**
+   * A `.part` is left only with a record that can resume it (Data Jobs shows it, with Resume and Discard): one this
+   * run opened that holds no byte, or whose size the storage never said (no record is kept without it), is removed.
+   */
+  private async dropUnresumable(): Promise<void> {
+    for (const job of this.jobs) {
+      if (!job.opened || job.state === 'finished' || (job.sizeKnown && rangesBytes(job.done) > 0)) continue;
+      job.unsaved = false;
+      await this.deps.resume.set(job.planned.partPath, undefined);
+      await fsp.rm(job.planned.partPath, { force: true }).catch(() => undefined);
+    }
   }
 
   private rearm(): void {
@@ -277,6 +297,7 @@ class DownloadRun {
     }
     try {
       job.file = await this.disk.open(this.plan.target, planned.partPath, job.done.length ? 'update' : planned.partThere ? 'replace' : 'new');
+      job.opened = true;
     } catch (error) {
       return this.fail(job, describeLocalError(error, planned.partPath), false);
     }

@@ -159,6 +159,16 @@ export class Workbench {
     return this.treeRows(viewName).filter({ has: this.page.locator('.label-name, .monaco-highlighted-label', { hasText: re }) }).first();
   }
 
+  /** Whether a row's label is shown whole in its pane (not cut by the side bar's edge), and the pane's width. */
+  async wholeLabel(viewName: string, label: string | RegExp): Promise<{ whole: boolean; width: number; label: string }> {
+    return this.treeItem(viewName, label).evaluate((row) => {
+      const name = row.querySelector('.label-name');
+      const box = row.querySelector('.monaco-icon-label-container') ?? row;
+      if (!name) return { whole: false, width: 0, label: '' };
+      return { whole: name.getBoundingClientRect().right <= box.getBoundingClientRect().right + 1, width: Math.round(row.getBoundingClientRect().width), label: name.textContent ?? '' };
+    });
+  }
+
   /** Waits until the view's tree shows at least `count` items (or one whose label matches). */
   async waitForTreeItems(viewName: string, match: number | string | RegExp = 1, timeoutMs = this.defaultTimeoutMs): Promise<TreeItem[]> {
     if (typeof match === 'number') {

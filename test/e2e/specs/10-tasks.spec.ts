@@ -362,6 +362,12 @@ describe('the task explorer', () => {
     const children = emulator.data.tasks.filter((t) => t.parent === parent.id);
     const childRows = await waitForChildren(parent.name, children.length);
     assert.ok(childRows.length >= Math.min(children.length, 3), `child rows: ${childRows.length}`);
+    // Each child named by what follows its parent's name (#44), whole at the default window size.
+    const prefix = new RegExp(`^${escape(parent.name)}\\s*-\\s*`);
+    const short = new Set(children.map((c) => c.name.replace(prefix, '')));
+    for (const child of childRows) assert.ok(short.has(child.label.replace(/^\w+ · /, '')), `"${child.label}" is a child's name without "${parent.name} - "`);
+    const first = await wb.wholeLabel(VIEW.tasks, new RegExp(`^\\s*${escape(childRows[0].label)}\\s*$`));
+    assert.ok(first.whole, `"${first.label}" is cut at ${first.width} px`);
     await wb.screenshot('19-batch-parent-expanded');
     await collapseAll();
   });

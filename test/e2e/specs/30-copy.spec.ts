@@ -49,17 +49,6 @@ const RECORD_FRAMES = `(() => {
   requestAnimationFrame(record);
 })()`;
 
-/** Whether a row's label is shown whole in its pane (not cut by the side bar's edge), and the pane's width. */
-async function wholeLabel(view: string, label: string): Promise<{ whole: boolean; width: number; label: string }> {
-  const { wb } = e2e();
-  return wb.treeItem(view, label).evaluate((row) => {
-    const name = row.querySelector('.label-name');
-    const box = row.querySelector('.monaco-icon-label-container') ?? row;
-    if (!name) return { whole: false, width: 0, label: '' };
-    return { whole: name.getBoundingClientRect().right <= box.getBoundingClientRect().right + 1, width: Math.round(row.getBoundingClientRect().width), label: name.textContent ?? '' };
-  });
-}
-
 async function waitForQuickTitle(title: RegExp): Promise<void> {
   const { wb } = e2e();
   for (let i = 0; i < 100; i++) {
@@ -232,7 +221,7 @@ describe('bulk copy from the Projects & Files view', function () {
     const jobRow = rows.find((r) => r.level === 1 && r.ariaLabel.startsWith(`Copy to ${target.id} › ${folder.name}, `));
     assert.ok(jobRow, rows.map((r) => r.ariaLabel).join(' | '));
     assert.deepStrictEqual([jobRow.label, jobRow.description.split(' · ')[0]], ['finished · 2/2 files', folder.name]);
-    const shown = await wholeLabel(VIEW.jobs, 'finished · 2/2 files');
+    const shown = await wb.wholeLabel(VIEW.jobs, 'finished · 2/2 files');
     assert.ok(shown.whole, `the row's label is cut at the default width: ${JSON.stringify(shown)}`);
     console.log(`      Data Jobs row at the default width (${shown.width} px): "${jobRow.label}" "${jobRow.description}"`);
     for (const name of [first, second]) assert.match(rows.find((r) => r.label === name)!.description, /^→ /);

@@ -115,7 +115,8 @@ describe('uploading by dragging from the Explorer', function () {
     // No name is taken there: nothing to ask; the summary says what arrived where.
     const summary = await wb.waitForNotification(/^Uploaded 1 file/, 30_000);
     await wb.screenshot('upload-drop-4-summary');
-    assert.match(summary, new RegExp(`^Uploaded 1 file \\(.+\\) to ${escape(folder.name)}\\.`), summary);
+    // The destination named as the pickers and the copy name it: the project, then the folder's path (#44).
+    assert.match(summary, new RegExp(`^Uploaded 1 file \\(.+\\) to ${escape(`${project.id} › ${folder.name}`)}\\.`), summary);
     // The progress leaves once the summary is there: no "Uploading…" with a Cancel left behind.
     const progress = wb.page.locator('.notifications-toasts .notification-list-item-message', { hasText: /^Uploading to/ });
     await progress.first().waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);

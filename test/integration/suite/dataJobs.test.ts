@@ -276,6 +276,34 @@ describe('Data Jobs: every async job, and transfers, as rows', function () {
     }
   });
 
+  it('a download cancelled from its row leaves a row at once that resumes or discards what it kept (#44); Discard deletes the .part', async () => {
+    const emu = emulator();
+    const remote = add('jobs-cancel-download.bin', 'file', project().root_folder, 24 * MiB);
+    const target = temp();
+    const part = path.join(target, `${remote.name}.part`);
+    emu.storageFaults.settings.bytesPerSecond = 6 * MiB;
+    try {
+      const running = vscode.commands.executeCommand('sevenbridges.files.download', { id: remote.id, name: remote.name, type: 'file' }, { target, confirm: false }) as Thenable<{ cancelled: boolean; kept: { partPath: string }[] }>;
+      const live = await waitFor(async () => (await roots()).find((n) => n.kind === 'transfer' && n.transfer.label === target), 'the download\'s row', 30_000);
+      await waitFor(() => fs.existsSync(part) && fs.statSync(part).size > 0, 'bytes on disk', 20_000);
+      await vscode.commands.executeCommand('sevenbridges.jobs.cancelTransfer', live);
+      const summary = await running;
+      assert.strictEqual(summary.cancelled, true);
+      assert.deepStrictEqual(summary.kept.map((k) => k.partPath), [part], 'the summary says the .part is kept');
+      // Shown as soon as the download has stopped: no refresh, no waiting for the .part to age.
+      const row = (await roots()).find((n) => n.kind === 'interrupted' && n.run.label === target);
+      assert.ok(row, `a row for what it kept: ${(await roots()).map(label).join(' | ')}`);
+      assert.match(label(row), /^Interrupted: 1 file, \d+(\.\d)? MB left$/);
+      assert.strictEqual(api.jobs.rows.getTreeItem(row).contextValue, 'interrupted interrupted-download');
+      assert.strictEqual(await vscode.commands.executeCommand('sevenbridges.jobs.discardTransfer', row, { confirm: false }), 1);
+      assert.ok(!fs.existsSync(part), 'the .part is deleted');
+      assert.ok(!(await roots()).some((n) => n.kind === 'interrupted' && n.run.label === target), 'its row gone');
+    } finally {
+      emu.storageFaults.settings.bytesPerSecond = 0;
+      fs.rmSync(target, { recursive: true, force: true });
+    }
+  });
+
   it('an upload under way is a row with its progress; its Cancel stops it and aborts the multipart upload: nothing left', async () => {
     const emu = emulator();
     const local = temp();

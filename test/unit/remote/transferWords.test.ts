@@ -11,7 +11,7 @@ describe('remote/transferWords: what a download says', () => {
   it('summary: saved and bytes; skipped; failures by name with why, the first five, then how many more', () => {
     const failed = Array.from({ length: 7 }, (_, i) => ({ item: { fileId: String(i), relativePath: `run/f${i}.bam` }, reason: 'The file is no longer on the platform.' }));
     const words = downloadSummaryWords(
-      { target: '/data', cancelled: false, saved: ['/data/a', '/data/b'], bytes: 2048, skipped: [{ item: { fileId: 'x', relativePath: 'x' }, path: '/data/x', reason: '' }], failed, retry: [] },
+      { target: '/data', cancelled: false, saved: ['/data/a', '/data/b'], bytes: 2048, skipped: [{ item: { fileId: 'x', relativePath: 'x' }, path: '/data/x', reason: '' }], failed, retry: [], kept: [] },
       [{ name: 'gone', reason: 'File not found' }],
     );
     assert.strictEqual(words.message, 'Downloaded 2 files (2.0 KB); 8 failed.');
@@ -26,8 +26,14 @@ describe('remote/transferWords: what a download says', () => {
       'run/f3.bam: The file is no longer on the platform.',
       '… and 3 more',
     ]);
-    assert.strictEqual(downloadSummaryWords({ target: '/d', cancelled: true, saved: [], bytes: 0, skipped: [], failed: [], retry: [] }).message, 'Download cancelled: 0 files saved (0 B).');
-    assert.strictEqual(downloadSummaryWords({ target: '/d', cancelled: false, saved: ['/d/a'], bytes: 1, skipped: [], failed: [], retry: [] }).message, 'Downloaded 1 file (1 B).');
+    assert.strictEqual(downloadSummaryWords({ target: '/d', cancelled: true, saved: [], bytes: 0, skipped: [], failed: [], retry: [], kept: [] }).message, 'Download cancelled: 0 files saved (0 B).');
+    assert.strictEqual(downloadSummaryWords({ target: '/d', cancelled: false, saved: ['/d/a'], bytes: 1, skipped: [], failed: [], retry: [], kept: [] }).message, 'Downloaded 1 file (1 B).');
+  });
+
+  it('a Cancel that left .part files says what is kept, to resume or discard (#44)', () => {
+    const kept = [{ partPath: '/d/big.bam.part', bytes: 100 * 1024 * 1024, size: 200 * 1024 * 1024 }, { partPath: '/d/run/b.bam.part', bytes: 5 * 1024 * 1024, size: 6 * 1024 * 1024 }];
+    const words = downloadSummaryWords({ target: '/d', cancelled: true, saved: ['/d/a'], bytes: 105 * 1024 * 1024, skipped: [], failed: [], retry: [], kept });
+    assert.strictEqual(words.message, 'Download cancelled: 1 file saved; 2 files begun kept to resume (105 MB on disk).');
   });
 
   it('upload summary: the links left out by name (a link may lead to a file not meant to leave the machine), names taken, failures counted once', () => {

@@ -183,6 +183,28 @@ describe('task tree model', () => {
     assert.deepStrictEqual([tree.getParent(kids[0]), kids[0].id], [parent, `group:RUNNING/${taskId(1)}/${taskId(12)}`]);
   });
 
+  it('names a batch child by what follows its parent\'s name, which tells the children apart at the side bar\'s width; the whole name in its aria label (#44)', async () => {
+    const batch = 'RNA-seq quantification of the November samples';
+    const child = { parent: taskId(1) };
+    const { tree } = model({
+      source: new FakeTasks([
+        task(1, 'RUNNING', { batch: true, name: batch }),
+        task(10, 'COMPLETED', { ...child, name: `${batch} - sample_07.fastq` }),
+        task(11, 'RUNNING', { ...child, name: `${batch}2 - other` }),
+        task(12, 'ABORTING', { ...child, name: `${batch} - sample_09.fastq` }),
+      ]),
+    });
+    await tree.getChildren();
+    const parent = (await tree.getChildren(tree.group('RUNNING'))).find((n): n is TaskNode => n.kind === 'task' && n.task.id === taskId(1))!;
+    const kids = (await tree.getChildren(parent)) as TaskNode[];
+    const views = new Map(kids.map((k) => [k.task.id, tree.rowView(k)]));
+    assert.strictEqual(views.get(taskId(10))!.label, 'sample_07.fastq');
+    assert.strictEqual(views.get(taskId(12))!.label, 'aborting · sample_09.fastq');
+    assert.strictEqual(views.get(taskId(11))!.label, `${batch}2 - other`, 'a name that only begins like its parent\'s is shown whole');
+    assert.match(views.get(taskId(10))!.ariaLabel!, new RegExp(`^${batch} - sample_07\\.fastq, completed`));
+    assert.strictEqual(tree.rowView(parent).label, batch, 'the parent keeps its name');
+  });
+
   it('applies the filters to every group, and a status filter hides the other groups', async () => {
     const { tree, filters, calls } = model();
     await filters.update({ statuses: ['FAILED', 'COMPLETED'], project: 'me/beta' });

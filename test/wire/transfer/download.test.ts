@@ -117,6 +117,31 @@ describe('transfer: download engine', function () {
     assert.deepStrictEqual(state.keys().filter((k) => k.startsWith('sevenbridges.transfer.')), [], 'its record is gone once whole');
   });
 
+  it('a Cancel leaves no .part that nothing can resume (#44): before the storage answered, the files begun are removed; one with bytes keeps its .part and its record', async () => {
+    storage.add('big', bytesOf(24 * MiB));
+    storage.add('a', bytesOf(3 * MiB, 2));
+    storage.add('b', bytesOf(3 * MiB, 3));
+    const cancel = new AbortController();
+    // Cancel as the storage is first asked for a file's bytes: each file begun has its .part, none has a byte nor a size said.
+    const asking: Pick<FakeStorage, 'read'> = { read: (url, range, signal) => (cancel.abort(), storage.read(url, range, signal)) };
+    const early = downloader({ storage: asking });
+    const first = await early.run(await early.plan({ target: dir, items: [item('a', 'run/a.txt'), item('b', 'b.txt')], ifExists: 'overwrite' }), { signal: cancel.signal });
+    assert.strictEqual(first.cancelled, true);
+    assert.deepStrictEqual(first.kept, []);
+    assert.deepStrictEqual(fs.readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith('.part')), [], 'no .part left that no record names');
+    assert.deepStrictEqual(new ResumeBook<DownloadResume>(state, 'download', 'acc').all(), []);
+    // With bytes on disk: the .part stays, and a record names it (Data Jobs shows it, to resume or discard).
+    const later = new AbortController();
+    const second = await downloader().run(await downloader().plan({ target: dir, items: [item('big', 'big.bin')], ifExists: 'overwrite' }), {
+      signal: later.signal,
+      onProgress: (p) => p.bytesDone > 9 * MiB && later.abort(),
+    });
+    assert.strictEqual(second.cancelled, true);
+    assert.ok(fs.existsSync(path.join(dir, 'big.bin.part')));
+    assert.deepStrictEqual(second.kept.map((k) => [k.partPath, k.bytes > 9 * MiB]), [[path.join(dir, 'big.bin.part'), true]], 'the summary says what is kept');
+    assert.deepStrictEqual(new ResumeBook<DownloadResume>(state, 'download', 'acc').all().map((r) => r.partPath), [path.join(dir, 'big.bin.part')]);
+  });
+
   it('after a crash, resumes from what the last saved record vouches for; the rest is fetched again', async () => {
     storage.add('big', bytesOf(20 * MiB));
     // The first range stalls after its first chunk; the two others arrive (12 MiB).
