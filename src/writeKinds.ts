@@ -13,6 +13,7 @@ import { renameWrite } from './files/renameWrite';
 import { bulkTagsWrite, tagsWrite } from './files/tagsWrites';
 import type { FileJobCalls, JobWriteTracker } from './jobs/jobWrite';
 import { newFolderWrite } from './remote/newFolderWrite';
+import { fileSaveWrite, newFileWrite } from './remote/saveWrite';
 import { uploadCompleteWrite, type UploadWriteApi } from './remote/uploadWrite';
 import { abortWrite, rerunWrite, runWrite, type TaskActionApi } from './tasks/actions';
 import { rerunFailedWrite } from './tasks/rerunFailedWrite';
@@ -41,6 +42,8 @@ export function writeKinds(client: WriteKindsClient, tracker: JobWriteTracker, c
     rerunWrite(client.tasks, clock, serverEstimate),
     rerunFailedWrite(client.tasks, client.budget, clock, serverEstimate),
     uploadCompleteWrite(client),
+    fileSaveWrite(client),
+    newFileWrite(client),
     newFolderWrite(client.files),
     renameWrite(client.files),
     tagsWrite(client.files),

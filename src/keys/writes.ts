@@ -9,6 +9,8 @@ export const WRITE_KINDS = {
   rerun: 'taskAction.rerun',
   rerunFailed: 'taskAction.rerunFailed',
   uploadComplete: 'upload.complete',
+  save: 'file.save',
+  newFile: 'file.new',
   newFolder: 'file.newFolder',
   rename: 'file.rename',
   tags: 'file.tags',
