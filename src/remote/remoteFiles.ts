@@ -44,7 +44,10 @@ export const MAX_FOLDER_ENTRIES = 10_000;
 /** What is kept of the files read, in all; the least recently read goes first. */
 export const CONTENT_CACHE_BYTES = 64 * 1024 * 1024;
 
-const notAFolder = (name: string): string => l10n.t('{0} is a file, not a folder', name);
+export const notAFolder = (name: string): string => l10n.t('{0} is a file, not a folder', name);
+export const isAFolder = (path: string): string => l10n.t('{0} is a folder', path);
+export const notThere = (path: string): string => l10n.t('{0} is not there (it may have been moved or deleted)', path);
+export const alreadyThere = (path: string): string => l10n.t('{0} is there already.', path);
 const noProject = (path: string): string => l10n.t('{0} names no project: a path reads /<owner>/<project>/<folder>/<name>', path);
 /** Where a form of a file is kept. */
 const contentKey = (form: ReadForm, path: string): string => `${form}:${path}`;
@@ -308,7 +311,7 @@ export class RemoteFiles {
   /** A file's record and how its bytes are read (through a signed URL asked for now). */
   private async opened(path: string, signal?: AbortSignal): Promise<{ entry: FileRecord; range: RangeRead; reader: ContentReader }> {
     const entry = await this.entry(path);
-    if (entry.type === 'folder' || 'root' in entry) throw new NotFoundError(l10n.t('{0} is a folder', path));
+    if (entry.type === 'folder' || 'root' in entry) throw new NotFoundError(isAFolder(path));
     const [url, reader] = await Promise.all([this.source.downloadInfo(entry.id, signal), this.source.reader()]);
     return { entry, range: reader.range(url), reader };
   }
@@ -362,7 +365,7 @@ export class RemoteFiles {
     const location: FileLocation = 'root' in parent ? { project: parent.project } : { parent: parent.id };
     const page = await this.source.list(location, { name, limit: 1 });
     const record = page.items.find((r) => r.name === name);
-    if (!record) throw new NotFoundError(l10n.t('{0} is not there (it may have been moved or deleted)', path));
+    if (!record) throw new NotFoundError(notThere(path));
     const parentPath = formatRemotePath({ project: place.project, names: place.names.slice(0, -1) });
     if ((await this.chain(parentPath)).has(record.id.toLowerCase())) throw new NotFoundError(l10n.t('{0} is a folder above it again (a loop on the platform): it is not followed.', path));
     return record;

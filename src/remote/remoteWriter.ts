@@ -9,7 +9,7 @@ import { WRITE_KINDS, type WriteKindName } from '../keys/writes';
 import { StorageClient } from '../api/storage';
 import type { Services } from '../services';
 import { requestLogger } from '../ui/requestLog';
-import { AlreadyThere, NotFoundError, signInToChange, WriteRefused, type RemoteEntry, type RemoteFiles } from './remoteFiles';
+import { alreadyThere, AlreadyThere, notThere, NotFoundError, signInToChange, WriteRefused, type RemoteEntry, type RemoteFiles } from './remoteFiles';
 import { LOOKUP_WAIT_MS, outcomeOf } from './uploadWrite';
 import { parseRemotePath } from './remotePath';
 import { placeOf, saveFile, type SaveDeps, type SaveOptions } from './saveFile';
@@ -48,7 +48,7 @@ export function remoteWriter(files: RemoteFiles, deps: RemoteWriterDeps): Remote
   const changeable = async (path: string): Promise<{ entry: RemoteEntry; place: Awaited<ReturnType<typeof placeOf>> }> => {
     const place = await placeOf(files, path);
     const entry = await there(path);
-    if (!entry) throw new NotFoundError(l10n.t('{0} is not there (it may have been moved or deleted)', path));
+    if (!entry) throw new NotFoundError(notThere(path));
     if ('root' in entry) throw new WriteRefused(projectRoot(path));
     return { entry, place };
   };
@@ -62,7 +62,7 @@ export function remoteWriter(files: RemoteFiles, deps: RemoteWriterDeps): Remote
     async createDirectory(path) {
       const { destination, name } = await placeOf(files, path);
       checkedName(name, 'folder');
-      if (await there(path)) throw new AlreadyThere(l10n.t('{0} is there already.', path));
+      if (await there(path)) throw new AlreadyThere(alreadyThere(path));
       await deps.send(WRITE_KINDS.newFolder, { name, where: destination, label: path });
       files.drop(path);
     },
@@ -87,7 +87,7 @@ export function remoteWriter(files: RemoteFiles, deps: RemoteWriterDeps): Remote
       if (await there(to)) {
         throw options.overwrite
           ? new WriteRefused(l10n.t('{0} is there already: the platform does not replace a file by a move or a rename. Delete it first.', to))
-          : new AlreadyThere(l10n.t('{0} is there already.', to));
+          : new AlreadyThere(alreadyThere(to));
       }
       const entry = source.entry as FileRecord;
       const sameFolder = JSON.stringify(source.place.destination) === JSON.stringify(target.destination);

@@ -11,7 +11,7 @@ import type { FileRecord } from '../api/types';
 import type { UploadsApi } from '../api/uploads';
 import { WRITE_KINDS } from '../keys/writes';
 import { uploadPartSize, uploadParts } from '../transfer/partPlan';
-import { AlreadyThere, NotFoundError, readOnlyProject, sameVersion, VersionChanged, WriteRefused, type RemoteEntry, type RemoteFiles } from './remoteFiles';
+import { alreadyThere, AlreadyThere, isAFolder, notAFolder, notThere, NotFoundError, readOnlyProject, sameVersion, VersionChanged, WriteRefused, type RemoteEntry, type RemoteFiles } from './remoteFiles';
 import { formatRemotePath, parentPath, parseRemotePath } from './remotePath';
 import type { SavePayload } from './saveWrite';
 
@@ -35,7 +35,7 @@ export async function placeOf(files: RemoteFiles, path: string): Promise<{ desti
   const above = place && parentPath(place);
   if (!place || !above) throw new WriteRefused(l10n.t('{0} is a project, not a file or folder in one.', path));
   const folder = await files.entry(formatRemotePath(above));
-  if (folder.type !== 'folder') throw new WriteRefused(l10n.t('{0} is a file, not a folder', folder.name));
+  if (folder.type !== 'folder') throw new WriteRefused(notAFolder(folder.name));
   if (!(await files.writable(path))) throw new WriteRefused(readOnlyProject(place.project));
   return { destination: 'root' in folder ? { project: folder.project } : { parent: folder.id }, name: place.names[place.names.length - 1], project: place.project };
 }
@@ -53,9 +53,9 @@ export async function saveFile(files: RemoteFiles, deps: SaveDeps, path: string,
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
   }
-  if (there?.now.type === 'folder') throw new WriteRefused(l10n.t('{0} is a folder', path));
-  if (!there && !options.create) throw new NotFoundError(l10n.t('{0} is not there (it may have been moved or deleted)', path));
-  if (there && !options.overwrite) throw new AlreadyThere(l10n.t('{0} is there already.', path));
+  if (there?.now.type === 'folder') throw new WriteRefused(isAFolder(path));
+  if (!there && !options.create) throw new NotFoundError(notThere(path));
+  if (there && !options.overwrite) throw new AlreadyThere(alreadyThere(path));
   if (there?.before && !sameVersion(there.before, there.now)) throw new VersionChanged(changedWords(path));
   const record = await uploadBytes(deps, { destination, name, path, bytes, replace: !!there }, signal);
   files.saved(path, record, bytes);
