@@ -11,7 +11,7 @@ export { jobsCommands } from './jobs/commands';
 export { discardDownloads, resumeDownloads } from './remote/download';
 export { discardUploadRun, resumeUploadRun, uploadCommand } from './remote/upload';
 export { storageContentReader } from './remote/preview';
-export { writerFor } from './remote/remoteWriter';
+export { fileSystemWrites } from './remote/fileSystemWrites';
 export { fetchLog } from './tasks/logContent';
 export { resumeRerunWatches } from './tasks/batchCommands';
 export { taskCommands } from './tasks/commands';

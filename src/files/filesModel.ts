@@ -129,6 +129,9 @@ export class FilesTreeModel implements RowModel<FilesNode> {
   private readonly changed = new Emitter<FilesNode | undefined>();
   /** Fires with the node whose children changed, or undefined for the whole tree. */
   readonly onDidChange = this.changed.event;
+  private readonly touched = new Emitter<readonly string[]>();
+  /** The IDs of files and folders changed on the platform by the product (a write of this view, a job that ended). */
+  readonly onDidTouch = this.touched.event;
   /** Whole records read for tooltips, by ID, each kept while its `modified_on` is the listed one. */
   private readonly wholeFiles = new Map<string, FileRecord>();
 
@@ -263,9 +266,11 @@ export class FilesTreeModel implements RowModel<FilesNode> {
 
   /**
    * Reloads the listings that show these files or folders (after a change made to them): each project or folder
-   * loaded so far that lists one, and the results of a find that lists one.
+   * loaded so far that lists one, and the results of a find that lists one. Said to `onDidTouch` unless `echo` is
+   * false (a change the file system made, which it has said already).
    */
-  refreshHolding(ids: readonly string[]): void {
+  refreshHolding(ids: readonly string[], options: { echo?: boolean } = {}): void {
+    if (options.echo !== false) this.touched.fire(ids);
     const wanted = new Set(ids.map((id) => id.toLowerCase()));
     const holds = (owner: { nodes: Map<string, FolderNode | FileNode> }) => [...owner.nodes.values()].some((n) => wanted.has(n.id.toLowerCase()));
     const owners: (ProjectNode | FolderNode)[] = [];
@@ -283,7 +288,8 @@ export class FilesTreeModel implements RowModel<FilesNode> {
   }
 
   /** Reloads the entries of the projects and folders loaded so far whose ID is one of these (a move's or a copy's destination). */
-  refreshListings(ids: readonly string[]): void {
+  refreshListings(ids: readonly string[], options: { echo?: boolean } = {}): void {
+    if (options.echo !== false) this.touched.fire(ids);
     const wanted = new Set(ids.map((id) => id.toLowerCase()));
     const owners: (ProjectNode | FolderNode)[] = [];
     const visit = (owner: ProjectNode | FolderNode) => {

@@ -74,6 +74,9 @@ export function registerFiles(services: Services, copy: CopyFeature, remote: Rem
       model.refresh();
     }),
     model.onDidChange(showFound),
+    // Open editors, the Explorer and this view agree without Refresh: each hears what the other changed.
+    model.onDidTouch((ids) => void remote.fileSystem?.touched(ids)),
+    ...(remote.fileSystem ? [remote.fileSystem.onDidWrite((ids) => (model.refreshHolding(ids, { echo: false }), model.refreshListings(ids, { echo: false })))] : []),
     // A copy job's end is waited for by no command (a move's and a delete's are, and read their rows again): its
     // destination, if the view has listed it, lists the copies from then on.
     jobs.tracker.onDidFinish((job) => {

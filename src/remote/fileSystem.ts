@@ -4,26 +4,25 @@
 // a drag out of a mounted project is the file); `?head` and `?inflated` are ways of opening it (remotePath.ts).
 import * as vscode from 'vscode';
 import { describeError } from '../api/errors';
-import { commandTitles } from '../keys/commands';
-import { AlreadyThere, NotFoundError, sameVersion, VersionChanged, WriteRefused, type RemoteFiles } from './remoteFiles';
-import type { RemoteWriter } from './remoteWriter';
-import { formQuery, readFormOf, REMOTE_SCHEME } from './remotePath';
+import { NotFoundError, sameVersion, type RemoteFiles } from './remoteFiles';
+import type { FileSystemWrites, WriteEvents } from './fileSystemWrites';
+import { readFormOf, REMOTE_SCHEME } from './remotePath';
 
 /** A file's record is read again when the editor asks about it after this long: what it compares before a save. */
 export const STAT_FRESH_MS = 2_000;
-
-/** Why a form of a file that is not the file itself is read-only. */
-export const notWholeWords = (): string =>
-  vscode.l10n.t('Only part of this file is open (its first 1 MB, or a .gz decompressed): it cannot be saved as the file. Use "{0}" to open all of it, then save.', commandTitles().loadWholeFile);
 
 export class RemoteFileSystem implements vscode.FileSystemProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   /** What this window changed (a save, a new file or folder, a rename, a delete) and what it heard changed elsewhere. */
   readonly onDidChangeFile = this.changed.event;
+  private readonly wrote = new vscode.EventEmitter<string[]>();
+  /** The IDs of what this file system's writes changed, and of their folders (Projects & Files reads them again). */
+  readonly onDidWrite = this.wrote.event;
 
+  /** `writes`: the write side, loaded on the first write (fileSystemWrites.ts). */
   constructor(
     private readonly files: RemoteFiles,
-    private readonly writer: () => Promise<RemoteWriter>,
+    private readonly writes: (events: WriteEvents) => Promise<FileSystemWrites>,
   ) {}
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
@@ -54,29 +53,16 @@ export class RemoteFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   }
 
   async writeFile(uri: vscode.Uri, content: Uint8Array, options: { readonly create: boolean; readonly overwrite: boolean }): Promise<void> {
-    const whole = this.whole(uri);
-    const { replaced } = await this.guard(uri, async () => (await this.writer()).save(whole.path, content, options));
-    this.fire(replaced ? [{ type: vscode.FileChangeType.Changed, uri: whole }] : [{ type: vscode.FileChangeType.Created, uri: whole }, this.parentChanged(whole)]);
+    return (await this.writeSide()).writeFile(uri, content, options);
   }
-
   async createDirectory(uri: vscode.Uri): Promise<void> {
-    await this.guard(uri, async () => (await this.writer()).createDirectory(this.whole(uri).path));
-    this.fire([{ type: vscode.FileChangeType.Created, uri }, this.parentChanged(uri)]);
+    return (await this.writeSide()).createDirectory(uri);
   }
-
   async delete(uri: vscode.Uri): Promise<void> {
-    await this.guard(uri, async () => (await this.writer()).delete(this.whole(uri).path));
-    this.fire([{ type: vscode.FileChangeType.Deleted, uri: this.whole(uri) }, this.parentChanged(uri)]);
+    return (await this.writeSide()).delete(uri);
   }
-
   async rename(from: vscode.Uri, to: vscode.Uri, options: { readonly overwrite: boolean }): Promise<void> {
-    await this.guard(from, async () => (await this.writer()).rename(this.whole(from).path, this.whole(to).path, options));
-    this.fire([
-      { type: vscode.FileChangeType.Deleted, uri: this.whole(from) },
-      { type: vscode.FileChangeType.Created, uri: this.whole(to) },
-      this.parentChanged(from),
-      this.parentChanged(to),
-    ]);
+    return (await this.writeSide()).rename(from, to, options);
   }
 
   /**
@@ -84,13 +70,12 @@ export class RemoteFileSystem implements vscode.FileSystemProvider, vscode.Dispo
    * is in them is forgotten, and their paths are said changed, so that open editors and the Explorer read them again.
    */
   async touched(ids: readonly string[]): Promise<void> {
-    const paths = await this.files.forgetHolding(ids);
-    this.fire(paths.map((path) => ({ type: vscode.FileChangeType.Changed, uri: vscode.Uri.from({ scheme: REMOTE_SCHEME, path }) })));
+    this.fire((await this.files.forgetHolding(ids)).map((path) => ({ type: vscode.FileChangeType.Changed, uri: vscode.Uri.from({ scheme: REMOTE_SCHEME, path }) })));
   }
 
   /**
    * Whether an open file changed on the platform since it was read (the window took the focus again): its record is
-   * read again, and another version is said changed (an editor without changes reads it again).
+   * read again, and another version (or none) is said changed, so an editor without changes reads it again.
    */
   async recheck(uri: vscode.Uri): Promise<boolean> {
     try {
@@ -105,30 +90,22 @@ export class RemoteFileSystem implements vscode.FileSystemProvider, vscode.Dispo
 
   dispose(): void {
     this.changed.dispose();
+    this.wrote.dispose();
   }
 
-  /** The file itself: a form of it (`?head`, `?inflated`) is not saved as it. */
-  private whole(uri: vscode.Uri): vscode.Uri {
-    if (readFormOf(uri.query) !== 'file') throw vscode.FileSystemError.NoPermissions(notWholeWords());
-    return uri.with({ query: formQuery('file') });
-  }
-
-  private parentChanged(uri: vscode.Uri): vscode.FileChangeEvent {
-    return { type: vscode.FileChangeType.Changed, uri: vscode.Uri.joinPath(uri, '..') };
+  private writeSide(): Promise<FileSystemWrites> {
+    return this.writes({ changed: (events) => this.fire(events), wrote: (ids) => this.wrote.fire(ids) });
   }
 
   private fire(events: vscode.FileChangeEvent[]): void {
     if (events.length) this.changed.fire(events);
   }
 
-  private async guard<T>(uri: vscode.Uri, act: () => Promise<T>): Promise<T> {
+  private async guard<T>(uri: vscode.Uri, read: () => Promise<T>): Promise<T> {
     try {
-      return await act();
+      return await read();
     } catch (error) {
-      if (error instanceof vscode.FileSystemError) throw error;
       if (error instanceof NotFoundError) throw vscode.FileSystemError.FileNotFound(error.message || uri);
-      if (error instanceof AlreadyThere) throw vscode.FileSystemError.FileExists(error.message);
-      if (error instanceof WriteRefused || error instanceof VersionChanged) throw vscode.FileSystemError.NoPermissions(error.message);
       throw vscode.FileSystemError.Unavailable(describeError(error));
     }
   }

@@ -47,7 +47,6 @@ export const CONTENT_CACHE_BYTES = 64 * 1024 * 1024;
 export const notAFolder = (name: string): string => l10n.t('{0} is a file, not a folder', name);
 export const isAFolder = (path: string): string => l10n.t('{0} is a folder', path);
 export const notThere = (path: string): string => l10n.t('{0} is not there (it may have been moved or deleted)', path);
-export const alreadyThere = (path: string): string => l10n.t('{0} is there already.', path);
 const noProject = (path: string): string => l10n.t('{0} names no project: a path reads /<owner>/<project>/<folder>/<name>', path);
 /** Where a form of a file is kept. */
 const contentKey = (form: ReadForm, path: string): string => `${form}:${path}`;
@@ -74,15 +73,6 @@ export interface RemoteFilesOptions {
 export function sameVersion(a: RemoteEntry, b: RemoteEntry): boolean {
   return a.id.toLowerCase() === b.id.toLowerCase() && a.size === b.size && ('root' in a || 'root' in b || a.modified_on === b.modified_on);
 }
-
-/** A version of a file newer than the one read: what the editor shows must be read again. */
-export class VersionChanged extends Error {}
-
-/** A write the editor cannot make, in words (a read-only project, a folder in the way, a name the platform refuses). */
-export class WriteRefused extends Error {}
-
-/** A file or folder there already where a new one was to be made. */
-export class AlreadyThere extends Error {}
 
 export class RemoteFiles {
   private readonly entries = new Map<string, Promise<RemoteEntry>>();

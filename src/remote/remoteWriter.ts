@@ -9,17 +9,17 @@ import { WRITE_KINDS, type WriteKindName } from '../keys/writes';
 import { StorageClient } from '../api/storage';
 import type { Services } from '../services';
 import { requestLogger } from '../ui/requestLog';
-import { alreadyThere, AlreadyThere, notThere, NotFoundError, signInToChange, WriteRefused, type RemoteEntry, type RemoteFiles } from './remoteFiles';
+import { notThere, NotFoundError, signInToChange, type RemoteEntry, type RemoteFiles } from './remoteFiles';
 import { LOOKUP_WAIT_MS, outcomeOf } from './uploadWrite';
 import { parseRemotePath } from './remotePath';
-import { placeOf, saveFile, type SaveDeps, type SaveOptions } from './saveFile';
+import { alreadyThere, AlreadyThere, placeOf, saveFile, WriteRefused, type SaveDeps, type SaveOptions } from './saveFile';
 
-/** What the file system asks of its write side (fileSystem.ts). */
+/** What the file system asks of its write side (fileSystem.ts); each says the IDs of what it changed, and of the folders. */
 export interface RemoteWriter {
-  save(path: string, bytes: Uint8Array, options: SaveOptions): Promise<{ file: FileRecord; replaced: boolean }>;
-  createDirectory(path: string): Promise<void>;
-  delete(path: string): Promise<void>;
-  rename(from: string, to: string, options: { overwrite: boolean }): Promise<void>;
+  save(path: string, bytes: Uint8Array, options: SaveOptions): Promise<{ file: FileRecord; replaced: boolean; touched: string[] }>;
+  createDirectory(path: string): Promise<string[]>;
+  delete(path: string): Promise<string[]>;
+  rename(from: string, to: string, options: { overwrite: boolean }): Promise<string[]>;
 }
 
 export interface RemoteWriterDeps extends Omit<SaveDeps, 'complete'> {
@@ -60,21 +60,23 @@ export function remoteWriter(files: RemoteFiles, deps: RemoteWriterDeps): Remote
     },
 
     async createDirectory(path) {
-      const { destination, name } = await placeOf(files, path);
+      const { destination, folderId, name } = await placeOf(files, path);
       checkedName(name, 'folder');
       if (await there(path)) throw new AlreadyThere(alreadyThere(path));
       await deps.send(WRITE_KINDS.newFolder, { name, where: destination, label: path });
       files.drop(path);
+      return [folderId];
     },
 
     async delete(path) {
-      const { entry } = await changeable(path);
+      const { entry, place } = await changeable(path);
       // A folder with files in it goes by the asynchronous delete, a job of Data Jobs: Delete… in Projects & Files.
       if (entry.type === 'folder' && (await files.list(path)).length) {
         throw new WriteRefused(l10n.t('{0} is a folder with files in it: delete it from Projects & Files (Delete…), which follows the job in Data Jobs.', path));
       }
       await deps.send(WRITE_KINDS.delete, { id: entry.id, name: entry.name });
       files.drop(path);
+      return [entry.id, place.folderId];
     },
 
     async rename(from, to, options) {
@@ -93,12 +95,12 @@ export function remoteWriter(files: RemoteFiles, deps: RemoteWriterDeps): Remote
       const sameFolder = JSON.stringify(source.place.destination) === JSON.stringify(target.destination);
       if (!sameFolder) {
         if (entry.type === 'folder') throw new WriteRefused(l10n.t('{0} is a folder: move folders with Move To… in Projects & Files, which follows the job in Data Jobs.', from));
-        const into = 'parent' in target.destination ? target.destination.parent : (await files.entry(`/${target.project}`)).id;
-        await deps.send(WRITE_KINDS.move, { id: entry.id, name: entry.name, from: entry.parent, to: into, label: to });
+        await deps.send(WRITE_KINDS.move, { id: entry.id, name: entry.name, from: entry.parent, to: target.folderId, label: to });
       }
       if (entry.name !== target.name) await deps.send(WRITE_KINDS.rename, { id: entry.id, name: target.name, oldName: entry.name });
       files.drop(from);
       files.drop(to);
+      return [entry.id, source.place.folderId, target.folderId];
     },
   };
 }

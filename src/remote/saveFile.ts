@@ -11,9 +11,20 @@ import type { FileRecord } from '../api/types';
 import type { UploadsApi } from '../api/uploads';
 import { WRITE_KINDS } from '../keys/writes';
 import { uploadPartSize, uploadParts } from '../transfer/partPlan';
-import { alreadyThere, AlreadyThere, isAFolder, notAFolder, notThere, NotFoundError, readOnlyProject, sameVersion, VersionChanged, WriteRefused, type RemoteEntry, type RemoteFiles } from './remoteFiles';
+import { isAFolder, notAFolder, notThere, NotFoundError, readOnlyProject, sameVersion, type RemoteEntry, type RemoteFiles } from './remoteFiles';
 import { formatRemotePath, parentPath, parseRemotePath } from './remotePath';
 import type { SavePayload } from './saveWrite';
+
+/** A write the editor cannot make, in words (a read-only project, a folder in the way, a name the platform refuses). */
+export class WriteRefused extends Error {}
+
+/** A file or folder there already where a new one was to be made. */
+export class AlreadyThere extends Error {}
+
+/** A version of a file newer than the one the editor was shown: nothing is saved over it unseen. */
+export class VersionChanged extends Error {}
+
+export const alreadyThere = (path: string): string => l10n.t('{0} is there already.', path);
 
 export interface SaveDeps {
   uploads: Pick<UploadsApi, 'init' | 'partTarget' | 'reportPart' | 'abort'>;
@@ -30,23 +41,24 @@ export interface SaveOptions {
 }
 
 /** Where a file of a path goes: its folder's place as the platform's calls take it, and its name. */
-export async function placeOf(files: RemoteFiles, path: string): Promise<{ destination: FileLocation; name: string; project: string }> {
+export async function placeOf(files: RemoteFiles, path: string): Promise<{ destination: FileLocation; folderId: string; name: string; project: string }> {
   const place = parseRemotePath(path);
   const above = place && parentPath(place);
   if (!place || !above) throw new WriteRefused(l10n.t('{0} is a project, not a file or folder in one.', path));
   const folder = await files.entry(formatRemotePath(above));
   if (folder.type !== 'folder') throw new WriteRefused(notAFolder(folder.name));
   if (!(await files.writable(path))) throw new WriteRefused(readOnlyProject(place.project));
-  return { destination: 'root' in folder ? { project: folder.project } : { parent: folder.id }, name: place.names[place.names.length - 1], project: place.project };
+  return { destination: 'root' in folder ? { project: folder.project } : { parent: folder.id }, folderId: folder.id, name: place.names[place.names.length - 1], project: place.project };
 }
 
 /**
  * Saves `bytes` as the file at `path`: refused when the project is read only or a folder is there; a file there must
  * still be the version the editor was shown (what was read of it before: its ID, size and modification time), else
- * `VersionChanged` and nothing is sent. Returns the file made (its new version), and whether it replaced one.
+ * `VersionChanged` and nothing is sent. Returns the file made (its new version), whether it replaced one, and the
+ * IDs of what it changed (the folder, the file replaced).
  */
-export async function saveFile(files: RemoteFiles, deps: SaveDeps, path: string, bytes: Uint8Array, options: SaveOptions, signal?: AbortSignal): Promise<{ file: FileRecord; replaced: boolean }> {
-  const { destination, name } = await placeOf(files, path);
+export async function saveFile(files: RemoteFiles, deps: SaveDeps, path: string, bytes: Uint8Array, options: SaveOptions, signal?: AbortSignal): Promise<{ file: FileRecord; replaced: boolean; touched: string[] }> {
+  const { destination, folderId, name } = await placeOf(files, path);
   let there: { now: RemoteEntry; before?: RemoteEntry } | undefined;
   try {
     there = await files.refresh(path);
@@ -59,7 +71,7 @@ export async function saveFile(files: RemoteFiles, deps: SaveDeps, path: string,
   if (there?.before && !sameVersion(there.before, there.now)) throw new VersionChanged(changedWords(path));
   const record = await uploadBytes(deps, { destination, name, path, bytes, replace: !!there }, signal);
   files.saved(path, record, bytes);
-  return { file: record, replaced: !!there };
+  return { file: record, replaced: !!there, touched: [folderId, ...(there ? [there.now.id] : [])] };
 }
 
 export const changedWords = (path: string): string =>

@@ -3,9 +3,9 @@
 import * as assert from 'assert';
 import type { FileRecord, Project } from '../../../src/api/types';
 import type { Upload } from '../../../src/api/uploads';
-import { AlreadyThere, RemoteFiles, VersionChanged, WriteRefused } from '../../../src/remote/remoteFiles';
+import { RemoteFiles } from '../../../src/remote/remoteFiles';
 import { remoteWriter } from '../../../src/remote/remoteWriter';
-import { saveFile, type SaveDeps } from '../../../src/remote/saveFile';
+import { AlreadyThere, saveFile, VersionChanged, WriteRefused, type SaveDeps } from '../../../src/remote/saveFile';
 import type { SavePayload } from '../../../src/remote/saveWrite';
 import { FakeFiles, fileId } from '../../support/fakeFiles';
 
