@@ -149,10 +149,10 @@ export class FilesTreeModel implements RowModel<FilesNode> {
       case 'project':
         return projectView(node.project, this.now());
       case 'folder':
-        return { ...this.entryView(node.file), fileIcon: node.kind };
+        return { ...this.entryView(node), fileIcon: node.kind };
       case 'file': {
         // A click opens it in the editor.
-        const view: RowView = { ...this.entryView(node.file), fileIcon: node.kind, command: { command: COMMANDS.openRemoteFile, title: commandTitles().openRemoteFile, args: [node] } };
+        const view: RowView = { ...this.entryView(node), fileIcon: node.kind, command: { command: COMMANDS.openRemoteFile, title: commandTitles().openRemoteFile, args: [node] } };
         if (node.parentNode.kind !== 'found') return view;
         // A found entry says where it is.
         const path = foundPath(node.file, node.parentNode.found.spec, node.parentNode.rootFolders);
@@ -166,9 +166,12 @@ export class FilesTreeModel implements RowModel<FilesNode> {
   }
 
   /** A file's or folder's row: its tooltip drawn from the whole record when at hand, else read on hover. */
-  private entryView(file: FileRecord): RowView {
+  private entryView(node: ItemNode): RowView {
+    const file = node.file;
     const whole = this.wholeFile(file);
-    const view = entryView(whole ?? file, this.now());
+    let above = node.parentNode;
+    while (above instanceof FolderNode) above = above.parentNode;
+    const view = entryView(whole ?? file, this.now(), !(above instanceof ProjectNode) || above.project.permissions?.write !== false);
     return whole || hasTooltipFields(file) ? view : { ...view, tooltipOnHover: true };
   }
 
