@@ -63,3 +63,16 @@ export async function ensureSignedIn(): Promise<void> {
     await wb.pane(VIEW.tasks).locator('.welcome-view .monaco-button').first().waitFor({ state: 'hidden', timeout: 15_000 }).catch(() => undefined);
   }
 }
+
+/** Shows Projects & Files alone, signed in, every row collapsed: room for a project's folders. */
+export async function showProjectsAndFiles(): Promise<void> {
+  const { wb } = e2e();
+  await wb.openViewContainer('Seven Bridges');
+  await wb.collapsePane(VIEW.tasks);
+  await wb.expandPane(VIEW.files);
+  await wb.pane(VIEW.files).locator('.welcome-view .monaco-button, .monaco-list-row[role="treeitem"]').first().waitFor({ timeout: 20_000 });
+  if ((await wb.welcomeButtons(VIEW.files)).some((b) => /Set Authentication Token/.test(b))) await signIn();
+  // What earlier specs opened (Data Jobs, other projects) is closed.
+  await wb.collapsePane(VIEW.jobs);
+  await wb.collapseAll(VIEW.files);
+}

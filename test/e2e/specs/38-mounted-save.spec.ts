@@ -5,7 +5,7 @@
  * newer" question, whose Compare shows both versions side by side. A screenshot at each step.
  */
 import * as assert from 'assert';
-import { e2e, signIn, VIEW } from '../fixture';
+import { e2e, showProjectsAndFiles, VIEW } from '../fixture';
 import { Workbench } from '../workbench';
 
 describe('a mounted project you can change', function () {
@@ -53,13 +53,7 @@ describe('a mounted project you can change', function () {
 
   it('opens the sample sheet, changes a line and saves it: the platform holds the new version; a second window opens it with the change', async () => {
     const { wb, server } = e2e();
-    await wb.openViewContainer('Seven Bridges');
-    await wb.collapsePane(VIEW.tasks);
-    await wb.expandPane(VIEW.files);
-    await wb.pane(VIEW.files).locator('.welcome-view .monaco-button, .monaco-list-row[role="treeitem"]').first().waitFor({ timeout: 20_000 });
-    if ((await wb.welcomeButtons(VIEW.files)).some((b) => /Set Authentication Token/.test(b))) await signIn();
-    await wb.collapsePane(VIEW.jobs);
-    await wb.collapseAll(VIEW.files);
+    await showProjectsAndFiles();
     const { project } = place();
     const before = sheet();
     const firstLine = (await text(before.id)).split('\n')[0];
