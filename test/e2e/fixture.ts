@@ -42,8 +42,7 @@ export const COMMAND = {
 export const VIEW = { tasks: 'Tasks', files: 'Projects & Files', jobs: 'Data Jobs' } as const;
 
 /** Signs in as a person does: the command palette, then the token in the password box. */
-export async function signIn(token = e2e().emulator.token): Promise<void> {
-  const { wb } = e2e();
+export async function signIn(token = e2e().emulator.token, wb = e2e().wb): Promise<void> {
   await wb.runCommand(COMMAND.setToken);
   await wb.waitForQuickInput(/Authentication Token/);
   await wb.typeInQuickInput(token, { submit: true });

@@ -5,7 +5,7 @@
  * newer" question, whose Compare shows both versions side by side. A screenshot at each step.
  */
 import * as assert from 'assert';
-import { e2e, showProjectsAndFiles, VIEW } from '../fixture';
+import { e2e, showProjectsAndFiles, signIn, VIEW } from '../fixture';
 import { Workbench } from '../workbench';
 
 describe('a mounted project you can change', function () {
@@ -55,16 +55,19 @@ describe('a mounted project you can change', function () {
     const { wb, server } = e2e();
     await showProjectsAndFiles();
     const { project } = place();
-    const before = sheet();
-    const firstLine = (await text(before.id)).split('\n')[0];
+    // Its ID before (the emulator's record takes the new version's ID in its place).
+    const before = sheet().id;
+    const firstLine = (await text(before)).split('\n')[0];
+    // The editor draws a tab as spaces: its first word is what is looked for on screen.
+    const firstWord = firstLine.split(/\s/)[0];
     await wb.openTreeItem(VIEW.files, project.name, 'samples');
     await wb.openTreeItem(VIEW.files, 'samples', NAME);
     await wb.clickTreeItem(VIEW.files, NAME);
-    await until('the sheet opens', async () => (await wb.activeEditorText()).includes(firstLine));
+    await until('the sheet opens', async () => (await wb.activeEditorText()).includes(firstWord));
     await changeFirstLine(wb, 'checked,');
     await wb.screenshot('mounted-00-sheet-changed');
     await wb.page.keyboard.press('Control+S');
-    await until('a new version on the platform', async () => sheet().id !== before.id && (await text(sheet().id)).startsWith(`checked,${firstLine}`));
+    await until('a new version on the platform', async () => sheet().id !== before && (await text(sheet().id)).startsWith(`checked,${firstLine}`));
     await wb.screenshot('mounted-01-sheet-saved');
 
     // A new window: the file opened there (by its ID, from the palette) shows the change.
@@ -72,10 +75,17 @@ describe('a mounted project you can change', function () {
     await page.goto(server.url);
     second = new Workbench(page);
     await second.waitReady('Seven Bridges', 90_000);
+    // Signed in there too (the token is the browser's), once the extension has started in that window.
+    await second.openViewContainer('Seven Bridges');
+    await second.expandPane(VIEW.files);
+    const files = second.pane(VIEW.files);
+    await files.locator('.welcome-view .monaco-button, .monaco-list-row[role="treeitem"]').first().waitFor({ timeout: 30_000 }).catch(() => second!.screenshot('mounted-02a-second-window-no-view'));
+    if ((await second.welcomeButtons(VIEW.files)).some((b) => /Set Authentication Token/.test(b))) await signIn(undefined, second);
+    await files.locator('.monaco-list-row[role="treeitem"]').first().waitFor({ timeout: 30_000 });
     await second.runCommand('Seven Bridges: Open in Editor');
     await second.waitForQuickInput();
     await second.typeInQuickInput(sheet().id, { submit: true });
-    await until('the second window shows the change', async () => (await second!.activeEditorText()).includes(`checked,${firstLine}`), 30_000);
+    await until('the second window shows the change', async () => (await second!.activeEditorText()).includes(`checked,${firstWord}`), 30_000);
     await second.screenshot('mounted-02-second-window-sees-the-change');
   });
 
