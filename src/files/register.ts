@@ -11,7 +11,6 @@ import { showRows, type RowTree } from '../ui/rowTree';
 import type { dropCopy, filesCommands, FilesParts } from './commands';
 import { FilesDragAndDrop, type DropTarget } from './dragAndDrop';
 import { FilesTreeModel, type FilesNode, type ItemNode } from './filesModel';
-import { FileFinder, foundDescription } from './find';
 import type { dropMove, MoveOutcome } from './moveCommand';
 import type { uploadCommand } from '../remote/upload';
 import { registerMetadataDocuments } from './metadataDocument';
@@ -50,18 +49,16 @@ export function registerFiles(services: Services, copy: CopyFeature, remote: Rem
     upload: async (target, paths) => (await later.load()).uploadCommand(services, target, { sources: paths }),
   });
   const { view, rows, disposables } = showRows(VIEWS.files, model, { clock, canSelectMany: true, dragAndDropController: dragAndDrop });
-  const parts: FilesParts = { services, model, rows, view, copy, remote, tracker: jobs.tracker, finder: new FileFinder(client) };
-  // The view's description says what was found, how and where, as the Tasks view says its filter; so does its message.
+  const parts: FilesParts = { services, model, rows, view, copy, remote, tracker: jobs.tracker };
+  // What was found, how and where (or that the platform refused it) is said above the results, where the words wrap,
+  // whole; the view's description is left alone: at the side bar's default width the title's actions leave it a letter.
   let shown: string | undefined;
   const showFound = () => {
-    const description = model.found ? foundDescription(model.found) : undefined;
-    if (description === shown) return;
-    if ((description === undefined) !== (shown === undefined)) void setContextKey(CONTEXT_KEYS.filesFound, description !== undefined);
-    shown = description;
-    view.description = description;
-    // The description is cut to a letter or two at the side bar's default width (the title's actions take the room):
-    // the same words above the results, where they wrap, whole.
-    view.message = description;
+    const said = model.foundSaid;
+    if (said === shown) return;
+    if ((said === undefined) !== (shown === undefined)) void setContextKey(CONTEXT_KEYS.filesFound, said !== undefined);
+    shown = said;
+    view.message = said;
   };
   services.context.subscriptions.push(
     ...disposables,
@@ -69,18 +66,21 @@ export function registerFiles(services: Services, copy: CopyFeature, remote: Rem
     services.selections.watch(view),
     session.onDidChange(() => {
       // Another account or platform: its own projects, and its own answer about the search.
-      parts.finder = new FileFinder(client);
+      parts.finder = undefined;
       model.showFound(undefined);
-      model.refresh();
+      void model.refresh();
     }),
     model.onDidChange(showFound),
+    model.onDidChangeFound(showFound),
     // Open editors, the Explorer and this view agree without Refresh: each hears what the other changed.
     model.onDidTouch((ids) => void remote.fileSystem?.touched(ids)),
     ...(remote.fileSystem ? [remote.fileSystem.onDidWrite((ids) => (model.refreshHolding(ids, { echo: false }), model.refreshListings(ids, { echo: false })))] : []),
-    // A copy job's end is waited for by no command (a move's and a delete's are, and read their rows again): its
-    // destination, if the view has listed it, lists the copies from then on.
+    // A data job's end reads again the rows it changed, whoever started it (a command, a cancelled wait, a window
+    // before a reload): where the items were (a move's, a delete's) and where they went (a copy's, a move's).
     jobs.tracker.onDidFinish((job) => {
-      if ((job.type ?? 'COPY') === 'COPY') model.refreshListings([job.destination.parent ?? job.destination.project]);
+      const type = job.type ?? 'COPY';
+      if (type !== 'COPY') model.refreshHolding(job.items.map((item) => item.file));
+      if (type !== 'DELETE') model.refreshListings([job.destination.project, ...(job.destination.parent ? [job.destination.parent] : [])]);
     }),
     registerMetadataDocuments(services),
   );

@@ -7,6 +7,7 @@ import type { storageContentReader } from './preview';
 import { requestLogger } from '../ui/requestLog';
 import { RemoteFileSystem } from './fileSystem';
 import type { fileSystemWrites } from './fileSystemWrites';
+import type { changedWhileOpen, ChangedWhileOpen } from './changedWhileOpen';
 import type { RemoteParts } from './open';
 import { REMOTE_SCHEME } from './remotePath';
 import { RemoteFiles } from './remoteFiles';
@@ -19,6 +20,7 @@ export interface RemoteOnFirstUse {
   discardDownloads: typeof discardDownloads;
   storageContentReader: typeof storageContentReader;
   fileSystemWrites: typeof fileSystemWrites;
+  changedWhileOpen: typeof changedWhileOpen;
 }
 
 /** The `sevenbridges:` file system; what it read is forgotten when the sign-in changes. */
@@ -40,6 +42,7 @@ export function registerRemote(services: Services, load: Later<RemoteOnFirstUse>
   });
   // The write side (Save, New File, New Folder, Rename, Delete in a mounted project) loads on its first use.
   let writes: ReturnType<typeof fileSystemWrites> | undefined;
+  let watching: Promise<ChangedWhileOpen> | undefined;
   const fileSystem = new RemoteFileSystem(files, async (events) => (writes ??= (await load()).fileSystemWrites(services, files, events)));
   // Data Jobs' Resume and Discard of an upload run left unfinished.
   services.transfers.actions.upload = { resume: async (run) => (await load()).resumeUploadRun(services, run), discard: async (run) => (await load()).discardUploadRun(services, run) };
@@ -48,37 +51,17 @@ export function registerRemote(services: Services, load: Later<RemoteOnFirstUse>
     fileSystem,
     vscode.workspace.registerFileSystemProvider(REMOTE_SCHEME, fileSystem, { isCaseSensitive: true }),
     session.onDidChange(() => files.forget()),
-    ...noticeChanges(fileSystem),
+    // A file changed on the platform while open is noticed when the window takes the focus again (changedWhileOpen.ts).
+    vscode.window.onDidChangeWindowState((state) => {
+      if (!state.focused || !vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme === REMOTE_SCHEME)) return;
+      watching ??= load().then((loaded) => {
+        const watch = loaded.changedWhileOpen(fileSystem);
+        services.context.subscriptions.push(watch);
+        return watch;
+      });
+      void watching.then((watch) => watch.recheck());
+    }),
   );
   return { files, fileSystem };
 }
 
-/**
- * A file changed on the platform while it is open is noticed when the window takes the focus again: an editor without
- * changes reads it again; one with changes keeps them, and its tab says the file changed (a save then asks: Compare,
- * Overwrite) until it is saved or closed.
- */
-function noticeChanges(fileSystem: RemoteFileSystem): vscode.Disposable[] {
-  const stale = new Set<string>();
-  const redraw = new vscode.EventEmitter<vscode.Uri[]>();
-  const settle = (uri: vscode.Uri) => stale.delete(uri.toString()) && redraw.fire([uri]);
-  return [
-    redraw,
-    vscode.window.registerFileDecorationProvider({
-      onDidChangeFileDecorations: redraw.event,
-      provideFileDecoration: (uri) =>
-        stale.has(uri.toString()) ? { badge: '!', tooltip: vscode.l10n.t('Changed on Seven Bridges since you opened it'), color: new vscode.ThemeColor('list.warningForeground') } : undefined,
-    }),
-    vscode.window.onDidChangeWindowState(async (state) => {
-      if (!state.focused) return;
-      for (const { document } of vscode.window.visibleTextEditors) {
-        const uri = document.uri;
-        if (uri.scheme !== REMOTE_SCHEME || uri.query || !(await fileSystem.recheck(uri)) || !document.isDirty) continue;
-        stale.add(uri.toString());
-        redraw.fire([uri]);
-      }
-    }),
-    vscode.workspace.onDidSaveTextDocument((d) => settle(d.uri)),
-    vscode.workspace.onDidCloseTextDocument((d) => settle(d.uri)),
-  ];
-}

@@ -48,19 +48,31 @@ async function stored(w: MemoryWorld, write: WriteRecord, change: Record<string,
 const stuckOf = (w: MemoryWorld, ids: readonly string[]) => w.stuckIds().filter((id) => ids.includes(id)).length;
 
 /**
- * The real disk under the fake clock: the upload engine reads its files' sizes (`fs.promises.stat`). While such a read
- * is on its way, the fake time must not move on (it would, by minutes, with every turn of the event loop).
+ * The real disk under the fake clock: the upload engine reads its files' sizes (`fs.promises.stat`) and a part's bytes
+ * through an opened handle (its `stat`, `read`, `close`). While such a call is on its way, the fake time must not move
+ * on (it would, by minutes, with every turn of the event loop: on a busy machine a part was never read in time).
  */
 const disk = { inFlight: 0 };
 const realStat = fs.promises.stat;
+const realOpen = fs.promises.open;
+function counted<T>(call: Promise<T>): Promise<T> {
+  disk.inFlight++;
+  return call.finally(() => disk.inFlight--);
+}
 function watchDisk(): void {
-  (fs.promises as { stat: typeof realStat }).stat = ((...args: Parameters<typeof realStat>) => {
-    disk.inFlight++;
-    return realStat(...args).finally(() => disk.inFlight--);
-  }) as typeof realStat;
+  (fs.promises as { stat: typeof realStat }).stat = ((...args: Parameters<typeof realStat>) => counted(realStat(...args))) as typeof realStat;
+  (fs.promises as { open: typeof realOpen }).open = (async (...args: Parameters<typeof realOpen>) => {
+    const handle = await counted(realOpen(...args));
+    for (const name of ['stat', 'read', 'close'] as const) {
+      const real = handle[name].bind(handle) as (...a: unknown[]) => Promise<unknown>;
+      (handle as unknown as Record<string, unknown>)[name] = (...a: unknown[]) => counted(real(...a));
+    }
+    return handle;
+  }) as typeof realOpen;
 }
 function unwatchDisk(): void {
   (fs.promises as { stat: typeof realStat }).stat = realStat;
+  (fs.promises as { open: typeof realOpen }).open = realOpen;
 }
 const diskIdle = async () => {
   while (disk.inFlight > 0) await new Promise((r) => setImmediate(r));
