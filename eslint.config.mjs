@@ -31,6 +31,8 @@ const VSCODE_FILES = [
   'src/remote/download.ts',
   'src/remote/upload.ts',
   'src/remote/fileSystem.ts',
+  'src/remote/fileSystemWrites.ts',
+  'src/remote/changedWhileOpen.ts',
   'src/remote/open.ts',
   'src/remote/register.ts',
   'src/tasks/batchCommands.ts',

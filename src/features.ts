@@ -12,6 +12,8 @@ export { jobsCommands } from './jobs/commands';
 export { discardDownloads, resumeDownloads } from './remote/download';
 export { discardUploadRun, resumeUploadRun, uploadCommand } from './remote/upload';
 export { storageContentReader } from './remote/preview';
+export { fileSystemWrites } from './remote/fileSystemWrites';
+export { changedWhileOpen } from './remote/changedWhileOpen';
 export { fetchLog } from './tasks/logContent';
 export { resumeRerunWatches } from './tasks/batchCommands';
 export { taskCommands } from './tasks/commands';

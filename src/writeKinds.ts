@@ -15,6 +15,7 @@ import { renameWrite } from './files/renameWrite';
 import { bulkTagsWrite, tagsWrite } from './files/tagsWrites';
 import type { FileJobCalls, JobWriteTracker } from './jobs/jobWrite';
 import { newFolderWrite } from './remote/newFolderWrite';
+import { fileSaveWrite, newFileWrite } from './remote/saveWrite';
 import { uploadCompleteWrite, type UploadWriteApi } from './remote/uploadWrite';
 import { abortWrite, rerunWrite, runWrite, type TaskActionApi } from './tasks/actions';
 import { rerunFailedWrite } from './tasks/rerunFailedWrite';
@@ -49,6 +50,8 @@ export function writeKinds(client: WriteKindsClient, tracker: JobWriteTracker, c
     sheetTaskWrite(client.tasks, client.budget, clock, serverEstimate),
     saveDraftWrite(client.tasks),
     uploadCompleteWrite(client),
+    fileSaveWrite(client),
+    newFileWrite(client),
     newFolderWrite(client.files),
     renameWrite(client.files),
     tagsWrite(client.files),

@@ -16,13 +16,19 @@ export function projectView(project: Project, now: number): RowView {
     markdownTooltip: true,
     ariaLabel: l10n.t({ message: '{0}, project {1}', args: [name, project.id], comment: ['What a screen reader says for a project row'] }),
     icon: { id: 'project' },
-    contextValue: 'project',
+    contextValue: withWritable('project', project.permissions?.write !== false),
     expandable: true,
   };
 }
 
-/** A folder (expandable) or a file (with its size). */
-export function entryView(file: FileRecord, now: number): RowView {
+/**
+ * A row's menu tokens: its kind, and `writable` when the caller may change what is in its project (a read-only
+ * project's rows offer no New Folder, Rename, Move, Delete, Edit Tags, Edit Metadata or Upload).
+ */
+const withWritable = (kind: string, writable: boolean): string => (writable ? `${kind} writable` : kind);
+
+/** A folder (expandable) or a file (with its size); `writable`: its project may be changed (unknown: offered). */
+export function entryView(file: FileRecord, now: number, writable = true): RowView {
   const folder = file.type === 'folder';
   const name = file.name || file.id;
   const description = folder ? '' : (formatSize(file.size) ?? '');
@@ -33,7 +39,7 @@ export function entryView(file: FileRecord, now: number): RowView {
     markdownTooltip: true,
     ariaLabel: [name, folder ? l10n.t({ message: 'folder', comment: ['What a screen reader says a row is'] }) : l10n.t({ message: 'file', comment: ['What a screen reader says a row is'] }), description].filter(Boolean).join(', '),
     icon: { id: folder ? 'folder' : 'file' },
-    contextValue: folder ? 'folder' : 'file',
+    contextValue: withWritable(folder ? 'folder' : 'file', writable),
     expandable: folder,
   };
 }

@@ -132,6 +132,9 @@ export class FilesTreeModel implements RowModel<FilesNode> {
   private readonly changed = new Emitter<FilesNode | undefined>();
   /** Fires with the node whose children changed, or undefined for the whole tree. */
   readonly onDidChange = this.changed.event;
+  private readonly touched = new Emitter<readonly string[]>();
+  /** The IDs of files and folders changed on the platform by the product (a write of this view, a job that ended). */
+  readonly onDidTouch = this.touched.event;
   private readonly foundChanged = new Emitter<void>();
   /** Fires when what is said above the results of a find changed (foundMessage), as its pages load. */
   readonly onDidChangeFound = this.foundChanged.event;
@@ -152,10 +155,10 @@ export class FilesTreeModel implements RowModel<FilesNode> {
       case 'project':
         return projectView(node.project, this.now());
       case 'folder':
-        return { ...this.entryView(node.file), fileIcon: node.kind };
+        return { ...this.entryView(node), fileIcon: node.kind };
       case 'file': {
         // A click opens it in the editor.
-        const view: RowView = { ...this.entryView(node.file), fileIcon: node.kind, command: { command: COMMANDS.openRemoteFile, title: commandTitles().openRemoteFile, args: [node] } };
+        const view: RowView = { ...this.entryView(node), fileIcon: node.kind, command: { command: COMMANDS.openRemoteFile, title: commandTitles().openRemoteFile, args: [node] } };
         if (node.parentNode.kind !== 'found') return view;
         // A found entry says where it is.
         const path = foundPath(node.file, node.parentNode.found.spec, node.parentNode.rootFolders);
@@ -169,9 +172,12 @@ export class FilesTreeModel implements RowModel<FilesNode> {
   }
 
   /** A file's or folder's row: its tooltip drawn from the whole record when at hand, else read on hover. */
-  private entryView(file: FileRecord): RowView {
+  private entryView(node: ItemNode): RowView {
+    const file = node.file;
     const whole = this.wholeFile(file);
-    const view = entryView(whole ?? file, this.now());
+    let above = node.parentNode;
+    while (above instanceof FolderNode) above = above.parentNode;
+    const view = entryView(whole ?? file, this.now(), !(above instanceof ProjectNode) || above.project.permissions?.write !== false);
     return whole || hasTooltipFields(file) ? view : { ...view, tooltipOnHover: true };
   }
 
@@ -274,9 +280,11 @@ export class FilesTreeModel implements RowModel<FilesNode> {
 
   /**
    * Reloads the listings that show these files or folders (after a change made to them): each project or folder
-   * loaded so far that lists one, and the results of a find that lists one.
+   * loaded so far that lists one, and the results of a find that lists one. Said to `onDidTouch` unless `echo` is
+   * false (a change the file system made, which it has said already).
    */
-  refreshHolding(ids: readonly string[]): void {
+  refreshHolding(ids: readonly string[], options: { echo?: boolean } = {}): void {
+    if (options.echo !== false) this.touched.fire(ids);
     const wanted = new Set(ids.map((id) => id.toLowerCase()));
     const holds = (owner: { nodes: Map<string, FolderNode | FileNode> }) => [...owner.nodes.values()].some((n) => wanted.has(n.id.toLowerCase()));
     const owners: (ProjectNode | FolderNode)[] = [];
@@ -294,7 +302,8 @@ export class FilesTreeModel implements RowModel<FilesNode> {
   }
 
   /** Reloads the entries of the projects and folders loaded so far whose ID is one of these (a move's or a copy's destination). */
-  refreshListings(ids: readonly string[]): void {
+  refreshListings(ids: readonly string[], options: { echo?: boolean } = {}): void {
+    if (options.echo !== false) this.touched.fire(ids);
     const wanted = new Set(ids.map((id) => id.toLowerCase()));
     const owners: (ProjectNode | FolderNode)[] = [];
     const visit = (owner: ProjectNode | FolderNode) => {

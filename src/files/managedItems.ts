@@ -2,15 +2,16 @@
 // anything is sent, and the words every such command shares. No `vscode` import.
 import * as l10n from '@vscode/l10n';
 import { fileCount, itemCount } from '../util/words';
+import { readOnlyProject, signInToChange as signInWords } from '../remote/remoteFiles';
 
 /** Why a change cannot be sent while signed out. */
-export const signInToChange = (): string => l10n.t('Sign in to change files on the platform.');
+export const signInToChange = signInWords;
 
 /** A write the platform refused without saying why. */
 export const notTaken = (): string => l10n.t('The platform did not take the change.');
 
 /** "me/p is read only: nothing in it can be changed." */
-export const readOnlyWords = (project: string): string => l10n.t('{0} is read only: nothing in it can be changed.', project);
+export const readOnlyWords = readOnlyProject;
 /** '"a.bam" is no longer there.' */
 export const noLongerThere = (name: string): string => l10n.t('"{0}" is no longer there.', name);
 

@@ -72,6 +72,9 @@ export function registerFiles(services: Services, copy: CopyFeature, remote: Rem
     }),
     model.onDidChange(showFound),
     model.onDidChangeFound(showFound),
+    // Open editors, the Explorer and this view agree without Refresh: each hears what the other changed.
+    model.onDidTouch((ids) => void remote.fileSystem?.touched(ids)),
+    ...(remote.fileSystem ? [remote.fileSystem.onDidWrite((ids) => (model.refreshHolding(ids, { echo: false }), model.refreshListings(ids, { echo: false })))] : []),
     // A data job's end reads again the rows it changed, whoever started it (a command, a cancelled wait, a window
     // before a reload): where the items were (a move's, a delete's) and where they went (a copy's, a move's).
     jobs.tracker.onDidFinish((job) => {

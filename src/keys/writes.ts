@@ -12,6 +12,8 @@ export const WRITE_KINDS = {
   createSheetTask: 'task.createFromSheet',
   saveDraft: 'task.saveDraft',
   uploadComplete: 'upload.complete',
+  save: 'file.save',
+  newFile: 'file.new',
   newFolder: 'file.newFolder',
   rename: 'file.rename',
   tags: 'file.tags',

@@ -4,29 +4,39 @@
 // a drag out of a mounted project is the file); `?head` and `?inflated` are ways of opening it (remotePath.ts).
 import * as vscode from 'vscode';
 import { describeError } from '../api/errors';
-import { commandTitles } from '../keys/commands';
-import { NotFoundError, type RemoteFiles } from './remoteFiles';
-import { readFormOf } from './remotePath';
+import { NotFoundError, sameVersion, type RemoteFiles } from './remoteFiles';
+import type { FileSystemWrites, WriteEvents } from './fileSystemWrites';
+import { readFormOf, REMOTE_SCHEME } from './remotePath';
 
-/** Why a write is refused, and what to do instead. */
-export const readOnlyWords = (): string =>
-  vscode.l10n.t('Files on Seven Bridges are read-only in the editor. To change one, use "{0}", edit the local copy, and upload it.', commandTitles().downloadFiles);
+/** A file's record is read again when the editor asks about it after this long: what it compares before a save. */
+export const STAT_FRESH_MS = 2_000;
 
 export class RemoteFileSystem implements vscode.FileSystemProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
-  /** Nothing changes here (the platform's files are read, not followed). */
+  /** What this window changed (a save, a new file or folder, a rename, a delete) and what it heard changed elsewhere. */
   readonly onDidChangeFile = this.changed.event;
+  private readonly wrote = new vscode.EventEmitter<string[]>();
+  /** The IDs of what this file system's writes changed, and of their folders (Projects & Files reads them again). */
+  readonly onDidWrite = this.wrote.event;
 
-  constructor(private readonly files: RemoteFiles) {}
+  /** `writes`: the write side, loaded on the first write (fileSystemWrites.ts). */
+  constructor(
+    private readonly files: RemoteFiles,
+    private readonly writes: (events: WriteEvents) => Promise<FileSystemWrites>,
+  ) {}
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
-    const entry = await this.guard(uri, () => this.files.entry(uri.path));
+    const form = readFormOf(uri.query);
+    const entry = await this.guard(uri, () => (form === 'file' ? this.files.current(uri.path, STAT_FRESH_MS) : this.files.entry(uri.path)));
     const mtime = ('modified_on' in entry && Date.parse(entry.modified_on ?? '')) || 0;
     const ctime = ('created_on' in entry && Date.parse(entry.created_on ?? '')) || 0;
-    if (entry.type === 'folder') return { type: vscode.FileType.Directory, size: 0, ctime, mtime, permissions: vscode.FilePermission.Readonly };
+    // Per file: a project the caller may only read, and a form that is not the file itself, are read-only.
+    const writable = form === 'file' && (await this.guard(uri, () => this.files.writable(uri.path)));
+    const permissions = writable ? undefined : vscode.FilePermission.Readonly;
+    if (entry.type === 'folder') return { type: vscode.FileType.Directory, size: 0, ctime, mtime, permissions };
     // The file's size; its head's (what opens of it) for `?head`: an editor asks before opening a file it thinks large.
-    const size = await this.guard(uri, () => this.files.sizeOf(uri.path, readFormOf(uri.query)));
-    return { type: vscode.FileType.File, size, ctime, mtime, permissions: vscode.FilePermission.Readonly };
+    const size = await this.guard(uri, () => this.files.sizeOf(uri.path, form));
+    return { type: vscode.FileType.File, size, ctime, mtime, permissions };
   }
 
   async readDirectory(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
@@ -42,21 +52,53 @@ export class RemoteFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     return new vscode.Disposable(() => undefined);
   }
 
-  writeFile(): never {
-    throw vscode.FileSystemError.NoPermissions(readOnlyWords());
+  async writeFile(uri: vscode.Uri, content: Uint8Array, options: { readonly create: boolean; readonly overwrite: boolean }): Promise<void> {
+    return (await this.writeSide()).writeFile(uri, content, options);
   }
-  createDirectory(): never {
-    throw vscode.FileSystemError.NoPermissions(readOnlyWords());
+  async createDirectory(uri: vscode.Uri): Promise<void> {
+    return (await this.writeSide()).createDirectory(uri);
   }
-  delete(): never {
-    throw vscode.FileSystemError.NoPermissions(readOnlyWords());
+  async delete(uri: vscode.Uri): Promise<void> {
+    return (await this.writeSide()).delete(uri);
   }
-  rename(): never {
-    throw vscode.FileSystemError.NoPermissions(readOnlyWords());
+  async rename(from: vscode.Uri, to: vscode.Uri, options: { readonly overwrite: boolean }): Promise<void> {
+    return (await this.writeSide()).rename(from, to, options);
+  }
+
+  /**
+   * Files and folders changed elsewhere (Projects & Files, a job that ended), by ID: what was read of them and of what
+   * is in them is forgotten, and their paths are said changed, so that open editors and the Explorer read them again.
+   */
+  async touched(ids: readonly string[]): Promise<void> {
+    this.fire((await this.files.forgetHolding(ids)).map((path) => ({ type: vscode.FileChangeType.Changed, uri: vscode.Uri.from({ scheme: REMOTE_SCHEME, path }) })));
+  }
+
+  /**
+   * Whether an open file changed on the platform since it was read (the window took the focus again): its record is
+   * read again, and another version (or none) is said changed, so an editor without changes reads it again.
+   */
+  async recheck(uri: vscode.Uri): Promise<boolean> {
+    try {
+      const { now, before } = await this.files.refresh(uri.path);
+      if (!before || sameVersion(before, now)) return false;
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) return false;
+    }
+    this.fire([{ type: vscode.FileChangeType.Changed, uri }]);
+    return true;
   }
 
   dispose(): void {
     this.changed.dispose();
+    this.wrote.dispose();
+  }
+
+  private writeSide(): Promise<FileSystemWrites> {
+    return this.writes({ changed: (events) => this.fire(events), wrote: (ids) => this.wrote.fire(ids) });
+  }
+
+  private fire(events: vscode.FileChangeEvent[]): void {
+    if (events.length) this.changed.fire(events);
   }
 
   private async guard<T>(uri: vscode.Uri, read: () => Promise<T>): Promise<T> {

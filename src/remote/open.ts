@@ -8,9 +8,12 @@ import { ASK_BEYOND_BYTES, asksBeforeWhole, binaryWhat, fileKind, seemsBinary, s
 import { contributedLanguages, languageByName } from './innerLanguage';
 import { formQuery, formatRemotePath, readFormOf, REMOTE_SCHEME, type ReadForm, type RemotePath } from './remotePath';
 import type { RemoteFiles } from './remoteFiles';
+import type { RemoteFileSystem } from './fileSystem';
 
 export interface RemoteParts {
   readonly files: RemoteFiles;
+  /** The file system: what a change made elsewhere touched is told to it (`touched`), so editors and the Explorer agree. */
+  readonly fileSystem?: RemoteFileSystem;
 }
 
 /** How long a click on a binary file's row says what it is in the status bar. */

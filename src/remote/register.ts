@@ -5,7 +5,9 @@ import type { discardDownloads, resumeDownloads } from './download';
 import { later, type Later } from '../util/later';
 import type { storageContentReader } from './preview';
 import { requestLogger } from '../ui/requestLog';
-import { readOnlyWords, RemoteFileSystem } from './fileSystem';
+import { RemoteFileSystem } from './fileSystem';
+import type { fileSystemWrites } from './fileSystemWrites';
+import type { changedWhileOpen, ChangedWhileOpen } from './changedWhileOpen';
 import type { RemoteParts } from './open';
 import { REMOTE_SCHEME } from './remotePath';
 import { RemoteFiles } from './remoteFiles';
@@ -17,9 +19,11 @@ export interface RemoteOnFirstUse {
   resumeDownloads: typeof resumeDownloads;
   discardDownloads: typeof discardDownloads;
   storageContentReader: typeof storageContentReader;
+  fileSystemWrites: typeof fileSystemWrites;
+  changedWhileOpen: typeof changedWhileOpen;
 }
 
-/** The `sevenbridges:` file system, read-only; what it read is forgotten when the sign-in changes. */
+/** The `sevenbridges:` file system; what it read is forgotten when the sign-in changes. */
 export function registerRemote(services: Services, load: Later<RemoteOnFirstUse>): RemoteParts {
   const { client, session, projects } = services;
   const reader = later(async () => (await load()).storageContentReader({ onRequest: requestLogger(services.log), clock: services.clock }));
@@ -30,19 +34,34 @@ export function registerRemote(services: Services, load: Later<RemoteOnFirstUse>
     downloadInfo: (id, signal) => client.files.downloadInfo(id, signal),
     reader,
   }, {
+    now: () => services.clock.monotonic(),
     onWalkStopped: (words) => {
       services.log.warn(words);
       void vscode.window.showWarningMessage(words);
     },
   });
-  const fileSystem = new RemoteFileSystem(files);
+  // The write side (Save, New File, New Folder, Rename, Delete in a mounted project) loads on its first use.
+  let writes: ReturnType<typeof fileSystemWrites> | undefined;
+  let watching: Promise<ChangedWhileOpen> | undefined;
+  const fileSystem = new RemoteFileSystem(files, async (events) => (writes ??= (await load()).fileSystemWrites(services, files, events)));
   // Data Jobs' Resume and Discard of an upload run left unfinished.
   services.transfers.actions.upload = { resume: async (run) => (await load()).resumeUploadRun(services, run), discard: async (run) => (await load()).discardUploadRun(services, run) };
   services.transfers.actions.download = { resume: async (run) => (await load()).resumeDownloads(services, run), discard: async (run) => (await load()).discardDownloads(services, run) };
   services.context.subscriptions.push(
     fileSystem,
-    vscode.workspace.registerFileSystemProvider(REMOTE_SCHEME, fileSystem, { isCaseSensitive: true, isReadonly: new vscode.MarkdownString(readOnlyWords()) }),
+    vscode.workspace.registerFileSystemProvider(REMOTE_SCHEME, fileSystem, { isCaseSensitive: true }),
     session.onDidChange(() => files.forget()),
+    // A file changed on the platform while open is noticed when the window takes the focus again (changedWhileOpen.ts).
+    vscode.window.onDidChangeWindowState((state) => {
+      if (!state.focused || !vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme === REMOTE_SCHEME)) return;
+      watching ??= load().then((loaded) => {
+        const watch = loaded.changedWhileOpen(fileSystem);
+        services.context.subscriptions.push(watch);
+        return watch;
+      });
+      void watching.then((watch) => watch.recheck());
+    }),
   );
-  return { files };
+  return { files, fileSystem };
 }
+

@@ -30,6 +30,8 @@ export interface RootRecord {
   project: string;
   root: true;
   size?: undefined;
+  /** false: the caller may only read the project */
+  writable: boolean;
 }
 
 export type RemoteEntry = FileRecord | RootRecord;
@@ -42,10 +44,18 @@ export const MAX_FOLDER_ENTRIES = 10_000;
 /** What is kept of the files read, in all; the least recently read goes first. */
 export const CONTENT_CACHE_BYTES = 64 * 1024 * 1024;
 
-const notAFolder = (name: string): string => l10n.t('{0} is a file, not a folder', name);
+export const notAFolder = (name: string): string => l10n.t('{0} is a file, not a folder', name);
+export const isAFolder = (path: string): string => l10n.t('{0} is a folder', path);
+export const notThere = (path: string): string => l10n.t('{0} is not there (it may have been moved or deleted)', path);
 const noProject = (path: string): string => l10n.t('{0} names no project: a path reads /<owner>/<project>/<folder>/<name>', path);
 /** Where a form of a file is kept. */
 const contentKey = (form: ReadForm, path: string): string => `${form}:${path}`;
+
+/** Why a change cannot be sent while signed out. */
+export const signInToChange = (): string => l10n.t('Sign in to change files on the platform.');
+
+/** "me/p is read only: nothing in it can be changed." */
+export const readOnlyProject = (project: string): string => l10n.t('{0} is read only: nothing in it can be changed.', project);
 
 /** Not there: the path names no file (a 404 in words). */
 export class NotFoundError extends Error {}
@@ -55,6 +65,13 @@ export interface RemoteFilesOptions {
   onWalkStopped?: (words: string) => void;
   /** What is kept of the files read, in all (bytes). */
   cacheBytes?: number;
+  /** The time (the Clock's), which says how old what was read of a file is (`current`). */
+  now?: () => number;
+}
+
+/** What tells two versions of a file apart: its ID (a save with overwrite makes a new file), size, modification time. */
+export function sameVersion(a: RemoteEntry, b: RemoteEntry): boolean {
+  return a.id.toLowerCase() === b.id.toLowerCase() && a.size === b.size && ('root' in a || 'root' in b || a.modified_on === b.modified_on);
 }
 
 export class RemoteFiles {
@@ -63,6 +80,8 @@ export class RemoteFiles {
   /** Reads under way, so that two asking at once read once. */
   private readonly reading = new Map<string, Promise<Content>>();
   private readonly told = new Set<string>();
+  /** When each path's record was read (the Clock's time). */
+  private readonly readAt = new Map<string, number>();
 
   constructor(
     private readonly source: RemoteSource,
@@ -79,8 +98,78 @@ export class RemoteFiles {
   /** Keeps what a row already knows, so that opening it reads no listing. */
   remember(path: RemotePath, record: FileRecord): string {
     const key = formatRemotePath(path);
-    this.entries.set(key, Promise.resolve(record));
+    this.keepEntry(key, record);
     return key;
+  }
+
+  /**
+   * The record of a path read no longer than `maxAgeMs` ago, else read again (`refresh`): what the editor is told of a
+   * file it may save (its size and modification time) is the platform's of a moment ago.
+   */
+  async current(path: string, maxAgeMs: number): Promise<RemoteEntry> {
+    const at = this.readAt.get(path);
+    if (at !== undefined && this.entries.has(path) && this.clockNow() - at <= maxAgeMs) return this.entry(path);
+    return (await this.refresh(path)).now;
+  }
+
+  /**
+   * The record of a path read again from the platform, and the one read before (if any): another version drops what
+   * was read of the file, so that the next read is of the new one. Rejects `NotFoundError` when it is gone.
+   */
+  async refresh(path: string): Promise<{ now: RemoteEntry; before?: RemoteEntry }> {
+    const before = await this.entries.get(path)?.catch(() => undefined);
+    this.entries.delete(path);
+    try {
+      const now = await this.entry(path);
+      if (before && !sameVersion(before, now)) this.dropContent(path);
+      return { now, before };
+    } catch (error) {
+      if (error instanceof NotFoundError) this.drop(path);
+      throw error;
+    }
+  }
+
+  /** Whether the caller may change what is in the project of a path (its permissions say so). */
+  async writable(path: string): Promise<boolean> {
+    const place = parseRemotePath(path);
+    if (!place) throw new NotFoundError(noProject(path));
+    const root = await this.entry(formatRemotePath({ project: place.project, names: [] }));
+    return 'root' in root ? root.writable : true;
+  }
+
+  /** A file written by this window: its record and its bytes, as the next read would find them. */
+  saved(path: string, record: FileRecord, bytes: Uint8Array): void {
+    this.dropContent(path);
+    this.keepEntry(path, record);
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.keep(contentKey('file', path), { bytes: buffer, partial: false, received: buffer.length });
+  }
+
+  /** Forgets what was read of a path and of everything below it (it was deleted, moved or renamed). */
+  drop(path: string): void {
+    const below = `${path.replace(/\/$/, '')}/`;
+    for (const key of [...this.entries.keys()]) {
+      if (key !== path && !key.startsWith(below)) continue;
+      this.entries.delete(key);
+      this.readAt.delete(key);
+      this.dropContent(key);
+    }
+  }
+
+  /**
+   * The paths read so far of these files or folders, or of what is in these folders: what a change made elsewhere
+   * (Projects & Files, a job) touched, forgotten here so that the next look reads them again.
+   */
+  async forgetHolding(ids: readonly string[]): Promise<string[]> {
+    const wanted = new Set(ids.map((id) => id.toLowerCase()));
+    const touched: string[] = [];
+    for (const [path, entry] of [...this.entries]) {
+      const record = await entry.catch(() => undefined);
+      if (!record || !(wanted.has(record.id.toLowerCase()) || ('parent' in record && record.parent && wanted.has(record.parent.toLowerCase())))) continue;
+      touched.push(path);
+    }
+    for (const path of touched) this.drop(path);
+    return touched;
   }
 
   /** The path of a file or folder from its ID: its record, then each folder up to its project's root. */
@@ -107,6 +196,7 @@ export class RemoteFiles {
     if (known) return known;
     const found = this.find(path);
     this.entries.set(path, found);
+    this.readAt.set(path, this.clockNow());
     // A failure is not kept: the next look tries again.
     found.catch(() => this.entries.get(path) === found && this.entries.delete(path));
     return found;
@@ -144,7 +234,7 @@ export class RemoteFiles {
       if (!fresh) throw new ReadRefused(l10n.t('The platform listed the same entries of {0} again after {1}: its listing is not read further. Try again later.', path, count(seen.size)));
     }
     if (looping.length) this.tell(path, l10n.t('{0} lists {1} inside itself (a loop on the platform): left out there.', path, looping.join(', ')));
-    for (const record of all) this.entries.set(`${path.replace(/\/$/, '')}/${record.name}`, Promise.resolve(record));
+    for (const record of all) this.keepEntry(`${path.replace(/\/$/, '')}/${record.name}`, record);
     return all;
   }
 
@@ -202,6 +292,7 @@ export class RemoteFiles {
   /** Forgets everything read (another sign-in, a refresh). */
   forget(): void {
     this.entries.clear();
+    this.readAt.clear();
     this.contents.clear();
     this.reading.clear();
     this.told.clear();
@@ -210,9 +301,22 @@ export class RemoteFiles {
   /** A file's record and how its bytes are read (through a signed URL asked for now). */
   private async opened(path: string, signal?: AbortSignal): Promise<{ entry: FileRecord; range: RangeRead; reader: ContentReader }> {
     const entry = await this.entry(path);
-    if (entry.type === 'folder' || 'root' in entry) throw new NotFoundError(l10n.t('{0} is a folder', path));
+    if (entry.type === 'folder' || 'root' in entry) throw new NotFoundError(isAFolder(path));
     const [url, reader] = await Promise.all([this.source.downloadInfo(entry.id, signal), this.source.reader()]);
     return { entry, range: reader.range(url), reader };
+  }
+
+  private clockNow(): number {
+    return this.options.now?.() ?? 0;
+  }
+
+  private keepEntry(path: string, record: FileRecord): void {
+    this.entries.set(path, Promise.resolve(record));
+    this.readAt.set(path, this.clockNow());
+  }
+
+  private dropContent(path: string): void {
+    for (const form of ['file', 'head', 'inflated'] as const) this.contents.delete(contentKey(form, path));
   }
 
   private keep(key: string, content: Content): void {
@@ -243,7 +347,7 @@ export class RemoteFiles {
     if (!place.names.length) {
       const project = await this.source.project(place.project);
       if (!project.root_folder) throw new ApiError({ kind: 'malformed', message: l10n.t('the platform did not give the root folder of {0}', project.id) });
-      return { id: project.root_folder, type: 'folder', name: project.name || project.id, project: project.id, root: true };
+      return { id: project.root_folder, type: 'folder', name: project.name || project.id, project: project.id, root: true, writable: project.permissions?.write !== false };
     }
     const parent = await this.entry(formatRemotePath({ project: place.project, names: place.names.slice(0, -1) }));
     if (parent.type !== 'folder') throw new NotFoundError(notAFolder(parent.name));
@@ -251,7 +355,7 @@ export class RemoteFiles {
     const location: FileLocation = 'root' in parent ? { project: parent.project } : { parent: parent.id };
     const page = await this.source.list(location, { name, limit: 1 });
     const record = page.items.find((r) => r.name === name);
-    if (!record) throw new NotFoundError(l10n.t('{0} is not there (it may have been moved or deleted)', path));
+    if (!record) throw new NotFoundError(notThere(path));
     const parentPath = formatRemotePath({ project: place.project, names: place.names.slice(0, -1) });
     if ((await this.chain(parentPath)).has(record.id.toLowerCase())) throw new NotFoundError(l10n.t('{0} is a folder above it again (a loop on the platform): it is not followed.', path));
     return record;

@@ -9,10 +9,10 @@ import * as l10n from '@vscode/l10n';
 import { isFileRecord, type FilesApi } from '../api/files';
 import type { FileRecord } from '../api/types';
 import type { UploadsApi } from '../api/uploads';
-import { WRITE_KINDS } from '../keys/writes';
+import { WRITE_KINDS, type WriteKindName } from '../keys/writes';
 import type { WriteKind } from '../write/kinds';
 import { waitsForPerson, type Account, type Outbox, type Settled, type WriteRecord } from '../write/outbox';
-import type { CompleteContext, UploaderDeps } from '../transfer/upload';
+import type { CompleteContext, CompletionTarget, UploaderDeps } from '../transfer/upload';
 import { ApiError } from '../api/errors';
 import type { NewFolderPayload } from './newFolderWrite';
 import { lookUpCompletion } from '../transfer/uploadLookup';
@@ -22,21 +22,29 @@ export interface UploadWriteApi {
   files: Pick<FilesApi, 'list'>;
 }
 
-const isContext = (p: unknown): p is CompleteContext => {
-  const c = p as Partial<CompleteContext> | null;
+/** Whether a payload read back names an upload to complete. */
+export const isCompletionTarget = (p: unknown): p is CompletionTarget => {
+  const c = p as Partial<CompletionTarget> | null;
   const place = c?.destination as { project?: unknown; parent?: unknown } | undefined;
-  return (
-    typeof c?.uploadId === 'string' &&
-    typeof c.name === 'string' &&
-    typeof c.size === 'number' &&
-    typeof c.localPath === 'string' &&
-    (typeof place?.project === 'string' || typeof place?.parent === 'string')
-  );
+  return typeof c?.uploadId === 'string' && typeof c.name === 'string' && typeof c.size === 'number' && (typeof place?.project === 'string' || typeof place?.parent === 'string');
 };
 
-export function uploadCompleteWrite(api: UploadWriteApi): WriteKind<CompleteContext, undefined, FileRecord> {
+const isContext = (p: unknown): p is CompleteContext => isCompletionTarget(p) && typeof (p as Partial<CompleteContext>).localPath === 'string';
+
+/** What tells one kind of completion from another: its name, its payload, its words. */
+export interface CompletionKind<P extends CompletionTarget> {
+  name: WriteKindName;
+  isPayload: (p: unknown) => p is P;
+  describe: (p: P) => string;
+}
+
+/**
+ * A write that completes an upload, found by state: the upload still there, not done; gone, with a file of its name
+ * and size made since it began in its destination, done (that file); gone without one, the person decides.
+ */
+export function completionWrite<P extends CompletionTarget>(api: UploadWriteApi, kind: CompletionKind<P>): WriteKind<P, undefined, FileRecord> {
   return {
-    name: WRITE_KINDS.uploadComplete,
+    name: kind.name,
     idempotent: true,
     identity: {
       by: 'state',
@@ -49,13 +57,17 @@ export function uploadCompleteWrite(api: UploadWriteApi): WriteKind<CompleteCont
     },
     // Another window may have completed this very upload: the platform then no longer knows its ID.
     verifyRefusal: (error) => error.status === 404,
-    isPayload: isContext,
+    isPayload: kind.isPayload,
     isOutcome: isFileRecord,
     send: (record, credentials) => api.uploads.complete(record.payload.uploadId, { credentials }),
-    keep: (file) => ({ href: file.href, id: file.id, name: file.name, type: file.type, size: file.size, project: file.project, parent: file.parent }),
+    keep: (file) => ({ href: file.href, id: file.id, name: file.name, type: file.type, size: file.size, project: file.project, parent: file.parent, created_on: file.created_on, modified_on: file.modified_on }),
     finish: () => undefined,
-    describe: (context) => l10n.t('Upload "{0}"', context.name),
+    describe: kind.describe,
   };
+}
+
+export function uploadCompleteWrite(api: UploadWriteApi): WriteKind<CompleteContext, undefined, FileRecord> {
+  return completionWrite(api, { name: WRITE_KINDS.uploadComplete, isPayload: isContext, describe: (context) => l10n.t('Upload "{0}"', context.name) });
 }
 
 /** How long the upload waits for the lookup of a lost answer before it reports the file as "being checked". */
@@ -73,7 +85,7 @@ function pendingCompletion(outbox: Outbox, account: Account, uploadId: string): 
  * when the platform refused it or the lookup showed it was not made, and `maybeDelivered` (with `pending`'s words)
  * while it is still being looked up.
  */
-function outcomeOf<T>({ finished, left }: Settled<T>, pending: () => string): T {
+export function outcomeOf<T>({ finished, left }: Settled<T>, pending: () => string): T {
   if (finished[0]) return finished[0].outcome;
   throw stillOpen(left[0], pending);
 }

@@ -47,15 +47,19 @@ export interface UploadPlan {
   bytes: number;
 }
 
-/** What `complete` is told, besides the upload's ID: enough to look a lost answer up (see uploadLookup.ts). */
-export interface CompleteContext {
+/** An upload to complete: enough to look a lost answer up (see uploadLookup.ts). */
+export interface CompletionTarget {
   uploadId: string;
   destination: FileLocation;
   name: string;
   size: number;
-  localPath: string;
   /** When the platform says the upload began (its `initiated`), if it did. */
   initiated?: string;
+}
+
+/** What `complete` is told, besides the upload's ID: the upload, and the local file it reads. */
+export interface CompleteContext extends CompletionTarget {
+  localPath: string;
 }
 
 export interface UploadSummary {

@@ -6,7 +6,7 @@ import type { FilesApi } from '../api/files';
 import type { Credentials } from '../api/transport';
 import type { FileRecord } from '../api/types';
 import type { UploadsApi } from '../api/uploads';
-import type { CompleteContext } from './upload';
+import type { CompletionTarget } from './upload';
 
 export type CompletionLookup =
   /** The file is there: adopt it, send nothing. */
@@ -25,7 +25,7 @@ const SLACK_MS = 60_000;
  */
 export async function lookUpCompletion(
   api: { uploads: Pick<UploadsApi, 'info'>; files: Pick<FilesApi, 'list'> },
-  context: CompleteContext,
+  context: CompletionTarget,
   signal?: AbortSignal,
   credentials?: Credentials,
 ): Promise<CompletionLookup> {

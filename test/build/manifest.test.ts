@@ -200,6 +200,11 @@ describe('manifest: Marketplace listing', () => {
     assert.ok(['dark', 'light'].includes(manifest.galleryBanner?.theme ?? ''), 'galleryBanner.theme');
   });
 
+  it('says what it supports in Restricted Mode (it runs no code of the workspace: all of it) and in a virtual workspace (a mounted project is one)', () => {
+    const { capabilities } = manifest as unknown as { capabilities?: unknown };
+    assert.deepStrictEqual(capabilities, { untrustedWorkspaces: { supported: true }, virtualWorkspaces: true });
+  });
+
   it('uses Marketplace categories that fit and a few keywords', () => {
     assert.deepStrictEqual(manifest.categories, ['Data Science', 'Other']);
     assert.ok(manifest.keywords.length >= 3 && manifest.keywords.length <= 30, `${manifest.keywords.length} keywords (vsce allows 30)`);

@@ -43,8 +43,7 @@ export const COMMAND = {
 export const VIEW = { tasks: 'Tasks', files: 'Projects & Files', jobs: 'Data Jobs' } as const;
 
 /** Signs in as a person does: the command palette, then the token in the password box. */
-export async function signIn(token = e2e().emulator.token): Promise<void> {
-  const { wb } = e2e();
+export async function signIn(token = e2e().emulator.token, wb = e2e().wb): Promise<void> {
   await wb.runCommand(COMMAND.setToken);
   await wb.waitForQuickInput(/Authentication Token/);
   await wb.typeInQuickInput(token, { submit: true });
@@ -63,6 +62,19 @@ export async function ensureSignedIn(): Promise<void> {
     await signIn();
     await wb.pane(VIEW.tasks).locator('.welcome-view .monaco-button').first().waitFor({ state: 'hidden', timeout: 15_000 }).catch(() => undefined);
   }
+}
+
+/** Shows Projects & Files alone, signed in, every row collapsed: room for a project's folders. */
+export async function showProjectsAndFiles(): Promise<void> {
+  const { wb } = e2e();
+  await wb.openViewContainer('Seven Bridges');
+  await wb.collapsePane(VIEW.tasks);
+  await wb.expandPane(VIEW.files);
+  await wb.pane(VIEW.files).locator('.welcome-view .monaco-button, .monaco-list-row[role="treeitem"]').first().waitFor({ timeout: 20_000 });
+  if ((await wb.welcomeButtons(VIEW.files)).some((b) => /Set Authentication Token/.test(b))) await signIn();
+  // What earlier specs opened (Data Jobs, other projects) is closed.
+  await wb.collapsePane(VIEW.jobs);
+  await wb.collapseAll(VIEW.files);
 }
 
 /** Collapses the Tasks tree, then opens one group (its label whole) so that its newest task is the row right under it. */

@@ -13,7 +13,9 @@ import { planBulkTags, planTags } from '../../src/files/tagsWrites';
 import { WRITE_KINDS } from '../../src/keys/writes';
 import { Transfers } from '../../src/jobs/transfers';
 import { interruptedRun } from '../../src/remote/interrupted';
-import { completedThroughOutbox, completeThroughOutbox } from '../../src/remote/uploadWrite';
+import { completedThroughOutbox, completeThroughOutbox, outcomeOf } from '../../src/remote/uploadWrite';
+import { uploadBytes } from '../../src/remote/saveFile';
+import type { FileRecord } from '../../src/api/types';
 import { ResumeBook, type UploadResume, type UploadRunResume } from '../../src/transfer/resumeState';
 import { Uploader } from '../../src/transfer/uploader';
 import type { UploadPlan, UploadSummary } from '../../src/transfer/upload';
@@ -196,6 +198,45 @@ describe('9. exactly once for the new write kinds (issue 37)', function () {
         assert.deepStrictEqual([summary.uploaded.length, summary.failed], [1, []]);
         const figures = tally('upload complete', 'two windows after a sleep', { ...none, ...compareWrites(['file:a.bin'], filesMade(w)), stuck: stuckOf(w, w.pending().map((r) => r.id)) });
         assert.deepStrictEqual(figures, { ...none, requested: 1, once: 1 });
+      });
+    }
+  });
+
+  describe('save and new file from the editor (issue 42)', () => {
+    /** What Save does once the version is checked (remote/saveFile.ts), its completion through this window's outbox. */
+    const save = (win: MemoryWindow, name: string, text: string, replace: boolean) =>
+      uploadBytes(
+        {
+          uploads: win.world.platform.uploadsApi,
+          storage: win.world.platform.storage,
+          complete: async (kind, payload) => outcomeOf(await win.outbox.send<FileRecord>(kind, [payload], ACCOUNT, { until: 'end' }), () => 'still being checked'),
+        },
+        { destination: { project: PROJECT }, name, path: `/${PROJECT}/${name}`, bytes: Buffer.from(text), replace },
+      );
+
+    for (const c of [
+      { kind: WRITE_KINDS.save, label: 'a save (a new version, with overwrite)', replace: true },
+      { kind: WRITE_KINDS.newFile, label: 'a new file', replace: false },
+    ]) {
+      it(`${c.label}: its completion's answer lost, read back: the new version is there, taken; never a second version`, async () => {
+        const w = make({ propagationMs: 30 });
+        const win = w.open();
+        const before = c.replace ? w.platform.addFile('sheet.csv', { size: 5 }) : undefined;
+        w.platform.postFaults.push('lose');
+        let saved: FileRecord | undefined;
+        let failed: unknown;
+        void save(win, 'sheet.csv', 'id,x\n1,2\n', c.replace).then((f) => (saved = f), (e) => (failed = e));
+        await drive(w, 5 * MINUTE, () => undefined);
+        assert.strictEqual(failed, undefined);
+        const there = w.platform.named({ project: PROJECT }, 'sheet.csv');
+        assert.deepStrictEqual(there.map((f) => f.size), [9], 'one file of that name, the new version');
+        assert.notStrictEqual(there[0].id, before?.id);
+        assert.strictEqual(saved?.id, there[0].id, 'the version made, taken');
+        assert.strictEqual(w.platform.uploadsOpen, 0, 'no upload begun again');
+        assert.strictEqual(win.finished.find((f) => f.record.kind === c.kind)?.found, true, 'found by its lookup');
+        const sent = w.platform.received.filter((k) => k === 'file:sheet.csv').length;
+        const figures = tally(c.kind, 'its answer lost', { ...none, ...compareWrites(['file:sheet.csv'], filesMade(w)), stuck: stuckOf(w, w.pending().map((r) => r.id)) });
+        assert.deepStrictEqual([figures, sent], [{ ...none, requested: 1, once: 1 }, 1]);
       });
     }
   });

@@ -10,7 +10,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { generatedBlob } from '../../emulator/content';
-import { e2e, signIn, VIEW } from '../fixture';
+import { e2e, showProjectsAndFiles, VIEW } from '../fixture';
 
 describe('files in and out of the editor', function () {
   this.timeout(120_000);
@@ -46,14 +46,7 @@ describe('files in and out of the editor', function () {
 
   it('opens a text file clicked in Projects & Files, its text on screen', async () => {
     const { wb, emulator } = e2e();
-    await wb.openViewContainer('Seven Bridges');
-    await wb.collapsePane(VIEW.tasks);
-    await wb.expandPane(VIEW.files);
-    await wb.pane(VIEW.files).locator('.welcome-view .monaco-button, .monaco-list-row[role="treeitem"]').first().waitFor({ timeout: 20_000 });
-    if ((await wb.welcomeButtons(VIEW.files)).some((b) => /Set Authentication Token/.test(b))) await signIn();
-    // Room for the project's folders: what earlier specs opened (Data Jobs, other projects) is closed.
-    await wb.collapsePane(VIEW.jobs);
-    await wb.collapseAll(VIEW.files);
+    await showProjectsAndFiles();
     const { project, folder } = samples();
     await wb.openTreeItem(VIEW.files, project.name, 'samples');
     await wb.openTreeItem(VIEW.files, 'samples', 'README.txt');
@@ -182,14 +175,8 @@ describe('files in and out of the editor', function () {
     // A slow link, so that the row is there to be seen.
     emulator.storageFaults.settings.bytesPerSecond = 600_000;
     try {
-      await wb.openViewContainer('Seven Bridges');
-      await wb.collapsePane(VIEW.tasks);
-      await wb.expandPane(VIEW.files);
-      await wb.pane(VIEW.files).locator('.welcome-view .monaco-button, .monaco-list-row[role="treeitem"]').first().waitFor({ timeout: 20_000 });
-      if ((await wb.welcomeButtons(VIEW.files)).some((b) => /Set Authentication Token/.test(b))) await signIn();
       // Folded back to the project's top level (what earlier specs opened scrolls "samples" away), then opened.
-      await wb.collapsePane(VIEW.jobs);
-      await wb.collapseAll(VIEW.files);
+      await showProjectsAndFiles();
       await wb.openTreeItem(VIEW.files, samples().project.name, 'samples');
       await wb.treeItemContextMenu(VIEW.files, 'samples', 'Upload to Seven Bridges…');
       // The open dialog (VS Code's own, in the browser): the workspace's folder is offered; the file's path typed.

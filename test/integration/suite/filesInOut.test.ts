@@ -1,7 +1,7 @@
 /**
  * Files in and out of the editor, in a real VS Code against the emulator: a remote text file opened and read (whole,
- * its first 1 MB, then whole on request; gzipped text decompressed), writes refused, a project added to the
- * workspace; Download… of a folder and of a task's outputs to a temporary folder, compared byte for byte with the
+ * its first 1 MB, then whole on request; gzipped text decompressed), a mounted project changed (save, new file, folder,
+ * rename, delete; refusals), a project added to the workspace; Download… of a folder and of a task's outputs to a temporary folder, compared byte for byte with the
  * emulator's content; a folder that cannot be written refused before anything is fetched; Upload to Seven Bridges…
  * of a folder with a 50 MB file, listed and downloaded back byte for byte, and an upload cancelled leaving nothing.
  */
@@ -181,11 +181,48 @@ describe('files in and out of the editor', function () {
     assert.ok(!vscode.workspace.textDocuments.some((d) => d.uri.path.endsWith('/blob.dat')), 'no text editor for it');
   });
 
-  it('refuses a write (the file system is read-only), and says so for a name that is not there', async () => {
-    const uri = vscode.Uri.from({ scheme: 'sevenbridges', path: `/${project().id}/samples/README.txt` });
-    await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(uri, Buffer.from('changed'))), (e: unknown) => e instanceof vscode.FileSystemError && e.code === 'NoPermissions');
-    assert.strictEqual(vscode.workspace.fs.isWritableFileSystem('sevenbridges'), false);
-    await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(uri.with({ path: `/${project().id}/samples/no-such-file.txt` }))), (e: unknown) => e instanceof vscode.FileSystemError && e.code === 'FileNotFound');
+  it('a mounted project is a folder you can change: a new file, Save as a new version (checked against the version read), a folder, a rename, a delete, each on the platform; a part of a file, a changed file and a read-only project refused in words', async () => {
+    const folder = add('editing', 'folder', project().root_folder);
+    const at = (name: string) => vscode.Uri.from({ scheme: 'sevenbridges', path: `/${project().id}/editing/${name}` });
+    const inFolder = () => data().children(folder.id).filter((f) => data().fileById.get(f.id) === f);
+    const named = (name: string) => inFolder().filter((f) => f.name === name);
+    assert.strictEqual(vscode.workspace.fs.isWritableFileSystem('sevenbridges'), true);
+    const sheet = at('sheet.csv');
+    // A new file (an untitled file saved there, a local file dropped there).
+    await vscode.workspace.fs.writeFile(sheet, Buffer.from('id,x\n1,a\n'));
+    const made = named('sheet.csv');
+    assert.strictEqual(made.length, 1);
+    assert.strictEqual((await remoteBytes(made[0].id)).toString(), 'id,x\n1,a\n');
+    const firstId = made[0].id;
+    // Save: a new version in its place (a new ID, one file of the name), read back as saved.
+    await vscode.workspace.fs.writeFile(sheet, Buffer.from('id,x\n1,b\n'));
+    const saved = named('sheet.csv');
+    assert.strictEqual(saved.length, 1);
+    assert.notStrictEqual(saved[0].id, firstId);
+    assert.strictEqual((await remoteBytes(saved[0].id)).toString(), 'id,x\n1,b\n');
+    assert.strictEqual(Buffer.from(await vscode.workspace.fs.readFile(sheet)).toString(), 'id,x\n1,b\n');
+    // Someone else saves it meanwhile: a save over it is refused, nothing sent.
+    saved[0].modified_on = new Date(Date.now() + 60_000).toISOString().slice(0, 19) + 'Z';
+    const uploadsBefore = emulator().received.filter((r) => r.method === 'POST' && r.path.includes('upload/multipart')).length;
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(sheet, Buffer.from('mine'))), (e: unknown) => e instanceof vscode.FileSystemError && e.code === 'NoPermissions' && /changed on the platform since it was opened/.test(e.message));
+    assert.strictEqual(emulator().received.filter((r) => r.method === 'POST' && r.path.includes('upload/multipart')).length, uploadsBefore, 'no upload begun');
+    // Its first 1 MB, or a .gz's text, is not the file: not saved as it.
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(sheet.with({ query: 'head' }), Buffer.from('x'))), (e: unknown) => e instanceof vscode.FileSystemError && e.code === 'NoPermissions' && /Load Whole File/.test(e.message));
+    // A folder, a rename, a delete.
+    await vscode.workspace.fs.createDirectory(at('runs'));
+    assert.strictEqual(named('runs')[0]?.type, 'folder');
+    await vscode.workspace.fs.rename(sheet, at('sheet-v2.csv'));
+    assert.deepStrictEqual([named('sheet.csv').length, named('sheet-v2.csv').length], [0, 1]);
+    await vscode.workspace.fs.delete(at('sheet-v2.csv'));
+    assert.strictEqual(named('sheet-v2.csv').length, 0);
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(at('sheet-v2.csv'))), (e: unknown) => e instanceof vscode.FileSystemError && e.code === 'FileNotFound');
+    // A project the caller may only read: its files read-only, a write refused in words.
+    const readOnly = data().projects.find((p) => p.permissions?.write === false)!;
+    const theirs = data().children(readOnly.root_folder).find((f) => f.type !== 'folder')!;
+    const theirUri = vscode.Uri.from({ scheme: 'sevenbridges', path: `/${readOnly.id}/${theirs.name}` });
+    assert.strictEqual((await vscode.workspace.fs.stat(theirUri)).permissions, vscode.FilePermission.Readonly);
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(theirUri, Buffer.from('x'))), (e: unknown) => e instanceof vscode.FileSystemError && /is read only: nothing in it can be changed/.test(e.message));
+    for (const f of inFolder()) added.unshift(f);
   });
 
   it('lists a project through the file system, folders page by page (as the Explorer does after Add Project to Workspace)', async () => {

@@ -145,11 +145,18 @@ describe('files tree model', () => {
     assert.deepStrictEqual(
       [tree.rowView(alpha), tree.rowView(reads), tree.rowView(a)].map((v) => [v.label, v.description, v.ariaLabel, v.contextValue, v.expandable, v.fileIcon ?? v.icon.id]),
       [
-        ['Alpha', 'me/alpha', 'Alpha, project me/alpha', 'project', true, 'project'],
-        ['reads', '', 'reads, folder', 'folder', true, 'folder'],
-        ['a.bam', '1.0 KB', 'a.bam, file, 1.0 KB', 'file', false, 'file'],
+        ['Alpha', 'me/alpha', 'Alpha, project me/alpha', 'project writable', true, 'project'],
+        ['reads', '', 'reads, folder', 'folder writable', true, 'folder'],
+        ['a.bam', '1.0 KB', 'a.bam, file, 1.0 KB', 'file writable', false, 'file'],
       ],
     );
+  });
+
+  it('a project the caller may only read: it and its rows have no "writable" token, so they offer no change (New Folder, Rename, Move, Delete, tags, metadata, Upload)', async () => {
+    const { tree } = model();
+    const beta = await child<ProjectNode>(tree, undefined, 'me/beta');
+    const [c] = await tree.getChildren(beta);
+    assert.deepStrictEqual([tree.rowView(beta).contextValue, tree.rowView(c).contextValue], ['project', 'file']);
   });
 });
 
@@ -271,7 +278,7 @@ describe('files rows', () => {
     assert.match(view.tooltip, /Created: 2026-03-07 11:00 UTC \(1 hour ago\) {2}/);
     assert.doesNotMatch(view.tooltip, /Modified/);
     const folder = entryView({ href: '', id: 'f', name: 'reads', type: 'folder' }, NOW);
-    assert.deepStrictEqual([folder.description, folder.contextValue, folder.expandable], ['', 'folder', true]);
+    assert.deepStrictEqual([folder.description, folder.contextValue, folder.expandable], ['', 'folder writable', true]);
   });
 
   it('a file\'s tags, the task that produced it and its metadata are in its tooltip (the first 20 fields, then how many more)', () => {

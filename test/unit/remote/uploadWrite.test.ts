@@ -36,7 +36,7 @@ describe('remote/uploadWrite: "upload complete" as a write kind, found by state'
     assert.strictEqual(k.identity.by, 'state');
     assert.deepStrictEqual(await k.send(record, { endpoint: 'e', token: 't' } as never), made);
     assert.deepStrictEqual(calls, ['complete u1']);
-    assert.deepStrictEqual(k.keep(made), { href: 'h', id: 'file1', name: 'a.bam', type: 'file', size: 10, project: undefined, parent: 'f1' });
+    assert.deepStrictEqual(k.keep(made), { href: 'h', id: 'file1', name: 'a.bam', type: 'file', size: 10, project: undefined, parent: 'f1', created_on: '2026-01-01T00:00:05Z', modified_on: undefined });
   });
 
   it('the upload still there: not done (sent again); gone with the file: done, that file; gone without: it cannot be done, the person decides', async () => {
