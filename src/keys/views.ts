@@ -5,4 +5,5 @@ export const VIEWS = {
   tasks: 'sevenbridges.tasks',
   files: 'sevenbridges.files',
   copyJobs: 'sevenbridges.copyJobs',
+  volumes: 'sevenbridges.volumes',
 } as const;
