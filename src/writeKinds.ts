@@ -16,6 +16,7 @@ import { newFolderWrite } from './remote/newFolderWrite';
 import { uploadCompleteWrite, type UploadWriteApi } from './remote/uploadWrite';
 import { abortWrite, rerunWrite, runWrite, type TaskActionApi } from './tasks/actions';
 import { rerunFailedWrite } from './tasks/rerunFailedWrite';
+import { volumeWrites, type VolumeJobWriting } from './volumes/volumeWrites';
 import type { WriteKind } from './write/kinds';
 
 /** What the kinds call: the platform's client (or a test's stand-in for it). */
@@ -28,7 +29,11 @@ export interface WriteKindsClient {
   budget: Pick<ApiBudget, 'holdBulk'> & { serverClock: Pick<ServerClock, 'now' | 'estimate'> };
 }
 
-export function writeKinds(client: WriteKindsClient, tracker: JobWriteTracker, clock: Clock): WriteKind[] {
+/** Without the volume calls (a test of other kinds): an import or export write fails, saying so. */
+const noVolumeCalls = (): Promise<VolumeJobWriting> => Promise.reject(new Error('No volume calls were given to the write kinds.'));
+
+/** `volumes`: the import and export calls, loaded on first use (main.ts). */
+export function writeKinds(client: WriteKindsClient, tracker: JobWriteTracker, clock: Clock, volumes: () => Promise<VolumeJobWriting> = noVolumeCalls): WriteKind[] {
   const jobParts = { jobs: client.fileJobs, tracker, clock, serverNow: () => client.budget.serverClock.now(), budget: client.budget };
   // A task's clone is matched to its send on the platform's clock only once an answer has told it.
   const serverEstimate = () => client.budget.serverClock.estimate();
@@ -48,5 +53,6 @@ export function writeKinds(client: WriteKindsClient, tracker: JobWriteTracker, c
     metadataWrite(client.files),
     deleteWrite(client.files),
     moveWrite(client.files),
+    ...volumeWrites({ writing: volumes, budget: client.budget }),
   ];
 }

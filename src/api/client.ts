@@ -10,7 +10,6 @@ import { FilesApi } from './files';
 import { ProjectsApi } from './projects';
 import { TasksApi } from './tasks';
 import { UploadsApi } from './uploads';
-import { VolumesApi } from './volumes';
 import { Transport, type Call, type TransportOptions } from './transport';
 import type { RateLimitInfo, User } from './types';
 
@@ -26,7 +25,6 @@ export class SbClient {
   readonly search: FileSearchApi;
   readonly uploads: UploadsApi;
   readonly apps: AppsApi;
-  readonly volumes: VolumesApi;
 
   constructor(options: TransportOptions) {
     this.transport = new Transport(options);
@@ -39,7 +37,6 @@ export class SbClient {
     this.search = new FileSearchApi(this.transport);
     this.uploads = new UploadsApi(this.transport);
     this.apps = new AppsApi(this.transport);
-    this.volumes = new VolumesApi(this.transport);
   }
 
   /** The API budget, as every answer tells it. */

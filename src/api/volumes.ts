@@ -99,6 +99,18 @@ const JOB_ID = /^[A-Za-z0-9_-]{1,100}$/;
 export const isVolumeId = (value: string): boolean => VOLUME_ID.test(value);
 export const notVolumeId = (value: string): string => l10n.t('"{0}" is not a volume ID (owner/name: letters, digits and underscores).', value);
 
+const made = new WeakMap<Transport, VolumesApi>();
+
+/**
+ * The volumes client over a client's one transport. Not a member of `SbClient`: what dist/main.js holds stays within
+ * its budget, and this loads with the features that use it (dist/features.js).
+ */
+export function volumesOf(client: { transport: Transport }): VolumesApi {
+  let api = made.get(client.transport);
+  if (!api) made.set(client.transport, (api = new VolumesApi(client.transport)));
+  return api;
+}
+
 export class VolumesApi {
   constructor(private readonly transport: Transport) {}
 

@@ -12,7 +12,7 @@ import { loadMoreLabel } from '../ui/rowView';
 type KindPick = vscode.QuickPickItem & { value: CopyDestination['kind'] };
 
 /** What the pickers choose a destination for: a copy (by default) or a move. */
-export type DestinationVerb = 'copy' | 'move';
+export type DestinationVerb = 'copy' | 'move' | 'import';
 
 /** The three destination kinds of platform-api.md §4; "same project" only when the sources' project is known and single. */
 export async function pickDestinationKind(sourceProject: string | undefined, count: number, verb: DestinationVerb = 'copy'): Promise<CopyDestination['kind'] | undefined> {
@@ -69,7 +69,11 @@ export async function browseFolder(
   const render = () => {
     const here = destinationHere();
     const items = itemCount(options.count);
-    pick.title = moving
+    pick.title = options.verb === 'import'
+      ? stack.length
+        ? vscode.l10n.t({ message: 'Import {0} into {1}', args: [items, describeDestination(here)], comment: ['{0}: "1 item", "3 items" of a volume; {1}: the destination'] })
+        : vscode.l10n.t({ message: 'Import {0} into {1} (root)', args: [items, describeDestination(here)], comment: ['{0}: "1 item", "3 items" of a volume; {1}: a project, at its root folder'] })
+      : moving
       ? stack.length
         ? vscode.l10n.t({ message: 'Move {0} to {1}', args: [items, describeDestination(here)], comment: ['{0}: "1 item", "3 items"; {1}: the destination'] })
         : vscode.l10n.t({ message: 'Move {0} to {1} (root)', args: [items, describeDestination(here)], comment: ['{0}: "1 item", "3 items"; {1}: a project, at its root folder'] })
@@ -97,7 +101,7 @@ export async function browseFolder(
     const remaining = listing.left;
     if (listing.error !== undefined && !listing.loading) rows.push({ label: `$(error) ${vscode.l10n.t('Could not list this folder')}`, detail: describeError(listing.error), action: 'more', alwaysShow: true });
     else if (listing.hasMore) rows.push({ label: `$(ellipsis) ${loadMoreLabel(remaining, false)}`, action: 'more', alwaysShow: true });
-    else if (!folders.length && !pick.busy) rows.push({ label: vscode.l10n.t('No folders here'), action: 'here', description: moving ? vscode.l10n.t('choose to move here') : vscode.l10n.t('choose to copy here'), alwaysShow: true });
+    else if (!folders.length && !pick.busy) rows.push({ label: vscode.l10n.t('No folders here'), action: 'here', description: options.verb === 'import' ? vscode.l10n.t('choose to import here') : moving ? vscode.l10n.t('choose to move here') : vscode.l10n.t('choose to copy here'), alwaysShow: true });
     pick.items = rows;
   };
   /** The next page of the level shown, or (`open`) the first page of the level now on top of the stack. */

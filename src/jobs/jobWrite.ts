@@ -104,7 +104,14 @@ export function jobWriteOf(kinds: WriteKinds, type: JobType): AsyncJobKind | und
 
 /** The tracker's jobs of the writes that reached the platform. */
 export function trackedJobs(tracker: Pick<JobTracker, 'get'>, finished: readonly FinishedWrite[]): TrackedJob[] {
-  return finished.map((f) => tracker.get((f.outcome as AsyncJob).id)).filter((job): job is TrackedJob => job !== undefined);
+  return finished.flatMap((f) => jobIdsOf(f.outcome)).map((id) => tracker.get(id)).filter((job): job is TrackedJob => job !== undefined);
+}
+
+/** The jobs an outcome names: an async file job's, or the jobs of a call that makes one per item (`{jobs}`: an import's). */
+function jobIdsOf(outcome: unknown): string[] {
+  const o = outcome as Partial<AsyncJob> & { jobs?: { id?: unknown }[] };
+  if (Array.isArray(o.jobs)) return o.jobs.map((j) => j.id).filter((id): id is string => typeof id === 'string');
+  return typeof o.id === 'string' ? [o.id] : [];
 }
 
 /** What the tracker and a lookup need of a job: its state, counts, dates and per-item results, no more. */

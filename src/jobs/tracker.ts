@@ -51,7 +51,14 @@ export interface TrackerOptions {
   account?: () => string | undefined;
   /** The API budget: looks slow down while it is low. */
   budget?: PollBudget;
+  /**
+   * Jobs not asked under `/v2/async/files` (imports, exports), by the path segment of their type (`import`): read many at
+   * a time, each as an async job, or undefined when the platform no longer knows it.
+   */
+  readers?: Partial<Record<string, JobReader>>;
 }
+
+export type JobReader = (ids: readonly string[], signal?: AbortSignal) => Promise<(AsyncJob | undefined)[]>;
 
 export type JobsSource = Pick<CopyJobsApi, 'get' | 'list'>;
 
@@ -79,7 +86,8 @@ export class JobTracker {
   readonly onDidFinish = this.finished.event;
 
   private readonly poller: Poller;
-  private readonly opts: Required<Omit<TrackerOptions, 'account' | 'budget'>>;
+  private readonly opts: Required<Omit<TrackerOptions, 'account' | 'budget' | 'readers'>>;
+  private readonly readers: Partial<Record<string, JobReader>>;
   /** The account in use. */
   readonly account: () => string | undefined;
 
@@ -99,6 +107,7 @@ export class JobTracker {
       retentionMs: options.retentionMs ?? 30 * 24 * 3600_000,
     };
     this.account = options.account ?? (() => '');
+    this.readers = options.readers ?? {};
     // A failed look doubles the wait (60 s at most); while the window is unfocused, looks are 60 s apart.
     this.poller = new Poller({
       poll: () => this.pollOnce(),
@@ -307,7 +316,8 @@ export class JobTracker {
     let failure: unknown;
     try {
       const pending = new Set(followed.map((job) => job.id));
-      const unfinished = followed.filter((job) => !isFinished(job));
+      // Jobs of the types read many at a time are not in that list.
+      const unfinished = followed.filter((job) => !isFinished(job) && !this.readers[jobKindOf(job)]);
       if (unfinished.length >= this.opts.listThreshold) {
         const unseen = new Set(unfinished.map((job) => job.id));
         for (let offset = 0; unseen.size; offset += LIST_LIMIT) {
@@ -330,6 +340,15 @@ export class JobTracker {
           const pagesLeft = page.next && page.total !== undefined && page.items.length === LIST_LIMIT ? Math.ceil((page.total - read) / LIST_LIMIT) : 0;
           if (pagesLeft <= 0 || unseen.size <= pagesLeft) break;
         }
+      }
+      // Jobs of a type read many at a time (imports, exports): one call for each hundred.
+      for (const [kind, reader] of Object.entries(this.readers)) {
+        const jobs = [...pending].map((id) => this.jobs.get(id)).filter((job): job is TrackedJob => !!job && jobKindOf(job) === kind);
+        if (!reader || !jobs.length) continue;
+        const before = jobs.map(snapshot).join();
+        await this.readMany(reader, jobs);
+        for (const job of jobs) pending.delete(job.id);
+        if (jobs.map(snapshot).join() !== before) changed = true;
       }
       // The rest (fewer than the threshold, not found in the pages read, or missing results): one GET each.
       for (const id of pending) {
@@ -356,8 +375,32 @@ export class JobTracker {
     if (failed) throw failure;
   }
 
+  /** Reads jobs many at a time; one the platform no longer knows becomes UNKNOWN. Errors propagate. */
+  private async readMany(reader: JobReader, jobs: TrackedJob[], signal?: AbortSignal): Promise<void> {
+    const account = this.account();
+    const read = await reader(jobs.map((job) => job.id), signal);
+    if (this.account() !== account) return;
+    jobs.forEach((job, i) => {
+      const fresh = read[i];
+      if (fresh) {
+        this.apply(job, fresh);
+        if (job.state === 'FINISHED') job.detailsTried = true;
+        job.lastError = undefined;
+      } else this.forget(job);
+    });
+  }
+
+  private forget(job: TrackedJob): void {
+    job.state = 'UNKNOWN';
+    job.lastError = l10n.t('The platform no longer knows this job.');
+    job.finishedAt ??= this.clock.now();
+    job.detailsTried = true;
+  }
+
   /** GET one job; a job the platform no longer knows becomes UNKNOWN. Other errors propagate. */
   private async fetchOne(job: TrackedJob, signal?: AbortSignal): Promise<void> {
+    const reader = this.readers[jobKindOf(job)];
+    if (reader) return this.readMany(reader, [job], signal);
     try {
       const fresh = await this.api.get(job.id, { signal, kind: jobKindOf(job) });
       // Asked as another account (the user switched meanwhile): the answer is not about this job.
@@ -368,10 +411,7 @@ export class JobTracker {
     } catch (error) {
       if (!this.isCurrent(job)) return;
       if (error instanceof ApiError && (error.code === NOT_FOUND || (error.status === 404 && error.code === undefined))) {
-        job.state = 'UNKNOWN';
-        job.lastError = l10n.t('The platform no longer knows this job.');
-        job.finishedAt ??= this.clock.now();
-        job.detailsTried = true;
+        this.forget(job);
         return;
       }
       job.lastError = describeError(error);

@@ -18,6 +18,10 @@ export const WRITE_KINDS = {
   asyncDelete: 'file.asyncDelete',
   move: 'file.move',
   asyncMove: 'file.asyncMove',
+  volumeImport: 'volume.import',
+  volumeBulkImport: 'volume.bulkImport',
+  volumeExport: 'volume.export',
+  volumeBulkExport: 'volume.bulkExport',
 } as const;
 
 export type WriteKindName = (typeof WRITE_KINDS)[keyof typeof WRITE_KINDS];

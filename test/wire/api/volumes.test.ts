@@ -4,19 +4,20 @@
 import * as assert from 'assert';
 import { SbClient } from '../../../src/api/client';
 import type { ApiError } from '../../../src/api/errors';
-import { isVolumeJobEnded, type ExportJob, type ImportJob } from '../../../src/api/volumes';
+import { isVolumeJobEnded, volumesOf, type ExportJob, type ImportJob, type VolumesApi } from '../../../src/api/volumes';
 import { startEmulator, type Emulator } from '../../emulator';
 
 describe('volumes client (against the emulator)', function () {
   this.timeout(30_000);
   let emu: Emulator;
-  let client: SbClient;
+  let client: { files: SbClient['files']; volumes: VolumesApi };
   const sent = () => emu.received.length;
   const project = 'rfranklin/my-project';
 
   before(async () => {
     emu = await startEmulator({ tasks: 10, files: 40, copyStepMs: 20 });
-    client = new SbClient({ credentials: async () => ({ endpoint: emu.baseUrl, token: emu.token }) });
+    const sb = new SbClient({ credentials: async () => ({ endpoint: emu.baseUrl, token: emu.token }) });
+    client = { files: sb.files, volumes: volumesOf(sb) };
   });
   after(() => emu.close());
 
