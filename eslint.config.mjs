@@ -39,6 +39,7 @@ const VSCODE_FILES = [
   'src/tasks/logs.ts',
   'src/tasks/targets.ts',
   'src/tasks/timelinePanel.ts',
+  'src/volumes/{commands,register}.ts',
   'src/ui/commands.ts',
   'src/ui/errors.ts',
   'src/ui/projectPick.ts',

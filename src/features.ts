@@ -16,3 +16,5 @@ export { resumeRerunWatches } from './tasks/batchCommands';
 export { taskCommands } from './tasks/commands';
 export { announce } from './tasks/executionCommands';
 export { openTimeline } from './tasks/timelinePanel';
+export { volumesCommands, volumesModel } from './volumes/commands';
+export { volumeJobReaderFor, volumeWritingFor } from './volumes/volumeJobWrite';

@@ -1,11 +1,13 @@
 import * as vscode from 'vscode';
 import type { CopyDestination } from '../copy/request';
 import { FileNode, FolderNode, isItemNode, ProjectNode, type FilesNode, type FoundRoot, type ItemNode } from './filesModel';
-import { VIEWS } from '../keys/views';
+import { treeMime, VIEWS } from '../keys/views';
 import { dropChoices, uriListEntries, type DropChoice } from './dropChoice';
 
 /** The files view's own mime type (VS Code's convention): the dragged nodes themselves, within this window. */
-export const FILES_MIME = `application/vnd.code.tree.${VIEWS.files.toLowerCase()}`;
+export const FILES_MIME = treeMime(VIEWS.files);
+/** Rows of the Volumes view (objects, prefixes): imported where they are dropped. */
+const VOLUMES_MIME = treeMime(VIEWS.volumes);
 
 /** Where a drop lands: the folder or project dropped onto (a file stands for the folder it is in), in the projects' tree. */
 export type DropTarget = ProjectNode | FolderNode;
@@ -101,6 +103,8 @@ export interface DropHandlers {
   move: DropHandler;
   /** Local files and folders (the Explorer, the OS): the upload flow to the target. */
   upload: (target: DropTarget, paths: string[]) => Promise<unknown>;
+  /** Objects and prefixes of a volume: imported into the target. */
+  fromVolume: (target: DropTarget, rows: unknown[]) => Promise<unknown>;
 }
 
 /** Asks Move here / Copy here, the default first; undefined when dismissed. */
@@ -140,7 +144,7 @@ async function localPaths(dataTransfer: vscode.DataTransfer): Promise<string[]> 
  */
 export class FilesDragAndDrop implements vscode.TreeDragAndDropController<FilesNode> {
   readonly dragMimeTypes = [FILES_MIME, 'text/plain'];
-  readonly dropMimeTypes = [FILES_MIME, 'text/uri-list', 'files'];
+  readonly dropMimeTypes = [FILES_MIME, VOLUMES_MIME, 'text/uri-list', 'files'];
 
   constructor(
     private readonly handlers: DropHandlers,
@@ -160,6 +164,12 @@ export class FilesDragAndDrop implements vscode.TreeDragAndDropController<FilesN
     const items = Array.isArray(dropped) ? dropped.filter(isItemNode) : [];
     if (token?.isCancellationRequested) return;
     const where = dropTarget(target);
+    const fromVolume = dataTransfer.get(VOLUMES_MIME)?.value as unknown;
+    if (Array.isArray(fromVolume) && fromVolume.length) {
+      if (!where) void vscode.window.showWarningMessage(vscode.l10n.t('Drop objects of a volume onto a folder or a project to import them there.'));
+      else await this.run(() => this.handlers.fromVolume(where, fromVolume));
+      return;
+    }
     if (!items.length) {
       const paths = await localPaths(dataTransfer);
       if (!paths.length || token?.isCancellationRequested) return;

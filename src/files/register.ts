@@ -1,4 +1,4 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { CopyCommandArgs } from '../copy/flow';
 import type { CopyFeature } from '../copy/register';
 import type { TrackedJob } from '../jobs/tracker';
@@ -16,6 +16,7 @@ import type { dropMove, MoveOutcome } from './moveCommand';
 import type { uploadCommand } from '../remote/upload';
 import { registerMetadataDocuments } from './metadataDocument';
 import { CONTEXT_KEYS } from '../keys/context';
+import { COMMANDS } from '../keys/commands';
 import { setContextKey } from '../ui/whenContext';
 
 
@@ -48,6 +49,7 @@ export function registerFiles(services: Services, copy: CopyFeature, remote: Rem
     copy: async (target, items) => (await later.load()).dropCopy({ copy }, target, items),
     move: async (target, items) => (await later.load()).dropMove({ services, model, tracker: jobs.tracker }, target, items),
     upload: async (target, paths) => (await later.load()).uploadCommand(services, target, { sources: paths }),
+    fromVolume: (target, rows) => Promise.resolve(vscode.commands.executeCommand(COMMANDS.importFromVolume, rows, { into: target })),
   });
   const { view, rows, disposables } = showRows(VIEWS.files, model, { clock, canSelectMany: true, dragAndDropController: dragAndDrop });
   const parts: FilesParts = { services, model, rows, view, copy, remote, tracker: jobs.tracker, finder: new FileFinder(client) };
@@ -74,10 +76,10 @@ export function registerFiles(services: Services, copy: CopyFeature, remote: Rem
       model.refresh();
     }),
     model.onDidChange(showFound),
-    // A copy job's end is waited for by no command (a move's and a delete's are, and read their rows again): its
-    // destination, if the view has listed it, lists the copies from then on.
+    // A copy's or an import's end is waited for by no command (a move's and a delete's are, and read their rows
+    // again): its destination, if the view has listed it, lists the copies or the imported files from then on.
     jobs.tracker.onDidFinish((job) => {
-      if ((job.type ?? 'COPY') === 'COPY') model.refreshListings([job.destination.parent ?? job.destination.project]);
+      if (['COPY', 'IMPORT'].includes(job.type ?? 'COPY')) model.refreshListings([job.destination.parent ?? job.destination.project]);
     }),
     registerMetadataDocuments(services),
   );

@@ -25,9 +25,9 @@ export function jobTypeWord(type: JobType): string {
     case 'DELETE':
       return l10n.t({ message: 'Delete', comment: ['A data job\'s kind'] });
     case 'IMPORT':
-      return l10n.t({ message: 'Import', comment: ['A data job\'s kind: from a volume into a project'] });
+      return l10n.t({ message: 'Import', comment: ['A data job\'s kind'] });
     case 'EXPORT':
-      return l10n.t({ message: 'Export', comment: ['A data job\'s kind: from a project to a volume'] });
+      return l10n.t({ message: 'Export', comment: ['A data job\'s kind'] });
     default:
       return type.charAt(0) + type.slice(1).toLowerCase();
   }

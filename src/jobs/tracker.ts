@@ -346,9 +346,9 @@ export class JobTracker {
         const jobs = [...pending].map((id) => this.jobs.get(id)).filter((job): job is TrackedJob => !!job && jobKindOf(job) === kind);
         if (!reader || !jobs.length) continue;
         const before = jobs.map(snapshot).join();
+        jobs.forEach((job) => pending.delete(job.id));
         await this.readMany(reader, jobs);
-        for (const job of jobs) pending.delete(job.id);
-        if (jobs.map(snapshot).join() !== before) changed = true;
+        changed ||= jobs.map(snapshot).join() !== before;
       }
       // The rest (fewer than the threshold, not found in the pages read, or missing results): one GET each.
       for (const id of pending) {
@@ -380,14 +380,14 @@ export class JobTracker {
     const account = this.account();
     const read = await reader(jobs.map((job) => job.id), signal);
     if (this.account() !== account) return;
-    jobs.forEach((job, i) => {
-      const fresh = read[i];
-      if (fresh) {
-        this.apply(job, fresh);
-        if (job.state === 'FINISHED') job.detailsTried = true;
-        job.lastError = undefined;
-      } else this.forget(job);
-    });
+    jobs.forEach((job, i) => (read[i] ? this.read(job, read[i]) : this.forget(job)));
+  }
+
+  /** A job as read by itself: its results are as complete as the platform has them once it is FINISHED. */
+  private read(job: TrackedJob, fresh: AsyncJob): void {
+    this.apply(job, fresh);
+    if (job.state === 'FINISHED') job.detailsTried = true;
+    job.lastError = undefined;
   }
 
   private forget(job: TrackedJob): void {
@@ -405,9 +405,7 @@ export class JobTracker {
       const fresh = await this.api.get(job.id, { signal, kind: jobKindOf(job) });
       // Asked as another account (the user switched meanwhile): the answer is not about this job.
       if (!this.isCurrent(job)) return;
-      this.apply(job, fresh);
-      if (job.state === 'FINISHED') job.detailsTried = true;
-      job.lastError = undefined;
+      this.read(job, fresh);
     } catch (error) {
       if (!this.isCurrent(job)) return;
       if (error instanceof ApiError && (error.code === NOT_FOUND || (error.status === 404 && error.code === undefined))) {

@@ -7,3 +7,6 @@ export const VIEWS = {
   copyJobs: 'sevenbridges.copyJobs',
   volumes: 'sevenbridges.volumes',
 } as const;
+
+/** A view's own MIME type for its rows dragged (VS Code's convention): the rows themselves, within this window. */
+export const treeMime = (view: string): string => `application/vnd.code.tree.${view.toLowerCase()}`;

@@ -122,14 +122,16 @@ export function exportPlan(files: readonly ExportFile[], volume: Volume, prefix:
 export const linkWarning = (): string =>
   l10n.t('Without "copy only", each exported file on the platform becomes a link to its object in the bucket: the platform\'s copy is deleted, and the file cannot be exported again.');
 
-/** The kind that sends a payload: one item alone, or a bulk call. */
-export function importKind(payload: ImportPayload): WriteKindName {
-  return payload.items.length === 1 ? WRITE_KINDS.volumeImport : WRITE_KINDS.volumeBulkImport;
+/** The kind that sends the payloads: one item alone, or bulk calls (each of at most 100). */
+export function importKind(payloads: readonly ImportPayload[]): WriteKindName {
+  return single(payloads) ? WRITE_KINDS.volumeImport : WRITE_KINDS.volumeBulkImport;
 }
 
-export function exportKind(payload: ExportPayload): WriteKindName {
-  return payload.items.length === 1 ? WRITE_KINDS.volumeExport : WRITE_KINDS.volumeBulkExport;
+export function exportKind(payloads: readonly ExportPayload[]): WriteKindName {
+  return single(payloads) ? WRITE_KINDS.volumeExport : WRITE_KINDS.volumeBulkExport;
 }
+
+const single = (payloads: readonly { items: unknown[] }[]): boolean => payloads.length === 1 && payloads[0].items.length === 1;
 
 function chunks<T>(items: readonly T[]): T[][] {
   const out: T[][] = [];

@@ -6,9 +6,10 @@ import * as l10n from '@vscode/l10n';
 import { ApiError } from '../api/errors';
 import type { Credentials } from '../api/transport';
 import type { AsyncJob, CopyItem, CopyItemResult } from '../api/types';
-import type { ExportJob, ExportRequest, ImportJob, ImportRequest, VolumeJobKind, VolumesApi } from '../api/volumes';
+import { volumesOf, type ExportJob, type ExportRequest, type ImportJob, type ImportRequest, type VolumeJobKind, type VolumesApi } from '../api/volumes';
+import type { Transport } from '../api/transport';
 import type { JobWriteTracker } from '../jobs/jobWrite';
-import type { JobDestination } from '../jobs/tracker';
+import type { JobDestination, JobReader, TrackedJob } from '../jobs/tracker';
 import { appearedSince, type Lookup } from '../write/kinds';
 import type { ExportPayload, ImportPayload, VolumeJobsOutcome, VolumeJobWriting, VolumeKindSpec } from './volumeWrites';
 
@@ -71,6 +72,8 @@ export function volumeJobWriting(api: VolumeJobsApi, tracker: JobWriteTracker): 
       return { absent: l10n.t('No job on the platform matches it.') };
     },
 
+    retry: retryPayload,
+
     finish(spec, record, outcome, found) {
       outcome.jobs.forEach((entry, i) => {
         if (!('id' in entry) || tracker.get(entry.id)) return;
@@ -79,6 +82,16 @@ export function volumeJobWriting(api: VolumeJobsApi, tracker: JobWriteTracker): 
       });
     },
   };
+}
+
+/** The import and export writes' calls over a client (main.ts loads them on first use). */
+export function volumeWritingFor(client: { transport: Transport }, tracker: JobWriteTracker): VolumeJobWriting {
+  return volumeJobWriting(volumesOf(client), tracker);
+}
+
+/** How the tracker reads import (or export) jobs over a client, 100 a call. */
+export function volumeJobReaderFor(client: { transport: Transport }, kind: VolumeJobKind): JobReader {
+  return (ids, signal) => readVolumeJobs(volumesOf(client), kind, ids, signal);
 }
 
 /** The tracker reads jobs of these kinds through this: each as an async job, or undefined when the platform no longer knows it. */
@@ -126,6 +139,29 @@ export function trackedItem(payload: Payload, i: number): { items: CopyItem[]; d
     sourceNames: { [item.source.file]: payload.names[item.source.file] ?? item.source.file },
   };
 }
+
+/** A failed item sent again: an import's source is `<volume>/<location>` (a volume's ID is `owner/name`), an export's the file. */
+export function retryPayload(spec: VolumeKindSpec, items: CopyItem[], names: Record<string, string>, job: Pick<TrackedJob, 'destination'>): Payload {
+  const { destination } = job;
+  if (spec.type === 'IMPORT') {
+    return {
+      items: items.map((item) => {
+        const [owner, name, ...rest] = item.file.split('/');
+        return { source: { volume: `${owner}/${name}`, location: rest.join('/') }, destination: destination.parent ? { parent: destination.parent } : { project: destination.project } };
+      }),
+      to: destination.label,
+      project: destination.project,
+    };
+  }
+  const [volume] = destination.label.split(': ');
+  return {
+    items: items.map((item) => ({ source: { file: item.file }, destination: { volume, location: item.name ?? names[item.file] ?? item.file } })),
+    copyOnly: true,
+    names,
+    projects: Object.fromEntries(items.map((item) => [item.file, destination.project])),
+  };
+}
+
 
 function sameItem(item: ImportRequest | ExportRequest, job: Job): boolean {
   if ('file' in item.source) {

@@ -54,6 +54,8 @@ export interface VolumeJobWriting {
   snapshot(spec: VolumeKindSpec, record: VolumeWriteRecord, credentials: Credentials): Promise<JobSnapshot>;
   find(spec: VolumeKindSpec, record: VolumeWriteRecord & { snapshot: JobSnapshot }, credentials: Credentials, taken: (id: string) => boolean): Promise<Lookup<VolumeJobsOutcome>>;
   finish(spec: VolumeKindSpec, record: VolumeWriteRecord, outcome: VolumeJobsOutcome, found: boolean): void;
+  /** Retry Failed Items: a new write of a job's failed items. */
+  retry(spec: VolumeKindSpec, items: CopyItem[], names: Record<string, string>, job: Pick<TrackedJob, 'destination'>): Payload;
 }
 
 export interface VolumeWriteParts {
@@ -80,72 +82,52 @@ export function volumeWrites(parts: VolumeWriteParts): VolumeKind[] {
   return VOLUME_KINDS.map((spec) => volumeWrite(spec, parts));
 }
 
+/** A call of the part loaded on first use, for one kind: the same parameters but the kind, always a promise. */
+type Later<F> = F extends (spec: VolumeKindSpec, ...rest: infer A) => infer R ? (...rest: A) => Promise<Awaited<R>> : never;
+
 function volumeWrite(spec: VolumeKindSpec, parts: VolumeWriteParts): VolumeKind {
+  const call = <K extends keyof VolumeJobWriting>(name: K): Later<VolumeJobWriting[K]> =>
+    (async (...rest: unknown[]) => ((await parts.writing())[name] as (...args: unknown[]) => unknown)(spec, ...rest)) as Later<VolumeJobWriting[K]>;
   return {
     name: spec.name,
     idempotent: false,
     identity: {
       by: 'difference',
-      snapshot: async (record, credentials) => (await parts.writing()).snapshot(spec, record, credentials),
+      snapshot: call('snapshot'),
       isSnapshot: isJobSnapshot,
-      find: async (record, credentials, taken) => (await parts.writing()).find(spec, record, credentials, taken),
+      find: call('find'),
       // The first job is claimed; the others are the tracker's, which no other write adopts either.
       madeId: (outcome) => outcome.jobs.find((j): j is { id: string; state: string } => 'id' in j)?.id ?? '',
     },
     hold: spec.bulk && parts.budget ? () => parts.budget!.holdBulk(1) : undefined,
     isPayload: (p): p is Payload => (spec.type === 'IMPORT' ? isImportPayload(p) : isExportPayload(p)) && (spec.bulk ? (p as Payload).items.length <= MAX_ITEMS : (p as Payload).items.length === 1),
-    isOutcome: (o): o is VolumeJobsOutcome => !!o && typeof o === 'object' && Array.isArray((o as VolumeJobsOutcome).jobs),
-    send: async (record, credentials) => (await parts.writing()).send(spec, record, credentials),
+    isOutcome: (o): o is VolumeJobsOutcome => Array.isArray((o as VolumeJobsOutcome | undefined)?.jobs),
+    send: call('send'),
     keep: (outcome) => outcome,
-    finish: async (record, outcome, found) => (await parts.writing()).finish(spec, record, outcome, found),
-    describe: (p) => describeVolumeWrite(p),
+    finish: call('finish'),
+    describe: describeVolumeWrite,
     jobType: spec.type,
     // Retry Failed Items: a new write of the failed items (jobs of one item each: the single kind, one at a time).
-    retry: spec.bulk ? undefined : (items: CopyItem[], names: Record<string, string>, job: Pick<TrackedJob, 'destination'>) => retryPayload(spec, items, names, job),
+    retry: spec.bulk ? undefined : call('retry'),
   };
 }
 
 /** "Import 30 items into "lane1"", "Export 2 files to rfranklin/analysis_results". */
 export function describeVolumeWrite(p: Payload): string {
-  if ('to' in p) return l10n.t({ message: 'Import {0} into "{1}"', args: [itemCount(p.items.length), p.to], comment: ['{0}: "30 items"; {1}: a folder'] });
-  const volumes = [...new Set(p.items.map((i) => i.destination.volume))].join(', ');
-  return l10n.t({ message: 'Export {0} to {1}', args: [fileCount(p.items.length), volumes], comment: ['{0}: "2 files"; {1}: a volume'] });
+  if ('to' in p) return l10n.t('Import {0} into "{1}"', itemCount(p.items.length), p.to);
+  return l10n.t('Export {0} to {1}', fileCount(p.items.length), p.items[0].destination.volume);
 }
 
-/** A failed item sent again: an import's source is `<volume>/<location>` (a volume's ID is `owner/name`), an export's the file. */
-function retryPayload(spec: VolumeKindSpec, items: CopyItem[], names: Record<string, string>, job: Pick<TrackedJob, 'destination'>): Payload {
-  const { destination } = job;
-  if (spec.type === 'IMPORT') {
-    return {
-      items: items.map((item) => {
-        const [owner, name, ...rest] = item.file.split('/');
-        return { source: { volume: `${owner}/${name}`, location: rest.join('/') }, destination: destination.parent ? { parent: destination.parent } : { project: destination.project } };
-      }),
-      to: destination.label,
-      project: destination.project,
-    };
-  }
-  const [volume] = destination.label.split(': ');
-  return {
-    items: items.map((item) => ({ source: { file: item.file }, destination: { volume, location: item.name ?? names[item.file] ?? item.file } })),
-    copyOnly: true,
-    names,
-    projects: Object.fromEntries(items.map((item) => [item.file, destination.project])),
-  };
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
-const text = (v: unknown): v is string => typeof v === 'string';
-const flag = (v: unknown): boolean => v === undefined || typeof v === 'boolean';
-const strings = (v: unknown): boolean => isObject(v) && Object.values(v).every(text);
+/** Whether each dotted path of `o` holds a text. */
+const texts = (o: unknown, ...paths: string[]): boolean => paths.every((p) => typeof p.split('.').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), o) === 'string');
+const itemsOf = (p: unknown): unknown[] => (p && typeof p === 'object' && Array.isArray((p as Payload).items) ? (p as Payload).items : []);
 
 function isImportPayload(p: unknown): p is ImportPayload {
-  return isObject(p) && text(p.to) && text(p.project) && Array.isArray(p.items) && p.items.length > 0 && p.items.every((i: unknown) =>
-    isObject(i) && isObject(i.source) && text(i.source.volume) && text(i.source.location) && isObject(i.destination)
-    && (text(i.destination.parent) || text(i.destination.project)) && flag(i.overwrite) && flag(i.autorename) && flag(i.preserve_folder_structure));
+  const items = itemsOf(p);
+  return texts(p, 'to', 'project') && items.length > 0 && items.every((i) => texts(i, 'source.volume', 'source.location') && (texts(i, 'destination.parent') || texts(i, 'destination.project')));
 }
 
 function isExportPayload(p: unknown): p is ExportPayload {
-  return isObject(p) && typeof p.copyOnly === 'boolean' && strings(p.names) && strings(p.projects) && Array.isArray(p.items) && p.items.length > 0 && p.items.every((i: unknown) =>
-    isObject(i) && isObject(i.source) && text(i.source.file) && isObject(i.destination) && text(i.destination.volume) && text(i.destination.location) && flag(i.overwrite));
+  const items = itemsOf(p);
+  return typeof (p as ExportPayload).copyOnly === 'boolean' && items.length > 0 && items.every((i) => texts(i, 'source.file', 'destination.volume', 'destination.location'));
 }

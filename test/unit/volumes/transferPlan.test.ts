@@ -21,13 +21,15 @@ describe('import and export plans', () => {
       { source: sources[0], destination: { parent: id(1) }, autorename: true, preserve_folder_structure: false },
       { source: sources[1], destination: { parent: id(1) }, autorename: true },
     ]);
-    assert.strictEqual(importKind(p), 'volume.bulkImport');
+    assert.strictEqual(importKind([p]), 'volume.bulkImport');
     const root = importPayloads([sources[1]], { project: 'rfranklin/my-project', label: 'my-project' }, { onClash: 'overwrite', keepFolders: true });
     assert.deepStrictEqual(root[0].items[0].destination, { project: 'rfranklin/my-project' });
     assert.strictEqual(root[0].items[0].overwrite, true);
-    assert.strictEqual(importKind(root[0]), 'volume.import');
+    assert.strictEqual(importKind(root), 'volume.import');
     const many = Array.from({ length: 250 }, (_, i) => ({ volume: 'rfranklin/sequencing_runs', location: `o${i}` }));
-    assert.deepStrictEqual(importPayloads(many, { project: 'rfranklin/my-project', label: 'p' }, { onClash: 'fail', keepFolders: true }).map((x) => x.items.length), [100, 100, 50]);
+    const split = importPayloads(many, { project: 'rfranklin/my-project', label: 'p' }, { onClash: 'fail', keepFolders: true });
+    assert.deepStrictEqual(split.map((x) => x.items.length), [100, 100, 50]);
+    assert.strictEqual(importKind(split), 'volume.bulkImport');
   });
 
   it('an export: each file at <prefix><name>; folders, public files, links to a volume and a second file for one place refused with why', () => {
@@ -48,7 +50,7 @@ describe('import and export plans', () => {
     assert.match(plan.refused[1].why, /public/);
     assert.match(plan.refused[2].why, /link to a volume/);
     assert.match(plan.refused[3].why, /exports\/a\.vcf/);
-    assert.strictEqual(exportKind(plan.payloads[0]), 'volume.bulkExport');
+    assert.strictEqual(exportKind(plan.payloads), 'volume.bulkExport');
   });
 
   it('an export to a read-only or inactive volume sends nothing and says why for each file', () => {

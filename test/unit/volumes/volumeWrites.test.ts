@@ -96,9 +96,10 @@ describe('import and export writes: found by difference', () => {
     assert.strictEqual(asAsyncJob({ id: 'J', state: 'PENDING' }, 'EXPORT').state, 'SUBMITTED');
   });
 
-  it('Retry Failed Items makes a single import of a failed item, from its volume and location', () => {
-    const kind = volumeWrites({ writing: async () => { throw new Error('not used'); } }).find((k) => k.name === 'volume.import')!;
-    const payload = kind.retry!([{ file: 'rfranklin/sequencing_runs/runs/a b/x.fastq.gz', parent: FOLDER }], {}, { destination: { label: 'lane1', project: 'rfranklin/my-project', parent: FOLDER } });
+  it('Retry Failed Items makes a single import of a failed item, from its volume and location', async () => {
+    const writing = volumeJobWriting(fakeJobs([]), fakeTracker().tracker);
+    const kind = volumeWrites({ writing: async () => writing }).find((k) => k.name === 'volume.import')!;
+    const payload = await kind.retry!([{ file: 'rfranklin/sequencing_runs/runs/a b/x.fastq.gz', parent: FOLDER }], {}, { destination: { label: 'lane1', project: 'rfranklin/my-project', parent: FOLDER } });
     assert.deepStrictEqual(payload, { items: [{ source: { volume: 'rfranklin/sequencing_runs', location: 'runs/a b/x.fastq.gz' }, destination: { parent: FOLDER } }], to: 'lane1', project: 'rfranklin/my-project' });
     assert.ok(kind.isPayload(payload));
   });
