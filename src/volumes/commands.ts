@@ -16,12 +16,13 @@ import { onMany, plain, type Command } from '../ui/commands';
 import { pickProject } from '../ui/projectPick';
 import type { CommandOptions, TargetType } from '../ui/targets';
 import { isRowOf } from '../ui/rowView';
-import { fileCount, itemCount } from '../util/words';
+import { andMore, fileCount, itemCount } from '../util/words';
 import type { FinishedWrite, WriteRecord } from '../write/outbox';
 import { waitsForPerson } from '../write/outbox';
+import { notTaken } from '../files/managedItems';
 import { clashChoices, exportKind, exportPlan, folderChoices, importKind, importPayloads, linkWarning, type ExportFile, type ImportChoices, type ImportDestination } from './transferPlan';
-import type { VolumeJobsOutcome } from './volumeWrites';
-import { isActive, isReadWrite, ROW_KINDS, VolumesModel, volumeWhere, type ImportSource, type VolumesNode } from './volumesModel';
+import { exportWords, type VolumeJobsOutcome } from './volumeWrites';
+import { isActive, isReadWrite, noVolumes, ROW_KINDS, VolumesModel, volumeWhere, type ImportSource, type VolumesNode } from './volumesModel';
 
 export interface VolumesParts {
   readonly services: Services;
@@ -110,7 +111,7 @@ async function exportToVolume(parts: VolumesParts, targets: FileRef[], options: 
   const volume = await pickVolume(parts, options.volume, files.length);
   if (!volume) return [];
   const prefix = typeof options.location === 'string' ? options.location : await vscode.window.showInputBox({
-    title: vscode.l10n.t('Export {0} to {1}', fileCount(files.length), volume.name),
+    title: exportWords(files.length, volume.name),
     prompt: vscode.l10n.t('Where on the volume: a prefix such as "results/2026/" (each file keeps its name under it), or empty for the top.'),
     value: 'exports/',
     ignoreFocusOut: true,
@@ -121,7 +122,7 @@ async function exportToVolume(parts: VolumesParts, targets: FileRef[], options: 
   const plan = exportPlan(files, volume, prefix, copyOnly);
   if (plan.refused.length) {
     const lines = plan.refused.slice(0, 5).map((r) => `${r.name}: ${r.why}`);
-    const detail = [...lines, ...(plan.refused.length > 5 ? [vscode.l10n.t('… and {0} more', plan.refused.length - 5)] : [])].join('\n');
+    const detail = [...lines, ...(plan.refused.length > 5 ? [andMore(plan.refused.length - 5)] : [])].join('\n');
     if (!plan.payloads.length) throw new Error(vscode.l10n.t('Nothing can be exported: {0}', detail));
     void vscode.window.showWarningMessage(vscode.l10n.t('Not exported ({0}): {1}', fileCount(plan.refused.length), detail));
   }
@@ -153,7 +154,7 @@ async function pickVolume(parts: VolumesParts, named: unknown, count: number): P
     if (!v) throw new Error(vscode.l10n.t('No volume {0} is attached to this account.', named));
     return v;
   }
-  if (!volumes.length) throw new Error(vscode.l10n.t('No volumes: attach a cloud bucket as a volume on the platform first.'));
+  if (!volumes.length) throw new Error(noVolumes());
   // Every volume is offered; one that cannot take an export says why beside it, and is refused with why when chosen.
   const items = volumes.map((v) => ({
     label: `$(database) ${v.name}`,
@@ -195,7 +196,7 @@ async function signedIn(services: Services): Promise<NonNullable<Awaited<ReturnT
  */
 function told(parts: VolumesParts, sent: { finished: FinishedWrite<VolumeJobsOutcome>[]; left: WriteRecord[] }, submitted: string): TrackedJob[] {
   const refusedWrite = sent.left.find(waitsForPerson);
-  if (refusedWrite && !sent.finished.length) throw new Error(refusedWrite.note ?? vscode.l10n.t('The platform did not take the request: see it in the Data Jobs view.'));
+  if (refusedWrite && !sent.finished.length) throw new Error(refusedWrite.note ?? notTaken());
   const refusedItems = sent.finished.flatMap((f) => f.outcome.jobs).filter((j): j is Extract<VolumeJobsOutcome['jobs'][number], { error: unknown }> => 'error' in j);
   const show = commandTitles().showJobs;
   const words = refusedItems.length ? `${submitted} ${vscode.l10n.t('The platform refused {0}: {1}', itemCount(refusedItems.length), refusedItems[0].error.message)}` : submitted;

@@ -28,7 +28,7 @@ export interface ImportDestination {
 export function clashChoices(): { value: OnClash; label: string; detail: string }[] {
   return [
     { value: 'autorename', label: l10n.t('Keep both'), detail: l10n.t('An imported file whose name is taken gets a new one: "_1_sample.bam".') },
-    { value: 'overwrite', label: l10n.t('Overwrite'), detail: l10n.t('The file in the way is deleted and the imported one takes its place (a folder is never overwritten).') },
+    { value: 'overwrite', label: l10n.t({ message: 'Overwrite', comment: ['An import\'s choice when a name is taken in the destination'] }), detail: l10n.t('The file in the way is deleted and the imported one takes its place (a folder is never overwritten).') },
     { value: 'fail', label: l10n.t('Skip it'), detail: l10n.t('An item whose name is taken fails, with why, in Data Jobs; the others are imported.') },
   ];
 }

@@ -11,6 +11,7 @@ import type { Transport } from '../api/transport';
 import type { JobWriteTracker } from '../jobs/jobWrite';
 import type { JobDestination, JobReader, TrackedJob } from '../jobs/tracker';
 import { appearedSince, type Lookup } from '../write/kinds';
+import { noMatchingJob } from '../write/asyncJobs';
 import type { ExportPayload, ImportPayload, VolumeJobsOutcome, VolumeJobWriting, VolumeKindSpec } from './volumeWrites';
 
 export type VolumeJobsApi = Pick<VolumesApi, 'importOne' | 'importMany' | 'exportOne' | 'exportMany' | 'listJobs' | 'getMany'>;
@@ -69,7 +70,7 @@ export function volumeJobWriting(api: VolumeJobsApi, tracker: JobWriteTracker): 
         return { found: outcomeOf(matched.map((job) => (job ? entryOf({ job }) : { error: { message: l10n.t('Not made: the platform refused this item (its answer was lost).') } }))) };
       }
       if (!complete || !record.snapshot.complete) return { unknown: l10n.t('It may have been submitted: your list of jobs is too long to check to its end.') };
-      return { absent: l10n.t('No job on the platform matches it.') };
+      return { absent: noMatchingJob() };
     },
 
     retry: retryPayload,

@@ -112,10 +112,13 @@ function volumeWrite(spec: VolumeKindSpec, parts: VolumeWriteParts): VolumeKind 
   };
 }
 
+/** "Export 2 files to analysis_results". */
+export const exportWords = (files: number, volume: string): string => l10n.t('Export {0} to {1}', fileCount(files), volume);
+
 /** "Import 30 items into "lane1"", "Export 2 files to rfranklin/analysis_results". */
 export function describeVolumeWrite(p: Payload): string {
   if ('to' in p) return l10n.t('Import {0} into "{1}"', itemCount(p.items.length), p.to);
-  return l10n.t('Export {0} to {1}', fileCount(p.items.length), p.items[0].destination.volume);
+  return exportWords(p.items.length, p.items[0].destination.volume);
 }
 
 /** Whether each dotted path of `o` holds a text. */

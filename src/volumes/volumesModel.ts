@@ -39,6 +39,8 @@ export function lastSegment(location: string): string {
   return parts[parts.length - 1] ?? location;
 }
 
+export const noVolumes = (): string => l10n.t('No volumes: attach a cloud bucket as a volume on the platform first.');
+
 export const isReadWrite = (v: Volume): boolean => v.access_mode === 'RW';
 export const isActive = (v: Volume): boolean => v.active !== false;
 
@@ -152,7 +154,7 @@ export class VolumesModel implements RowModel<VolumesNode> {
   private async topRows(): Promise<VolumesNode[]> {
     if (!this.volumes && this.volumesError === undefined) await this.readVolumes();
     if (this.volumesError !== undefined) return errorRows<ListingNode>('volumes', undefined, this.volumesError, { title: retryTitle(), command: COMMANDS.refreshVolumes }) as VolumesNode[];
-    if (!this.volumes?.length) return [new MessageNode<ListingNode>('volumes/none', undefined, l10n.t('No volumes: attach a cloud bucket as a volume on the platform first.'), 'info') as VolumeMessage];
+    if (!this.volumes?.length) return [new MessageNode<ListingNode>('volumes/none', undefined, noVolumes(), 'info') as VolumeMessage];
     return this.volumes;
   }
 
