@@ -132,5 +132,5 @@ function isImportPayload(p: unknown): p is ImportPayload {
 
 function isExportPayload(p: unknown): p is ExportPayload {
   const items = itemsOf(p);
-  return typeof (p as ExportPayload).copyOnly === 'boolean' && items.length > 0 && items.every((i) => texts(i, 'source.file', 'destination.volume', 'destination.location'));
+  return items.length > 0 && typeof (p as ExportPayload).copyOnly === 'boolean' && items.every((i) => texts(i, 'source.file', 'destination.volume', 'destination.location'));
 }
