@@ -1,7 +1,10 @@
 // Find Files in a project of 50,000 files (500 folders of 100), by tag and by a part of a name: the extension's
-// FileFinder pages through the server search's answer, one request a page of 100; nothing is learnt by loading
-// folders. Naive: walk every folder and look through it here (what a client without the search must do), counted.
-import { FileFinder, type FindSpec } from '../../src/files/find';
+// FileFinder pages through the server search's answer, one request a page of 100. By tag the platform picks the
+// files; a part of a name has no operator in the documented query language (contract §10.2), so the search reads
+// every entry below the root and the names are compared here. Naive: walk every folder and look through it here (what
+// a client without the search must do), counted.
+import { FileFinder } from '../../src/files/find';
+import type { FindSpec } from '../../src/files/foundWords';
 import type { Emulator, ProjectRec } from '../../test/emulator';
 import { clientFor, freshEmulator, sent, tally } from './env';
 import type { Figure } from './figures';
@@ -19,6 +22,8 @@ const NAMED_EVERY = 125;
 export interface SearchResult {
   what: string;
   found: number;
+  /** Entries looked through to find them (a part of a name: every entry below the root), when told. */
+  looked?: number;
   requests: number;
   ms: number;
 }
@@ -58,7 +63,7 @@ export async function searchFiles(): Promise<SearchResult[]> {
         if (found.listing.error) throw found.listing.error;
       }
       if (found.listing.error) throw found.listing.error;
-      results.push({ what, found: found.listing.items.length, requests: since(), ms: performance.now() - started });
+      results.push({ what, found: found.listing.items.length, looked: found.looked?.entries, requests: since(), ms: performance.now() - started });
     };
     await run(`by tag "${SEARCH_TAG}"`, { projects: [project], tag: SEARCH_TAG });
     await run('by a part of a name, "tumor"', { projects: [project], namePart: 'tumor' });
@@ -74,7 +79,8 @@ export function searchFigures(results: readonly SearchResult[]): Figure[] {
   // Without the search: every folder's listing, a page of 100 each, and the root's 5 pages of folders.
   const naive = FOLDERS * Math.ceil(PER_FOLDER / PAGE) + Math.ceil(FOLDERS / PAGE);
   return results.flatMap((r): Figure[] => {
-    const pages = Math.max(1, Math.ceil(r.found / PAGE));
+    // Found by the platform: a page of each 100 found; names compared here: a page of each 100 entries below the root.
+    const pages = Math.max(1, Math.ceil((r.looked ?? r.found) / PAGE));
     return [
       {
         section,
@@ -83,7 +89,7 @@ export function searchFigures(results: readonly SearchResult[]): Figure[] {
         value: r.requests,
         ideal: pages,
         limit: pages,
-        margin: 'exact: one request a page of 100 found',
+        margin: r.looked === undefined ? 'exact: one request a page of 100 found' : `exact: one request a page of 100 of the ${r.looked.toLocaleString('en-US')} entries looked through (no part-of-a-name operator is documented)`,
         naive,
         naiveNote: 'every folder listed and looked through here',
         note: `${Math.round(r.ms)} ms on loopback`,

@@ -68,13 +68,8 @@ export interface SearchSpec {
   projects: readonly string[];
   /** everything below the projects' roots (default), or their root entries only */
   recursive?: boolean;
-  /** the whole name, exactly */
+  /** the whole name, exactly (the query language documents no operator for a part of a name: see files/find.ts) */
   name?: string;
-  /**
-   * a part of the name. The platform's partial-name operator is not documented (THIN): this writes
-   * `name LIKE "%<part>%"`; a platform that refuses it answers 400, and the caller says so and falls back.
-   */
-  namePart?: string;
   /** any of these tags */
   tags?: readonly string[];
   type?: 'file' | 'folder';
@@ -94,7 +89,6 @@ export function searchQuery(spec: SearchSpec): string {
   if (bad !== undefined) throw new ApiError({ kind: 'invalid', message: notProjectId(bad) });
   const where: string[] = [];
   if (spec.name !== undefined) where.push(`name = ${quote(spec.name)}`);
-  if (spec.namePart !== undefined) where.push(`name LIKE ${quote(`%${spec.namePart}%`)}`);
   if (spec.tags?.length) where.push(`tags IN (${spec.tags.map(quote).join(', ')})`);
   if (spec.type !== undefined) where.push(`type = ${quote(spec.type.toUpperCase())}`);
   for (const [field, value] of Object.entries(spec.metadata ?? {})) {

@@ -1,6 +1,7 @@
 // One paged list of the platform (a task group, a folder's entries, the caller's projects, a picker's rows):
 // loaded 100 at a time under a lock, so a double click on "Load more" does not load a page twice; reloaded
-// as many pages as were shown, replacing them only once the answer is in; cancelled by a reset. A listing that
+// as many pages as are shown (what a person loaded stays loaded), replacing them only once the answer is in; cancelled
+// by a reset. A listing that
 // reads ahead (`readAhead`) keeps, once "Load more" was asked for, the next pages on their way (never past the
 // total), each asked once and shown in order by the next "Load more"; a reload or a reset drops them.
 // No `vscode` import.
@@ -149,10 +150,11 @@ export class PagedLoader<T> {
   }
 
   /**
-   * Loads again from the start as many items as were shown (in pages of 100, at most `maxPages`), replacing
-   * them only once the answer is in, so a view never flickers to empty. A load under way is cancelled.
+   * Loads again from the start as many items as are shown (in pages of 100; at most `maxPages` when given), replacing
+   * them only once the answer is in, so a view never flickers to empty nor falls back to its first pages. A load
+   * under way is cancelled.
    */
-  reload(maxPages = 1): Promise<void> {
+  reload(maxPages = Infinity): Promise<void> {
     this.controller.abort();
     this.controller = new AbortController();
     this.dropAhead();

@@ -16,7 +16,8 @@ import { download } from '../remote/download';
 import type { DownloadRef } from '../remote/downloadItems';
 import { uploadCommand } from '../remote/upload';
 import { loadWholeFile, openRemote, remoteUri, type RemoteParts } from '../remote/open';
-import type { FileFinder, FindSpec } from './find';
+import { FileFinder } from './find';
+import type { FindSpec } from './foundWords';
 import { askConditions, askWhere, namedConditions } from './findPrompt';
 import { deleteItems, editTags, newFolder, rename } from './manageCommands';
 import type { JobTracker } from '../jobs/tracker';
@@ -33,7 +34,8 @@ export interface FilesParts {
   readonly remote: RemoteParts;
   /** The data jobs' tracker: the async delete's jobs are followed there. */
   readonly tracker: JobTracker;
-  finder: FileFinder;
+  /** Made on the first Find of a sign-in (it remembers whether the platform offers the search); forgotten at a new one. */
+  finder?: FileFinder;
 }
 
 /** Download… takes a project's row too: the whole project, under a folder of its name. */
@@ -78,9 +80,9 @@ export function filesCommands(parts: FilesParts): Command[] {
 
 
 /** Refresh: the row given (a project or a folder), else everything, the project list included. */
-function refreshFiles(parts: FilesParts, node: unknown): void {
+function refreshFiles(parts: FilesParts, node: unknown): Promise<void> {
   parts.services.projects.clear();
-  parts.model.refresh(node instanceof ProjectNode || node instanceof FolderNode ? node : undefined);
+  return parts.model.refresh(node instanceof ProjectNode || node instanceof FolderNode ? node : undefined);
 }
 
 async function copyIds(refs: IdRef[]): Promise<void> {
@@ -116,7 +118,7 @@ async function findFiles(parts: FilesParts, first: unknown): Promise<void> {
     if (!where) return;
     spec = where === 'all' ? { ...conditions, projects: (await projects.all()).map((p) => p.id), allProjects: true } : { ...conditions, projects: [where.id] };
   }
-  const found = parts.finder.find(spec);
+  const found = (parts.finder ??= new FileFinder(parts.services.client)).find(spec);
   parts.model.showFound(found, await rootFolders(parts));
   await vscode.commands.executeCommand(`${parts.rows.viewId}.focus`);
 }

@@ -6,10 +6,10 @@ import { MAX_FILE_JOB_ITEMS } from '../api/fileJobs';
 import type { AsyncJob } from '../api/types';
 import { asyncJobWrite, type AsyncJobKind, type AsyncJobParts } from '../jobs/jobWrite';
 import { WRITE_KINDS } from '../keys/writes';
-import { count, fileCount, formatSize } from '../util/words';
+import { count } from '../util/words';
 import type { JobVerdict } from '../write/asyncJobs';
 import type { WriteKind } from '../write/kinds';
-import { quotedName, type ManagedItem } from './managedItems';
+import type { ManagedItem } from './managedItems';
 import { isObject, recordOrGone, text, type FilesWriteApi } from './writeParts';
 
 const deleteOne = (name: string): string => l10n.t('Delete "{0}"', name);
@@ -71,24 +71,6 @@ export function asyncDeleteWrite(parts: AsyncJobParts): AsyncJobKind<AsyncDelete
     },
     parts,
   );
-}
-
-/** "Delete 3 folders and 214 files, 38.2 GB? This cannot be undone." (folders' contents not counted: not loaded). */
-export function deleteQuestion(items: readonly ManagedItem[]): string {
-  const folders = items.filter((i) => i.folder).length;
-  const files = items.length - folders;
-  const bytes = items.reduce((sum, i) => sum + (!i.folder && typeof i.size === 'number' ? i.size : 0), 0);
-  const what =
-    items.length === 1
-      ? quotedName(items[0].name)
-      : [folders === 1 ? l10n.t('1 folder') : folders ? l10n.t('{0} folders', count(folders)) : undefined, files ? fileCount(files) : undefined]
-          .filter(Boolean)
-          .join(l10n.t(' and '));
-  const size = bytes > 0 ? formatSize(bytes) : undefined;
-  const inside = folders === 1 ? l10n.t(' Everything in the folder goes too.') : folders ? l10n.t(' Everything in the folders goes too.') : '';
-  return size
-    ? l10n.t('Delete {0}, {1}?{2} This cannot be undone.', what, size, inside)
-    : l10n.t('Delete {0}?{1} This cannot be undone.', what, inside);
 }
 
 /**

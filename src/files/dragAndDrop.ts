@@ -104,7 +104,7 @@ export interface DropHandlers {
   /** Local files and folders (the Explorer, the OS): the upload flow to the target. */
   upload: (target: DropTarget, paths: string[]) => Promise<unknown>;
   /** Objects and prefixes of a volume: imported into the target. */
-  fromVolume: (target: DropTarget, rows: unknown[]) => Promise<unknown>;
+  fromVolume: (target: DropTarget | undefined, rows: unknown[]) => Promise<unknown>;
 }
 
 /** Asks Move here / Copy here, the default first; undefined when dismissed. */
@@ -166,8 +166,8 @@ export class FilesDragAndDrop implements vscode.TreeDragAndDropController<FilesN
     const where = dropTarget(target);
     const fromVolume = dataTransfer.get(VOLUMES_MIME)?.value as unknown;
     if (Array.isArray(fromVolume) && fromVolume.length) {
-      if (!where) void vscode.window.showWarningMessage(vscode.l10n.t('Drop objects of a volume onto a folder or a project to import them there.'));
-      else await this.run(() => this.handlers.fromVolume(where, fromVolume));
+      // Dropped beside the projects: the import asks where.
+      await this.run(() => this.handlers.fromVolume(where, fromVolume));
       return;
     }
     if (!items.length) {

@@ -7,10 +7,11 @@ import { describeError } from '../api/errors';
 import { FILE_ROW_FIELDS, fileListing, type FileLocation } from '../api/files';
 import { PAGE_SIZE, PagedLoader, recordKey } from '../api/pagedLoader';
 import type { FileRecord, Page, Project } from '../api/types';
-import { errorRows, LoadMoreNode as ListingEnd, loadMoreView, MessageNode as Message, messageView, type RowModel, type RowView, unreadTooltipLine } from '../ui/rowView';
+import { actionRows, errorRows, LoadMoreNode as ListingEnd, loadMoreView, MessageNode as Message, messageView, type RowModel, type RowView, unreadTooltipLine } from '../ui/rowView';
 import { entryView, projectView } from './fileRows';
-import { foundPath, type Found, type FindWay } from './find';
+import { foundMessage, foundPath, type Found } from './foundWords';
 import { count } from '../util/words';
+import { retryTitle } from '../ui/errorActions';
 import { Emitter } from '../util/emitter';
 import { commandTitles, COMMANDS } from '../keys/commands';
 
@@ -40,14 +41,14 @@ export class FoundRoot {
   readonly kind = 'found';
   readonly id = 'found';
   readonly nodes = new Map<string, FolderNode | FileNode>();
-  /** Who answered, as last drawn. */
-  way: FindWay;
+  /** What the view said above the results when last drawn (foundMessage). */
+  said: string;
   constructor(
     readonly found: Found,
     /** Each project's root folder, to tell a top-level entry's path. */
     readonly rootFolders: ReadonlyMap<string, string>,
   ) {
-    this.way = found.way;
+    this.said = foundMessage(found);
   }
   get listing(): PagedLoader<FileRecord> {
     return this.found.listing;
@@ -74,7 +75,8 @@ export class FolderNode {
   readonly kind = 'folder';
   readonly nodes = new Map<string, FolderNode | FileNode>();
   constructor(
-    readonly file: FileRecord,
+    /** The record as its listing holds it now (a reload brings a renamed or re-tagged one). */
+    public file: FileRecord,
     readonly parentNode: ProjectNode | FolderNode | FoundRoot,
     readonly listing: PagedLoader<FileRecord>,
   ) {}
@@ -89,7 +91,8 @@ export class FolderNode {
 export class FileNode {
   readonly kind = 'file';
   constructor(
-    readonly file: FileRecord,
+    /** The record as its listing holds it now (a reload brings a renamed or re-tagged one). */
+    public file: FileRecord,
     readonly parentNode: ProjectNode | FolderNode | FoundRoot,
   ) {}
   get id(): string {
@@ -129,6 +132,9 @@ export class FilesTreeModel implements RowModel<FilesNode> {
   private readonly changed = new Emitter<FilesNode | undefined>();
   /** Fires with the node whose children changed, or undefined for the whole tree. */
   readonly onDidChange = this.changed.event;
+  private readonly foundChanged = new Emitter<void>();
+  /** Fires when what is said above the results of a find changed (foundMessage), as its pages load. */
+  readonly onDidChangeFound = this.foundChanged.event;
   /** Whole records read for tooltips, by ID, each kept while its `modified_on` is the listed one. */
   private readonly wholeFiles = new Map<string, FileRecord>();
 
@@ -261,6 +267,11 @@ export class FilesTreeModel implements RowModel<FilesNode> {
     return this.foundRoot?.found;
   }
 
+  /** What the view says above what it found (undefined when it shows the projects). */
+  get foundSaid(): string | undefined {
+    return this.foundRoot?.said;
+  }
+
   /**
    * Reloads the listings that show these files or folders (after a change made to them): each project or folder
    * loaded so far that lists one, and the results of a find that lists one.
@@ -279,7 +290,7 @@ export class FilesTreeModel implements RowModel<FilesNode> {
       this.foundRoot.nodes.clear();
       this.changed.fire(undefined);
     }
-    for (const owner of owners) this.refresh(owner);
+    for (const owner of owners) void this.refresh(owner);
   }
 
   /** Reloads the entries of the projects and folders loaded so far whose ID is one of these (a move's or a copy's destination). */
@@ -291,14 +302,21 @@ export class FilesTreeModel implements RowModel<FilesNode> {
       for (const node of owner.nodes.values()) if (node instanceof FolderNode) visit(node);
     };
     for (const project of this.root.nodes.values()) visit(project);
-    for (const owner of owners) this.refresh(owner);
+    for (const owner of owners) void this.refresh(owner);
   }
 
-  /** Reloads everything, or one project's or folder's entries. */
-  refresh(node?: ProjectNode | FolderNode): void {
+  /**
+   * Reloads everything, or one project's or folder's entries: as many pages as are shown (300 entries stay 300),
+   * drawn when the answer is in (a listing never loaded, or failed, is read from its first page when next shown).
+   */
+  async refresh(node?: ProjectNode | FolderNode): Promise<void> {
     if (node) {
-      node.listing.reset();
-      node.nodes.clear();
+      if (node.listing.loaded && !node.listing.error && !node.listing.loading) {
+        await node.listing.reload();
+      } else {
+        node.listing.reset();
+        node.nodes.clear();
+      }
       this.changed.fire(node);
       return;
     }
@@ -339,42 +357,58 @@ export class FilesTreeModel implements RowModel<FilesNode> {
     this.root.listing.reset();
     this.foundRoot?.listing.reset();
     this.changed.dispose();
+    this.foundChanged.dispose();
   }
 
   private async childrenOf(owner: ListingNode): Promise<FilesNode[]> {
     const listing: PagedLoader<unknown> = owner.listing;
     if (!listing.loaded) await listing.ensureLoaded();
-    if (owner.kind === 'found' && owner.way !== owner.found.way) {
-      // The platform had no search and the list filters answered: the view's description says so.
-      owner.way = owner.found.way;
-      this.changed.fire(undefined);
+    if (owner.kind === 'found' && owner.said !== foundMessage(owner.found)) {
+      // Who answered (the list filters, when the platform had no search), how far it looked, or that it failed: said above the rows.
+      owner.said = foundMessage(owner.found);
+      this.foundChanged.fire();
     }
     const nodes: FilesNode[] = owner.kind === 'root' ? this.projectNodes(owner) : this.entryNodes(owner);
     if (listing.error !== undefined && !nodes.length) {
       // The root's retry builds it anew; a project's or a folder's loads its first page again.
-      const title = l10n.t('Try Again');
+      const title = retryTitle();
       const retry = owner.kind === 'root' ? { title, command: COMMANDS.refreshFiles } : { title, command: COMMANDS.loadMoreFiles, args: [owner] };
-      if (owner.kind === 'found') return errorRows(owner.id, owner, listing.error, retry, l10n.t('Could not find: {0}', describeError(listing.error)));
+      // What went wrong is said once, whole, above the rows (foundMessage): here what to do about it.
+      if (owner.kind === 'found') return [...actionRows(owner.id, owner, listing.error, retry), this.clearFindRow(owner)];
       return errorRows(owner.id, owner, listing.error, retry, l10n.t('Could not load: {0}', describeError(listing.error)));
     }
     if (listing.hasMore || listing.error !== undefined) nodes.push(new ListingEnd<ListingNode>(owner));
-    else if (!nodes.length && owner.kind === 'found') nodes.push(new Message<ListingNode>(`${owner.id}/empty`, owner, emptyText(owner), 'info', undefined, { title: commandTitles().clearFind, command: COMMANDS.clearFind }));
+    else if (!nodes.length && owner.kind === 'found') nodes.push(this.clearFindRow(owner, emptyText(owner)));
     else if (!nodes.length) nodes.push(new Message<ListingNode>(`${owner.id}/empty`, owner, emptyText(owner), 'info'));
     return nodes;
+  }
+
+  /** A row that clears the find: "No files or folders match", or the command's own title. */
+  private clearFindRow(owner: FoundRoot, text = commandTitles().clearFind): MessageNode {
+    return new Message<ListingNode>(`${owner.id}/clear`, owner, text, 'info', undefined, { title: commandTitles().clearFind, command: COMMANDS.clearFind });
   }
 
   private projectNodes(root: FilesRoot): ProjectNode[] {
     return root.listing.items.map((project) => reuse(root.nodes, project.id, () => new ProjectNode(project, fileListing(this.source.files, { project: project.id }, {}, FILE_ROW_FIELDS))));
   }
 
-  /** Folders first, as in the Explorer; otherwise the platform's order. */
+  /**
+   * Folders first, as in the Explorer; otherwise the platform's order. A row listed before is the same node (its
+   * children loaded, its place in the view kept) with the record as listed now; the nodes of entries gone are let go.
+   */
   private entryNodes(owner: ProjectNode | FolderNode | FoundRoot): (FolderNode | FileNode)[] {
     const entries = [...owner.listing.items].sort((a, b) => Number(b.type === 'folder') - Number(a.type === 'folder'));
-    return entries.map((file) =>
-      file.type === 'folder'
-        ? reuse(owner.nodes, `d:${file.id}`, () => new FolderNode(file, owner, fileListing(this.source.files, { parent: file.id }, {}, FILE_ROW_FIELDS)))
-        : reuse(owner.nodes, `f:${file.id}`, () => new FileNode(file, owner)),
-    );
+    const nodes = entries.map((file) => {
+      const node =
+        file.type === 'folder'
+          ? reuse(owner.nodes, `d:${file.id}`, () => new FolderNode(file, owner, fileListing(this.source.files, { parent: file.id }, {}, FILE_ROW_FIELDS)))
+          : reuse(owner.nodes, `f:${file.id}`, () => new FileNode(file, owner));
+      node.file = file;
+      return node;
+    });
+    const listed = new Set(entries.map((file) => `${file.type === 'folder' ? 'd' : 'f'}:${file.id}`));
+    for (const key of [...owner.nodes.keys()]) if (!listed.has(key)) owner.nodes.delete(key);
+    return nodes;
   }
 
   private newRoot(): FilesRoot {

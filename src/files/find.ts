@@ -1,7 +1,10 @@
-// Find Files: what to look for and where, which of the platform's two ways answers it — the list filters of
+// Find Files: what to look for and where, which of the platform's ways answers it — the list filters of
 // `GET /v2/files` (platform-api.md §10.1: one level, exact values) or the server-side search (`POST /v2/files/search`, §10.2:
-// everything below a project's root, a part of a name too) — and the answers as one paged listing, one request a page.
-// Nothing is found by loading folders and looking through them here. No `vscode` import.
+// everything below a project's root) — and the answers as one paged listing, one request a page. A part of a name has
+// no operator in the documented query language (platform-api.md §10.2, THIN): its answer is the search of every entry below the
+// projects' roots (the other conditions kept), or where the platform has no search the folders listed one by one,
+// each name compared here, as far as the person asks (1,000 entries a load), saying how far it looked.
+// No `vscode` import.
 
 import * as l10n from '@vscode/l10n';
 import { ApiError } from '../api/errors';
@@ -11,27 +14,10 @@ import { isTaskId, notTaskId } from '../api/ids';
 import { PAGE_SIZE, PagedLoader, recordKey, type PageSource } from '../api/pagedLoader';
 import type { PageRequest } from '../api/tasks';
 import type { FileFilters, FileRecord, Page, SearchPage } from '../api/types';
+import type { FindSpec, FindWay, Found, Looked } from './foundWords';
 
-/** What to find, and where: each condition given narrows the search (AND). */
-export interface FindSpec {
-  /** the projects searched (`owner/project`): one, or every project of the caller */
-  projects: readonly string[];
-  /** every project of the caller (for the words only: `projects` lists them) */
-  allProjects?: boolean;
-  /** a folder's own entries in place of the projects' */
-  folder?: { id: string; name: string; project: string };
-  /** the whole name, exactly */
-  name?: string;
-  /** a part of the name (the server search only) */
-  namePart?: string;
-  tag?: string;
-  metadata?: { field: string; value: string };
-  /** the task that produced the files */
-  task?: string;
-}
-
-/** Who answers: the list filters of `GET /v2/files`, or the server-side search. */
-export type FindWay = 'list' | 'search';
+/** Entries a part-of-a-name find reads at most per page it shows (10 requests): "Load more" reads on. */
+export const LOOK_PER_LOAD = 1_000;
 
 /** The part of the client Find Files uses. */
 export interface FindClient {
@@ -53,10 +39,8 @@ export function findProblem(spec: FindSpec): string | undefined {
     return l10n.t('Give a name, a tag, a metadata field or a task to find files by.');
   }
   if (!spec.folder && !spec.projects.length) return l10n.t('There is no project to search.');
-  if (spec.namePart !== undefined && (spec.folder || spec.task !== undefined)) {
-    return spec.folder
-      ? l10n.t('A part of a name is found by the server search, which searches whole projects: find it in the project, or give the whole name.')
-      : l10n.t('A part of a name cannot be combined with the task that produced the files: give the whole name.');
+  if (spec.namePart !== undefined && spec.task !== undefined) {
+    return l10n.t('A part of a name cannot be combined with the task that produced the files: give the whole name.');
   }
   return undefined;
 }
@@ -64,12 +48,13 @@ export function findProblem(spec: FindSpec): string | undefined {
 /**
  * Which way answers: the list filters for a folder's entries and for a task's files (the search has no condition on
  * where a file came from); else the server search, which looks below the projects' roots, while the platform offers
- * it; else the list filters (the projects' top levels), except for a part of a name, which only the search can find.
+ * it; else the list filters (the projects' top levels). A part of a name is compared here: on every entry the search
+ * gives, or without it (or in a folder) on the entries of the folders listed one by one.
  */
-export function findWay(spec: FindSpec, searchOffered: boolean): FindWay | undefined {
+export function findWay(spec: FindSpec, searchOffered: boolean): FindWay {
+  if (spec.namePart !== undefined) return searchOffered && !spec.folder ? 'search' : 'walk';
   if (spec.folder || spec.task !== undefined) return 'list';
-  if (searchOffered) return 'search';
-  return spec.namePart !== undefined ? undefined : 'list';
+  return searchOffered ? 'search' : 'list';
 }
 
 /** The list filters of a spec (`GET /v2/files`). */
@@ -90,7 +75,6 @@ export function searchQueries(spec: FindSpec): string[] {
       searchQuery({
         projects: spec.projects.slice(i, i + MAX_SEARCH_PROJECTS),
         ...(spec.name !== undefined ? { name: spec.name } : {}),
-        ...(spec.namePart !== undefined ? { namePart: spec.namePart } : {}),
         ...(spec.tag !== undefined ? { tags: [spec.tag] } : {}),
         ...(spec.metadata ? { metadata: { [spec.metadata.field]: spec.metadata.value } } : {}),
       }),
@@ -138,12 +122,57 @@ export function chainPages(sources: readonly PageSource<FileRecord>[]): PageSour
   };
 }
 
-/** The results of one Find Files, with who answered them. */
-export interface Found {
-  readonly spec: FindSpec;
-  readonly listing: PagedLoader<FileRecord>;
-  /** Who answered; it turns from the search to the list filters once when the platform has no search. */
-  readonly way: FindWay;
+/**
+ * The entries of `source` whose name holds `part` (any case), read on until a page holds one, the source ends, or
+ * LOOK_PER_LOAD entries were looked through: each page shown costs at most 10 requests, "Load more" reads on.
+ */
+export function namesHolding(source: PageSource<FileRecord>, part: string, looked: Looked): PageSource<FileRecord> {
+  const wanted = part.toLocaleLowerCase();
+  const holds = (file: FileRecord) => (file.name ?? '').toLocaleLowerCase().includes(wanted);
+  const read = async (first: Promise<Page<FileRecord>>, signal: AbortSignal): Promise<Page<FileRecord>> => {
+    const items: FileRecord[] = [];
+    let page = await first;
+    for (let seen = 0; ; page = await source.next(page.next!, signal)) {
+      seen += page.items.length;
+      looked.entries += page.items.length;
+      items.push(...page.items.filter(holds));
+      if (!page.next) looked.complete = true;
+      if (!page.next || items.length || seen >= LOOK_PER_LOAD) return { items, total: undefined, next: page.next };
+    }
+  };
+  return {
+    page: (offset, limit, signal) => {
+      Object.assign(looked, { entries: 0, folders: 0, complete: false });
+      return read(source.page(offset, limit, signal), signal);
+    },
+    next: (link, signal) => read(source.next(link, signal), signal),
+  };
+}
+
+/**
+ * Every entry below `roots`, one folder's listing after another (`GET /v2/files`, 100 a request, by offset), as pages
+ * of what each request read; the folders found are listed after those before them. Counts the folders in `looked`.
+ */
+export function folderWalk(client: FindClient, roots: readonly FileLocation[], looked: Looked): PageSource<FileRecord> {
+  let queue: { location: FileLocation; offset: number }[] = [];
+  const step = async (signal: AbortSignal): Promise<Page<FileRecord>> => {
+    const at = queue[0];
+    if (!at) return { items: [], total: undefined, next: undefined };
+    if (at.offset === 0) looked.folders++;
+    const page = await client.files.list(at.location, { offset: at.offset, limit: PAGE_SIZE, signal });
+    at.offset += page.items.length;
+    const more = page.items.length > 0 && (page.total === undefined ? page.items.length >= PAGE_SIZE : at.offset < page.total);
+    if (!more) queue.shift();
+    for (const entry of page.items) if (entry.type === 'folder') queue.push({ location: { parent: entry.id }, offset: 0 });
+    return { items: page.items, total: undefined, next: queue.length ? 'walk' : undefined };
+  };
+  return {
+    page: (_offset, _limit, signal) => {
+      queue = roots.map((location) => ({ location, offset: 0 }));
+      return step(signal);
+    },
+    next: (_link, signal) => step(signal),
+  };
 }
 
 /**
@@ -159,11 +188,13 @@ export class FileFinder {
   find(spec: FindSpec): Found {
     const problem = findProblem(spec);
     if (problem) throw new ApiError({ kind: 'invalid', message: problem });
-    const way = findWay(spec, this.searchOffered);
-    if (!way) throw new ApiError({ kind: 'invalid', message: noSearch() });
-    const found = { spec, way, listing: undefined as unknown as PagedLoader<FileRecord> };
-    const listed = () => chainPages(spec.folder ? [listSource(this.client, { parent: spec.folder.id }, listFilters(spec))] : spec.projects.map((p) => listSource(this.client, { project: p }, listFilters(spec))));
-    let source = way === 'search' ? chainPages(searchQueries(spec).map((q) => searchSource(this.client, q))) : listed();
+    const looked: Looked | undefined = spec.namePart !== undefined ? { entries: 0, folders: 0, complete: false } : undefined;
+    const found = { spec, way: findWay(spec, this.searchOffered), looked, listing: undefined as unknown as PagedLoader<FileRecord> };
+    const sourceFor = (way: FindWay): PageSource<FileRecord> => {
+      const source = this.source(spec, way, looked);
+      return looked && spec.namePart !== undefined ? namesHolding(source, spec.namePart, looked) : source;
+    };
+    let source = sourceFor(found.way);
     found.listing = new PagedLoader<FileRecord>(
       {
         page: async (offset, limit, signal) => {
@@ -171,11 +202,10 @@ export class FileFinder {
             return await source.page(offset, limit, signal);
           } catch (error) {
             if (found.way !== 'search' || !searchUnavailable(error)) throw error;
-            // The platform has no search for this account: the list filters answer, when they can.
+            // The platform has no search for this account: the list filters answer, or the folders listed one by one.
             this.searchOffered = false;
-            if (findWay(spec, false) !== 'list') throw new ApiError({ kind: 'invalid', message: noSearch() });
-            found.way = 'list';
-            source = listed();
+            found.way = findWay(spec, false);
+            source = sourceFor(found.way);
             return source.page(offset, limit, signal);
           }
         },
@@ -185,41 +215,12 @@ export class FileFinder {
     );
     return found;
   }
-}
 
-const noSearch = (): string => l10n.t('This platform does not offer the server-side search, which a part of a name needs: give the whole name.');
-
-/** "name contains "x" · tag "t"": the conditions of a spec, in words. */
-export function conditionWords(spec: FindSpec): string {
-  return [
-    spec.name !== undefined ? l10n.t('name "{0}"', spec.name) : undefined,
-    spec.namePart !== undefined ? l10n.t('name contains "{0}"', spec.namePart) : undefined,
-    spec.tag !== undefined ? l10n.t('tag "{0}"', spec.tag) : undefined,
-    spec.metadata ? l10n.t('{0} = "{1}"', spec.metadata.field, spec.metadata.value) : undefined,
-    spec.task !== undefined ? l10n.t('made by task {0}', spec.task.trim().slice(0, 8)) : undefined,
-  ]
-    .filter((w): w is string => w !== undefined)
-    .join(' · ');
-}
-
-/** The view's description while it shows results: what was looked for, where, and who answered. */
-export function foundDescription(found: Pick<Found, 'spec' | 'way'>): string {
-  const { spec } = found;
-  const where = spec.folder
-    ? l10n.t('in the folder {0}', spec.folder.name)
-    : spec.allProjects
-      ? l10n.t('in all projects')
-      : spec.projects.length === 1
-        ? l10n.t('in {0}', spec.projects[0])
-        : l10n.t('in {0} projects', spec.projects.length);
-  const by = found.way === 'search' ? l10n.t('server search') : spec.folder ? l10n.t('list filter') : l10n.t('list filter, top level only');
-  return l10n.t({ message: 'Found: {0} {1} ({2})', args: [conditionWords(spec), where, by], comment: ['{0}: the conditions, {1}: where, {2}: which of the platform\'s ways answered'] });
-}
-
-/** Where a found file is: "owner/project", "owner/project/…" below the top level, or "owner/project/…/folder". */
-export function foundPath(file: FileRecord, spec: FindSpec, rootFolders: ReadonlyMap<string, string>): string | undefined {
-  const project = file.project ?? spec.folder?.project;
-  if (!project) return undefined;
-  if (spec.folder && file.parent === spec.folder.id) return `${project}/…/${spec.folder.name}`;
-  return file.parent && rootFolders.get(project) === file.parent ? project : `${project}/…`;
+  /** The pages a way reads for a spec (a part of a name: every entry it gives, the names compared by the caller). */
+  private source(spec: FindSpec, way: FindWay, looked: Looked | undefined): PageSource<FileRecord> {
+    const locations: FileLocation[] = spec.folder ? [{ parent: spec.folder.id }] : spec.projects.map((project) => ({ project }));
+    if (way === 'search') return chainPages(searchQueries(spec).map((q) => searchSource(this.client, q)));
+    if (way === 'walk') return folderWalk(this.client, locations, looked ?? { entries: 0, folders: 0, complete: false });
+    return chainPages(locations.map((location) => listSource(this.client, location, listFilters(spec))));
+  }
 }

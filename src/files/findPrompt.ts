@@ -7,7 +7,7 @@ import type { CommandOptions } from '../ui/commands';
 import { paletteTitle } from '../ui/commands';
 import { pickProject } from '../ui/projectPick';
 import { commandTitles } from '../keys/commands';
-import type { FindSpec } from './find';
+import type { FindSpec } from './foundWords';
 
 /** The conditions of a find: what a script passes in the options, or what the person is asked for. */
 export type FindConditions = Pick<FindSpec, 'name' | 'namePart' | 'tag' | 'metadata' | 'task'>;
@@ -45,7 +45,7 @@ export async function askConditions(): Promise<FindConditions | undefined> {
   const title = paletteTitle(commandTitles().findFiles);
   const choices: (vscode.QuickPickItem & { by: By })[] = [
     { by: 'name', label: vscode.l10n.t('Name'), description: vscode.l10n.t('the whole name, exactly') },
-    { by: 'namePart', label: vscode.l10n.t('Part of a name'), description: vscode.l10n.t('by the server search, where the platform offers it') },
+    { by: 'namePart', label: vscode.l10n.t('Part of a name'), description: vscode.l10n.t('any case; every entry looked through, 1,000 a load') },
     { by: 'tag', label: vscode.l10n.t('Tag') },
     { by: 'metadata', label: vscode.l10n.t('Metadata field and value'), description: vscode.l10n.t('field=value') },
     { by: 'task', label: vscode.l10n.t('Task that produced them'), description: vscode.l10n.t('the task\'s ID') },

@@ -9,12 +9,14 @@ import { pickProject } from '../ui/projectPick';
 import { commandTitles } from '../keys/commands';
 import { count } from '../util/words';
 import { WRITE_KINDS, type WriteKindName } from '../keys/writes';
+import { folderContents } from './folderContents';
 import { waitsForPerson, type Account, type WriteRecord } from '../write/outbox';
 import type { JobTracker } from '../jobs/tracker';
 import { projectNodeOf } from './dragAndDrop';
 import { FolderNode, ProjectNode, type FilesTreeModel } from './filesModel';
 import type { FileRef } from './targets';
-import { deleteQuestion, planDelete } from './deleteWrites';
+import { planDelete } from './deleteWrites';
+import { deleteQuestion } from './deleteQuestion';
 import { doneWhat, notTaken, readOnlyWords, refusal, signInToChange, type ManagedItem } from './managedItems';
 import { checkedTags, planBulkTags, planTags, tagProblem, tagsInUse, tagsNotTaken, type TagsPayload } from './tagsWrites';
 import type { NewFolderPayload } from '../remote/newFolderWrite';
@@ -23,7 +25,7 @@ export interface ManageParts {
   readonly services: Services;
   readonly model: FilesTreeModel;
   /** The data jobs' tracker: an async delete's jobs are followed there (and shown in Data Jobs), the command waits on it. */
-  readonly tracker: Pick<JobTracker, 'settled'>;
+  readonly tracker: Pick<JobTracker, 'settled' | 'get'>;
 }
 
 async function account(services: Services): Promise<Account> {
@@ -40,9 +42,9 @@ const LOOKUP_WAIT_MS = 10_000;
  * and the records left (refused, not found, or still being checked). A lost answer is looked up in the background;
  * the person waits a little for it rather than hear "maybe" at once.
  */
-export async function send<R>(services: Services, kind: WriteKindName, payloads: readonly unknown[]): Promise<{ done: R[]; left: WriteRecord[] }> {
-  const { finished, left } = await services.outbox.send<R>(kind, payloads, await account(services), { until: 'lookup', atMostMs: LOOKUP_WAIT_MS });
-  return { done: finished.map((f) => f.outcome), left };
+export async function send<R, P = unknown>(services: Services, kind: WriteKindName, payloads: readonly P[], signal?: AbortSignal): Promise<{ done: R[]; left: WriteRecord[]; withdrawn: P[] }> {
+  const { finished, left, withdrawn } = await services.outbox.send<R, P>(kind, payloads, await account(services), { until: 'lookup', atMostMs: LOOKUP_WAIT_MS, signal });
+  return { done: finished.map((f) => f.outcome), left, withdrawn: withdrawn.map((r) => r.payload as P) };
 }
 
 /** What is left of a write, in words: refused (why), or still being checked (it is not sent again blind). */
@@ -73,12 +75,16 @@ export async function newFolder(parts: ManageParts, where: unknown, options: Com
     label = project.id;
   }
   if (!writable) throw new Error(readOnlyWords(label));
-  const name = typeof options.name === 'string' ? options.name : await vscode.window.showInputBox({ title, prompt: vscode.l10n.t('The new folder\'s name, in {0}', label), validateInput: (v) => nameProblem(v, 'folder'), ignoreFocusOut: true });
+  // Its box names the action and the place, as every box of a command does once it knows what it acts on.
+  const name =
+    typeof options.name === 'string'
+      ? options.name
+      : await vscode.window.showInputBox({ title: vscode.l10n.t('New Folder in {0}', label), prompt: vscode.l10n.t('The new folder\'s name, in {0}', label), validateInput: (v) => nameProblem(v, 'folder'), ignoreFocusOut: true });
   if (name === undefined) return undefined;
   const problem = nameProblem(name, 'folder');
   if (problem) throw new Error(problem);
   const { done, left } = await send<FileRecord>(parts.services, WRITE_KINDS.newFolder, [{ name, where: target, label }]);
-  if (where instanceof ProjectNode || where instanceof FolderNode) parts.model.refresh(where);
+  if (where instanceof ProjectNode || where instanceof FolderNode) void parts.model.refresh(where);
   if (!done.length) throw new Error(leftWords(left));
   vscode.window.setStatusBarMessage(`$(check) ${vscode.l10n.t('Made the folder "{0}" in {1}', name, label)}`, 3_000);
   return done[0];
@@ -94,7 +100,7 @@ export async function rename(parts: ManageParts, ref: FileRef, options: CommandO
     typeof options.name === 'string'
       ? options.name
       : await vscode.window.showInputBox({
-          title: paletteTitle(commandTitles().renameFile),
+          title: vscode.l10n.t('Rename "{0}"', item.name),
           value: item.name,
           valueSelection: [0, item.folder || item.name.lastIndexOf('.') <= 0 ? item.name.length : item.name.lastIndexOf('.')],
           prompt: vscode.l10n.t('The new name of "{0}"', item.name),
@@ -128,7 +134,14 @@ export async function deleteItems(parts: ManageParts, refs: FileRef[], options: 
   if (refused) throw new Error(refused);
   if (options.confirm !== false) {
     const yes = vscode.l10n.t('Delete');
-    if ((await vscode.window.showWarningMessage(deleteQuestion(items), { modal: true }, yes)) !== yes) return { deleted: 0, gone: 0, failed: 0 };
+    // One folder: what is in it is counted first (at most 10 requests), so the question says what goes with it.
+    const inside =
+      items.length === 1 && items[0].folder
+        ? await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Counting what is in {0}…', items[0].name) }, () =>
+            folderContents(parts.services.client.files, items[0].id).catch(() => undefined),
+          )
+        : undefined;
+    if ((await vscode.window.showWarningMessage(deleteQuestion(items, inside), { modal: true }, yes)) !== yes) return { deleted: 0, gone: 0, failed: 0 };
   }
   const plan = planDelete(items);
   let outcome: { deleted: number; gone: number; failed: number; why?: string };
@@ -149,7 +162,8 @@ export async function deleteItems(parts: ManageParts, refs: FileRef[], options: 
     const failed = results.filter((r) => r.error && r.error.status !== 404);
     outcome = { deleted: results.filter((r) => r.resource).length, gone: gone + goneBefore.length, failed: failed.length + (left.length ? plan.jobs.filter((_, i) => i >= done.length).reduce((n, j) => n + j.items.length, 0) : 0), why: failed[0]?.error?.message ?? (left.length ? leftWords(left) : undefined) };
   }
-  parts.model.refreshHolding(items.map((i) => i.id));
+  // An async delete's jobs read their rows again when they end (files/register.ts).
+  if ('single' in plan) parts.model.refreshHolding(items.map((i) => i.id));
   const words = [
     outcome.deleted ? vscode.l10n.t('Deleted {0}', doneWhat(outcome.deleted, items)) : undefined,
     outcome.gone ? goneWords(outcome.gone, listed.length === 1 ? listed[0].name : undefined) : undefined,
@@ -218,10 +232,10 @@ interface TagItem extends vscode.QuickPickItem {
 }
 
 /** The quick pick of tags: those in use (checked when every file has it; the others say on how many), plus a new tag typed. */
-async function askTags(files: readonly { tags: readonly string[] }[]): Promise<{ add: string[]; remove: string[] } | undefined> {
+async function askTags(files: readonly { name: string; tags: readonly string[] }[]): Promise<{ add: string[]; remove: string[] } | undefined> {
   const inUse = tagsInUse(files);
   const pick = vscode.window.createQuickPick<TagItem>();
-  pick.title = paletteTitle(commandTitles().editTags);
+  pick.title = files.length === 1 ? vscode.l10n.t('Edit Tags of "{0}"', files[0].name) : vscode.l10n.t('Edit Tags of {0} files', count(files.length));
   pick.placeholder = vscode.l10n.t('Check the tags to keep or add; type a new tag');
   pick.canSelectMany = true;
   pick.ignoreFocusOut = true;

@@ -1,4 +1,5 @@
-// Edit Metadata…: a file's metadata as a JSON document (`sevenbridges-metadata:/<id>/<name>.metadata.json`). Opening
+// Edit Metadata…: a file's metadata as a JSON document (`sevenbridges-metadata:/<name>.metadata.json?<id>`: its tab and
+// breadcrumbs say the file's name, the ID rides in the query; a tab of an older version, `/<id>/<name>…`, still reads). Opening
 // reads it from the platform; saving checks it (JSON, text values, the platform's limits) and sends the whole set
 // through the write path (files/metadataWrite.ts). A save that is refused keeps the editor's text.
 import * as vscode from 'vscode';
@@ -14,11 +15,11 @@ export const METADATA_SCHEME = 'sevenbridges-metadata';
 
 /** The document of a file's metadata. */
 export function metadataUri(file: { id: string; name?: string }): vscode.Uri {
-  return vscode.Uri.from({ scheme: METADATA_SCHEME, path: `/${file.id}/${(file.name ?? file.id).replace(/\//g, '_')}.metadata.json` });
+  return vscode.Uri.from({ scheme: METADATA_SCHEME, path: `/${(file.name ?? file.id).replace(/\//g, '_')}.metadata.json`, query: file.id });
 }
 
-const idOf = (uri: vscode.Uri): string => uri.path.split('/')[1] ?? '';
-const nameOf = (uri: vscode.Uri): string => (uri.path.split('/')[2] ?? '').replace(/\.metadata\.json$/, '');
+const idOf = (uri: vscode.Uri): string => uri.query || (uri.path.split('/')[1] ?? '');
+const nameOf = (uri: vscode.Uri): string => (uri.path.split('/').pop() ?? '').replace(/\.metadata\.json$/, '');
 
 export class MetadataDocuments implements vscode.FileSystemProvider {
   private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
@@ -87,5 +88,6 @@ export async function editMetadata(file: FileRef): Promise<void> {
   if (file.folder) throw new Error(vscode.l10n.t('Folders have no metadata: choose a file.'));
   const document = await vscode.workspace.openTextDocument(metadataUri(file));
   await vscode.languages.setTextDocumentLanguage(document, 'json');
-  await vscode.window.showTextDocument(document);
+  // Opened to be edited: a tab that stays, not a preview the next click replaces.
+  await vscode.window.showTextDocument(document, { preview: false });
 }

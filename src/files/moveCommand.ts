@@ -9,9 +9,11 @@ import { checkingNames, clashWords, lookupDestination, planClashes } from '../co
 import { pickDestination } from '../copy/pickers';
 import { describeDestination, type CopyDestination } from '../copy/request';
 import type { CommandOptions } from '../ui/commands';
-import { count } from '../util/words';
+import { count, itemCount, notSentWords } from '../util/words';
+import { isFinished } from '../jobs/tracker';
 import { leftWords, managedItems, send, type ManageParts } from './manageCommands';
 import { alreadyThere, destinationFolder, folderChain, intoItself, moveQuestion, planMove, type MovePlan, type MovingItem } from './movePlan';
+import type { AsyncMovePayload } from './moveWrites';
 import { dropDestination, type DropTarget } from './dragAndDrop';
 import type { ItemNode } from './filesModel';
 import { readFile, type FileRef } from './targets';
@@ -38,6 +40,9 @@ export interface MoveOutcome {
   moved: number;
   failed: number;
   already: number;
+  /** Items of a cancelled move never sent, and items still moving on the platform when it was cancelled. */
+  notSent?: number;
+  moving?: number;
 }
 
 const isDestination = (value: unknown): value is CopyDestination =>
@@ -122,34 +127,59 @@ export async function confirmMove(prepared: PreparedMove): Promise<boolean> {
 export async function runMove(parts: ManageParts, prepared: PreparedMove): Promise<MoveOutcome> {
   const { destination, plan, items } = prepared;
   const label = describeDestination(destination);
-  const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Moving to {0}', label) }, async () => {
+  const controller = new AbortController();
+  const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Moving to {0}', label), cancellable: 'jobs' in plan }, async (_progress, token) => {
     if ('single' in plan) {
       const { done, left } = await send<FileRecord>(parts.services, WRITE_KINDS.move, [plan.single]);
       if (!done.length) throw new Error(leftWords(left));
-      return { moved: 1, failed: 0, why: undefined as string | undefined, made: [done[0].id] };
+      return { moved: 1, failed: 0, why: undefined as string | undefined, made: [done[0].id], notSent: 0, moving: 0 };
     }
-    const { done, left } = await send<AsyncJob>(parts.services, WRITE_KINDS.asyncMove, plan.jobs);
-    // The write handed each job to the tracker (Data Jobs shows it); the command waits for their ends there.
-    const jobs = await parts.tracker.settled(done.map((job) => job.id));
-    const results: FileItemResult[] = jobs.flatMap((job) => job.result ?? []);
-    const failed = results.filter((r) => r.error);
-    const notSent = left.length ? plan.jobs.slice(done.length).reduce((n, j) => n + j.items.length, 0) : 0;
-    return {
-      moved: results.filter((r) => r.resource).length,
-      failed: failed.length + notSent,
-      why: failed[0]?.error?.message ?? (left.length ? leftWords(left) : undefined),
-      made: results.flatMap((r) => (r.resource ? [r.resource.id] : [])),
-    };
+    // Cancel: the calls not sent yet are not sent; those sent go on on the platform (Data Jobs follows them).
+    const cancel = token.onCancellationRequested(() => controller.abort());
+    try {
+      const { done, left, withdrawn } = await send<AsyncJob, AsyncMovePayload>(parts.services, WRITE_KINDS.asyncMove, plan.jobs, controller.signal);
+      // The write handed each job to the tracker (Data Jobs shows it); the command waits for their ends there.
+      const ids = done.map((job) => job.id);
+      const jobs = await parts.tracker.settled(ids, controller.signal).catch(() => ids.flatMap((id) => parts.tracker.get(id) ?? []));
+      const results: FileItemResult[] = jobs.flatMap((job) => job.result ?? []);
+      const failed = results.filter((r) => r.error);
+      const notSent = withdrawn.reduce((n, j) => n + j.items.length, 0);
+      const unsent = left.length ? plan.jobs.slice(done.length + withdrawn.length).reduce((n, j) => n + j.items.length, 0) : 0;
+      const moving = jobs.filter((job) => !isFinished(job)).reduce((n, job) => n + Math.max(0, (job.total ?? 0) - (job.result?.length ?? 0)), 0);
+      return {
+        moved: results.filter((r) => r.resource).length,
+        failed: failed.length + unsent,
+        why: failed[0]?.error?.message ?? (left.length ? leftWords(left) : undefined),
+        made: results.flatMap((r) => (r.resource ? [r.resource.id] : [])),
+        notSent,
+        moving,
+      };
+    } finally {
+      cancel.dispose();
+    }
   });
-  parts.model.refreshHolding(items.map((i) => i.id));
-  parts.model.refreshListings([destination.project, ...[destinationFolder(destination)].filter((id): id is string => !!id)]);
+  // An async move's jobs read their rows again when they end (files/register.ts), after a Cancel too.
+  if ('single' in plan) {
+    parts.model.refreshHolding(items.map((i) => i.id));
+    parts.model.refreshListings([destination.project, ...[destinationFolder(destination)].filter((id): id is string => !!id)]);
+  }
   const words = [
     outcome.moved ? vscode.l10n.t('Moved {0} to {1}', doneWhat(outcome.moved, items), label) : undefined,
     outcome.failed ? vscode.l10n.t('{0} not moved: {1}', count(outcome.failed), outcome.why ?? '') : undefined,
+    controller.signal.aborted ? cancelledMoveWords(outcome.notSent, outcome.moving) : undefined,
   ].filter(Boolean);
-  if (outcome.failed) void vscode.window.showWarningMessage(words.join('; '));
+  if (outcome.failed || controller.signal.aborted) void vscode.window.showWarningMessage(words.join('; '));
   else vscode.window.setStatusBarMessage(`$(check) ${words.join('; ')}`, 5_000);
-  return { moved: outcome.moved, failed: outcome.failed, already: prepared.already.length };
+  return { moved: outcome.moved, failed: outcome.failed, already: prepared.already.length, notSent: outcome.notSent, moving: outcome.moving };
+}
+
+/** What a cancelled move left: "Move cancelled: 300 items not sent; 200 still moving (see Data Jobs)". */
+function cancelledMoveWords(notSent: number, moving: number): string {
+  const parts = [
+    notSent ? notSentWords(itemCount(notSent)) : undefined,
+    moving ? vscode.l10n.t('{0} still moving on the platform (see Data Jobs)', itemCount(moving)) : undefined,
+  ].filter((p): p is string => p !== undefined);
+  return parts.length ? vscode.l10n.t('Move cancelled: {0}', parts.join(', ')) : vscode.l10n.t('Move cancelled after everything was sent and done');
 }
 
 /**

@@ -11,7 +11,6 @@ import { showRows, type RowTree } from '../ui/rowTree';
 import type { dropCopy, filesCommands, FilesParts } from './commands';
 import { FilesDragAndDrop, type DropTarget } from './dragAndDrop';
 import { FilesTreeModel, type FilesNode, type ItemNode } from './filesModel';
-import { FileFinder, foundDescription } from './find';
 import type { dropMove, MoveOutcome } from './moveCommand';
 import type { uploadCommand } from '../remote/upload';
 import { registerMetadataDocuments } from './metadataDocument';
@@ -52,18 +51,16 @@ export function registerFiles(services: Services, copy: CopyFeature, remote: Rem
     fromVolume: (target, rows) => Promise.resolve(vscode.commands.executeCommand(COMMANDS.importFromVolume, rows, { into: target })),
   });
   const { view, rows, disposables } = showRows(VIEWS.files, model, { clock, canSelectMany: true, dragAndDropController: dragAndDrop });
-  const parts: FilesParts = { services, model, rows, view, copy, remote, tracker: jobs.tracker, finder: new FileFinder(client) };
-  // The view's description says what was found, how and where, as the Tasks view says its filter; so does its message.
+  const parts: FilesParts = { services, model, rows, view, copy, remote, tracker: jobs.tracker };
+  // What was found, how and where (or that the platform refused it) is said above the results, where the words wrap,
+  // whole; the view's description is left alone: at the side bar's default width the title's actions leave it a letter.
   let shown: string | undefined;
   const showFound = () => {
-    const description = model.found ? foundDescription(model.found) : undefined;
-    if (description === shown) return;
-    if ((description === undefined) !== (shown === undefined)) void setContextKey(CONTEXT_KEYS.filesFound, description !== undefined);
-    shown = description;
-    view.description = description;
-    // The description is cut to a letter or two at the side bar's default width (the title's actions take the room):
-    // the same words above the results, where they wrap, whole.
-    view.message = description;
+    const said = model.foundSaid;
+    if (said === shown) return;
+    if ((said === undefined) !== (shown === undefined)) void setContextKey(CONTEXT_KEYS.filesFound, said !== undefined);
+    shown = said;
+    view.message = said;
   };
   services.context.subscriptions.push(
     ...disposables,
@@ -71,15 +68,19 @@ export function registerFiles(services: Services, copy: CopyFeature, remote: Rem
     services.selections.watch(view),
     session.onDidChange(() => {
       // Another account or platform: its own projects, and its own answer about the search.
-      parts.finder = new FileFinder(client);
+      parts.finder = undefined;
       model.showFound(undefined);
-      model.refresh();
+      void model.refresh();
     }),
     model.onDidChange(showFound),
-    // A copy's or an import's end is waited for by no command (a move's and a delete's are, and read their rows
-    // again): its destination, if the view has listed it, lists the copies or the imported files from then on.
+    model.onDidChangeFound(showFound),
+    // A data job's end reads again the rows it changed, whoever started it (a command, a cancelled wait, a window
+    // before a reload): where the items were (a move's, a delete's, an export's) and where they went (a copy's, a
+    // move's, an import's: an import's items are objects of a volume, not files).
     jobs.tracker.onDidFinish((job) => {
-      if (['COPY', 'IMPORT'].includes(job.type ?? 'COPY')) model.refreshListings([job.destination.parent ?? job.destination.project]);
+      const type = job.type ?? 'COPY';
+      if (type !== 'COPY' && type !== 'IMPORT') model.refreshHolding(job.items.map((item) => item.file));
+      if (type !== 'DELETE') model.refreshListings([job.destination.project, ...(job.destination.parent ? [job.destination.parent] : [])]);
     }),
     registerMetadataDocuments(services),
   );

@@ -41,9 +41,9 @@ export function itemDoneWord(type: JobType): string {
     case 'DELETE':
       return l10n.t({ message: 'deleted', comment: ['An item of a delete job that worked'] });
     case 'IMPORT':
-      return l10n.t({ message: 'imported', comment: ['An item of an import job that worked'] });
+      return l10n.t('imported');
     case 'EXPORT':
-      return l10n.t({ message: 'exported', comment: ['An item of an export job that worked'] });
+      return l10n.t('exported');
     default:
       return l10n.t({ message: 'copied', comment: ['An item of a copy job that worked'] });
   }
@@ -51,6 +51,5 @@ export function itemDoneWord(type: JobType): string {
 
 /** The codicon of a job's kind, shown on its row while it runs is the spinner; after, its outcome's icon. */
 export function jobTypeIcon(type: JobType): string {
-  const icons: Record<string, string> = { DELETE: 'trash', MOVE: 'arrow-right', IMPORT: 'cloud-download', EXPORT: 'cloud-upload' };
-  return icons[type] ?? 'copy';
+  return ({ DELETE: 'trash', MOVE: 'arrow-right', IMPORT: 'cloud-download', EXPORT: 'cloud-upload' } as Record<string, string>)[type] ?? 'copy';
 }

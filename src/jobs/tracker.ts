@@ -343,12 +343,17 @@ export class JobTracker {
       }
       // Jobs of a type read many at a time (imports, exports): one call for each hundred.
       for (const [kind, reader] of Object.entries(this.readers)) {
-        const jobs = [...pending].map((id) => this.jobs.get(id)).filter((job): job is TrackedJob => !!job && jobKindOf(job) === kind);
-        if (!reader || !jobs.length) continue;
-        const before = jobs.map(snapshot).join();
+        const jobs = [...pending].map((id) => this.jobs.get(id)!).filter((job) => jobKindOf(job) === kind);
+        if (!jobs.length) continue;
         jobs.forEach((job) => pending.delete(job.id));
-        await this.readMany(reader, jobs);
-        changed ||= jobs.map(snapshot).join() !== before;
+        const read = await reader!(jobs.map((job) => job.id));
+        // The account changed while the jobs were on their way: the answers are the other account's.
+        if (this.account() !== account) return;
+        jobs.forEach((job, i) => {
+          const before = snapshot(job);
+          this.take(job, read[i]);
+          changed ||= snapshot(job) !== before;
+        });
       }
       // The rest (fewer than the threshold, not found in the pages read, or missing results): one GET each.
       for (const id of pending) {
@@ -375,43 +380,33 @@ export class JobTracker {
     if (failed) throw failure;
   }
 
-  /** Reads jobs many at a time; one the platform no longer knows becomes UNKNOWN. Errors propagate. */
-  private async readMany(reader: JobReader, jobs: TrackedJob[], signal?: AbortSignal): Promise<void> {
-    const account = this.account();
-    const read = await reader(jobs.map((job) => job.id), signal);
-    if (this.account() !== account) return;
-    jobs.forEach((job, i) => (read[i] ? this.read(job, read[i]) : this.forget(job)));
-  }
-
-  /** A job as read by itself: its results are as complete as the platform has them once it is FINISHED. */
-  private read(job: TrackedJob, fresh: AsyncJob): void {
+  /**
+   * A job as read by itself (its results as complete as the platform has them once it is FINISHED), or, when the
+   * platform no longer knows it, UNKNOWN.
+   */
+  private take(job: TrackedJob, fresh: AsyncJob | undefined): void {
+    if (!fresh || fresh.state === 'FINISHED') job.detailsTried = true;
+    if (!fresh) {
+      job.state = 'UNKNOWN';
+      job.lastError = l10n.t('The platform no longer knows this job.');
+      job.finishedAt ??= this.clock.now();
+      return;
+    }
     this.apply(job, fresh);
-    if (job.state === 'FINISHED') job.detailsTried = true;
     job.lastError = undefined;
   }
 
-  private forget(job: TrackedJob): void {
-    job.state = 'UNKNOWN';
-    job.lastError = l10n.t('The platform no longer knows this job.');
-    job.finishedAt ??= this.clock.now();
-    job.detailsTried = true;
-  }
-
-  /** GET one job; a job the platform no longer knows becomes UNKNOWN. Other errors propagate. */
+  /** GET one job (or read it as its type is read); a job the platform no longer knows becomes UNKNOWN. Other errors propagate. */
   private async fetchOne(job: TrackedJob, signal?: AbortSignal): Promise<void> {
     const reader = this.readers[jobKindOf(job)];
-    if (reader) return this.readMany(reader, [job], signal);
     try {
-      const fresh = await this.api.get(job.id, { signal, kind: jobKindOf(job) });
+      const fresh = reader ? (await reader([job.id], signal))[0] : await this.api.get(job.id, { signal, kind: jobKindOf(job) });
       // Asked as another account (the user switched meanwhile): the answer is not about this job.
       if (!this.isCurrent(job)) return;
-      this.read(job, fresh);
+      this.take(job, fresh);
     } catch (error) {
       if (!this.isCurrent(job)) return;
-      if (error instanceof ApiError && (error.code === NOT_FOUND || (error.status === 404 && error.code === undefined))) {
-        this.forget(job);
-        return;
-      }
+      if (error instanceof ApiError && (error.code === NOT_FOUND || (error.status === 404 && error.code === undefined))) return this.take(job, undefined);
       job.lastError = describeError(error);
       throw error;
     }

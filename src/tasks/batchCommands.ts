@@ -18,7 +18,7 @@ import { notSignedIn } from './actions';
 import { actionButton } from './executionCommands';
 import { requestLogger } from '../ui/requestLog';
 import { setting } from '../ui/settings';
-import { planRerun, rerunConfirmation, rerunEndedWords, rerunnableChildren, rerunPayloads, RerunWatch, storedRerunWatches } from './rerunFailed';
+import { planRerun, rerunCancelledWords, rerunConfirmation, rerunEndedWords, rerunnableChildren, rerunPayloads, rerunProgressWords, RerunWatch, storedRerunWatches } from './rerunFailed';
 import { readState, STATE, type StoredRerunWatch } from '../keys/state';
 import { WRITE_KINDS } from '../keys/writes';
 import type { TaskTreeModel } from './taskTree';
@@ -250,23 +250,32 @@ export async function rerunFailed(parts: BatchParts, given: TaskRef[], options: 
   }
   const account = await services.account();
   if (!account) throw new ApiError({ kind: 'signedOut', message: notSignedIn() });
-  const { finished, left } = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Re-running {0} tasks', count(plan.tasks.length)) },
-    (progress) => {
+  const { finished, left, withdrawn } = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Re-running {0} tasks', count(plan.tasks.length)), cancellable: true },
+    async (progress, token) => {
       let reported = 0;
-      // Through every wait (the API budget holds bulk work back): a thousand re-runs are followed to their end.
-      return services.outbox.send<Task>(WRITE_KINDS.rerunFailed, rerunPayloads(plan), account, {
-        until: 'end',
-        onProgress: (done, total) => {
-          progress.report({ message: vscode.l10n.t('{0} of {1} made', count(done), count(total)), increment: ((done - reported) / total) * 100 });
-          reported = done;
-        },
-      });
+      const cancel = token.onCancellationRequested(() => controller.abort());
+      try {
+        // Through every wait (the API budget holds bulk work back): a thousand re-runs are followed to their end.
+        return await services.outbox.send<Task>(WRITE_KINDS.rerunFailed, rerunPayloads(plan), account, {
+          until: 'end',
+          signal: controller.signal,
+          onProgress: (made, total, checking) => {
+            progress.report({ message: rerunProgressWords({ made, total, checking }), increment: ((made - reported) / total) * 100 });
+            reported = made;
+          },
+        });
+      } finally {
+        cancel.dispose();
+      }
     },
   );
   const made = finished.map((f) => f.outcome);
   const problems = left.map((r) => `${r.label ?? ''}: ${r.note ?? r.state}`);
-  if (problems.length) {
+  if (withdrawn.length) {
+    // Cancelled: what was sent stays (made, or looked for in the Data Jobs view); the rest was never sent.
+    void vscode.window.showWarningMessage(rerunCancelledWords(made.length, left.length, withdrawn.length, plan.tasks.length));
+  } else if (problems.length) {
     void vscode.window.showWarningMessage(
       vscode.l10n.t('Re-run Failed: {0} of {1} new tasks made. Not made, or not known yet: {2}', count(made.length), count(plan.tasks.length), problems.slice(0, 5).join('; ') + (problems.length > 5 ? ` ${andMore(problems.length - 5)}` : '')),
     );

@@ -138,10 +138,14 @@ export async function readCost(source: CostSource, query: TaskListQuery, options
   await options.beforePage?.();
   let page = await source.list({ ...withoutOrder(query), fields: 'price' }, { offset: 0, limit: COST_PAGE, signal: options.signal });
   const matching = page.total;
+  // A page may come back empty before the end (a platform that filters after paging): read on while there is a next
+  // page, never one asked before, so the total is never that of the pages before an empty one.
+  const asked = new Set<string>();
   for (;;) {
     addCosts(total, page.items);
     options.onPage?.(total, matching);
-    if (!page.next || !page.items.length) return total;
+    if (!page.next || asked.has(page.next)) return total;
+    asked.add(page.next);
     options.signal?.throwIfAborted();
     await options.beforePage?.();
     page = await source.next(page.next, options.signal);

@@ -19,6 +19,8 @@ export const LOG_CACHE_CHARS = 32 * 1024 * 1024;
  * BWA-MEM run"). Fetched from the storage's signed URL without the auth token.
  */
 export class LogDocumentProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  /** The logs being fetched, by URI: Cancel on the progress stops one (showLog). */
+  private static readonly loading = new Map<string, AbortController>();
   private readonly texts = new ByteCache<string>(LOG_CACHE_CHARS);
   private readonly subscription: vscode.Disposable | undefined;
   /** Whether each log document shows only the end of its file (by URI). */
@@ -65,17 +67,26 @@ export class LogDocumentProvider implements vscode.TextDocumentContentProvider, 
     if (!fileId) return vscode.l10n.t('"{0}" does not name a log file.', uri.path);
     const controller = new AbortController();
     const cancel = token.onCancellationRequested(() => controller.abort());
+    LogDocumentProvider.loading.set(key, controller);
     try {
       const { text, download } = await this.fetch(this.source, fileId, LogDocumentProvider.isWhole(uri), { onRequest: this.onRequest, signal: controller.signal });
       this.texts.set(key, text, text.length);
       this.partial.set(key, download.partial);
       return text;
     } catch (error) {
+      // Cancelled by the person: no document (showLog says so); opening it again fetches it again.
+      if (controller.signal.aborted) throw new vscode.CancellationError();
       // Not kept: opening the log again tries again.
       return `${vscode.l10n.t('Could not load this log.')}\n\n${describeError(error)}\n\n${vscode.l10n.t("Open it again from the task's job in the Seven Bridges Tasks view.")}\n`;
     } finally {
+      if (LogDocumentProvider.loading.get(key) === controller) LogDocumentProvider.loading.delete(key);
       cancel.dispose();
     }
+  }
+
+  /** Stops fetching a log (Cancel on its progress): what was received is dropped, nothing more is asked. */
+  static cancel(uri: vscode.Uri): void {
+    LogDocumentProvider.loading.get(uri.toString())?.abort();
   }
 
   dispose(): void {
@@ -94,11 +105,33 @@ function queryOf(uri: vscode.Uri): { path?: string; whole?: boolean } {
   }
 }
 
-/** Opens a log in a read-only tab, scrolled to its end (where a failed job says why). */
-export async function showLog(uri: vscode.Uri): Promise<vscode.TextEditor> {
-  const doc = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Loading {0}…', uri.path.split('/').pop() ?? '') }, () =>
-    Promise.resolve(vscode.workspace.openTextDocument(uri)),
-  );
+/**
+ * Opens a log in a read-only tab, scrolled to its end (where a failed job says why). Its progress has Cancel: the fetch
+ * stops, no tab opens (a log's last 1 MB, open already, stays as it is), and the status bar says so; undefined then.
+ */
+export async function showLog(uri: vscode.Uri): Promise<vscode.TextEditor | undefined> {
+  const name = uri.path.split('/').pop() ?? '';
+  let cancelled = false;
+  const doc = await vscode.window
+    .withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Loading {0}…', name), cancellable: true }, (_progress, token) => {
+      const cancel = token.onCancellationRequested(() => {
+        cancelled = true;
+        LogDocumentProvider.cancel(uri);
+      });
+      return Promise.resolve(vscode.workspace.openTextDocument(uri)).finally(() => cancel.dispose());
+    })
+    .then(
+      (opened) => opened,
+      (error: unknown) => {
+        if (cancelled) return undefined;
+        throw error;
+      },
+    );
+  if (!doc) {
+    const kept = LogDocumentProvider.isWhole(uri) ? vscode.l10n.t('the part shown stays as it was') : vscode.l10n.t('nothing was opened');
+    vscode.window.setStatusBarMessage(`$(circle-slash) ${vscode.l10n.t('Loading {0} cancelled: {1}.', name, kept)}`, 5_000);
+    return undefined;
+  }
   const shown = await Promise.resolve(vscode.languages.setTextDocumentLanguage(doc, 'log')).catch(() => doc);
   const last = shown.lineAt(Math.max(0, shown.lineCount - 1));
   const editor = await vscode.window.showTextDocument(shown, { preview: true });

@@ -9,7 +9,7 @@ import { hasEnded, type BulkTaskItem, type Task } from '../api/types';
 import { readState, STATE, writeState, type StoredRerunWatch } from '../keys/state';
 import { Poller, type PollBudget } from '../util/poller';
 import type { StateStore } from '../util/stateStore';
-import { andMore, count, taskCount } from '../util/words';
+import { andMore, count, notSentWords, taskCount } from '../util/words';
 import type { TaskActionPayload } from './actions';
 import { costOf, moneyWords, type CostSource, type CostTotal } from './cost';
 import { namePages } from './findTask';
@@ -55,6 +55,31 @@ export function rerunConfirmation(plan: RerunPlan, of: string | undefined): { me
     `${listed}${n > 10 ? `\n${andMore(n - 10)}` : ''}`,
   ].join('\n\n');
   return { message: cost ? `${question} ${cost}` : question, detail };
+}
+
+/** Where a group of writes stands: how many the platform has (answered, or found), how many are being looked for (an answer lost). */
+export interface WritesProgress {
+  made: number;
+  total: number;
+  checking: number;
+}
+
+/** "49 of 50 made", and when answers were lost, "· 1 being looked for on the platform (its answer was lost)". */
+export function rerunProgressWords(progress: WritesProgress): string {
+  const made = l10n.t('{0} of {1} made', count(progress.made), count(progress.total));
+  if (!progress.checking) return made;
+  const checking = progress.checking === 1 ? l10n.t('1 being looked for on the platform (its answer was lost)') : l10n.t('{0} being looked for on the platform (their answers were lost)', count(progress.checking));
+  return `${made} · ${checking}`;
+}
+
+/**
+ * A cancelled Re-run Failed, in words: "Re-run Failed cancelled: 120 of 500 new tasks made, 370 not sent, 10 sent and
+ * not answered yet (followed in the Data Jobs view)." (the last part when there are such).
+ */
+export function rerunCancelledWords(made: number, pending: number, notSent: number, total: number): string {
+  const parts = [l10n.t('{0} of {1} new tasks made', count(made), count(total)), notSentWords(count(notSent))];
+  if (pending) parts.push(l10n.t('{0} sent and not answered yet (followed in the Data Jobs view)', count(pending)));
+  return l10n.t('Re-run Failed cancelled: {0}.', parts.join(', '));
 }
 
 /** What a re-run's candidates are read with. */

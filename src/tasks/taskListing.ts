@@ -39,11 +39,6 @@ export function taskListing(source: TaskSource, query: () => TaskListQuery, onPa
   );
 }
 
-/** Ids, statuses and end times of what is shown: compared before and after a refresh to tell if anything changed. */
-export function listingSignature(listing: TaskListing): string {
-  return `${listing.total}|` + listing.items.map((t) => `${t.id}:${t.status}:${t.end_time ?? ''}:${JSON.stringify(t.execution_status ?? '')}`).join(',');
-}
-
 const TEXT_FIELDS = ['name', 'status', 'project', 'app', 'type', 'created_by', 'executed_by', 'created_time', 'start_time', 'end_time'] as const;
 
 /**

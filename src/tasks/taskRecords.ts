@@ -1,7 +1,8 @@
 // Whole task records, read when something needs more than a row's fields (a tooltip, a batch parent's counts, a menu
 // over several rows): one GET for one task, `POST /v2/bulk/tasks/get` 100 a request for several, each kept while the
 // listed record says it is current (the same status, start and end). Records of tasks still queued or running change
-// without that (progress, price): `forgetActive` drops them at each refresh. No `vscode` import.
+// without that (progress, price): `forgetActive` marks them at each refresh, to be read again, and drawn as they were
+// until then (a batch parent's counts never blink out). No `vscode` import.
 
 import { MAX_BULK_IDS } from '../api/tasks';
 import { isActive, type BulkTaskItem, type Task } from '../api/types';
@@ -22,7 +23,8 @@ export function currentKey(task: Pick<Task, 'status' | 'start_time' | 'end_time'
 }
 
 export class TaskRecords {
-  private readonly kept = new Map<string, { key: string; task: Task }>();
+  /** `stale`: a task still active when a refresh began; drawn, but read again before anything relies on it. */
+  private readonly kept = new Map<string, { key: string; task: Task; stale?: boolean }>();
   private readonly reading = new Map<string, Promise<Task>>();
   /** Requests sent, for tests and the bench. */
   requests = 0;
@@ -35,13 +37,16 @@ export class TaskRecords {
   /** The whole record kept for this listed task, if it is still current. */
   current(listed: Pick<Task, 'id' | 'status' | 'start_time' | 'end_time'>): Task | undefined {
     const entry = this.kept.get(listed.id);
-    return entry && entry.key === currentKey(listed) ? entry.task : undefined;
+    return entry && !entry.stale && entry.key === currentKey(listed) ? entry.task : undefined;
   }
 
-  /** The listed record with what a kept whole record adds (the listed fields win: they are as new or newer). */
+  /**
+   * The listed record with what a kept whole record adds (the listed fields win: they are as new or newer), for drawing
+   * it: a record marked by `forgetActive` counts until it is read again.
+   */
   known<T extends Task>(listed: T): T {
-    const whole = this.current(listed);
-    return whole ? { ...whole, ...listed } : listed;
+    const entry = this.kept.get(listed.id);
+    return entry && entry.key === currentKey(listed) ? { ...entry.task, ...listed } : listed;
   }
 
   /** Keeps a whole record read elsewhere (opening a task reads it). */
@@ -98,9 +103,9 @@ export class TaskRecords {
     return found;
   }
 
-  /** Forgets the records of tasks still queued, running or in between: they change under the same status. */
+  /** Marks the records of tasks still queued, running or in between to be read again: they change under the same status. */
   forgetActive(): void {
-    for (const [id, entry] of this.kept) if (isActive(entry.task.status) || entry.task.status === undefined) this.kept.delete(id);
+    for (const entry of this.kept.values()) if (isActive(entry.task.status) || entry.task.status === undefined) entry.stale = true;
   }
 
   clear(): void {

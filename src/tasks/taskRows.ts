@@ -161,8 +161,9 @@ export function taskTooltip(task: Task, now: number): string {
     [FIELD.duration, taskDuration(task, now)],
   ];
   const es = task.execution_status;
-  if (es && typeof es.steps_total === 'number' && es.steps_total > 0) {
-    rows.push([FIELD.progress, l10n.t('{0}/{1} steps', es.steps_completed ?? 0, es.steps_total)]);
+  // A batch parent's steps are not its children (a 1,000-child batch read "1/1 steps"): its Batch line says those.
+  if (!task.batch && es && typeof es.steps_total === 'number' && es.steps_total > 0) {
+    rows.push([FIELD.progress, l10n.t('{0} of {1} steps', es.steps_completed ?? 0, es.steps_total)]);
   }
   if (task.batch) rows.push([FIELD.batch, batchSummary(task) ?? l10n.t('no children yet')]);
   if (task.parent) rows.push([FIELD.batchParent, `\`${task.parent}\``]);
@@ -170,7 +171,7 @@ export function taskTooltip(task: Task, now: number): string {
   if (es?.account_limit) rows.push([FIELD.waiting, l10n.t('account limit reached')]);
   if (es?.system_limit) rows.push([FIELD.waiting, l10n.t('system limit reached')]);
   const price = priceWords(task.price);
-  if (price) rows.push([FIELD.price, task.batch ? l10n.t({ message: '{0}, its children\'s', args: [price], comment: ['A batch task\'s price; {0}: "$41.20 (computation $40.00, …)"'] }) : price]);
+  if (price) rows.push([task.batch ? FIELD.childrenCost : FIELD.price, price]);
   lines.push(...tooltipLines(rows));
   const errors = Array.isArray(task.errors) ? task.errors : [];
   const warnings = Array.isArray(task.warnings) ? task.warnings : [];

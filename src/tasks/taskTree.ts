@@ -10,10 +10,10 @@ import { isActive, type ExecutionDetails, type Task, type TaskStatus } from '../
 import { buildTaskInfo, couldNotReadTask, hasStarted, infoView, type InfoItem, type TaskFileRef } from './taskInfo';
 import { retryTitle } from '../ui/errorActions';
 import { Emitter } from '../util/emitter';
-import { errorRows, LoadMoreNode as ListingEnd, loadMoreView, MessageNode as Message, messageView, type RowModel, type RowView, unreadTooltipLine } from '../ui/rowView';
+import { errorRows, LoadMoreNode as ListingEnd, loadMoreView, MessageNode as Message, messageView, rowLook, type RowModel, type RowView, unreadTooltipLine } from '../ui/rowView';
 import { type FilterModel, matchesFilter, visibleStatuses } from './filterModel';
 import { STATUS_LABELS } from './statuses';
-import { listingSignature, TASK_LIST_FIELDS, taskListing, type TaskListing, type TaskSource } from './taskListing';
+import { TASK_LIST_FIELDS, taskListing, type TaskListing, type TaskSource } from './taskListing';
 import type { StateStore } from '../util/stateStore';
 import { isNamedStatus, OTHER_GROUP, otherCount, otherGroupView, otherStatusSource } from './otherStatuses';
 import { groupView, offersOutputs, taskTooltip, taskView } from './taskRows';
@@ -29,9 +29,6 @@ export type GroupStatus = TaskStatus | typeof OTHER_GROUP;
 export interface TaskCountSource extends TaskSource {
   count(query: TaskListQuery, signal?: AbortSignal): Promise<number>;
 }
-
-/** At most this many pages are fetched again per open listing on a refresh. */
-export const MAX_REFRESH_PAGES = 3;
 
 export class GroupNode {
   readonly kind = 'group';
@@ -171,6 +168,8 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
   private readonly changed = new Emitter<TaskTreeNode | undefined>();
   /** Fires with the node whose children changed, or undefined for the whole tree. */
   readonly onDidChange = this.changed.event;
+  private readonly redrawn = new Emitter<void>();
+  readonly onDidRedraw = this.redrawn.event;
   private readonly loadedEmitter = new Emitter<void>();
   /** Fires when counts or a listing arrive from the platform (not on redraws). */
   readonly onDidLoad = this.loadedEmitter.event;
@@ -310,9 +309,9 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
     return undefined;
   }
 
-  /** Renders again from what is loaded (a row's menu depends on whether it is watched). */
+  /** Draws again, from what is loaded, the rows that look otherwise now (a row's menu depends on whether it is watched). */
   redraw(): void {
-    this.changed.fire(undefined);
+    this.redrawn.fire();
   }
 
   /** How a row looks. */
@@ -384,8 +383,13 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
       this.countsWanted.clear();
       // Gone meanwhile (the view closed, the window reloading): nothing to draw, nothing to ask.
       if (!parents.length || this.disposed) return;
+      const rows = parents.flatMap((t) => this.findTaskNodes(t.id));
+      const drawn = new Map(rows.map((node) => [node, rowLook(this.rowView(node))]));
       const read: Promise<void> = records.many(parents).then(
-        () => this.changed.fire(undefined),
+        // Only the rows whose counts changed are drawn again (a refresh reads the parents of every page shown).
+        () => {
+          for (const [node, look] of drawn) if (!this.disposed && rowLook(this.rowView(node)) !== look) this.changed.fire(node);
+        },
         // The rows stay as listed; the next refresh reads them again.
         () => undefined,
       );
@@ -462,9 +466,9 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
     if (node.cost && node.cost.count === node.count) return costWords(node.cost.total);
     const list = node.list;
     if (list.loaded && !list.hasMore && list.error === undefined && list.total === node.count && node.count !== undefined) {
-      // Listings do not ask for prices: known when every task's whole record was read.
+      // Listings do not ask for prices: known when every task's whole record was read (and is current).
       const records = this.records;
-      const items = records ? list.items.map((t) => records.known(t)) : list.items;
+      const items = records ? list.items.map((t) => ({ ...records.current(t), ...t })) : list.items;
       if (items.every((t) => t.price !== undefined)) return costWords(costOf(items));
     }
     return undefined;
@@ -514,26 +518,68 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
   }
 
   /**
-   * Counts again and reloads every open listing (the first pages, as many as were shown up to
-   * MAX_REFRESH_PAGES), forgets the listings that are not open (each group's next opening is current), then
-   * redraws once. Resolves to whether anything visible changed.
+   * Counts again and reloads every open listing, every page a person loaded (801 rows shown stay 801), and forgets the
+   * listings that are not open (each one's next opening is current). Only what changed is drawn again: a group whose
+   * count or rows changed, a batch parent whose children did, the whole tree only when the groups shown did; a row
+   * that did not change keeps its place, its selection and its focus (VS Code draws a redrawn row's children anew, and
+   * a menu opened on one of them meanwhile loses its row). Resolves to whether anything visible changed.
    */
   async refresh(): Promise<boolean> {
     if (!this.options.signedIn()) {
       this.reset();
       return false;
     }
-    const before = this.signature();
-    // Records of active tasks change under the same status (progress, counts, price): read again when next needed.
+    // Records of active tasks change under the same status (progress, counts, price): read again, drawn until then.
     this.records?.forgetActive();
-    const open = this.openLists();
-    // A listing that is not open is read again when it is next opened, rather than shown as it was.
-    for (const list of this.builtLists()) if (!open.includes(list) && !list.loading) list.reset();
-    await Promise.all([this.loadCounts(true), ...open.map((list) => list.reload(MAX_REFRESH_PAGES))]);
+    const open = this.openContainers();
+    const shown = [...this.visibleGroups(), ...open.filter((node) => node.kind === 'task')];
+    const before = new Map(shown.map((node) => [node, this.drawnState(node, open.includes(node))]));
+    const rootBefore = this.rootState();
+    this.dropClosedListings(open);
+    const lists = open.map((node) => this.listOf(node));
+    await Promise.all([this.loadCounts(true), ...lists.map((list) => list.reload())]);
     // An open group's count is what its listing, read in the same refresh, holds: the two never disagree.
-    for (const group of this.groups.values()) if (open.includes(group.list)) this.countFromListing(group);
-    this.changed.fire(undefined);
-    return this.signature() !== before;
+    for (const group of this.groups.values()) if (open.includes(group)) this.countFromListing(group);
+    if (this.rootState() !== rootBefore) {
+      this.changed.fire(undefined);
+      return true;
+    }
+    const changed = [...before].filter(([node, state]) => this.drawnState(node, open.includes(node)) !== state).map(([node]) => node);
+    for (const node of changed) this.changed.fire(node);
+    return changed.length > 0;
+  }
+
+  /**
+   * Forgets the listings loaded but not open (a closed group, a closed batch parent): each is read again when it is
+   * next opened. Those VS Code may still hold the rows of (a closed group, a closed batch parent in an open listing) are
+   * drawn again at once, so that opening one shows what is read then, never its old rows first.
+   */
+  private dropClosedListings(open: readonly ContainerNode[]): void {
+    const visit = (node: ContainerNode, shown: boolean) => {
+      const list = node.list;
+      if (list && !open.includes(node) && !list.loading && (list.loaded || list.items.length)) {
+        list.reset();
+        if (shown) this.changed.fire(node);
+      }
+      for (const child of node.taskNodes.values()) visit(child, open.includes(node));
+    };
+    for (const group of this.groups.values()) visit(group, true);
+  }
+
+  /** What the root of the tree shows: the groups, the message in their place. */
+  private rootState(): string {
+    const groups = this.visibleGroups();
+    const error = this.rootError === undefined ? '' : describeError(this.rootError);
+    return `${error}|${groups.map((g) => g.status).join(',')}|${groups.every((g) => g.count === 0)}`;
+  }
+
+  /** What a group's row or a batch parent's open listing shows, compared before and after a refresh. */
+  private drawnState(node: ContainerNode, open: boolean): string {
+    const own = node.kind === 'group' ? `${node.count ?? '?'}|${node.countError ?? ''}|${this.knownCost(node) ?? ''}` : '';
+    const list = node.list;
+    if (!open || !list) return own;
+    const error = list.error === undefined ? '' : describeError(list.error);
+    return `${own}\n${list.total}|${list.hasMore}|${error}|${JSON.stringify(list.items)}`;
   }
 
   /** Whether anything shown is queued or running (worth refreshing on its own). */
@@ -564,6 +610,7 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
     this.countsController.abort();
     for (const group of this.groups.values()) group.list.reset();
     this.changed.dispose();
+    this.redrawn.dispose();
     this.loadedEmitter.dispose();
   }
 
@@ -698,37 +745,21 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
     return true;
   }
 
-  /** Every listing built so far: the groups', and those of the batch parents shown in them. */
-  private builtLists(): TaskListing[] {
-    const lists: TaskListing[] = [];
-    const visit = (nodes: Map<string, TaskNode>) => {
-      for (const node of nodes.values()) {
-        if (node.list) lists.push(node.list);
-        visit(node.taskNodes);
-      }
-    };
-    for (const group of this.groups.values()) {
-      lists.push(group.list);
-      visit(group.taskNodes);
-    }
-    return lists;
-  }
-
-  private openLists(): TaskListing[] {
-    const lists: TaskListing[] = [];
+  /** The groups and batch parents shown open with their listing loaded, each after the one it is in. */
+  private openContainers(): ContainerNode[] {
+    const nodes: ContainerNode[] = [];
     const visit = (node: ContainerNode) => {
       const list = node.list;
       if (!list || !list.loaded || !this.isExpanded(node)) return;
-      lists.push(list);
+      nodes.push(node);
       for (const child of node.taskNodes.values()) if (child.task.batch) visit(child);
     };
     for (const group of this.visibleGroups()) visit(group);
-    return lists;
+    return nodes;
   }
 
-  private signature(): string {
-    const counts = this.visibleGroups().map((g) => `${g.status}=${g.count ?? '?'}${g.countError ? '!' : ''}`);
-    return [counts.join(','), ...this.openLists().map(listingSignature), String(this.rootError !== undefined)].join('\n');
+  private openLists(): TaskListing[] {
+    return this.openContainers().map((node) => this.listOf(node));
   }
 }
 

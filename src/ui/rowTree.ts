@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { Clock } from '../api/clock';
 import { Poller } from '../util/poller';
-import type { IconSpec, Row, RowModel, RowView } from './rowView';
+import { rowLook, type IconSpec, type Row, type RowModel, type RowView } from './rowView';
 
 export function themeIcon(spec: IconSpec): vscode.ThemeIcon {
   return new vscode.ThemeIcon(spec.id, spec.color ? new vscode.ThemeColor(spec.color) : undefined);
@@ -57,27 +57,53 @@ export function withProgressBar<T>(viewId: string, work: Promise<T>, clock: Cloc
   return work;
 }
 
-/** Draws a RowModel: every tree view's TreeDataProvider. */
+/**
+ * Draws a RowModel: every tree view's TreeDataProvider. A row drawn again has its children fetched again, and until
+ * they are, VS Code cannot tell a menu opened on one of them which row it was: so a redraw draws again only the rows
+ * whose look changed, never the whole view.
+ */
 export class RowTree<N extends Row> implements vscode.TreeDataProvider<N>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<N | undefined>();
+  private readonly changed = new vscode.EventEmitter<N | N[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly subscription: { dispose(): void };
+  private readonly subscriptions: { dispose(): void }[];
+  /** The rows VS Code was given, by ID, with how each looked then. */
+  private readonly drawn = new Map<string, { row: N; look: string }>();
 
   constructor(
     readonly viewId: string,
     readonly model: RowModel<N>,
     private readonly clock: Clock,
   ) {
-    this.subscription = model.onDidChange((row) => this.changed.fire(row));
+    this.subscriptions = [
+      model.onDidChange((row) => {
+        // The whole view is fetched again: what is drawn is told again by getTreeItem.
+        if (row === undefined) {
+          this.drawn.clear();
+          this.childIds.clear();
+        }
+        this.changed.fire(row);
+      }),
+      ...(model.onDidRedraw ? [model.onDidRedraw(() => this.redraw())] : []),
+    ];
   }
 
-  /** Draws again from what the model holds, without a request (relative times such as "5 minutes ago" move on). */
+  /**
+   * Draws again, from what the model holds and without a request, the rows whose look changed (relative times such as
+   * "5 min ago" move on, a menu changes): the others keep their place, selection, focus and open menus.
+   */
   redraw(): void {
-    this.changed.fire(undefined);
+    const changed: N[] = [];
+    for (const entry of this.drawn.values()) {
+      const now = rowLook(this.model.rowView(entry.row));
+      if (now !== entry.look) changed.push(entry.row);
+    }
+    if (changed.length) this.changed.fire(changed);
   }
 
   getTreeItem(row: N): vscode.TreeItem {
-    return rowItem(row.id, this.model.rowView(row));
+    const view = this.model.rowView(row);
+    this.drawn.set(row.id, { row, look: rowLook(view) });
+    return rowItem(row.id, view);
   }
 
   /** A row's tooltip that needs a request, read when it is hovered (VS Code asks only for an undefined tooltip). */
@@ -103,7 +129,21 @@ export class RowTree<N extends Row> implements vscode.TreeDataProvider<N>, vscod
   }
 
   getChildren(row?: N): Thenable<N[]> {
-    return withProgressBar(this.viewId, this.model.getChildren(row), this.clock);
+    const children = this.model.getChildren(row);
+    void children.then(
+      (rows) => this.forgetGone(row?.id ?? '', rows),
+      () => undefined,
+    );
+    return withProgressBar(this.viewId, children, this.clock);
+  }
+
+  /** The rows under `parent` VS Code was given, kept to forget those it no longer holds. */
+  private readonly childIds = new Map<string, string[]>();
+
+  private forgetGone(parent: string, rows: readonly N[]): void {
+    const now = new Set(rows.map((r) => r.id));
+    for (const id of this.childIds.get(parent) ?? []) if (!now.has(id)) this.drawn.delete(id);
+    this.childIds.set(parent, [...now]);
   }
 
   getParent(row: N): N | undefined {
@@ -111,7 +151,8 @@ export class RowTree<N extends Row> implements vscode.TreeDataProvider<N>, vscod
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    for (const subscription of this.subscriptions) subscription.dispose();
+    this.drawn.clear();
     this.changed.dispose();
   }
 }

@@ -24,6 +24,8 @@ export interface Row {
 export interface RowModel<N extends Row> {
   /** Fires with the row whose children changed, or undefined for the whole view. */
   readonly onDidChange: Event<N | undefined>;
+  /** Fires when rows may look otherwise (a word, a menu) while the rows themselves stay: only those that changed are drawn again. */
+  readonly onDidRedraw?: Event<void>;
   getChildren(row?: N): Promise<N[]>;
   getParent(row: N): N | undefined;
   rowView(row: N): RowView;
@@ -120,10 +122,18 @@ export class LoadMoreNode<P extends { readonly id: string }> {
  * refused, else `retry`, and the log when it helps).
  */
 export function errorRows<P extends { readonly id: string }>(id: string, parent: P | undefined, error: unknown, retry: MessageAction, text = describeError(error)): MessageNode<P>[] {
-  return [
-    new MessageNode<P>(`${id}/error`, parent, text, error instanceof ApiError && error.isTransient ? 'warning' : 'error', describeError(error)),
-    ...errorActions(error, retry).map((a, i) => new MessageNode<P>(`${id}/action/${i}`, parent, a.title, 'info', undefined, a)),
-  ];
+  return [new MessageNode<P>(`${id}/error`, parent, text, error instanceof ApiError && error.isTransient ? 'warning' : 'error', describeError(error)), ...actionRows(id, parent, error, retry)];
+}
+
+/** The rows of what to do about an error, without the error's own row (when the words are said elsewhere, whole). */
+export function actionRows<P extends { readonly id: string }>(id: string, parent: P | undefined, error: unknown, retry: MessageAction): MessageNode<P>[] {
+  return errorActions(error, retry).map((a, i) => new MessageNode<P>(`${id}/action/${i}`, parent, a.title, 'info', undefined, a));
+}
+
+/** What a row shows, as two draws are compared (a command's arguments are rows themselves: left out). */
+export function rowLook(view: RowView): string {
+  const { command, ...shown } = view;
+  return JSON.stringify([shown, command?.command, command?.title]);
 }
 
 export function messageView(node: MessageNode<unknown>): RowView {
@@ -203,6 +213,7 @@ export const FIELD = {
   get message() { return l10n.t({ message: 'Message', comment: ['A field of a tooltip: the platform\'s message about a task'] }); },
   get waiting() { return l10n.t({ message: 'Waiting', comment: ['A field of a tooltip: why a task waits'] }); },
   get price() { return l10n.t({ message: 'Price', comment: ['A field of a tooltip: what a task cost'] }); },
+  get childrenCost() { return l10n.t({ message: 'Its children cost', comment: ['A field of a batch task\'s tooltip: what its children cost together'] }); },
   get tags() { return l10n.t({ message: 'Tags', comment: ['A field of a tooltip: a file\'s tags'] }); },
   get metadata() { return l10n.t({ message: 'Metadata', comment: ['A field of a tooltip: a file\'s metadata fields'] }); },
   get producedBy() { return l10n.t({ message: 'Produced by task', comment: ['A field of a tooltip: the task whose output a file is'] }); },

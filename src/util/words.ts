@@ -12,6 +12,10 @@ export const andMore = (n: number): string => l10n.t('… and {0} more', count(n
 
 export const itemCount = (n: number): string => (n === 1 ? l10n.t('1 item') : l10n.t('{0} items', count(n)));
 export const fileCount = (n: number): string => (n === 1 ? l10n.t('1 file') : l10n.t('{0} files', count(n)));
+/** "300 items not sent": what a Cancel kept from leaving. */
+export const notSentWords = (what: string): string => l10n.t('{0} not sent', what);
+/** "1 folder", "12 folders". */
+export const folderCount = (n: number): string => (n === 1 ? l10n.t('1 folder') : l10n.t('{0} folders', count(n)));
 export const taskCount = (n: number): string => (n === 1 ? l10n.t('1 task') : l10n.t('{0} tasks', count(n)));
 export const requestCount = (n: number): string => (n === 1 ? l10n.t('1 request') : l10n.t('{0} requests', count(n)));
 

@@ -1,5 +1,5 @@
-// The Volumes view's commands (loaded on first use): Refresh, Load More, Import into Project… (objects or prefixes, from
-// the view or dragged onto a folder of Projects & Files) and Export to Volume… (files or a folder's files of Projects &
+// The Volumes view's commands (loaded on first use): Refresh, Load More, Import… (objects or prefixes, from
+// the view or dragged onto a folder of Projects & Files) and Export… (files or a folder's files of Projects &
 // Files). The choices are asked once, what cannot be exported is refused before anything is sent, and the writes go
 // through the outbox; their jobs are rows of Data Jobs.
 import * as vscode from 'vscode';
@@ -21,7 +21,7 @@ import type { FinishedWrite, WriteRecord } from '../write/outbox';
 import { waitsForPerson } from '../write/outbox';
 import { notTaken } from '../files/managedItems';
 import { clashChoices, exportKind, exportPlan, folderChoices, importKind, importPayloads, linkWarning, type ExportFile, type ImportChoices, type ImportDestination } from './transferPlan';
-import { exportWords, type VolumeJobsOutcome } from './volumeWrites';
+import type { VolumeJobsOutcome } from './volumeWrites';
 import { isActive, isReadWrite, noVolumes, ROW_KINDS, VolumesModel, volumeWhere, type ImportSource, type VolumesNode } from './volumesModel';
 
 export interface VolumesParts {
@@ -50,7 +50,7 @@ export function volumesCommands(parts: VolumesParts): Command[] {
       const model = await parts.model();
       if (isRowOf(ROW_KINDS, node) && node.kind !== 'object') await model.loadMore(node);
     }),
-    onMany('importFromVolume', { type: importable, orElse: () => vscode.window.showInformationMessage(vscode.l10n.t('Select objects or folders in the Volumes view, then Import into Project….')) }, (sources, options) => importFromVolume(parts, sources, options)),
+    onMany('importFromVolume', { type: importable, orElse: () => vscode.window.showInformationMessage(vscode.l10n.t('Select objects or folders in the Volumes view, then Import… on their menu.')) }, (sources, options) => importFromVolume(parts, sources, options)),
     onMany('exportToVolume', { type: fileTarget(services), ask: { prompt: () => vscode.l10n.t('The IDs of the files or folders to export') } }, (files, options) => exportToVolume(parts, files, options)),
   ];
 }
@@ -111,7 +111,7 @@ async function exportToVolume(parts: VolumesParts, targets: FileRef[], options: 
   const volume = await pickVolume(parts, options.volume, files.length);
   if (!volume) return [];
   const prefix = typeof options.location === 'string' ? options.location : await vscode.window.showInputBox({
-    title: exportWords(files.length, volume.name),
+    title: vscode.l10n.t('Export {0} to {1}', fileCount(files.length), volume.name),
     prompt: vscode.l10n.t('Where on the volume: a prefix such as "results/2026/" (each file keeps its name under it), or empty for the top.'),
     value: 'exports/',
     ignoreFocusOut: true,

@@ -31,7 +31,7 @@ export function volumeJobWriting(api: VolumeJobsApi, tracker: JobWriteTracker): 
     const volume = sharedVolume(payload);
     const seen = new Map<string, Job>();
     for (let n = 0; n < pages; n++) {
-      const page = await api.listJobs<Job>(spec.jobs, { volume, offset: n * PAGE, limit: PAGE, credentials });
+      const page = await api.listJobs<Job>(spec.type === 'IMPORT' ? 'imports' : 'exports', { volume, offset: n * PAGE, limit: PAGE, credentials });
       for (const job of page.items) seen.set(job.id, job);
       if (!page.next || page.items.length < PAGE) return { jobs: [...seen.values()], complete: true };
     }

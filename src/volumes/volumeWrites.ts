@@ -16,6 +16,7 @@ import { isJobSnapshot, type JobSnapshot } from '../write/asyncJobs';
 import type { Lookup, WriteKind } from '../write/kinds';
 import type { WriteRecord } from '../write/records';
 import { fileCount, itemCount } from '../util/words';
+import { jobTypeWord } from '../jobs/jobKinds';
 
 export interface ImportPayload {
   items: ImportRequest[];
@@ -40,7 +41,6 @@ export interface VolumeJobsOutcome {
 /** What tells the four kinds apart. */
 export interface VolumeKindSpec {
   name: WriteKindName;
-  jobs: 'imports' | 'exports';
   type: 'IMPORT' | 'EXPORT';
   bulk: boolean;
 }
@@ -67,12 +67,9 @@ export interface VolumeWriteParts {
 /** Items of one bulk call (platform-api.md §13.2). */
 const MAX_ITEMS = 100;
 
-export const VOLUME_KINDS: readonly VolumeKindSpec[] = [
-  { name: WRITE_KINDS.volumeImport, jobs: 'imports', type: 'IMPORT', bulk: false },
-  { name: WRITE_KINDS.volumeBulkImport, jobs: 'imports', type: 'IMPORT', bulk: true },
-  { name: WRITE_KINDS.volumeExport, jobs: 'exports', type: 'EXPORT', bulk: false },
-  { name: WRITE_KINDS.volumeBulkExport, jobs: 'exports', type: 'EXPORT', bulk: true },
-];
+export const VOLUME_KINDS: readonly VolumeKindSpec[] = (['IMPORT', 'EXPORT'] as const).flatMap((type) =>
+  [false, true].map((bulk) => ({ type, bulk, name: WRITE_KINDS[`volume${bulk ? 'Bulk' : ''}${type === 'IMPORT' ? 'Import' : 'Export'}`] })),
+);
 
 /** The import and export kinds; the single ones also make Retry Failed Items' new write of failed items. */
 /** A kind of import or export write: its jobs' type, and how Retry Failed Items sends failed items again (as `AsyncJobKind`). */
@@ -99,7 +96,7 @@ function volumeWrite(spec: VolumeKindSpec, parts: VolumeWriteParts): VolumeKind 
       // The first job is claimed; the others are the tracker's, which no other write adopts either.
       madeId: (outcome) => outcome.jobs.find((j): j is { id: string; state: string } => 'id' in j)?.id ?? '',
     },
-    hold: spec.bulk && parts.budget ? () => parts.budget!.holdBulk(1) : undefined,
+    hold: spec.bulk ? () => parts.budget?.holdBulk(1) ?? 0 : undefined,
     isPayload: (p): p is Payload => (spec.type === 'IMPORT' ? isImportPayload(p) : isExportPayload(p)) && (spec.bulk ? (p as Payload).items.length <= MAX_ITEMS : (p as Payload).items.length === 1),
     isOutcome: (o): o is VolumeJobsOutcome => Array.isArray((o as VolumeJobsOutcome | undefined)?.jobs),
     send: call('send'),
@@ -112,13 +109,10 @@ function volumeWrite(spec: VolumeKindSpec, parts: VolumeWriteParts): VolumeKind 
   };
 }
 
-/** "Export 2 files to analysis_results". */
-export const exportWords = (files: number, volume: string): string => l10n.t('Export {0} to {1}', fileCount(files), volume);
-
-/** "Import 30 items into "lane1"", "Export 2 files to rfranklin/analysis_results". */
+/** "Import · 30 items → lane1", "Export · 2 files → rfranklin/analysis_results". */
 export function describeVolumeWrite(p: Payload): string {
-  if ('to' in p) return l10n.t('Import {0} into "{1}"', itemCount(p.items.length), p.to);
-  return exportWords(p.items.length, p.items[0].destination.volume);
+  const isImport = 'to' in p;
+  return l10n.t('{0} · {1} → {2}', jobTypeWord(isImport ? 'IMPORT' : 'EXPORT'), (isImport ? itemCount : fileCount)(p.items.length), isImport ? p.to : p.items[0].destination.volume);
 }
 
 /** Whether each dotted path of `o` holds a text. */

@@ -234,15 +234,15 @@ export class Lifecycle {
     const keepClaim = record.claim !== undefined;
     const done: WriteRecord = { ...record, state: 'done', payload: null, outcome: undefined, snapshot: undefined, note: undefined };
     writes.release(record.id);
+    // Marked finished before anyone is told, so that no list shows it while global state is being written (the status
+    // bar said "Submitting 1 copy request" until the next change).
+    if (keepClaim) store.claimKeptFrom(record.id);
+    else store.gone.add(record.id);
     this.parts.finished.fire({ record, outcome, found });
     this.parts.changed.fire();
     // What it made stays claimed a while (another write's lookup must not adopt it); a write that made nothing goes.
-    if (keepClaim) {
-      store.claimKeptFrom(record.id);
-      await store.write(done);
-    } else {
-      await writes.remove(record.id);
-    }
+    if (keepClaim) await store.write(done);
+    else await writes.remove(record.id);
   }
 
   /** Looks at a write again soon (its record is missing for now); it stays due meanwhile. */

@@ -295,6 +295,22 @@ export class Outbox {
   }
 
   /**
+   * A wait cancelled by the person: takes back the group's writes of this window that were never sent (queued, not
+   * tried yet), so nothing more of the group leaves; what was sent stays, followed as before. Resolves to those taken back.
+   */
+  async withdraw(group: string): Promise<WriteRecord[]> {
+    const taken: WriteRecord[] = [];
+    for (const { record: listed } of this.writes.all()) {
+      // Read again at each step: the loop may have started sending it meanwhile (then it is no longer queued).
+      const record = this.writes.record(listed.id);
+      if (!record || record.group !== group || record.state !== 'queued' || record.attempts > 0) continue;
+      taken.push(record);
+      await this.writes.remove(record.id);
+    }
+    return taken;
+  }
+
+  /**
    * Forgets the group's writes that are not on their way: this window's, those of a window gone, and damaged ones
    * (any window's). A write from a newer version is left alone. One that reached the platform (`sent`) is forgotten
    * too, what it made staying claimed a while (as a finished write's): no other write's lookup adopts it.

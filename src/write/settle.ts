@@ -18,8 +18,17 @@ export interface Patience {
   until?: Until;
   /** The longest wait past the answers (`lookup`, `end`); none by default. */
   atMostMs?: number;
-  /** How many of the writes reached the platform so far, told at the start and at each change. */
-  onProgress?(done: number, total: number): void;
+  /**
+   * How many of the writes reached the platform so far (a write the platform answered counts at once, before its
+   * record is handed over), of how many, and how many are being looked up after a lost answer: told at the start and
+   * at each change.
+   */
+  onProgress?(done: number, total: number, checking: number): void;
+  /**
+   * A Cancel: the writes never sent are taken back (nothing more of them leaves), the answers of those on their way
+   * are waited for, and no longer wait past them; what was sent stays, followed by the outbox.
+   */
+  signal?: AbortSignal;
 }
 
 /** How writes came out, once waited for. */
@@ -30,6 +39,8 @@ export interface Settled<R = unknown> {
   finished: FinishedWrite<R>[];
   /** Those still in the outbox: refused, not found, changed by someone else, being looked up, or waiting. */
   left: WriteRecord[];
+  /** Those taken back by a Cancel before they were sent. */
+  withdrawn: WriteRecord[];
 }
 
 /** What settling asks of the outbox. */
@@ -42,6 +53,8 @@ export interface SettleHost {
   settled(ids: readonly string[]): Promise<unknown>;
   /** Whether this window acts on the write now (on its way, or its wait over). */
   dueHere(record: WriteRecord): boolean;
+  /** Takes back the group's writes of this window never sent; resolves to them. */
+  withdraw(group: string): Promise<WriteRecord[]>;
 }
 
 /** Which writes keep a caller waiting past the answers. */
@@ -65,17 +78,36 @@ export async function settle<R>(host: SettleHost, clock: Pick<Clock, 'setTimeout
       return host.all().filter((r) => ids.has(r.id) && !made.has(r.id));
     };
     const progress = patience.onProgress;
-    const report = () => progress?.(done().length, ids.size);
+    const report = () => {
+      const listed = left();
+      progress?.(done().length + listed.filter((r) => r.state === 'sent').length, ids.size, listed.filter((r) => r.state === 'unsure').length);
+    };
     const watching = progress ? host.onDidChange(report) : undefined;
+    const { signal } = patience;
+    let withdrawn: WriteRecord[] = [];
+    const withdrawing = new Promise<void>((resolve) => {
+      const cancel = () => void Promise.all([...new Set(records.map((r) => r.group))].map((g) => host.withdraw(g))).then((taken) => ((withdrawn = taken.flat()), resolve()), () => resolve());
+      if (signal?.aborted) cancel();
+      else signal?.addEventListener('abort', cancel, { once: true });
+    });
     try {
       report();
-      await host.settled([...ids]);
       const open = OPEN[patience.until ?? 'answer'];
-      if (open) await changesUntil(host, clock, () => !left().some((r) => open(r, host)), patience.atMostMs ?? Infinity);
+      const waiting = (async () => {
+        await host.settled([...ids]);
+        if (open && !signal?.aborted) await changesUntil(host, clock, () => !!signal?.aborted || !left().some((r) => open(r, host)), patience.atMostMs ?? Infinity);
+      })();
+      await Promise.race([waiting, withdrawing]);
+      if (signal?.aborted) {
+        await withdrawing;
+        // The answers of the writes already on their way.
+        await host.settled([...ids]);
+      }
     } finally {
       watching?.dispose();
     }
-    return { records, finished: done(), left: left() };
+    const taken = new Set(withdrawn.map((r) => r.id));
+    return { records, finished: done(), left: left().filter((r) => !taken.has(r.id)), withdrawn };
   } finally {
     listening.dispose();
   }

@@ -73,6 +73,11 @@ export class RecordStore {
     this.claimSeen.set(id, this.clock.monotonic());
   }
 
+  /** Whether this window has seen the write finished, its claim kept (its record may still read unfinished a moment). */
+  isClaimKept(id: string): boolean {
+    return this.claimSeen.has(id);
+  }
+
   /** The finished writes whose claim was kept long enough, no write of their account being unfinished: to remove. */
   oldClaims(claimKeepMs: number): string[] {
     const records = this.records();

@@ -90,7 +90,7 @@ export class WindowWrites {
     const byId = new Map<string, WriteRecord>();
     for (const read of this.store.stored()) {
       const record = 'record' in read ? read.record : read.problem;
-      if (record.state !== 'done' && !this.store.gone.has(record.id)) byId.set(record.id, record);
+      if (record.state !== 'done' && !this.store.gone.has(record.id) && !this.store.isClaimKept(record.id)) byId.set(record.id, record);
     }
     for (const { record } of this.held.values()) if (record.state !== 'done') byId.set(record.id, record);
     return [...byId.values()].sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));

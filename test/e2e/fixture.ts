@@ -8,6 +8,7 @@
  */
 import type { Emulator } from '../emulator';
 import type { RunningCodeServer } from '../harness/codeServer';
+import { waitFor } from '../support/waitFor';
 import type { Workbench } from './workbench';
 
 export interface E2eContext {
@@ -62,4 +63,14 @@ export async function ensureSignedIn(): Promise<void> {
     await signIn();
     await wb.pane(VIEW.tasks).locator('.welcome-view .monaco-button').first().waitFor({ state: 'hidden', timeout: 15_000 }).catch(() => undefined);
   }
+}
+
+/** Collapses the Tasks tree, then opens one group (its label whole) so that its newest task is the row right under it. */
+export async function openTaskGroup(label: string): Promise<void> {
+  const { wb } = e2e();
+  const exact = new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  await wb.clickViewAction(VIEW.tasks, 'Collapse All').catch(() => undefined);
+  await wb.waitForTreeItems(VIEW.tasks, exact, 20_000);
+  await wb.expandTreeItem(VIEW.tasks, exact);
+  await waitFor(async () => (await wb.treeItems(VIEW.tasks)).some((r) => r.level === 2), `the tasks of ${label}`, 20_000);
 }

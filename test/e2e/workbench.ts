@@ -18,6 +18,8 @@ export interface TreeItem {
   /** The row's aria-label (label, description and tooltip as VS Code reads them out). */
   ariaLabel: string;
   selected: boolean;
+  /** The row the keyboard is on. */
+  focused: boolean;
 }
 
 export interface StatusBarItem {
@@ -129,10 +131,13 @@ export class Workbench {
     return this.pane(viewName).locator('.monaco-list-row[role="treeitem"]');
   }
 
-  /** The rendered items of a view's tree, top to bottom. */
+  /**
+   * The rendered items of a view's tree, top to bottom. The copies of the open rows above the view that VS Code's
+   * sticky scroll pins at its top are left out: each row is listed once, where it is.
+   */
   async treeItems(viewName: string): Promise<TreeItem[]> {
     return this.treeRows(viewName).evaluateAll((rows) =>
-      rows.map((row) => {
+      rows.filter((row) => !row.closest('.monaco-tree-sticky-container')).map((row) => {
         const text = (selector: string): string => (row.querySelector(selector)?.textContent ?? '').trim();
         const expanded = row.getAttribute('aria-expanded');
         return {
@@ -142,6 +147,7 @@ export class Workbench {
           expanded: expanded === null ? undefined : expanded === 'true',
           ariaLabel: row.getAttribute('aria-label') ?? '',
           selected: row.classList.contains('selected'),
+          focused: row.classList.contains('focused'),
         };
       }),
     );
@@ -161,6 +167,24 @@ export class Workbench {
       await this.treeItem(viewName, match).waitFor({ timeout: timeoutMs });
     }
     return this.treeItems(viewName);
+  }
+
+  /** Scrolls a view's tree (it renders only the rows in view) down, then up, until a row with this label is rendered. */
+  async scrollToTreeItem(viewName: string, label: RegExp, maxSteps = 60): Promise<void> {
+    // The row itself, not its copy pinned by the sticky scroll.
+    const row = this.pane(viewName)
+      .locator('.monaco-list-rows .monaco-list-row[role="treeitem"]')
+      .filter({ has: this.page.locator('.label-name, .monaco-highlighted-label', { hasText: label }) })
+      .first();
+    const box = await this.pane(viewName).locator('.monaco-list').first().boundingBox();
+    if (box) await this.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    for (const step of [300, -300]) {
+      for (let i = 0; i < maxSteps && (await row.count()) === 0; i++) {
+        await this.page.mouse.wheel(0, step);
+        await this.page.waitForTimeout(80);
+      }
+    }
+    await row.scrollIntoViewIfNeeded();
   }
 
   /** Expands a collapsed tree item (clicks its twistie) and waits for it to be expanded. */

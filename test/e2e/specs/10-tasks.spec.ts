@@ -4,6 +4,7 @@
  * parent expanded into its children. A screenshot at each step.
  */
 import * as assert from 'assert';
+import { randomUUID } from 'crypto';
 import * as path from 'path';
 import { screenshotsDir } from '../../harness/paths';
 import type { TaskRec } from '../../emulator';
@@ -53,18 +54,9 @@ async function waitForGroups(expected: string[], counts?: (label: string) => num
   }
 }
 
-/** Scrolls the Tasks tree (it renders only the rows in view) until a row with this label is rendered. */
-async function scrollToRow(label: RegExp, maxSteps = 60): Promise<void> {
-  const { wb } = e2e();
-  const row = wb.treeItem(VIEW.tasks, label);
-  const list = wb.pane(VIEW.tasks).locator('.monaco-list').first();
-  const box = await list.boundingBox();
-  if (box) await wb.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  for (let i = 0; i < maxSteps && (await row.count()) === 0; i++) {
-    await wb.page.mouse.wheel(0, 300);
-    await new Promise((r) => setTimeout(r, 80));
-  }
-  await row.scrollIntoViewIfNeeded();
+/** Scrolls the Tasks tree until a row with this label is rendered. */
+function scrollToRow(label: RegExp, maxSteps = 60): Promise<void> {
+  return e2e().wb.scrollToTreeItem(VIEW.tasks, label, maxSteps);
 }
 
 
@@ -353,6 +345,14 @@ describe('the task explorer', () => {
     await scrollToRow(parentLabel);
     const row = (await wb.treeItems(VIEW.tasks)).find((r) => r.label === parent.name)!;
     assert.match(row.description, /\d+ (done|running|queued|failed|aborted)/, 'the parent sums up its children');
+    // Its tooltip: what its children cost, said as theirs, and no "1/1 steps" of its own.
+    await wb.treeItem(VIEW.tasks, parentLabel).hover();
+    const hover = wb.page.locator('.monaco-hover, .workbench-hover').first();
+    let tip = '';
+    await waitFor(async () => /Batch: /.test((tip = await hover.innerText().catch(() => ''))), "the batch parent's tooltip", 10_000);
+    if (parent.price) assert.match(tip, /Its children cost: \$[\d,]+\.\d\d/, tip);
+    assert.doesNotMatch(tip, /steps|its children's/, tip);
+    await wb.page.mouse.move(5, 5);
     await wb.expandTreeItem(VIEW.tasks, parentLabel);
     const list = await wb.pane(VIEW.tasks).locator('.monaco-list').first().boundingBox();
     if (list) await wb.page.mouse.move(list.x + list.width / 2, list.y + list.height / 2);
@@ -365,7 +365,113 @@ describe('the task explorer', () => {
     await wb.screenshot('19-batch-parent-expanded');
     await collapseAll();
   });
+
+  it('a refresh keeps what a person loaded and where they are: the rows, the selected row, an opened batch parent far down', async function () {
+    this.timeout(240_000);
+    const { wb, emulator } = e2e();
+    const added = addOldCompleted(450, 300);
+    try {
+      await clearFilters();
+      await collapseAll();
+      await wb.clickViewAction(VIEW.tasks, 'Refresh Tasks');
+      await waitForGroups(GROUPS, (label) => count(STATUS_OF[label]));
+      await wb.expandTreeItem(VIEW.tasks, /^Completed$/);
+      await waitFor(async () => (await wb.treeItems(VIEW.tasks)).some((r) => r.level === 2), 'the tasks of the Completed group', 20_000);
+      const parentRow = new RegExp(`^${escape(added.parent.name)}$`);
+      // "Load more" until the batch parent, some 300 rows below the newest completed task, is listed.
+      for (let clicks = 0; clicks < 12 && (await wb.treeItem(VIEW.tasks, parentRow).count()) === 0; clicks++) {
+        await scrollToRow(/^Load more/);
+        const label = (await wb.treeItem(VIEW.tasks, /^Load more/).textContent()) ?? '';
+        await wb.treeItem(VIEW.tasks, /^Load more/).click();
+        await waitFor(async () => (await wb.treeItem(VIEW.tasks, new RegExp(`^${escape(label.trim())}$`)).count()) === 0, 'the next page');
+        await scrollToRow(parentRow, 5).catch(() => undefined);
+      }
+      await scrollToRow(parentRow);
+      await wb.expandTreeItem(VIEW.tasks, parentRow);
+      assert.strictEqual((await waitForChildren(added.parent.name, 3)).length, 3, "the batch parent's children under it");
+      // The task right after the parent's children, selected (a Ctrl-click selects without opening it).
+      const below = new RegExp(`^${escape(added.below.name)}$`);
+      await scrollToRow(below);
+      await wb.clickTreeItem(VIEW.tasks, below, ['Control']);
+      await waitFor(async () => (await wb.treeItems(VIEW.tasks)).some((r) => r.selected && r.label === added.below.name), 'the row selected');
+      await scrollToRow(/^Load more/);
+      const loaded = ((await wb.treeItem(VIEW.tasks, /^Load more/).textContent()) ?? '').trim();
+      const shownBefore = await completedRowsLoaded();
+      await wb.screenshot('27-tasks-before-refresh');
+
+      const sent = emulator.requestLines.length;
+      const lastPage = Math.ceil(shownBefore / 100) * 100 - 100;
+      await wb.clickViewAction(VIEW.tasks, 'Refresh Tasks');
+      await waitFor(() => emulator.requestLines.slice(sent).some((l) => l.includes('status=COMPLETED') && l.includes(`offset=${lastPage}`)), `the refresh to read again the page at ${lastPage}`, 30_000);
+      await new Promise((r) => setTimeout(r, 1_500));
+      await scrollToRow(/^Load more/);
+      assert.strictEqual(((await wb.treeItem(VIEW.tasks, /^Load more/).textContent()) ?? '').trim(), loaded, 'as many rows loaded as before the refresh');
+      assert.strictEqual(await completedRowsLoaded(), shownBefore);
+      await scrollToRow(below);
+      const rows = await wb.treeItems(VIEW.tasks);
+      const selected = rows.filter((r) => r.selected).map((r) => r.label);
+      assert.deepStrictEqual(selected, [added.below.name], 'the same row selected');
+      assert.strictEqual(rows.find((r) => r.focused)?.label, added.below.name, 'the focus on it');
+      await scrollToRow(parentRow);
+      const kids = await waitForChildren(added.parent.name, 3);
+      if (kids.length !== 3) console.log(`      rows shown: ${(await wb.treeItems(VIEW.tasks)).map((r) => `${r.level}:${r.label}`).join(' | ')}`);
+      assert.deepStrictEqual(kids.map((k) => k.label).sort(), ['Kept child 0', 'Kept child 1', 'Kept child 2'], "the batch parent's children still under it");
+      await wb.screenshot('28-tasks-after-refresh-kept');
+    } finally {
+      added.remove();
+      await collapseAll();
+      await wb.clickViewAction(VIEW.tasks, 'Refresh Tasks');
+    }
+  });
 });
+
+/** How many tasks the Completed group shows loaded: its listing's rows as the "Load more (N left)" row counts them. */
+async function completedRowsLoaded(): Promise<number> {
+  const label = ((await e2e().wb.treeItem(VIEW.tasks, /^Load more/).textContent()) ?? '').trim();
+  const left = Number(/\(([\d,]+) left\)/.exec(label)?.[1].replace(/,/g, '') ?? NaN);
+  return count('COMPLETED') - left;
+}
+
+/**
+ * `n` completed tasks older than every other (copies of one), the one `at` from the newest a batch parent with 3 failed
+ * children; `below` is the task listed right after the parent. `remove` takes them out again.
+ */
+function addOldCompleted(n: number, at: number): { parent: TaskRec; below: TaskRec; remove(): void } {
+  const { data } = e2e().emulator;
+  const completed = data.tasks.filter((t) => t.status === 'COMPLETED' && !t.batch && !t.parent);
+  const oldest = Math.min(...data.tasks.map((t) => Date.parse(t.created_time)));
+  const made: TaskRec[] = [];
+  const make = (from: TaskRec, more: Partial<TaskRec>): TaskRec => {
+    const t: TaskRec = { ...structuredClone(from), id: randomUUID(), ...more };
+    data.tasks.push(t);
+    data.taskById.set(t.id, t);
+    made.push(t);
+    return t;
+  };
+  const at_ = (i: number) => new Date(oldest - (i + 1) * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  for (let i = 0; i < n; i++) {
+    const batch = i === at;
+    make(completed[i % completed.length], {
+      name: batch ? `Kept batch ${i}` : `Kept run ${i}`,
+      created_time: at_(i),
+      batch,
+      ...(batch ? { execution_status: { ...completed[0].execution_status, completed: 0, failed: 3, running: 0, queued: 0, aborted: 0, steps_total: 3 } } : {}),
+    });
+  }
+  const parent = made[at];
+  // Named apart from their parent (the platform names them alike), so the parent's row is told from theirs on screen.
+  for (let c = 0; c < 3; c++) make(completed[c], { name: `Kept child ${c}`, status: 'FAILED', parent: parent.id, created_time: parent.created_time, batch: false });
+  return {
+    parent,
+    below: made[at + 1],
+    remove: () => {
+      for (const t of made) {
+        data.tasks.splice(data.tasks.indexOf(t), 1);
+        data.taskById.delete(t.id);
+      }
+    },
+  };
+}
 
 type QuickState = Awaited<ReturnType<ReturnType<typeof e2e>['wb']['quickInputState']>>;
 
@@ -405,7 +511,7 @@ async function waitForChildren(parentName: string, expected: number): Promise<{ 
     for (let i = at + 1; i < rows.length && rows[i].level > level; i++) if (rows[i].level === level + 1) kids.push(rows[i]);
     if (kids.length >= Math.min(expected, 3) || Date.now() > deadline) return kids;
     // Rows below the list's edge are not rendered: a parent near the bottom needs its children scrolled in.
-    if (kids.length) await wb.page.mouse.wheel(0, 100);
+    if (at >= 0) await wb.page.mouse.wheel(0, 100);
     await new Promise((r) => setTimeout(r, 200));
   }
 }

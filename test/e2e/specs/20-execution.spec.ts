@@ -7,7 +7,7 @@ import * as assert from 'assert';
 import type { TaskRec } from '../../emulator';
 import type { TreeItem } from '../workbench';
 import { waitFor } from '../../support/waitFor';
-import { COMMAND, e2e, ensureSignedIn, VIEW } from '../fixture';
+import { COMMAND, e2e, ensureSignedIn, openTaskGroup, VIEW } from '../fixture';
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const exact = (name: string): RegExp => new RegExp(`^${escape(name)}$`);
@@ -37,14 +37,6 @@ async function onScreen(text: string): Promise<boolean> {
   return (await e2e().wb.page.locator('.monaco-editor .view-lines', { hasText: text }).count()) > 0;
 }
 
-/** Collapses the tree, then opens one group so its newest task is the row right under it. */
-async function openGroup(label: string): Promise<void> {
-  const { wb } = e2e();
-  await wb.clickViewAction(VIEW.tasks, 'Collapse All').catch(() => undefined);
-  await wb.waitForTreeItems(VIEW.tasks, exact(label), 20_000);
-  await wb.expandTreeItem(VIEW.tasks, exact(label));
-  await waitFor(async () => (await wb.treeItems(VIEW.tasks)).some((r) => r.level === 2), `the tasks of ${label}`, 20_000);
-}
 
 
 /** The rows of a group as shown: its row (label, count) and the task rows under it that are rendered. */
@@ -93,7 +85,7 @@ describe('why a task failed, acting on it, hearing when it ends', () => {
   it('a failed task opens into its error and its failed job, whose log shows the error on screen', async () => {
     const { wb, emulator } = e2e();
     const task = newest('FAILED');
-    await openGroup('Failed');
+    await openTaskGroup('Failed');
     await wb.expandTreeItem(VIEW.tasks, exact(task.name));
     await wb.waitForTreeItems(VIEW.tasks, /^Jobs$/, 20_000);
     const rows = await wb.treeItems(VIEW.tasks);
@@ -134,7 +126,7 @@ describe('why a task failed, acting on it, hearing when it ends', () => {
     const { wb } = e2e();
     const task = newest('RUNNING');
     // The person's own project: its Running and Other statuses groups both fit on the screen.
-    await openGroup('Running');
+    await openTaskGroup('Running');
     await wb.treeItemContextMenu(VIEW.tasks, exact(task.name), 'Filter by This Project');
     try {
       await abortInItsProject(task);
@@ -191,7 +183,7 @@ describe('why a task failed, acting on it, hearing when it ends', () => {
       250,
     );
     await wb.runCommand(COMMAND.refreshTasks);
-    await openGroup('Aborted');
+    await openTaskGroup('Aborted');
     await wb.waitForTreeItems(VIEW.tasks, exact(task.name), 20_000);
     await wb.screenshot('43-task-aborted');
   }
@@ -201,7 +193,7 @@ describe('why a task failed, acting on it, hearing when it ends', () => {
     const { wb, emulator } = e2e();
     const task = newest('DRAFT');
     emulator.setRunOutcome(task.id, 'FAILED');
-    await openGroup('Draft');
+    await openTaskGroup('Draft');
     await e2e().wb.treeItemContextMenu(VIEW.tasks, exact(task.name), 'Run Task…');
     const question = await confirmDialog(/^Run Task$/);
     assert.strictEqual(question, `Run "${task.name}"?`);
@@ -219,13 +211,13 @@ describe('why a task failed, acting on it, hearing when it ends', () => {
     this.timeout(90_000);
     const { wb, emulator } = e2e();
     // Running opened once, then closed by its twistie.
-    await openGroup('Running');
+    await openTaskGroup('Running');
     const firstBefore = (await groupRows('Running')).tasks[0].label;
     await wb.treeItem(VIEW.tasks, /^Running$/).locator('.monaco-tl-twistie').click();
     await waitFor(async () => (await groupRows('Running')).tasks.length === 0, 'Running closed');
     // A failed task re-run from its menu.
     const failed = newest('FAILED');
-    await openGroup('Failed');
+    await openTaskGroup('Failed');
     await wb.treeItemContextMenu(VIEW.tasks, exact(failed.name), 'Re-run Task…');
     assert.strictEqual(await confirmDialog(/^Re-run Task$/), `Re-run "${failed.name}"?`);
     const copyId = await waitFor(() => emulator.actionRequests.find((a) => a.taskId === failed.id && a.action === 'clone')?.newTaskId, 'the re-run to reach the platform');
@@ -264,7 +256,7 @@ describe('why a task failed, acting on it, hearing when it ends', () => {
     const task = newest('RUNNING', { anyName: true });
     task.name = `${task.name} (long run)`;
     await wb.clickViewAction(VIEW.tasks, 'Refresh Tasks');
-    await openGroup('Running');
+    await openTaskGroup('Running');
     await wb.waitForTreeItems(VIEW.tasks, exact(task.name), 20_000);
     await wb.treeItemContextMenu(VIEW.tasks, exact(task.name), 'Watch Task (Notify When It Ends)');
     const reads = () => emulator.received.filter((r) => r.method === 'POST' && r.path === '/v2/bulk/tasks/get');

@@ -3,7 +3,7 @@
  * typed, the folder shown as a row; two files selected with Ctrl-click and dragged onto it, "Move here" chosen, the
  * files shown under it and gone from where they were; Edit Tags… on the two, a new tag typed and accepted; Find
  * Files… by that tag, both files in the results and the view's description saying what was found; Clear Find; the
- * folder deleted through its question with the counts, and gone. A screenshot at each step.
+ * folder deleted through its question with what is in it counted, and gone. A screenshot at each step.
  */
 import * as assert from 'assert';
 import { e2e, ensureSignedIn, VIEW } from '../fixture';
@@ -116,6 +116,8 @@ describe('managing files in Projects & Files', function () {
     await wb.waitForQuickInput();
     const box = await wb.quickInputState();
     assert.ok(box.message.startsWith(`The new folder's name, in ${folder.name}`), JSON.stringify(box));
+    // Opened from a row's menu, the box names the action and the place (not "Seven Bridges: New Folder…").
+    assert.strictEqual(box.title, `New Folder in ${folder.name}`);
     await wb.typeInQuickInput(newName);
     await wb.screenshot('manage-1-new-folder-name');
     await wb.typeInQuickInput(newName, { submit: true });
@@ -159,6 +161,7 @@ describe('managing files in Projects & Files', function () {
     await select(first, second);
     await menu(second, 'Edit Tags…');
     await wb.waitForQuickInput(/Edit Tags/);
+    assert.strictEqual((await wb.quickInputState()).title, 'Edit Tags of 2 files');
     await wb.typeInQuickInput(tag);
     await wb.quickItem(tag, true).waitFor();
     // Offered as a new tag, and checked as it appears: Enter adds it.
@@ -217,8 +220,8 @@ describe('managing files in Projects & Files', function () {
     // A question without a detail is drawn in the dialog's detail line: its whole text is read.
     const question = (await dialog.locator('.dialog-message-container').innerText()).replace(/\s+/g, ' ').trim();
     await wb.screenshot('manage-10-delete-question');
-    // One folder: named, and what is in it said to go with it (in the singular).
-    assert.strictEqual(question, `Delete "${newName}"? Everything in the folder goes too. This cannot be undone.`);
+    // One folder: named, and what is in it (counted first) said to go with it.
+    assert.match(question, new RegExp(`^Delete "${escape(newName)}" and everything in it \\(2 files, [\\d.,]+ (B|KB|MB|GB)\\)\\? This cannot be undone\\.$`), question);
     await dialog.locator('.monaco-button', { hasText: /^Delete$/ }).click();
     await dialog.waitFor({ state: 'hidden' });
     await until('the folder gone from the view', async () => !(await wb.treeItems(VIEW.files)).some((r) => r.label === newName), 20_000);
@@ -227,6 +230,42 @@ describe('managing files in Projects & Files', function () {
     assert.ok(!data.children(folder.id).some((f) => f.name === newName), 'the folder is gone from the platform');
     assert.ok(!(await wb.treeItems(VIEW.files)).some((r) => r.label === first || r.label === second), 'the files went with it');
     console.log(`      moved: "${moved}"; found: "${expected}"; delete asked: "${question}"; deleted: "${deleted}"`);
+    await wb.collapseAll(VIEW.files);
+  });
+
+  it('a move that waits on the platform has a Cancel: the wait stops, the job sent goes on, and the words say so (#44)', async () => {
+    const { wb, emulator } = e2e();
+    const data = emulator.data;
+    // Two folders at a project's top level; the platform's jobs slowed so that the move is waited on.
+    const project = data.projects.slice(2).find((p) => p.permissions.write && data.children(p.root_folder).filter((f) => f.type === 'folder').length >= 2)!;
+    const [from, into] = data.children(project.root_folder).filter((f) => f.type === 'folder').slice(-2);
+    const step = emulator.copySettings.stepMs;
+    const immediate = emulator.copySettings.immediateResults;
+    emulator.copySettings.stepMs = 120_000;
+    emulator.copySettings.immediateResults = 0;
+    try {
+      await wb.collapseAll(VIEW.files);
+      await wb.waitForTreeItems(VIEW.files, exactly(project.name), 20_000);
+      await open(project.name, into.name);
+      await wb.waitForTreeItems(VIEW.files, exactly(from.name), 20_000);
+      await wb.treeItem(VIEW.files, exactly(from.name)).dragTo(wb.treeItem(VIEW.files, exactly(into.name)));
+      await wb.waitForQuickInput(`Drop onto ${into.name}`);
+      await wb.quickItem(/Move here/).click();
+      await wb.waitForQuickInputClosed();
+      await wb.waitForNotification(/^Moving to /, 20_000);
+      await wb.screenshot('manage-12-move-waiting-with-cancel');
+      await wb.clickNotificationButton(/Moving to /, 'Cancel');
+      const said = await wb.waitForNotification(/Move cancelled: /, 20_000);
+      await wb.screenshot('manage-13-move-cancelled');
+      assert.strictEqual(said, 'Move cancelled: 1 item still moving on the platform (see Data Jobs)');
+    } finally {
+      emulator.copySettings.stepMs = step;
+      emulator.copySettings.immediateResults = immediate;
+    }
+    // The job sent goes on: the folder arrives, and its rows are read again when it ends (no command waits for it).
+    await until('the folder moved on the platform', () => data.fileById.get(from.id)!.parent === into.id, 30_000);
+    await until('the folder gone from the project\'s top level', async () => !(await wb.treeItems(VIEW.files)).some((r) => r.label === from.name && r.level === 2), 30_000);
+    await wb.clearNotifications();
     await wb.collapseAll(VIEW.files);
   });
 });

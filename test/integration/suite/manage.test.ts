@@ -101,7 +101,11 @@ describe('managing files: new folder, rename, tags, delete', function () {
     const { project } = await projectRow();
     const file = data().children(project.root_folder).filter((f) => f.type === 'file')[2];
     await vscode.commands.executeCommand('sevenbridges.files.editMetadata', file.id);
-    const editor = await waitFor(() => vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'sevenbridges-metadata' && e.document.uri.path.startsWith(`/${file.id}/`)), 'the metadata document');
+    const editor = await waitFor(() => vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'sevenbridges-metadata' && e.document.uri.query === file.id), 'the metadata document');
+    // Its tab and breadcrumbs say the file's name, not its ID; a tab that stays (edited, not previewed).
+    assert.strictEqual(editor.document.uri.path, `/${file.name}.metadata.json`);
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    assert.strictEqual([tab?.label, tab?.isPreview].join(' '), `${file.name}.metadata.json false`);
     assert.deepStrictEqual(JSON.parse(editor.document.getText()), file.metadata);
     const whole = (text: string) => editor.edit((b) => b.replace(new vscode.Range(0, 0, editor.document.lineCount, 0), text));
     const before = emulator().writes.length;
@@ -132,7 +136,8 @@ describe('managing files: Find Files', function () {
   let api: ExtensionApi;
   const data = () => emulator().data;
   const rows = async () => (await api.files.rows.getChildren()) as AnyNode[];
-  const description = () => api.files.view.description;
+  /** What the view says above the results (its description, cut to a letter at the default width, is not set). */
+  const said = () => api.files.view.message;
 
   /** A project with a file in a folder at its root. */
   const deepFile = () => {
@@ -165,14 +170,13 @@ describe('managing files: Find Files', function () {
       return shown.length === 1 && shown[0].kind === 'file' ? shown : undefined;
     }, 'the tagged file to be listed');
     assert.strictEqual(found[0].id, file.id);
-    assert.strictEqual(description(), `Found: tag "int-find-tag" in ${project.id} (server search)`);
-    assert.strictEqual(api.files.view.message, description(), 'said above the results too, whole at any width');
+    assert.strictEqual(said(), `Found: tag "int-find-tag" in ${project.id} (server search)`);
+    assert.strictEqual(api.files.view.description, undefined, 'not in the title, where the default width leaves a letter');
     const item = await api.files.rows.getTreeItem(found[0]);
     assert.match(String(item.description), new RegExp(`${project.id.replace('/', '\\/')}\\/…$`));
     assert.match(String((item.tooltip as vscode.MarkdownString).value), /Tags: .*`int-find-tag`/);
     await vscode.commands.executeCommand('sevenbridges.files.clearFind');
-    assert.strictEqual(description(), undefined);
-    assert.strictEqual(api.files.view.message, undefined);
+    assert.strictEqual(said(), undefined);
     assert.ok((await rows()).some((n) => n.kind === 'project'), 'the projects are shown again');
   });
 
@@ -181,7 +185,7 @@ describe('managing files: Find Files', function () {
     await vscode.commands.executeCommand('sevenbridges.files.find', { project: project.id, name: file.name });
     const found = await waitFor(async () => (await rows()).find((n) => n.id === file.id), 'the file found by name');
     await vscode.commands.executeCommand('sevenbridges.files.reveal', found);
-    assert.strictEqual(description(), undefined);
+    assert.strictEqual(said(), undefined);
     await waitFor(() => api.files.view.selection.some((n) => (n as AnyNode).id === file.id), 'the file selected in its folder');
     assert.strictEqual(api.files.model.getParent(api.files.view.selection[0])?.id, folder.id);
   });
@@ -193,7 +197,12 @@ describe('managing files: Find Files', function () {
     const top = data().children(project.root_folder).find((f) => f.type === 'file')!;
     await vscode.commands.executeCommand('sevenbridges.files.find', { project: project.id, name: top.name });
     await waitFor(async () => (await rows()).some((n) => n.id === top.id), 'the file found by the list filter');
-    await waitFor(() => description()?.endsWith('(list filter, top level only)'), 'the description to name the list filter');
-    assert.strictEqual(description(), `Found: name "${top.name}" in ${project.id} (list filter, top level only)`);
+    await waitFor(() => said()?.endsWith('(list filter, top level only)'), 'the words above the results to name the list filter');
+    assert.strictEqual(said(), `Found: name "${top.name}" in ${project.id} (list filter, top level only)`);
+    // A part of a name there: the folders listed one by one, the names compared here, and how far it looked.
+    const part = top.name.slice(1, 5);
+    await vscode.commands.executeCommand('sevenbridges.files.find', { project: project.id, namePart: part.toUpperCase() });
+    await waitFor(async () => (await rows()).some((n) => n.id === top.id), 'the file found by a part of its name');
+    assert.match(said() ?? '', new RegExp(`^Found: name contains "${part.toUpperCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" in ${project.id} \\((every folder listed|folders listed one by one), names compared here: [\\d,]+ entries in [\\d,]+ folders`));
   });
 });

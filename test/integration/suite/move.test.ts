@@ -97,6 +97,22 @@ describe('Move To… and the drop\'s choice', function () {
     assert.ok(!api.services.outbox.all().some((r) => r.kind.startsWith('file.')), 'nothing left in the outbox');
   });
 
+  it('a move job that no command waits for (its window reloaded, its wait cancelled) reads its rows again when it ends (#44)', async () => {
+    const [a] = writable();
+    const there = await folder('int-move-later', { project: a.id });
+    const file = data().children(a.root_folder).find((f) => f.type === 'file')!;
+    const aRow = await projectRow(a.id);
+    await rowOf(file.id, aRow);
+    const thereRow = await rowOf(there.id, aRow);
+    assert.deepStrictEqual((await children(thereRow)).map((n) => n.kind), ['message'], 'shown empty');
+    // Sent as a resumed job is: by the outbox, with no command to read the rows after it.
+    const account = (await api.services.account())!;
+    await api.services.outbox.submit('file.asyncMove', [{ items: [{ file: file.id, parent: there.id }], destination: { label: `${a.id} › ${there.name}`, project: a.id, parent: there.id } }], account);
+    await waitFor(() => data().fileById.get(file.id)!.parent === there.id, 'the platform to move it');
+    await waitFor(async () => !(await children(aRow)).some((n) => n.id === file.id), 'the file gone from the project\'s root row', 20_000);
+    await waitFor(async () => (await children(thereRow)).some((n) => n.id === file.id), 'the file shown in the folder it went to', 20_000);
+  });
+
   it('a folder into its own subfolder, or a file into a read-only project, is refused with nothing sent', async () => {
     const [a] = writable();
     const outer = await folder('int-outer', { project: a.id });

@@ -204,6 +204,26 @@ describe('task explorer', function () {
     assert.match(text, /Open Task Details/);
   });
 
+  it('a redraw draws again only the rows that look otherwise (a task watched), never the whole view', async () => {
+    const running = await group('RUNNING');
+    const rows = (await children(running)).filter((n): n is TaskNode => n.kind === 'task');
+    for (const row of rows) item(row);
+    const drawn: unknown[] = [];
+    const listening = tasks().rows.onDidChangeTreeData((e) => drawn.push(e));
+    try {
+      tasks().tree.redraw();
+      assert.deepStrictEqual(drawn.filter((e) => Array.isArray(e) || e === undefined), [], 'nothing looks otherwise: nothing drawn again');
+      const task = rows.find((r) => !tasks().watcher.isWatched(r.task.id))!;
+      await tasks().watcher.watch(task.task);
+      await waitFor(() => drawn.some((e) => Array.isArray(e)), 'the watched task\'s row drawn again');
+      assert.deepStrictEqual(drawn.filter((e) => Array.isArray(e)), [[task]], 'its row alone');
+      assert.strictEqual(drawn.filter((e) => e === undefined).length, 0, 'never the whole view');
+      await tasks().watcher.unwatch(task.task.id);
+    } finally {
+      listening.dispose();
+    }
+  });
+
   it('a refresh costs one request per group plus one per open group', async () => {
     await groups();
     const before = emulator().stats.requests;
@@ -230,11 +250,11 @@ describe('task explorer', function () {
     }
   });
 
-  /** Pages an open (expanded and loaded) listing reloads on a refresh: as many as shown, at most 3. */
+  /** Pages an open (expanded and loaded) listing reloads on a refresh: as many as shown. */
   function openListPages(): number {
     const tree = tasks().tree;
     let n = 0;
-    const pages = (shown: number) => Math.max(1, Math.min(3, Math.ceil(shown / 100)));
+    const pages = (shown: number) => Math.max(1, Math.ceil(shown / 100));
     const visit = (nodes: Map<string, TaskNode>) => {
       for (const node of nodes.values()) {
         if (node.task.batch && node.list?.loaded && tree.isExpanded(node)) {

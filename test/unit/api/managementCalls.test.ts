@@ -144,6 +144,20 @@ describe('file management calls: requests made', () => {
     assert.strictEqual(error.kind, 'malformed', 'a token given twice is a search that would not end');
   });
 
+  it('search: an empty continuation token ("") ends the search: no request more, the first page never read twice', async () => {
+    const { sb, fake } = client((call) => {
+      const token = new URL(call.url).searchParams.get('cont_token');
+      return response(200, { count: 1, cont_token: token ? '' : 'next-page', result_set: [{ id: token ? FOLDER : FILE, name: 'x', type: 'FILE' }] });
+    });
+    const pages = [];
+    for await (const page of sb.search.pages('IN "/Projects/a/b"')) pages.push(page);
+    assert.deepStrictEqual(pages.map((p) => [p.results.map((r) => r.id), p.contToken]), [
+      [[FILE], 'next-page'],
+      [[FOLDER], undefined],
+    ]);
+    assert.strictEqual(fake.calls.length, 2);
+  });
+
   it('tasks: create and clone send action=run when asked; updateDraft is a PATCH', async () => {
     const { sb, last } = client(() => response(201, { href: 'h', id: TASK, name: 'n', status: 'QUEUED' }));
     await sb.tasks.create({ project: 'a/b', app: 'a/b/bwa/3', inputs: { reads: { class: 'File', path: FILE } } }, { run: true });

@@ -137,6 +137,19 @@ describe('PagedLoader (every paged list)', () => {
     assert.deepStrictEqual(fake.requests.slice(2), [{ offset: 0, limit: 100 }, { offset: 100, limit: 100 }]);
   });
 
+  it('a reload reads again every page shown, however many (800 shown stay 800), unless told at most how many', async () => {
+    const fake = offsetSource(many(950));
+    const loader = new PagedLoader<Item>(fake.source, { key: recordKey });
+    await loader.ensureLoaded();
+    for (let i = 0; i < 7; i++) await loader.loadMore();
+    fake.requests.length = 0;
+    await loader.reload();
+    assert.strictEqual(loader.items.length, 800);
+    assert.deepStrictEqual(fake.requests.map((r) => r.offset), [0, 100, 200, 300, 400, 500, 600, 700]);
+    await loader.reload(2);
+    assert.strictEqual(loader.items.length, 200, 'a caller that sets a most (Reveal) reads that many');
+  });
+
   it('a reload after "Load more" with a partly full last page keeps every item (150 shown stay 150)', async () => {
     const fake = offsetSource(many(150));
     const loader = new PagedLoader<Item>(fake.source, { key: recordKey });

@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import { ApiError } from '../../../src/api/errors';
 import type { FileRecord, Page, Project } from '../../../src/api/types';
-import { FilesTreeModel, NotFoundError, type FilesNode, type FilesSource, type FolderNode, type LoadMoreNode, type MessageNode, type ProjectNode } from '../../../src/files/filesModel';
+import { FilesTreeModel, NotFoundError, type FileNode, type FilesNode, type FilesSource, type FolderNode, type LoadMoreNode, type MessageNode, type ProjectNode } from '../../../src/files/filesModel';
 import { entryView, projectView } from '../../../src/files/fileRows';
 import { formatSize } from '../../../src/util/words';
 import { FakeFiles, fileId } from '../../support/fakeFiles';
@@ -41,7 +41,7 @@ function model(options: { signedIn?: boolean } = {}) {
   const tree = new FilesTreeModel(source, async () => options.signedIn ?? true, () => NOW);
   const changes: (FilesNode | undefined)[] = [];
   tree.onDidChange((node) => changes.push(node));
-  return { tree, changes, calls: source.calls };
+  return { tree, changes, calls: source.calls, source };
 }
 
 async function child<N extends FilesNode>(tree: FilesTreeModel, parent: FilesNode | undefined, id: string): Promise<N> {
@@ -91,10 +91,42 @@ describe('files tree model', () => {
     const calls_ = await child(tree, year, fileId(21));
     assert.deepStrictEqual([tree.getParent(calls_), tree.getParent(year), tree.getParent(results), tree.getParent(alpha)], [year, results, alpha, undefined]);
     calls.length = 0;
-    tree.refresh(results);
+    void tree.refresh(results);
     await tree.getChildren(results);
     await tree.getChildren(alpha);
     assert.deepStrictEqual(calls, [`files ${fileId(13)} 0+100`]);
+  });
+
+  it('a refreshed folder draws each entry as the platform lists it now: a renamed, re-tagged file is not drawn from its old row', async () => {
+    const { tree, source } = model();
+    const alpha = await child<ProjectNode>(tree, undefined, 'me/alpha');
+    const before = await child<FileNode>(tree, alpha, fileId(10));
+    assert.strictEqual(tree.rowView(before).label, 'a.bam');
+    const at = source.records.findIndex((f) => f.id === fileId(10));
+    source.records[at] = { ...source.records[at], name: 'renamed.bam', tags: ['done'], modified_on: '2026-03-07T11:00:00Z' };
+    await tree.refresh(alpha);
+    const after = await child<FileNode>(tree, alpha, fileId(10));
+    assert.deepStrictEqual([tree.rowView(after).label, after.file.tags], ['renamed.bam', ['done']]);
+  });
+
+  it('a refresh of a folder keeps every page shown (300 entries stay 300), and Reveal draws the entries it read again as they are now', async () => {
+    const { tree, source, calls } = model();
+    const alpha = await child<ProjectNode>(tree, undefined, 'me/alpha');
+    const results = await child<FolderNode>(tree, alpha, fileId(13));
+    const big = await child<FolderNode>(tree, results, fileId(23));
+    await tree.getChildren(big);
+    await tree.loadMore(big);
+    await tree.loadMore(big);
+    calls.length = 0;
+    await tree.refresh(big);
+    assert.deepStrictEqual(calls, [0, 100, 200].map((o) => `files ${fileId(23)} ${o}+100`));
+    assert.strictEqual((await tree.getChildren(big)).filter((n) => n.kind === 'file').length, 300);
+    // A copy arrives in Alpha's root and a file there is renamed: revealing the copy reads the root again.
+    source.records.push(file(50, 'copy.bam', ALPHA_ROOT));
+    const at = source.records.findIndex((f) => f.id === fileId(12));
+    source.records[at] = { ...source.records[at], name: 'b-renamed.bam' };
+    await tree.locate(fileId(50));
+    assert.strictEqual(tree.rowView(await child<FileNode>(tree, alpha, fileId(12))).label, 'b-renamed.bam');
   });
 
   it('says a folder is empty rather than showing nothing; shows nothing while signed out (the welcome view shows instead)', async () => {
@@ -195,12 +227,12 @@ describe('files tree model (failures)', () => {
     return new FilesTreeModel(source, async () => true, () => FAKE_CLOCK_START);
   }
 
-  it('a project whose first page failed shows the error and "Try Again", which loads it', async () => {
+  it('a project whose first page failed shows the error and "Retry", which loads it', async () => {
     const tree = flaky({ first: 1 });
     const [project] = (await tree.getChildren()) as ProjectNode[];
     const rows = (await tree.getChildren(project)) as MessageNode[];
     assert.match(rows[0].text, /^Could not load: .*maintenance/);
-    const retry = rows.find((r) => r.action?.title === 'Try Again')!;
+    const retry = rows.find((r) => r.action?.title === 'Retry')!;
     assert.deepStrictEqual(retry.action!.args, [project]);
     await tree.loadMore(retry.action!.args![0] as ProjectNode);
     assert.deepStrictEqual((await tree.getChildren(project)).map((n) => n.id), ['d', 'a', 'me/p/more']);
@@ -218,12 +250,12 @@ describe('files tree model (failures)', () => {
     assert.deepStrictEqual((await tree.getChildren(project)).map((n) => n.id), ['d', 'a', 'c']);
   });
 
-  it('the root\'s "Try Again" builds the tree anew', async () => {
+  it('the root\'s "Retry" builds the tree anew', async () => {
     const tree = flaky({ projects: 1 });
     const rows = (await tree.getChildren()) as MessageNode[];
-    const retry = rows.find((r) => r.action?.title === 'Try Again')!;
+    const retry = rows.find((r) => r.action?.title === 'Retry')!;
     assert.strictEqual(retry.action!.command, 'sevenbridges.files.refresh');
-    tree.refresh();
+    void tree.refresh();
     assert.deepStrictEqual((await tree.getChildren()).map((n) => n.id), ['me/p']);
   });
 });

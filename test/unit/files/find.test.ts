@@ -2,7 +2,8 @@ import * as assert from 'assert';
 import { ApiError } from '../../../src/api/errors';
 import type { FileLocation } from '../../../src/api/files';
 import type { FileFilters, FileRecord, Page, SearchPage } from '../../../src/api/types';
-import { FileFinder, findProblem, findWay, foundDescription, foundPath, listFilters, searchQueries, type FindClient, type FindSpec } from '../../../src/files/find';
+import { FileFinder, findProblem, findWay, listFilters, searchQueries, type FindClient } from '../../../src/files/find';
+import { foundDescription, foundPath, type FindSpec } from '../../../src/files/foundWords';
 import { FilesTreeModel, type FileNode, type MessageNode } from '../../../src/files/filesModel';
 import { FakeFiles, fileId } from '../../support/fakeFiles';
 
@@ -50,7 +51,7 @@ describe('Find Files: the query builder', () => {
     assert.strictEqual(findProblem(spec({ metadata: { field: '', value: 'x' } })), 'Give a metadata field and its value, as field=value.');
     assert.strictEqual(findProblem(spec({ task: 'nope' })), '"nope" is not a task ID (a UUID).');
     assert.strictEqual(findProblem(spec({ namePart: 'bam', task: TASK })), 'A part of a name cannot be combined with the task that produced the files: give the whole name.');
-    assert.match(findProblem(spec({ namePart: 'bam', folder: { id: fileId(3), name: 'reads', project: 'me/alpha' } }))!, /searches whole projects/);
+    assert.strictEqual(findProblem(spec({ namePart: 'bam', folder: { id: fileId(3), name: 'reads', project: 'me/alpha' } })), undefined, 'a folder is walked');
     assert.strictEqual(findProblem({ projects: [], tag: 'x' }), 'There is no project to search.');
     assert.strictEqual(findProblem(spec({ tag: 'a,b' })), undefined, 'a tag with a comma is one tag');
   });
@@ -61,7 +62,9 @@ describe('Find Files: the query builder', () => {
     assert.strictEqual(findWay(spec({ task: TASK }), true), 'list');
     assert.strictEqual(findWay(spec({ name: 'a.bam', folder: { id: fileId(3), name: 'reads', project: 'me/alpha' } }), true), 'list');
     assert.strictEqual(findWay(spec({ tag: 'x' }), false), 'list');
-    assert.strictEqual(findWay(spec({ namePart: 'bam' }), false), undefined);
+    assert.strictEqual(findWay(spec({ namePart: 'bam' }), true), 'search');
+    assert.strictEqual(findWay(spec({ namePart: 'bam' }), false), 'walk');
+    assert.strictEqual(findWay(spec({ namePart: 'bam', folder: { id: fileId(3), name: 'reads', project: 'me/alpha' } }), true), 'walk');
   });
 
   it('writes the list filters and one query per 10 projects', () => {
@@ -71,9 +74,11 @@ describe('Find Files: the query builder', () => {
       metadata: { sample_id: 'S1' },
       originTask: TASK,
     });
+    // A part of a name has no operator in the documented syntax: the other conditions only, the names compared here.
     assert.deepStrictEqual(searchQueries(spec({ namePart: 'chr"20', tag: 'tumor', metadata: { field: 'sample_id', value: 'S1' } })), [
-      'IN "/Projects/me/alpha" WHERE name LIKE "%chr\\"20%" AND tags IN ("tumor") AND metadata.sample_id = "S1" RECURSIVE',
+      'IN "/Projects/me/alpha" WHERE tags IN ("tumor") AND metadata.sample_id = "S1" RECURSIVE',
     ]);
+    assert.deepStrictEqual(searchQueries(spec({ name: 'a "b".bam' })), ['IN "/Projects/me/alpha" WHERE name = "a \\"b\\".bam" RECURSIVE']);
     const many = Array.from({ length: 23 }, (_, i) => `me/p${i}`);
     const queries = searchQueries({ projects: many, tag: 'x' });
     assert.strictEqual(queries.length, 3);
@@ -83,7 +88,15 @@ describe('Find Files: the query builder', () => {
 
   it('says what was found, where and by which way', () => {
     assert.strictEqual(foundDescription({ spec: spec({ tag: 'tumor' }), way: 'search' }), 'Found: tag "tumor" in me/alpha (server search)');
-    assert.strictEqual(foundDescription({ spec: { projects: ['a/b', 'c/d'], allProjects: true, namePart: 'bam' }, way: 'search' }), 'Found: name contains "bam" in all projects (server search)');
+    const looked = (entries: number, folders: number, complete: boolean) => ({ entries, folders, complete });
+    assert.strictEqual(
+      foundDescription({ spec: { projects: ['a/b', 'c/d'], allProjects: true, namePart: 'bam' }, way: 'search', looked: looked(2_300, 0, false) }),
+      'Found: name contains "bam" in all projects (server search of every entry, names compared here: 2,300 entries so far)',
+    );
+    assert.strictEqual(
+      foundDescription({ spec: spec({ namePart: 'bam' }), way: 'walk', looked: looked(812, 14, true) }),
+      'Found: name contains "bam" in me/alpha (every folder listed, names compared here: 812 entries in 14 folders)',
+    );
     assert.strictEqual(foundDescription({ spec: spec({ name: 'a.bam', metadata: { field: 'sample_id', value: 'S1' } }), way: 'list' }), 'Found: name "a.bam" · sample_id = "S1" in me/alpha (list filter, top level only)');
     assert.strictEqual(foundDescription({ spec: spec({ task: TASK, folder: { id: fileId(3), name: 'reads', project: 'me/alpha' } }), way: 'list' }), 'Found: made by task 0b9f7c5e in the folder reads (list filter)');
   });
@@ -119,15 +132,68 @@ describe('Find Files: the finder', () => {
     assert.deepStrictEqual(calls.map((c) => c.split(' ')[0]), ['search', 'list']);
     const again = finder.find(spec({ name: 'a.bam' }));
     assert.strictEqual(again.way, 'list');
-    assert.throws(() => finder.find(spec({ namePart: 'bam' })), /does not offer the server-side search/);
+    assert.strictEqual(finder.find(spec({ namePart: 'bam' })).way, 'walk');
   });
 
-  it('a part of a name with no search: said once, nothing listed', async () => {
-    const { fake, calls } = client({ searchStatus: 403 });
-    const found = new FileFinder(fake).find(spec({ namePart: 'bam' }));
+  it('a part of a name: every entry the search gives, the names compared here (any case), 1,000 entries a load at most, how far it looked said', async () => {
+    const { fake, calls } = client({ pages: 25 });
+    // f10.bam … f2509.bam: "F24" is in f24.bam, f240–f249 and f2400–f2499.
+    const found = new FileFinder(fake).find(spec({ namePart: 'F24' }));
     await found.listing.ensureLoaded();
-    assert.match(String((found.listing.error as Error).message), /does not offer the server-side search/);
-    assert.strictEqual(calls.length, 1);
+    assert.deepStrictEqual(found.listing.items.map((f) => f.name), ['f24.bam']);
+    assert.deepStrictEqual([calls.length, found.looked], [1, { entries: 100, folders: 0, complete: false }], 'the first page held one: shown at once');
+    assert.ok(calls.every((c) => !/LIKE|name/.test(c)), calls[0]);
+    await found.listing.loadMore();
+    assert.deepStrictEqual(found.listing.items.map((f) => f.name), ['f24.bam', ...Array.from({ length: 10 }, (_, i) => `f24${i}.bam`)]);
+    assert.deepStrictEqual([calls.length, found.looked?.entries], [3, 300], 'read on until a page held some');
+    await found.listing.loadMore();
+    assert.deepStrictEqual([calls.length, found.listing.items.length, found.looked?.entries], [13, 11, 1_300], 'no match in the next 1,000 entries: a load stops there');
+    while (found.listing.hasMore) await found.listing.loadMore();
+    assert.deepStrictEqual([found.listing.items.length, found.looked], [111, { entries: 2_500, folders: 0, complete: true }]);
+    assert.match(foundDescription(found), /server search of every entry, names compared here: 2,500 entries\)$/);
+  });
+
+  it('a part of a name without the search: the folders listed one by one, each name compared here; the same answer, and how far it looked', async () => {
+    const root = fileId(1);
+    const folder = (n: number, parent: string): FileRecord => ({ href: '', id: fileId(n), name: `dir${n}`, type: 'folder', project: 'me/alpha', parent });
+    const entries: FileRecord[] = [
+      folder(2, root),
+      { ...file(3), name: 'sample_R1.fq' },
+      folder(4, fileId(2)),
+      ...Array.from({ length: 150 }, (_, i) => ({ ...file(100 + i, 'me/alpha', fileId(2)), name: `r${i}.fq` })),
+      { ...file(5, 'me/alpha', fileId(4)), name: 'deep_r1.FQ' },
+    ];
+    const calls: string[] = [];
+    const walkable: FindClient = {
+      search: { page: async () => Promise.reject(new ApiError({ kind: 'http', status: 404, message: 'No such resource' })) },
+      files: {
+        list: async (location, page) => {
+          const parent = 'project' in location ? root : location.parent;
+          calls.push(`list ${parent} ${page.offset}`);
+          const all = entries.filter((f) => f.parent === parent);
+          return { items: all.slice(page.offset ?? 0, (page.offset ?? 0) + (page.limit ?? 100)), total: all.length, next: undefined };
+        },
+        next: async () => Promise.reject(new Error('no next links here')),
+      },
+    };
+    const found = new FileFinder(walkable).find(spec({ namePart: 'r1' }));
+    await found.listing.ensureLoaded();
+    while (found.listing.hasMore) await found.listing.loadMore();
+    assert.strictEqual(found.way, 'walk');
+    assert.deepStrictEqual(found.listing.items.map((f) => f.name), ['sample_R1.fq', 'r1.fq', ...Array.from({ length: 10 }, (_, i) => `r1${i}.fq`), ...Array.from({ length: 50 }, (_, i) => `r1${String(i).padStart(2, '0')}.fq`), 'deep_r1.FQ']);
+    assert.deepStrictEqual(calls, [`list ${root} 0`, `list ${fileId(2)} 0`, `list ${fileId(2)} 100`, `list ${fileId(4)} 0`]);
+    assert.deepStrictEqual(found.looked, { entries: 154, folders: 3, complete: true });
+    assert.strictEqual(foundDescription(found), 'Found: name contains "r1" in me/alpha (every folder listed, names compared here: 154 entries in 3 folders)');
+  });
+
+  it('a search the platform refused is said once, in words, with what was looked for; the rows offer Retry and Clear Find', async () => {
+    const { fake } = client({ searchStatus: 400 });
+    const found = new FileFinder(fake).find(spec({ namePart: 'reads' }));
+    const tree = new FilesTreeModel(new FakeFiles([], []), async () => true, () => 0);
+    tree.showFound(found);
+    const rows = (await tree.getChildren()) as MessageNode[];
+    assert.strictEqual(tree.foundSaid, 'Could not find name contains "reads" in me/alpha: the platform refused the search ("no search"). Change what you look for, or look in a project.');
+    assert.deepStrictEqual(rows.map((r) => [r.text, r.action?.command]), [['Retry', 'sevenbridges.files.loadMore'], ['Clear Find', 'sevenbridges.files.clearFind']]);
   });
 
   it('a search refused for another reason is that error, not a fallback', async () => {

@@ -1,7 +1,10 @@
 import * as assert from 'assert';
 import { ApiError } from '../../../src/api/errors';
-import type { AsyncJob, FileRecord } from '../../../src/api/types';
-import { asyncDeleteWrite, deleteQuestion, deleteWrite, matchDelete, planDelete } from '../../../src/files/deleteWrites';
+import type { FileLocation } from '../../../src/api/files';
+import type { AsyncJob, FileRecord, Page } from '../../../src/api/types';
+import { folderContents } from '../../../src/files/folderContents';
+import { deleteQuestion } from '../../../src/files/deleteQuestion';
+import { asyncDeleteWrite, deleteWrite, matchDelete, planDelete } from '../../../src/files/deleteWrites';
 import { doneWhat, refusal, type ManagedItem } from '../../../src/files/managedItems';
 import { metadataWrite, parseMetadata } from '../../../src/files/metadataWrite';
 import { asyncMoveWrite } from '../../../src/files/moveWrites';
@@ -12,6 +15,7 @@ import type { WriteRecord } from '../../../src/write/outbox';
 import { fileId } from '../../support/fakeFiles';
 
 const GB = 1024 ** 3;
+const rec = (n: number, name: string, size?: number, type: 'file' | 'folder' = 'file'): FileRecord => ({ href: '', id: fileId(n), name, type, ...(size !== undefined ? { size } : {}) });
 const item = (n: number, extra: Partial<ManagedItem> = {}): ManagedItem => ({ id: fileId(n), name: `f${n}.bam`, folder: false, project: 'me/p', writable: true, ...extra });
 const credentials = { endpoint: 'http://x/v2', token: 't' };
 const record = <P>(payload: P): WriteRecord<P, undefined, never> => ({ payload } as unknown as WriteRecord<P, undefined, never>);
@@ -33,6 +37,31 @@ describe('managing files: the planners', () => {
     assert.strictEqual(deleteQuestion([item(1, { folder: true, name: 'reads' })]), 'Delete "reads"? Everything in the folder goes too. This cannot be undone.');
     assert.strictEqual(deleteQuestion([item(1, { folder: true, name: 'reads' }), item(2)]), 'Delete 1 folder and 1 file? Everything in the folder goes too. This cannot be undone.');
     assert.strictEqual(deleteQuestion([item(1), item(2)]), 'Delete 2 files? This cannot be undone.');
+  });
+
+  it('the question for one folder says what is in it, counted first: files, folders, size; empty; or more than it counted (#44)', async () => {
+    const reads = [item(1, { folder: true, name: 'reads' })];
+    // reads/: 2 files of 1 KB and sub/ (1 file of 2 KB, and 150 files of nothing in sub/deep/).
+    const tree: Record<string, FileRecord[]> = {
+      [fileId(1)]: [rec(2, 'a.fq', 1024), rec(3, 'b.fq', 1024), rec(4, 'sub', undefined, 'folder')],
+      [fileId(4)]: [rec(5, 'c.fq', 2048), rec(6, 'deep', undefined, 'folder')],
+      [fileId(6)]: Array.from({ length: 150 }, (_, i) => rec(100 + i, `r${i}.fq`, 0)),
+    };
+    const requests: string[] = [];
+    const source = {
+      list: async (location: FileLocation, page: { offset?: number; limit?: number }): Promise<Page<FileRecord>> => {
+        const parent = 'parent' in location ? location.parent : '';
+        requests.push(`${parent} ${page.offset}`);
+        const all = tree[parent] ?? [];
+        return { items: all.slice(page.offset ?? 0, (page.offset ?? 0) + (page.limit ?? 100)), total: all.length, next: undefined };
+      },
+    };
+    const inside = await folderContents(source, fileId(1));
+    assert.deepStrictEqual(inside, { files: 153, folders: 2, bytes: 4096, complete: true });
+    assert.deepStrictEqual(requests, [`${fileId(1)} 0`, `${fileId(4)} 0`, `${fileId(6)} 0`, `${fileId(6)} 100`]);
+    assert.strictEqual(deleteQuestion(reads, inside), 'Delete "reads" and everything in it (153 files in 2 folders, 4.0 KB)? This cannot be undone.');
+    assert.strictEqual(deleteQuestion(reads, { files: 0, folders: 0, bytes: 0, complete: true }), 'Delete "reads"? It is empty. This cannot be undone.');
+    assert.strictEqual(deleteQuestion(reads, await folderContents(source, fileId(1), 100)), 'Delete "reads" and everything in it (more than 1,000 files and folders)? This cannot be undone.');
   });
 
   it('says what a move or a delete was done to: the one item by its name, files as files, else items', () => {

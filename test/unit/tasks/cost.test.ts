@@ -70,8 +70,9 @@ describe('cost', () => {
   it("shows the price in a task's tooltip, a batch parent's as its children's, and the Abort confirmation's cost the same way", () => {
     const one = taskTooltip(task(1, 'COMPLETED', { price: { currency: 'USD', amount: 2, breakdown: { computation: '1.90', storage: '0.10' } } }), Date.UTC(2026, 0, 2));
     assert.ok(one.includes('Price: $2.00 (computation $1.90, storage $0.10)'), one);
-    const batch = taskTooltip(task(2, 'FAILED', { batch: true, price: { currency: 'USD', amount: 41.2 } }), Date.UTC(2026, 0, 2));
-    assert.ok(batch.includes("Price: $41.20, its children's"), batch);
+    const batch = taskTooltip(task(2, 'FAILED', { batch: true, price: { currency: 'USD', amount: 41.2 }, execution_status: { steps_completed: 1, steps_total: 1, completed: 999, failed: 1 } }), Date.UTC(2026, 0, 2));
+    assert.ok(batch.includes('Its children cost: $41.20'), batch);
+    assert.ok(!/Price:|steps/.test(batch), `a batch's own steps and a price that is its children's are not said as its own: ${batch}`);
   });
 
   it("adds a group's cost to its tooltip once known", () => {
@@ -88,6 +89,16 @@ describe('cost', () => {
     assert.deepStrictEqual(source.queries, ['{"status":"FAILED","project":"me/p","fields":"price"} 0+100', 'next:100', 'next:200']);
     assert.deepStrictEqual(seen, [100, 200, 250]);
     assert.strictEqual(paced, 3, 'the budget is asked before each page');
+  });
+
+  it('a page that comes back empty before the end is read past: the total is never that of the pages before it (#44)', async () => {
+    const source = pricedSource(Array.from({ length: 1_000 }, () => usd(1).price));
+    const next = source.next;
+    source.next = async (url) => (url === 'next:800' ? { items: [], total: 1_000, next: 'next:900' } : next(url));
+    const seen: string[] = [];
+    const total = await readCost(source, { parent: 'p' }, { onPage: (t, matching) => seen.push(`${t.tasks} of ${matching}`) });
+    assert.deepStrictEqual([total.tasks, seen[seen.length - 1]], [900, '900 of 1000']);
+    assert.ok(seen.includes('800 of 1000'), 'the empty page read past');
   });
 
   it("keeps a group's cost for its tooltip until its count changes; with nothing chosen, adds up each status of the filter", async () => {

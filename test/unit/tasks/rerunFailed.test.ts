@@ -1,8 +1,9 @@
 import * as assert from 'assert';
 import type { BulkTaskItem, Task } from '../../../src/api/types';
-import { planRerun, rerunConfirmation, rerunEndedWords, rerunFailedWrite, rerunPayloads, RerunWatch, storedRerunWatches, type RerunEnded } from '../../../src/tasks/rerunFailed';
+import { planRerun, rerunCancelledWords, rerunConfirmation, rerunEndedWords, rerunFailedWrite, rerunPayloads, rerunProgressWords, RerunWatch, storedRerunWatches, type RerunEnded, type WritesProgress } from '../../../src/tasks/rerunFailed';
+import { Outbox, type WriteKind } from '../../../src/write/outbox';
 import { readState, STATE } from '../../../src/keys/state';
-import { memoryState } from '../../support/sharedState';
+import { memoryState, SharedGlobalState } from '../../support/sharedState';
 import { FakeClock } from '../../support/fakeClock';
 import { task } from '../../support/fakeTasks';
 
@@ -129,5 +130,75 @@ describe('Re-run Failed', () => {
     const store = memoryState();
     void store.update(STATE.rerunWatches.key, [{ id: 'a', account: 'x#y', open: ['t1'] }, { id: 'b' }, 'junk', { id: 'c', account: 'x#y', open: 'no' }]);
     assert.deepStrictEqual(readState(store, STATE.rerunWatches), [{ id: 'a', account: 'x#y', open: ['t1'], ended: { completed: 0, failed: 0, aborted: 0 } }]);
+  });
+
+  it('counts a new task as made once the platform answered, before it is handed over; an answer lost is said as such, not as "not made" (#44)', async () => {
+    const clock = new FakeClock(Date.UTC(2026, 0, 1));
+    const account = { key: 'https://api.sbgenomics.com/v2#rfranklin', credentials: { endpoint: 'https://api.sbgenomics.com/v2', token: 'a-token-of-the-test' } };
+    let handOverFails = true;
+    const kind: WriteKind<string, number, string> = {
+      name: 'fake.rerun',
+      idempotent: false,
+      identity: { by: 'difference', snapshot: async () => 1, isSnapshot: (s): s is number => typeof s === 'number', find: async () => ({ unknown: 'cannot tell yet' }), madeId: (outcome) => outcome },
+      isPayload: (p): p is string => typeof p === 'string',
+      send: async (record) => `new-${record.payload}`,
+      keep: (outcome) => outcome,
+      // The new task is made; drawing it fails once (the record stays "sent": never sent again, handed over later).
+      finish: () => {
+        if (handOverFails) throw new Error('the view is busy');
+      },
+      describe: (p) => p,
+    };
+    const outbox = new Outbox(new SharedGlobalState().window(), async () => account, [kind as WriteKind], clock, { heartbeatMs: 1_000, staleMs: 5_000, settleMs: 500, lookupDelayMs: 200, maxWaitMs: 4_000, lateWindowMs: 20_000 });
+    outbox.start();
+    try {
+      const heard: WritesProgress[] = [];
+      const following = outbox.send('fake.rerun', ['a', 'b'], account, { until: 'end', onProgress: (made, total, checking) => heard.push({ made, total, checking }) });
+      await clock.tickAsync(50);
+      assert.deepStrictEqual(heard[heard.length - 1], { made: 2, total: 2, checking: 0 }, 'both on the platform: said made at once');
+      handOverFails = false;
+      await clock.tickAsync(60_000);
+      const { finished, left } = await following;
+      assert.deepStrictEqual([finished.length, left.length], [2, 0]);
+      assert.strictEqual(rerunProgressWords({ made: 49, total: 50, checking: 1 }), '49 of 50 made · 1 being looked for on the platform (its answer was lost)');
+      assert.strictEqual(rerunProgressWords({ made: 50, total: 50, checking: 0 }), '50 of 50 made');
+    } finally {
+      outbox.dispose();
+    }
+  });
+
+  it('Cancel while a hundred or more are re-run: those never sent are taken back, those sent stay made, and the words say both (#44)', async () => {
+    const clock = new FakeClock(Date.UTC(2026, 0, 1));
+    const account = { key: 'https://api.sbgenomics.com/v2#rfranklin', credentials: { endpoint: 'https://api.sbgenomics.com/v2', token: 'a-token-of-the-test' } };
+    const sent: string[] = [];
+    // Each re-run after the third is held back a minute (the API budget nearly spent).
+    const kind: WriteKind<string, number, string> = {
+      name: 'fake.rerun',
+      idempotent: false,
+      identity: { by: 'difference', snapshot: async () => 1, isSnapshot: (s): s is number => typeof s === 'number', find: async () => ({ unknown: 'cannot tell yet' }), madeId: (outcome) => outcome },
+      isPayload: (p): p is string => typeof p === 'string',
+      hold: () => (sent.length >= 3 ? 60_000 : 0),
+      send: async (record) => (sent.push(record.payload as string), `new-${record.payload}`),
+      keep: (outcome) => outcome,
+      finish: () => undefined,
+      describe: (p) => p,
+    };
+    const outbox = new Outbox(new SharedGlobalState().window(), async () => account, [kind as WriteKind], clock, { heartbeatMs: 1_000, staleMs: 5_000, settleMs: 500, lookupDelayMs: 200, maxWaitMs: 4_000, lateWindowMs: 20_000 });
+    outbox.start();
+    try {
+      const controller = new AbortController();
+      const payloads = Array.from({ length: 120 }, (_, i) => `t${i}`);
+      const following = outbox.send('fake.rerun', payloads, account, { until: 'end', signal: controller.signal });
+      await clock.tickAsync(50);
+      controller.abort();
+      const { finished, left, withdrawn } = await following;
+      assert.deepStrictEqual([finished.length, left.length, withdrawn.length], [3, 0, 117]);
+      await clock.tickAsync(3 * 60_000);
+      assert.deepStrictEqual(sent, ['t0', 't1', 't2'], 'nothing more sent after Cancel');
+      assert.strictEqual(rerunCancelledWords(3, 0, 297, 300), 'Re-run Failed cancelled: 3 of 300 new tasks made, 297 not sent.');
+      assert.strictEqual(rerunCancelledWords(3, 2, 295, 300), 'Re-run Failed cancelled: 3 of 300 new tasks made, 295 not sent, 2 sent and not answered yet (followed in the Data Jobs view).');
+    } finally {
+      outbox.dispose();
+    }
   });
 });

@@ -151,7 +151,7 @@ describe('task rows', () => {
         'Started: 2026-03-07 11:05 UTC (55 minutes ago)',
         'Ended: 2026-03-07 11:55 UTC (5 minutes ago)',
         'Duration: 50 min',
-        'Progress: 3/3 steps',
+        'Progress: 3 of 3 steps',
         'Price: $0.02',
       ]) {
         assert.ok(text.includes(expected), `tooltip has "${expected}":\n${text}`);
@@ -171,7 +171,7 @@ describe('task rows', () => {
     it('measures a running task so far when the platform gives no duration', () => {
       const text = taskTooltip(task({ status: 'RUNNING', end_time: undefined, execution_status: { steps_completed: 1, steps_total: 4 } }), NOW);
       assert.match(text, /Duration: 55 min so far/);
-      assert.match(text, /Progress: 1\/4 steps/);
+      assert.match(text, /Progress: 1 of 4 steps/);
     });
 
     it('escapes Markdown in names', () => {

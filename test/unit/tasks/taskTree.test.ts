@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import { ApiError } from '../../../src/api/errors';
 import type { TaskListQuery } from '../../../src/api/tasks';
-import type { Task } from '../../../src/api/types';
+import type { BulkTaskItem, Task } from '../../../src/api/types';
 import { FilterModel } from '../../../src/tasks/filterModel';
 import { type GroupNode, type LoadMoreNode, type MessageNode, type TaskNode, TaskTreeModel, type InfoNode, type TaskTreeNode } from '../../../src/tasks/taskTree';
 import type { StateStore } from '../../../src/util/stateStore';
@@ -461,6 +461,132 @@ describe('task tree model', () => {
     assert.strictEqual(queued.count, 1);
   });
 
+  describe('a refresh keeps what a person loaded and where they are (#44)', () => {
+    /** `n` completed tasks (1000…; newest first), and a tree that knows which groups are open. */
+    function loaded(n: number, more: Task[] = [], source = new FakeTasks([...Array.from({ length: n }, (_, i) => task(1000 + i, 'COMPLETED')), ...more])) {
+      const memento = memoryState();
+      const tree = new TaskTreeModel({ source, filter: new FilterModel(memento), store: memento, signedIn: () => true, now: () => NOW, readAheadPages: 0 });
+      const fired: (TaskTreeNode | undefined)[] = [];
+      tree.onDidChange((node) => fired.push(node));
+      return { tree, source, fired, completed: tree.group('COMPLETED') };
+    }
+    const lists = (source: FakeTasks) => source.calls.filter((c) => c.startsWith('list'));
+
+    it('an open group of 801 rows stays 801 rows: every page shown is read again, none dropped', async () => {
+      const { tree, source, completed } = loaded(950);
+      await tree.getChildren();
+      tree.setExpanded(completed, true);
+      await tree.getChildren(completed);
+      for (let i = 0; i < 7; i++) await tree.loadMore(completed);
+      const before = await tree.getChildren(completed);
+      assert.deepStrictEqual([ids(before).length, before.length], [800, 801], '800 tasks and "Load more"');
+      source.calls.length = 0;
+      await tree.refresh();
+      assert.deepStrictEqual(lists(source), [0, 100, 200, 300, 400, 500, 600, 700].map((o) => `list status=COMPLETED ${o}+100`));
+      const after = await tree.getChildren(completed);
+      assert.deepStrictEqual([ids(after).length, after.length], [800, 801], 'the rows loaded stay loaded');
+      assert.deepStrictEqual(after.slice(0, 800), before.slice(0, 800), 'the same rows, so VS Code keeps the selection and the focus on them');
+      assert.strictEqual(tree.rowView(after[800]).label, 'Load more (150 left)');
+    });
+
+    it('a batch parent opened at row 1,094 keeps its place and its children after a refresh', async () => {
+      const parent = task(5, 'COMPLETED', { batch: true });
+      const kids = [task(6, 'FAILED', { parent: taskId(5) }), task(7, 'ABORTED', { parent: taskId(5) })];
+      // 1,093 newer tasks above the parent.
+      const { tree, source, completed } = loaded(1_093, [parent, ...kids]);
+      await tree.getChildren();
+      tree.setExpanded(completed, true);
+      await tree.getChildren(completed);
+      while (ids(await tree.getChildren(completed)).length < 1_094) await tree.loadMore(completed);
+      const row = tree.findTaskNodes(taskId(5))[0];
+      assert.strictEqual(ids(await tree.getChildren(completed)).indexOf(taskId(5)), 1_093);
+      tree.setExpanded(row, true);
+      assert.deepStrictEqual(ids(await tree.getChildren(row)), [taskId(7), taskId(6)]);
+      source.calls.length = 0;
+      await tree.refresh();
+      assert.ok(lists(source).includes(`list parent=${taskId(5)} 0+100`), 'its children are read again with the group');
+      assert.strictEqual(ids(await tree.getChildren(completed)).indexOf(taskId(5)), 1_093, 'still at its row');
+      assert.deepStrictEqual(tree.findTaskNodes(taskId(5)), [row], 'the same row');
+      assert.deepStrictEqual(ids(await tree.getChildren(row)), [taskId(7), taskId(6)], 'its children under it');
+    });
+
+    it('draws again only what changed: nothing, a group whose rows changed, the whole tree when the groups shown change', async () => {
+      const { tree, source, completed, fired } = loaded(250, [task(1, 'RUNNING')]);
+      await tree.getChildren();
+      tree.setExpanded(completed, true);
+      await tree.getChildren(completed);
+      fired.length = 0;
+      assert.strictEqual(await tree.refresh(), false);
+      assert.deepStrictEqual(fired, [], 'nothing changed: no row is drawn again');
+      source.tasks.push(task(2000, 'COMPLETED'));
+      assert.strictEqual(await tree.refresh(), true);
+      assert.deepStrictEqual(fired, [completed], 'the group whose count and rows changed, alone');
+      fired.length = 0;
+      Object.assign(source.tasks[250], { status: 'QUEUED' });
+      await tree.refresh();
+      assert.deepStrictEqual(fired, [tree.group('RUNNING'), tree.group('QUEUED')], 'two counts changed');
+      fired.length = 0;
+      source.tasks.push(task(3000, 'ABORTING'));
+      await tree.refresh();
+      assert.deepStrictEqual(fired, [undefined], '"Other statuses" shows up: the groups shown changed');
+    });
+
+    it('a running batch parent keeps its counts drawn while a refresh reads them again; only its row is drawn again', async () => {
+      const parent = task(5, 'RUNNING', { batch: true });
+      const counts = { completed: 2, running: 3, failed: 0, queued: 0, aborted: 0 };
+      let gate: Promise<void> = Promise.resolve();
+      const source = new (class extends FakeTasks {
+        async bulkGet(ids: readonly string[]): Promise<BulkTaskItem[]> {
+          await gate;
+          this.calls.push(`bulk ${ids.length}`);
+          return ids.map((id) => ({ resource: { ...this.tasks.find((t) => t.id === id)!, execution_status: { ...counts } } }));
+        }
+      })([parent, task(6, 'RUNNING')]);
+      const memento = memoryState();
+      const timers = { setTimeout: (run: () => void) => (setImmediate(run), { dispose: () => undefined }) };
+      const tree = new TaskTreeModel({ source, filter: new FilterModel(memento), store: memento, signedIn: () => true, now: () => NOW, clock: timers as never });
+      const running = tree.group('RUNNING');
+      await tree.getChildren();
+      tree.setExpanded(running, true);
+      await tree.getChildren(running);
+      await tree.settled();
+      const row = tree.findTaskNodes(taskId(5))[0];
+      assert.match(tree.rowView(row).description ?? '', /2 done · 3 running/);
+      const fired: (TaskTreeNode | undefined)[] = [];
+      tree.onDidChange((node) => fired.push(node));
+      let release = () => undefined as void;
+      gate = new Promise<void>((r) => (release = r));
+      await tree.refresh();
+      assert.match(tree.rowView(row).description ?? '', /2 done · 3 running/, 'drawn as read until read again');
+      Object.assign(counts, { completed: 3, running: 2 });
+      release();
+      await tree.settled();
+      assert.match(tree.rowView(row).description ?? '', /3 done · 2 running/);
+      assert.deepStrictEqual(fired, [row], 'its row alone is drawn again');
+    });
+
+    it('a closed group\'s old rows are dropped as the refresh begins, so opening it shows the platform as it is then', async () => {
+      const { tree, source, completed, fired } = loaded(150);
+      await tree.getChildren();
+      tree.setExpanded(completed, true);
+      await tree.getChildren(completed);
+      tree.setExpanded(completed, false);
+      fired.length = 0;
+      let release = () => undefined as void;
+      const gate = new Promise<void>((r) => (release = r));
+      const count = source.count.bind(source);
+      source.count = async (query) => gate.then(() => count(query));
+      const refreshing = tree.refresh();
+      assert.deepStrictEqual(fired, [completed], 'drawn again at once: VS Code drops the rows it held of the closed group');
+      assert.strictEqual(completed.list.loaded, false);
+      source.tasks.push(task(2000, 'COMPLETED'));
+      tree.setExpanded(completed, true);
+      assert.strictEqual(ids(await tree.getChildren(completed))[0], taskId(2000), 'opened during the refresh: read then');
+      release();
+      await refreshing;
+    });
+  });
+
   describe('pages read ahead of "Load more"', () => {
     /** 650 completed tasks (1000–1649; newest first, 1649 first) and a filter; the API budget as the test sets it. */
     function big() {
@@ -475,6 +601,7 @@ describe('task tree model', () => {
     }
     const newestFirst = (from: number, n: number) => Array.from({ length: n }, (_, i) => taskId(from - i));
     const turn = () => new Promise((r) => setImmediate(r));
+    const lists = (source: FakeTasks) => source.calls.filter((c) => c.startsWith('list'));
 
     it('a group opened and left costs one page; after the first "Load more" the next 3 pages are on their way, none past the end', async () => {
       const { tree, group, lists } = big();
@@ -539,6 +666,28 @@ describe('task tree model', () => {
       const count = lists().length;
       assert.deepStrictEqual(ids(await tree.getChildren(group)), []);
       assert.deepStrictEqual(lists().slice(count), ['list status=COMPLETED project=me/beta 0+100']);
+    });
+
+    it('an action forgets the pages read ahead before it: the next "Load more" never shows a task aborted meanwhile as running', async () => {
+      const source = new FakeTasks(Array.from({ length: 600 }, (_, i) => task(1000 + i, 'RUNNING')));
+      const memento = memoryState();
+      const tree = new TaskTreeModel({ source, filter: new FilterModel(memento), store: memento, signedIn: () => true, now: () => NOW });
+      const running = tree.group('RUNNING');
+      tree.setExpanded(running, true);
+      await tree.getChildren();
+      await tree.getChildren(running);
+      await tree.loadMore(running);
+      await turn();
+      assert.ok(lists(source).includes('list status=RUNNING 200+100'), 'rows 201–300 read ahead');
+      // Row 251, not shown yet, is aborted (from the palette): the platform lists it no more under Running.
+      const aborted = source.tasks.find((t) => t.id === taskId(1349))!;
+      aborted.status = 'ABORTING';
+      tree.applyTask({ ...aborted }, 'RUNNING');
+      await tree.loadMore(running);
+      const shown = (await tree.getChildren(running)).filter((n): n is TaskNode => n.kind === 'task');
+      assert.strictEqual(shown.length, 300);
+      assert.ok(!shown.some((n) => n.task.id === taskId(1349)), 'not back under Running');
+      assert.strictEqual(tree.rowView(shown[shown.length - 1]).label, 'task 1299', 'the page as the platform lists it after the abort');
     });
 
     it('a page read ahead that failed shows on the Load more row when its turn comes, and is asked for again from there', async () => {

@@ -43,6 +43,34 @@ describe('Outbox', () => {
     assert.ok(!state.keys().some((k) => k.startsWith('sevenbridges.write.')));
   });
 
+  it('a finished write is listed no more from the moment it finishes: what is shown then never says it is on its way (#44)', async () => {
+    for (const idempotent of [false, true]) {
+      const { outbox } = open(global.window(), async () => ACCOUNT, idempotent);
+      const listed: string[][] = [];
+      outbox.onDidFinish(() => listed.push(outbox.all().map((r) => r.state)));
+      let last: string[] = [];
+      outbox.onDidChange(() => (last = outbox.all().map((r) => r.state)));
+      await outbox.submit('fake', ['a'], ACCOUNT);
+      await clock.tickAsync(10);
+      assert.deepStrictEqual(listed, [[]], idempotent ? 'a write that made nothing to claim' : 'a write whose claim is kept');
+      assert.deepStrictEqual(last, []);
+    }
+  });
+
+  it('a cancelled wait takes back the writes never sent; what was sent stays sent, and nothing more of the group leaves (#44)', async () => {
+    const { outbox, kind } = open();
+    // The second and third are held back (the API budget): queued, never tried.
+    kind.holds = [0, 60_000, 60_000];
+    const records = await outbox.submit('fake', ['a', 'b', 'c'], ACCOUNT);
+    await clock.tickAsync(10);
+    assert.deepStrictEqual(kind.sends, ['a']);
+    const taken = await outbox.withdraw(records[0].group);
+    assert.deepStrictEqual(taken.map((r) => r.payload), ['b', 'c']);
+    await clock.tickAsync(120_000);
+    assert.deepStrictEqual([kind.sends, kind.finished], [['a'], ['job-a']], 'a sent and finished; b and c never sent');
+    assert.deepStrictEqual(outbox.all(), []);
+  });
+
   it('a refusal (4xx) is kept as failed and never sent again by itself; Submit Again sends it once more', async () => {
     const { outbox, kind } = open();
     kind.answers = [new ApiError({ kind: 'http', status: 404, code: 10225, message: 'Source does not exist.' })];
