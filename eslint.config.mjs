@@ -45,6 +45,7 @@ const VSCODE_FILES = [
   'src/tasks/taskDocumentCommands.ts',
   'src/tasks/taskDocumentLanguage.ts',
   'src/tasks/timelinePanel.ts',
+  'src/volumes/{commands,register}.ts',
   'src/ui/commands.ts',
   'src/ui/errors.ts',
   'src/ui/projectPick.ts',

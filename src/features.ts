@@ -21,3 +21,5 @@ export { taskDocumentCommands } from './tasks/taskDocumentCommands';
 export { TaskDocumentLanguage } from './tasks/taskDocumentLanguage';
 export { announce } from './tasks/executionCommands';
 export { openTimeline } from './tasks/timelinePanel';
+export { volumesCommands, volumesModel } from './volumes/commands';
+export { volumeJobReaderFor, volumeWritingFor } from './volumes/volumeJobWrite';

@@ -14,6 +14,7 @@ import { registerCopy, type CopyFeature } from './copy/register';
 import { registerFiles, type FilesFeature } from './files/register';
 import { followCopyJobs, registerJobs, type JobsFeature } from './jobs/register';
 import { Transfers } from './jobs/transfers';
+import type { JobReader } from './jobs/tracker';
 import { ResumeBook, type DownloadResume, type UploadRunResume } from './transfer/resumeState';
 import { interruptedDownloads, interruptedRun } from './remote/interrupted';
 import { COMMANDS } from './keys/commands';
@@ -22,6 +23,7 @@ import { later } from './util/later';
 import type * as Features from './features';
 import { migrateState } from './keys/state';
 import { registerRemote } from './remote/register';
+import { registerVolumes, type VolumesFeature } from './volumes/register';
 import type { RemoteParts } from './remote/open';
 import type { Services } from './services';
 import { requestLogger } from './ui/requestLog';
@@ -43,6 +45,8 @@ export interface ExtensionApi {
   readonly copy: CopyFeature;
   /** The job tracker, its status-bar item and the Data Jobs view. */
   readonly jobs: JobsFeature;
+  /** The Volumes view. */
+  readonly volumes: VolumesFeature;
   /** The `sevenbridges:` file system. */
   readonly remote: RemoteParts;
   /** The Accounts menu's authentication provider. */
@@ -70,9 +74,20 @@ export function start(context: vscode.ExtensionContext, activatedAt: number): Ex
     onRequest: requestLogger(log),
   });
   const account = () => session.account(async (credentials) => (await client.user({ credentials })).username);
-  // The job tracker comes first: the writes that start async file jobs hand their jobs to it.
-  const tracker = followCopyJobs({ context, client, session, clock });
-  const outbox = new Outbox(context.globalState, account, writeKinds(client, tracker, clock), clock);
+  // The rest (src/features.ts: dist/features.js) is loaded on first use: the features' command tables, registered
+  // when a command is first run (a stand-in behind each until then), and whatever a feature asks `features` for.
+  const features = later(async () => {
+    const asked = clock.monotonic();
+    const loaded = await import('./features');
+    log.info(`Loaded the features (dist/features.js) in ${Math.round(clock.monotonic() - asked)} ms`);
+    return loaded;
+  });
+  // The job tracker comes first: the writes that start async file jobs hand their jobs to it. Import and export jobs
+  // are read with the volumes client, loaded on first use.
+  const volumeJobs = (kind: 'imports' | 'exports'): JobReader => async (ids, signal) => (await features()).volumeJobReaderFor(client, kind)(ids, signal);
+  const tracker = followCopyJobs({ context, client, session, clock }, { import: volumeJobs('imports'), export: volumeJobs('exports') });
+  const volumeWriting = later(async () => (await features()).volumeWritingFor(client, tracker));
+  const outbox = new Outbox(context.globalState, account, writeKinds(client, tracker, clock, volumeWriting), clock);
   context.subscriptions.push(log, session, outbox, session.onDidChange(() => outbox.poke()));
 
   const projects = new ProjectCache(client.projects, () => session.endpoint, clock);
@@ -92,14 +107,6 @@ export function start(context: vscode.ExtensionContext, activatedAt: number): Ex
   );
   context.subscriptions.push(transfers);
   const services: Services = { context, client, session, log, clock, projects, selections: new Selections(), budgetNotice, outbox, account, transfers };
-  // The rest (src/features.ts: dist/features.js) is loaded on first use: the features' command tables, registered
-  // when a command is first run (a stand-in behind each until then), and whatever a feature asks `features` for.
-  const features = later(async () => {
-    const asked = clock.monotonic();
-    const loaded = await import('./features');
-    log.info(`Loaded the features (dist/features.js) in ${Math.round(clock.monotonic() - asked)} ms`);
-    return loaded;
-  });
   const tables: ((loaded: typeof Features) => readonly Command[])[] = [];
   const onFirstUse: OnFirstUse<typeof Features> = { load: features, commands: (table) => void tables.push(table) };
   const auth = registerAuth(services, onFirstUse);
@@ -110,6 +117,7 @@ export function start(context: vscode.ExtensionContext, activatedAt: number): Ex
   const files = registerFiles(services, copy, remote, jobs, onFirstUse);
   // Apps: Pull App…, Push App Revision…, App Revisions… (the palette, a .cwl file's menus); nothing of them before.
   onFirstUse.commands((f) => f.appsCommands(services));
+  const volumes = registerVolumes(services, tracker, onFirstUse);
   onFirstRun({
     commandIds: Object.values(COMMANDS),
     registerCommand: (id, run) => {
@@ -128,5 +136,5 @@ export function start(context: vscode.ExtensionContext, activatedAt: number): Ex
   // free), so that the first request the user makes does not wait for either. A request sooner shares the loading.
   clock.setTimeout(() => void client.transport.warm(), WARM_UP_DELAY_MS);
   log.info(`Started in ${clock.now() - started} ms, ${started - activatedAt} ms after activation`);
-  return { services, tasks, files, copy, jobs, auth, remote };
+  return { services, tasks, files, copy, jobs, auth, remote, volumes };
 }

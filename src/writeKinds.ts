@@ -21,6 +21,7 @@ import { abortWrite, rerunWrite, runWrite, type TaskActionApi } from './tasks/ac
 import { rerunFailedWrite } from './tasks/rerunFailedWrite';
 import { createTaskWrite, sheetTaskWrite, type CreateTaskApi } from './tasks/taskWrites';
 import { saveDraftWrite, type SaveDraftApi } from './tasks/taskWrites';
+import { volumeWrites, type VolumeJobWriting } from './volumes/volumeWrites';
 import type { WriteKind } from './write/kinds';
 
 /** What the kinds call: the platform's client (or a test's stand-in for it). */
@@ -34,7 +35,11 @@ export interface WriteKindsClient {
   budget: Pick<ApiBudget, 'holdBulk'> & { serverClock: Pick<ServerClock, 'now' | 'estimate'> };
 }
 
-export function writeKinds(client: WriteKindsClient, tracker: JobWriteTracker, clock: Clock): WriteKind[] {
+/** Without the volume calls (a test of other kinds): an import or export write fails, saying so. */
+const noVolumeCalls = (): Promise<VolumeJobWriting> => Promise.reject(new Error('No volume calls were given to the write kinds.'));
+
+/** `volumes`: the import and export calls, loaded on first use (main.ts). */
+export function writeKinds(client: WriteKindsClient, tracker: JobWriteTracker, clock: Clock, volumes: () => Promise<VolumeJobWriting> = noVolumeCalls): WriteKind[] {
   const jobParts = { jobs: client.fileJobs, tracker, clock, serverNow: () => client.budget.serverClock.now(), budget: client.budget };
   // A task's clone is matched to its send on the platform's clock only once an answer has told it.
   const serverEstimate = () => client.budget.serverClock.estimate();
@@ -61,5 +66,6 @@ export function writeKinds(client: WriteKindsClient, tracker: JobWriteTracker, c
     moveWrite(client.files),
     appRevisionWrite(client.apps),
     appInstallWrite(client.apps),
+    ...volumeWrites({ writing: volumes, budget: client.budget }),
   ];
 }

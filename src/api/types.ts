@@ -63,6 +63,8 @@ export interface FileRecord {
   origin?: { task?: string };
   tags?: string[];
   metadata?: Record<string, unknown>;
+  /** `VOLUME`: a link to an object of a volume (imported, or exported without copy only); else on the platform. */
+  storage?: { type?: string; volume?: string; location?: string };
 }
 
 export interface ApiErrorBody {

@@ -1,8 +1,11 @@
 import * as vscode from 'vscode';
 import type { CopyDestination } from '../copy/request';
 import { FileNode, FolderNode, isItemNode, ProjectNode, type FilesNode, type FoundRoot, type ItemNode } from './filesModel';
-import { FILES_DRAG_MIME } from '../keys/views';
+import { FILES_DRAG_MIME, treeMime, VIEWS } from '../keys/views';
 import { dropChoices, uriListEntries, type DropChoice } from './dropChoice';
+
+/** Rows of the Volumes view (objects, prefixes): imported where they are dropped. */
+const VOLUMES_MIME = treeMime(VIEWS.volumes);
 
 /** Where a drop lands: the folder or project dropped onto (a file stands for the folder it is in), in the projects' tree. */
 export type DropTarget = ProjectNode | FolderNode;
@@ -98,6 +101,8 @@ export interface DropHandlers {
   move: DropHandler;
   /** Local files and folders (the Explorer, the OS): the upload flow to the target. */
   upload: (target: DropTarget, paths: string[]) => Promise<unknown>;
+  /** Objects and prefixes of a volume: imported into the target. */
+  fromVolume: (target: DropTarget | undefined, rows: unknown[]) => Promise<unknown>;
 }
 
 /** Asks Move here / Copy here, the default first; undefined when dismissed. */
@@ -137,7 +142,7 @@ async function localPaths(dataTransfer: vscode.DataTransfer): Promise<string[]> 
  */
 export class FilesDragAndDrop implements vscode.TreeDragAndDropController<FilesNode> {
   readonly dragMimeTypes = [FILES_DRAG_MIME, 'text/plain'];
-  readonly dropMimeTypes = [FILES_DRAG_MIME, 'text/uri-list', 'files'];
+  readonly dropMimeTypes = [FILES_DRAG_MIME, VOLUMES_MIME, 'text/uri-list', 'files'];
 
   constructor(
     private readonly handlers: DropHandlers,
@@ -157,6 +162,12 @@ export class FilesDragAndDrop implements vscode.TreeDragAndDropController<FilesN
     const items = Array.isArray(dropped) ? dropped.filter(isItemNode) : [];
     if (token?.isCancellationRequested) return;
     const where = dropTarget(target);
+    const fromVolume = dataTransfer.get(VOLUMES_MIME)?.value as unknown;
+    if (Array.isArray(fromVolume) && fromVolume.length) {
+      // Dropped beside the projects: the import asks where.
+      await this.run(() => this.handlers.fromVolume(where, fromVolume));
+      return;
+    }
     if (!items.length) {
       const paths = await localPaths(dataTransfer);
       if (!paths.length || token?.isCancellationRequested) return;

@@ -1,4 +1,4 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { CopyCommandArgs } from '../copy/flow';
 import type { CopyFeature } from '../copy/register';
 import type { TrackedJob } from '../jobs/tracker';
@@ -15,6 +15,7 @@ import type { dropMove, MoveOutcome } from './moveCommand';
 import type { uploadCommand } from '../remote/upload';
 import { registerMetadataDocuments } from './metadataDocument';
 import { CONTEXT_KEYS } from '../keys/context';
+import { COMMANDS } from '../keys/commands';
 import { setContextKey } from '../ui/whenContext';
 
 
@@ -47,6 +48,7 @@ export function registerFiles(services: Services, copy: CopyFeature, remote: Rem
     copy: async (target, items) => (await later.load()).dropCopy({ copy }, target, items),
     move: async (target, items) => (await later.load()).dropMove({ services, model, tracker: jobs.tracker }, target, items),
     upload: async (target, paths) => (await later.load()).uploadCommand(services, { sources: paths, destination: dropDestination(target, []) }, undefined),
+    fromVolume: (target, rows) => Promise.resolve(vscode.commands.executeCommand(COMMANDS.importFromVolume, rows, { into: target })),
   });
   const { view, rows, disposables } = showRows(VIEWS.files, model, { clock, canSelectMany: true, dragAndDropController: dragAndDrop });
   const parts: FilesParts = { services, model, rows, view, copy, remote, tracker: jobs.tracker };
@@ -76,10 +78,11 @@ export function registerFiles(services: Services, copy: CopyFeature, remote: Rem
     model.onDidTouch((ids) => void remote.fileSystem?.touched(ids)),
     ...(remote.fileSystem ? [remote.fileSystem.onDidWrite((ids) => (model.refreshHolding(ids, { echo: false }), model.refreshListings(ids, { echo: false })))] : []),
     // A data job's end reads again the rows it changed, whoever started it (a command, a cancelled wait, a window
-    // before a reload): where the items were (a move's, a delete's) and where they went (a copy's, a move's).
+    // before a reload): where the items were (a move's, a delete's, an export's) and where they went (a copy's, a
+    // move's, an import's: an import's items are objects of a volume, not files).
     jobs.tracker.onDidFinish((job) => {
       const type = job.type ?? 'COPY';
-      if (type !== 'COPY') model.refreshHolding(job.items.map((item) => item.file));
+      if (type !== 'COPY' && type !== 'IMPORT') model.refreshHolding(job.items.map((item) => item.file));
       if (type !== 'DELETE') model.refreshListings([job.destination.project, ...(job.destination.parent ? [job.destination.parent] : [])]);
     }),
     registerMetadataDocuments(services),

@@ -179,7 +179,7 @@ async function retryOther(parts: JobsViewParts, job: TrackedJob, options: Comman
     );
     if (answer !== again) return [];
   }
-  const { finished, left } = await parts.writes.send(kind.name, [kind.retry(items, names, job)], account);
+  const { finished, left } = await parts.writes.send(kind.name, [await kind.retry(items, names, job)], account);
   if (left.some((r) => r.state === 'failed')) throw new Error(left.find((r) => r.note)?.note ?? vscode.l10n.t('The platform did not take the request: see it in the Data Jobs view.'));
   return trackedJobs(parts.model.tracker, finished);
 }

@@ -59,7 +59,8 @@ export interface AsyncJobParts {
 /** A kind of write that starts an async file job: which type, and how its failed items are sent again. */
 export type AsyncJobKind<P = unknown> = WriteKind<P, JobSnapshot, AsyncJob> & {
   readonly jobType: JobType;
-  retry?(items: CopyItem[], names: Record<string, string>, job: Pick<TrackedJob, 'destination'>): P;
+  /** May load what it needs first (an import's, on first use). */
+  retry?(items: CopyItem[], names: Record<string, string>, job: Pick<TrackedJob, 'destination'>): P | Promise<P>;
 };
 
 export function asyncJobWrite<P extends { items: CopyItem[] }>(spec: AsyncJobSpec<P>, parts: AsyncJobParts): AsyncJobKind<P> {
@@ -104,7 +105,9 @@ export function jobWriteOf(kinds: WriteKinds, type: JobType): AsyncJobKind | und
 
 /** The tracker's jobs of the writes that reached the platform. */
 export function trackedJobs(tracker: Pick<JobTracker, 'get'>, finished: readonly FinishedWrite[]): TrackedJob[] {
-  return finished.map((f) => tracker.get((f.outcome as AsyncJob).id)).filter((job): job is TrackedJob => job !== undefined);
+  // An outcome is an async file job, or the jobs of a call that makes one per item (`{jobs}`: an import's).
+  const ids = finished.flatMap((f) => (f.outcome as { jobs?: { id?: string }[] }).jobs?.map((j) => j.id) ?? [(f.outcome as AsyncJob).id]);
+  return ids.map((id) => (id === undefined ? undefined : tracker.get(id))).filter((job): job is TrackedJob => job !== undefined);
 }
 
 /** What the tracker and a lookup need of a job: its state, counts, dates and per-item results, no more. */

@@ -8,7 +8,7 @@ import type { jobsCommands } from './commands';
 import type { CopyActions } from './copyRequests';
 import { DataJobsModel } from './jobsModel';
 import type { JobsNode } from './jobNodes';
-import { JobTracker } from './tracker';
+import { JobTracker, type TrackerOptions } from './tracker';
 import type { Transfers } from './transfers';
 import { CopyResultsProvider } from './results';
 import { FinishNotifier, JobsStatusBar } from './ui';
@@ -31,10 +31,10 @@ export interface JobsFeature {
  * The data jobs (copies, moves, deletes) of the account in use, followed while signed in and the window has the focus (a model: the copy
  * feature hands it the jobs it submits, registerJobs shows them).
  */
-export function followCopyJobs(services: Pick<Services, 'context' | 'client' | 'session' | 'clock'>): JobTracker {
+export function followCopyJobs(services: Pick<Services, 'context' | 'client' | 'session' | 'clock'>, readers?: TrackerOptions['readers']): JobTracker {
   const { context, client, session } = services;
   // Jobs belong to the account they were made as: only the one in use is followed and shown.
-  const tracker = new JobTracker(client.copyJobs, context.globalState, services.clock, { account: () => session.accountKey, budget: client.budget });
+  const tracker = new JobTracker(client.copyJobs, context.globalState, services.clock, { account: () => session.accountKey, budget: client.budget, readers });
   // The tracker pauses by itself on a rejected or missing token; a sign-in (or out) restarts or stops it.
   const followSession = () => (session.state === 'signedIn' ? tracker.resume() : tracker.pause());
   context.subscriptions.push(

@@ -51,7 +51,14 @@ export interface TrackerOptions {
   account?: () => string | undefined;
   /** The API budget: looks slow down while it is low. */
   budget?: PollBudget;
+  /**
+   * Jobs not asked under `/v2/async/files` (imports, exports), by the path segment of their type (`import`): read many at
+   * a time, each as an async job, or undefined when the platform no longer knows it.
+   */
+  readers?: Partial<Record<string, JobReader>>;
 }
+
+export type JobReader = (ids: readonly string[], signal?: AbortSignal) => Promise<(AsyncJob | undefined)[]>;
 
 export type JobsSource = Pick<CopyJobsApi, 'get' | 'list'>;
 
@@ -79,7 +86,8 @@ export class JobTracker {
   readonly onDidFinish = this.finished.event;
 
   private readonly poller: Poller;
-  private readonly opts: Required<Omit<TrackerOptions, 'account' | 'budget'>>;
+  private readonly opts: Required<Omit<TrackerOptions, 'account' | 'budget' | 'readers'>>;
+  private readonly readers: Partial<Record<string, JobReader>>;
   /** The account in use. */
   readonly account: () => string | undefined;
 
@@ -99,6 +107,7 @@ export class JobTracker {
       retentionMs: options.retentionMs ?? 30 * 24 * 3600_000,
     };
     this.account = options.account ?? (() => '');
+    this.readers = options.readers ?? {};
     // A failed look doubles the wait (60 s at most); while the window is unfocused, looks are 60 s apart.
     this.poller = new Poller({
       poll: () => this.pollOnce(),
@@ -307,7 +316,8 @@ export class JobTracker {
     let failure: unknown;
     try {
       const pending = new Set(followed.map((job) => job.id));
-      const unfinished = followed.filter((job) => !isFinished(job));
+      // Jobs of the types read many at a time are not in that list.
+      const unfinished = followed.filter((job) => !isFinished(job) && !this.readers[jobKindOf(job)]);
       if (unfinished.length >= this.opts.listThreshold) {
         const unseen = new Set(unfinished.map((job) => job.id));
         for (let offset = 0; unseen.size; offset += LIST_LIMIT) {
@@ -330,6 +340,20 @@ export class JobTracker {
           const pagesLeft = page.next && page.total !== undefined && page.items.length === LIST_LIMIT ? Math.ceil((page.total - read) / LIST_LIMIT) : 0;
           if (pagesLeft <= 0 || unseen.size <= pagesLeft) break;
         }
+      }
+      // Jobs of a type read many at a time (imports, exports): one call for each hundred.
+      for (const [kind, reader] of Object.entries(this.readers)) {
+        const jobs = [...pending].map((id) => this.jobs.get(id)!).filter((job) => jobKindOf(job) === kind);
+        if (!jobs.length) continue;
+        jobs.forEach((job) => pending.delete(job.id));
+        const read = await reader!(jobs.map((job) => job.id));
+        // The account changed while the jobs were on their way: the answers are the other account's.
+        if (this.account() !== account) return;
+        jobs.forEach((job, i) => {
+          const before = snapshot(job);
+          this.take(job, read[i]);
+          changed ||= snapshot(job) !== before;
+        });
       }
       // The rest (fewer than the threshold, not found in the pages read, or missing results): one GET each.
       for (const id of pending) {
@@ -356,24 +380,33 @@ export class JobTracker {
     if (failed) throw failure;
   }
 
-  /** GET one job; a job the platform no longer knows becomes UNKNOWN. Other errors propagate. */
+  /**
+   * A job as read by itself (its results as complete as the platform has them once it is FINISHED), or, when the
+   * platform no longer knows it, UNKNOWN.
+   */
+  private take(job: TrackedJob, fresh: AsyncJob | undefined): void {
+    if (!fresh || fresh.state === 'FINISHED') job.detailsTried = true;
+    if (!fresh) {
+      job.state = 'UNKNOWN';
+      job.lastError = l10n.t('The platform no longer knows this job.');
+      job.finishedAt ??= this.clock.now();
+      return;
+    }
+    this.apply(job, fresh);
+    job.lastError = undefined;
+  }
+
+  /** GET one job (or read it as its type is read); a job the platform no longer knows becomes UNKNOWN. Other errors propagate. */
   private async fetchOne(job: TrackedJob, signal?: AbortSignal): Promise<void> {
+    const reader = this.readers[jobKindOf(job)];
     try {
-      const fresh = await this.api.get(job.id, { signal, kind: jobKindOf(job) });
+      const fresh = reader ? (await reader([job.id], signal))[0] : await this.api.get(job.id, { signal, kind: jobKindOf(job) });
       // Asked as another account (the user switched meanwhile): the answer is not about this job.
       if (!this.isCurrent(job)) return;
-      this.apply(job, fresh);
-      if (job.state === 'FINISHED') job.detailsTried = true;
-      job.lastError = undefined;
+      this.take(job, fresh);
     } catch (error) {
       if (!this.isCurrent(job)) return;
-      if (error instanceof ApiError && (error.code === NOT_FOUND || (error.status === 404 && error.code === undefined))) {
-        job.state = 'UNKNOWN';
-        job.lastError = l10n.t('The platform no longer knows this job.');
-        job.finishedAt ??= this.clock.now();
-        job.detailsTried = true;
-        return;
-      }
+      if (error instanceof ApiError && (error.code === NOT_FOUND || (error.status === 404 && error.code === undefined))) return this.take(job, undefined);
       job.lastError = describeError(error);
       throw error;
     }

@@ -61,6 +61,11 @@ export const COMMANDS = {
   moveTo: 'sevenbridges.files.moveTo',
   editTags: 'sevenbridges.files.editTags',
   editMetadata: 'sevenbridges.files.editMetadata',
+  // Volumes view
+  refreshVolumes: 'sevenbridges.volumes.refresh',
+  loadMoreVolume: 'sevenbridges.volumes.loadMore',
+  importFromVolume: 'sevenbridges.volumes.import',
+  exportToVolume: 'sevenbridges.files.exportToVolume',
   // Copy
   copy: 'sevenbridges.copy',
   copyTo: 'sevenbridges.copyTo',
@@ -146,6 +151,10 @@ export function commandTitles(): Record<CommandName, string> {
     moveTo: l10n.t('Move To…'),
     editTags: l10n.t('Edit Tags…'),
     editMetadata: l10n.t('Edit Metadata…'),
+    refreshVolumes: l10n.t('Refresh Volumes'),
+    loadMoreVolume: l10n.t('Load More Objects'),
+    importFromVolume: l10n.t('Import…'),
+    exportToVolume: l10n.t('Export…'),
     copy: l10n.t('Copy Files and Folders…'),
     copyTo: l10n.t('Copy To…'),
     showJobs: l10n.t('Show Data Jobs'),

@@ -5,7 +5,10 @@ export const VIEWS = {
   tasks: 'sevenbridges.tasks',
   files: 'sevenbridges.files',
   copyJobs: 'sevenbridges.copyJobs',
+  volumes: 'sevenbridges.volumes',
 } as const;
 
-/** Projects & Files' own drag (VS Code's convention for a tree's rows): the rows themselves, within this window. */
-export const FILES_DRAG_MIME = `application/vnd.code.tree.${VIEWS.files.toLowerCase()}`;
+/** A view's own MIME type for its rows dragged (VS Code's convention): the rows themselves, within this window. */
+export const treeMime = (view: string): string => `application/vnd.code.tree.${view.toLowerCase()}`;
+/** Projects & Files' own drag. */
+export const FILES_DRAG_MIME = treeMime(VIEWS.files);

@@ -25,6 +25,10 @@ export const WRITE_KINDS = {
   asyncMove: 'file.asyncMove',
   appRevision: 'app.revision',
   appInstall: 'app.install',
+  volumeImport: 'volume.import',
+  volumeBulkImport: 'volume.bulkImport',
+  volumeExport: 'volume.export',
+  volumeBulkExport: 'volume.bulkExport',
 } as const;
 
 export type WriteKindName = (typeof WRITE_KINDS)[keyof typeof WRITE_KINDS];

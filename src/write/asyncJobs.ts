@@ -45,6 +45,9 @@ const SNAPSHOT_REUSE_MS = 10_000;
 /** Past the end of an incomplete snapshot, a job started this long before it may still be new (the estimate's error). */
 const SERVER_TIME_MARGIN_MS = 60_000;
 
+/** A lookup's words when no job made since the snapshot answers for the write. */
+export const noMatchingJob = (): string => l10n.t('No job on the platform matches it.');
+
 const tooLong = (): string => l10n.t('It may have been submitted: your job list is too long to check to its end.');
 
 export function asyncJobIdentity<P>(rule: AsyncJobRule<P>): Identity<P, JobSnapshot, AsyncJob> & { by: 'difference' } {
@@ -110,7 +113,7 @@ export function asyncJobIdentity<P>(rule: AsyncJobRule<P>): Identity<P, JobSnaps
         return { unknown: l10n.t('It may have been submitted: a job started since cannot be told apart yet (no results). Checking again when it has them.') };
       }
       if (!complete) return { unknown: tooLong() };
-      return { absent: l10n.t('No job on the platform matches it.') };
+      return { absent: noMatchingJob() };
     },
     madeId: (job) => job.id,
   };

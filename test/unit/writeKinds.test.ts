@@ -13,9 +13,9 @@ describe('the table of write kinds', () => {
     assert.deepStrictEqual(kinds.map((k) => k.name).sort(), Object.values(WRITE_KINDS).sort());
   });
 
-  it('Retry Failed Items finds how to send a move\'s or a delete\'s failed items again by the job\'s type; a copy\'s go through the copy flow', () => {
+  it('Retry Failed Items finds how to send a move\'s, a delete\'s, an import\'s or an export\'s failed items again by the job\'s type; a copy\'s go through the copy flow', () => {
     const table = new WriteKinds(kinds);
-    assert.deepStrictEqual(['COPY', 'MOVE', 'DELETE', 'IMPORT'].map((type) => jobWriteOf(table, type)?.name), [WRITE_KINDS.copy, WRITE_KINDS.asyncMove, WRITE_KINDS.asyncDelete, undefined]);
+    assert.deepStrictEqual(['COPY', 'MOVE', 'DELETE', 'IMPORT', 'EXPORT', 'OTHER'].map((type) => jobWriteOf(table, type)?.name), [WRITE_KINDS.copy, WRITE_KINDS.asyncMove, WRITE_KINDS.asyncDelete, WRITE_KINDS.volumeImport, WRITE_KINDS.volumeExport, undefined]);
     const destination = { label: 'rfranklin/dest › results', project: 'rfranklin/dest', parent: 'f1' };
     const items = [{ file: 'a1', parent: 'f1' }];
     assert.deepStrictEqual(jobWriteOf(table, 'MOVE')!.retry!(items, { a1: 'a.bam' }, { destination }), { items, destination, sourceNames: { a1: 'a.bam' } });

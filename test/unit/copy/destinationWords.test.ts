@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import { destinationWords, type DestinationVerb } from '../../../src/copy/destinationWords';
 
-const VERBS: Record<DestinationVerb, RegExp> = { copy: /\bcop(y|ied)\b/i, move: /\bmov(e|ed|ing)\b/i, upload: /\buploa(d|ded)\b/i };
+const VERBS: Record<DestinationVerb, RegExp> = { copy: /\bcop(y|ied)\b/i, move: /\bmov(e|ed|ing)\b/i, upload: /\buploa(d|ded)\b/i, import: /\bimport(ed|ing)?\b/i };
 
 describe('the destination pickers\' words (#44)', () => {
   for (const verb of Object.keys(VERBS) as DestinationVerb[]) {

@@ -1,0 +1,102 @@
+// Import 10,000 objects of a volume against the default budget (1,000 requests per 5 minutes), on the accelerated clock
+// (test/support/fakeClock.ts; every request a real HTTP request to the emulator). The product's own parts: the import
+// planned 100 items a call (volumes/transferPlan.ts), sent by the outbox as bulk import writes held back while a call
+// would spend the budget's reserve, their jobs followed by the JobTracker, read 100 a call with the bulk get. Each call
+// imports into a folder of its own (the emulator checks every name against its siblings). Run by itself:
+// `node out/scripts/bench/volumeImportScenario.js` (not yet part of `npm run bench`).
+import { volumesOf } from '../../src/api/volumes';
+import { JobTracker } from '../../src/jobs/tracker';
+import { importKind, importPayloads } from '../../src/volumes/transferPlan';
+import { volumeJobReaderFor, volumeJobWriting } from '../../src/volumes/volumeJobWrite';
+import { volumeWrites } from '../../src/volumes/volumeWrites';
+import { Outbox } from '../../src/write/outbox';
+import { startEmulator } from '../../test/emulator';
+import { putObject } from '../../test/emulator/volumes';
+import type { Store } from '../../test/emulator/data';
+import { FakeClock } from '../../test/support/fakeClock';
+import { memoryState } from '../../test/support/sharedState';
+import { acceleratedClient } from './env';
+
+export const IMPORT_OBJECTS = 10_000;
+const PER_CALL = 100;
+const LIMIT = 1_000;
+const WINDOW_MS = 5 * 60_000;
+const GIVE_UP_MS = 60 * 60_000;
+const SETTLE_LIMIT_MS = 120_000;
+const VOLUME = 'rfranklin/sequencing_runs';
+const PROJECT = 'rfranklin/my-project';
+
+export interface VolumeImportResult {
+  calls: number;
+  requests: number;
+  status429: number;
+  jobs: { finished: number; completed: number };
+  totalMs: number;
+  left: number;
+}
+
+export async function volumeImport(): Promise<VolumeImportResult> {
+  const clock = new FakeClock(Date.now(), { sleeps: 'timers' });
+  const emulator = await startEmulator({ tasks: 10, files: 100, now: clock.now, rateLimit: { limit: LIMIT, windowMs: WINDOW_MS } });
+  const { client, quiet } = acceleratedClient(emulator, clock);
+  const key = `${emulator.baseUrl}#${emulator.username}`;
+  const account = { key, credentials: { endpoint: emulator.baseUrl, token: emulator.token } };
+  const tracker = new JobTracker(client.copyJobs, memoryState(), clock, { account: () => key, budget: client.budget, readers: { import: volumeJobReaderFor(client, 'imports') } });
+  const writing = volumeJobWriting(volumesOf(client), tracker);
+  const outbox = new Outbox(memoryState(), async () => account, volumeWrites({ writing: async () => writing, budget: client.budget }), clock);
+  try {
+    const store = emulator.data as Store;
+    const project = store.projectById.get(PROJECT)!;
+    const stamp = new Date(store.startedAt).toISOString().slice(0, 19) + 'Z';
+    const payloads = [];
+    for (let call = 0; call < IMPORT_OBJECTS / PER_CALL; call++) {
+      const folder = store.addFile({ id: store.newFileId(), name: `import_${String(call).padStart(3, '0')}`, project: PROJECT, parent: project.root_folder, type: 'folder', created_on: stamp, modified_on: stamp, origin: {}, tags: [], metadata: {} });
+      const locations = Array.from({ length: PER_CALL }, (_, i) => `bench/batch_${call}/obj_${String(call * PER_CALL + i).padStart(5, '0')}.fastq.gz`);
+      for (const location of locations) putObject(store, VOLUME, location, 1_000_000, store.startedAt);
+      payloads.push(...importPayloads(locations.map((location) => ({ volume: VOLUME, location })), { project: PROJECT, parent: folder.id, label: folder.name }, { onClash: 'fail', keepFolders: true }));
+    }
+    await client.rateLimit();
+    const before = emulator.stats.requests;
+    const t0 = clock.now();
+    let finished = 0;
+    let completed = 0;
+    let lastFinish = t0;
+    tracker.onDidFinish((job) => {
+      finished++;
+      if (job.completed) completed++;
+      lastFinish = clock.now();
+    });
+    outbox.start();
+    const sending = outbox.send(importKind(payloads), payloads, account);
+    let done = false;
+    void sending.finally(() => (done = true));
+    while (!(done && finished >= IMPORT_OBJECTS && outbox.all().length === 0)) {
+      if (clock.now() - t0 > GIVE_UP_MS) throw new Error(`after ${GIVE_UP_MS / 60_000} minutes: ${finished} of ${IMPORT_OBJECTS} jobs finished, ${outbox.all().length} calls in the outbox`);
+      await clock.runUntil(clock.now() + 10_000, quiet, SETTLE_LIMIT_MS);
+    }
+    await sending;
+    return {
+      calls: emulator.writes.filter((w) => w.method === 'POST' && w.path.startsWith('/bulk/storage/imports/create') && w.status === 200).length,
+      requests: emulator.stats.requests - before,
+      status429: emulator.stats.byStatus[429] ?? 0,
+      jobs: { finished, completed },
+      totalMs: lastFinish - t0,
+      left: outbox.all().length,
+    };
+  } finally {
+    outbox.dispose();
+    tracker.dispose();
+    await emulator.close();
+  }
+}
+
+if (require.main === module) {
+  const started = process.hrtime.bigint();
+  volumeImport().then(
+    (r) => console.log(JSON.stringify({ ...r, realMs: Number((process.hrtime.bigint() - started) / 1_000_000n) })),
+    (e: unknown) => {
+      console.error(e);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,106 @@
+// The import and export writes' identity rule on an in-memory list of jobs: after a lost answer, the jobs it made are
+// those not in the snapshot whose source and destination match an item, claimed by no other write; nothing else is
+// adopted, and nothing is sent again blind. Found or answered, each job goes to the tracker (IMPORT, EXPORT).
+import * as assert from 'assert';
+import type { AsyncJob } from '../../../src/api/types';
+import type { ImportJob, ImportRequest, VolumeJobKind } from '../../../src/api/volumes';
+import type { NewJobInfo } from '../../../src/jobs/tracker';
+import { asAsyncJob, volumeJobWriting, type VolumeJobsApi } from '../../../src/volumes/volumeJobWrite';
+import { VOLUME_KINDS, volumeWrites, type ImportPayload, type VolumeWriteRecord } from '../../../src/volumes/volumeWrites';
+import type { JobSnapshot } from '../../../src/write/asyncJobs';
+
+const FOLDER = 'f'.repeat(24);
+const credentials = { endpoint: 'https://api.example', token: 't' };
+const item = (location: string, parent = FOLDER): ImportRequest => ({ source: { volume: 'rfranklin/sequencing_runs', location }, destination: { parent } });
+const job = (id: string, it: ImportRequest): ImportJob => ({ id, state: 'PENDING', ...it });
+
+function fakeJobs(jobs: ImportJob[]): VolumeJobsApi {
+  return {
+    listJobs: (async (_kind: VolumeJobKind, filter: { offset?: number; limit?: number } = {}) => {
+      const from = filter.offset ?? 0;
+      const page = jobs.slice(from, from + (filter.limit ?? 50));
+      return { items: page, total: undefined, next: from + page.length < jobs.length ? 'next' : undefined };
+    }) as VolumeJobsApi['listJobs'],
+  } as VolumeJobsApi;
+}
+
+function fakeTracker(recorded = new Map<string, string | undefined>()) {
+  const added: { job: AsyncJob; info: NewJobInfo }[] = [];
+  return { added, tracker: { add: (j: AsyncJob, info: NewJobInfo) => (added.push({ job: j, info }), undefined as never), get: () => undefined, recordedWrites: () => recorded } };
+}
+
+const spec = (bulk: boolean) => VOLUME_KINDS.find((k) => k.type === 'IMPORT' && k.bulk === bulk)!;
+const record = (payload: ImportPayload, snapshot?: JobSnapshot): VolumeWriteRecord & { snapshot: JobSnapshot } =>
+  ({ id: 'w1', kind: 'volume.bulkImport', group: 'g1', account: 'a#me', payload, snapshot: snapshot ?? { before: [], complete: true } }) as never;
+
+describe('import and export writes: found by difference', () => {
+  it('finds the jobs made since the snapshot that match the items, one each; an item without one was refused', async () => {
+    const a = item('runs/lane1/');
+    const b = item('README.txt');
+    const jobs = [job('OLD1', a)];
+    const { tracker } = fakeTracker();
+    const writing = volumeJobWriting(fakeJobs(jobs), tracker);
+    const payload: ImportPayload = { items: [a, b], to: 'lane1', project: 'rfranklin/my-project' };
+    const snapshot = await writing.snapshot(spec(true), record(payload), credentials);
+    assert.deepStrictEqual(snapshot.before, ['OLD1']);
+    // The lost call made a job for the first item only (the platform refused the second).
+    jobs.unshift(job('NEW1', a), job('OTHER', item('README.txt', 'e'.repeat(24))));
+    const found = await writing.find(spec(true), record(payload, snapshot), credentials, () => false);
+    assert.ok('found' in found);
+    assert.deepStrictEqual(found.found.jobs[0], { id: 'NEW1', state: 'PENDING' });
+    assert.ok('error' in found.found.jobs[1]);
+  });
+
+  it('adopts no job claimed by another write or followed for another, nor one made before the snapshot: absent, never sent again', async () => {
+    const a = item('samples.tsv');
+    const jobs = [job('OLD', a)];
+    const recorded = new Map([['TRACKED', 'w2']]);
+    const writing = volumeJobWriting(fakeJobs(jobs), fakeTracker(recorded).tracker);
+    const payload: ImportPayload = { items: [a], to: 'x', project: 'rfranklin/my-project' };
+    const snapshot = await writing.snapshot(spec(false), record(payload), credentials);
+    jobs.unshift(job('CLAIMED', a), job('TRACKED', a));
+    const lookup = await writing.find(spec(false), record(payload, snapshot), credentials, (id) => id === 'CLAIMED');
+    assert.ok('absent' in lookup, JSON.stringify(lookup));
+    const kind = volumeWrites({ writing: async () => writing }).find((k) => k.name === 'volume.import')!;
+    assert.strictEqual(kind.idempotent, false);
+    assert.strictEqual(kind.identity.by, 'difference');
+  });
+
+  it('a snapshot or lookup that could not read the whole list does not say absent', async () => {
+    const jobs = Array.from({ length: 2_500 }, (_, i) => job(`J${i}`, item(`o${i}`)));
+    const writing = volumeJobWriting(fakeJobs(jobs), fakeTracker().tracker);
+    const payload: ImportPayload = { items: [item('missing')], to: 'x', project: 'rfranklin/my-project' };
+    const snapshot = await writing.snapshot(spec(false), record(payload), credentials);
+    assert.strictEqual(snapshot.complete, false);
+    assert.ok('unknown' in (await writing.find(spec(false), record(payload, snapshot), credentials, () => false)));
+  });
+
+  it('hands each job made to the tracker as an IMPORT of one item, in the write\'s group; a refused item makes none', async () => {
+    const { added, tracker } = fakeTracker();
+    const writing = volumeJobWriting(fakeJobs([]), tracker);
+    const payload: ImportPayload = { items: [item('runs/lane1/'), item('README.txt')], to: 'lane1', project: 'rfranklin/my-project' };
+    writing.finish(spec(true), record(payload), { jobs: [{ id: 'J1', state: 'PENDING' }, { error: { code: 9007, message: 'no volume' } }] }, true);
+    assert.strictEqual(added.length, 1);
+    assert.strictEqual(added[0].info.type, 'IMPORT');
+    assert.strictEqual(added[0].info.group, 'g1');
+    assert.strictEqual(added[0].info.adopted, true);
+    assert.deepStrictEqual(added[0].info.items, [{ file: 'rfranklin/sequencing_runs/runs/lane1/', parent: FOLDER }]);
+    assert.deepStrictEqual(added[0].info.destination, { label: 'lane1', project: 'rfranklin/my-project', parent: FOLDER });
+  });
+
+  it('reads a volume job as the tracker follows jobs: one item, FINISHED with its file or its error', () => {
+    const done = asAsyncJob({ id: 'J', state: 'COMPLETED', result: { href: '', id: 'x'.repeat(24), name: 'a.txt' } }, 'IMPORT');
+    assert.deepStrictEqual([done.state, done.completed_files, done.result?.[0].resource?.name], ['FINISHED', 1, 'a.txt']);
+    const failed = asAsyncJob({ id: 'J', state: 'FAILED', error: { status: 409, code: 9108, message: 'Requested file already exists.' } }, 'IMPORT');
+    assert.deepStrictEqual([failed.state, failed.failed_files, failed.result?.[0].error?.code], ['FINISHED', 1, 9108]);
+    assert.strictEqual(asAsyncJob({ id: 'J', state: 'PENDING' }, 'EXPORT').state, 'SUBMITTED');
+  });
+
+  it('Retry Failed Items makes a single import of a failed item, from its volume and location', async () => {
+    const writing = volumeJobWriting(fakeJobs([]), fakeTracker().tracker);
+    const kind = volumeWrites({ writing: async () => writing }).find((k) => k.name === 'volume.import')!;
+    const payload = await kind.retry!([{ file: 'rfranklin/sequencing_runs/runs/a b/x.fastq.gz', parent: FOLDER }], {}, { destination: { label: 'lane1', project: 'rfranklin/my-project', parent: FOLDER } });
+    assert.deepStrictEqual(payload, { items: [{ source: { volume: 'rfranklin/sequencing_runs', location: 'runs/a b/x.fastq.gz' }, destination: { parent: FOLDER } }], to: 'lane1', project: 'rfranklin/my-project' });
+    assert.ok(kind.isPayload(payload));
+  });
+});
