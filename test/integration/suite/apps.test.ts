@@ -25,7 +25,14 @@ describe('apps: pull, push, revisions', function () {
     await waitFor(() => api.services.session.state === 'signedIn', 'the product to be signed in to the emulator', 20_000);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-apps-'));
   });
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  after(async () => {
+    // What this suite typed is not saved: reverted and closed, so that no later suite's Close All waits on a Save dialog.
+    for (const document of vscode.workspace.textDocuments.filter((d) => d.isDirty)) {
+      await vscode.window.showTextDocument(document);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 
   it('pulls the latest revision as YAML; a default changed and pushed makes the next revision with just that change; pushed again, nothing is sent', async () => {
     const file = path.join(dir, 'count-matches.cwl');

@@ -92,11 +92,11 @@ describe('contributions', () => {
     assert.deepStrictEqual(wrong, []);
   });
 
-  it('declares the activity-bar container and its three views, which open', async () => {
+  it('declares the activity-bar container and its four views, which open', async () => {
     const c = manifest().contributes;
     assert.ok((c.viewsContainers?.activitybar ?? []).some((v) => v.id === 'sevenbridges'), 'no activity-bar container "sevenbridges"');
     const views = (c.views?.sevenbridges ?? []).map((v) => v.id);
-    assert.deepStrictEqual(views, ['sevenbridges.tasks', 'sevenbridges.files', 'sevenbridges.copyJobs']);
+    assert.deepStrictEqual(views, ['sevenbridges.tasks', 'sevenbridges.files', 'sevenbridges.copyJobs', 'sevenbridges.volumes']);
     await vscode.commands.executeCommand('workbench.view.extension.sevenbridges');
     for (const view of views) await vscode.commands.executeCommand(`${view}.focus`);
   });

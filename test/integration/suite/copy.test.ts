@@ -58,13 +58,15 @@ describe('bulk copy', function () {
     const { source } = pickProjects();
     const project = await projectNode(source.id);
     const projectItem = filesView().rows.getTreeItem(project);
-    assert.strictEqual(projectItem.contextValue, 'project');
+    // Menus follow the data: a project that may be changed says so in its context value, and so do its rows.
+    const writable = source.permissions?.write !== false ? ' writable' : '';
+    assert.strictEqual(projectItem.contextValue, `project${writable}`);
     assert.ok((projectItem.tooltip as vscode.MarkdownString).value.includes(source.id));
     const kids = await children(project);
     const file = kids.find((k) => k.kind === 'file')!;
     // A file's tooltip (its tags, metadata, origin) is read when it is hovered.
     const item = await filesView().rows.resolvedItem(file);
-    assert.strictEqual(item.contextValue, 'file');
+    assert.strictEqual(item.contextValue, `file${writable}`);
     const tip = (item.tooltip as vscode.MarkdownString).value;
     assert.ok(tip.includes(fileOf(file).id), 'tooltip has the ID');
     assert.match(tip, /Size: /);

@@ -69,7 +69,7 @@ describe('files in and out of the editor', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  it('opens a text file clicked in Projects & Files in a read-only tab at sevenbridges:/<owner>/<project>/<folders>/<name>, its text whole', async () => {
+  it('opens a text file clicked in Projects & Files at sevenbridges:/<owner>/<project>/<folders>/<name>, its text whole, writable as its project is', async () => {
     await vscode.commands.executeCommand('sevenbridges.files.focus');
     const roots = (await api.files.rows.getChildren()) as AnyNode[];
     const projectRow = roots.find((n) => n.kind === 'project' && n.id === project().id)!;
@@ -83,7 +83,9 @@ describe('files in and out of the editor', function () {
     assert.strictEqual(editor.document.getText(), (await remoteBytes(sample('README.txt').id)).toString('utf8'));
     assert.strictEqual(editor.document.languageId, 'plaintext');
     const stat = await vscode.workspace.fs.stat(uri);
-    assert.strictEqual(stat.permissions, vscode.FilePermission.Readonly);
+    // Permissions are the project's (issue 42): a file of a project you may change is not read-only.
+    assert.strictEqual(project().permissions?.write !== false, true, 'the suite\'s project may be changed');
+    assert.strictEqual(stat.permissions, undefined);
   });
 
   it('opens a file by ID (a task\'s output row) at its path, found through its folders', async () => {
