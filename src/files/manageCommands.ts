@@ -42,9 +42,9 @@ const LOOKUP_WAIT_MS = 10_000;
  * and the records left (refused, not found, or still being checked). A lost answer is looked up in the background;
  * the person waits a little for it rather than hear "maybe" at once.
  */
-export async function send<R, P = unknown>(services: Services, kind: WriteKindName, payloads: readonly P[], signal?: AbortSignal): Promise<{ done: R[]; left: WriteRecord[]; withdrawn: P[] }> {
+export async function send<R, P = unknown>(services: Services, kind: WriteKindName, payloads: readonly P[], signal?: AbortSignal): Promise<{ done: R[]; doneFor: P[]; left: WriteRecord[]; withdrawn: P[] }> {
   const { finished, left, withdrawn } = await services.outbox.send<R, P>(kind, payloads, await account(services), { until: 'lookup', atMostMs: LOOKUP_WAIT_MS, signal });
-  return { done: finished.map((f) => f.outcome), left, withdrawn: withdrawn.map((r) => r.payload as P) };
+  return { done: finished.map((f) => f.outcome), doneFor: finished.map((f) => f.record.payload as P), left, withdrawn: withdrawn.map((r) => r.payload as P) };
 }
 
 /** What is left of a write, in words: refused (why), or still being checked (it is not sent again blind). */

@@ -18,6 +18,7 @@ import { dropDestination, type DropTarget } from './dragAndDrop';
 import type { ItemNode } from './filesModel';
 import { readFile, type FileRef } from './targets';
 import { WRITE_KINDS } from '../keys/writes';
+import { waitsForPerson, type WriteRecord } from '../write/outbox';
 import { doneWhat, noLongerThere, readOnlyWords, refusal } from './managedItems';
 
 /** A move checked and planned, ready to be sent once the person agrees. */
@@ -137,19 +138,27 @@ export async function runMove(parts: ManageParts, prepared: PreparedMove): Promi
     // Cancel: the calls not sent yet are not sent; those sent go on on the platform (Data Jobs follows them).
     const cancel = token.onCancellationRequested(() => controller.abort());
     try {
-      const { done, left, withdrawn } = await send<AsyncJob, AsyncMovePayload>(parts.services, WRITE_KINDS.asyncMove, plan.jobs, controller.signal);
+      const { done, doneFor, left, withdrawn } = await send<AsyncJob, AsyncMovePayload>(parts.services, WRITE_KINDS.asyncMove, plan.jobs, controller.signal);
       // The write handed each job to the tracker (Data Jobs shows it); the command waits for their ends there.
       const ids = done.map((job) => job.id);
       const jobs = await parts.tracker.settled(ids, controller.signal).catch(() => ids.flatMap((id) => parts.tracker.get(id) ?? []));
       const results: FileItemResult[] = jobs.flatMap((job) => job.result ?? []);
       const failed = results.filter((r) => r.error);
       const notSent = withdrawn.reduce((n, j) => n + j.items.length, 0);
-      const unsent = left.length ? plan.jobs.slice(done.length + withdrawn.length).reduce((n, j) => n + j.items.length, 0) : 0;
-      const moving = jobs.filter((job) => !isFinished(job)).reduce((n, job) => n + Math.max(0, (job.total ?? 0) - (job.result?.length ?? 0)), 0);
+      // After a Cancel, a call on its way is not waited for: its items are moving on the platform as far as anyone
+      // knows (its job, once answered, is followed in Data Jobs), not "not moved".
+      const sentUnanswered = controller.signal.aborted ? left.filter((r) => !waitsForPerson(r)) : [];
+      const stuck = left.filter((r) => !sentUnanswered.includes(r));
+      const itemsOf = (records: readonly WriteRecord[]) => records.reduce((n, r) => n + ((r.payload as AsyncMovePayload | undefined)?.items?.length ?? 0), 0);
+      const unsent = itemsOf(stuck);
+      // A job not ended yet: the items it was sent with and has no result for (its file count is 0 until the
+      // platform has resolved its items).
+      const itemsOfJob = new Map(done.map((job, i) => [job.id, doneFor[i]?.items.length ?? 0]));
+      const moving = itemsOf(sentUnanswered) + jobs.filter((job) => !isFinished(job)).reduce((n, job) => n + Math.max(0, (itemsOfJob.get(job.id) ?? job.total ?? 0) - (job.result?.length ?? 0)), 0);
       return {
         moved: results.filter((r) => r.resource).length,
         failed: failed.length + unsent,
-        why: failed[0]?.error?.message ?? (left.length ? leftWords(left) : undefined),
+        why: failed[0]?.error?.message ?? (stuck.length ? leftWords(stuck) : undefined),
         made: results.flatMap((r) => (r.resource ? [r.resource.id] : [])),
         notSent,
         moving,

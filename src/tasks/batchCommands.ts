@@ -18,11 +18,11 @@ import { notSignedIn } from './actions';
 import { actionButton } from './executionCommands';
 import { requestLogger } from '../ui/requestLog';
 import { setting } from '../ui/settings';
-import { planRerun, rerunCancelledWords, rerunConfirmation, rerunEndedWords, rerunnableChildren, rerunPayloads, rerunProgressWords, RerunWatch, storedRerunWatches } from './rerunFailed';
+import { planRerun, rerunConfirmation, rerunEndedWords, rerunnableChildren, rerunPayloads, rerunProgressWords, rerunSummary, RerunWatch, storedRerunWatches } from './rerunFailed';
 import { readState, STATE, type StoredRerunWatch } from '../keys/state';
 import { WRITE_KINDS } from '../keys/writes';
 import type { TaskTreeModel } from './taskTree';
-import { andMore, count } from '../util/words';
+import { count } from '../util/words';
 
 export interface BatchParts {
   services: Services;
@@ -272,16 +272,10 @@ export async function rerunFailed(parts: BatchParts, given: TaskRef[], options: 
   );
   const made = finished.map((f) => f.outcome);
   const problems = left.map((r) => `${r.label ?? ''}: ${r.note ?? r.state}`);
-  if (withdrawn.length) {
-    // Cancelled: what was sent stays (made, or looked for in the Data Jobs view); the rest was never sent.
-    void vscode.window.showWarningMessage(rerunCancelledWords(made.length, left.length, withdrawn.length, plan.tasks.length));
-  } else if (problems.length) {
-    void vscode.window.showWarningMessage(
-      vscode.l10n.t('Re-run Failed: {0} of {1} new tasks made. Not made, or not known yet: {2}', count(made.length), count(plan.tasks.length), problems.slice(0, 5).join('; ') + (problems.length > 5 ? ` ${andMore(problems.length - 5)}` : '')),
-    );
-  } else {
-    vscode.window.setStatusBarMessage(`$(check) ${vscode.l10n.t('Re-run Failed: {0} new tasks made; you will be told when they have all ended', count(made.length))}`, 5000);
-  }
+  // Cancelled: what was sent stays (made, or followed in the Data Jobs view); the rest was never sent.
+  const summary = rerunSummary({ cancelled: controller.signal.aborted, made: made.length, total: plan.tasks.length, left, withdrawn: withdrawn.length });
+  if ('warning' in summary) void vscode.window.showWarningMessage(summary.warning);
+  else vscode.window.setStatusBarMessage(`$(check) ${summary.done}`, 5000);
   if (!made.length) return { made, problems };
   const watch = followRerun(services, { id: made[0].id, account: account.key, ...(of !== undefined ? { of } : {}), open: made.map((t) => t.id), ended: { completed: 0, failed: 0, aborted: 0 } }, true);
   return { made, problems, watch };

@@ -9,6 +9,7 @@ import { hasEnded, type BulkTaskItem, type Task } from '../api/types';
 import { readState, STATE, writeState, type StoredRerunWatch } from '../keys/state';
 import { Poller, type PollBudget } from '../util/poller';
 import type { StateStore } from '../util/stateStore';
+import { waitsForPerson, type WriteRecord } from '../write/records';
 import { andMore, count, notSentWords, taskCount } from '../util/words';
 import type { TaskActionPayload } from './actions';
 import { costOf, moneyWords, type CostSource, type CostTotal } from './cost';
@@ -77,9 +78,42 @@ export function rerunProgressWords(progress: WritesProgress): string {
  * not answered yet (followed in the Data Jobs view)." (the last part when there are such).
  */
 export function rerunCancelledWords(made: number, pending: number, notSent: number, total: number): string {
-  const parts = [l10n.t('{0} of {1} new tasks made', count(made), count(total)), notSentWords(count(notSent))];
+  const parts = [l10n.t('{0} of {1} new tasks made', count(made), count(total))];
+  if (notSent) parts.push(notSentWords(count(notSent)));
   if (pending) parts.push(l10n.t('{0} sent and not answered yet (followed in the Data Jobs view)', count(pending)));
   return l10n.t('Re-run Failed cancelled: {0}.', parts.join(', '));
+}
+
+/** How a Re-run Failed came out, once it stopped waiting: the writes made, those left in the outbox, those taken back. */
+export interface RerunOutcome {
+  /** The person pressed Cancel. */
+  cancelled: boolean;
+  made: number;
+  total: number;
+  /** Still in the outbox: refused (they wait for the person), or sent and not answered yet, or looked up. */
+  left: readonly Pick<WriteRecord, 'state' | 'label' | 'note'>[];
+  /** Taken back by the Cancel, never sent. */
+  withdrawn: number;
+}
+
+/**
+ * What a person is told when Re-run Failed stops waiting: a warning, or (all made) a passing word in the status bar.
+ * After a Cancel that left anything undone — writes taken back, or sent and not answered yet — the summary says what
+ * was made and what not, even when nothing was left to take back; a Cancel that came after all were made changes
+ * nothing, and is not spoken of. Refusals are named as without a Cancel.
+ */
+export function rerunSummary(outcome: RerunOutcome): { warning: string } | { done: string } {
+  const { made, total, withdrawn } = outcome;
+  const refused = outcome.left.filter((r) => waitsForPerson(r));
+  const pending = outcome.left.length - refused.length;
+  const problems = outcome.left.map((r) => `${r.label ?? ''}: ${r.note ?? r.state}`);
+  const notMade = l10n.t('Re-run Failed: {0} of {1} new tasks made. Not made, or not known yet: {2}', count(made), count(total), problems.slice(0, 5).join('; ') + (problems.length > 5 ? ` ${andMore(problems.length - 5)}` : ''));
+  if (outcome.cancelled && (withdrawn || pending)) {
+    const cancelled = rerunCancelledWords(made, pending, withdrawn, total);
+    return { warning: refused.length ? `${cancelled} ${notMade}` : cancelled };
+  }
+  if (problems.length) return { warning: notMade };
+  return { done: l10n.t('Re-run Failed: {0} new tasks made; you will be told when they have all ended', count(made)) };
 }
 
 /** What a re-run's candidates are read with. */

@@ -25,8 +25,8 @@ export interface Patience {
    */
   onProgress?(done: number, total: number, checking: number): void;
   /**
-   * A Cancel: the writes never sent are taken back (nothing more of them leaves), the answers of those on their way
-   * are waited for, and no longer wait past them; what was sent stays, followed by the outbox.
+   * A Cancel: the writes never sent are taken back (nothing more of them leaves) and the wait ends at once: those
+   * on their way, or answered, stay sent, followed by the outbox (in `left` until their answers come, not waited for).
    */
   signal?: AbortSignal;
 }
@@ -37,7 +37,7 @@ export interface Settled<R = unknown> {
   records: WriteRecord[];
   /** Those that reached the platform in this window (answered, or found after a lost answer), with their outcomes. */
   finished: FinishedWrite<R>[];
-  /** Those still in the outbox: refused, not found, changed by someone else, being looked up, or waiting. */
+  /** Those still in the outbox: refused, not found, changed by someone else, being looked up, waiting, or (after a Cancel) on their way. */
   left: WriteRecord[];
   /** Those taken back by a Cancel before they were sent. */
   withdrawn: WriteRecord[];
@@ -98,10 +98,11 @@ export async function settle<R>(host: SettleHost, clock: Pick<Clock, 'setTimeout
         if (open && !signal?.aborted) await changesUntil(host, clock, () => !!signal?.aborted || !left().some((r) => open(r, host)), patience.atMostMs ?? Infinity);
       })();
       await Promise.race([waiting, withdrawing]);
+      // Cancelled: the writes never sent are taken back; those on their way are not waited for (their answers may
+      // take as long as the platform likes): they are left, followed by the outbox as any write is.
       if (signal?.aborted) {
+        waiting.catch(() => undefined);
         await withdrawing;
-        // The answers of the writes already on their way.
-        await host.settled([...ids]);
       }
     } finally {
       watching?.dispose();

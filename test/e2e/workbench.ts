@@ -105,9 +105,17 @@ export class Workbench {
     return (await pane.locator('.pane-header .actions .action-label').evaluateAll((els) => els.map((el) => el.getAttribute('aria-label') ?? ''))).map((l) => l.trim());
   }
 
-  /** Collapses every node of a view's tree (its "Collapse All" title action). */
+  /**
+   * Collapses every node of a view's tree (its "Collapse All" title action), as a person does: VS Code disables the
+   * action while no row is open, and then there is nothing to collapse (a person sees it greyed and leaves it).
+   */
   async collapseAll(viewName: string): Promise<void> {
-    await this.clickViewAction(viewName, 'Collapse All');
+    const pane = this.pane(viewName);
+    await pane.locator('.pane-header').hover();
+    const action = pane.locator('.pane-header .actions .action-label[aria-label^="Collapse All"]').first();
+    await action.waitFor();
+    if ((await action.getAttribute('aria-disabled')) === 'true') return;
+    await action.click();
   }
 
   /**

@@ -384,22 +384,29 @@ describe('the task explorer', () => {
       await wb.expandTreeItem(VIEW.tasks, /^Completed$/);
       await waitFor(async () => (await wb.treeItems(VIEW.tasks)).some((r) => r.level === 2), 'the tasks of the Completed group', 20_000);
       const parentRow = new RegExp(`^${escape(added.parent.name)}$`);
-      // "Load more" until the batch parent, some 300 rows below the newest completed task, is listed.
-      for (let clicks = 0; clicks < 12 && (await wb.treeItem(VIEW.tasks, parentRow).count()) === 0; clicks++) {
+      // "Load more" until the listing holds the batch parent, some 300 rows below the newest completed task: the
+      // "Load more (N left)" row says how many are loaded (a row loaded below the view's edge is not drawn, so a row
+      // not on screen tells nothing).
+      const parentAt = count('COMPLETED', (t) => Date.parse(t.created_time) > Date.parse(added.parent.created_time));
+      for (let clicks = 0; clicks < 12; clicks++) {
         await scrollToRow(/^Load more/);
+        if ((await completedRowsLoaded()) > parentAt) break;
         const label = (await wb.treeItem(VIEW.tasks, /^Load more/).textContent()) ?? '';
         await wb.treeItem(VIEW.tasks, /^Load more/).click();
         await waitFor(async () => (await wb.treeItem(VIEW.tasks, new RegExp(`^${escape(label.trim())}$`)).count()) === 0, 'the next page');
-        await scrollToRow(parentRow, 5).catch(() => undefined);
       }
       await scrollToRow(parentRow);
       await wb.expandTreeItem(VIEW.tasks, parentRow);
       assert.strictEqual((await waitForChildren(added.parent.name, 3)).length, 3, "the batch parent's children under it");
       // The task right after the parent's children, selected (a Ctrl-click selects without opening it).
       const below = new RegExp(`^${escape(added.below.name)}$`);
+      // The "Load more" row clicked last is selected too: Escape clears the selection first, so that this row alone is.
       await scrollToRow(below);
       await wb.clickTreeItem(VIEW.tasks, below, ['Control']);
-      await waitFor(async () => (await wb.treeItems(VIEW.tasks)).some((r) => r.selected && r.label === added.below.name), 'the row selected');
+      await wb.page.keyboard.press('Escape');
+      await waitFor(async () => !(await wb.treeItems(VIEW.tasks)).some((r) => r.selected), 'the selection cleared');
+      await wb.clickTreeItem(VIEW.tasks, below, ['Control']);
+      await waitFor(async () => JSON.stringify((await wb.treeItems(VIEW.tasks)).filter((r) => r.selected).map((r) => r.label)) === JSON.stringify([added.below.name]), 'the row selected, alone');
       await scrollToRow(/^Load more/);
       const loaded = ((await wb.treeItem(VIEW.tasks, /^Load more/).textContent()) ?? '').trim();
       const shownBefore = await completedRowsLoaded();

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import type { BulkTaskItem, Task } from '../../../src/api/types';
-import { planRerun, rerunCancelledWords, rerunConfirmation, rerunEndedWords, rerunFailedWrite, rerunPayloads, rerunProgressWords, RerunWatch, storedRerunWatches, type RerunEnded, type WritesProgress } from '../../../src/tasks/rerunFailed';
+import { planRerun, rerunCancelledWords, rerunConfirmation, rerunEndedWords, rerunFailedWrite, rerunPayloads, rerunProgressWords, rerunSummary, RerunWatch, storedRerunWatches, type RerunEnded, type WritesProgress } from '../../../src/tasks/rerunFailed';
 import { Outbox, type WriteKind } from '../../../src/write/outbox';
 import { readState, STATE } from '../../../src/keys/state';
 import { memoryState, SharedGlobalState } from '../../support/sharedState';
@@ -200,5 +200,27 @@ describe('Re-run Failed', () => {
     } finally {
       outbox.dispose();
     }
+  });
+
+  it('what a person is told after a Cancel: what was made and what not, also when nothing was left to take back (#44)', () => {
+    const sending = { state: 'sending' as const, label: 'Re-run "a"' };
+    const refused = { state: 'failed' as const, label: 'Re-run "b"', note: 'Not allowed (HTTP 403).' };
+    // The one on its way when Cancel came, the rest taken back.
+    assert.deepStrictEqual(rerunSummary({ cancelled: true, made: 0, total: 3, left: [sending], withdrawn: 2 }), {
+      warning: 'Re-run Failed cancelled: 0 of 3 new tasks made, 2 not sent, 1 sent and not answered yet (followed in the Data Jobs view).',
+    });
+    // Cancel after the last was sent: nothing to take back, and still the person hears that the wait stopped and why.
+    assert.deepStrictEqual(rerunSummary({ cancelled: true, made: 2, total: 3, left: [sending], withdrawn: 0 }), {
+      warning: 'Re-run Failed cancelled: 2 of 3 new tasks made, 1 sent and not answered yet (followed in the Data Jobs view).',
+    });
+    // A refusal is named as it would be without a Cancel.
+    assert.deepStrictEqual(rerunSummary({ cancelled: true, made: 1, total: 3, left: [refused], withdrawn: 1 }), {
+      warning: 'Re-run Failed cancelled: 1 of 3 new tasks made, 1 not sent. Re-run Failed: 1 of 3 new tasks made. Not made, or not known yet: Re-run "b": Not allowed (HTTP 403).',
+    });
+    // A Cancel that came once all were made changed nothing: the usual word.
+    assert.deepStrictEqual(rerunSummary({ cancelled: true, made: 3, total: 3, left: [], withdrawn: 0 }), { done: 'Re-run Failed: 3 new tasks made; you will be told when they have all ended' });
+    assert.deepStrictEqual(rerunSummary({ cancelled: false, made: 2, total: 3, left: [refused], withdrawn: 0 }), {
+      warning: 'Re-run Failed: 2 of 3 new tasks made. Not made, or not known yet: Re-run "b": Not allowed (HTTP 403).',
+    });
   });
 });

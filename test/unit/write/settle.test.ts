@@ -95,6 +95,35 @@ describe('Outbox.send: one call to submit writes and wait for them', () => {
     assert.deepStrictEqual([value.finished.map((f) => [f.record.id, f.outcome]), value.left], [[[record.id, 'job-a']], []]);
   });
 
+  it('a Cancel while the first write is on its way: the rest are taken back, and the wait stops without its answer', async () => {
+    const { outbox, kind } = open();
+    // The first call is held on its way (a slow platform): no answer until released.
+    let release = () => undefined as void;
+    const answered = new Promise<void>((r) => (release = r));
+    const send = kind.send;
+    kind.send = async (record) => {
+      kind.send = send;
+      await answered;
+      return send(record);
+    };
+    const controller = new AbortController();
+    const sending = outbox.send<string>('fake', ['a', 'b', 'c'], ACCOUNT, { until: 'end', signal: controller.signal });
+    for (let i = 0; i < 10 && !outbox.all().some((r) => r.state === 'sending'); i++) await clock.tickAsync(10);
+    assert.deepStrictEqual(outbox.all().map((r) => r.state), ['sending', 'queued', 'queued']);
+    controller.abort();
+    try {
+      const { value } = await settleWithin(sending, 1_000);
+      assert.deepStrictEqual(value.withdrawn.map((r) => r.payload), ['b', 'c'], 'the writes never sent, taken back');
+      assert.deepStrictEqual(value.left.map((r) => [r.payload, r.state]), [['a', 'sending']], 'the one on its way, left to the outbox');
+      assert.deepStrictEqual(value.finished, []);
+    } finally {
+      release();
+    }
+    await settleWithin(outbox.settled(outbox.all().map((r) => r.id)), 1_000);
+    assert.deepStrictEqual(kind.sends, ['a'], 'nothing more sent after the Cancel');
+    assert.deepStrictEqual(kind.finished, ['job-a'], 'the one on its way is made');
+  });
+
   it('the kinds it is built from have a name each: two of one name are refused', () => {
     assert.throws(() => new WriteKinds([new FakeKind(), new FakeKind()]), /Two kinds of write are named "fake"/);
   });
