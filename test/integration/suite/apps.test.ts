@@ -26,11 +26,13 @@ describe('apps: pull, push, revisions', function () {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-apps-'));
   });
   after(async () => {
-    // What this suite typed is not saved: reverted and closed, so that no later suite's Close All waits on a Save dialog.
+    // What this suite typed is reverted, and its editors closed before their files are deleted: a file deleted under
+    // an open editor (or one left dirty) makes the next suite's Close All wait on a Save dialog.
     for (const document of vscode.workspace.textDocuments.filter((d) => d.isDirty)) {
       await vscode.window.showTextDocument(document);
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     }
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
