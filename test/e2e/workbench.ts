@@ -28,7 +28,8 @@ export interface StatusBarItem {
   ariaLabel: string;
 }
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A text as a regular expression that matches it literally. */
+export const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export class Workbench {
   constructor(readonly page: Page, readonly defaultTimeoutMs = 15_000) {

@@ -10,6 +10,7 @@ import { screenshotsDir } from '../../harness/paths';
 import type { TaskRec } from '../../emulator';
 import { waitFor } from '../../support/waitFor';
 import { COMMAND, e2e, ensureSignedIn, VIEW } from '../fixture';
+import { escape } from '../workbench';
 
 const GROUPS = ['Running', 'Queued', 'Draft', 'Completed', 'Failed', 'Aborted'];
 const STATUS_OF: Record<string, string> = { Running: 'RUNNING', Queued: 'QUEUED', Draft: 'DRAFT', Completed: 'COMPLETED', Failed: 'FAILED', Aborted: 'ABORTED' };
@@ -20,8 +21,6 @@ STATUS_OF['Other statuses'] = 'OTHER';
 
 const count = (status: string, pred: (t: TaskRec) => boolean = () => true): number =>
   e2e().emulator.data.tasks.filter((t) => (status === 'OTHER' ? !STATUS_OF_VALUES.includes(t.status) : t.status === status) && pred(t)).length;
-
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The view's description (the filter in words) as shown in its pane header. */
 async function viewDescription(): Promise<string> {
@@ -58,7 +57,6 @@ async function waitForGroups(expected: string[], counts?: (label: string) => num
 function scrollToRow(label: RegExp, maxSteps = 60): Promise<void> {
   return e2e().wb.scrollToTreeItem(VIEW.tasks, label, maxSteps);
 }
-
 
 /** The Tasks view's title actions, left to right, without their keybindings. */
 async function titleActions(): Promise<string[]> {

@@ -8,8 +8,8 @@ import type { TaskRec } from '../../emulator';
 import type { TreeItem } from '../workbench';
 import { waitFor } from '../../support/waitFor';
 import { COMMAND, e2e, ensureSignedIn, openTaskGroup, VIEW } from '../fixture';
+import { escape } from '../workbench';
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const exact = (name: string): RegExp => new RegExp(`^${escape(name)}$`);
 
 /**
@@ -36,8 +36,6 @@ async function activeTab(): Promise<string> {
 async function onScreen(text: string): Promise<boolean> {
   return (await e2e().wb.page.locator('.monaco-editor .view-lines', { hasText: text }).count()) > 0;
 }
-
-
 
 /** The rows of a group as shown: its row (label, count) and the task rows under it that are rendered. */
 async function groupRows(label: string): Promise<{ count: string; tasks: TreeItem[] }> {

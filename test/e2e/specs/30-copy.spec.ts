@@ -5,8 +5,7 @@
  */
 import * as assert from 'assert';
 import { COMMAND, e2e, ensureSignedIn, VIEW } from '../fixture';
-
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+import { escape } from '../workbench';
 
 /** The confirmation's first line for files of these names copied where these names are: independent of the product's planner. */
 function clashLine(there: string[], names: string[]): string {

@@ -7,8 +7,8 @@
  */
 import * as assert from 'assert';
 import { e2e, ensureSignedIn, VIEW } from '../fixture';
+import { escape } from '../workbench';
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A row whose label is this name, whole (a name can be the start of another's). */
 const exactly = (name: string): RegExp => new RegExp(`^\\s*${escape(name)}\\s*$`);
 

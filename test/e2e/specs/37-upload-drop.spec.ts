@@ -10,8 +10,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { Locator } from 'playwright-core';
 import { e2e, ensureSignedIn, VIEW } from '../fixture';
+import { escape } from '../workbench';
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const exactly = (name: string): RegExp => new RegExp(`^\\s*${escape(name)}\\s*$`);
 
 async function bytesOf(id: string): Promise<Buffer> {

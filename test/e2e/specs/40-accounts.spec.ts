@@ -1,12 +1,11 @@
 import * as assert from 'assert';
 import type { Locator } from 'playwright-core';
 import { e2e, ensureSignedIn, VIEW } from '../fixture';
+import { escape } from '../workbench';
 
 // The consumer extension the harness installs next to the product (test/harness/runnerExtension.ts).
 const CONSUMER_ASK = 'Session Consumer: Ask for a Seven Bridges Session';
 const CONSUMER_NAME = 'Seven Bridges Session Consumer (test)';
-
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('the Accounts menu', () => {
   const account = () => `${e2e().emulator.username} (${new URL(e2e().emulator.baseUrl).host})`;

@@ -5,8 +5,7 @@
 import * as assert from 'assert';
 import { waitFor } from '../../support/waitFor';
 import { e2e, ensureSignedIn, VIEW } from '../fixture';
-
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+import { escape } from '../workbench';
 
 describe('tasks at scale: cost, finding a task by name', () => {
   before(async () => {

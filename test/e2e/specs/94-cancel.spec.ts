@@ -7,8 +7,8 @@ import * as assert from 'assert';
 import type { TaskRec } from '../../emulator';
 import { waitFor } from '../../support/waitFor';
 import { e2e, ensureSignedIn, openTaskGroup, VIEW } from '../fixture';
+import { escape } from '../workbench';
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const exact = (name: string): RegExp => new RegExp(`^${escape(name)}$`);
 
 describe('waits with a Cancel', function () {
@@ -31,7 +31,6 @@ describe('waits with a Cancel', function () {
     await wb.runCommand('View: Close All Editors').catch(() => undefined);
     await wb.clearNotifications();
   });
-
 
   it('Re-run Failed… Cancel while the new tasks are sent: those not sent are not made, the one on its way is, and the summary says so', async () => {
     const { wb, emulator } = e2e();
