@@ -65,14 +65,21 @@ export class Workbench {
 
   /** Expands a collapsed view pane. */
   async expandPane(viewName: string): Promise<void> {
-    const header = this.pane(viewName).locator('.pane-header');
-    if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+    await this.setPaneOpen(viewName, true);
   }
 
   /** Folds a view's pane (the Tasks pane, say, so that the pane below has the side bar's height). */
   async collapsePane(viewName: string): Promise<void> {
+    await this.setPaneOpen(viewName, false);
+  }
+
+  /**
+   * Opens or folds a pane by a click on its title: the header's middle is where its actions show on hover
+   * (a click there ran the Tasks view's Filter Tasks… once New Task… widened its actions).
+   */
+  async setPaneOpen(viewName: string, open: boolean): Promise<void> {
     const header = this.pane(viewName).locator('.pane-header');
-    if ((await header.getAttribute('aria-expanded')) === 'true') await header.click();
+    if ((await header.getAttribute('aria-expanded')) !== String(open)) await header.locator('.title').first().click();
   }
 
   /** Opens `parent` in a view once it shows, and waits for `child` under it. */

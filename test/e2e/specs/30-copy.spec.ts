@@ -241,7 +241,7 @@ describe('bulk copy from the Projects & Files view', function () {
     await wb.page.waitForTimeout(300);
     assert.strictEqual(await wb.page.locator('.monaco-dialog-box').count(), 0, 'closing asks nothing');
     // Folded again, to give the files their room.
-    await wb.pane(VIEW.jobs).locator('.pane-header').click();
+    await wb.setPaneOpen(VIEW.jobs, false);
 
     // The copies are in the destination folder of the view (the source project folded away to make room).
     await wb.treeItem(VIEW.files, source.name).locator('.monaco-tl-twistie').click();
@@ -299,10 +299,7 @@ describe('bulk copy from the Projects & Files view', function () {
     await wb.expandPane(VIEW.files);
     await wb.collapseAll(VIEW.files);
     // Data Jobs is opened after each drop to see the job, and folded again to leave the files room.
-    const jobsPane = async (open: boolean) => {
-      const header = wb.pane(VIEW.jobs).locator('.pane-header');
-      if ((await header.getAttribute('aria-expanded')) !== String(open)) await header.click();
-    };
+    const jobsPane = (open: boolean) => wb.setPaneOpen(VIEW.jobs, open);
     await jobsPane(false);
     await wb.expandTreeItem(VIEW.files, source.name);
     await wb.waitForTreeItems(VIEW.files, second, 20_000);
