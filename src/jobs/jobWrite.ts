@@ -23,7 +23,7 @@ export interface FileJobCalls {
 }
 
 /** What the writes need of the job tracker: their jobs are followed there, and a job it follows is its write's. */
-export type JobWriteTracker = Pick<JobTracker, 'add' | 'get' | 'recordedWrites'>;
+export type JobWriteTracker = Pick<JobTracker, 'add' | 'addAll' | 'get' | 'recordedWrites'>;
 
 /** What one kind of async file job says of itself; the rest of its write is the same for every kind. */
 export interface AsyncJobSpec<P extends { items: CopyItem[] }> {

@@ -159,6 +159,33 @@ export class JobTracker {
 
   /** Starts following a job just submitted (or found after a lost answer). */
   add(job: AsyncJob, info: NewJobInfo): TrackedJob {
+    return this.addAll([{ job, info }])[0];
+  }
+
+  /**
+   * Starts following the jobs one call made (an import of 100 objects makes 100): stored once for all of them. A save
+   * writes every job, so one a job made a bulk import of 10,000 objects cost time as the square of their number.
+   */
+  addAll(entries: readonly { job: AsyncJob; info: NewJobInfo }[]): TrackedJob[] {
+    const added = entries.map(({ job, info }) => {
+      const tracked = this.track(job, info);
+      return { tracked, wasFinished: this.apply(tracked, job) };
+    });
+    if (!added.length) return [];
+    this.prune();
+    this.save();
+    this.changed.fire();
+    for (const { tracked, wasFinished } of added) {
+      if (wasFinished && tracked.result?.length) {
+        tracked.notified = true;
+        this.finished.fire(tracked);
+      }
+    }
+    if (added.some(({ tracked, wasFinished }) => !wasFinished || !tracked.result?.length)) this.poller.schedule(this.opts.firstDelayMs);
+    return added.map(({ tracked }) => tracked);
+  }
+
+  private track(job: AsyncJob, info: NewJobInfo): TrackedJob {
     const existing = this.jobs.get(job.id);
     const type = info.type ?? job.type ?? existing?.type;
     const tracked: TrackedJob = {
@@ -175,19 +202,6 @@ export class JobTracker {
       write: info.write ?? existing?.write,
     };
     this.jobs.set(job.id, tracked);
-    const wasFinished = this.apply(tracked, job);
-    this.prune();
-    this.save();
-    this.changed.fire();
-    if (wasFinished) {
-      if (!tracked.result?.length) this.poller.schedule(this.opts.firstDelayMs);
-      else {
-        tracked.notified = true;
-        this.finished.fire(tracked);
-      }
-    } else {
-      this.poller.schedule(this.opts.firstDelayMs);
-    }
     return tracked;
   }
 
