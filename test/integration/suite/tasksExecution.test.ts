@@ -162,7 +162,7 @@ describe('task execution: details, logs, actions, watching', function () {
     assert.strictEqual(item(output).accessibilityInformation?.label, [output.item.label, output.item.description].filter(Boolean).join(', '), 'a row under a task has its accessible label');
     await vscode.commands.executeCommand('sevenbridges.files.reveal', output);
     const id = output.item.file!.id;
-    await waitFor(() => api.files.view.selection[0]?.id === id, 'the output selected in Projects & Files');
+    await waitFor(() => api.files.view.selection[0]?.id === id, 'the output selected in Projects & Files', 30_000); // its project's pages and folders read first: slow on a busy machine
     const record = emulator().data.files.find((f) => f.id === id)!;
     const root = emulator().data.projects.find((p) => p.id === record.project)!.root_folder;
     assert.strictEqual(api.files.rows.getParent(api.files.view.selection[0])?.id, record.parent === root ? record.project : record.parent, 'under its folder, or its project');
