@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { App, AppsApi } from '../api/apps';
 import type { Clock } from '../api/clock';
 import { describeError } from '../api/errors';
+import { nextChoice } from '../ui/projectPick';
 import { revisionWords } from '../util/words';
 import { appSummary } from './cwlInputs';
 
@@ -80,13 +81,11 @@ export async function pickApp(apps: Pick<AppsApi, 'list' | 'raw'>, clock: Clock,
   pick.show();
   void load([]);
   try {
-    return await new Promise<App | undefined>((resolve) => {
-      pick.onDidAccept(() => {
-        const chosen = pick.selectedItems[0]?.choice;
-        if (chosen) resolve(chosen);
-      });
-      pick.onDidHide(() => resolve(undefined));
-    });
+    for (;;) {
+      const chosen = await nextChoice(pick);
+      if (!chosen) return undefined;
+      if (chosen.choice) return chosen.choice;
+    }
   } finally {
     clock.clearTimeout(timer);
     clock.clearTimeout(hover);

@@ -10,7 +10,7 @@ import { commandTitles } from '../keys/commands';
 import { WRITE_KINDS } from '../keys/writes';
 import { onMany, onOne, plain, type Command, type CommandOptions } from '../ui/commands';
 import { fileTarget, type FileRef } from '../files/targets';
-import { placeFiles } from './filesToInputs';
+import { placeFiles, type PickedFile } from './filesToInputs';
 import type { KnownFile } from './taskDocumentFacts';
 import { andMore } from '../util/words';
 import { pickProject } from '../ui/projectPick';
@@ -88,7 +88,7 @@ const NAMED = 5;
  * Run App on These Files…: an app picked (or `{ app }` from a script), its task document opened in the files' project
  * with the files and folders placed into the inputs they fit (filesToInputs.ts); what fits none is said.
  */
-async function runAppOnFiles(parts: TaskDocumentParts, refs: FileRef[], options: CommandOptions): Promise<vscode.TextDocument | undefined> {
+async function runAppOnFiles(parts: TaskDocumentParts, refs: FileRef[], options: CommandOptions): Promise<{ document: vscode.TextDocument; unplaced: PickedFile[] } | undefined> {
   const title = commandTitles().runAppOnFiles;
   const records = await Promise.all(refs.map((f) => recordOf(parts, f)));
   const projects = [...new Set(records.map((r) => r.project).filter((p): p is string => !!p))];
@@ -108,7 +108,7 @@ async function runAppOnFiles(parts: TaskDocumentParts, refs: FileRef[], options:
         : vscode.l10n.t('"{0}" fits no input of "{1}" by its file types. Add it where it belongs in the document.', one.name, app.name),
     );
   }
-  return document;
+  return { document, unplaced: placement.unplaced };
 }
 
 /** What a file's row knows of it (its project as the row above it says), else its record read (an ID from a script). */

@@ -40,7 +40,7 @@ describe('apps browsed: an app\'s page, its CWL, New Task… from it, Run App on
     assert.match(text, /^\| `input_bam` \| Aligned reads \| `File` \| required \| {2}\| BAM \|$/m);
     assert.match(text, /^\| `min_quality` \| Minimum quality \| `int` \| optional \| `30` \| {2}\|$/m);
     assert.match(text, /^\| `filtered_vcf` \| Filtered variants \| `File` \| VCF\.GZ \|$/m);
-    assert.match(text, new RegExp(`^\\| \\*\\*${latest}\\*\\* \\| rfranklin \\| .+ UTC \\| Adds a read filter \\(a record\\)\\. \\|$`, 'm'));
+    assert.match(text, new RegExp(`^\\| \\*\\*${latest}\\*\\* \\| rfranklin \\| .+ UTC \\| Adds a read filter \\\\\\(a record\\\\\\)\\. \\|$`, 'm'), 'the revision shown in bold, its notes escaped');
     assert.ok(text.indexOf(`| **${latest}** |`) < text.indexOf('| 0 |'), 'newest first');
 
     // From the page: its CWL, read-only, as the platform serves that revision.
@@ -74,6 +74,21 @@ describe('apps browsed: an app\'s page, its CWL, New Task… from it, Run App on
     assert.strictEqual(doc.project, PROJECT);
   });
 
+  it('New Task… on a public app asks which of your projects runs it (never the public project it is in)', async () => {
+    const opening = vscode.commands.executeCommand('sevenbridges.tasks.newTask', 'admin/sbg-public-data/fastqc-0-11-9');
+    let opened = false;
+    void opening.then(() => (opened = true));
+    await waitFor(async () => {
+      if (opened) return true;
+      await vscode.commands.executeCommand(ACCEPT);
+      return opened;
+    }, 'a project accepted and the document opened', 30_000);
+    await waitFor(() => active()?.uri.path.endsWith('.sbtask.yaml') === true, 'the task document to open');
+    const doc = parse(active()!.getText());
+    assert.match(doc.app, /^admin\/sbg-public-data\/fastqc-0-11-9\/\d+$/);
+    assert.ok(emulator().data.projects.some((p) => p.id === doc.project), `one of your projects: ${doc.project}`);
+  });
+
   it('Run App on These Files… places each file into the input it fits; what fits none is said, not placed', async () => {
     const emu = emulator();
     const files = emu.data.files.filter((f) => f.project === PROJECT);
@@ -83,20 +98,13 @@ describe('apps browsed: an app\'s page, its CWL, New Task… from it, Run App on
     const tsv = files.find((f) => f.type === 'file' && f.name.endsWith('.tsv'))!;
     assert.ok(bam && vcfs.length === 2 && folder && tsv, 'a BAM, two VCFs, a folder and a TSV in the project');
     const picked = [tsv, vcfs[0], bam, folder, vcfs[1]].map((f) => ({ id: f.id, name: f.name, project: f.project, type: f.type }));
-    const warnings: string[] = [];
-    const showWarning = vscode.window.showWarningMessage;
-    (vscode.window as { showWarningMessage: unknown }).showWarningMessage = (message: string) => (warnings.push(message), Promise.resolve(undefined));
-    try {
-      await vscode.commands.executeCommand('sevenbridges.tasks.runAppOnFiles', picked, { app: APP });
-    } finally {
-      (vscode.window as { showWarningMessage: unknown }).showWarningMessage = showWarning;
-    }
+    const ran = await vscode.commands.executeCommand<{ unplaced: { id: string }[] }>('sevenbridges.tasks.runAppOnFiles', picked, { app: APP });
     await waitFor(() => active()?.uri.path.endsWith('.sbtask.yaml') === true, 'the task document to open');
     const text = active()!.getText();
     const doc = parse(text);
     assert.strictEqual(doc.project, PROJECT);
     assert.deepStrictEqual(doc.inputs, { input_bam: bam.id, known_sites: [vcfs[0].id, vcfs[1].id], annotation_dir: folder.id });
     assert.ok(text.includes(`${bam.id}  # ${bam.name}`), 'each file\'s name beside its ID');
-    assert.deepStrictEqual(warnings, [`"${tsv.name}" fits no input of "Variant Filter" by its file types. Add it where it belongs in the document.`]);
+    assert.deepStrictEqual(ran.unplaced.map((f) => f.id), [tsv.id], 'the TSV named as fitting no input');
   });
 });
