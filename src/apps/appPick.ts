@@ -6,7 +6,6 @@ import * as vscode from 'vscode';
 import type { App, AppsApi } from '../api/apps';
 import type { Clock } from '../api/clock';
 import { describeError } from '../api/errors';
-import { nextChoice } from '../ui/projectPick';
 import { revisionWords } from '../util/words';
 import { appSummary } from './cwlInputs';
 
@@ -81,11 +80,14 @@ export async function pickApp(apps: Pick<AppsApi, 'list' | 'raw'>, clock: Clock,
   pick.show();
   void load([]);
   try {
-    for (;;) {
-      const chosen = await nextChoice(pick);
-      if (!chosen) return undefined;
-      if (chosen.choice) return chosen.choice;
-    }
+    // Enter before the list has come, or on a row that is no app (a message), does nothing: only Escape closes it.
+    return await new Promise<App | undefined>((resolve) => {
+      pick.onDidAccept(() => {
+        const chosen = (pick.selectedItems[0] ?? pick.activeItems[0])?.choice;
+        if (chosen) resolve(chosen);
+      });
+      pick.onDidHide(() => resolve(undefined));
+    });
   } finally {
     clock.clearTimeout(timer);
     clock.clearTimeout(hover);
