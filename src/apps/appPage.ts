@@ -7,7 +7,7 @@ import { codeSpan as code, escapeMarkdown } from '../util/markdown';
 import { formatUtc } from '../util/time';
 import { revisionWords } from '../util/words';
 import { pulledRevision, revisionsOf } from './appRevisions';
-import { appInputs, appOutputs, appSummary, needWords, typeName } from './cwlInputs';
+import { appInputs, appOutputs, appSummary, needWords, optionalWords, typeName } from './cwlInputs';
 
 /** An app's page: `app` is `owner/project/app`, `revision` the one shown, `cwl` that revision's raw CWL. */
 export function renderAppPage(app: string, revision: number, cwl: RawApp): string {
@@ -30,20 +30,21 @@ export function renderAppPage(app: string, revision: number, cwl: RawApp): strin
     summary.steps ? l10n.t('{0} steps', summary.steps) : undefined,
   ].filter(Boolean);
   if (about.length) lines.push(about.join(' · '), '');
-  lines.push(`## ${l10n.t('Inputs')}`, '');
+  const words = columnWords();
+  lines.push(`## ${l10n.t({ message: 'Inputs', comment: ['A heading of an app\'s page'] })}`, '');
   const inputs = appInputs(cwl);
   if (inputs.length) {
-    lines.push(row([l10n.t('ID'), l10n.t('Label'), l10n.t('Type'), l10n.t('Needed'), l10n.t('Default'), l10n.t('File types')]), row(Array(6).fill('---')));
+    lines.push(row([words.id, words.label, words.type, l10n.t('Needed'), l10n.t('Default'), words.fileTypes]), row(Array(6).fill('---')));
     for (const i of inputs) {
-      const need = i.required ? needWords(i) : l10n.t({ message: 'optional', comment: ['An app input that a task may leave out'] });
+      const need = i.required ? needWords(i) : optionalWords();
       const given = i.default !== undefined ? code(JSON.stringify(i.default)) : i.toolDefault ? l10n.t('{0} (the tool\'s own)', escapeMarkdown(i.toolDefault)) : '';
       lines.push(row([code(i.id), escapeMarkdown(i.label ?? ''), code(typeName(i.type)), need, given, escapeMarkdown(i.fileTypes.join(', '))]));
     }
   } else lines.push(l10n.t('This app takes no inputs.'));
-  lines.push('', `## ${l10n.t('Outputs')}`, '');
+  lines.push('', `## ${l10n.t({ message: 'Outputs', comment: ['A heading of an app\'s page'] })}`, '');
   const outputs = appOutputs(cwl);
   if (outputs.length) {
-    lines.push(row([l10n.t('ID'), l10n.t('Label'), l10n.t('Type'), l10n.t('File types')]), row(Array(4).fill('---')));
+    lines.push(row([words.id, words.label, words.type, words.fileTypes]), row(Array(4).fill('---')));
     for (const o of outputs) lines.push(row([code(o.id), escapeMarkdown(o.label ?? ''), code(`${typeName(o.type)}${o.optional ? '?' : ''}`), escapeMarkdown(o.fileTypes.join(', '))]));
   } else lines.push(l10n.t('This app declares no outputs.'));
   const revisions = revisionsOf(cwl);
@@ -57,6 +58,14 @@ export function renderAppPage(app: string, revision: number, cwl: RawApp): strin
   if (summary.doc) lines.push('', `## ${l10n.t('Description')}`, '', summary.doc.trim());
   return `${lines.join('\n')}\n`;
 }
+
+/** The columns the tables of inputs and of outputs share. */
+const columnWords = () => ({
+  id: l10n.t({ message: 'ID', comment: ['A column of an app\'s inputs or outputs'] }),
+  label: l10n.t({ message: 'Label', comment: ['A column of an app\'s inputs or outputs'] }),
+  type: l10n.t({ message: 'Type', comment: ['A column of an app\'s inputs or outputs: File, int, …'] }),
+  fileTypes: l10n.t({ message: 'File types', comment: ['A column of an app\'s inputs or outputs: BAM, FASTQ, …'] }),
+});
 
 /** A table's row; its cells already escaped. */
 const row = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;

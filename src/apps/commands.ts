@@ -58,10 +58,12 @@ const appArg = (args: readonly unknown[]): string | undefined => args.find((a): 
 const optionsArg = (args: readonly unknown[]): CommandOptions =>
   (args.find((a) => typeof a === 'object' && a !== null && !Array.isArray(a) && !(a instanceof vscode.Uri) && !('groupId' in a)) as CommandOptions | undefined) ?? {};
 
+const notAnAppId = (given: string): string => vscode.l10n.t('"{0}" is not an app ID (owner/project/app).', given);
+
 /** `owner/project/app` given (or `…/3`), else picked: a project, then one of its apps. */
 async function appOf(parts: AppsParts, given: unknown, title: string): Promise<string | undefined> {
   if (typeof given === 'string') {
-    if (!isAppId(given)) throw new Error(vscode.l10n.t('"{0}" is not an app ID (owner/project/app).', given));
+    if (!isAppId(given)) throw new Error(notAnAppId(given));
     return given;
   }
   const project = await pickProject(parts.services.projects, { title, placeholder: vscode.l10n.t('The app is in which project?') });
@@ -317,7 +319,7 @@ async function browseApps(parts: AppsParts, args: unknown[]): Promise<vscode.Uri
   const given = appArg(args) ?? optionsArg(args).app;
   let id: string;
   if (typeof given === 'string') {
-    if (!isAppId(given)) throw new Error(vscode.l10n.t('"{0}" is not an app ID (owner/project/app).', given));
+    if (!isAppId(given)) throw new Error(notAnAppId(given));
     id = appRevisionOf(given) === undefined ? (await services.client.apps.get(given)).id : given;
   } else {
     const picked = await pickApp(services.client.apps, services.clock, { title: paletteTitle(commandTitles().browseApps) });

@@ -203,5 +203,8 @@ export function fitsFileTypes(name: string, types: readonly string[]): boolean {
 export function needWords(input: AppInput): string {
   if (input.required) return l10n.t({ message: 'required', comment: ['An app input that a task must set'] });
   if (input.default !== undefined) return l10n.t('optional, default {0}', JSON.stringify(input.default));
-  return l10n.t({ message: 'optional', comment: ['An app input that a task may leave out'] });
+  return optionalWords();
 }
+
+/** "optional": an input a task may leave out. */
+export const optionalWords = (): string => l10n.t({ message: 'optional', comment: ['An app input that a task may leave out'] });
