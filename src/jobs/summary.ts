@@ -263,13 +263,16 @@ export function transferFigureWords(p: TransferFigures): string {
   return parts.join(' · ');
 }
 
+/** A transfer's progress in words, or that it is stopping, or starting (nothing counted yet). */
+const progressOr = (t: Pick<LiveTransfer, 'cancelling' | 'progress'>, words: (p: TransferFigures) => string): string =>
+  t.cancelling ? l10n.t('cancelling…') : t.progress ? words(t.progress) : l10n.t('starting…');
+
 /** How far a transfer is, in full words ("33% · 3 of 7 files · 40 MB of 120 MB · …"), or that it is stopping or starting. */
-export const transferProgress = (t: Pick<LiveTransfer, 'cancelling' | 'progress'>): string =>
-  t.cancelling ? l10n.t('cancelling…') : t.progress ? [percentWords(t.progress), transferFigureWords(t.progress)].join(' · ') : l10n.t('starting…');
+export const transferProgress = (t: Pick<LiveTransfer, 'cancelling' | 'progress'>): string => progressOr(t, (p) => [percentWords(p), transferFigureWords(p)].join(' · '));
 
 /** A transfer's row, short enough for a narrow side bar: "37% · 85 MB/s" (the rate once measured), or that it is stopping or starting. */
 export const transferProgressShort = (t: Pick<LiveTransfer, 'cancelling' | 'progress'>): string =>
-  t.cancelling ? l10n.t('cancelling…') : t.progress ? [percentWords(t.progress), ...(t.progress.bytesPerSecond !== undefined ? [rateWords(t.progress.bytesPerSecond)] : [])].join(' · ') : l10n.t('starting…');
+  progressOr(t, (p) => [percentWords(p), ...(p.bytesPerSecond !== undefined ? [rateWords(p.bytesPerSecond)] : [])].join(' · '));
 
 /** Each transfer: where it goes and how far it is, as its row in Data Jobs says it. */
 function transferLines(transfers: readonly LiveTransfer[]): string[] {
