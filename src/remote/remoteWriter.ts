@@ -93,11 +93,14 @@ export function remoteWriter(files: RemoteFiles, deps: RemoteWriterDeps): Remote
       }
       const entry = source.entry as FileRecord;
       const sameFolder = JSON.stringify(source.place.destination) === JSON.stringify(target.destination);
+      const renamed = entry.name !== target.name;
       if (!sameFolder) {
         if (entry.type === 'folder') throw new WriteRefused(l10n.t('{0} is a folder: move folders with Move To… in Projects & Files, which follows the job in Data Jobs.', from));
-        await deps.send(WRITE_KINDS.move, { id: entry.id, name: entry.name, from: entry.parent, to: target.folderId, label: to });
+        // Moved and renamed by one call (the move takes the new name, files/moveWrites.ts): never moved and left with its old name.
+        await deps.send(WRITE_KINDS.move, { id: entry.id, name: entry.name, from: entry.parent, to: target.folderId, label: to, ...(renamed ? { newName: target.name } : {}) });
+      } else if (renamed) {
+        await deps.send(WRITE_KINDS.rename, { id: entry.id, name: target.name, oldName: entry.name });
       }
-      if (entry.name !== target.name) await deps.send(WRITE_KINDS.rename, { id: entry.id, name: target.name, oldName: entry.name });
       files.drop(from);
       files.drop(to);
       return [entry.id, source.place.folderId, target.folderId];

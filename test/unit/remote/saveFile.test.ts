@@ -117,13 +117,16 @@ describe('remote/remoteWriter: the Explorer\'s writes on a mounted project, each
       send: async <R>(kind: string, payload: unknown) => (s.writes.push({ kind, payload }), rec(60, 'made', 1, 'folder') as R),
     });
 
-  it('Rename within a folder is the rename; to another folder of the project, the single move (then the rename when the name changes too)', async () => {
+  it('Rename within a folder is the rename; to another folder of the project, the single move, renaming it in the same call when the name changes too', async () => {
     const s = setup();
     await writer(s).rename(PATH, '/rfranklin/sheets/sheets/samples-v2.csv', { overwrite: false });
     await writer(s).rename(PATH, '/rfranklin/sheets/empty/samples.csv', { overwrite: false });
+    await writer(s).rename(PATH, '/rfranklin/sheets/empty/samples-v3.csv', { overwrite: false });
     assert.deepStrictEqual(s.writes, [
       { kind: 'file.rename', payload: { id: fileId(3), name: 'samples-v2.csv', oldName: 'samples.csv' } },
       { kind: 'file.move', payload: { id: fileId(3), name: 'samples.csv', from: fileId(2), to: fileId(4), label: '/rfranklin/sheets/empty/samples.csv' } },
+      // One write: a refusal leaves the file as it was, never moved under its old name.
+      { kind: 'file.move', payload: { id: fileId(3), name: 'samples.csv', from: fileId(2), to: fileId(4), newName: 'samples-v3.csv', label: '/rfranklin/sheets/empty/samples-v3.csv' } },
     ]);
   });
 
