@@ -6,16 +6,18 @@ import { systemClock, type Clock } from '../api/clock';
 import { Emitter } from '../util/emitter';
 import { Poller, type PollBudget } from '../util/poller';
 import type { StateStore } from '../util/stateStore';
-import { readState, STATE, writeState, type JobDestination, type TrackedJob } from '../keys/state';
+import { readState, STATE, writeState, type JobChoices, type JobDestination, type TrackedJob } from '../keys/state';
 import { jobKindOf, type JobType } from './jobKinds';
 
-export type { JobDestination, TrackedJob } from '../keys/state';
+export type { JobChoices, JobDestination, TrackedJob } from '../keys/state';
 
 export interface NewJobInfo {
   /** The job's type (`COPY`, `MOVE`, `DELETE`); else the platform's answer's, else a copy. */
   type?: JobType;
   items: CopyItem[];
   destination: JobDestination;
+  /** An import's or export's choices, for Retry Failed Items. */
+  choices?: JobChoices;
   sourceNames?: Record<string, string>;
   group?: string;
   adopted?: boolean;
@@ -194,6 +196,7 @@ export class JobTracker {
       submittedAt: info.submittedAt ?? existing?.submittedAt ?? this.clock.now(),
       items: info.items,
       destination: info.destination,
+      ...(info.choices ?? existing?.choices ? { choices: info.choices ?? existing?.choices } : {}),
       sourceNames: info.sourceNames,
       group: info.group ?? existing?.group,
       account: info.account ?? this.account(),

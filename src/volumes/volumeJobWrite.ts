@@ -9,10 +9,11 @@ import type { AsyncJob, CopyItem, CopyItemResult } from '../api/types';
 import { volumesOf, type ExportJob, type ExportRequest, type ImportJob, type ImportRequest, type VolumeJobKind, type VolumesApi } from '../api/volumes';
 import type { Transport } from '../api/transport';
 import type { JobWriteTracker } from '../jobs/jobWrite';
-import type { JobDestination, JobReader, TrackedJob } from '../jobs/tracker';
+import type { JobChoices, JobDestination, JobReader, TrackedJob } from '../jobs/tracker';
 import { appearedSince, type Lookup } from '../write/kinds';
 import { noMatchingJob, type JobSnapshot } from '../write/asyncJobs';
 import { systemClock, type Clock } from '../api/clock';
+import { importChoicesOf, importRequest } from './transferPlan';
 import type { ExportPayload, ImportPayload, VolumeJobsOutcome, VolumeJobWriting, VolumeKindSpec } from './volumeWrites';
 
 export type VolumeJobsApi = Pick<VolumesApi, 'importOne' | 'importMany' | 'exportOne' | 'exportMany' | 'listJobs' | 'getMany'>;
@@ -137,7 +138,7 @@ export function asAsyncJob(job: Pick<Job, 'id' | 'state'> & Partial<Job>, type: 
 }
 
 /** The item of a tracked import or export job: the source it names, where it goes, and the names shown. */
-export function trackedItem(payload: Payload, i: number): { items: CopyItem[]; destination: JobDestination; sourceNames: Record<string, string> } {
+export function trackedItem(payload: Payload, i: number): { items: CopyItem[]; destination: JobDestination; sourceNames: Record<string, string>; choices: JobChoices } {
   if (isImport(payload)) {
     const item = payload.items[i];
     const file = `${item.source.volume}/${item.source.location}`;
@@ -145,6 +146,7 @@ export function trackedItem(payload: Payload, i: number): { items: CopyItem[]; d
       items: [{ file, ...(item.destination.parent ? { parent: item.destination.parent } : { project: payload.project }) }],
       destination: { label: payload.to, project: payload.project, ...(item.destination.parent ? { parent: item.destination.parent } : {}) },
       sourceNames: { [file]: item.source.location },
+      choices: importChoicesOf(item),
     };
   }
   const item = payload.items[i];
@@ -152,17 +154,21 @@ export function trackedItem(payload: Payload, i: number): { items: CopyItem[]; d
     items: [{ file: item.source.file, name: item.destination.location }],
     destination: { label: `${item.destination.volume}: ${item.destination.location}`, project: payload.projects[item.source.file] ?? '' },
     sourceNames: { [item.source.file]: payload.names[item.source.file] ?? item.source.file },
+    choices: { copyOnly: payload.copyOnly },
   };
 }
 
-/** A failed item sent again: an import's source is `<volume>/<location>` (a volume's ID is `owner/name`), an export's the file. */
-export function retryPayload(spec: VolumeKindSpec, items: CopyItem[], names: Record<string, string>, job: Pick<TrackedJob, 'destination'>): Payload {
+/**
+ * A failed item sent again, with the choices its job was sent with: an import's source is `<volume>/<location>` (a
+ * volume's ID is `owner/name`), an export's the file (copy only when its job does not say otherwise).
+ */
+export function retryPayload(spec: VolumeKindSpec, items: CopyItem[], names: Record<string, string>, job: Pick<TrackedJob, 'destination' | 'choices'>): Payload {
   const { destination } = job;
   if (spec.type === 'IMPORT') {
     return {
       items: items.map((item) => {
         const [owner, name, ...rest] = item.file.split('/');
-        return { source: { volume: `${owner}/${name}`, location: rest.join('/') }, destination: destination.parent ? { parent: destination.parent } : { project: destination.project } };
+        return importRequest({ volume: `${owner}/${name}`, location: rest.join('/') }, destination, job.choices);
       }),
       to: destination.label,
       project: destination.project,
@@ -171,7 +177,7 @@ export function retryPayload(spec: VolumeKindSpec, items: CopyItem[], names: Rec
   const [volume] = destination.label.split(': ');
   return {
     items: items.map((item) => ({ source: { file: item.file }, destination: { volume, location: item.name ?? names[item.file] ?? item.file } })),
-    copyOnly: true,
+    copyOnly: job.choices?.copyOnly ?? true,
     names,
     projects: Object.fromEntries(items.map((item) => [item.file, destination.project])),
   };

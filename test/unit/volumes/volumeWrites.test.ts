@@ -8,7 +8,7 @@ import { JobTracker, type NewJobInfo } from '../../../src/jobs/tracker';
 import { FakeClock } from '../../support/fakeClock';
 import { memoryState } from '../../support/sharedState';
 import { asAsyncJob, volumeJobWriting, type VolumeJobsApi } from '../../../src/volumes/volumeJobWrite';
-import { VOLUME_KINDS, volumeWrites, type ImportPayload, type VolumeWriteRecord } from '../../../src/volumes/volumeWrites';
+import { VOLUME_KINDS, volumeWrites, type ExportPayload, type ImportPayload, type VolumeWriteRecord } from '../../../src/volumes/volumeWrites';
 import type { JobSnapshot } from '../../../src/write/asyncJobs';
 
 const FOLDER = 'f'.repeat(24);
@@ -136,5 +136,37 @@ describe('import and export writes: found by difference', () => {
     const payload = await kind.retry!([{ file: 'rfranklin/sequencing_runs/runs/a b/x.fastq.gz', parent: FOLDER }], {}, { destination: { label: 'lane1', project: 'rfranklin/my-project', parent: FOLDER } });
     assert.deepStrictEqual(payload, { items: [{ source: { volume: 'rfranklin/sequencing_runs', location: 'runs/a b/x.fastq.gz' }, destination: { parent: FOLDER } }], to: 'lane1', project: 'rfranklin/my-project' });
     assert.ok(kind.isPayload(payload));
+  });
+
+  it('Retry Failed Items sends a failed import again with the choices it was sent with: the job keeps them', async () => {
+    const { added, tracker } = fakeTracker();
+    const writing = volumeJobWriting(fakeJobs([]), tracker);
+    const kind = volumeWrites({ writing: async () => writing }).find((k) => k.name === 'volume.import')!;
+    const asked = [
+      { ...item('runs/lane1/'), overwrite: true, preserve_folder_structure: false },
+      { ...item('README.txt'), autorename: true },
+      item('notes.txt'),
+    ];
+    for (const [i, sent] of asked.entries()) {
+      const payload: ImportPayload = { items: [sent], to: 'lane1', project: 'rfranklin/my-project' };
+      writing.finish(spec(false), record(payload), { jobs: [{ id: `J${i}`, state: 'FAILED' }] }, false);
+      const { items, destination, choices } = added[i].info;
+      assert.deepStrictEqual(await kind.retry!(items, {}, { destination, choices }), payload, `${sent.source.location}: the same item, the same choices`);
+    }
+    assert.deepStrictEqual(added.map((a) => a.info.choices), [{ onClash: 'overwrite', keepFolders: false }, { onClash: 'autorename' }, { onClash: 'fail' }]);
+  });
+
+  it('Retry Failed Items sends a failed export again copy-only or not, as it was sent; a job of an older version without its choices copy-only', async () => {
+    const { added, tracker } = fakeTracker();
+    const writing = volumeJobWriting(fakeJobs([]), tracker);
+    const kind = volumeWrites({ writing: async () => writing }).find((k) => k.name === 'volume.export')!;
+    const exportSpec = VOLUME_KINDS.find((k) => k.type === 'EXPORT' && !k.bulk)!;
+    const file = 'e'.repeat(24);
+    const payload: ExportPayload = { items: [{ source: { file }, destination: { volume: 'rfranklin/results', location: 'out/a.vcf' } }], copyOnly: false, names: { [file]: 'a.vcf' }, projects: { [file]: 'rfranklin/my-project' } };
+    writing.finish(exportSpec, record(payload as never), { jobs: [{ id: 'E1', state: 'FAILED' }] }, false);
+    const { items, destination, choices } = added[0].info;
+    assert.deepStrictEqual(choices, { copyOnly: false });
+    assert.deepStrictEqual(await kind.retry!(items, { [file]: 'a.vcf' }, { destination, choices }), { ...payload, names: { [file]: 'a.vcf' } });
+    assert.strictEqual(((await kind.retry!(items, { [file]: 'a.vcf' }, { destination })) as ExportPayload).copyOnly, true);
   });
 });
