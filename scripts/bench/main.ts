@@ -7,7 +7,7 @@
 // --only=transfer, --cases=upload_one,download_one (download_one, download_many, upload_one, upload_many) and
 // --latencies=0,80 run only those transfer cases (e.g. to repeat one while working on it); --merge as above. With
 // --only=waits (what a person waits for in the real host, waits/), --cases=signIn,openGroup (signIn, openGroup,
-// openFile, download, findByTag; runTask is listed and not built yet) and --latencies=0,80 likewise.
+// openFile, download, findByTag, runTask) and --latencies=0,80 likewise.
 // To look into a transfer: SB_BENCH_CPU=1 prints each side's CPU seconds and the emulator's; SB_BENCH_PROFILE=<dir>
 // writes CPU profiles of the product's worker and of the emulator for each run (profile.ts).
 import type { TaskFilter } from '../../src/tasks/filterModel';

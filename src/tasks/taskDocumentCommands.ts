@@ -206,7 +206,7 @@ async function submitDocument(parts: TaskDocumentParts, given: unknown, run: boo
   if (run) await parts.watcher.watch(made);
   void parts.refresher.refreshNow();
   // Shown in the Tasks view, selected.
-  const node = parts.tree.findTaskNodes(made.id)[0];
+  const node = await parts.tree.taskNode(made);
   if (node) await parts.view.reveal(node, { select: true, focus: false });
   const said = run ? vscode.l10n.t('"{0}" is queued to run. You will be told when it ends.', made.name ?? '') : vscode.l10n.t('"{0}" is saved as a draft.', made.name ?? '');
   vscode.window.setStatusBarMessage(`$(check) ${said}`, 8000);

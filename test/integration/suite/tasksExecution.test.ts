@@ -162,7 +162,10 @@ describe('task execution: details, logs, actions, watching', function () {
     assert.strictEqual(item(output).accessibilityInformation?.label, [output.item.label, output.item.description].filter(Boolean).join(', '), 'a row under a task has its accessible label');
     await vscode.commands.executeCommand('sevenbridges.files.reveal', output);
     const id = output.item.file!.id;
-    await waitFor(() => api.files.view.selection[0]?.id === id, 'the output selected in Projects & Files', 30_000); // its project's pages and folders read first: slow on a busy machine
+    const selected = () => JSON.stringify({ visible: api.files.view.visible, selection: api.files.view.selection.map((n) => [n.kind, n.id]) });
+    await waitFor(() => api.files.view.selection[0]?.id === id, `the output ${id} selected in Projects & Files`, 30_000).catch((error: Error) => {
+      throw new Error(`${error.message}: ${selected()}`);
+    });
     const record = emulator().data.files.find((f) => f.id === id)!;
     const root = emulator().data.projects.find((p) => p.id === record.project)!.root_folder;
     assert.strictEqual(api.files.rows.getParent(api.files.view.selection[0])?.id, record.parent === root ? record.project : record.parent, 'under its folder, or its project');
