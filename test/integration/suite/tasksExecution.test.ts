@@ -154,7 +154,12 @@ describe('task execution: details, logs, actions, watching', function () {
   });
 
   it('Reveal in Projects & Files, from a task\'s output: its project and folders open down to it, the file selected', async () => {
-    const node = await taskNode((t) => Object.values(t.outputs ?? {}).some((v) => v !== null), 'COMPLETED');
+    // A task whose first output is still a file of the platform (a suite before this one may have moved or deleted it).
+    const firstFile = (t: Task) => Object.values(t.outputs ?? {}).find((v) => v !== null) as { path?: string } | undefined;
+    const node = await taskNode((t) => {
+      const file = firstFile(t)?.path ? emulator().data.fileById.get(firstFile(t)!.path!) : undefined;
+      return file !== undefined && emulator().data.files.includes(file);
+    }, 'COMPLETED');
     const outputs = info(await children(node), 'outputs');
     assert.ok(outputs, 'the task opens into its outputs');
     const output = outputs.children[0];
