@@ -165,6 +165,8 @@ describe('task execution: details, logs, actions, watching', function () {
     const output = outputs.children[0];
     assert.match(String(item(output).contextValue), /\btaskOutput\b/);
     assert.strictEqual(item(output).accessibilityInformation?.label, [output.item.label, output.item.description].filter(Boolean).join(', '), 'a row under a task has its accessible label');
+    // Projects & Files read afresh first: the listings the suites before this one left are not this test's.
+    await vscode.commands.executeCommand('sevenbridges.files.refresh');
     await vscode.commands.executeCommand('sevenbridges.files.reveal', output);
     const id = output.item.file!.id;
     const selected = () => JSON.stringify({ visible: api.files.view.visible, selection: api.files.view.selection.map((n) => [n.kind, n.id]) });
