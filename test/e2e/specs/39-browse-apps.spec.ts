@@ -4,17 +4,8 @@
  * page, its inputs first. A screenshot at each step.
  */
 import * as assert from 'assert';
+import { waitFor } from '../../support/waitFor';
 import { e2e, ensureSignedIn } from '../fixture';
-
-async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const found = await check();
-    if (found !== undefined && found !== false) return found;
-    await e2e().wb.page.waitForTimeout(100);
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-}
 
 describe('apps: browsed and opened', function () {
   this.timeout(120_000);
@@ -32,21 +23,21 @@ describe('apps: browsed and opened', function () {
 
     await wb.runCommand('Seven Bridges: Browse Apps…');
     await wb.waitForQuickInput('Browse Apps');
-    await until('your apps and the public ones listed', async () => (await wb.quickItems()).length > 1 || undefined);
+    await waitFor(async () => (await wb.quickItems()).length > 1, 'your apps and the public ones listed', 15_000);
     await wb.typeInQuickInput('vcf processing');
-    const found = await until('the platform\'s search to answer', async () => {
+    const found = await waitFor(async () => {
       // An app's row has a description (its revision and project); a separator's has none.
       const apps = (await wb.quickItems()).filter((i) => i.description !== '');
       return apps.length > 0 && apps.every((i) => i.label === 'Variant Filter') ? apps : undefined;
-    });
+    }, 'the platform\'s search to answer', 15_000);
     assert.match(found[0].description, /^revision \d+ · rfranklin\/my-project$/, JSON.stringify(found));
     await wb.screenshot('apps-browse-1-searched');
     await wb.pickQuickItem('Variant Filter', true);
 
-    const text = await until('the app\'s page', async () => {
+    const text = await waitFor(async () => {
       const t = await wb.activeEditorText();
       return t.includes('# Variant Filter') && t.includes('## Inputs') ? t : undefined;
-    }, 20_000);
+    }, 'the app\'s page', 20_000);
     assert.ok(text.includes('| `input_bam` | Aligned reads | `File` | required |  | BAM |'), text);
     assert.match(await wb.activeEditorTitle(), /^variant-filter/);
     await wb.screenshot('apps-browse-2-page');
