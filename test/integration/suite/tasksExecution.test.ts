@@ -180,7 +180,14 @@ describe('task execution: details, logs, actions, watching', function () {
     });
     const record = emulator().data.files.find((f) => f.id === id)!;
     const root = emulator().data.projects.find((p) => p.id === record.project)!.root_folder;
-    assert.strictEqual(api.files.rows.getParent(api.files.view.selection[0])?.id, record.parent === root ? record.project : record.parent, 'under its folder, or its project');
+    const parent = api.files.rows.getParent(api.files.view.selection[0]);
+    if (parent) {
+      assert.strictEqual(parent.id, record.parent === root ? record.project : record.parent, 'under its folder, or its project');
+    } else {
+      // The tasks run during the suites fill My Project's root past the 1,000 entries Reveal reads: the file on its own.
+      assert.ok(api.files.view.message?.startsWith(`Found: name "${record.name}" in `), `shown on its own, found by its name: ${api.files.view.message}`);
+      await vscode.commands.executeCommand('sevenbridges.files.clearFind');
+    }
   });
 
   it('the Tasks view shows the number of running tasks as its badge, from the counts it already has', async () => {
