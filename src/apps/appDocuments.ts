@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { AppsApi } from '../api/apps';
 import { SCHEMES } from '../keys/schemes';
+import { revisionOfDocumentPath } from './appRevisions';
 import { renderCwl, type CwlFormat } from './cwlText';
 
 /** How many texts of diffs are kept (the oldest forgotten first). */
@@ -38,8 +39,8 @@ export class AppDocuments implements vscode.TextDocumentContentProvider {
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const held = this.texts.get(uri.toString());
     if (held !== undefined) return held;
-    const match = /^\/([^/]+\/[^/]+\/[^/]+)\/(\d+)\.cwl$/.exec(uri.path);
-    if (!match) return vscode.l10n.t('This document is no longer held: open it again from its command.');
-    return renderCwl(await this.apps.raw(`${match[1]}/${match[2]}`), 'yaml');
+    const revision = revisionOfDocumentPath(uri.path);
+    if (!revision) return vscode.l10n.t('This document is no longer held: open it again from its command.');
+    return renderCwl(await this.apps.raw(revision), 'yaml');
   }
 }

@@ -285,22 +285,22 @@ export async function rerunFailed(parts: BatchParts, given: TaskRef[], options: 
 const followed = new Map<string, { watch: RerunWatch; account: string }>();
 
 /**
- * Follows a re-run's new tasks until all have ended, kept in stored state (per account) so that a reload resumes it;
+ * Follows a re-run's new tasks (or a sample sheet's: `record.sheet`) until all have ended, kept in stored state (per account) so that a reload resumes it;
  * then says once how they ended. `fresh`: a new re-run (stored now), else a stored one resumed.
  */
 export function followRerun(services: Services, record: StoredRerunWatch, fresh: boolean): RerunWatch {
-  const { of } = record;
+  const { of, sheet } = record;
   const watch = new RerunWatch(record.open, {
     bulkGet: (ids, signal) => services.client.tasks.bulkGet(ids, signal),
     clock: services.clock,
     intervalMs: () => setting('refreshInterval') * 1000,
     budget: services.client.budget,
-    keep: { store: services.context.globalState, id: record.id, account: record.account, ...(of !== undefined ? { of } : {}) },
+    keep: { store: services.context.globalState, id: record.id, account: record.account, ...(of !== undefined ? { of } : {}), ...(sheet !== undefined ? { sheet } : {}) },
     ...(fresh ? {} : { ended: record.ended }),
     onEnded: (ended) => {
       done();
-      const words = rerunEndedWords(ended);
-      const text = of ? vscode.l10n.t('The re-run of "{0}" has ended: {1}.', of, words) : vscode.l10n.t('The re-run tasks have ended: {0}.', words);
+      const words = rerunEndedWords(ended, sheet === undefined);
+      const text = sheet !== undefined ? vscode.l10n.t('The tasks made from {0} have ended: {1}.', sheet, words) : of ? vscode.l10n.t('The re-run of "{0}" has ended: {1}.', of, words) : vscode.l10n.t('The re-run tasks have ended: {0}.', words);
       void (ended.failed || ended.aborted ? vscode.window.showWarningMessage(text) : vscode.window.showInformationMessage(text));
     },
   });

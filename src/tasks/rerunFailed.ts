@@ -137,11 +137,11 @@ export interface RerunEnded {
   aborted: number;
 }
 
-/** "35 completed, 2 failed again" (the counts that are not 0). */
-export function rerunEndedWords(ended: RerunEnded): string {
+/** "35 completed, 2 failed again" (the counts that are not 0); "2 failed" for tasks that are not re-runs (`again` false). */
+export function rerunEndedWords(ended: RerunEnded, again = true): string {
   const parts: string[] = [];
   if (ended.completed) parts.push(l10n.t('{0} completed', count(ended.completed)));
-  if (ended.failed) parts.push(l10n.t('{0} failed again', count(ended.failed)));
+  if (ended.failed) parts.push(again ? l10n.t('{0} failed again', count(ended.failed)) : l10n.t('{0} failed', count(ended.failed)));
   if (ended.aborted) parts.push(l10n.t('{0} aborted', count(ended.aborted)));
   return parts.join(', ');
 }
@@ -158,7 +158,7 @@ export interface RerunWatchOptions {
    * Kept in stored state (global, `rerunWatches`) after each round, so that a window reload resumes it and still
    * says how the re-run ended; without it the watch lives in memory only.
    */
-  keep?: { store: StateStore; id: string; account: string; of?: string };
+  keep?: { store: StateStore; id: string; account: string; of?: string; sheet?: string };
   /** What already ended (a resumed watch's counts). */
   ended?: RerunEnded;
 }
@@ -231,7 +231,7 @@ export class RerunWatch {
     const all = readState(keep.store, STATE.rerunWatches) ?? [];
     const at = all.findIndex((w) => w.id === keep.id);
     if (at < 0 && !add) return false;
-    const record: StoredRerunWatch = { id: keep.id, account: keep.account, ...(keep.of !== undefined ? { of: keep.of } : {}), open: [...this.open], ended: { ...this.ended } };
+    const record: StoredRerunWatch = { id: keep.id, account: keep.account, ...(keep.of !== undefined ? { of: keep.of } : {}), ...(keep.sheet !== undefined ? { sheet: keep.sheet } : {}), open: [...this.open], ended: { ...this.ended } };
     await writeState(keep.store, STATE.rerunWatches, at < 0 ? [...all, record] : all.map((w, i) => (i === at ? record : w)));
     return true;
   }

@@ -20,6 +20,13 @@ import { renderTaskDocument, type TaskDocument } from './taskDocument';
 import { isTaskDocument, runTaskWords, saveAsDraftWords, type TaskDocumentLanguage } from './taskDocumentLanguage';
 import { documentOfTask, draftChanges, draftState, inputFileNames, stateAfter, taskRequest } from './taskRequest';
 import { platformProblems } from './taskValidation';
+import { runForEachRow } from './sheetCommands';
+import { lastDocumentFor, revisionEdits, type DocumentCandidate } from './revisionDocument';
+import { parseTaskDocument } from './taskDocument';
+import { TASK_DOCUMENT_GLOB } from './taskDocumentName';
+import { revisionOfDocumentPath } from '../apps/appRevisions';
+import { appRevisionOf } from '../api/apps';
+import { SCHEMES } from '../keys/schemes';
 import { revisionWords } from '../util/words';
 
 export interface TaskDocumentParts extends ExecutionParts {
@@ -36,6 +43,8 @@ export function taskDocumentCommands(parts: TaskDocumentParts): Command[] {
     plain('newTask', (app) => newTask(parts, typeof app === 'string' ? app : undefined)),
     plain('runTaskDocument', (uri) => submitDocument(parts, uri, true)),
     plain('saveTaskDocumentDraft', (uri) => submitDocument(parts, uri, false)),
+    plain('runForEachRow', (...args) => runForEachRow(parts, args)),
+    plain('newTaskWithRevision', (given) => newTaskWithRevision(parts, given)),
     onOne('openDraftAsDocument', { type: task, fits: (t) => t.status === 'DRAFT', ask: { query: () => ({ status: 'DRAFT' as const }) } }, (t) => openDraft(parts, t)),
   ];
 }
@@ -76,6 +85,49 @@ async function newTask(parts: TaskDocumentParts, appId: string | undefined): Pro
   if ('error' in facts) throw facts.error;
   const doc: TaskDocument = { app: revision, project, name: app.name, inputs: {} };
   await openDocument(parts, `${safeName(app.name)}.sbtask.yaml`, renderTaskDocument(doc, { order: inputOrder(facts.inputs) }));
+}
+
+/**
+ * New Task with This Revision (after Push App Revision…, or on a revision's read-only document): the task document
+ * last changed for the app (its test inputs) moved to this revision, else New Task… for it. `given`: the app's ID with
+ * its revision, or a revision's document.
+ */
+async function newTaskWithRevision(parts: TaskDocumentParts, given: unknown): Promise<vscode.TextDocument | undefined> {
+  const active = vscode.window.activeTextEditor?.document.uri;
+  const uri = given instanceof vscode.Uri ? given : active?.scheme === SCHEMES.app ? active : undefined;
+  const app = typeof given === 'string' ? given : uri && revisionOfDocumentPath(uri.path);
+  if (!app || appRevisionOf(app) === undefined) {
+    throw new Error(vscode.l10n.t('{0}: give an app with its revision (owner/project/app/3), or open a revision from App Revisions….', commandTitles().newTaskWithRevision));
+  }
+  const last = lastDocumentFor(await workspaceTaskDocuments(parts), app);
+  if (!last) {
+    await newTask(parts, app);
+    return vscode.window.activeTextEditor?.document;
+  }
+  const document = await vscode.workspace.openTextDocument(last.key);
+  const edit = new vscode.WorkspaceEdit();
+  for (const e of revisionEdits(document.getText(), last.parsed, app)) edit.replace(document.uri, new vscode.Range(document.positionAt(e.start), document.positionAt(e.end)), e.text);
+  await vscode.workspace.applyEdit(edit);
+  await vscode.window.showTextDocument(document, { preview: false });
+  void parts.language.check(document);
+  vscode.window.setStatusBarMessage(`$(check) ${vscode.l10n.t('{0} now runs {1}: Run Task at its top.', path.basename(document.uri.path), app)}`, 8000);
+  return document;
+}
+
+/** The task documents open (unsaved changes included: changed now) and those of the workspace's folders (their last save). */
+async function workspaceTaskDocuments(parts: TaskDocumentParts): Promise<DocumentCandidate<vscode.Uri>[]> {
+  const open = new Map(vscode.workspace.textDocuments.filter(isTaskDocument).map((d) => [d.uri.toString(), d]));
+  const files = await vscode.workspace.findFiles(TASK_DOCUMENT_GLOB, '**/node_modules/**', 500);
+  const uris = [...new Map([...[...open.values()].map((d) => d.uri), ...files].map((u) => [u.toString(), u])).values()];
+  const now = parts.services.clock.now();
+  return Promise.all(
+    uris.map(async (uri) => {
+      const held = open.get(uri.toString());
+      const text = held ? held.getText() : Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
+      const modified = held && (held.isDirty || held.isUntitled) ? now : (await vscode.workspace.fs.stat(uri)).mtime;
+      return { key: uri, parsed: await parseTaskDocument(text), modified };
+    }),
+  );
 }
 
 /** Each input as a line to fill in, with what it takes. */

@@ -4,6 +4,9 @@
  * platform once, writes its ID into the document and watches it.
  */
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
 import { activateProduct, emulator, waitFor } from '../helpers';
@@ -73,5 +76,63 @@ describe('the task document: New Task…, completion, problems, Run Task', funct
     assert.deepStrictEqual(made[0].inputs.input_bam, { class: 'File', path: bam.id });
     await waitFor(() => document.getText().includes(`\ndraft: ${made[0].id}\n`), 'the task\'s ID written into the document');
     assert.ok(api.tasks.watcher.isWatched(made[0].id), 'watched: told when it ends');
+  });
+});
+
+describe('Run for Each Row…: a sample sheet makes a task per row', function () {
+  this.timeout(60_000);
+  let api: ExtensionApi;
+  let folder: string;
+
+  before(async () => {
+    api = await activateProduct();
+    await waitFor(() => api.services.session.state === 'signedIn', 'the product to be signed in', 20_000);
+    folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-sheet-'));
+  });
+
+  after(() => fs.rmSync(folder, { recursive: true, force: true }));
+
+  it('finds the files by name, leaves out a row naming none, makes each other row\'s task once and follows them as one set', async () => {
+    const emu = emulator();
+    const root = emu.data.files.find((f) => f.project === PROJECT && f.parent === null)!;
+    const files = emu.data.children(root.id).filter((f) => f.type === 'file');
+    const bams = files.filter((f) => f.name.endsWith('.bam')).slice(0, 2);
+    const reference = files.find((f) => !f.name.endsWith('.bam'))!;
+    assert.strictEqual(bams.length, 2, 'two BAM files at the project\'s top level');
+    const revision = (await api.services.client.apps.get(APP)).revision;
+    const template = path.join(folder, 'vf.sbtask.yaml');
+    fs.writeFileSync(template, [`app: ${APP}/${revision}`, `project: ${PROJECT}`, 'name: VF', 'inputs:', `  reference: ${reference.id}`, '  mode: strict', ''].join('\n'));
+    const sheet = path.join(folder, 'samples.csv');
+    fs.writeFileSync(sheet, ['input_bam,min_quality,sample', `${bams[0].name},25,s1`, `${bams[1].id},30,s2`, 'no-such-file.bam,30,s3', ''].join('\n'));
+    const before = emu.data.tasks.length;
+
+    const run = (await vscode.commands.executeCommand('sevenbridges.tasks.runForEachRow', { template, sheet, confirm: false })) as {
+      plan: { tasks: { problems: string[] }[] };
+      preview: string;
+      made: { id: string; name: string }[];
+      watch?: { left: number; saved: Promise<void>; dispose(): void };
+    };
+    const KEY = 'sevenbridges.tasks.rerunWatches';
+    const state = api.services.context.globalState;
+    try {
+      assert.deepStrictEqual(run.plan.tasks.map((t) => t.problems.length > 0), [false, false, true]);
+      assert.match(run.preview, /No file named "no-such-file.bam"/);
+      assert.deepStrictEqual(run.made.map((t) => t.name), [`VF · ${bams[0].name}`, `VF · ${bams[1].id}`]);
+      assert.strictEqual(emu.data.tasks.length, before + 2, 'one task per row that validates, each made once');
+      const made = emu.data.tasks.filter((t) => run.made.some((m) => m.id === t.id));
+      assert.deepStrictEqual(made.map((t) => [t.inputs.input_bam, t.inputs.min_quality, t.inputs.mode]), [
+        [{ class: 'File', path: bams[0].id }, 25, 'strict'],
+        [{ class: 'File', path: bams[1].id }, 30, 'strict'],
+      ]);
+      assert.ok(made.every((t) => t.status !== 'DRAFT'), 'run as soon as made');
+      await run.watch?.saved;
+      const stored = (state.get(KEY) ?? []) as { sheet?: string; open: string[] }[];
+      const set = stored.find((w) => w.sheet === 'samples.csv');
+      assert.deepStrictEqual(set?.open.slice().sort(), run.made.map((t) => t.id).sort(), 'followed as one set');
+    } finally {
+      run.watch?.dispose();
+      const left = ((state.get(KEY) ?? []) as { open: string[] }[]).filter((w) => !w.open.some((id) => run.made.some((t) => t.id === id)));
+      await state.update(KEY, left.length ? left : undefined);
+    }
   });
 });

@@ -1,0 +1,144 @@
+// Run for Each Row… (issue 39): a task document as the template and a sample sheet make one task per row. The sheet's
+// file names are found in the project, every row checked and shown in a preview, then one confirmation; each task is
+// a `task.createFromSheet` write (made exactly once, held back while the API budget is nearly spent), with progress,
+// Cancel and a summary; the tasks made are followed as one set. The rules are ./sampleSheet.ts's and ./sheetFiles.ts's.
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { ApiError } from '../api/errors';
+import type { Task } from '../api/types';
+import { commandTitles } from '../keys/commands';
+import { WRITE_KINDS } from '../keys/writes';
+import { paletteTitle, type CommandOptions } from '../ui/commands';
+import { delimiterOf, readDelimited } from '../util/delimited';
+import { taskCount } from '../util/words';
+import { waitsForPerson } from '../write/records';
+import { notSignedIn } from './actions';
+import { followRerun } from './batchCommands';
+import { bulkPace } from './paced';
+import { rerunProgressWords, type RerunWatch } from './rerunFailed';
+import { planSheet, readyTasks, sheetColumns, sheetConfirmation, sheetFileNames, sheetPreview, sheetSummary, type SheetPlan } from './sampleSheet';
+import { findSheetFiles } from './sheetFiles';
+import type { TaskDocumentParts } from './taskDocumentCommands';
+import { isTaskDocumentName, TASK_DOCUMENT_GLOB } from './taskDocumentName';
+import { taskRequest } from './taskRequest';
+import type { CreateTaskPayload } from './taskWrites';
+
+const SHEET_NAME = /\.(csv|tsv|tab|txt)$/i;
+
+/** What a run of a sheet did: its plan, and the tasks made (for the tests and the bench). */
+export interface SheetRun {
+  plan: SheetPlan;
+  preview: string;
+  made: Task[];
+  /** The made tasks followed as one set, until all have ended. */
+  watch?: RerunWatch;
+}
+
+/**
+ * Run for Each Row…: from a task document's title (the sheet asked for), a sheet's Explorer menu (the template asked
+ * for), or the palette. A script passes `{ template, sheet, confirm: false }` (paths).
+ */
+export async function runForEachRow(parts: TaskDocumentParts, args: readonly unknown[]): Promise<SheetRun | undefined> {
+  const title = paletteTitle(commandTitles().runForEachRow);
+  const options = (args.find((a) => typeof a === 'object' && a !== null && !(a instanceof vscode.Uri) && !Array.isArray(a)) as CommandOptions | undefined) ?? {};
+  const given = args.find((a): a is vscode.Uri => a instanceof vscode.Uri);
+  const pathOption = (key: string) => (typeof options[key] === 'string' ? vscode.Uri.file(options[key] as string) : undefined);
+  const templateUri = pathOption('template') ?? (given && isTaskDocumentName(given.path) ? given : undefined) ?? (await templateToUse(title));
+  if (!templateUri) return undefined;
+  const sheetUri = pathOption('sheet') ?? (given && SHEET_NAME.test(given.path) ? given : undefined) ?? (await sheetToUse(title));
+  if (!sheetUri) return undefined;
+
+  const template = await vscode.workspace.openTextDocument(templateUri);
+  const { parsed, app } = await parts.language.read(template);
+  const broken = parsed.problems.find((p) => p.severity === 'error');
+  if (broken || !parsed.document.app || !parsed.document.project) {
+    throw new Error(vscode.l10n.t('{0}: the task document {1} has problems (see the Problems view): {2}', title, path.basename(templateUri.path), broken?.message ?? vscode.l10n.t('it names no app or no project.')));
+  }
+  if (!app || 'error' in app) throw app && 'error' in app ? app.error : new Error(vscode.l10n.t('{0}: the app of the task document could not be read.', title));
+  const project = parsed.document.project;
+  const sheetName = path.basename(sheetUri.path);
+  const text = Buffer.from(await vscode.workspace.fs.readFile(sheetUri)).toString('utf8');
+  const rows = readDelimited(text, delimiterOf(sheetName, text));
+  const names = rows.length ? sheetFileNames(rows.slice(1), sheetColumns(rows[0].cells, app.inputs)) : [];
+  const { services } = parts;
+  const found = names.length
+    ? await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Looking for the {0} file names of {1} in {2}', names.length, sheetName, project), cancellable: true }, async (_p, token) => {
+        const controller = new AbortController();
+        const cancel = token.onCancellationRequested(() => controller.abort());
+        try {
+          return await findSheetFiles(services.client, project, names, { signal: controller.signal, pace: bulkPace(services.client.budget, services.clock, controller.signal) });
+        } finally {
+          cancel.dispose();
+        }
+      })
+    : new Map();
+  const plan = planSheet({ rows, template: parsed.document, inputs: app.inputs, found });
+  const preview = sheetPreview(plan, sheetName, parsed.document);
+  if (plan.problems.length) throw new Error(`${title}: ${plan.problems.join(' ')}`);
+  const ready = readyTasks(plan);
+  if (options.confirm !== false) {
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: 'markdown', content: preview }), { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+  }
+  if (!ready.length) throw new Error(vscode.l10n.t('{0}: none of the {1} rows of {2} can be made; the preview says why.', title, plan.tasks.length, sheetName));
+  if (options.confirm !== false) {
+    const { message, detail } = sheetConfirmation(plan, sheetName, parsed.document);
+    const make = vscode.l10n.t('Make {0}', taskCount(ready.length));
+    if ((await vscode.window.showWarningMessage(message, { modal: true, detail }, make)) !== make) return { plan, preview, made: [] };
+  }
+  const account = await services.account();
+  if (!account) throw new ApiError({ kind: 'signedOut', message: notSignedIn() });
+  const payloads: CreateTaskPayload[] = ready.map((t) => ({ task: taskRequest(t.document, app.inputs), run: true }));
+  const controller = new AbortController();
+  const { finished, left, withdrawn } = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Making {0} from {1}', taskCount(payloads.length), sheetName), cancellable: true },
+    async (progress, token) => {
+      let reported = 0;
+      const cancel = token.onCancellationRequested(() => controller.abort());
+      try {
+        // Through every wait (the budget holds bulk work back): a thousand rows are followed to their end.
+        return await services.outbox.send<Task>(WRITE_KINDS.createSheetTask, payloads, account, {
+          until: 'end',
+          signal: controller.signal,
+          onProgress: (made, total, checking) => {
+            progress.report({ message: rerunProgressWords({ made, total, checking }), increment: ((made - reported) / total) * 100 });
+            reported = made;
+          },
+        });
+      } finally {
+        cancel.dispose();
+      }
+    },
+  );
+  const made = finished.map((f) => f.outcome);
+  const refused = left.filter(waitsForPerson);
+  const summary = sheetSummary(
+    { made: made.length, failed: refused.map((r) => `${r.label ?? ''}: ${r.note ?? r.state}`), pending: left.length - refused.length, notSent: withdrawn.length, leftOut: plan.tasks.length - ready.length },
+    sheetName,
+  );
+  if ('warning' in summary) void vscode.window.showWarningMessage(summary.warning);
+  else vscode.window.setStatusBarMessage(`$(check) ${summary.done}`, 8000);
+  if (!made.length) return { plan, preview, made };
+  const watch = followRerun(services, { id: made[0].id, account: account.key, sheet: sheetName, open: made.map((t) => t.id), ended: { completed: 0, failed: 0, aborted: 0 } }, true);
+  void parts.refresher.refreshNow();
+  return { plan, preview, made, watch };
+}
+
+/** The active editor's task document, else one of the workspace's (or those open) picked. */
+async function templateToUse(title: string): Promise<vscode.Uri | undefined> {
+  const active = vscode.window.activeTextEditor?.document;
+  if (active && isTaskDocumentName(active.uri.path)) return active.uri;
+  const open = vscode.workspace.textDocuments.filter((d) => isTaskDocumentName(d.uri.path)).map((d) => d.uri);
+  const files = await vscode.workspace.findFiles(TASK_DOCUMENT_GLOB, '**/node_modules/**', 200);
+  const all = [...new Map([...open, ...files].map((u) => [u.toString(), u])).values()];
+  if (!all.length) throw new Error(vscode.l10n.t('{0}: there is no task document to use as the template. Make one with New Task… first.', title));
+  const picked = await vscode.window.showQuickPick(
+    all.map((uri) => ({ label: path.basename(uri.path), description: vscode.workspace.asRelativePath(uri), uri })),
+    { title, placeHolder: vscode.l10n.t('The task document each row fills in (its app, project and settings)'), ignoreFocusOut: true },
+  );
+  return picked?.uri;
+}
+
+async function sheetToUse(title: string): Promise<vscode.Uri | undefined> {
+  const picked = await vscode.window.showOpenDialog({ title, canSelectMany: false, openLabel: vscode.l10n.t('Use This Sheet'), filters: { [vscode.l10n.t('Sample sheets')]: ['csv', 'tsv', 'tab', 'txt'] } });
+  return picked?.[0];
+}
