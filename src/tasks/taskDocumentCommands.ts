@@ -120,14 +120,20 @@ async function workspaceTaskDocuments(parts: TaskDocumentParts): Promise<Documen
   const files = await vscode.workspace.findFiles(TASK_DOCUMENT_GLOB, '**/node_modules/**', 500);
   const uris = [...new Map([...[...open.values()].map((d) => d.uri), ...files].map((u) => [u.toString(), u])).values()];
   const now = parts.services.clock.now();
-  return Promise.all(
+  const read = await Promise.all(
     uris.map(async (uri) => {
       const held = open.get(uri.toString());
-      const text = held ? held.getText() : Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
-      const modified = held && (held.isDirty || held.isUntitled) ? now : (await vscode.workspace.fs.stat(uri)).mtime;
-      return { key: uri, parsed: await parseTaskDocument(text), modified };
+      try {
+        const text = held ? held.getText() : Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
+        const modified = held && (held.isDirty || held.isUntitled) ? now : (await vscode.workspace.fs.stat(uri)).mtime;
+        return { key: uri, parsed: await parseTaskDocument(text), modified };
+      } catch {
+        // Deleted since (a document may stay open after its file is gone): not a candidate.
+        return undefined;
+      }
     }),
   );
+  return read.filter((c) => c !== undefined);
 }
 
 /** Each input as a line to fill in, with what it takes. */

@@ -136,3 +136,47 @@ describe('Run for Each Row…: a sample sheet makes a task per row', function ()
     }
   });
 });
+
+describe('New Task with This Revision (Run this revision)', function () {
+  this.timeout(60_000);
+  const COUNT = 'rfranklin/my-project/count-matches';
+  let api: ExtensionApi;
+  let folder: string;
+
+  before(async () => {
+    api = await activateProduct();
+    await waitFor(() => api.services.session.state === 'signedIn', 'the product to be signed in', 20_000);
+    folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-revision-'));
+  });
+
+  after(async () => {
+    for (const document of vscode.workspace.textDocuments.filter((d) => d.isDirty)) {
+      await vscode.window.showTextDocument(document);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+    fs.rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('moves the app\'s last task document to the revision, its draft line out; with none, opens a new one for it', async () => {
+    const revision = (await api.services.client.apps.get(COUNT)).revision;
+    assert.ok(revision >= 1, 'an app with two revisions or more');
+    const older = path.join(folder, 'older.sbtask.yaml');
+    const last = path.join(folder, 'last.sbtask.yaml');
+    fs.writeFileSync(older, `app: ${COUNT}/0\nproject: ${PROJECT}\ninputs: {}\n`);
+    fs.writeFileSync(last, `app: ${COUNT}/0\nproject: ${PROJECT}\ndraft: 1f0e3c7a-0000-4000-8000-000000000001\ninputs:\n  max_count: 3\n`);
+    fs.utimesSync(older, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    // Both open (a workspace's files are found too; the tests' host has no folder): the one changed last is used.
+    await vscode.workspace.openTextDocument(older);
+    await vscode.workspace.openTextDocument(last);
+
+    const moved = (await vscode.commands.executeCommand('sevenbridges.tasks.newTaskWithRevision', `${COUNT}/${revision}`)) as vscode.TextDocument;
+    assert.strictEqual(moved.uri.fsPath, last);
+    assert.strictEqual(moved.getText(), `app: ${COUNT}/${revision}\nproject: ${PROJECT}\ninputs:\n  max_count: 3\n`);
+    assert.strictEqual(vscode.window.activeTextEditor?.document, moved);
+    assert.match(fs.readFileSync(older, 'utf8'), new RegExp(`app: ${COUNT}/0`), 'the other left as it was');
+
+    const fresh = (await vscode.commands.executeCommand('sevenbridges.tasks.newTaskWithRevision', `rfranklin/my-project/align-and-sort/1`)) as vscode.TextDocument;
+    assert.strictEqual(fresh.uri.scheme, 'untitled');
+    assert.match(fresh.getText(), /^app: rfranklin\/my-project\/align-and-sort\/1$/m);
+  });
+});
