@@ -31,6 +31,8 @@ export interface TaskFilter {
   created?: TimeRange;
   started?: TimeRange;
   ended?: TimeRange;
+  /** A set of tasks made together (a sample sheet's): those only. The name is the sheet's, for the description. */
+  set?: { name: string; ids: string[] };
 }
 
 /** A task watched to be told when it ends. */
@@ -148,6 +150,9 @@ function readTaskFilter(value: unknown): TaskFilter | undefined {
     const range = readRange(value[field]);
     if (range) filter[field] = range;
   }
+  const set = value.set;
+  const ids = isObject(set) && isString(set.name) ? listOf(set.ids, (s) => (isString(s) ? s : undefined)) : undefined;
+  if (isObject(set) && isString(set.name) && ids?.length) filter.set = { name: set.name, ids };
   return filter;
 }
 

@@ -1,7 +1,7 @@
 // Run for Each Row… (issue 39): a task document as the template and a sample sheet make one task per row. The sheet's
 // file names are found in the project, every row checked and shown in a preview, then one confirmation; each task is
 // a `task.createFromSheet` write (made exactly once, held back while the API budget is nearly spent), with progress,
-// Cancel and a summary; the tasks made are followed as one set. The rules are ./sampleSheet.ts's and ./sheetFiles.ts's.
+// Cancel and a summary; the tasks made are followed as one set: the Tasks view's filter, and one notification when all end. The rules are ./sampleSheet.ts's and ./sheetFiles.ts's.
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { ApiError } from '../api/errors';
@@ -119,6 +119,8 @@ export async function runForEachRow(parts: TaskDocumentParts, args: readonly unk
   else vscode.window.setStatusBarMessage(`$(check) ${summary.done}`, 8000);
   if (!made.length) return { plan, preview, made };
   const watch = followRerun(services, { id: made[0].id, account: account.key, sheet: sheetName, open: made.map((t) => t.id), ended: { completed: 0, failed: 0, aborted: 0 } }, true);
+  // The Tasks view shows just them ("sheet samples.csv, 12 tasks"), until Clear Task Filters.
+  await parts.filters.set({ set: { name: sheetName, ids: made.map((t) => t.id) } });
   void parts.refresher.refreshNow();
   return { plan, preview, made, watch };
 }

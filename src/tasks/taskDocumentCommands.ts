@@ -13,6 +13,7 @@ import { pickProject } from '../ui/projectPick';
 import { describeOutcome, notSignedIn, outcomeOf, outcomeWords, type ActionOutcome } from './actions';
 import type { CreateTaskPayload } from './taskWrites';
 import type { ExecutionParts } from './executionCommands';
+import type { FilterModel } from './filterModel';
 import { sameDraftState, type SaveDraftPayload } from './taskWrites';
 import { taskTarget, type TaskRef } from './targets';
 import type { TaskTreeNode } from './taskTree';
@@ -32,6 +33,8 @@ import { revisionWords } from '../util/words';
 export interface TaskDocumentParts extends ExecutionParts {
   language: TaskDocumentLanguage;
   view: vscode.TreeView<TaskTreeNode>;
+  /** Run for Each Row… shows the tasks it made as one set. */
+  filters: FilterModel;
 }
 
 /** How long Run Task waits for the lookup after a lost answer before saying it is being checked. */

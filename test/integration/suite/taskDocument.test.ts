@@ -129,7 +129,17 @@ describe('Run for Each Row…: a sample sheet makes a task per row', function ()
       const stored = (state.get(KEY) ?? []) as { sheet?: string; open: string[] }[];
       const set = stored.find((w) => w.sheet === 'samples.csv');
       assert.deepStrictEqual(set?.open.slice().sort(), run.made.map((t) => t.id).sort(), 'followed as one set');
+      // The Tasks view shows just them, read by ID.
+      assert.deepStrictEqual(api.tasks.filters.filter, { set: { name: 'samples.csv', ids: run.made.map((t) => t.id) } });
+      assert.strictEqual(api.tasks.filters.description, 'sheet samples.csv, 2 tasks');
+      const shown = async () => {
+        const ids: string[] = [];
+        for (const group of await api.tasks.tree.getChildren()) if (group.kind === 'group') for (const row of await api.tasks.tree.getChildren(group)) if (row.kind === 'task') ids.push(row.task.id);
+        return ids.sort();
+      };
+      await waitFor(async () => JSON.stringify(await shown()) === JSON.stringify(run.made.map((t) => t.id).sort()), 'the Tasks view to show just the two tasks', 20_000);
     } finally {
+      await api.tasks.filters.clear();
       run.watch?.dispose();
       const left = ((state.get(KEY) ?? []) as { open: string[] }[]).filter((w) => !w.open.some((id) => run.made.some((t) => t.id === id)));
       await state.update(KEY, left.length ? left : undefined);
