@@ -10,7 +10,7 @@ import { readState, STATE, writeState, type StoredRerunWatch } from '../keys/sta
 import { Poller, type PollBudget } from '../util/poller';
 import type { StateStore } from '../util/stateStore';
 import { waitsForPerson, type WriteRecord } from '../write/records';
-import { andMore, count, notSentWords, taskCount } from '../util/words';
+import { andMore, count, failedCountWords, notSentWords, taskCount, unansweredWords } from '../util/words';
 import type { TaskActionPayload } from './actions';
 import { costOf, moneyWords, type CostSource, type CostTotal } from './cost';
 import { namePages } from './findTask';
@@ -80,7 +80,7 @@ export function rerunProgressWords(progress: WritesProgress): string {
 export function rerunCancelledWords(made: number, pending: number, notSent: number, total: number): string {
   const parts = [l10n.t('{0} of {1} new tasks made', count(made), count(total))];
   if (notSent) parts.push(notSentWords(count(notSent)));
-  if (pending) parts.push(l10n.t('{0} sent and not answered yet (followed in the Data Jobs view)', count(pending)));
+  if (pending) parts.push(unansweredWords(pending));
   return l10n.t('Re-run Failed cancelled: {0}.', parts.join(', '));
 }
 
@@ -141,7 +141,7 @@ export interface RerunEnded {
 export function rerunEndedWords(ended: RerunEnded, again = true): string {
   const parts: string[] = [];
   if (ended.completed) parts.push(l10n.t('{0} completed', count(ended.completed)));
-  if (ended.failed) parts.push(again ? l10n.t('{0} failed again', count(ended.failed)) : l10n.t('{0} failed', count(ended.failed)));
+  if (ended.failed) parts.push(again ? l10n.t('{0} failed again', count(ended.failed)) : failedCountWords(ended.failed));
   if (ended.aborted) parts.push(l10n.t('{0} aborted', count(ended.aborted)));
   return parts.join(', ');
 }

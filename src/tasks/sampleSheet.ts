@@ -6,7 +6,7 @@ import * as l10n from '@vscode/l10n';
 import { isFileId } from '../api/ids';
 import { fileKind, type AppInput, type CwlType } from '../apps/cwlInputs';
 import type { TableRow } from '../util/delimited';
-import { andMore, count, notSentWords, taskCount } from '../util/words';
+import { andMore, count, failedCountWords, notSentWords, taskCount, unansweredWords } from '../util/words';
 import type { ParsedTaskDocument, TaskDocument } from './taskDocument';
 import { validateTaskDocument, type FileFacts } from './taskValidation';
 
@@ -93,7 +93,8 @@ export function planSheet({ rows, template, inputs, found }: SheetInput): SheetP
   if (columns.problems.length) return { tasks: [], ignored: columns.ignored, problems: columns.problems };
   const facts = new Map<string, FileFacts>();
   for (const records of found.values()) for (const f of records) facts.set(f.id.toLowerCase(), f);
-  const base = template.name ?? template.app?.split('/')[2] ?? l10n.t('Task');
+  // A template that names no app is refused before (the document's own problems).
+  const base = template.name ?? template.app?.split('/')[2] ?? '';
   const tasks = body.map((row) => {
     const problems: string[] = [];
     const names = new Map<string, string>();
@@ -212,8 +213,8 @@ export interface SheetOutcome {
 /** "Run for Each Row (samples.csv): 10 tasks made, 1 failed, 1 not sent." and, when some failed, why. */
 export function sheetSummary(outcome: SheetOutcome, sheet: string): { warning: string } | { done: string } {
   const parts = [l10n.t('{0} made', taskCount(outcome.made))];
-  if (outcome.failed.length) parts.push(l10n.t('{0} failed', count(outcome.failed.length)));
-  if (outcome.pending) parts.push(l10n.t('{0} sent and not answered yet (followed in the Data Jobs view)', count(outcome.pending)));
+  if (outcome.failed.length) parts.push(failedCountWords(outcome.failed.length));
+  if (outcome.pending) parts.push(unansweredWords(outcome.pending));
   if (outcome.notSent) parts.push(notSentWords(count(outcome.notSent)));
   if (outcome.leftOut) parts.push(outcome.leftOut === 1 ? l10n.t('1 row left out for its problems') : l10n.t('{0} rows left out for their problems', count(outcome.leftOut)));
   const words = l10n.t('Run for Each Row ({0}): {1}.', sheet, parts.join(', '));
