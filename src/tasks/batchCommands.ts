@@ -20,7 +20,8 @@ import { requestLogger } from '../ui/requestLog';
 import { setting } from '../ui/settings';
 import { planRerun, rerunConfirmation, rerunEndedWords, rerunnableChildren, rerunPayloads, rerunProgressWords, rerunSummary, RerunWatch, storedRerunWatches } from './rerunFailed';
 import { readState, STATE, type StoredRerunWatch } from '../keys/state';
-import { WRITE_KINDS } from '../keys/writes';
+import { WRITE_KINDS, type WriteKindName } from '../keys/writes';
+import type { Account, Settled } from '../write/outbox';
 import type { TaskTreeModel } from './taskTree';
 import { count } from '../util/words';
 
@@ -250,26 +251,7 @@ export async function rerunFailed(parts: BatchParts, given: TaskRef[], options: 
   }
   const account = await services.account();
   if (!account) throw new ApiError({ kind: 'signedOut', message: notSignedIn() });
-  const { finished, left, withdrawn } = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Re-running {0} tasks', count(plan.tasks.length)), cancellable: true },
-    async (progress, token) => {
-      let reported = 0;
-      const cancel = token.onCancellationRequested(() => controller.abort());
-      try {
-        // Through every wait (the API budget holds bulk work back): a thousand re-runs are followed to their end.
-        return await services.outbox.send<Task>(WRITE_KINDS.rerunFailed, rerunPayloads(plan), account, {
-          until: 'end',
-          signal: controller.signal,
-          onProgress: (made, total, checking) => {
-            progress.report({ message: rerunProgressWords({ made, total, checking }), increment: ((made - reported) / total) * 100 });
-            reported = made;
-          },
-        });
-      } finally {
-        cancel.dispose();
-      }
-    },
-  );
+  const { finished, left, withdrawn } = await sendTasks(services, WRITE_KINDS.rerunFailed, rerunPayloads(plan), account, vscode.l10n.t('Re-running {0} tasks', count(plan.tasks.length)), controller);
   const made = finished.map((f) => f.outcome);
   const problems = left.map((r) => `${r.label ?? ''}: ${r.note ?? r.state}`);
   // Cancelled: what was sent stays (made, or followed in the Data Jobs view); the rest was never sent.
@@ -279,6 +261,30 @@ export async function rerunFailed(parts: BatchParts, given: TaskRef[], options: 
   if (!made.length) return { made, problems };
   const watch = followRerun(services, { id: made[0].id, account: account.key, ...(of !== undefined ? { of } : {}), open: made.map((t) => t.id), ended: { completed: 0, failed: 0, aborted: 0 } }, true);
   return { made, problems, watch };
+}
+
+/**
+ * Writes that each make a task (one group: Re-run Failed, Run for Each Row…) sent and followed through every wait (the
+ * API budget holds bulk work back) to their end, in a notification that counts them ("49 of 50 made") with Cancel
+ * (aborts `controller`: the writes not sent yet are taken back).
+ */
+export function sendTasks<P>(services: Services, kind: WriteKindName, payloads: readonly P[], account: Account, title: string, controller: AbortController): Thenable<Settled<Task>> {
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+    let reported = 0;
+    const cancel = token.onCancellationRequested(() => controller.abort());
+    try {
+      return await services.outbox.send<Task, P>(kind, payloads, account, {
+        until: 'end',
+        signal: controller.signal,
+        onProgress: (made, total, checking) => {
+          progress.report({ message: rerunProgressWords({ made, total, checking }), increment: ((made - reported) / total) * 100 });
+          reported = made;
+        },
+      });
+    } finally {
+      cancel.dispose();
+    }
+  });
 }
 
 /** The re-runs followed in this window, by watch ID. */

@@ -13,9 +13,9 @@ import { delimiterOf, readDelimited } from '../util/delimited';
 import { taskCount } from '../util/words';
 import { waitsForPerson } from '../write/records';
 import { notSignedIn } from './actions';
-import { followRerun } from './batchCommands';
+import { followRerun, sendTasks } from './batchCommands';
 import { bulkPace } from './paced';
-import { rerunProgressWords, type RerunWatch } from './rerunFailed';
+import type { RerunWatch } from './rerunFailed';
 import { planSheet, readyTasks, sheetColumns, sheetConfirmation, sheetFileNames, sheetPreview, sheetSummary, type SheetPlan } from './sampleSheet';
 import { findSheetFiles } from './sheetFiles';
 import type { TaskDocumentParts } from './taskDocumentCommands';
@@ -89,26 +89,7 @@ export async function runForEachRow(parts: TaskDocumentParts, args: readonly unk
   if (!account) throw new ApiError({ kind: 'signedOut', message: notSignedIn() });
   const payloads: CreateTaskPayload[] = ready.map((t) => ({ task: taskRequest(t.document, app.inputs), run: true }));
   const controller = new AbortController();
-  const { finished, left, withdrawn } = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Making {0} from {1}', taskCount(payloads.length), sheetName), cancellable: true },
-    async (progress, token) => {
-      let reported = 0;
-      const cancel = token.onCancellationRequested(() => controller.abort());
-      try {
-        // Through every wait (the budget holds bulk work back): a thousand rows are followed to their end.
-        return await services.outbox.send<Task>(WRITE_KINDS.createSheetTask, payloads, account, {
-          until: 'end',
-          signal: controller.signal,
-          onProgress: (made, total, checking) => {
-            progress.report({ message: rerunProgressWords({ made, total, checking }), increment: ((made - reported) / total) * 100 });
-            reported = made;
-          },
-        });
-      } finally {
-        cancel.dispose();
-      }
-    },
-  );
+  const { finished, left, withdrawn } = await sendTasks(services, WRITE_KINDS.createSheetTask, payloads, account, vscode.l10n.t('Making {0} from {1}', taskCount(payloads.length), sheetName), controller);
   const made = finished.map((f) => f.outcome);
   const refused = left.filter(waitsForPerson);
   const summary = sheetSummary(
