@@ -18,7 +18,10 @@ import { bulkPace } from './paced';
 import type { RerunWatch } from './rerunFailed';
 import { planSheet, readyTasks, sheetColumns, sheetConfirmation, sheetFileNames, sheetPreview, sheetSummary, type SheetPlan } from './sampleSheet';
 import { findSheetFiles } from './sheetFiles';
-import type { TaskDocumentParts } from './taskDocumentCommands';
+import type { Services } from '../services';
+import type { FilterModel } from './filterModel';
+import type { Refresher } from './refresher';
+import type { TaskDocumentLanguage } from './taskDocumentLanguage';
 import { isTaskDocumentName, TASK_DOCUMENT_GLOB } from './taskDocumentName';
 import { taskRequest } from './taskRequest';
 import type { CreateTaskPayload } from './taskWrites';
@@ -34,11 +37,19 @@ export interface SheetRun {
   watch?: RerunWatch;
 }
 
+/** What Run for Each Row… uses of the task explorer (taskDocumentCommands.ts's parts). */
+export interface SheetParts {
+  services: Services;
+  language: Pick<TaskDocumentLanguage, 'read'>;
+  refresher: Pick<Refresher, 'refreshNow'>;
+  filters: Pick<FilterModel, 'set'>;
+}
+
 /**
  * Run for Each Row…: from a task document's title (the sheet asked for), a sheet's Explorer menu (the template asked
  * for), or the palette. A script passes `{ template, sheet, confirm: false }` (paths).
  */
-export async function runForEachRow(parts: TaskDocumentParts, args: readonly unknown[]): Promise<SheetRun | undefined> {
+export async function runForEachRow(parts: SheetParts, args: readonly unknown[]): Promise<SheetRun | undefined> {
   const title = paletteTitle(commandTitles().runForEachRow);
   const options = (args.find((a) => typeof a === 'object' && a !== null && !(a instanceof vscode.Uri) && !Array.isArray(a)) as CommandOptions | undefined) ?? {};
   const given = args.find((a): a is vscode.Uri => a instanceof vscode.Uri);
