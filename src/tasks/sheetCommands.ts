@@ -8,6 +8,7 @@ import { ApiError } from '../api/errors';
 import type { Task } from '../api/types';
 import { commandTitles } from '../keys/commands';
 import { WRITE_KINDS } from '../keys/writes';
+import { SCHEMES } from '../keys/schemes';
 import { paletteTitle, type CommandOptions } from '../ui/commands';
 import { delimiterOf, readDelimited } from '../util/delimited';
 import { taskCount } from '../util/words';
@@ -87,9 +88,7 @@ export async function runForEachRow(parts: SheetParts, args: readonly unknown[])
   const preview = sheetPreview(plan, sheetName, parsed.document);
   if (plan.problems.length) throw new Error(`${title}: ${plan.problems.join(' ')}`);
   const ready = readyTasks(plan);
-  if (options.confirm !== false) {
-    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: 'markdown', content: preview }), { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
-  }
+  if (options.confirm !== false) await showPreview(services, sheetName, preview);
   if (!ready.length) throw new Error(vscode.l10n.t('{0}: none of the {1} rows of {2} can be made; the preview says why.', title, plan.tasks.length, sheetName));
   if (options.confirm !== false) {
     const { message, detail } = sheetConfirmation(plan, sheetName, parsed.document);
@@ -115,6 +114,24 @@ export async function runForEachRow(parts: SheetParts, args: readonly unknown[])
   await parts.filters.set({ set: { name: sheetName, ids: made.map((t) => t.id) } });
   void parts.refresher.refreshNow();
   return { plan, preview, made, watch };
+}
+
+/** The previews shown, by URI: read-only documents (closing one asks nothing), the last few kept. */
+const previews = new Map<string, string>();
+let previewsProvided = false;
+let previewsShown = 0;
+const KEPT_PREVIEWS = 10;
+
+async function showPreview(services: Services, sheet: string, text: string): Promise<void> {
+  if (!previewsProvided) {
+    previewsProvided = true;
+    services.context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(SCHEMES.sheetPreview, { provideTextDocumentContent: (uri) => previews.get(uri.toString()) ?? '' }));
+  }
+  const uri = vscode.Uri.from({ scheme: SCHEMES.sheetPreview, path: `/${++previewsShown}/${sheet}.md` });
+  previews.set(uri.toString(), text);
+  if (previews.size > KEPT_PREVIEWS) previews.delete(previews.keys().next().value!);
+  const document = await vscode.workspace.openTextDocument(uri);
+  await vscode.window.showTextDocument(await vscode.languages.setTextDocumentLanguage(document, 'markdown'), { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
 }
 
 /** The active editor's task document, else one of the workspace's (or those open) picked. */
