@@ -5,6 +5,8 @@ import type { TaskListQuery } from '../../../src/api/tasks';
 import type { BulkTaskItem, Page, Task } from '../../../src/api/types';
 import { describeFilter, matchesFilter, sanitizeFilter, type TaskFilter } from '../../../src/tasks/filterModel';
 import { taskSetSource } from '../../../src/tasks/taskSetSource';
+import { FilterModel } from '../../../src/tasks/filterModel';
+import { memoryState } from '../../support/sharedState';
 
 const id = (n: number) => `1f0e3c7a-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const task = (n: number, status: Task['status']): Task => ({ href: '', id: id(n), name: `t${n}`, status, project: 'rfranklin/rna-seq', created_time: `2026-11-28T10:${String(n % 60).padStart(2, '0')}:00Z` }) as Task;
@@ -61,5 +63,13 @@ describe('A set of tasks in the Tasks view (a sample sheet\'s)', () => {
     assert.strictEqual(matchesFilter(task(1, 'RUNNING'), kept, Date.now()), true);
     assert.strictEqual(matchesFilter(task(3, 'RUNNING'), kept, Date.now()), false);
     assert.strictEqual(describeFilter(kept), 'sheet samples.csv, 2 tasks');
+  });
+
+  it('is kept in workspace state: a reload shows the same set; a damaged one is dropped', async () => {
+    const store = memoryState();
+    await new FilterModel(store).set({ set: { name: 'samples.csv', ids: [id(1), id(2)] } });
+    assert.deepStrictEqual(new FilterModel(store).filter, { set: { name: 'samples.csv', ids: [id(1), id(2)] } });
+    await store.update('sevenbridges.tasks.filter', { set: { name: 3, ids: [id(1)] }, project: 'rfranklin/rna-seq' });
+    assert.deepStrictEqual(new FilterModel(store).filter, { project: 'rfranklin/rna-seq' });
   });
 });
