@@ -105,7 +105,7 @@ describe('apps: pull, edit and push CWL', function () {
     // 5. Run this revision: the notification's button opens a task document of the new revision.
     await wb.clickNotificationButton(pushed, 'New Task with This Revision');
     await until('the task document of the new revision', async () => ((await wb.activeEditorText()).includes(`app: ${APP}/${latest + 1}`) ? true : undefined), 30_000);
-    assert.match(await wb.activeEditorTitle(), /\.sbtask\.yaml/);
+    assert.match(await wb.activeEditorText(), new RegExp(`project: ${project.id}`), 'a task document: the app\'s project to run in');
     await wb.screenshot('apps-5-new-task');
     // An untitled document left dirty would hold Close All Editors on a Save dialog.
     await wb.runCommand('View: Revert and Close Editor');
