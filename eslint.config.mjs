@@ -13,6 +13,7 @@ const VSCODE_FILES = [
   'src/{auth,copy,files,jobs,tasks}/register.ts',
   'src/apps/commands.ts',
   'src/apps/appDocuments.ts',
+  'src/apps/appPick.ts',
   'src/{auth,files,jobs,tasks}/commands.ts',
   'src/auth/accountStatus.ts',
   'src/auth/provider.ts',

@@ -111,7 +111,7 @@ export function start(context: vscode.ExtensionContext, activatedAt: number): Ex
   const onFirstUse: OnFirstUse<typeof Features> = { load: features, commands: (table) => void tables.push(table) };
   const auth = registerAuth(services, onFirstUse);
   const copy = registerCopy(services, tracker, features);
-  const remote = registerRemote(services, features);
+  const remote = registerRemote(services, tracker, features);
   const tasks = registerTasks(services, copy, onFirstUse);
   const jobs = registerJobs(services, tracker, copy.flow, onFirstUse);
   const files = registerFiles(services, copy, remote, jobs, onFirstUse);

@@ -1,17 +1,18 @@
 // `npm run bench`: the figures of the extension against their ideals and the naive way, on this machine.
 // Flags: --no-host (skip the parts in the real host: the activation and the waits), --no-readme (do not write README.md),
-// --only=<tree|batches|watch|scale|search|latency|copy|follow|budget|peer|transfer|waits|host> (one part, for a quick look; the README and
+// --only=<tree|batches|watch|scale|search|latency|copy|follow|budget|import|peer|transfer|waits|host> (one part, for a quick look; the README and
 // bench-results.json are then left alone); with --only=peer, --works=counts,listing runs only those pieces of work
 // beside the official client (works.ts ids), at both latencies, without the first-request runs; --merge then writes
 // the part's figures over the same rows of the README's table and records of bench-results.json. With
 // --only=transfer, --cases=upload_one,download_one (download_one, download_many, upload_one, upload_many) and
 // --latencies=0,80 run only those transfer cases (e.g. to repeat one while working on it); --merge as above. With
 // --only=waits (what a person waits for in the real host, waits/), --cases=signIn,openGroup (signIn, openGroup,
-// openFile, download, findByTag; runTask is listed and not built yet) and --latencies=0,80 likewise.
+// openFile, download, findByTag, runTask) and --latencies=0,80 likewise.
 // To look into a transfer: SB_BENCH_CPU=1 prints each side's CPU seconds and the emulator's; SB_BENCH_PROFILE=<dir>
 // writes CPU profiles of the product's worker and of the emulator for each run (profile.ts).
 import type { TaskFilter } from '../../src/tasks/filterModel';
 import { budgetCopy, budgetFigures } from './budgetScenario';
+import { volumeImport, volumeImportFigures } from './volumeImportScenario';
 import { batchFigures, collectThousand, rerunThousand } from './batchScenario';
 import { bundleFigures } from './bundle';
 import { copyFigures, extensionCopy, naiveCopy } from './copyScenario';
@@ -127,6 +128,10 @@ async function main(): Promise<number> {
   await part('budget', async () => {
     step('copying 100,000 items within the API budget (accelerated clock)');
     figures.push(...budgetFigures(await budgetCopy()));
+  });
+  await part('import', async () => {
+    step('importing 10,000 objects of a volume within the API budget (accelerated clock)');
+    figures.push(...volumeImportFigures(await volumeImport()));
   });
 
   const works = [...flags].find((f) => f.startsWith('--works='))?.slice('--works='.length).split(',');

@@ -1,4 +1,5 @@
-// Pull App…, Push App Revision… and App Revisions…: an app's CWL between the platform and the repository. A push is
+// Browse Apps… (an app opened as its page), Pull App…, Push App Revision… and App Revisions…: an app's CWL between the
+// platform and the repository. A push is
 // packed as the terminal packer packs it (cwlPack.ts), shown as a diff against the platform's latest revision, and
 // sent as one write of the one write path (appRevisionWrite.ts); the platform's words about the document land on the
 // lines they are about (cwlProblems.ts). CWL editing itself is left to the CWL language tools the person has.
@@ -18,7 +19,8 @@ import { waitsForPerson } from '../write/records';
 import { withoutServerFields } from './appDocument';
 import { pulledAppId, pulledRevision, revisionsOf } from './appRevisions';
 import { formatOf, renderCwl, type CwlFormat } from './cwlText';
-import { AppDocuments } from './appDocuments';
+import { AppDocuments, appOfPage } from './appDocuments';
+import { pickApp } from './appPick';
 import type { AppRevisionOutcome } from './appRevisionWrite';
 import { packCwl, PackError } from './cwlPack';
 import { placeProblems } from './cwlProblems';
@@ -44,6 +46,8 @@ export function appsCommands(services: Services): Command[] {
     plain('pullApp', (...args) => pullApp(parts, args)),
     plain('pushAppRevision', (...args) => pushAppRevision(parts, args)),
     plain('showAppRevisions', (...args) => showAppRevisions(parts, args)),
+    plain('browseApps', (...args) => browseApps(parts, args)),
+    plain('showAppCwl', (...args) => showAppCwl(parts, args)),
   ];
 }
 
@@ -54,10 +58,12 @@ const appArg = (args: readonly unknown[]): string | undefined => args.find((a): 
 const optionsArg = (args: readonly unknown[]): CommandOptions =>
   (args.find((a) => typeof a === 'object' && a !== null && !Array.isArray(a) && !(a instanceof vscode.Uri) && !('groupId' in a)) as CommandOptions | undefined) ?? {};
 
+const notAnAppId = (given: string): string => vscode.l10n.t('"{0}" is not an app ID (owner/project/app).', given);
+
 /** `owner/project/app` given (or `…/3`), else picked: a project, then one of its apps. */
 async function appOf(parts: AppsParts, given: unknown, title: string): Promise<string | undefined> {
   if (typeof given === 'string') {
-    if (!isAppId(given)) throw new Error(vscode.l10n.t('"{0}" is not an app ID (owner/project/app).', given));
+    if (!isAppId(given)) throw new Error(notAnAppId(given));
     return given;
   }
   const project = await pickProject(parts.services.projects, { title, placeholder: vscode.l10n.t('The app is in which project?') });
@@ -305,4 +311,36 @@ async function showAppRevisions(parts: AppsParts, args: unknown[]): Promise<void
   const [left, right] = await Promise.all([older, newer].map((r) => (r === pulledRevision(latest) ? latest : services.client.apps.raw(`${app}/${r}`))));
   const short = app.split('/')[2];
   await parts.documents.diff({ name: `${short}-${older}.cwl`, cwl: withoutServerFields(left) }, { name: `${short}-${newer}.cwl`, cwl: withoutServerFields(right) }, 'yaml', revisionsTitle(app, older, newer));
+}
+
+// ---- Browse Apps…: an app opened ----
+
+/** An app (given by its ID, else picked among yours and the public ones) opened as its page: inputs, outputs, revisions. */
+async function browseApps(parts: AppsParts, args: unknown[]): Promise<vscode.Uri | undefined> {
+  const { services } = parts;
+  const given = appArg(args) ?? optionsArg(args).app;
+  let id: string;
+  if (typeof given === 'string') {
+    if (!isAppId(given)) throw new Error(notAnAppId(given));
+    id = appRevisionOf(given) === undefined ? (await services.client.apps.get(given)).id : given;
+  } else {
+    const picked = await pickApp(services.client.apps, services.clock, { title: paletteTitle(commandTitles().browseApps) });
+    if (!picked) return undefined;
+    id = picked.id;
+  }
+  const uri = parts.documents.pageUri(appBaseId(id), appRevisionOf(id) ?? 0);
+  await vscode.window.showTextDocument(uri, { preview: false });
+  return uri;
+}
+
+/** Show App CWL: the CWL of the revision an app's page shows, read-only, as the platform serves it. */
+async function showAppCwl(parts: AppsParts, args: unknown[]): Promise<vscode.Uri | undefined> {
+  const page = [uriArg(args), vscode.window.activeTextEditor?.document.uri].map((u) => u && appOfPage(u)).find(Boolean);
+  if (!page) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('{0}: open an app with Browse Apps… first.', commandTitles().showAppCwl));
+    return undefined;
+  }
+  const uri = parts.documents.revisionUri(page.app, page.revision);
+  await vscode.window.showTextDocument(uri, { preview: false });
+  return uri;
 }

@@ -1,6 +1,6 @@
-// An app's raw CWL (contract §14.2) read as a task needs it: its inputs (the form a task fills), its outputs and its
-// revisions. CWL v1.0 and sbg:draft-2 (ids written `#reads`), inputs as a list or a map, every type form (`File?`,
-// `File[]`, `["null", X]`, `{type: array, items}`, enums, records). No `vscode`.
+// An app's raw CWL (contract §14.2) read as a task needs it: its inputs (the form a task fills), its outputs and what it
+// says of itself (its revisions are appRevisions.ts's). CWL v1.0 and sbg:draft-2 (ids written `#reads`), inputs as a
+// list or a map, every type form (`File?`, `File[]`, `["null", X]`, `{type: array, items}`, enums, records). No `vscode`.
 import * as l10n from '@vscode/l10n';
 import type { RawApp } from '../api/apps';
 
@@ -43,14 +43,6 @@ export interface AppOutput {
   type: CwlType;
   optional: boolean;
   fileTypes: string[];
-}
-
-export interface AppRevisionInfo {
-  revision: number;
-  by?: string;
-  /** epoch ms */
-  at?: number;
-  notes?: string;
 }
 
 const NUMBERS = ['int', 'long', 'float', 'double'] as const;
@@ -156,21 +148,6 @@ export function appOutputs(raw: RawApp): AppOutput[] {
     });
 }
 
-/** The revisions an app's CWL lists (`sbg:revisionsInfo`), newest first. */
-export function appRevisions(raw: RawApp): AppRevisionInfo[] {
-  const list = Array.isArray(raw['sbg:revisionsInfo']) ? raw['sbg:revisionsInfo'] : [];
-  return list
-    .filter(isObject)
-    .map((r) => ({
-      revision: Number(r['sbg:revision']),
-      by: text(r['sbg:modifiedBy']),
-      at: typeof r['sbg:modifiedOn'] === 'number' ? r['sbg:modifiedOn'] * 1000 : undefined,
-      notes: text(r['sbg:revisionNotes']),
-    }))
-    .filter((r) => Number.isInteger(r.revision))
-    .sort((a, b) => b.revision - a.revision);
-}
-
 /** What an app's CWL says of it in a line or two: its label, toolkit, class. */
 export interface AppSummary {
   label?: string;
@@ -226,5 +203,8 @@ export function fitsFileTypes(name: string, types: readonly string[]): boolean {
 export function needWords(input: AppInput): string {
   if (input.required) return l10n.t({ message: 'required', comment: ['An app input that a task must set'] });
   if (input.default !== undefined) return l10n.t('optional, default {0}', JSON.stringify(input.default));
-  return l10n.t({ message: 'optional', comment: ['An app input that a task may leave out'] });
+  return optionalWords();
 }
+
+/** "optional": an input a task may leave out. */
+export const optionalWords = (): string => l10n.t({ message: 'optional', comment: ['An app input that a task may leave out'] });

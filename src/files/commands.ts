@@ -136,13 +136,13 @@ async function rootFolders(parts: FilesParts): Promise<Map<string, string>> {
 
 /** Reveal in Projects & Files: the file's project and folders opened down to it, its row selected (the projects shown again after a find). */
 async function reveal(parts: FilesParts, file: FileRef): Promise<void> {
-  const wasFinding = parts.model.found !== undefined;
   parts.model.showFound(undefined);
   await vscode.commands.executeCommand(`${parts.rows.viewId}.focus`);
   const node = await withProgressBar(parts.rows.viewId, parts.model.locate(file.id), parts.services.clock);
   await parts.view.reveal(node, { select: true, focus: true, expand: false });
-  // The projects drawn again in place of the results may swallow the first reveal: once more if it did not land.
-  if (wasFinding && !parts.view.selection.includes(node)) await parts.view.reveal(node, { select: true, focus: true, expand: false });
+  // A listing drawn again as the reveal runs (the projects in place of a find's results, a folder whose pages were
+  // read on the way) may swallow it: once more if it did not land.
+  if (!parts.view.selection.includes(node)) await parts.view.reveal(node, { select: true, focus: true, expand: false });
 }
 
 /** Opens a file in the editor: its path from its row, else read from the platform (its folders up to the root). */

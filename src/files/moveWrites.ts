@@ -22,8 +22,16 @@ export interface MovePayload {
   /** the folder it is in, and the one it goes to */
   from?: string;
   to: string;
+  /** the name it takes there, when it changes: moved and renamed by the one call, never half done */
+  newName?: string;
   /** the destination, in words */
   label: string;
+}
+
+/** Where a file is, by its folder and (when the move renames it) its name: what a move sets. */
+interface Place {
+  parent?: string;
+  name: string;
 }
 
 export function moveWrite(files: FilesWriteApi): WriteKind<MovePayload, undefined, FileRecord> {
@@ -33,17 +41,24 @@ export function moveWrite(files: FilesWriteApi): WriteKind<MovePayload, undefine
     identity: {
       by: 'state',
       async read(record, credentials) {
-        const now = await recordOrGone(files, record.payload.id, credentials);
-        return byState(now && { value: now.parent, outcome: now }, record.payload.to, record.payload.from, (a, b) => a === b, {
-          notYet: () => l10n.t('"{0}" is still in its folder.', record.payload.name),
-          changed: () => l10n.t('"{0}" is now in another folder than the one it was moved to: someone else moved it since.', record.payload.name),
-          gone: noLongerThere(record.payload.name),
+        const { payload } = record;
+        const now = await recordOrGone(files, payload.id, credentials);
+        // The name counts only when the move renames: a move of an older version's record set only the folder.
+        const same = (a: Place, b: Place) => a.parent === b.parent && (payload.newName === undefined || a.name === b.name);
+        const before = payload.from === undefined ? undefined : { parent: payload.from, name: payload.name };
+        return byState<Place, FileRecord>(now && { value: { parent: now.parent, name: now.name }, outcome: now }, { parent: payload.to, name: payload.newName ?? payload.name }, before, same, {
+          notYet: () => l10n.t('"{0}" is still in its folder.', payload.name),
+          changed: (place) =>
+            place.parent === payload.to
+              ? l10n.t('"{0}" is in the folder it was moved to, named "{1}": someone else renamed it since.', payload.name, place.name)
+              : l10n.t('"{0}" is now in another folder than the one it was moved to: someone else moved it since.', payload.name),
+          gone: noLongerThere(payload.name),
         });
       },
     },
-    isPayload: (p): p is MovePayload => isObject(p) && text(p.id) && text(p.name) && text(p.to) && text(p.label) && (p.from === undefined || text(p.from)),
+    isPayload: (p): p is MovePayload => isObject(p) && text(p.id) && text(p.name) && text(p.to) && text(p.label) && (p.from === undefined || text(p.from)) && (p.newName === undefined || text(p.newName)),
     isOutcome: isFileRecord,
-    send: (record, credentials) => files.move(record.payload.id, { parent: record.payload.to }, { credentials }),
+    send: (record, credentials) => files.move(record.payload.id, { parent: record.payload.to, ...(record.payload.newName === undefined ? {} : { name: record.payload.newName }) }, { credentials }),
     keep: keptFile,
     finish: () => undefined,
     describe: (p) => moveOne(p.name, p.label),

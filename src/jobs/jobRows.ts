@@ -8,7 +8,7 @@ import { writeStateWords } from '../write/stateWords';
 import type { IconSpec, RowView } from '../ui/rowView';
 import { relativeTime } from '../util/time';
 import { count, failedCountWords, fileCount, formatSize, itemCount, requestCount } from '../util/words';
-import { failedCount, jobIdWords, jobOutcome, jobProgress, jobStateWord, noResultWords, pendingWords, submittedWhen, transferProgress, transferWhere } from './summary';
+import { failedCount, jobIdWords, jobOutcome, jobProgress, jobStateWord, noResultWords, pendingWords, submittedWhen, transferProgress, transferProgressShort, transferWhere } from './summary';
 import { isFinished, type TrackedJob } from './tracker';
 import { itemDoneWord, jobTypeOf, jobTypeWord, type JobType } from './jobKinds';
 import type { InterruptedRun, LiveTransfer } from './transfers';
@@ -176,16 +176,19 @@ export function requestRow(node: RequestNode, now: number, owns: (record: WriteR
   };
 }
 
-/** A transfer under way: "Uploading · 3 of 7 files · 40 MB of 120 MB · …", where it goes and since when; Cancel. */
+/**
+ * A transfer under way, its label short for a narrow side bar: "37% · 85 MB/s" (its icon says upload or download);
+ * then where it goes, its files ("3/10 files") and since when; in full in its tooltip and aria label. Cancel.
+ */
 export function transferRow(t: LiveTransfer, now: number): RowView {
-  const doing = t.kind === 'upload' ? l10n.t({ message: 'Uploading', comment: ['A transfer\'s row in Data Jobs'] }) : l10n.t({ message: 'Downloading', comment: ['A transfer\'s row in Data Jobs'] });
+  const label = transferProgressShort(t);
   const progress = transferProgress(t);
-  const label = [doing, progress].join(' · ');
   const age = relativeTime(new Date(t.startedAt), now);
   const where = transferWhere(t);
+  const files = t.progress && !t.cancelling ? [filesDone(t.progress.filesDone, t.progress.filesTotal)] : [];
   return {
     label,
-    description: [shortDestination(t.label), age].join(' · '),
+    description: [shortDestination(t.label), ...files, age].join(' · '),
     tooltip: [where, progress, t.cancelling ? l10n.t('Stopping: what was begun is being aborted.') : l10n.t('Cancel stops it; nothing half made is left.')].join('\n'),
     ariaLabel: l10n.t({ message: '{0}, {1}', args: [where, [progress, age].join(' · ')], comment: ['{0}: "Upload to p"; {1}: its progress and age'] }),
     icon: { id: t.cancelling ? 'loading~spin' : t.kind === 'upload' ? 'cloud-upload' : 'cloud-download', color: 'charts.blue' },

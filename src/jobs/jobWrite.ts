@@ -23,7 +23,7 @@ export interface FileJobCalls {
 }
 
 /** What the writes need of the job tracker: their jobs are followed there, and a job it follows is its write's. */
-export type JobWriteTracker = Pick<JobTracker, 'add' | 'get' | 'recordedWrites'>;
+export type JobWriteTracker = Pick<JobTracker, 'add' | 'addAll' | 'get' | 'recordedWrites'>;
 
 /** What one kind of async file job says of itself; the rest of its write is the same for every kind. */
 export interface AsyncJobSpec<P extends { items: CopyItem[] }> {
@@ -40,7 +40,7 @@ export interface AsyncJobSpec<P extends { items: CopyItem[] }> {
    * Retry Failed Items: a new write of the items of one of its jobs that failed (with their names). Without it the
    * feature sends them again itself (the copy, through the copy flow).
    */
-  retry?(items: CopyItem[], names: Record<string, string>, job: Pick<TrackedJob, 'destination'>): P;
+  retry?(items: CopyItem[], names: Record<string, string>, job: Pick<TrackedJob, 'destination' | 'choices'>): P;
   /** Bulk work: each call held back while the API budget is nearly spent. */
   paced?: boolean;
 }
@@ -60,7 +60,7 @@ export interface AsyncJobParts {
 export type AsyncJobKind<P = unknown> = WriteKind<P, JobSnapshot, AsyncJob> & {
   readonly jobType: JobType;
   /** May load what it needs first (an import's, on first use). */
-  retry?(items: CopyItem[], names: Record<string, string>, job: Pick<TrackedJob, 'destination'>): P | Promise<P>;
+  retry?(items: CopyItem[], names: Record<string, string>, job: Pick<TrackedJob, 'destination' | 'choices'>): P | Promise<P>;
 };
 
 export function asyncJobWrite<P extends { items: CopyItem[] }>(spec: AsyncJobSpec<P>, parts: AsyncJobParts): AsyncJobKind<P> {

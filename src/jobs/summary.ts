@@ -2,12 +2,13 @@
 // the messages: the status bar item reads them (jobs/ui.ts).
 import * as l10n from '@vscode/l10n';
 import type { CopyItem } from '../api/types';
-import { count, fileCount } from '../util/words';
+import { formatDuration } from '../util/time';
+import { count, fileCount, formatSize } from '../util/words';
 import { waitsForPerson, type WriteRecord } from '../write/outbox';
 import { isCopyCall } from './copyRequests';
 import { isFinished, type TrackedJob } from './tracker';
 import { itemDoneWord, jobTypeOf } from './jobKinds';
-import type { LiveTransfer } from './transfers';
+import type { LiveTransfer, TransferFigures } from './transfers';
 
 const allCopies = (jobs: readonly TrackedJob[]): boolean => jobs.every((job) => jobTypeOf(job) === 'COPY');
 
@@ -240,8 +241,38 @@ function transferLine(transfers: readonly LiveTransfer[]): Pick<StatusSummary, '
 /** "Upload to p › f", "Download to /home/me/data": where a transfer goes. */
 export const transferWhere = (t: Pick<LiveTransfer, 'kind' | 'label'>): string => (t.kind === 'upload' ? l10n.t('Upload to {0}', t.label) : l10n.t('Download to {0}', t.label));
 
-/** How far a transfer is, in words ("3 of 7 files · 40 MB of 120 MB · …"), or that it is stopping or starting. */
-export const transferProgress = (t: Pick<LiveTransfer, 'cancelling' | 'progress'>): string => (t.cancelling ? l10n.t('cancelling…') : (t.progress ?? l10n.t('starting…')));
+/** How much of a transfer is done, from 0 to 1: by its bytes, else (files of no bytes) by its files. */
+export function transferFraction(p: TransferFigures): number {
+  if (p.bytesTotal > 0) return Math.min(1, p.bytesDone / p.bytesTotal);
+  return p.filesTotal > 0 ? Math.min(1, p.filesDone / p.filesTotal) : 0;
+}
+
+/** "37%": what is done, rounded down (100% only once all is). */
+const percentWords = (p: TransferFigures): string => l10n.t({ message: '{0}%', args: [Math.floor(transferFraction(p) * 100)], comment: ['How much of an upload or download is done'] });
+/** "85 MB/s". */
+const rateWords = (bytesPerSecond: number): string => l10n.t('{0}/s', formatSize(Math.round(bytesPerSecond))!);
+
+/** "3 of 10 files · 1.2 MB of 4.0 GB · 85 MB/s · 1 min 6 s left": a transfer's progress in full, each part when known. */
+export function transferFigureWords(p: TransferFigures): string {
+  const parts = [
+    l10n.t({ message: '{0} of {1}', args: [count(p.filesDone), fileCount(p.filesTotal)], comment: ['Files done of files in all: "3 of 10 files"'] }),
+    l10n.t({ message: '{0} of {1}', args: [formatSize(p.bytesDone)!, formatSize(p.bytesTotal)!], comment: ['Bytes done of bytes in all: "1.2 MB of 4.0 GB"'] }),
+  ];
+  if (p.bytesPerSecond !== undefined) parts.push(rateWords(p.bytesPerSecond));
+  if (p.secondsLeft !== undefined) parts.push(l10n.t('{0} left', formatDuration(Math.ceil(p.secondsLeft) * 1000)));
+  return parts.join(' · ');
+}
+
+/** A transfer's progress in words, or that it is stopping, or starting (nothing counted yet). */
+const progressOr = (t: Pick<LiveTransfer, 'cancelling' | 'progress'>, words: (p: TransferFigures) => string): string =>
+  t.cancelling ? l10n.t('cancelling…') : t.progress ? words(t.progress) : l10n.t('starting…');
+
+/** How far a transfer is, in full words ("33% · 3 of 7 files · 40 MB of 120 MB · …"), or that it is stopping or starting. */
+export const transferProgress = (t: Pick<LiveTransfer, 'cancelling' | 'progress'>): string => progressOr(t, (p) => [percentWords(p), transferFigureWords(p)].join(' · '));
+
+/** A transfer's row, short enough for a narrow side bar: "37% · 85 MB/s" (the rate once measured), or that it is stopping or starting. */
+export const transferProgressShort = (t: Pick<LiveTransfer, 'cancelling' | 'progress'>): string =>
+  progressOr(t, (p) => [percentWords(p), ...(p.bytesPerSecond !== undefined ? [rateWords(p.bytesPerSecond)] : [])].join(' · '));
 
 /** Each transfer: where it goes and how far it is, as its row in Data Jobs says it. */
 function transferLines(transfers: readonly LiveTransfer[]): string[] {

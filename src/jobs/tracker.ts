@@ -6,16 +6,18 @@ import { systemClock, type Clock } from '../api/clock';
 import { Emitter } from '../util/emitter';
 import { Poller, type PollBudget } from '../util/poller';
 import type { StateStore } from '../util/stateStore';
-import { readState, STATE, writeState, type JobDestination, type TrackedJob } from '../keys/state';
+import { readState, STATE, writeState, type JobChoices, type JobDestination, type TrackedJob } from '../keys/state';
 import { jobKindOf, type JobType } from './jobKinds';
 
-export type { JobDestination, TrackedJob } from '../keys/state';
+export type { JobChoices, JobDestination, TrackedJob } from '../keys/state';
 
 export interface NewJobInfo {
   /** The job's type (`COPY`, `MOVE`, `DELETE`); else the platform's answer's, else a copy. */
   type?: JobType;
   items: CopyItem[];
   destination: JobDestination;
+  /** An import's or export's choices, for Retry Failed Items. */
+  choices?: JobChoices;
   sourceNames?: Record<string, string>;
   group?: string;
   adopted?: boolean;
@@ -159,6 +161,33 @@ export class JobTracker {
 
   /** Starts following a job just submitted (or found after a lost answer). */
   add(job: AsyncJob, info: NewJobInfo): TrackedJob {
+    return this.addAll([{ job, info }])[0];
+  }
+
+  /**
+   * Starts following the jobs one call made (an import of 100 objects makes 100): stored once for all of them. A save
+   * writes every job, so one a job made a bulk import of 10,000 objects cost time as the square of their number.
+   */
+  addAll(entries: readonly { job: AsyncJob; info: NewJobInfo }[]): TrackedJob[] {
+    const added = entries.map(({ job, info }) => {
+      const tracked = this.track(job, info);
+      return { tracked, wasFinished: this.apply(tracked, job) };
+    });
+    if (!added.length) return [];
+    this.prune();
+    this.save();
+    this.changed.fire();
+    for (const { tracked, wasFinished } of added) {
+      if (wasFinished && tracked.result?.length) {
+        tracked.notified = true;
+        this.finished.fire(tracked);
+      }
+    }
+    if (added.some(({ tracked, wasFinished }) => !wasFinished || !tracked.result?.length)) this.poller.schedule(this.opts.firstDelayMs);
+    return added.map(({ tracked }) => tracked);
+  }
+
+  private track(job: AsyncJob, info: NewJobInfo): TrackedJob {
     const existing = this.jobs.get(job.id);
     const type = info.type ?? job.type ?? existing?.type;
     const tracked: TrackedJob = {
@@ -167,6 +196,7 @@ export class JobTracker {
       submittedAt: info.submittedAt ?? existing?.submittedAt ?? this.clock.now(),
       items: info.items,
       destination: info.destination,
+      ...(info.choices ?? existing?.choices ? { choices: info.choices ?? existing?.choices } : {}),
       sourceNames: info.sourceNames,
       group: info.group ?? existing?.group,
       account: info.account ?? this.account(),
@@ -175,19 +205,6 @@ export class JobTracker {
       write: info.write ?? existing?.write,
     };
     this.jobs.set(job.id, tracked);
-    const wasFinished = this.apply(tracked, job);
-    this.prune();
-    this.save();
-    this.changed.fire();
-    if (wasFinished) {
-      if (!tracked.result?.length) this.poller.schedule(this.opts.firstDelayMs);
-      else {
-        tracked.notified = true;
-        this.finished.fire(tracked);
-      }
-    } else {
-      this.poller.schedule(this.opts.firstDelayMs);
-    }
     return tracked;
   }
 

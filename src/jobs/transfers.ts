@@ -18,18 +18,30 @@ export interface LiveTransfer {
   account: string;
   /** This machine's clock: shown only. */
   startedAt: number;
-  /** How far it is, in words ("3 of 10 files · 1.2 MB of 4.0 GB · 85 MB/s"), as its notification says it. */
-  progress?: string;
+  /** How far it is, as its engine last counted it; undefined until it has. */
+  progress?: TransferFigures;
   /** Stopping: Cancel was pressed, its uploads are being aborted. */
   cancelling?: boolean;
   /** The upload run's record, when it keeps one (its ID). */
   runId?: string;
 }
 
+/** How far a transfer is: the engine's count (the shape of transfer/progress.ts's `TransferProgress`). */
+export interface TransferFigures {
+  filesDone: number;
+  filesTotal: number;
+  bytesDone: number;
+  bytesTotal: number;
+  /** Undefined until it is measured. */
+  bytesPerSecond: number | undefined;
+  /** Undefined while the rate is not known. */
+  secondsLeft: number | undefined;
+}
+
 /** What a command holds while its transfer runs: it tells the progress, and that it ended. */
 export interface TransferHandle {
   readonly id: string;
-  report(progress: string): void;
+  report(progress: TransferFigures): void;
   end(): void;
 }
 
@@ -105,7 +117,7 @@ export class Transfers {
     return {
       id,
       report: (progress) => {
-        transfer.progress = progress;
+        transfer.progress = { ...progress };
         this.changed.fire();
       },
       end: () => {

@@ -40,6 +40,7 @@ export const COMMANDS = {
   showTimeline: 'sevenbridges.tasks.showTimeline',
   // Starting work: the task document
   newTask: 'sevenbridges.tasks.newTask',
+  runAppOnFiles: 'sevenbridges.tasks.runAppOnFiles',
   runTaskDocument: 'sevenbridges.tasks.runDocument',
   saveTaskDocumentDraft: 'sevenbridges.tasks.saveDocumentAsDraft',
   openDraftAsDocument: 'sevenbridges.tasks.openDraftAsDocument',
@@ -89,6 +90,8 @@ export const COMMANDS = {
   pullApp: 'sevenbridges.apps.pull',
   pushAppRevision: 'sevenbridges.apps.push',
   showAppRevisions: 'sevenbridges.apps.revisions',
+  browseApps: 'sevenbridges.apps.browse',
+  showAppCwl: 'sevenbridges.apps.showCwl',
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;
@@ -131,6 +134,7 @@ export function commandTitles(): Record<CommandName, string> {
     findTask: l10n.t('Find Task…'),
     showTimeline: l10n.t('Show Timeline'),
     newTask: l10n.t('New Task…'),
+    runAppOnFiles: l10n.t('Run App on These Files…'),
     runTaskDocument: l10n.t('Run Task Document'),
     saveTaskDocumentDraft: l10n.t('Save Task Document as Draft'),
     openDraftAsDocument: l10n.t('Open Draft as Task Document'),
@@ -177,5 +181,7 @@ export function commandTitles(): Record<CommandName, string> {
     pullApp: l10n.t('Pull App…'),
     pushAppRevision: l10n.t('Push App Revision…'),
     showAppRevisions: l10n.t('App Revisions…'),
+    browseApps: l10n.t('Browse Apps…'),
+    showAppCwl: l10n.t('Show App CWL'),
   };
 }

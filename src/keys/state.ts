@@ -69,6 +69,16 @@ export interface JobDestination {
   parent?: string;
 }
 
+/**
+ * What the person chose when the job was sent, which Retry Failed Items sends again: an import's answer to a name
+ * taken and whether a folder keeps its structure, an export's copy only.
+ */
+export interface JobChoices {
+  onClash?: 'autorename' | 'overwrite' | 'fail';
+  keepFolders?: boolean;
+  copyOnly?: boolean;
+}
+
 /** An asynchronous file job (a copy, a move, a delete) as the extension remembers it. */
 export interface TrackedJob {
   id: string;
@@ -84,6 +94,8 @@ export interface TrackedJob {
   submittedAt: number;
   items: CopyItem[];
   destination: JobDestination;
+  /** An import's or export's choices (none in records of older versions: the platform's defaults were sent again). */
+  choices?: JobChoices;
   /** Names of the sources by ID, when known (from the files view or a task's outputs). */
   sourceNames?: Record<string, string>;
   /** The outbox group of the request: the jobs of one copy split into several requests share it. */
@@ -190,7 +202,18 @@ function readJob(value: unknown): TrackedJob | undefined {
   if (!items || items.length !== (value.items as unknown[]).length) return undefined;
   if (!optional(value.account, isString) || !optional(value.type, isString) || !optional(value.result, Array.isArray)) return undefined;
   for (const field of ['total', 'completed', 'failed', 'finishedAt'] as const) if (!optional(value[field], (v) => typeof v === 'number')) return undefined;
-  return { ...(value as unknown as TrackedJob), items, destination: { label: destination.label, project: destination.project, ...(isString(destination.parent) ? { parent: destination.parent } : {}) } };
+  const { choices, ...rest } = value as unknown as TrackedJob;
+  const kept = readJobChoices(choices);
+  return { ...rest, items, destination: { label: destination.label, project: destination.project, ...(isString(destination.parent) ? { parent: destination.parent } : {}) }, ...(kept ? { choices: kept } : {}) };
+}
+
+/** A job's choices, each kept only when it reads (a hand edit or another version's value is dropped, not sent). */
+function readJobChoices(value: unknown): JobChoices | undefined {
+  if (!isObject(value)) return undefined;
+  const onClash = value.onClash === 'autorename' || value.onClash === 'overwrite' || value.onClash === 'fail' ? value.onClash : undefined;
+  const flag = (v: unknown) => (typeof v === 'boolean' ? v : undefined);
+  const choices: JobChoices = { ...(onClash ? { onClash } : {}), ...(flag(value.keepFolders) !== undefined ? { keepFolders: flag(value.keepFolders) } : {}), ...(flag(value.copyOnly) !== undefined ? { copyOnly: flag(value.copyOnly) } : {}) };
+  return Object.keys(choices).length ? choices : undefined;
 }
 
 /** Where a CWL file of the workspace goes when pushed: an app (`owner/project/app`), and the revision it was last pulled from or pushed as. */

@@ -14,12 +14,13 @@ import type { DownloadItem, ExistingChoice, ExistingFile } from '../transfer/dow
 import { describeLocalError } from '../transfer/localFiles';
 import { PART, ResumeBook, type DownloadResume } from '../transfer/resumeState';
 import { confirmDiscard } from '../jobs/commands';
+import { transferFigureWords, transferFraction } from '../jobs/summary';
 import type { InterruptedRun } from '../jobs/transfers';
 import { requestLogger } from '../ui/requestLog';
 import { setting } from '../ui/settings';
 import { andMore, fileCount, formatSize } from '../util/words';
 import { collectItems, type DownloadRef } from './downloadItems';
-import { downloadSummaryWords, existingChoiceWords, progressWords } from './transferWords';
+import { downloadSummaryWords, existingChoiceWords } from './transferWords';
 
 export interface DownloadOptions {
   /** The local folder, without asking (scripts and tests). */
@@ -143,10 +144,10 @@ async function run(services: Services, target: string, items: readonly DownloadI
       return downloader.run(plan, {
         signal: controller.signal,
         onProgress: (p) => {
-          const fraction = p.bytesTotal ? (p.bytesDone / p.bytesTotal) * 100 : (p.filesDone / Math.max(1, p.filesTotal)) * 100;
-          progress.report({ message: progressWords(p), increment: Math.max(0, fraction - shown) });
-          shown = Math.max(shown, fraction);
-          row.report(progressWords(p));
+          const percent = transferFraction(p) * 100;
+          progress.report({ message: transferFigureWords(p), increment: Math.max(0, percent - shown) });
+          shown = Math.max(shown, percent);
+          row.report(p);
         },
       });
     })

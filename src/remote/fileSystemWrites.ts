@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { describeError } from '../api/errors';
 import { commandTitles } from '../keys/commands';
+import type { JobTracker } from '../jobs/tracker';
 import type { Services } from '../services';
 import { NotFoundError, type RemoteFiles } from './remoteFiles';
 import { formQuery, readFormOf } from './remotePath';
@@ -76,6 +77,6 @@ export class FileSystemWrites {
 const parentChanged = (uri: vscode.Uri): vscode.FileChangeEvent => ({ type: vscode.FileChangeType.Changed, uri: vscode.Uri.joinPath(uri, '..') });
 
 /** The write side as the extension builds it (remote/register.ts asks for it on the first write). */
-export function fileSystemWrites(services: Services, files: RemoteFiles, events: WriteEvents): FileSystemWrites {
-  return new FileSystemWrites(writerFor(services, files), events);
+export function fileSystemWrites(services: Services, files: RemoteFiles, events: WriteEvents, tracker: Pick<JobTracker, 'settled'>): FileSystemWrites {
+  return new FileSystemWrites(writerFor(services, files, tracker), events);
 }

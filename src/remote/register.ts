@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { JobTracker } from '../jobs/tracker';
 import type { Services } from '../services';
 import type { discardUploadRun, resumeUploadRun } from './upload';
 import type { discardDownloads, resumeDownloads } from './download';
@@ -24,7 +25,7 @@ export interface RemoteOnFirstUse {
 }
 
 /** The `sevenbridges:` file system; what it read is forgotten when the sign-in changes. */
-export function registerRemote(services: Services, load: Later<RemoteOnFirstUse>): RemoteParts {
+export function registerRemote(services: Services, tracker: Pick<JobTracker, 'settled'>, load: Later<RemoteOnFirstUse>): RemoteParts {
   const { client, session, projects } = services;
   const reader = later(async () => (await load()).storageContentReader({ onRequest: requestLogger(services.log), clock: services.clock }));
   const files = new RemoteFiles({
@@ -43,7 +44,7 @@ export function registerRemote(services: Services, load: Later<RemoteOnFirstUse>
   // The write side (Save, New File, New Folder, Rename, Delete in a mounted project) loads on its first use.
   let writes: ReturnType<typeof fileSystemWrites> | undefined;
   let watching: Promise<ChangedWhileOpen> | undefined;
-  const fileSystem = new RemoteFileSystem(files, async (events) => (writes ??= (await load()).fileSystemWrites(services, files, events)));
+  const fileSystem = new RemoteFileSystem(files, async (events) => (writes ??= (await load()).fileSystemWrites(services, files, events, tracker)));
   // Data Jobs' Resume and Discard of an upload run left unfinished.
   services.transfers.actions.upload = { resume: async (run) => (await load()).resumeUploadRun(services, run), discard: async (run) => (await load()).discardUploadRun(services, run) };
   services.transfers.actions.download = { resume: async (run) => (await load()).resumeDownloads(services, run), discard: async (run) => (await load()).discardDownloads(services, run) };

@@ -4,7 +4,9 @@
 // Loaded on first use (dist/features.js). No `vscode`: fileSystem.ts turns its refusals into the editor's errors.
 import * as l10n from '@vscode/l10n';
 import { nameProblem } from '../api/fileRules';
-import type { FileRecord } from '../api/types';
+import type { AsyncJob, FileRecord } from '../api/types';
+import { itemErrorWords } from '../jobs/summary';
+import type { JobTracker, TrackedJob } from '../jobs/tracker';
 import { WRITE_KINDS, type WriteKindName } from '../keys/writes';
 import { StorageClient } from '../api/storage';
 import type { Services } from '../services';
@@ -25,6 +27,8 @@ export interface RemoteWriter {
 export interface RemoteWriterDeps extends Omit<SaveDeps, 'complete'> {
   /** Sends one write through the outbox and waits for its outcome; rejects with words when it did not come. */
   send<R>(kind: WriteKindName, payload: unknown): Promise<R>;
+  /** An async file job (a folder's move) followed to its end, as Data Jobs follows it (the tracker's `settled`). */
+  settled(jobId: string): Promise<Pick<TrackedJob, 'state' | 'result'> | undefined>;
 }
 
 const projectRoot = (path: string): string => l10n.t('{0} is a project\'s root folder: it cannot be deleted, renamed or moved.', path);
@@ -93,11 +97,23 @@ export function remoteWriter(files: RemoteFiles, deps: RemoteWriterDeps): Remote
       }
       const entry = source.entry as FileRecord;
       const sameFolder = JSON.stringify(source.place.destination) === JSON.stringify(target.destination);
-      if (!sameFolder) {
-        if (entry.type === 'folder') throw new WriteRefused(l10n.t('{0} is a folder: move folders with Move To… in Projects & Files, which follows the job in Data Jobs.', from));
-        await deps.send(WRITE_KINDS.move, { id: entry.id, name: entry.name, from: entry.parent, to: target.folderId, label: to });
+      const renamed = entry.name !== target.name;
+      if (!sameFolder && entry.type === 'folder') {
+        // A folder moves by the asynchronous move, a job of Data Jobs, followed here to its end: it is made anew there (a new ID).
+        const item = { file: entry.id, ...target.destination, ...(renamed ? { name: target.name } : {}) };
+        const job = await deps.send<AsyncJob>(WRITE_KINDS.asyncMove, { items: [item], destination: { label: to, project: target.project, ...('parent' in target.destination ? { parent: target.destination.parent } : {}) }, sourceNames: { [entry.id]: entry.name } });
+        const result = (await deps.settled(job.id))?.result?.[0];
+        files.drop(from);
+        files.drop(to);
+        if (result?.error) throw new WriteRefused(l10n.t('{0} was not moved: {1}', from, result.error.message ?? itemErrorWords(result.error)));
+        return [entry.id, ...(result?.resource ? [result.resource.id] : []), source.place.folderId, target.folderId];
       }
-      if (entry.name !== target.name) await deps.send(WRITE_KINDS.rename, { id: entry.id, name: target.name, oldName: entry.name });
+      if (!sameFolder) {
+        // Moved and renamed by one call (the move takes the new name, files/moveWrites.ts): never moved and left with its old name.
+        await deps.send(WRITE_KINDS.move, { id: entry.id, name: entry.name, from: entry.parent, to: target.folderId, label: to, ...(renamed ? { newName: target.name } : {}) });
+      } else if (renamed) {
+        await deps.send(WRITE_KINDS.rename, { id: entry.id, name: target.name, oldName: entry.name });
+      }
       files.drop(from);
       files.drop(to);
       return [entry.id, source.place.folderId, target.folderId];
@@ -110,7 +126,7 @@ export function remoteWriter(files: RemoteFiles, deps: RemoteWriterDeps): Remote
  * sent as the account in use and waited for through every wait (30 s at most; a lost answer is looked up meanwhile,
  * never sent again).
  */
-export function writerFor(services: Services, files: RemoteFiles): RemoteWriter {
+export function writerFor(services: Services, files: RemoteFiles, tracker: Pick<JobTracker, 'settled'>): RemoteWriter {
   const notAnswered = () => l10n.t('The platform has not answered yet: the change is being checked (see the Data Jobs view).');
   return remoteWriter(files, {
     uploads: services.client.uploads,
@@ -120,5 +136,6 @@ export function writerFor(services: Services, files: RemoteFiles): RemoteWriter 
       if (!account) throw new WriteRefused(signInToChange());
       return outcomeOf(await services.outbox.send<R>(kind, [payload], account, { until: 'end', atMostMs: LOOKUP_WAIT_MS }), notAnswered);
     },
+    settled: async (jobId) => (await tracker.settled([jobId]))[0],
   });
 }

@@ -1,22 +1,9 @@
-// What a download's progress notification and its summary say. No `vscode`.
+// What a download's or upload's summary says. No `vscode`.
 import * as l10n from '@vscode/l10n';
 import * as path from 'path';
 import type { DownloadSummary } from '../transfer/download';
 import type { UploadSummary } from '../transfer/upload';
-import type { TransferProgress } from '../transfer/progress';
-import { formatDuration } from '../util/time';
 import { andMore, count, failedBecause, fileCount, formatSize } from '../util/words';
-
-/** "3 of 10 files · 1.2 MB of 4.0 GB · 85 MB/s · 1m 5s left". */
-export function progressWords(p: TransferProgress): string {
-  const parts = [
-    l10n.t({ message: '{0} of {1}', args: [count(p.filesDone), fileCount(p.filesTotal)], comment: ['Files done of files in all: "3 of 10 files"'] }),
-    l10n.t({ message: '{0} of {1}', args: [formatSize(p.bytesDone)!, formatSize(p.bytesTotal)!], comment: ['Bytes done of bytes in all: "1.2 MB of 4.0 GB"'] }),
-  ];
-  if (p.bytesPerSecond !== undefined) parts.push(l10n.t('{0}/s', formatSize(Math.round(p.bytesPerSecond))!));
-  if (p.secondsLeft !== undefined) parts.push(l10n.t('{0} left', formatDuration(Math.ceil(p.secondsLeft) * 1000)));
-  return parts.join(' · ');
-}
 
 /** The buttons for a name already taken (Download… locally, Upload… on the platform). */
 export function existingChoiceWords(): { overwrite: string; keepBoth: string; skip: string } {

@@ -20,11 +20,12 @@ import { ResumeBook, type UploadResume, type UploadRunResume } from '../transfer
 import { Uploader } from '../transfer/uploader';
 import type { NameClash, UploadPlan, UploadSummary } from '../transfer/upload';
 import type { Account } from '../write/outbox';
+import { transferFigureWords, transferFraction } from '../jobs/summary';
 import { locationWords, type InterruptedRun } from '../jobs/transfers';
 import { randomUUID } from 'crypto';
 import { pickProject } from '../ui/projectPick';
 import { requestLogger } from '../ui/requestLog';
-import { existingChoiceWords, progressWords, uploadSummaryWords } from './transferWords';
+import { existingChoiceWords, uploadSummaryWords } from './transferWords';
 import { clashQuestion, takenNames } from './uploadClashes';
 import { completedThroughOutbox, completeThroughOutbox, folderThroughOutbox } from './uploadWrite';
 
@@ -153,10 +154,10 @@ async function runUpload(services: Services, account: Account, uploader: Uploade
           record,
           adoptLeftOver: resuming,
           onProgress: (p) => {
-            const fraction = p.bytesTotal ? (p.bytesDone / p.bytesTotal) * 100 : (p.filesDone / Math.max(1, p.filesTotal)) * 100;
-            progress.report({ message: progressWords(p), increment: Math.max(0, fraction - shown) });
-            shown = Math.max(shown, fraction);
-            row.report(progressWords(p));
+            const percent = transferFraction(p) * 100;
+            progress.report({ message: transferFigureWords(p), increment: Math.max(0, percent - shown) });
+            shown = Math.max(shown, percent);
+            row.report(p);
           },
         });
       },

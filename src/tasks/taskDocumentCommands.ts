@@ -8,8 +8,14 @@ import type { Task } from '../api/types';
 import { needWords, typeName, type AppInput } from '../apps/cwlInputs';
 import { commandTitles } from '../keys/commands';
 import { WRITE_KINDS } from '../keys/writes';
-import { onOne, plain, type Command } from '../ui/commands';
+import { onMany, onOne, plain, type Command, type CommandOptions } from '../ui/commands';
+import { fileTarget, type FileRef } from '../files/targets';
+import { placeFiles, type PickedFile } from './filesToInputs';
+import type { KnownFile } from './taskDocumentFacts';
+import { andMore } from '../util/words';
 import { pickProject } from '../ui/projectPick';
+import { appOfPage } from '../apps/appDocuments';
+import { pickApp } from '../apps/appPick';
 import { describeOutcome, notSignedIn, outcomeOf, outcomeWords, type ActionOutcome } from './actions';
 import type { CreateTaskPayload } from './taskWrites';
 import type { ExecutionParts } from './executionCommands';
@@ -28,7 +34,6 @@ import { TASK_DOCUMENT_GLOB } from './taskDocumentName';
 import { revisionOfDocumentPath } from '../apps/appRevisions';
 import { appRevisionOf } from '../api/apps';
 import { SCHEMES } from '../keys/schemes';
-import { revisionWords } from '../util/words';
 
 export interface TaskDocumentParts extends ExecutionParts {
   language: TaskDocumentLanguage;
@@ -43,51 +48,49 @@ const LOOKUP_WAIT_MS = 10_000;
 export function taskDocumentCommands(parts: TaskDocumentParts): Command[] {
   const task = taskTarget(parts.services);
   return [
-    plain('newTask', (app) => newTask(parts, typeof app === 'string' ? app : undefined)),
+    plain('newTask', (app) => newTask(parts, app)),
     plain('runTaskDocument', (uri) => submitDocument(parts, uri, true)),
     plain('saveTaskDocumentDraft', (uri) => submitDocument(parts, uri, false)),
     plain('runForEachRow', (...args) => runForEachRow(parts, args)),
     plain('newTaskWithRevision', (given) => newTaskWithRevision(parts, given)),
+    onMany('runAppOnFiles', { type: fileTarget(parts.services), ask: { prompt: () => vscode.l10n.t('The IDs of the files and folders to run an app on') } }, (files, options) => runAppOnFiles(parts, files, options)),
     onOne('openDraftAsDocument', { type: task, fits: (t) => t.status === 'DRAFT', ask: { query: () => ({ status: 'DRAFT' as const }) } }, (t) => openDraft(parts, t)),
   ];
 }
 
-interface AppItem extends vscode.QuickPickItem {
-  app: App;
-  isPublic: boolean;
+/** New Task…: an app (given: its ID, or the page it was opened as; else picked among yours and the public ones), the project to run in, and its document opened. */
+async function newTask(parts: TaskDocumentParts, given: unknown): Promise<void> {
+  const app = await appToRun(parts, given);
+  if (!app) return;
+  const project = await projectToRun(parts, app);
+  if (!project) return;
+  await openNewDocument(parts, app, project, {});
 }
 
-/** New Task…: an app (of your projects, or public), the project to run in, and its document opened. */
-async function newTask(parts: TaskDocumentParts, appId: string | undefined): Promise<void> {
-  const { client, projects } = parts.services;
-  let app: App | undefined;
-  let isPublic = false;
-  if (appId) {
-    app = await client.apps.get(appId);
-  } else {
-    const chosen = await vscode.window.showQuickPick(
-      (async () => {
-        const [own, pub] = await Promise.all([client.apps.list({}, { limit: 100 }), client.apps.list({ visibility: 'public' }, { limit: 100 })]);
-        const item = (a: App, isPub: boolean): AppItem => ({ label: a.name, description: `${a.project} · ${revisionWords(a.revision)}`, detail: isPub ? vscode.l10n.t('Public app') : undefined, app: a, isPublic: isPub });
-        return [...own.items.map((a) => item(a, false)), ...pub.items.map((a) => item(a, true))];
-      })(),
-      { title: commandTitles().newTask, placeHolder: vscode.l10n.t('The app to run (type to search)'), matchOnDescription: true },
-    );
-    if (!chosen) return;
-    app = chosen.app;
-    isPublic = chosen.isPublic;
-  }
-  let project = isPublic ? undefined : app.project;
-  if (!project) {
-    const picked = await pickProject(projects, { title: vscode.l10n.t('New Task: the project to run "{0}" in', app.name) });
-    if (!picked || picked === 'none') return;
-    project = picked.id;
-  }
+/** The app New Task… runs: an ID, an app's page, else one picked. */
+async function appToRun(parts: TaskDocumentParts, given: unknown): Promise<App | undefined> {
+  const { client, clock } = parts.services;
+  const page = given instanceof vscode.Uri ? appOfPage(given) : undefined;
+  const id = page ? `${page.app}/${page.revision}` : typeof given === 'string' ? given : undefined;
+  if (id) return client.apps.get(id);
+  return pickApp(client.apps, clock, { title: commandTitles().newTask, placeholder: vscode.l10n.t('The app to run (type to search)') });
+}
+
+/** An app of one of your projects runs there; any other (a public app) asks in which of yours. */
+async function projectToRun(parts: TaskDocumentParts, app: App): Promise<string | undefined> {
+  const { projects } = parts.services;
+  if ((await projects.all()).some((p) => p.id === app.project)) return app.project;
+  const picked = await pickProject(projects, { title: vscode.l10n.t('New Task: the project to run "{0}" in', app.name) });
+  return picked && picked !== 'none' ? picked.id : undefined;
+}
+
+/** A task document for the app's revision in the project, its inputs as given, every other input a line to fill in. */
+async function openNewDocument(parts: TaskDocumentParts, app: App, project: string, inputs: Record<string, unknown>, names?: ReadonlyMap<string, string>): Promise<vscode.TextDocument> {
   const revision = `${appBaseId(app.id)}/${app.revision}`;
   const facts = await parts.language.facts.app(revision);
   if ('error' in facts) throw facts.error;
-  const doc: TaskDocument = { app: revision, project, name: app.name, inputs: {} };
-  await openDocument(parts, `${safeName(app.name)}.sbtask.yaml`, renderTaskDocument(doc, { order: inputOrder(facts.inputs) }));
+  const doc: TaskDocument = { app: revision, project, name: app.name, inputs };
+  return openDocument(parts, `${safeName(app.name)}.sbtask.yaml`, renderTaskDocument(doc, { order: inputOrder(facts.inputs), names }));
 }
 
 /**
@@ -138,6 +141,45 @@ async function workspaceTaskDocuments(parts: TaskDocumentParts): Promise<Documen
   );
   return read.filter((c) => c !== undefined);
 }
+
+/** The most names a message lists of the files that fit no input. */
+const NAMED = 5;
+
+/**
+ * Run App on These Files…: an app picked (or `{ app }` from a script), its task document opened in the files' project
+ * with the files and folders placed into the inputs they fit (filesToInputs.ts); what fits none is said.
+ */
+async function runAppOnFiles(parts: TaskDocumentParts, refs: FileRef[], options: CommandOptions): Promise<{ document: vscode.TextDocument; unplaced: PickedFile[] } | undefined> {
+  const title = commandTitles().runAppOnFiles;
+  const records = await Promise.all(refs.map((f) => recordOf(parts, f)));
+  const projects = [...new Set(records.map((r) => r.project).filter((p): p is string => !!p))];
+  if (projects.length !== 1) throw new Error(vscode.l10n.t('{0}: a task runs in one project, and these files are in {1}. Select files of one project.', title, projects.length));
+  const app = typeof options.app === 'string' ? await parts.services.client.apps.get(options.app) : await pickApp(parts.services.client.apps, parts.services.clock, { title, placeholder: vscode.l10n.t('The app to run on {0} (type to search)', fileNames(records)) });
+  if (!app) return undefined;
+  const facts = await parts.language.facts.app(`${appBaseId(app.id)}/${app.revision}`);
+  if ('error' in facts) throw facts.error;
+  parts.language.facts.learn(records, false);
+  const placement = placeFiles(facts.inputs, records.map((r) => ({ id: r.id, name: r.name, folder: r.type === 'folder' })));
+  const document = await openNewDocument(parts, app, projects[0], placement.inputs, new Map(records.map((r) => [r.id, r.name])));
+  if (placement.unplaced.length) {
+    const [one, ...more] = placement.unplaced;
+    void vscode.window.showWarningMessage(
+      more.length
+        ? vscode.l10n.t('{0} files fit no input of "{1}" by their file types: {2}. Add them where they belong in the document.', placement.unplaced.length, app.name, fileNames(placement.unplaced))
+        : vscode.l10n.t('"{0}" fits no input of "{1}" by its file types. Add it where it belongs in the document.', one.name, app.name),
+    );
+  }
+  return { document, unplaced: placement.unplaced };
+}
+
+/** What a file's row knows of it (its project as the row above it says), else its record read (an ID from a script). */
+async function recordOf(parts: TaskDocumentParts, ref: FileRef): Promise<KnownFile> {
+  if (ref.name && ref.project) return { id: ref.id, name: ref.name, project: ref.project, type: ref.folder ? 'folder' : 'file' };
+  return parts.services.client.files.get(ref.id);
+}
+
+const fileNames = (files: readonly { name: string }[]): string =>
+  [...files.slice(0, NAMED).map((f) => `"${f.name}"`), ...(files.length > NAMED ? [andMore(files.length - NAMED)] : [])].join(', ');
 
 /** Each input as a line to fill in, with what it takes. */
 function inputOrder(inputs: readonly AppInput[]): { id: string; hint: string }[] {
@@ -225,7 +267,7 @@ async function submitDocument(parts: TaskDocumentParts, given: unknown, run: boo
   if (run) await parts.watcher.watch(made);
   void parts.refresher.refreshNow();
   // Shown in the Tasks view, selected.
-  const node = parts.tree.findTaskNodes(made.id)[0];
+  const node = await parts.tree.taskNode(made);
   if (node) await parts.view.reveal(node, { select: true, focus: false });
   const said = run ? vscode.l10n.t('"{0}" is queued to run. You will be told when it ends.', made.name ?? '') : vscode.l10n.t('"{0}" is saved as a draft.', made.name ?? '');
   vscode.window.setStatusBarMessage(`$(check) ${said}`, 8000);

@@ -17,6 +17,9 @@ export interface TaskDocumentApi {
   };
 }
 
+/** What a document needs to know of a file: its name, whether it is a folder, its project. */
+export type KnownFile = Pick<FileRecord, 'id' | 'name' | 'type' | 'project'>;
+
 /** An app as a document needs it: its inputs and what it says of itself; or why it could not be read. */
 export type AppFacts = { inputs: AppInput[]; summary: AppSummary } | { error: unknown };
 
@@ -102,7 +105,7 @@ export class TaskDocumentFacts {
   }
 
   /** Files read elsewhere (a listing, a drop) are known without a request. */
-  learn(records: readonly FileRecord[], tell = true): void {
+  learn(records: readonly KnownFile[], tell = true): void {
     for (const f of records) this.files.set(f.id.toLowerCase(), { id: f.id, name: f.name, type: f.type === 'folder' ? 'folder' : 'file', project: f.project });
     if (tell) this.onFileFacts();
   }

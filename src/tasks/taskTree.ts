@@ -593,6 +593,17 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
     return this.openLists().some((list) => list.items.some((t) => isActive(t.status)));
   }
 
+  /**
+   * The row of a task just made (to reveal it): its group's first page is read if the group was never opened (a task
+   * added to a group not loaded is in its count, not yet a row). Undefined when the filter leaves it out.
+   */
+  async taskNode(task: Task): Promise<TaskNode | undefined> {
+    const shown = this.findTaskNodes(task.id)[0];
+    if (shown) return shown;
+    await this.getChildren(this.group(groupOf(task.status)));
+    return this.findTaskNodes(task.id)[0];
+  }
+
   /** Every task node currently built, for tests and for finding a node by task id. */
   findTaskNodes(taskId: string): TaskNode[] {
     const found: TaskNode[] = [];

@@ -38,8 +38,15 @@ export async function folderProblem(root: string, dir: string): Promise<{ code: 
   return undefined;
 }
 
-/** Makes the folders from `root` down to `dir` that are missing, one at a time; throws a local error at a link or a file. */
+/**
+ * Makes the folders from `root` down to `dir` that are missing, one at a time; throws a local error at a link or a
+ * file. The chosen folder itself is made too if missing (removed since it was picked, or named by a script), as
+ * Collect Failure Logs does.
+ */
 export async function makeFolders(root: string, dir: string): Promise<void> {
+  await fsp.mkdir(root, { recursive: true }).catch((error: unknown) => {
+    throw localError(error);
+  });
   for (const folder of between(root, dir)) {
     let stats = await fsp.lstat(folder).catch(() => undefined);
     if (!stats) {

@@ -2,12 +2,13 @@
 // the items split 100 a call, and for an export what cannot be exported, refused with why. No `vscode`.
 import * as l10n from '@vscode/l10n';
 import { MAX_VOLUME_BULK, type ExportRequest, type ImportRequest, type Volume } from '../api/volumes';
+import type { JobChoices } from '../keys/state';
 import { WRITE_KINDS, type WriteKindName } from '../keys/writes';
 import { isActive, isReadWrite } from './volumesModel';
 import type { ExportPayload, ImportPayload } from './volumeWrites';
 
 /** What to do when a name is taken where an item goes. */
-export type OnClash = 'autorename' | 'overwrite' | 'fail';
+export type OnClash = NonNullable<JobChoices['onClash']>;
 
 export interface ImportChoices {
   onClash: OnClash;
@@ -50,14 +51,30 @@ export interface ImportSourceRef {
 /** The writes of an import: 100 items a call, each with the choices made once. */
 export function importPayloads(sources: readonly ImportSourceRef[], to: ImportDestination, choices: ImportChoices): ImportPayload[] {
   const unique = [...new Map(sources.map((s) => [`${s.volume}/${s.location}`, s])).values()];
-  const items = unique.map((s): ImportRequest => ({
+  const items = unique.map((s) => importRequest(s, to, choices));
+  return chunks(items).map((part) => ({ items: part, to: to.label, project: to.project }));
+}
+
+/**
+ * One item of an import, with the choices made (Retry Failed Items sends a failed one again with its job's; a job of
+ * an older version has none: the platform's defaults).
+ */
+export function importRequest(s: ImportSourceRef, to: Pick<ImportDestination, 'project' | 'parent'>, choices: JobChoices = {}): ImportRequest {
+  return {
     source: { volume: s.volume, location: s.location },
     destination: to.parent ? { parent: to.parent } : { project: to.project },
     ...(choices.onClash === 'overwrite' ? { overwrite: true } : choices.onClash === 'autorename' ? { autorename: true } : {}),
     // The platform's default keeps folders; it is said only for a prefix ("should not be used" for a file).
-    ...(s.location.endsWith('/') ? { preserve_folder_structure: choices.keepFolders } : {}),
-  }));
-  return chunks(items).map((part) => ({ items: part, to: to.label, project: to.project }));
+    ...(s.location.endsWith('/') && choices.keepFolders !== undefined ? { preserve_folder_structure: choices.keepFolders } : {}),
+  };
+}
+
+/** The choices an item of an import was sent with, as its job keeps them (`importRequest` read back). */
+export function importChoicesOf(request: ImportRequest): JobChoices {
+  return {
+    onClash: request.overwrite ? 'overwrite' : request.autorename ? 'autorename' : 'fail',
+    ...(request.preserve_folder_structure !== undefined ? { keepFolders: request.preserve_folder_structure } : {}),
+  };
 }
 
 /** A file (or folder) asked to be exported, as its record shows it. */

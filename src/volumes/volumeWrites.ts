@@ -55,7 +55,7 @@ export interface VolumeJobWriting {
   find(spec: VolumeKindSpec, record: VolumeWriteRecord & { snapshot: JobSnapshot }, credentials: Credentials, taken: (id: string) => boolean): Promise<Lookup<VolumeJobsOutcome>>;
   finish(spec: VolumeKindSpec, record: VolumeWriteRecord, outcome: VolumeJobsOutcome, found: boolean): void;
   /** Retry Failed Items: a new write of a job's failed items. */
-  retry(spec: VolumeKindSpec, items: CopyItem[], names: Record<string, string>, job: Pick<TrackedJob, 'destination'>): Payload;
+  retry(spec: VolumeKindSpec, items: CopyItem[], names: Record<string, string>, job: Pick<TrackedJob, 'destination' | 'choices'>): Payload;
 }
 
 export interface VolumeWriteParts {

@@ -72,6 +72,22 @@ describe('12. moving files and tagging many: every kind exactly once through los
     accountWrites('move', { ...compareWrites([file.id, other.id], made), wronglyAdopted: 0, stuck: 0 });
   });
 
+  it('a move that renames (a drag in the Explorer to another folder under a new name) is one call: its lost answer is read back, moved and renamed once', async () => {
+    const { p, folders } = setting();
+    const file = emu.data.files.find((f) => f.project === p.id && f.type === 'file' && f.parent !== folders[0].id)!;
+    const newName = `renamed-${file.name}`;
+    const path = new RegExp(`^/files/${file.id}/actions/move$`);
+    emu.loseNextWriteResponse({ method: 'POST', path });
+    const moved = await send(WRITE_KINDS.move, [{ id: file.id, name: file.name, from: file.parent!, to: folders[0].id, newName, label: `${folders[0].name}/${newName}` }]);
+    assert.deepStrictEqual(moved.left.map((r) => [r.state, r.note]), []);
+    assert.deepStrictEqual([moved.finished.length, moved.finished[0].found], [1, true], 'found after the lost answer');
+    const now = emu.data.fileById.get(file.id)!;
+    assert.deepStrictEqual([now.parent, now.name], [folders[0].id, newName]);
+    assert.strictEqual(received('POST', path).length, 1, 'one POST');
+    assert.ok(!emu.writes.some((w) => w.method === 'PATCH' && w.path === `/files/${file.id}`), 'no rename sent on its own');
+    accountWrites('move', { ...compareWrites([file.id], processed('POST', path).map((w) => w.path.split('/')[2])), wronglyAdopted: 0, stuck: 0 }, 'with a new name');
+  });
+
   it('an async move of 250 files goes as 3 calls; the lost answer is found among the MOVE jobs by its results; maintenance waited out; none moved twice', async () => {
     const { p, folders } = setting();
     const dest = folders[0];

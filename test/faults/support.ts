@@ -252,4 +252,4 @@ export function accountCopies(emu: Emulator, requested: readonly unknown[], sinc
  * A job tracker that follows nothing (the async deletes' and moves' jobs are not followed here): what the writes ask
  * of it answers that no job is another write's.
  */
-export const NO_TRACKER: JobWriteTracker = { add: () => undefined as never, get: () => undefined, recordedWrites: () => new Map() };
+export const NO_TRACKER: JobWriteTracker = { add: () => undefined as never, addAll: () => [], get: () => undefined, recordedWrites: () => new Map() };

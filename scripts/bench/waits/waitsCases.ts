@@ -38,6 +38,20 @@ export interface WaitCase {
   run?(ctx: WaitsContext, run: number): Promise<TimedRun>;
 }
 
+/** The name of the task a run of Run Task makes (one a run: the document of each names the task it made). */
+const runTaskName = (latencyMs: number, run: number) => `bench run task ${latencyMs} ms ${run}`;
+
+/** Opens a file of the workspace as a person does, with Go to File (Ctrl+P), its name typed. */
+async function openWorkspaceFile(wb: WaitsContext['wb'], file: string): Promise<void> {
+  await wb.page.locator('.monaco-workbench').focus().catch(() => undefined);
+  await wb.page.keyboard.press('Control+P');
+  await wb.waitForQuickInput();
+  await wb.quickInput().locator('.quick-input-box input').fill(file);
+  await waitFor(async () => (await wb.quickItems()).some((i) => i.label === file), `${file} offered by Go to File`, SETTLE_MS);
+  await wb.page.keyboard.press('Enter');
+  await wb.waitForQuickInputClosed(SETTLE_MS);
+}
+
 /** Every group of the Tasks view with the count the emulator holds for it. */
 function groupsWithCounts(emulator: Emulator): { label: string; description: string }[] {
   const statuses: readonly string[] = TASK_STATUSES;
@@ -183,10 +197,40 @@ export const CASES: WaitCase[] = [
   },
   {
     id: 'runTask',
-    title: 'Run Task from the new task document to its row drawn under Running',
-    needs: 'POST /v2/tasks?action=run: 1 round trip (the row drawn from its answer, as Run Task… on a draft does)',
+    title: 'Run Task at the top of a task document to the new task\'s row drawn in the Tasks view',
+    needs: 'POST /v2/tasks?action=run: 1 round trip (the row drawn from its answer)',
     floor: 'groupOpened',
-    pending:
-      'issue 39 (the new task document) is not built yet: fill in `network` (the POST, bare) and `run` (the document opened, Run Task clicked, timeWait until the row is drawn under Running) here',
+    network: async ({ client, data, latencyMs }, run) => {
+      const { app, bam, reference } = data.taskApp;
+      await client.tasks.create(
+        { name: `${runTaskName(latencyMs, run)} (bare)`, project: data.project, app, inputs: { input_bam: { class: 'File', path: bam }, reference: { class: 'File', path: reference }, mode: 'strict' } },
+        { run: true },
+      );
+    },
+    before: async (ctx) => {
+      await seeSevenBridges(ctx, VIEW.tasks, [VIEW.files, VIEW.jobs]);
+      await ctx.wb.collapseAll(VIEW.tasks);
+      await closeEditors(ctx.wb);
+    },
+    run: async (ctx, run) => {
+      const { wb, data, latencyMs } = ctx;
+      const name = runTaskName(latencyMs, run);
+      const file = `${name.replace(/\W+/g, '-')}.sbtask.yaml`;
+      const { app, bam, reference } = data.taskApp;
+      const text = [`app: ${app}`, `project: ${data.project}`, `name: ${name}`, 'inputs:', `  input_bam: ${bam}`, `  reference: ${reference}`, '  mode: strict', ''].join('\n');
+      fs.writeFileSync(path.join(ctx.workspace, file), text);
+      await openWorkspaceFile(wb, file);
+      // Its link shows once the document is open and read as a task document.
+      const runTask = wb.page.locator('.part.editor .codelens-decoration a', { hasText: /Run Task/ }).first();
+      await runTask.waitFor({ timeout: SETTLE_MS });
+      const row: Drawn = { kind: 'rows', view: VIEW.tasks, anyLabel: [name] };
+      const timed = await counted(ctx, async () => [await timeWait(wb.page, row, () => runTask.click(), WAIT_TIMEOUT_MS)]);
+      // The task's ID is written into the document (its next Run Task would change that task): saved, then closed.
+      await waitFor(async () => (await wb.activeEditorText()).includes('draft:'), 'the task\'s ID in the document', SETTLE_MS);
+      await wb.page.keyboard.press('Control+S');
+      await closeEditors(wb);
+      await wb.collapseAll(VIEW.tasks);
+      return timed;
+    },
   },
 ];

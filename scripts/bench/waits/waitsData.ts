@@ -26,7 +26,12 @@ export interface WaitsData {
   downloadFolder: FileRec;
   /** The 3 MB text files: a name and the start of its first line, per latency and run. */
   textFile(latencyMs: number, run: number): { name: string; id: string; firstLine: string };
+  /** What Run Task's documents name: the app (with its latest revision) and the files of its two required inputs. */
+  taskApp: { app: string; bam: string; reference: string };
 }
+
+/** The app Run Task's documents run: every kind of input, two of them required files (test/emulator/appSeeds.ts). */
+export const TASK_APP = 'rfranklin/my-project/variant-filter';
 
 const stamp = (emulator: Emulator) => new Date(emulator.data.startedAt).toISOString().slice(0, 19) + 'Z';
 
@@ -72,7 +77,15 @@ export async function addWaitsData(emulator: Emulator, latencies: readonly numbe
       texts.set(`${latencyMs}/${run}`, { name, id: file.id, firstLine: await firstLine(emulator, file.id) });
     }
   }
+  const app = emulator.data.apps.get(TASK_APP);
+  if (!app || app.project !== home.id) throw new Error(`the emulator has no app ${TASK_APP} in ${home.id}`);
+  const taskApp = {
+    app: `${TASK_APP}/${app.revisions.length - 1}`,
+    bam: addFile(emulator, textFolder, 'bench-sample.bam', 1_000_000).id,
+    reference: addFile(emulator, textFolder, 'bench-reference.fa', 1_000_000).id,
+  };
   return {
+    taskApp,
     project: home.id,
     projectName: home.name,
     searchProject: searched.id,

@@ -194,18 +194,21 @@ describe('files in and out of the editor', function () {
       await wb.quickInput().locator('.quick-input-box input').press('Enter');
       // Data Jobs opened once the menu is used (opened before, its rows could push "samples" out of the files' view).
       await wb.expandPane(VIEW.jobs);
-      const rows = await wb.waitForTreeItems(VIEW.jobs, /^Uploading/, 30_000);
+      // Its row is short first ("37% · 85 MB/s"), where it goes next; "Upload to …" in full in its aria label.
+      const uploading = (r: { ariaLabel: string }) => /^Upload to .*samples, /.test(r.ariaLabel);
+      const rows = await wb.waitForTreeItems(VIEW.jobs, /^(starting…|\d+%)/, 30_000);
       // The pointer off the trees: no tooltip over the row in the screenshot.
       await wb.page.mouse.move(900, 300);
       await wb.page.waitForTimeout(500);
       await wb.screenshot('files-07-upload-in-data-jobs');
-      const row = rows.find((r) => /^Uploading/.test(r.label))!;
+      const row = rows.find(uploading)!;
+      assert.match(row.label, /^(starting…|\d+%( · \S+ [KMGT]?B\/s)?)$/, JSON.stringify(row));
       assert.match(row.description, /^samples · /, JSON.stringify(row));
       const summary = await wb.waitForNotification(/^Uploaded 1 file/, 60_000);
       assert.match(summary, /to .*samples/);
       // Done: its row goes, and the file shows in Projects & Files.
-      for (let i = 0; i < 50 && (await wb.treeItems(VIEW.jobs)).some((r) => /^Uploading/.test(r.label)); i++) await wb.page.waitForTimeout(100);
-      assert.ok(!(await wb.treeItems(VIEW.jobs)).some((r) => /^Uploading/.test(r.label)), 'the row goes once the upload is done');
+      for (let i = 0; i < 50 && (await wb.treeItems(VIEW.jobs)).some(uploading); i++) await wb.page.waitForTimeout(100);
+      assert.ok(!(await wb.treeItems(VIEW.jobs)).some(uploading), 'the row goes once the upload is done');
       await wb.collapsePane(VIEW.jobs);
       // Projects & Files read its listings again: samples shows the new file once opened.
       await wb.openTreeItem(VIEW.files, 'samples', name);

@@ -314,7 +314,7 @@ describe('Data Jobs: every async job, and transfers, as rows', function () {
     emu.storageFaults.settings.bytesPerSecond = 8 * MiB;
     try {
       const running = vscode.commands.executeCommand('sevenbridges.files.upload', { sources: [file], destination: { parent: destination.id }, confirm: false }) as Thenable<{ cancelled: boolean; uploaded: unknown[] }>;
-      const row = await waitFor(async () => (await roots()).find((n) => n.kind === 'transfer' && /^Uploading · \d+ of 1 file · /.test(label(n))), 'the upload\'s row with its progress', 30_000);
+      const row = await waitFor(async () => (await roots()).find((n) => n.kind === 'transfer' && /^\d+%/.test(label(n)) && / · 0\/1 files · /.test(String(api.jobs.rows.getTreeItem(n).description))), 'the upload\'s row with its progress', 30_000);
       assert.match(String(api.jobs.rows.getTreeItem(row).contextValue), /\bcancellable\b/);
       await waitFor(() => [...emu.uploads.pending.keys()].some((id) => !pendingBefore.has(id)), 'the upload begun on the platform', 30_000);
       await vscode.commands.executeCommand('sevenbridges.jobs.cancelTransfer', row);

@@ -183,7 +183,7 @@ describe('files in and out of the editor', function () {
     assert.ok(!vscode.workspace.textDocuments.some((d) => d.uri.path.endsWith('/blob.dat')), 'no text editor for it');
   });
 
-  it('a mounted project is a folder you can change: a new file, Save as a new version (checked against the version read), a folder, a rename, a delete, each on the platform; a part of a file, a changed file and a read-only project refused in words', async () => {
+  it('a mounted project is a folder you can change: a new file, Save as a new version (checked against the version read), a folder, a rename, a delete, each on the platform (a folder moved by a job); a part of a file, a changed file and a read-only project refused in words', async () => {
     const folder = add('editing', 'folder', project().root_folder);
     const at = (name: string) => vscode.Uri.from({ scheme: 'sevenbridges', path: `/${project().id}/editing/${name}` });
     const inFolder = () => data().children(folder.id).filter((f) => data().fileById.get(f.id) === f);
@@ -215,6 +215,17 @@ describe('files in and out of the editor', function () {
     assert.strictEqual(named('runs')[0]?.type, 'folder');
     await vscode.workspace.fs.rename(sheet, at('sheet-v2.csv'));
     assert.deepStrictEqual([named('sheet.csv').length, named('sheet-v2.csv').length], [0, 1]);
+    // A folder dragged into another under a new name: the async move, one job, followed to its end.
+    await vscode.workspace.fs.createDirectory(at('lane1'));
+    await vscode.workspace.fs.writeFile(at('lane1/reads.txt'), Buffer.from('r'));
+    const moveCalls = () => emulator().received.filter((r) => r.method === 'POST' && r.path.endsWith('/async/files/move')).length;
+    const movesBefore = moveCalls();
+    await vscode.workspace.fs.rename(at('lane1'), at('runs/lane1-2026'));
+    const runs = named('runs')[0];
+    const movedFolder = data().children(runs.id).filter((f) => f.name === 'lane1-2026');
+    assert.deepStrictEqual([named('lane1').length, movedFolder.length], [0, 1]);
+    assert.deepStrictEqual(data().children(movedFolder[0].id).map((f) => f.name), ['reads.txt']);
+    assert.strictEqual(moveCalls() - movesBefore, 1, 'one move call');
     await vscode.workspace.fs.delete(at('sheet-v2.csv'));
     assert.strictEqual(named('sheet-v2.csv').length, 0);
     await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(at('sheet-v2.csv'))), (e: unknown) => e instanceof vscode.FileSystemError && e.code === 'FileNotFound');

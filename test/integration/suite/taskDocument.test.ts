@@ -26,6 +26,8 @@ describe('the task document: New Task…, completion, problems, Run Task', funct
   after(async () => {
     for (const w of api.tasks.watcher.list()) await api.tasks.watcher.unwatch(w.id);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    // Run Task revealed the new task, opening its group: folded again, as the suites after this one expect the view.
+    await vscode.commands.executeCommand('workbench.actions.treeView.sevenbridges.tasks.collapseAll');
   });
 
   const problems = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).map((d) => d.message);
@@ -76,6 +78,8 @@ describe('the task document: New Task…, completion, problems, Run Task', funct
     assert.deepStrictEqual(made[0].inputs.input_bam, { class: 'File', path: bam.id });
     await waitFor(() => document.getText().includes(`\ndraft: ${made[0].id}\n`), 'the task\'s ID written into the document');
     assert.ok(api.tasks.watcher.isWatched(made[0].id), 'watched: told when it ends');
+    // Shown in the Tasks view, selected, though its group was never opened (its first page read to show it).
+    await waitFor(() => api.tasks.view.selection.some((n) => n.kind === 'task' && n.task.id === made[0].id), 'the new task selected in the Tasks view');
   });
 });
 

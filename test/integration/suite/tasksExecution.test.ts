@@ -154,15 +154,25 @@ describe('task execution: details, logs, actions, watching', function () {
   });
 
   it('Reveal in Projects & Files, from a task\'s output: its project and folders open down to it, the file selected', async () => {
-    const node = await taskNode((t) => Object.values(t.outputs ?? {}).some((v) => v !== null), 'COMPLETED');
+    // A task whose first output is still a file of the platform (a suite before this one may have moved or deleted it).
+    const firstFile = (t: Task) => Object.values(t.outputs ?? {}).find((v) => v !== null) as { path?: string } | undefined;
+    const node = await taskNode((t) => {
+      const file = firstFile(t)?.path ? emulator().data.fileById.get(firstFile(t)!.path!) : undefined;
+      return file !== undefined && emulator().data.files.includes(file);
+    }, 'COMPLETED');
     const outputs = info(await children(node), 'outputs');
     assert.ok(outputs, 'the task opens into its outputs');
     const output = outputs.children[0];
     assert.match(String(item(output).contextValue), /\btaskOutput\b/);
     assert.strictEqual(item(output).accessibilityInformation?.label, [output.item.label, output.item.description].filter(Boolean).join(', '), 'a row under a task has its accessible label');
+    // Projects & Files read afresh first: the listings the suites before this one left are not this test's.
+    await vscode.commands.executeCommand('sevenbridges.files.refresh');
     await vscode.commands.executeCommand('sevenbridges.files.reveal', output);
     const id = output.item.file!.id;
-    await waitFor(() => api.files.view.selection[0]?.id === id, 'the output selected in Projects & Files');
+    const selected = () => JSON.stringify({ visible: api.files.view.visible, selection: api.files.view.selection.map((n) => [n.kind, n.id]) });
+    await waitFor(() => api.files.view.selection[0]?.id === id, `the output ${id} selected in Projects & Files`, 30_000).catch((error: Error) => {
+      throw new Error(`${error.message}: ${selected()}`);
+    });
     const record = emulator().data.files.find((f) => f.id === id)!;
     const root = emulator().data.projects.find((p) => p.id === record.project)!.root_folder;
     assert.strictEqual(api.files.rows.getParent(api.files.view.selection[0])?.id, record.parent === root ? record.project : record.parent, 'under its folder, or its project');

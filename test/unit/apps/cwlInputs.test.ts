@@ -1,6 +1,6 @@
 // An app's CWL read as a task form needs it (apps/cwlInputs.ts): every type form of contract §14.2, v1.0 and draft-2.
 import * as assert from 'assert';
-import { appInputs, appOutputs, appRevisions, appSummary, fileKind, fitsFileTypes, typeName } from '../../../src/apps/cwlInputs';
+import { appInputs, appOutputs, appSummary, fileKind, fitsFileTypes, typeName } from '../../../src/apps/cwlInputs';
 
 const v1 = {
   class: 'CommandLineTool',
@@ -22,10 +22,6 @@ const v1 = {
     { id: 'odd', type: 'Flie' },
   ],
   outputs: [{ id: 'filtered', type: 'File', 'sbg:fileTypes': 'VCF.GZ' }, { id: 'report', type: 'File?' }],
-  'sbg:revisionsInfo': [
-    { 'sbg:revision': 0, 'sbg:modifiedBy': 'rfranklin', 'sbg:modifiedOn': 1700000000, 'sbg:revisionNotes': 'First.' },
-    { 'sbg:revision': 1, 'sbg:modifiedBy': 'mwilkins', 'sbg:modifiedOn': 1700086400 },
-  ],
 };
 
 describe('apps/cwlInputs: an app\'s inputs from its CWL', () => {
@@ -75,12 +71,8 @@ describe('apps/cwlInputs: an app\'s inputs from its CWL', () => {
     ]);
   });
 
-  it('reads the outputs, the revisions newest first and the summary', () => {
+  it('reads the outputs and the summary', () => {
     assert.deepStrictEqual(appOutputs(v1).map((o) => [o.id, typeName(o.type), o.optional, o.fileTypes]), [['filtered', 'File', false, ['VCF.GZ']], ['report', 'File', true, []]]);
-    assert.deepStrictEqual(appRevisions(v1), [
-      { revision: 1, by: 'mwilkins', at: 1700086400000, notes: undefined },
-      { revision: 0, by: 'rfranklin', at: 1700000000000, notes: 'First.' },
-    ]);
     assert.deepStrictEqual(appSummary(v1), { label: 'Variant Filter', doc: undefined, toolkit: 'vfilter 1.3', className: 'CommandLineTool', cwlVersion: 'v1.0', steps: 0 });
     assert.strictEqual(appSummary({ class: 'Workflow', steps: [{ id: 'a' }, { id: 'b' }] }).steps, 2);
   });

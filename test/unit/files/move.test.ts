@@ -5,7 +5,7 @@ import { clashWords, planClashes } from '../../../src/copy/clashes';
 import type { CopyDestination } from '../../../src/copy/request';
 import { dropChoices, uriListEntries } from '../../../src/files/dropChoice';
 import { alreadyThere, folderChain, intoItself, moveQuestion, planMove, type MovingItem } from '../../../src/files/movePlan';
-import { matchMove, moveWrite, type AsyncMovePayload } from '../../../src/files/moveWrites';
+import { matchMove, moveWrite, type AsyncMovePayload, type MovePayload } from '../../../src/files/moveWrites';
 import { bulkTagsWrite, planBulkTags, tagsNotTaken } from '../../../src/files/tagsWrites';
 import type { FilesWriteApi } from '../../../src/files/writeParts';
 import type { WriteRecord } from '../../../src/write/outbox';
@@ -98,17 +98,17 @@ describe('a drop in Projects & Files', () => {
 
 describe('the move writes: identity rules', () => {
   const payload = { id: fileId(1), name: 'f1.bam', from: fileId(900), to: fileId(901), label: 'me/p › reads' };
-  const at = (parent: string | undefined): FilesWriteApi =>
+  const at = (parent: string | undefined, name = 'f1.bam'): FilesWriteApi =>
     ({
       get: async () => {
         if (!parent) throw new ApiError({ kind: 'http', status: 404, message: 'gone' });
-        return { href: '', id: fileId(1), name: 'f1.bam', parent };
+        return { href: '', id: fileId(1), name, parent };
       },
     }) as unknown as FilesWriteApi;
-  const read = (files: FilesWriteApi) => {
+  const read = (files: FilesWriteApi, asked: MovePayload = payload) => {
     const identity = moveWrite(files).identity;
     assert.strictEqual(identity.by, 'state');
-    return identity.by === 'state' ? identity.read(record(payload) as never, credentials) : undefined;
+    return identity.by === 'state' ? identity.read(record(asked) as never, credentials) : undefined;
   };
 
   it('a single move is done when the file is in the destination; still at the source: not done (sent again); elsewhere or gone: someone else\'s, the person decides', async () => {
@@ -117,6 +117,20 @@ describe('the move writes: identity rules', () => {
     assert.deepStrictEqual(await read(at(fileId(902))), { changed: '"f1.bam" is now in another folder than the one it was moved to: someone else moved it since.' });
     assert.deepStrictEqual(await read(at(undefined)), { changed: '"f1.bam" is no longer there.' });
     assert.strictEqual(moveWrite(at(fileId(900))).idempotent, true);
+  });
+
+  it('a move that renames is one call with the new name: done once in the destination under it; at the source under the old: not done; anything else: someone else\'s', async () => {
+    const renaming = { ...payload, newName: 'f1-v2.bam' };
+    const sent: unknown[] = [];
+    const files = { move: async (...args: unknown[]) => (sent.push(args.slice(0, 2)), { href: '', id: fileId(1), name: 'f1-v2.bam', parent: fileId(901) }) } as unknown as FilesWriteApi;
+    await moveWrite(files).send(record(renaming) as never, credentials);
+    await moveWrite(files).send(record(payload) as never, credentials);
+    assert.deepStrictEqual(sent, [[fileId(1), { parent: fileId(901), name: 'f1-v2.bam' }], [fileId(1), { parent: fileId(901) }]]);
+    assert.ok('found' in (await read(at(fileId(901), 'f1-v2.bam'), renaming))!);
+    assert.ok('absent' in (await read(at(fileId(900)), renaming))!);
+    assert.deepStrictEqual(await read(at(fileId(901)), renaming), { changed: '"f1.bam" is in the folder it was moved to, named "f1.bam": someone else renamed it since.' });
+    assert.ok('changed' in (await read(at(fileId(900), 'other.bam'), renaming))!);
+    assert.ok(moveWrite(files).isPayload(renaming) && !moveWrite(files).isPayload({ ...payload, newName: 7 }));
   });
 
   it('a MOVE job answers for a call by its results: the moved file keeps its ID, in the destination, under its name or N_<name>', () => {

@@ -228,22 +228,33 @@ describe('Data Jobs: every kind of async job, transfers and interrupted uploads'
 
   it('an upload or download under way is a row at the top with its progress and Cancel; while cancelling it says so', () => {
     let now = 1_000_000;
+    const MiB = 1024 * 1024;
     const transfers = new Transfers(() => now);
     const cancelled: string[] = [];
     const up = transfers.start('upload', 'rfranklin/dest › results', 'e#u', () => cancelled.push('up'), 'run-1');
     transfers.start('download', '/home/me/data', 'e#other', () => cancelled.push('down'));
     assert.deepStrictEqual(transfers.all('e#u').map((t) => t.kind), ['upload'], 'only the account in use');
     let row = transferRow(transfers.all('e#u')[0], now);
-    assert.deepStrictEqual([row.label, row.description, row.icon.id, row.contextValue], ['Uploading · starting…', 'results · now', 'cloud-upload', 'transfer transfer-upload cancellable']);
-    up.report('3 of 7 files · 40 MB of 120 MB');
+    assert.deepStrictEqual([row.label, row.description, row.icon.id, row.contextValue], ['starting…', 'results · now', 'cloud-upload', 'transfer transfer-upload cancellable']);
+    assert.strictEqual(row.ariaLabel, 'Upload to rfranklin/dest › results, starting… · now');
+    const figures = { filesDone: 3, filesTotal: 7, bytesDone: 40 * MiB, bytesTotal: 120 * MiB, bytesPerSecond: undefined, secondsLeft: undefined };
+    up.report(figures);
     now += 120_000;
     row = transferRow(transfers.all('e#u')[0], now);
-    assert.deepStrictEqual([row.label, row.description], ['Uploading · 3 of 7 files · 40 MB of 120 MB', 'results · 2 minutes ago']);
+    // Short first, where it goes still in view at the default width; the whole in the tooltip and aria label.
+    assert.deepStrictEqual([row.label, row.description], ['33%', 'results · 3/7 files · 2 minutes ago'], 'no rate before it is measured');
+    figures.bytesDone = 50 * MiB;
+    assert.strictEqual(transferRow(transfers.all('e#u')[0], now).label, '33%', 'what was reported, not the engine\'s object as it changes');
+    up.report({ filesDone: 3, filesTotal: 7, bytesDone: 45 * MiB, bytesTotal: 120 * MiB, bytesPerSecond: 85 * MiB, secondsLeft: 65.2 });
+    row = transferRow(transfers.all('e#u')[0], now);
+    assert.deepStrictEqual([row.label, row.description], ['37% · 85 MB/s', 'results · 3/7 files · 2 minutes ago']);
+    assert.strictEqual(row.tooltip, 'Upload to rfranklin/dest › results\n37% · 3 of 7 files · 45 MB of 120 MB · 85 MB/s · 1 min 6 s left\nCancel stops it; nothing half made is left.');
+    assert.strictEqual(row.ariaLabel, 'Upload to rfranklin/dest › results, 37% · 3 of 7 files · 45 MB of 120 MB · 85 MB/s · 1 min 6 s left · 2 minutes ago');
     assert.strictEqual(transfers.cancel(up.id), true);
     assert.strictEqual(transfers.cancel(up.id), false, 'one Cancel');
     assert.deepStrictEqual(cancelled, ['up']);
     row = transferRow(transfers.all('e#u')[0], now);
-    assert.deepStrictEqual([row.label, row.contextValue], ['Uploading · cancelling…', 'transfer transfer-upload']);
+    assert.deepStrictEqual([row.label, row.description, row.contextValue], ['cancelling…', 'results · 2 minutes ago', 'transfer transfer-upload']);
     const roots = rootNodes([job('1', { submittedAt: now })], [], transfers.all('e#u'), []);
     assert.deepStrictEqual(roots.map((r) => r.kind), ['transfer', 'job'], 'what moves bytes first');
     up.end();

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import type { WriteRecord } from '../../../src/write/outbox';
-import { failedItems, finishMessage, statusSummary } from '../../../src/jobs/summary';
+import { failedItems, finishMessage, statusSummary, transferFigureWords, transferFraction } from '../../../src/jobs/summary';
 import type { TrackedJob } from '../../../src/jobs/tracker';
 import type { LiveTransfer } from '../../../src/jobs/transfers';
 
@@ -16,9 +16,9 @@ const job = (id: string, extra: Partial<TrackedJob> = {}): TrackedJob => ({
 describe('the status bar while uploads and downloads run', () => {
   const transfer = (kind: 'upload' | 'download', extra: Partial<LiveTransfer> = {}): LiveTransfer => ({ id: `${kind}:1`, kind, label: kind === 'upload' ? 'rfranklin/dest › reads' : '/home/me/data', account: 'a', startedAt: 0, ...extra });
   it('says what moves, each with its progress in the tooltip, the jobs running after them', () => {
-    const up = statusSummary([], [], [transfer('upload', { progress: '3 of 7 files · 40 MB of 120 MB' })]);
+    const up = statusSummary([], [], [transfer('upload', { progress: { filesDone: 3, filesTotal: 7, bytesDone: 40 * 1024 * 1024, bytesTotal: 120 * 1024 * 1024, bytesPerSecond: undefined, secondsLeft: undefined } })]);
     assert.deepStrictEqual([up.visible, up.text, up.warning], [true, '$(cloud-upload) Uploading', false]);
-    assert.deepStrictEqual(up.tooltip, ['Upload to rfranklin/dest › reads: 3 of 7 files · 40 MB of 120 MB', 'Click to see the data jobs']);
+    assert.deepStrictEqual(up.tooltip, ['Upload to rfranklin/dest › reads: 33% · 3 of 7 files · 40 MB of 120 MB', 'Click to see the data jobs']);
     const both = statusSummary([job('1', { total: 600, completed: 200, failed: 0 })], [], [transfer('download', { cancelling: true }), transfer('upload')]);
     assert.strictEqual(both.text, '$(sync~spin) Uploading and downloading (2)');
     assert.deepStrictEqual(both.tooltip, ['Download to /home/me/data: cancelling…', 'Upload to rfranklin/dest › reads: starting…', 'rfranklin/dest › results/2026: running, 200/600 files', 'Click to see the data jobs']);
@@ -29,6 +29,20 @@ describe('the status bar while uploads and downloads run', () => {
     const s = statusSummary([], [refused], [transfer('upload')]);
     assert.deepStrictEqual([s.text, s.warning], ['$(warning) 1 copy not submitted', true]);
     assert.strictEqual(s.tooltip[0], 'Upload to rfranklin/dest › reads: starting…');
+  });
+});
+
+describe('a transfer\'s progress in words', () => {
+  it('in full: files, bytes, rate and time left, each when known', () => {
+    assert.strictEqual(transferFigureWords({ filesDone: 3, filesTotal: 10, bytesDone: 1024 * 1024 * 12, bytesTotal: 1024 ** 3 * 4, bytesPerSecond: 85 * 1024 * 1024, secondsLeft: 65.2 }), '3 of 10 files · 12 MB of 4.0 GB · 85 MB/s · 1 min 6 s left');
+    assert.strictEqual(transferFigureWords({ filesDone: 0, filesTotal: 1, bytesDone: 0, bytesTotal: 500, bytesPerSecond: undefined, secondsLeft: undefined }), '0 of 1 file · 0 B of 500 B');
+  });
+  it('how much is done: by bytes, by files when there are no bytes, never past all', () => {
+    const figures = { bytesPerSecond: undefined, secondsLeft: undefined };
+    assert.strictEqual(transferFraction({ ...figures, filesDone: 0, filesTotal: 10, bytesDone: 30, bytesTotal: 120 }), 0.25);
+    assert.strictEqual(transferFraction({ ...figures, filesDone: 3, filesTotal: 4, bytesDone: 0, bytesTotal: 0 }), 0.75);
+    assert.strictEqual(transferFraction({ ...figures, filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 }), 0);
+    assert.strictEqual(transferFraction({ ...figures, filesDone: 1, filesTotal: 1, bytesDone: 130, bytesTotal: 120 }), 1);
   });
 });
 

@@ -141,6 +141,15 @@ describe('JobTracker', () => {
     assert.deepStrictEqual(again.all().map((j) => j.type).sort(), ['DELETE', 'MOVE']);
   });
 
+  it('keeps the choices a job was sent with (an import\'s), through a reload: Retry Failed Items sends them again', () => {
+    const tracker = make();
+    tracker.add({ ...api.create('9'), type: 'IMPORT' }, { ...info(1), type: 'IMPORT', choices: { onClash: 'overwrite', keepFolders: false } });
+    tracker.add(api.create('10'), info(1));
+    const again = make();
+    assert.deepStrictEqual(again.get('9')?.choices, { onClash: 'overwrite', keepFolders: false });
+    assert.ok(!('choices' in again.get('10')!), 'a copy has none');
+  });
+
   it('settled: a job dismissed while waited on is given as it was last seen; one already finished at once', async () => {
     const tracker = make();
     tracker.add(api.create('1'), info());

@@ -58,6 +58,12 @@ describe('keys/state: the Memento keys', () => {
     );
     assert.deepStrictEqual(STATE.copyJobs.read({ version: 1, jobs: [job, { ...job, id: 7072, state: 'RUNNING' }, { ...job, id: '7073', destination: 'rfranklin/dest' }, { ...job, id: '7074', items: [{}] }] }), { version: 1, jobs: [job] });
     assert.strictEqual(STATE.copyJobs.read([job]), undefined, 'the jobs are inside a record');
+    // An import's or export's choices, which Retry Failed Items sends again: kept as they read, what does not read dropped.
+    const imported = { ...job, id: '7075', type: 'IMPORT' };
+    assert.deepStrictEqual(
+      STATE.copyJobs.read({ version: 1, jobs: [{ ...imported, choices: { onClash: 'overwrite', keepFolders: false } }, { ...imported, id: '7076', choices: { onClash: 'replace', keepFolders: 'no', copyOnly: false } }, { ...imported, id: '7077', choices: 'overwrite' }] })?.jobs.map((j) => j.choices),
+      [{ onClash: 'overwrite', keepFolders: false }, { copyOnly: false }, undefined],
+    );
     assert.deepStrictEqual(STATE.endpointsWithTokens.read(['https://sb.example.com/v2', {}]), ['https://sb.example.com/v2']);
     assert.deepStrictEqual(readState(memoryState(), STATE.watchedTasks), undefined);
   });

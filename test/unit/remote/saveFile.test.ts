@@ -7,6 +7,7 @@ import { RemoteFiles } from '../../../src/remote/remoteFiles';
 import { remoteWriter } from '../../../src/remote/remoteWriter';
 import { AlreadyThere, saveFile, VersionChanged, WriteRefused, type SaveDeps } from '../../../src/remote/saveFile';
 import type { SavePayload } from '../../../src/remote/saveWrite';
+import type { TrackedJob } from '../../../src/jobs/tracker';
 import { FakeFiles, fileId } from '../../support/fakeFiles';
 
 const MINE: Project = { href: '', id: 'rfranklin/sheets', name: 'Sheets', root_folder: fileId(1), permissions: { write: true } } as Project;
@@ -111,20 +112,46 @@ describe('remote/saveFile: Save as a new version, checked against the version sh
 });
 
 describe('remote/remoteWriter: the Explorer\'s writes on a mounted project, each through its kind', () => {
-  const writer = (s: ReturnType<typeof setup>) =>
+  /** What a folder's move job ends with: the folder made anew, or the platform's refusal of the item. */
+  type Ended = Pick<TrackedJob, 'state' | 'result'>;
+  const moved: Ended = { state: 'FINISHED', result: [{ resource: rec(61, 'sheets-2026', 4, 'folder') }] };
+  const writer = (s: ReturnType<typeof setup>, ended: Ended = moved) =>
     remoteWriter(s.files, {
       ...s.deps,
-      send: async <R>(kind: string, payload: unknown) => (s.writes.push({ kind, payload }), rec(60, 'made', 1, 'folder') as R),
+      send: async <R>(kind: string, payload: unknown) => (s.writes.push({ kind, payload }), (kind === 'file.asyncMove' ? { id: 'J1', type: 'MOVE', state: 'SUBMITTED' } : rec(60, 'made', 1, 'folder')) as R),
+      settled: async (id) => (s.writes.push({ kind: 'settled', payload: id }), ended),
     });
 
-  it('Rename within a folder is the rename; to another folder of the project, the single move (then the rename when the name changes too)', async () => {
+  it('Rename within a folder is the rename; to another folder of the project, the single move, renaming it in the same call when the name changes too', async () => {
     const s = setup();
     await writer(s).rename(PATH, '/rfranklin/sheets/sheets/samples-v2.csv', { overwrite: false });
     await writer(s).rename(PATH, '/rfranklin/sheets/empty/samples.csv', { overwrite: false });
+    await writer(s).rename(PATH, '/rfranklin/sheets/empty/samples-v3.csv', { overwrite: false });
     assert.deepStrictEqual(s.writes, [
       { kind: 'file.rename', payload: { id: fileId(3), name: 'samples-v2.csv', oldName: 'samples.csv' } },
       { kind: 'file.move', payload: { id: fileId(3), name: 'samples.csv', from: fileId(2), to: fileId(4), label: '/rfranklin/sheets/empty/samples.csv' } },
+      // One write: a refusal leaves the file as it was, never moved under its old name.
+      { kind: 'file.move', payload: { id: fileId(3), name: 'samples.csv', from: fileId(2), to: fileId(4), newName: 'samples-v3.csv', label: '/rfranklin/sheets/empty/samples-v3.csv' } },
     ]);
+  });
+
+  it('a folder dragged to another folder of the project (renamed or not) moves by the async move, one job followed to its end; its refusal said in words', async () => {
+    const s = setup();
+    const touched = await writer(s).rename('/rfranklin/sheets/sheets', '/rfranklin/sheets/empty/sheets-2026', { overwrite: false });
+    assert.deepStrictEqual(s.writes, [
+      {
+        kind: 'file.asyncMove',
+        payload: { items: [{ file: fileId(2), parent: fileId(4), name: 'sheets-2026' }], destination: { label: '/rfranklin/sheets/empty/sheets-2026', project: MINE.id, parent: fileId(4) }, sourceNames: { [fileId(2)]: 'sheets' } },
+      },
+      { kind: 'settled', payload: 'J1' },
+    ]);
+    assert.deepStrictEqual(touched, [fileId(2), fileId(61), fileId(1), fileId(4)], 'the folder, the one made in its place, both parents');
+    const refused = setup();
+    await assert.rejects(
+      writer(refused, { state: 'FINISHED', result: [{ error: { status: 403, code: 10226, message: 'No write permission.' } }] }).rename('/rfranklin/sheets/empty', '/rfranklin/sheets/sheets/empty', { overwrite: false }),
+      (e: unknown) => e instanceof WriteRefused && (e as Error).message === '/rfranklin/sheets/empty was not moved: No write permission.',
+    );
+    assert.deepStrictEqual(refused.writes.map((w) => (w.payload as { items?: unknown[] }).items ?? w.payload), [[{ file: fileId(4), parent: fileId(2) }], 'J1'], 'its name kept: no name sent');
   });
 
   it('refuses in words, sending nothing: a name taken, a name the platform refuses, another project, a project\'s root, a folder with files in it', async () => {

@@ -1,13 +1,8 @@
 import * as assert from 'assert';
-import { downloadSummaryWords, progressWords, uploadSummaryWords } from '../../../src/remote/transferWords';
+import { downloadSummaryWords, uploadSummaryWords } from '../../../src/remote/transferWords';
 import type { UploadSummary } from '../../../src/transfer/upload';
 
 describe('remote/transferWords: what a download says', () => {
-  it('progress: files, bytes, rate and time left, each when known', () => {
-    assert.strictEqual(progressWords({ filesDone: 3, filesTotal: 10, bytesDone: 1024 * 1024 * 12, bytesTotal: 1024 ** 3 * 4, bytesPerSecond: 85 * 1024 * 1024, secondsLeft: 65.2 }), '3 of 10 files · 12 MB of 4.0 GB · 85 MB/s · 1 min 6 s left');
-    assert.strictEqual(progressWords({ filesDone: 0, filesTotal: 1, bytesDone: 0, bytesTotal: 500, bytesPerSecond: undefined, secondsLeft: undefined }), '0 of 1 file · 0 B of 500 B');
-  });
-
   it('summary: saved and bytes; skipped; failures by name with why, the first five, then how many more', () => {
     const failed = Array.from({ length: 7 }, (_, i) => ({ item: { fileId: String(i), relativePath: `run/f${i}.bam` }, reason: 'The file is no longer on the platform.' }));
     const words = downloadSummaryWords(

@@ -4,9 +4,11 @@
 import * as assert from 'assert';
 import type { AsyncJob } from '../../../src/api/types';
 import type { ImportJob, ImportRequest, VolumeJobKind } from '../../../src/api/volumes';
-import type { NewJobInfo } from '../../../src/jobs/tracker';
+import { JobTracker, type NewJobInfo } from '../../../src/jobs/tracker';
+import { FakeClock } from '../../support/fakeClock';
+import { memoryState } from '../../support/sharedState';
 import { asAsyncJob, volumeJobWriting, type VolumeJobsApi } from '../../../src/volumes/volumeJobWrite';
-import { VOLUME_KINDS, volumeWrites, type ImportPayload, type VolumeWriteRecord } from '../../../src/volumes/volumeWrites';
+import { VOLUME_KINDS, volumeWrites, type ExportPayload, type ImportPayload, type VolumeWriteRecord } from '../../../src/volumes/volumeWrites';
 import type { JobSnapshot } from '../../../src/write/asyncJobs';
 
 const FOLDER = 'f'.repeat(24);
@@ -26,7 +28,9 @@ function fakeJobs(jobs: ImportJob[]): VolumeJobsApi {
 
 function fakeTracker(recorded = new Map<string, string | undefined>()) {
   const added: { job: AsyncJob; info: NewJobInfo }[] = [];
-  return { added, tracker: { add: (j: AsyncJob, info: NewJobInfo) => (added.push({ job: j, info }), undefined as never), get: () => undefined, recordedWrites: () => recorded } };
+  const add = (j: AsyncJob, info: NewJobInfo) => (added.push({ job: j, info }), undefined as never);
+  const addAll = (entries: readonly { job: AsyncJob; info: NewJobInfo }[]) => entries.map(({ job: j, info }) => add(j, info));
+  return { added, tracker: { add, addAll, get: () => undefined, recordedWrites: () => recorded } };
 }
 
 const spec = (bulk: boolean) => VOLUME_KINDS.find((k) => k.type === 'IMPORT' && k.bulk === bulk)!;
@@ -88,6 +92,36 @@ describe('import and export writes: found by difference', () => {
     assert.deepStrictEqual(added[0].info.destination, { label: 'lane1', project: 'rfranklin/my-project', parent: FOLDER });
   });
 
+  it('one snapshot serves the calls on a volume for 10 s (a bulk import\'s 100 calls): the list is read again after that, or for another volume', async () => {
+    let lists = 0;
+    const api = fakeJobs([job('OLD1', item('a'))]);
+    const counting = { ...api, listJobs: ((...args: Parameters<VolumeJobsApi['listJobs']>) => (lists++, api.listJobs(...args))) as VolumeJobsApi['listJobs'] };
+    const clock = new FakeClock();
+    const writing = volumeJobWriting(counting, fakeTracker().tracker, clock);
+    const payload = (location: string, volume?: string): ImportPayload => ({ items: [{ ...item(location), ...(volume ? { source: { volume, location } } : {}) }], to: 'lane1', project: 'rfranklin/my-project' });
+    const first = await writing.snapshot(spec(true), record(payload('x1')), credentials);
+    clock.advance(9_000);
+    const second = await writing.snapshot(spec(true), record(payload('x2')), credentials);
+    assert.deepStrictEqual([lists, second], [1, first]);
+    await writing.snapshot(spec(true), record(payload('x3', 'rfranklin/other_volume')), credentials);
+    assert.strictEqual(lists, 2, 'another volume: its own list');
+    clock.advance(2_000);
+    await writing.snapshot(spec(true), record(payload('x4')), credentials);
+    assert.strictEqual(lists, 3, 'older than 10 s: read again');
+  });
+
+  it('a bulk import\'s jobs reach the tracker\'s stored state in one write, not one a job (a save writes every job: 10,000 objects cost the square)', () => {
+    const state = memoryState();
+    const tracker = new JobTracker({ get: () => Promise.reject(new Error('not asked')), list: () => Promise.reject(new Error('not asked')) }, state, new FakeClock(), { account: () => 'a#me', maxJobs: 1_000 });
+    const writing = volumeJobWriting(fakeJobs([]), tracker);
+    const items = Array.from({ length: 100 }, (_, i) => item(`runs/obj_${i}.fastq.gz`));
+    const before = state.writes;
+    writing.finish(spec(true), record({ items, to: 'lane1', project: 'rfranklin/my-project' }), { jobs: items.map((_, i) => ({ id: `J${i}`, state: 'PENDING' as const })) }, false);
+    assert.strictEqual(tracker.all().length, 100, 'every job followed');
+    assert.strictEqual(state.writes - before, 1, 'stored once');
+    tracker.dispose();
+  });
+
   it('reads a volume job as the tracker follows jobs: one item, FINISHED with its file or its error', () => {
     const done = asAsyncJob({ id: 'J', state: 'COMPLETED', result: { href: '', id: 'x'.repeat(24), name: 'a.txt' } }, 'IMPORT');
     assert.deepStrictEqual([done.state, done.completed_files, done.result?.[0].resource?.name], ['FINISHED', 1, 'a.txt']);
@@ -102,5 +136,37 @@ describe('import and export writes: found by difference', () => {
     const payload = await kind.retry!([{ file: 'rfranklin/sequencing_runs/runs/a b/x.fastq.gz', parent: FOLDER }], {}, { destination: { label: 'lane1', project: 'rfranklin/my-project', parent: FOLDER } });
     assert.deepStrictEqual(payload, { items: [{ source: { volume: 'rfranklin/sequencing_runs', location: 'runs/a b/x.fastq.gz' }, destination: { parent: FOLDER } }], to: 'lane1', project: 'rfranklin/my-project' });
     assert.ok(kind.isPayload(payload));
+  });
+
+  it('Retry Failed Items sends a failed import again with the choices it was sent with: the job keeps them', async () => {
+    const { added, tracker } = fakeTracker();
+    const writing = volumeJobWriting(fakeJobs([]), tracker);
+    const kind = volumeWrites({ writing: async () => writing }).find((k) => k.name === 'volume.import')!;
+    const asked = [
+      { ...item('runs/lane1/'), overwrite: true, preserve_folder_structure: false },
+      { ...item('README.txt'), autorename: true },
+      item('notes.txt'),
+    ];
+    for (const [i, sent] of asked.entries()) {
+      const payload: ImportPayload = { items: [sent], to: 'lane1', project: 'rfranklin/my-project' };
+      writing.finish(spec(false), record(payload), { jobs: [{ id: `J${i}`, state: 'FAILED' }] }, false);
+      const { items, destination, choices } = added[i].info;
+      assert.deepStrictEqual(await kind.retry!(items, {}, { destination, choices }), payload, `${sent.source.location}: the same item, the same choices`);
+    }
+    assert.deepStrictEqual(added.map((a) => a.info.choices), [{ onClash: 'overwrite', keepFolders: false }, { onClash: 'autorename' }, { onClash: 'fail' }]);
+  });
+
+  it('Retry Failed Items sends a failed export again copy-only or not, as it was sent; a job of an older version without its choices copy-only', async () => {
+    const { added, tracker } = fakeTracker();
+    const writing = volumeJobWriting(fakeJobs([]), tracker);
+    const kind = volumeWrites({ writing: async () => writing }).find((k) => k.name === 'volume.export')!;
+    const exportSpec = VOLUME_KINDS.find((k) => k.type === 'EXPORT' && !k.bulk)!;
+    const file = 'e'.repeat(24);
+    const payload: ExportPayload = { items: [{ source: { file }, destination: { volume: 'rfranklin/results', location: 'out/a.vcf' } }], copyOnly: false, names: { [file]: 'a.vcf' }, projects: { [file]: 'rfranklin/my-project' } };
+    writing.finish(exportSpec, record(payload as never), { jobs: [{ id: 'E1', state: 'FAILED' }] }, false);
+    const { items, destination, choices } = added[0].info;
+    assert.deepStrictEqual(choices, { copyOnly: false });
+    assert.deepStrictEqual(await kind.retry!(items, { [file]: 'a.vcf' }, { destination, choices }), { ...payload, names: { [file]: 'a.vcf' } });
+    assert.strictEqual(((await kind.retry!(items, { [file]: 'a.vcf' }, { destination })) as ExportPayload).copyOnly, true);
   });
 });

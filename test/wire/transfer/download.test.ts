@@ -69,6 +69,16 @@ describe('transfer: download engine', function () {
     assert.ok(storage.infos.length === 3, 'one download_info per file');
   });
 
+  it('makes the chosen folder if it is missing (removed since it was picked, or named by a script): the file arrives in it', async () => {
+    storage.add('a', bytesOf(3000, 2));
+    const chosen = path.join(dir, 'results', 'run-1');
+    const d = downloader();
+    const plan = await d.plan({ target: chosen, items: [item('a', 'a.txt')], ifExists: 'ask' });
+    const summary = await d.run(plan, {});
+    assert.deepStrictEqual(summary.failed, []);
+    assert.ok(fs.readFileSync(path.join(chosen, 'a.txt')).equals(storage.files.get('a')!.bytes), 'a.txt is byte for byte the remote file');
+  });
+
   it('resumes after a dropped connection, a 5xx and an expired URL from the last byte written: no byte fetched twice', async () => {
     storage.add('big', bytesOf(20 * MiB));
     storage.cutNext(3 * MiB + 17);
