@@ -44,6 +44,7 @@ const VSCODE_FILES = [
   'src/tasks/logs.ts',
   'src/tasks/targets.ts',
   'src/tasks/taskDocumentCommands.ts',
+  'src/tasks/sheetCommands.ts',
   'src/tasks/taskDocumentLanguage.ts',
   'src/tasks/timelinePanel.ts',
   'src/volumes/{commands,register}.ts',

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { AppsApi } from '../api/apps';
 import { SCHEMES } from '../keys/schemes';
+import { revisionOfDocumentPath } from './appRevisions';
 import { renderAppPage } from './appPage';
 import { renderCwl, type CwlFormat } from './cwlText';
 
@@ -47,9 +48,9 @@ export class AppDocuments implements vscode.TextDocumentContentProvider {
     if (held !== undefined) return held;
     const page = appOfPage(uri);
     if (page) return renderAppPage(page.app, page.revision, await this.apps.raw(`${page.app}/${page.revision}`));
-    const match = /^\/([^/]+\/[^/]+\/[^/]+)\/(\d+)\.cwl$/.exec(uri.path);
-    if (!match) return vscode.l10n.t('This document is no longer held: open it again from its command.');
-    return renderCwl(await this.apps.raw(`${match[1]}/${match[2]}`), 'yaml');
+    const revision = revisionOfDocumentPath(uri.path);
+    if (!revision) return vscode.l10n.t('This document is no longer held: open it again from its command.');
+    return renderCwl(await this.apps.raw(revision), 'yaml');
   }
 }
 

@@ -42,3 +42,9 @@ export function revisionsOf(cwl: RawApp): RevisionInfo[] {
   }
   return out.sort((a, b) => b.revision - a.revision);
 }
+
+/** `owner/project/app/3` that a revision's read-only document (`sevenbridges-app:/owner/project/app/3.cwl`) shows, if it shows one. */
+export function revisionOfDocumentPath(path: string): string | undefined {
+  const match = /^\/([^/]+\/[^/]+\/[^/]+)\/(\d+)\.cwl$/.exec(path);
+  return match ? `${match[1]}/${match[2]}` : undefined;
+}

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { appBaseId, appRevisionOf, checkShortId, type App, type RawApp } from '../api/apps';
 import { ApiError } from '../api/errors';
 import { isAppId } from '../api/ids';
-import { commandTitles } from '../keys/commands';
+import { COMMANDS, commandTitles } from '../keys/commands';
 import { readState, STATE, writeState } from '../keys/state';
 import { SCHEMES } from '../keys/schemes';
 import type { Services } from '../services';
@@ -181,8 +181,10 @@ async function pushAppRevision(parts: AppsParts, args: unknown[]): Promise<AppRe
   await rememberFile(services, file, { app, revision: outcome.revision });
   const unplaced = showProblems(parts, file, text, outcome.validationErrors);
   const done = vscode.l10n.t('Pushed {0} as revision {1} of {2}.', plan.payload.source, outcome.revision, app);
-  if (unplaced.length) void vscode.window.showWarningMessage(`${done} ${vscode.l10n.t('The platform says: {0}', unplaced.join(' '))}`);
-  else vscode.window.setStatusBarMessage(`$(check) ${done}`, 5_000);
+  // Run this revision: its task document (the test inputs) one click away.
+  const runIt = commandTitles().newTaskWithRevision;
+  const told = unplaced.length ? vscode.window.showWarningMessage(`${done} ${vscode.l10n.t('The platform says: {0}', unplaced.join(' '))}`, runIt) : vscode.window.showInformationMessage(done, runIt);
+  void told.then((choice) => choice === runIt && vscode.commands.executeCommand(COMMANDS.newTaskWithRevision, `${app}/${outcome.revision}`));
   return outcome;
 }
 

@@ -7,7 +7,7 @@ import { waitsForPerson, type WriteRecord } from '../write/outbox';
 import { writeStateWords } from '../write/stateWords';
 import type { IconSpec, RowView } from '../ui/rowView';
 import { relativeTime } from '../util/time';
-import { count, fileCount, formatSize, itemCount, requestCount } from '../util/words';
+import { count, failedCountWords, fileCount, formatSize, itemCount, requestCount } from '../util/words';
 import { failedCount, jobIdWords, jobOutcome, jobProgress, jobStateWord, noResultWords, pendingWords, submittedWhen, transferProgress, transferProgressShort, transferWhere } from './summary';
 import { isFinished, type TrackedJob } from './tracker';
 import { itemDoneWord, jobTypeOf, jobTypeWord, type JobType } from './jobKinds';
@@ -19,7 +19,7 @@ import type { RequestNode, SubmissionNode } from './jobNodes';
 const n = count;
 
 /** "10 failed", one part of a row's description. */
-const failedWords = (failed: number): string => (failed === 1 ? l10n.t('1 failed') : l10n.t('{0} failed', n(failed)));
+const failedWords = (failed: number): string => (failed === 1 ? l10n.t('1 failed') : failedCountWords(failed));
 /** "340/1,000 files", once the platform has counted a job's files. */
 const filesDone = (done: number, total: number): string => l10n.t('{0}/{1} files', n(done), n(total));
 /** The tooltip's first line and the start of the row's aria label. */

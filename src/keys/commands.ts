@@ -44,6 +44,8 @@ export const COMMANDS = {
   runTaskDocument: 'sevenbridges.tasks.runDocument',
   saveTaskDocumentDraft: 'sevenbridges.tasks.saveDocumentAsDraft',
   openDraftAsDocument: 'sevenbridges.tasks.openDraftAsDocument',
+  runForEachRow: 'sevenbridges.tasks.runForEachRow',
+  newTaskWithRevision: 'sevenbridges.tasks.newTaskWithRevision',
   // Projects & Files view
   refreshFiles: 'sevenbridges.files.refresh',
   copyFileId: 'sevenbridges.files.copyId',
@@ -136,6 +138,8 @@ export function commandTitles(): Record<CommandName, string> {
     runTaskDocument: l10n.t('Run Task Document'),
     saveTaskDocumentDraft: l10n.t('Save Task Document as Draft'),
     openDraftAsDocument: l10n.t('Open Draft as Task Document'),
+    runForEachRow: l10n.t('Run for Each Row…'),
+    newTaskWithRevision: l10n.t('New Task with This Revision'),
     showFailedChildren: l10n.t('Show Failed Children'),
     costOfTasks: l10n.t('Cost of These Tasks'),
     refreshFiles: l10n.t('Refresh Files'),

@@ -10,4 +10,6 @@ export const SCHEMES = {
   copyResults: 'sevenbridges-results',
   /** An app's revision, and the texts of a push's or a comparison's diff (apps/appDocuments.ts). */
   app: 'sevenbridges-app',
+  /** Run for Each Row…'s preview of a sample sheet's tasks (tasks/sheetCommands.ts). */
+  sheetPreview: 'sevenbridges-sheet',
 } as const;

@@ -31,6 +31,8 @@ export interface TaskFilter {
   created?: TimeRange;
   started?: TimeRange;
   ended?: TimeRange;
+  /** A set of tasks made together (a sample sheet's): those only. The name is the sheet's, for the description. */
+  set?: { name: string; ids: string[] };
 }
 
 /** A task watched to be told when it ends. */
@@ -52,6 +54,8 @@ export interface StoredRerunWatch {
   account: string;
   /** The batch parent's name, when the re-run was of one batch's children. */
   of?: string;
+  /** The sample sheet's name, when the tasks were made by Run for Each Row… (not re-runs). */
+  sheet?: string;
   /** The new tasks not ended yet. */
   open: string[];
   /** How many of the others ended, and how. */
@@ -158,6 +162,9 @@ function readTaskFilter(value: unknown): TaskFilter | undefined {
     const range = readRange(value[field]);
     if (range) filter[field] = range;
   }
+  const set = value.set;
+  const ids = isObject(set) && isString(set.name) ? listOf(set.ids, (s) => (isString(s) ? s : undefined)) : undefined;
+  if (isObject(set) && isString(set.name) && ids?.length) filter.set = { name: set.name, ids };
   return filter;
 }
 
@@ -178,12 +185,12 @@ function readCopyItem(value: unknown): CopyItem | undefined {
 }
 
 function readRerunWatch(value: unknown): StoredRerunWatch | undefined {
-  if (!isObject(value) || !isString(value.id) || !isString(value.account) || !optional(value.of, isString)) return undefined;
+  if (!isObject(value) || !isString(value.id) || !isString(value.account) || !optional(value.of, isString) || !optional(value.sheet, isString)) return undefined;
   const open = listOf(value.open, (s) => (isString(s) ? s : undefined));
   const ended = isObject(value.ended) ? value.ended : {};
   const n = (v: unknown): number => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : 0);
   if (!open) return undefined;
-  return { id: value.id, account: value.account, ...(isString(value.of) ? { of: value.of } : {}), open, ended: { completed: n(ended.completed), failed: n(ended.failed), aborted: n(ended.aborted) } };
+  return { id: value.id, account: value.account, ...(isString(value.of) ? { of: value.of } : {}), ...(isString(value.sheet) ? { sheet: value.sheet } : {}), open, ended: { completed: n(ended.completed), failed: n(ended.failed), aborted: n(ended.aborted) } };
 }
 
 /** A job record whose fields the views and the tracker use have their types; its other fields are kept as stored. */

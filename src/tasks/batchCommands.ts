@@ -20,7 +20,8 @@ import { requestLogger } from '../ui/requestLog';
 import { setting } from '../ui/settings';
 import { planRerun, rerunConfirmation, rerunEndedWords, rerunnableChildren, rerunPayloads, rerunProgressWords, rerunSummary, RerunWatch, storedRerunWatches } from './rerunFailed';
 import { readState, STATE, type StoredRerunWatch } from '../keys/state';
-import { WRITE_KINDS } from '../keys/writes';
+import { WRITE_KINDS, type WriteKindName } from '../keys/writes';
+import type { Account, Settled } from '../write/outbox';
 import type { TaskTreeModel } from './taskTree';
 import { count } from '../util/words';
 
@@ -250,26 +251,7 @@ export async function rerunFailed(parts: BatchParts, given: TaskRef[], options: 
   }
   const account = await services.account();
   if (!account) throw new ApiError({ kind: 'signedOut', message: notSignedIn() });
-  const { finished, left, withdrawn } = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Re-running {0} tasks', count(plan.tasks.length)), cancellable: true },
-    async (progress, token) => {
-      let reported = 0;
-      const cancel = token.onCancellationRequested(() => controller.abort());
-      try {
-        // Through every wait (the API budget holds bulk work back): a thousand re-runs are followed to their end.
-        return await services.outbox.send<Task>(WRITE_KINDS.rerunFailed, rerunPayloads(plan), account, {
-          until: 'end',
-          signal: controller.signal,
-          onProgress: (made, total, checking) => {
-            progress.report({ message: rerunProgressWords({ made, total, checking }), increment: ((made - reported) / total) * 100 });
-            reported = made;
-          },
-        });
-      } finally {
-        cancel.dispose();
-      }
-    },
-  );
+  const { finished, left, withdrawn } = await sendTasks(services, WRITE_KINDS.rerunFailed, rerunPayloads(plan), account, vscode.l10n.t('Re-running {0} tasks', count(plan.tasks.length)), controller);
   const made = finished.map((f) => f.outcome);
   const problems = left.map((r) => `${r.label ?? ''}: ${r.note ?? r.state}`);
   // Cancelled: what was sent stays (made, or followed in the Data Jobs view); the rest was never sent.
@@ -281,26 +263,50 @@ export async function rerunFailed(parts: BatchParts, given: TaskRef[], options: 
   return { made, problems, watch };
 }
 
+/**
+ * Writes that each make a task (one group: Re-run Failed, Run for Each Row…) sent and followed through every wait (the
+ * API budget holds bulk work back) to their end, in a notification that counts them ("49 of 50 made") with Cancel
+ * (aborts `controller`: the writes not sent yet are taken back).
+ */
+export function sendTasks<P>(services: Services, kind: WriteKindName, payloads: readonly P[], account: Account, title: string, controller: AbortController): Thenable<Settled<Task>> {
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+    let reported = 0;
+    const cancel = token.onCancellationRequested(() => controller.abort());
+    try {
+      return await services.outbox.send<Task, P>(kind, payloads, account, {
+        until: 'end',
+        signal: controller.signal,
+        onProgress: (made, total, checking) => {
+          progress.report({ message: rerunProgressWords({ made, total, checking }), increment: ((made - reported) / total) * 100 });
+          reported = made;
+        },
+      });
+    } finally {
+      cancel.dispose();
+    }
+  });
+}
+
 /** The re-runs followed in this window, by watch ID. */
 const followed = new Map<string, { watch: RerunWatch; account: string }>();
 
 /**
- * Follows a re-run's new tasks until all have ended, kept in stored state (per account) so that a reload resumes it;
+ * Follows a re-run's new tasks (or a sample sheet's: `record.sheet`) until all have ended, kept in stored state (per account) so that a reload resumes it;
  * then says once how they ended. `fresh`: a new re-run (stored now), else a stored one resumed.
  */
 export function followRerun(services: Services, record: StoredRerunWatch, fresh: boolean): RerunWatch {
-  const { of } = record;
+  const { of, sheet } = record;
   const watch = new RerunWatch(record.open, {
     bulkGet: (ids, signal) => services.client.tasks.bulkGet(ids, signal),
     clock: services.clock,
     intervalMs: () => setting('refreshInterval') * 1000,
     budget: services.client.budget,
-    keep: { store: services.context.globalState, id: record.id, account: record.account, ...(of !== undefined ? { of } : {}) },
+    keep: { store: services.context.globalState, id: record.id, account: record.account, ...(of !== undefined ? { of } : {}), ...(sheet !== undefined ? { sheet } : {}) },
     ...(fresh ? {} : { ended: record.ended }),
     onEnded: (ended) => {
       done();
-      const words = rerunEndedWords(ended);
-      const text = of ? vscode.l10n.t('The re-run of "{0}" has ended: {1}.', of, words) : vscode.l10n.t('The re-run tasks have ended: {0}.', words);
+      const words = rerunEndedWords(ended, sheet === undefined);
+      const text = sheet !== undefined ? vscode.l10n.t('The tasks made from {0} have ended: {1}.', sheet, words) : of ? vscode.l10n.t('The re-run of "{0}" has ended: {1}.', of, words) : vscode.l10n.t('The re-run tasks have ended: {0}.', words);
       void (ended.failed || ended.aborted ? vscode.window.showWarningMessage(text) : vscode.window.showInformationMessage(text));
     },
   });

@@ -10,6 +10,7 @@ import { Emitter } from '../util/emitter';
 import { readState, STATE, writeState, type TaskFilter, type TimePreset, type TimeRange } from '../keys/state';
 import type { StateStore } from '../util/stateStore';
 import { STATUS_LABELS } from './statuses';
+import { taskCount } from '../util/words';
 
 export const TIME_FIELDS = ['created', 'started', 'ended'] as const;
 export type TimeField = (typeof TIME_FIELDS)[number];
@@ -87,6 +88,8 @@ export function sanitizeFilter(filter: TaskFilter | undefined): TaskFilter {
   if (filter.project !== undefined && isProjectId(filter.project)) out.project = filter.project;
   const parent = filter.parent;
   if (parent && isTaskId(parent.id)) out.parent = { id: parent.id, ...(parent.name ? { name: parent.name } : {}) };
+  const ids = filter.set?.ids.filter(isTaskId);
+  if (filter.set && ids?.length) out.set = { name: filter.set.name, ids };
   for (const field of TIME_FIELDS) {
     const range = filter[field];
     if (!range) continue;
@@ -134,6 +137,7 @@ const TIME_OF: Record<TimeField, 'created_time' | 'start_time' | 'end_time'> = {
  * action has just made or moved is shown at once only where the next listing will show it.
  */
 export function matchesFilter(task: Task, filter: TaskFilter, now: number): boolean {
+  if (filter.set && !filter.set.ids.includes(task.id)) return false;
   if (filter.project && task.project !== filter.project) return false;
   if (filter.parent && task.parent !== filter.parent.id) return false;
   for (const field of TIME_FIELDS) {
@@ -188,6 +192,7 @@ export function filterParts(filter: TaskFilter): string[] {
   if (filter.statuses?.length && filter.statuses.length < TASK_STATUSES.length) parts.push(describeStatuses(filter.statuses));
   if (filter.project) parts.push(projectShortName(filter.project));
   if (filter.parent) parts.push(describeParent(filter.parent, PARENT_NAME_SHOWN));
+  if (filter.set) parts.push(l10n.t({ message: 'sheet {0}, {1}', args: [filter.set.name, taskCount(filter.set.ids.length)], comment: ['The tasks a sample sheet made: "sheet samples.csv, 12 tasks"'] }));
   for (const field of TIME_FIELDS) {
     const range = filter[field];
     if (range) parts.push(timeFilterWords(field, range));

@@ -1,3 +1,4 @@
+import { taskSetSource } from './taskSetSource';
 import * as vscode from 'vscode';
 import type { CopyFeature } from '../copy/register';
 import type { Services } from '../services';
@@ -65,7 +66,9 @@ export function registerTasks(services: Services, copy: CopyFeature, later: OnFi
   const filters = new FilterModel(context.workspaceState);
   const watcher = new TaskWatcher(client.tasks, context.globalState, () => session.endpoint, clock.now);
   const tree = new TaskTreeModel({
-    source: client.tasks,
+    // A sample sheet's set of tasks is read by ID; any other filter, listed by the platform.
+    source: taskSetSource(client.tasks, () => filters.filter, clock.now),
+    records: client.tasks,
     filter: filters,
     store: context.workspaceState,
     signedIn: () => session.state === 'signedIn',
@@ -174,7 +177,7 @@ export function registerTasks(services: Services, copy: CopyFeature, later: OnFi
   const opened = (d: vscode.TextDocument) => isTaskDocumentName(d.uri.path) && void later.load().then((f) => documents(f).checkSoon(d));
   vscode.workspace.textDocuments.forEach(opened);
   context.subscriptions.push(vscode.workspace.onDidOpenTextDocument(opened));
-  later.commands((f) => f.taskDocumentCommands({ ...execution, language: documents(f), view }));
+  later.commands((f) => f.taskDocumentCommands({ ...execution, language: documents(f), view, filters }));
   refresher.setFocused(vscode.window.state.focused);
   refresher.setVisible(view.visible);
   watchPoller.setFocused(vscode.window.state.focused);

@@ -10,7 +10,7 @@ import { readState, STATE, writeState, type StoredRerunWatch } from '../keys/sta
 import { Poller, type PollBudget } from '../util/poller';
 import type { StateStore } from '../util/stateStore';
 import { waitsForPerson, type WriteRecord } from '../write/records';
-import { andMore, count, notSentWords, taskCount } from '../util/words';
+import { andMore, count, failedCountWords, notSentWords, taskCount, unansweredWords } from '../util/words';
 import type { TaskActionPayload } from './actions';
 import { costOf, moneyWords, type CostSource, type CostTotal } from './cost';
 import { namePages } from './findTask';
@@ -80,7 +80,7 @@ export function rerunProgressWords(progress: WritesProgress): string {
 export function rerunCancelledWords(made: number, pending: number, notSent: number, total: number): string {
   const parts = [l10n.t('{0} of {1} new tasks made', count(made), count(total))];
   if (notSent) parts.push(notSentWords(count(notSent)));
-  if (pending) parts.push(l10n.t('{0} sent and not answered yet (followed in the Data Jobs view)', count(pending)));
+  if (pending) parts.push(unansweredWords(pending));
   return l10n.t('Re-run Failed cancelled: {0}.', parts.join(', '));
 }
 
@@ -137,11 +137,11 @@ export interface RerunEnded {
   aborted: number;
 }
 
-/** "35 completed, 2 failed again" (the counts that are not 0). */
-export function rerunEndedWords(ended: RerunEnded): string {
+/** "35 completed, 2 failed again" (the counts that are not 0); "2 failed" for tasks that are not re-runs (`again` false). */
+export function rerunEndedWords(ended: RerunEnded, again = true): string {
   const parts: string[] = [];
   if (ended.completed) parts.push(l10n.t('{0} completed', count(ended.completed)));
-  if (ended.failed) parts.push(l10n.t('{0} failed again', count(ended.failed)));
+  if (ended.failed) parts.push(again ? l10n.t('{0} failed again', count(ended.failed)) : failedCountWords(ended.failed));
   if (ended.aborted) parts.push(l10n.t('{0} aborted', count(ended.aborted)));
   return parts.join(', ');
 }
@@ -158,7 +158,7 @@ export interface RerunWatchOptions {
    * Kept in stored state (global, `rerunWatches`) after each round, so that a window reload resumes it and still
    * says how the re-run ended; without it the watch lives in memory only.
    */
-  keep?: { store: StateStore; id: string; account: string; of?: string };
+  keep?: { store: StateStore; id: string; account: string; of?: string; sheet?: string };
   /** What already ended (a resumed watch's counts). */
   ended?: RerunEnded;
 }
@@ -231,7 +231,7 @@ export class RerunWatch {
     const all = readState(keep.store, STATE.rerunWatches) ?? [];
     const at = all.findIndex((w) => w.id === keep.id);
     if (at < 0 && !add) return false;
-    const record: StoredRerunWatch = { id: keep.id, account: keep.account, ...(keep.of !== undefined ? { of: keep.of } : {}), open: [...this.open], ended: { ...this.ended } };
+    const record: StoredRerunWatch = { id: keep.id, account: keep.account, ...(keep.of !== undefined ? { of: keep.of } : {}), ...(keep.sheet !== undefined ? { sheet: keep.sheet } : {}), open: [...this.open], ended: { ...this.ended } };
     await writeState(keep.store, STATE.rerunWatches, at < 0 ? [...all, record] : all.map((w, i) => (i === at ? record : w)));
     return true;
   }

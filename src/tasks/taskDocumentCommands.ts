@@ -19,6 +19,7 @@ import { pickApp } from '../apps/appPick';
 import { describeOutcome, notSignedIn, outcomeOf, outcomeWords, type ActionOutcome } from './actions';
 import type { CreateTaskPayload } from './taskWrites';
 import type { ExecutionParts } from './executionCommands';
+import type { FilterModel } from './filterModel';
 import { sameDraftState, type SaveDraftPayload } from './taskWrites';
 import { taskTarget, type TaskRef } from './targets';
 import type { TaskTreeNode } from './taskTree';
@@ -26,10 +27,19 @@ import { renderTaskDocument, type TaskDocument } from './taskDocument';
 import { isTaskDocument, runTaskWords, saveAsDraftWords, type TaskDocumentLanguage } from './taskDocumentLanguage';
 import { documentOfTask, draftChanges, draftState, inputFileNames, stateAfter, taskRequest } from './taskRequest';
 import { platformProblems } from './taskValidation';
+import { runForEachRow } from './sheetCommands';
+import { lastDocumentFor, revisionEdits, type DocumentCandidate } from './revisionDocument';
+import { parseTaskDocument } from './taskDocument';
+import { TASK_DOCUMENT_GLOB } from './taskDocumentName';
+import { revisionOfDocumentPath } from '../apps/appRevisions';
+import { appRevisionOf } from '../api/apps';
+import { SCHEMES } from '../keys/schemes';
 
 export interface TaskDocumentParts extends ExecutionParts {
   language: TaskDocumentLanguage;
   view: vscode.TreeView<TaskTreeNode>;
+  /** Run for Each Row… shows the tasks it made as one set. */
+  filters: FilterModel;
 }
 
 /** How long Run Task waits for the lookup after a lost answer before saying it is being checked. */
@@ -41,6 +51,8 @@ export function taskDocumentCommands(parts: TaskDocumentParts): Command[] {
     plain('newTask', (app) => newTask(parts, app)),
     plain('runTaskDocument', (uri) => submitDocument(parts, uri, true)),
     plain('saveTaskDocumentDraft', (uri) => submitDocument(parts, uri, false)),
+    plain('runForEachRow', (...args) => runForEachRow(parts, args)),
+    plain('newTaskWithRevision', (given) => newTaskWithRevision(parts, given)),
     onMany('runAppOnFiles', { type: fileTarget(parts.services), ask: { prompt: () => vscode.l10n.t('The IDs of the files and folders to run an app on') } }, (files, options) => runAppOnFiles(parts, files, options)),
     onOne('openDraftAsDocument', { type: task, fits: (t) => t.status === 'DRAFT', ask: { query: () => ({ status: 'DRAFT' as const }) } }, (t) => openDraft(parts, t)),
   ];
@@ -79,6 +91,55 @@ async function openNewDocument(parts: TaskDocumentParts, app: App, project: stri
   if ('error' in facts) throw facts.error;
   const doc: TaskDocument = { app: revision, project, name: app.name, inputs };
   return openDocument(parts, `${safeName(app.name)}.sbtask.yaml`, renderTaskDocument(doc, { order: inputOrder(facts.inputs), names }));
+}
+
+/**
+ * New Task with This Revision (after Push App Revision…, or on a revision's read-only document): the task document
+ * last changed for the app (its test inputs) moved to this revision, else New Task… for it. `given`: the app's ID with
+ * its revision, or a revision's document.
+ */
+async function newTaskWithRevision(parts: TaskDocumentParts, given: unknown): Promise<vscode.TextDocument | undefined> {
+  const active = vscode.window.activeTextEditor?.document.uri;
+  const uri = given instanceof vscode.Uri ? given : active?.scheme === SCHEMES.app ? active : undefined;
+  const app = typeof given === 'string' ? given : uri && revisionOfDocumentPath(uri.path);
+  if (!app || appRevisionOf(app) === undefined) {
+    throw new Error(vscode.l10n.t('{0}: give an app with its revision (owner/project/app/3), or open a revision from App Revisions….', commandTitles().newTaskWithRevision));
+  }
+  const last = lastDocumentFor(await workspaceTaskDocuments(parts), app);
+  if (!last) {
+    await newTask(parts, app);
+    return vscode.window.activeTextEditor?.document;
+  }
+  const document = await vscode.workspace.openTextDocument(last.key);
+  const edit = new vscode.WorkspaceEdit();
+  for (const e of revisionEdits(document.getText(), last.parsed, app)) edit.replace(document.uri, new vscode.Range(document.positionAt(e.start), document.positionAt(e.end)), e.text);
+  await vscode.workspace.applyEdit(edit);
+  await vscode.window.showTextDocument(document, { preview: false });
+  void parts.language.check(document);
+  vscode.window.setStatusBarMessage(`$(check) ${vscode.l10n.t('{0} now runs {1}: Run Task at its top.', path.basename(document.uri.path), app)}`, 8000);
+  return document;
+}
+
+/** The task documents open (unsaved changes included: changed now) and those of the workspace's folders (their last save). */
+async function workspaceTaskDocuments(parts: TaskDocumentParts): Promise<DocumentCandidate<vscode.Uri>[]> {
+  const open = new Map(vscode.workspace.textDocuments.filter(isTaskDocument).map((d) => [d.uri.toString(), d]));
+  const files = await vscode.workspace.findFiles(TASK_DOCUMENT_GLOB, '**/node_modules/**', 500);
+  const uris = [...new Map([...[...open.values()].map((d) => d.uri), ...files].map((u) => [u.toString(), u])).values()];
+  const now = parts.services.clock.now();
+  const read = await Promise.all(
+    uris.map(async (uri) => {
+      const held = open.get(uri.toString());
+      try {
+        const text = held ? held.getText() : Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
+        const modified = held && (held.isDirty || held.isUntitled) ? now : (await vscode.workspace.fs.stat(uri)).mtime;
+        return { key: uri, parsed: await parseTaskDocument(text), modified };
+      } catch {
+        // Deleted since (a document may stay open after its file is gone): not a candidate.
+        return undefined;
+      }
+    }),
+  );
+  return read.filter((c) => c !== undefined);
 }
 
 /** The most names a message lists of the files that fit no input. */

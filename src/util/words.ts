@@ -20,6 +20,10 @@ export const revisionWords = (revision: number | string): string => l10n.t('revi
 export const folderCount = (n: number): string => (n === 1 ? l10n.t('1 folder') : l10n.t('{0} folders', count(n)));
 export const taskCount = (n: number): string => (n === 1 ? l10n.t('1 task') : l10n.t('{0} tasks', count(n)));
 export const requestCount = (n: number): string => (n === 1 ? l10n.t('1 request') : l10n.t('{0} requests', count(n)));
+/** "10 failed": of tasks, items or jobs. */
+export const failedCountWords = (n: number): string => l10n.t('{0} failed', count(n));
+/** "3 sent and not answered yet (followed in the Data Jobs view)": writes whose answers are awaited (or looked up). */
+export const unansweredWords = (n: number): string => l10n.t('{0} sent and not answered yet (followed in the Data Jobs view)', count(n));
 
 /** "1.2 MB": a size in bytes as shown (1,024 to a kilobyte); undefined when it is not a number. */
 export function formatSize(bytes: number | undefined): string | undefined {

@@ -95,10 +95,19 @@ describe('apps: pull, edit and push CWL', function () {
     await wb.clickNotificationButton(/Push align-and-sort\.cwl as revision/, 'Push');
 
     // 4. The new revision: one more than the latest, with the new default.
-    await wb.waitForStatusBarText(new RegExp(`Pushed align-and-sort\\.cwl as revision ${latest + 1} of ${APP}`), 30_000);
+    const pushed = new RegExp(`Pushed align-and-sort\\.cwl as revision ${latest + 1} of ${APP}`);
+    await wb.waitForNotification(pushed, 30_000);
     assert.strictEqual(app.revisions.length, latest + 2);
     const made = app.revisions[latest + 1].content as { inputs: { id: string; default?: unknown }[] };
     assert.strictEqual(made.inputs.find((i) => i.id === 'threads')!.default, before + 8);
     await wb.screenshot('apps-4-pushed');
+
+    // 5. Run this revision: the notification's button opens a task document of the new revision.
+    await wb.clickNotificationButton(pushed, 'New Task with This Revision');
+    await until('the task document of the new revision', async () => ((await wb.activeEditorText()).includes(`app: ${APP}/${latest + 1}`) ? true : undefined), 30_000);
+    assert.match(await wb.activeEditorText(), new RegExp(`project: ${project.id}`), 'a task document: the app\'s project to run in');
+    await wb.screenshot('apps-5-new-task');
+    // An untitled document left dirty would hold Close All Editors on a Save dialog.
+    await wb.runCommand('View: Revert and Close Editor');
   });
 });

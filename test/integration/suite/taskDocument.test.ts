@@ -4,6 +4,9 @@
  * platform once, writes its ID into the document and watches it.
  */
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
 import { activateProduct, emulator, waitFor } from '../helpers';
@@ -77,5 +80,122 @@ describe('the task document: New Task…, completion, problems, Run Task', funct
     assert.ok(api.tasks.watcher.isWatched(made[0].id), 'watched: told when it ends');
     // Shown in the Tasks view, selected, though its group was never opened (its first page read to show it).
     await waitFor(() => api.tasks.view.selection.some((n) => n.kind === 'task' && n.task.id === made[0].id), 'the new task selected in the Tasks view');
+  });
+});
+
+describe('Run for Each Row…: a sample sheet makes a task per row', function () {
+  this.timeout(60_000);
+  let api: ExtensionApi;
+  let folder: string;
+
+  before(async () => {
+    api = await activateProduct();
+    await waitFor(() => api.services.session.state === 'signedIn', 'the product to be signed in', 20_000);
+    folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-sheet-'));
+  });
+
+  after(() => fs.rmSync(folder, { recursive: true, force: true }));
+
+  it('finds the files by name, leaves out a row naming none, makes each other row\'s task once and follows them as one set', async () => {
+    const emu = emulator();
+    const root = emu.data.files.find((f) => f.project === PROJECT && f.parent === null)!;
+    const files = emu.data.children(root.id).filter((f) => f.type === 'file');
+    const bams = files.filter((f) => f.name.endsWith('.bam')).slice(0, 2);
+    const reference = files.find((f) => !f.name.endsWith('.bam'))!;
+    assert.strictEqual(bams.length, 2, 'two BAM files at the project\'s top level');
+    const revision = (await api.services.client.apps.get(APP)).revision;
+    const template = path.join(folder, 'vf.sbtask.yaml');
+    fs.writeFileSync(template, [`app: ${APP}/${revision}`, `project: ${PROJECT}`, 'name: VF', 'inputs:', `  reference: ${reference.id}`, '  mode: strict', ''].join('\n'));
+    const sheet = path.join(folder, 'samples.csv');
+    fs.writeFileSync(sheet, ['input_bam,min_quality,sample', `${bams[0].name},25,s1`, `${bams[1].id},30,s2`, 'no-such-file.bam,30,s3', ''].join('\n'));
+    const before = emu.data.tasks.length;
+
+    const run = (await vscode.commands.executeCommand('sevenbridges.tasks.runForEachRow', { template, sheet, confirm: false })) as {
+      plan: { tasks: { problems: string[] }[] };
+      preview: string;
+      made: { id: string; name: string }[];
+      watch?: { left: number; saved: Promise<void>; dispose(): void };
+    };
+    const KEY = 'sevenbridges.tasks.rerunWatches';
+    const state = api.services.context.globalState;
+    try {
+      assert.deepStrictEqual(run.plan.tasks.map((t) => t.problems.length > 0), [false, false, true]);
+      assert.match(run.preview, /No file named "no-such-file.bam"/);
+      assert.deepStrictEqual(run.made.map((t) => t.name), [`VF · ${bams[0].name}`, `VF · ${bams[1].id}`]);
+      assert.strictEqual(emu.data.tasks.length, before + 2, 'one task per row that validates, each made once');
+      const made = emu.data.tasks.filter((t) => run.made.some((m) => m.id === t.id));
+      assert.deepStrictEqual(made.map((t) => [t.inputs.input_bam, t.inputs.min_quality, t.inputs.mode]), [
+        [{ class: 'File', path: bams[0].id }, 25, 'strict'],
+        [{ class: 'File', path: bams[1].id }, 30, 'strict'],
+      ]);
+      assert.ok(made.every((t) => t.status !== 'DRAFT'), 'run as soon as made');
+      await run.watch?.saved;
+      const stored = (state.get(KEY) ?? []) as { sheet?: string; open: string[] }[];
+      const set = stored.find((w) => w.sheet === 'samples.csv');
+      assert.deepStrictEqual(set?.open.slice().sort(), run.made.map((t) => t.id).sort(), 'followed as one set');
+      // The Tasks view shows just them, read by ID.
+      assert.deepStrictEqual(api.tasks.filters.filter, { set: { name: 'samples.csv', ids: run.made.map((t) => t.id) } });
+      assert.strictEqual(api.tasks.filters.description, 'sheet samples.csv, 2 tasks');
+      const shown = async () => {
+        const ids: string[] = [];
+        for (const group of await api.tasks.tree.getChildren()) if (group.kind === 'group') for (const row of await api.tasks.tree.getChildren(group)) if (row.kind === 'task') ids.push(row.task.id);
+        return ids.sort();
+      };
+      await waitFor(async () => JSON.stringify(await shown()) === JSON.stringify(run.made.map((t) => t.id).sort()), 'the Tasks view to show just the two tasks', 20_000);
+    } finally {
+      await api.tasks.filters.clear();
+      // Taken out of the platform: running, they would end during the suites after this one and move their counts.
+      for (const made of run.made) {
+        const record = emu.data.taskById.get(made.id);
+        if (record) emu.data.removeTask(record);
+      }
+      run.watch?.dispose();
+      const left = ((state.get(KEY) ?? []) as { open: string[] }[]).filter((w) => !w.open.some((id) => run.made.some((t) => t.id === id)));
+      await state.update(KEY, left.length ? left : undefined);
+    }
+  });
+});
+
+describe('New Task with This Revision (Run this revision)', function () {
+  this.timeout(60_000);
+  const COUNT = 'rfranklin/my-project/count-matches';
+  let api: ExtensionApi;
+  let folder: string;
+
+  before(async () => {
+    api = await activateProduct();
+    await waitFor(() => api.services.session.state === 'signedIn', 'the product to be signed in', 20_000);
+    folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-revision-'));
+  });
+
+  after(async () => {
+    for (const document of vscode.workspace.textDocuments.filter((d) => d.isDirty)) {
+      await vscode.window.showTextDocument(document);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+    fs.rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('moves the app\'s last task document to the revision, its draft line out; with none, opens a new one for it', async () => {
+    const revision = (await api.services.client.apps.get(COUNT)).revision;
+    assert.ok(revision >= 1, 'an app with two revisions or more');
+    const older = path.join(folder, 'older.sbtask.yaml');
+    const last = path.join(folder, 'last.sbtask.yaml');
+    fs.writeFileSync(older, `app: ${COUNT}/0\nproject: ${PROJECT}\ninputs: {}\n`);
+    fs.writeFileSync(last, `app: ${COUNT}/0\nproject: ${PROJECT}\ndraft: 1f0e3c7a-0000-4000-8000-000000000001\ninputs:\n  max_count: 3\n`);
+    fs.utimesSync(older, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    // Both open (a workspace's files are found too; the tests' host has no folder): the one changed last is used.
+    await vscode.workspace.openTextDocument(older);
+    await vscode.workspace.openTextDocument(last);
+
+    const moved = (await vscode.commands.executeCommand('sevenbridges.tasks.newTaskWithRevision', `${COUNT}/${revision}`)) as vscode.TextDocument;
+    assert.strictEqual(moved.uri.fsPath, last);
+    assert.strictEqual(moved.getText(), `app: ${COUNT}/${revision}\nproject: ${PROJECT}\ninputs:\n  max_count: 3\n`);
+    assert.strictEqual(vscode.window.activeTextEditor?.document, moved);
+    assert.match(fs.readFileSync(older, 'utf8'), new RegExp(`app: ${COUNT}/0`), 'the other left as it was');
+
+    const fresh = (await vscode.commands.executeCommand('sevenbridges.tasks.newTaskWithRevision', `rfranklin/my-project/align-and-sort/1`)) as vscode.TextDocument;
+    assert.strictEqual(fresh.uri.scheme, 'untitled');
+    assert.match(fresh.getText(), /^app: rfranklin\/my-project\/align-and-sort\/1$/m);
   });
 });

@@ -110,6 +110,19 @@ describe('Re-run Failed', () => {
     [...resumed, ...other].forEach((w) => w.dispose());
   });
 
+  it('keeps a sample sheet\'s tasks as one set (Run for Each Row…): stored with the sheet\'s name, said as failed, not failed again', async () => {
+    const clock = new FakeClock();
+    const store = memoryState();
+    const account = 'https://api.sbgenomics.com/v2#rfranklin';
+    const ids = [task(1, '').id];
+    const bulkGet = async (asked: readonly string[]): Promise<BulkTaskItem[]> => asked.map((id) => ({ resource: { href: '', id, name: '', status: 'RUNNING' } as Task }));
+    const watch = new RerunWatch(ids, { bulkGet, clock, intervalMs: () => 10_000, onEnded: () => undefined, keep: { store, id: 'w2', account, sheet: 'samples.csv' } });
+    await watch.saved;
+    assert.deepStrictEqual(storedRerunWatches(store, account), [{ id: 'w2', account, sheet: 'samples.csv', open: ids, ended: { completed: 0, failed: 0, aborted: 0 } }]);
+    assert.strictEqual(rerunEndedWords({ completed: 10, failed: 2, aborted: 0 }, false), '10 completed, 2 failed');
+    watch.dispose();
+  });
+
   it('lets go of a new task the platform no longer has (deleted): it counts as neither, and the end is still said', async () => {
     const clock = new FakeClock();
     const ids = [task(1, '').id, task(2, '').id];

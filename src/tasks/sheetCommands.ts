@@ -1,0 +1,155 @@
+// Run for Each Row… (issue 39): a task document as the template and a sample sheet make one task per row. The sheet's
+// file names are found in the project, every row checked and shown in a preview, then one confirmation; each task is
+// a `task.createFromSheet` write (made exactly once, held back while the API budget is nearly spent), with progress,
+// Cancel and a summary; the tasks made are followed as one set: the Tasks view's filter, and one notification when all end. The rules are ./sampleSheet.ts's and ./sheetFiles.ts's.
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { ApiError } from '../api/errors';
+import type { Task } from '../api/types';
+import { commandTitles } from '../keys/commands';
+import { WRITE_KINDS } from '../keys/writes';
+import { SCHEMES } from '../keys/schemes';
+import { paletteTitle, type CommandOptions } from '../ui/commands';
+import { delimiterOf, readDelimited } from '../util/delimited';
+import { taskCount } from '../util/words';
+import { waitsForPerson } from '../write/records';
+import { notSignedIn } from './actions';
+import { followRerun, sendTasks } from './batchCommands';
+import { bulkPace } from './paced';
+import type { RerunWatch } from './rerunFailed';
+import { planSheet, readyTasks, sheetColumns, sheetConfirmation, sheetFileNames, sheetPreview, sheetSummary, type SheetPlan } from './sampleSheet';
+import { findSheetFiles } from './sheetFiles';
+import type { Services } from '../services';
+import type { FilterModel } from './filterModel';
+import type { Refresher } from './refresher';
+import type { TaskDocumentLanguage } from './taskDocumentLanguage';
+import { isTaskDocumentName, TASK_DOCUMENT_GLOB } from './taskDocumentName';
+import { taskRequest } from './taskRequest';
+import type { CreateTaskPayload } from './taskWrites';
+
+const SHEET_NAME = /\.(csv|tsv|tab|txt)$/i;
+
+/** What a run of a sheet did: its plan, and the tasks made (for the tests and the bench). */
+export interface SheetRun {
+  plan: SheetPlan;
+  preview: string;
+  made: Task[];
+  /** The made tasks followed as one set, until all have ended. */
+  watch?: RerunWatch;
+}
+
+/** What Run for Each Row… uses of the task explorer (taskDocumentCommands.ts's parts). */
+export interface SheetParts {
+  services: Services;
+  language: Pick<TaskDocumentLanguage, 'read'>;
+  refresher: Pick<Refresher, 'refreshNow'>;
+  filters: Pick<FilterModel, 'set'>;
+}
+
+/**
+ * Run for Each Row…: from a task document's title (the sheet asked for), a sheet's Explorer menu (the template asked
+ * for), or the palette. A script passes `{ template, sheet, confirm: false }` (paths).
+ */
+export async function runForEachRow(parts: SheetParts, args: readonly unknown[]): Promise<SheetRun | undefined> {
+  const title = paletteTitle(commandTitles().runForEachRow);
+  const options = (args.find((a) => typeof a === 'object' && a !== null && !(a instanceof vscode.Uri) && !Array.isArray(a)) as CommandOptions | undefined) ?? {};
+  const given = args.find((a): a is vscode.Uri => a instanceof vscode.Uri);
+  const pathOption = (key: string) => (typeof options[key] === 'string' ? vscode.Uri.file(options[key] as string) : undefined);
+  const templateUri = pathOption('template') ?? (given && isTaskDocumentName(given.path) ? given : undefined) ?? (await templateToUse(title));
+  if (!templateUri) return undefined;
+  const sheetUri = pathOption('sheet') ?? (given && SHEET_NAME.test(given.path) ? given : undefined) ?? (await sheetToUse(title));
+  if (!sheetUri) return undefined;
+
+  const template = await vscode.workspace.openTextDocument(templateUri);
+  const { parsed, app } = await parts.language.read(template);
+  const broken = parsed.problems.find((p) => p.severity === 'error');
+  if (broken || !parsed.document.app || !parsed.document.project) {
+    throw new Error(vscode.l10n.t('{0}: the task document {1} has problems (see the Problems view): {2}', title, path.basename(templateUri.path), broken?.message ?? vscode.l10n.t('it names no app or no project.')));
+  }
+  if (!app || 'error' in app) throw app && 'error' in app ? app.error : new Error(vscode.l10n.t('{0}: the app of the task document could not be read.', title));
+  const project = parsed.document.project;
+  const sheetName = path.basename(sheetUri.path);
+  const text = Buffer.from(await vscode.workspace.fs.readFile(sheetUri)).toString('utf8');
+  const rows = readDelimited(text, delimiterOf(sheetName, text));
+  const names = rows.length ? sheetFileNames(rows.slice(1), sheetColumns(rows[0].cells, app.inputs)) : [];
+  const { services } = parts;
+  const found = names.length
+    ? await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Looking for the {0} file names of {1} in {2}', names.length, sheetName, project), cancellable: true }, async (_p, token) => {
+        const controller = new AbortController();
+        const cancel = token.onCancellationRequested(() => controller.abort());
+        try {
+          return await findSheetFiles(services.client, project, names, { signal: controller.signal, pace: bulkPace(services.client.budget, services.clock, controller.signal) });
+        } finally {
+          cancel.dispose();
+        }
+      })
+    : new Map();
+  const plan = planSheet({ rows, template: parsed.document, inputs: app.inputs, found });
+  const preview = sheetPreview(plan, sheetName, parsed.document);
+  if (plan.problems.length) throw new Error(`${title}: ${plan.problems.join(' ')}`);
+  const ready = readyTasks(plan);
+  if (options.confirm !== false) await showPreview(services, sheetName, preview);
+  if (!ready.length) throw new Error(vscode.l10n.t('{0}: none of the {1} rows of {2} can be made; the preview says why.', title, plan.tasks.length, sheetName));
+  if (options.confirm !== false) {
+    const { message, detail } = sheetConfirmation(plan, sheetName, parsed.document);
+    const make = vscode.l10n.t('Make {0}', taskCount(ready.length));
+    if ((await vscode.window.showWarningMessage(message, { modal: true, detail }, make)) !== make) return { plan, preview, made: [] };
+  }
+  const account = await services.account();
+  if (!account) throw new ApiError({ kind: 'signedOut', message: notSignedIn() });
+  const payloads: CreateTaskPayload[] = ready.map((t) => ({ task: taskRequest(t.document, app.inputs), run: true }));
+  const controller = new AbortController();
+  const { finished, left, withdrawn } = await sendTasks(services, WRITE_KINDS.createSheetTask, payloads, account, vscode.l10n.t('Making {0} from {1}', taskCount(payloads.length), sheetName), controller);
+  const made = finished.map((f) => f.outcome);
+  const refused = left.filter(waitsForPerson);
+  const summary = sheetSummary(
+    { made: made.length, failed: refused.map((r) => `${r.label ?? ''}: ${r.note ?? r.state}`), pending: left.length - refused.length, notSent: withdrawn.length, leftOut: plan.tasks.length - ready.length },
+    sheetName,
+  );
+  if ('warning' in summary) void vscode.window.showWarningMessage(summary.warning);
+  else vscode.window.setStatusBarMessage(`$(check) ${summary.done}`, 8000);
+  if (!made.length) return { plan, preview, made };
+  const watch = followRerun(services, { id: made[0].id, account: account.key, sheet: sheetName, open: made.map((t) => t.id), ended: { completed: 0, failed: 0, aborted: 0 } }, true);
+  // The Tasks view shows just them ("sheet samples.csv, 12 tasks"), until Clear Task Filters.
+  await parts.filters.set({ set: { name: sheetName, ids: made.map((t) => t.id) } });
+  void parts.refresher.refreshNow();
+  return { plan, preview, made, watch };
+}
+
+/** The previews shown, by URI: read-only documents (closing one asks nothing), the last few kept. */
+const previews = new Map<string, string>();
+let previewsProvided = false;
+let previewsShown = 0;
+const KEPT_PREVIEWS = 10;
+
+async function showPreview(services: Services, sheet: string, text: string): Promise<void> {
+  if (!previewsProvided) {
+    previewsProvided = true;
+    services.context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(SCHEMES.sheetPreview, { provideTextDocumentContent: (uri) => previews.get(uri.toString()) ?? '' }));
+  }
+  const uri = vscode.Uri.from({ scheme: SCHEMES.sheetPreview, path: `/${++previewsShown}/${sheet}.md` });
+  previews.set(uri.toString(), text);
+  if (previews.size > KEPT_PREVIEWS) previews.delete(previews.keys().next().value!);
+  const document = await vscode.workspace.openTextDocument(uri);
+  await vscode.window.showTextDocument(await vscode.languages.setTextDocumentLanguage(document, 'markdown'), { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+}
+
+/** The active editor's task document, else one of the workspace's (or those open) picked. */
+async function templateToUse(title: string): Promise<vscode.Uri | undefined> {
+  const active = vscode.window.activeTextEditor?.document;
+  if (active && isTaskDocumentName(active.uri.path)) return active.uri;
+  const open = vscode.workspace.textDocuments.filter((d) => isTaskDocumentName(d.uri.path)).map((d) => d.uri);
+  const files = await vscode.workspace.findFiles(TASK_DOCUMENT_GLOB, '**/node_modules/**', 200);
+  const all = [...new Map([...open, ...files].map((u) => [u.toString(), u])).values()];
+  if (!all.length) throw new Error(vscode.l10n.t('{0}: there is no task document to use as the template. Make one with New Task… first.', title));
+  const picked = await vscode.window.showQuickPick(
+    all.map((uri) => ({ label: path.basename(uri.path), description: vscode.workspace.asRelativePath(uri), uri })),
+    { title, placeHolder: vscode.l10n.t('The task document each row fills in (its app, project and settings)'), ignoreFocusOut: true },
+  );
+  return picked?.uri;
+}
+
+async function sheetToUse(title: string): Promise<vscode.Uri | undefined> {
+  const picked = await vscode.window.showOpenDialog({ title, canSelectMany: false, openLabel: vscode.l10n.t('Use This Sheet'), filters: { [vscode.l10n.t('Sample sheets')]: ['csv', 'tsv', 'tab', 'txt'] } });
+  return picked?.[0];
+}
