@@ -62,7 +62,10 @@ export function sheetFileCells(rows: readonly TableRow[], columns: SheetColumns)
     for (const { column, input } of columns.inputs) {
       const kind = fileKind(input.type);
       if (!kind) continue;
-      for (const item of cellItems(row.cells[column] ?? '', kind.many)) (isFileId(item) ? ids.add(item.toLowerCase()) : names.add(item));
+      for (const item of cellItems(row.cells[column] ?? '', kind.many)) {
+        if (isFileId(item)) ids.add(item.toLowerCase());
+        else names.add(item);
+      }
     }
   }
   return { names: [...names], ids: [...ids] };
