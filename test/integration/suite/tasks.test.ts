@@ -27,8 +27,18 @@ describe('task explorer', function () {
   before(async () => {
     api = await activateProduct();
     await waitFor(() => api.services.session.state === 'signedIn', 'the product to be signed in to the emulator (SB_AUTH_TOKEN)', 20_000);
+    // The tasks the suites before started end first (each run moves them on): the counts compared below hold still.
+    await waitFor(
+      () => {
+        emulator().advance();
+        return emulator().pendingTaskSteps() === 0;
+      },
+      'the tasks started by the suites before to end',
+      120_000,
+    );
     await vscode.commands.executeCommand('sevenbridges.tasks.clearFilter');
     await vscode.commands.executeCommand('sevenbridges.tasks.focus');
+    await vscode.commands.executeCommand('sevenbridges.tasks.refresh');
   });
 
   afterEach(async () => {
