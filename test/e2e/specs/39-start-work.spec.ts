@@ -3,7 +3,8 @@
  * - a public app picked with New Task… (found by words only its categories hold), its task document opened in a
  *   project of theirs; an input filled by completion (its id, then a file of the project by its name); two files
  *   dragged from Projects & Files onto the list input (Shift held: how VS Code drops into the text of an editor);
- *   Run Task from the link at the top; the task under Running in the Tasks view; the notification when it ends;
+ *   Run Task from the link at the top (the document left a run to make again: no `draft:` line); the task under
+ *   Running in the Tasks view; the notification when it ends;
  * - a sample sheet of 12 rows in the workspace, Run for Each Row… with a task document as the template: the preview
  *   says 12, Make 12 tasks confirmed, the Tasks view shows that set of 12.
  * A screenshot at each step.
@@ -207,6 +208,8 @@ describe('starting work from the editor: a public app run on files picked by com
     assert.deepStrictEqual(task.inputs.in_reads, reads.map((f) => ({ class: 'File', path: f.id })));
     assert.deepStrictEqual(task.inputs.contaminants, { class: 'File', path: contaminants.id });
     await wb.waitForStatusBarText(`"${name}" is queued to run. You will be told when it ends.`, 15_000);
+    // The document still describes a run, to make again: no `draft:` line names the task (only a draft is named).
+    assert.ok(!(await editorLines()).some((l) => /^draft:/.test(l)), (await editorLines()).join('\n'));
 
     // 6. Under Running once the platform runs it (a refresh of the view shows it there, the newest first).
     await waitFor(
