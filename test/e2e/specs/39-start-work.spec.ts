@@ -48,7 +48,7 @@ async function middle(locator: Locator): Promise<{ x: number; y: number }> {
   return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
 }
 
-/** The labels of the suggestions shown, the one the keyboard is on first-marked with its index. */
+/** The labels of the suggestions on screen, and the one the keyboard is on. */
 async function suggestions(): Promise<{ labels: string[]; focused: string }> {
   const rows = e2e().wb.page.locator('.editor-widget.suggest-widget.visible .monaco-list-row');
   const read = await rows.evaluateAll((els) =>
