@@ -120,7 +120,10 @@ export async function readVolumeJobs(api: Pick<VolumesApi, 'getMany'>, kind: Vol
   });
 }
 
-/** An import or export job as the tracker follows an async file job: one item, its result a file or an error. */
+/**
+ * An import or export job as the tracker follows an async file job: one item, its result a file (a folder for a
+ * prefix) or an error. The platform counts no files for it: none are claimed (a prefix of 30 objects is not "1/1 files").
+ */
 export function asAsyncJob(job: Pick<Job, 'id' | 'state'> & Partial<Job>, type: 'IMPORT' | 'EXPORT'): AsyncJob {
   const ended = job.state === 'COMPLETED' || job.state === 'FAILED';
   const result: CopyItemResult[] | undefined = job.state === 'COMPLETED' && job.result ? [{ resource: job.result }] : job.state === 'FAILED' ? [{ error: { message: job.error?.message ?? l10n.t('The platform gave no reason.'), status: job.error?.status, code: job.error?.code } }] : undefined;
@@ -129,9 +132,6 @@ export function asAsyncJob(job: Pick<Job, 'id' | 'state'> & Partial<Job>, type: 
     type,
     state: ended ? 'FINISHED' : job.state === 'PENDING' ? 'SUBMITTED' : 'RUNNING',
     result,
-    total_files: 1,
-    completed_files: job.state === 'COMPLETED' ? 1 : 0,
-    failed_files: job.state === 'FAILED' ? 1 : 0,
     started_on: job.started_on,
     finished_on: job.finished_on,
   };
