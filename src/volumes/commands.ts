@@ -21,6 +21,7 @@ import type { FinishedWrite, WriteRecord } from '../write/outbox';
 import { waitsForPerson } from '../write/outbox';
 import { notTaken } from '../files/managedItems';
 import { clashChoices, exportKind, exportPlan, folderChoices, importKind, importPayloads, linkWarning, type ExportFile, type ImportChoices, type ImportDestination } from './transferPlan';
+import { exportedTo } from './volumeJobWrite';
 import type { VolumeJobsOutcome } from './volumeWrites';
 import { isActive, isReadWrite, noVolumes, ROW_KINDS, VolumesModel, volumeWhere, type ImportSource, type VolumesNode } from './volumesModel';
 
@@ -32,9 +33,17 @@ export interface VolumesParts {
   readonly view: vscode.TreeView<VolumesNode>;
 }
 
-/** The Volumes view's model, over the volumes client (made when the view is first drawn). */
-export function volumesModel(services: Services): VolumesModel {
-  return new VolumesModel(volumesOf(services.client), services.clock.now);
+/**
+ * The Volumes view's model, over the volumes client (made when the view is first drawn). An export's end reads again
+ * the levels that now hold its object.
+ */
+export function volumesModel(services: Services, tracker: Pick<JobTracker, 'onDidFinish'>): VolumesModel {
+  const model = new VolumesModel(volumesOf(services.client), services.clock.now);
+  services.context.subscriptions.push(tracker.onDidFinish((job) => {
+    const to = exportedTo(job);
+    if (to) model.objectsChanged(to.volume, [to.location]);
+  }));
+  return model;
 }
 
 const importable: TargetType<ImportSource> = {

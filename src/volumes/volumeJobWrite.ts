@@ -152,10 +152,20 @@ export function trackedItem(payload: Payload, i: number): { items: CopyItem[]; d
   const item = payload.items[i];
   return {
     items: [{ file: item.source.file, name: item.destination.location }],
-    destination: { label: `${item.destination.volume}: ${item.destination.location}`, project: payload.projects[item.source.file] ?? '' },
+    destination: { label: exportLabel(item.destination.volume, item.destination.location), project: payload.projects[item.source.file] ?? '' },
     sourceNames: { [item.source.file]: payload.names[item.source.file] ?? item.source.file },
     choices: { copyOnly: payload.copyOnly },
   };
+}
+
+/** Where an export job goes, as its row says it and as it is kept: `<volume>: <location>` (a volume's ID has no ": "). */
+const exportLabel = (volume: string, location: string): string => `${volume}: ${location}`;
+const exportVolumeOf = (destination: Pick<JobDestination, 'label'>): string => destination.label.split(': ')[0];
+
+/** The volume and the object an export job writes (none for another kind of job): its volume's listings change. */
+export function exportedTo(job: Pick<TrackedJob, 'type' | 'items' | 'destination'>): { volume: string; location: string } | undefined {
+  const location = job.items[0]?.name;
+  return job.type === 'EXPORT' && location ? { volume: exportVolumeOf(job.destination), location } : undefined;
 }
 
 /**
@@ -174,7 +184,7 @@ export function retryPayload(spec: VolumeKindSpec, items: CopyItem[], names: Rec
       project: destination.project,
     };
   }
-  const [volume] = destination.label.split(': ');
+  const volume = exportVolumeOf(destination);
   return {
     items: items.map((item) => ({ source: { file: item.file }, destination: { volume, location: item.name ?? names[item.file] ?? item.file } })),
     copyOnly: job.choices?.copyOnly ?? true,

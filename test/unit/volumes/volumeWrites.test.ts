@@ -9,7 +9,7 @@ import { statusSummary } from '../../../src/jobs/summary';
 import { JobTracker, type NewJobInfo } from '../../../src/jobs/tracker';
 import { FakeClock } from '../../support/fakeClock';
 import { memoryState } from '../../support/sharedState';
-import { asAsyncJob, volumeJobWriting, type VolumeJobsApi } from '../../../src/volumes/volumeJobWrite';
+import { asAsyncJob, exportedTo, trackedItem, volumeJobWriting, type VolumeJobsApi } from '../../../src/volumes/volumeJobWrite';
 import { VOLUME_KINDS, volumeWrites, type ExportPayload, type ImportPayload, type VolumeWriteRecord } from '../../../src/volumes/volumeWrites';
 import type { JobSnapshot } from '../../../src/write/asyncJobs';
 
@@ -143,6 +143,13 @@ describe('import and export writes: found by difference', () => {
     const row = jobRow(done, 0);
     assert.deepStrictEqual([row.label, row.tooltip.split('\n')[1]], ['Import · finished · 1/1 item', 'Job D: done, 1 item imported']);
     tracker.dispose();
+  });
+
+  it('an export job tells the volume and the object it writes (its volume\'s listings change); an import job none', () => {
+    const file = 'a'.repeat(24);
+    const payload: ExportPayload = { items: [{ source: { file }, destination: { volume: 'rfranklin/analysis_results', location: 'results/run: 2/a.vcf' } }], copyOnly: true, names: { [file]: 'a.vcf' }, projects: { [file]: 'rfranklin/p' } };
+    assert.deepStrictEqual(exportedTo({ type: 'EXPORT', ...trackedItem(payload, 0) }), { volume: 'rfranklin/analysis_results', location: 'results/run: 2/a.vcf' });
+    assert.strictEqual(exportedTo({ type: 'IMPORT', ...trackedItem({ items: [item('runs/lane1/')], to: 'fastq', project: 'rfranklin/p' }, 0) }), undefined);
   });
 
   it('Retry Failed Items makes a single import of a failed item, from its volume and location', async () => {
