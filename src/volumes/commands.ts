@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { volumesOf, type Volume } from '../api/volumes';
 import type { FileRecord } from '../api/types';
 import { browseFolder } from '../copy/pickers';
+import { projectThenFolder } from '../copy/destinationSteps';
 import { describeDestination } from '../copy/request';
 import { fileTarget, readFile, type FileRef } from '../files/targets';
 import { trackedJobs } from '../jobs/jobWrite';
@@ -77,10 +78,15 @@ function readDestination(value: unknown): ImportDestination | undefined {
 }
 
 async function pickImportDestination(services: Services, count: number): Promise<ImportDestination | undefined> {
-  const project = await pickProject(services.projects, { title: vscode.l10n.t('Import {0} into which project?', itemCount(count)) });
-  if (!project || project === 'none') return undefined;
-  const { destination } = await browseFolder(services.client, project, 'otherProjectFolder', { count, verb: 'import' });
-  if (!destination) return undefined;
+  const chosen = await projectThenFolder(
+    async () => {
+      const project = await pickProject(services.projects, { title: vscode.l10n.t('Import {0} into which project?', itemCount(count)) });
+      return project === 'none' ? undefined : project;
+    },
+    (project) => browseFolder(services.client, project, 'otherProjectFolder', { count, verb: 'import' }),
+  );
+  if (!chosen) return undefined;
+  const { project, destination } = chosen;
   return destination.kind === 'projectRoot'
     ? { project: destination.project, label: project.name }
     : { project: destination.project, parent: destination.folder, label: describeDestination(destination) };

@@ -1,7 +1,7 @@
 /**
  * Cloud buckets as a person uses them (#41), each step seen on screen. The Volumes view (hidden until asked for) opened
  * with View: Open View…; the read-only volume browsed down to a prefix of 30 objects; Import… on that prefix into a
- * folder of a project that Projects & Files shows open, the questions answered; the job followed in Data Jobs to its
+ * folder of a project that Projects & Files shows open, the questions answered (Back from the folders to the projects once); the job followed in Data Jobs to its
  * end; the prefix then a folder of 30 files in Projects & Files, without Refresh. Then Export… of two result files to
  * the read-write volume, at a location typed, copy only: both jobs end in Data Jobs and the volume's listing, open
  * before, shows the two objects there. A screenshot at each step.
@@ -138,6 +138,12 @@ describe('volumes: browse, import a prefix, export results', function () {
     // Back up to the top of the view, where lane1's row is (a row scrolled under the pane's title takes no click).
     await wb.scrollToTreeItem(VOLUMES, exactly('analysis_results'));
     await wb.treeItemContextMenu(VOLUMES, exactly('lane1'), 'Import…');
+    await wb.waitForQuickInput('Import 1 item into which project?', 20_000);
+    await wb.quickItem(project.name).waitFor({ timeout: 20_000 });
+    await wb.pickQuickItem(project.name);
+    await wb.quickItem(exactly(into.name)).waitFor({ timeout: 20_000 });
+    // Back, at the project's root, is the list of projects again (it ended the import): the project chosen again.
+    await wb.pickQuickItem(exactly('Back'));
     await wb.waitForQuickInput('Import 1 item into which project?', 20_000);
     await wb.quickItem(project.name).waitFor({ timeout: 20_000 });
     await wb.pickQuickItem(project.name);
