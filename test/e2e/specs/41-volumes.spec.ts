@@ -1,10 +1,10 @@
 /**
  * Cloud buckets as a person uses them (#41), each step seen on screen. The Volumes view (hidden until asked for) opened
  * with View: Open View…; the read-only volume browsed down to a prefix of 30 objects; Import… on that prefix into a
- * folder of a project that Projects & Files shows open, the questions answered (Back from the folders to the projects once); the job followed in Data Jobs to its
- * end; the prefix then a folder of 30 files in Projects & Files, without Refresh. Then Export… of two result files to
- * the read-write volume, at a location typed, copy only: both jobs end in Data Jobs and the volume's listing, open
- * before, shows the two objects there. A screenshot at each step.
+ * folder of a project that Projects & Files shows open, the questions answered (Back from the folders to the projects
+ * once); the job followed in Data Jobs to its end; the prefix then a folder of 30 files in Projects & Files, without
+ * Refresh. Then Export… of two result files to the read-write volume, at a location typed, copy only: both jobs end in
+ * Data Jobs and the volume's listing, open before, shows the two objects there. A screenshot at each step.
  */
 import * as assert from 'assert';
 import { waitFor } from '../../support/waitFor';
