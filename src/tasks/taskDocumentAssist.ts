@@ -89,6 +89,23 @@ export interface SuggestionFacts {
   files: readonly FileRecord[];
 }
 
+/** A project's files as held for completion (./taskDocumentFacts.ts): `more` reads one more page when some are left. */
+export interface ProjectFiles {
+  projectFiles(project: string, more: boolean): Promise<{ files: FileRecord[]; complete: boolean }>;
+}
+
+/**
+ * Completion's model part: the suggestions at a place of a document, the project's files read only for an input that
+ * takes files (the first page the first time; `again`, the person typed on in a list not complete: one page more;
+ * else what is held), and whether more are left on the platform.
+ */
+export async function completionAt(files: ProjectFiles, place: CursorPlace, parsed: ParsedTaskDocument, inputs: readonly AppInput[] | undefined, again: boolean): Promise<{ suggestions: Suggestion[]; complete: boolean }> {
+  const input = place.at === 'inputValue' ? inputs?.find((i) => i.id === place.input) : undefined;
+  const project = parsed.document.project;
+  const held = input && fileKind(input.type) && project ? await files.projectFiles(project, again) : { files: [], complete: true };
+  return { suggestions: suggestionsAt(place, { parsed, inputs, files: held.files }), complete: held.complete };
+}
+
 /** The suggestions for a place. File suggestions write the ID, the name as a comment beside it. */
 export function suggestionsAt(place: CursorPlace, facts: SuggestionFacts): Suggestion[] {
   const { parsed, inputs } = facts;

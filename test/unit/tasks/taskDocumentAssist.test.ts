@@ -3,7 +3,7 @@ import * as yaml from 'yaml';
 import type { FileRecord } from '../../../src/api/types';
 import { appInputs } from '../../../src/apps/cwlInputs';
 import { readTaskDocument } from '../../../src/tasks/taskDocument';
-import { cursorPlace, dropText, hoverTarget, inputHover, suggestionsAt } from '../../../src/tasks/taskDocumentAssist';
+import { completionAt, cursorPlace, dropText, hoverTarget, inputHover, suggestionsAt } from '../../../src/tasks/taskDocumentAssist';
 
 const inputs = appInputs({
   class: 'CommandLineTool',
@@ -70,5 +70,29 @@ describe('task document: what is offered where the cursor is', () => {
     const single = dropText(TEXT, at('  input_'), dropped, inputs)!;
     assert.strictEqual(TEXT.slice(0, single.at) + single.text + TEXT.slice(single.end), TEXT.replace('input_bam: \n', `input_bam: ${'e'.repeat(24)}  # w.vcf.gz\n`));
     assert.strictEqual(dropText(TEXT, at('  mode'), dropped, inputs), undefined, 'an enum takes no files');
+  });
+});
+
+describe('task document: completion, the project\'s files read only for an input that takes files', () => {
+  const held = () => {
+    const asked: boolean[] = [];
+    return { asked, files: { projectFiles: async (_project: string, more: boolean) => (asked.push(more), { files, complete: false }) } };
+  };
+
+  it('a file input: the files held (a page more when the person typed on in a list not complete), and whether more are left', async () => {
+    const { asked, files: source } = held();
+    const first = await completionAt(source, cursorPlace(TEXT, at('input_bam: ')), parsed, inputs, false);
+    assert.deepStrictEqual([first.suggestions.map((s) => s.label), first.complete], [['x.bam', 'z.bam'], false]);
+    await completionAt(source, cursorPlace(TEXT, at('input_bam: ')), parsed, inputs, true);
+    await completionAt(source, cursorPlace(TEXT, at('    - bbb')), parsed, inputs, false);
+    assert.deepStrictEqual(asked, [false, true, false]);
+  });
+
+  it('an enum, a new input id: nothing read, the list complete', async () => {
+    const { asked, files: source } = held();
+    const mode = await completionAt(source, cursorPlace(TEXT, at('mode: st')), parsed, inputs, true);
+    assert.deepStrictEqual([mode.suggestions.map((s) => s.label), mode.complete], [['strict', 'lenient'], true]);
+    await completionAt(source, cursorPlace(`${TEXT}  min_`, at('  min_', `${TEXT}  min_`)), parsed, inputs, false);
+    assert.deepStrictEqual(asked, []);
   });
 });
