@@ -73,6 +73,27 @@ describe('task document: what is offered where the cursor is', () => {
   });
 });
 
+describe('task document: the file suggestions made from the files held', () => {
+  it('makes each file\'s suggestion once: the next list reads only the files held since, for each input\'s kind and file types', () => {
+    let reads = 0;
+    const counted = (id: string, name: string, type = 'file'): FileRecord => ({ href: '', id, type, get name() {
+      reads++;
+      return name;
+    } });
+    const held = [counted('a'.repeat(24), 'x.bam'), counted('b'.repeat(24), 'y.vcf.gz'), counted('c'.repeat(24), 'refs', 'folder')];
+    const bam = { at: 'inputValue', input: 'input_bam', item: false, typed: '' } as const;
+    assert.deepStrictEqual(suggestionsAt(bam, { parsed, inputs, files: held }).map((s) => s.label), ['x.bam']);
+    const once = reads;
+    assert.deepStrictEqual(suggestionsAt(bam, { parsed, inputs, files: held }).map((s) => s.label), ['x.bam']);
+    assert.strictEqual(reads, once, 'no file read again');
+    held.push(counted('d'.repeat(24), 'z.bam'));
+    assert.deepStrictEqual(suggestionsAt(bam, { parsed, inputs, files: held }).map((s) => s.insert), [`${'a'.repeat(24)}  # x.bam`, `${'d'.repeat(24)}  # z.bam`]);
+    assert.ok(reads > once && reads <= once + 3, `only the file held since read (${reads - once} reads)`);
+    assert.deepStrictEqual(suggestionsAt({ ...bam, input: 'known_sites', item: true }, { parsed, inputs, files: held }).map((s) => s.label), ['y.vcf.gz'], 'another input\'s file types: a list of its own');
+    assert.deepStrictEqual(suggestionsAt({ ...bam, input: 'annotation_dir' }, { parsed, inputs, files: held }).map((s) => [s.label, s.kind]), [['refs', 'folder']]);
+  });
+});
+
 describe('task document: completion, the project\'s files read only for an input that takes files', () => {
   const held = () => {
     const asked: boolean[] = [];
