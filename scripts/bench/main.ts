@@ -14,6 +14,7 @@ import type { TaskFilter } from '../../src/tasks/filterModel';
 import { budgetCopy, budgetFigures } from './budgetScenario';
 import { volumeImport, volumeImportFigures } from './volumeImportScenario';
 import { officialSheetTasks, sheetFigures, sheetTasks } from './sheetScenario';
+import { completeFiles, completionFigures } from './completionScenario';
 import { batchFigures, collectThousand, rerunThousand } from './batchScenario';
 import { bundleFigures } from './bundle';
 import { copyFigures, extensionCopy, naiveCopy } from './copyScenario';
@@ -137,6 +138,10 @@ async function main(): Promise<number> {
   await part('sheet', async () => {
     step('1,000 tasks from a sample sheet within the API budget (accelerated clock), and the official client\'s loop');
     figures.push(...sheetFigures(await sheetTasks(), await officialSheetTasks()));
+  });
+  await part('completion', async () => {
+    step('completion of a file input in a task document, a project of 20,000 files');
+    figures.push(...completionFigures(await completeFiles()));
   });
 
   const works = [...flags].find((f) => f.startsWith('--works='))?.slice('--works='.length).split(',');
