@@ -25,9 +25,8 @@ import { startEmulator, type Emulator } from '../../test/emulator';
 import type { Store } from '../../test/emulator/data';
 import type { RawApp } from '../../src/api/apps';
 import { WRITES } from '../../test/emulator/faults';
-import { FakeClock } from '../../test/support/fakeClock';
 import { memoryState } from '../../test/support/sharedState';
-import { acceleratedClient, tally } from './env';
+import { acceleratedPlatform, tally } from './env';
 import type { Figure, PeerValue } from './figures';
 import { startHeapProbe } from './heap';
 import { findPeer, runPeer } from './peer/peerScenario';
@@ -104,11 +103,7 @@ export interface SheetResult {
 }
 
 export async function sheetTasks(count = SHEET_ROWS): Promise<SheetResult> {
-  const clock = new FakeClock(Date.now(), { sleeps: 'timers' });
-  const emulator = await startEmulator({ tasks: 100, files: 1_000, now: clock.now, rateLimit: { limit: LIMIT, windowMs: WINDOW_MS } });
-  const { client, quiet } = acceleratedClient(emulator, clock);
-  const key = `${emulator.baseUrl}#${emulator.username}`;
-  const account = { key, credentials: { endpoint: emulator.baseUrl, token: emulator.token } };
+  const { clock, emulator, client, quiet, key, account } = await acceleratedPlatform({ rateLimit: { limit: LIMIT, windowMs: WINDOW_MS } });
   const tracker = new JobTracker(client.copyJobs, memoryState(), clock, { account: () => key, budget: client.budget });
   const outbox = new Outbox(memoryState(), async () => account, writeKinds(client, tracker, clock), clock);
   try {
