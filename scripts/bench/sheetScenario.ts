@@ -14,7 +14,7 @@
 import { appInputs, type AppInput } from '../../src/apps/cwlInputs';
 import { JobTracker } from '../../src/jobs/tracker';
 import { WRITE_KINDS } from '../../src/keys/writes';
-import { planSheet, sheetColumns, sheetFileNames, sheetPayloads, type FoundFiles } from '../../src/tasks/sampleSheet';
+import { planSheet, sheetColumns, sheetFileCells, sheetPayloads, type FoundFiles } from '../../src/tasks/sampleSheet';
 import { findSheetFiles } from '../../src/tasks/sheetFiles';
 import { bulkPace } from '../../src/tasks/paced';
 import type { CreateTaskPayload } from '../../src/tasks/taskWrites';
@@ -115,7 +115,7 @@ export async function sheetTasks(count = SHEET_ROWS): Promise<SheetResult> {
     const inputs = appInputs(await client.apps.raw(APP));
     const text = sampleSheet(count);
     const rows = readDelimited(text, delimiterOf(SHEET, text));
-    const names = sheetFileNames(rows.slice(1), sheetColumns(rows[0].cells, inputs));
+    const names = sheetFileCells(rows.slice(1), sheetColumns(rows[0].cells, inputs)).names;
     const pace = bulkPace(client.budget, clock);
     const lookups = emulator.stats.requests;
     const found = await findSheetFiles(client, PROJECT, names, { pace });
@@ -204,7 +204,7 @@ export async function officialSheetTasks(count = SHEET_ROWS): Promise<OfficialSh
     const inputs = appInputs(emulator.data.apps.get(APP.slice(0, APP.lastIndexOf('/')))!.revisions[12].content as RawApp);
     const text = sampleSheet(count);
     const rows = readDelimited(text, delimiterOf(SHEET, text));
-    const names = new Set(sheetFileNames(rows.slice(1), sheetColumns(rows[0].cells, inputs)));
+    const names = new Set(sheetFileCells(rows.slice(1), sheetColumns(rows[0].cells, inputs)).names);
     const byName: FoundFiles = new Map(emulator.data.files.filter((f) => f.project === PROJECT && names.has(f.name)).map((f) => [f.name, [{ id: f.id, name: f.name, type: 'file' as const, project: PROJECT }]]));
     const { plan, payloads } = plannedSheet(rows, inputs, byName, count);
     const args = { project: PROJECT, app: APP, rows: payloads.map((p) => ({ name: p.task.name!, inputs: p.task.inputs as Json })) };

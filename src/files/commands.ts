@@ -12,7 +12,7 @@ import { withProgressBar, type RowTree } from '../ui/rowTree';
 import { count } from '../util/words';
 import { dropDestination, dropTarget, projectNodeOf, type DropTarget } from './dragAndDrop';
 import type { CopyDestination } from '../copy/request';
-import { FolderNode, ProjectNode, type FilesNode, type FilesTreeModel, type ItemNode } from './filesModel';
+import { FarDownError, FolderNode, ProjectNode, type FilesNode, type FilesTreeModel, type ItemNode } from './filesModel';
 import { download } from '../remote/download';
 import type { DownloadRef } from '../remote/downloadItems';
 import { uploadCommand } from '../remote/upload';
@@ -138,11 +138,32 @@ async function rootFolders(parts: FilesParts): Promise<Map<string, string>> {
 async function reveal(parts: FilesParts, file: FileRef): Promise<void> {
   parts.model.showFound(undefined);
   await vscode.commands.executeCommand(`${parts.rows.viewId}.focus`);
-  const node = await withProgressBar(parts.rows.viewId, parts.model.locate(file.id), parts.services.clock);
+  const node = await withProgressBar(parts.rows.viewId, locateOrFind(parts, file.id), parts.services.clock);
   await parts.view.reveal(node, { select: true, focus: true, expand: false });
   // A listing drawn again as the reveal runs (the projects in place of a find's results, a folder whose pages were
   // read on the way) may swallow it: once more if it did not land.
   if (!parts.view.selection.includes(node)) await parts.view.reveal(node, { select: true, focus: true, expand: false });
+}
+
+/**
+ * The row to reveal: down the file's project and folders, or, when a listing on the way is longer than Reveal reads,
+ * the file on its own: found by its name in its folder (one list call), in place of the projects until Clear Find.
+ */
+async function locateOrFind(parts: FilesParts, id: string): Promise<ItemNode> {
+  try {
+    return await parts.model.locate(id);
+  } catch (error) {
+    if (!(error instanceof FarDownError) || !error.record.name) throw error;
+    const { record, place } = error;
+    const spec: FindSpec = place.folder
+      ? { projects: [], folder: { ...place.folder, project: place.project }, name: record.name }
+      : { projects: [place.project], name: record.name };
+    parts.model.showFound((parts.finder ??= new FileFinder(parts.services.client)).find(spec), await rootFolders(parts));
+    const node = await parts.model.locateFound(id);
+    if (!node) throw error;
+    vscode.window.setStatusBarMessage(vscode.l10n.t('{0} Shown on its own: Clear Find shows the projects again.', error.message), 10_000);
+    return node;
+  }
 }
 
 /** Opens a file in the editor: its path from its row, else read from the platform (its folders up to the root). */

@@ -114,10 +114,6 @@ export type ItemNode = FolderNode | FileNode;
 export const isItemNode = (node: unknown): node is ItemNode => node instanceof FolderNode || node instanceof FileNode;
 
 
-/**
- * Projects → folders → files, each level loaded 100 at a time with "Load more (N left)". A load redraws only
- * the node it belongs to. Empty, error and signed-out states are rows, never a blank view.
- */
 /** Pages of one listing read at most while looking for a row to reveal (1,000 entries). */
 export const REVEAL_MAX_PAGES = 10;
 /** Folders above a file followed at most while looking for it. */
@@ -125,6 +121,26 @@ const REVEAL_MAX_DEPTH = 100;
 
 /** Why a file could not be revealed, in words. */
 export class NotFoundError extends Error {}
+
+/**
+ * A file or folder past the first entries a listing above it is read for (REVEAL_MAX_PAGES): where it is, so that it
+ * can be shown on its own (its name looked up in its folder) instead.
+ */
+export class FarDownError extends NotFoundError {
+  constructor(
+    message: string,
+    readonly record: FileRecord,
+    /** Its project, and its folder when not the project's root. */
+    readonly place: { project: string; folder?: { id: string; name: string } },
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Projects → folders → files, each level loaded 100 at a time with "Load more (N left)". A load redraws only
+ * the node it belongs to. Empty, error and signed-out states are rows, never a blank view.
+ */
 
 export class FilesTreeModel implements RowModel<FilesNode> {
   private root: FilesRoot;
@@ -225,13 +241,24 @@ export class FilesTreeModel implements RowModel<FilesNode> {
     for (const step of [...above, record]) {
       const found = await this.find(owner, step.id);
       if (!found || found instanceof ProjectNode) {
-        throw new NotFoundError(l10n.t('{0} is not among the first {1} entries of {2}.', step.name || step.id, count(REVEAL_MAX_PAGES * PAGE_SIZE), owner.name));
+        const folder = above.at(-1);
+        throw new FarDownError(
+          l10n.t('{0} is not among the first {1} entries of {2}.', step.name || step.id, count(REVEAL_MAX_PAGES * PAGE_SIZE), owner.name),
+          record,
+          { project: project.id, folder: folder && { id: folder.id, name: folder.name } },
+        );
       }
       if (step === record) return found;
       if (!(found instanceof FolderNode)) throw new NotFoundError(l10n.t('{0} is not a folder.', found.name));
       owner = found;
     }
     throw new NotFoundError(l10n.t('{0} was not found.', name));
+  }
+
+  /** The row of `id` among what Find Files found (its pages loaded as `locate` loads a folder's), if it is there. */
+  async locateFound(id: string): Promise<ItemNode | undefined> {
+    const found = this.foundRoot && (await this.find(this.foundRoot, id));
+    return found instanceof ProjectNode ? undefined : found;
   }
 
   /**

@@ -3,7 +3,7 @@
 import * as l10n from '@vscode/l10n';
 import type { CopyItem } from '../api/types';
 import { formatDuration } from '../util/time';
-import { count, fileCount, formatSize } from '../util/words';
+import { count, fileCount, formatSize, itemCount } from '../util/words';
 import { waitsForPerson, type WriteRecord } from '../write/outbox';
 import { isCopyCall } from './copyRequests';
 import { isFinished, type TrackedJob } from './tracker';
@@ -163,7 +163,8 @@ export function jobOutcome(job: TrackedJob): string {
   const copied = job.completed ?? job.result?.filter((r) => r.resource).length ?? 0;
   const type = jobTypeOf(job);
   if (type !== 'COPY') {
-    const worked = l10n.t({ message: '{0} {1}', args: [fileCount(copied), itemDoneWord(type)], comment: ['{0}: "3 files"; {1}: "deleted", "moved"'] });
+    // The platform's count is of files; without one, the results count items (an import's prefix is one item).
+    const worked = l10n.t({ message: '{0} {1}', args: [job.completed !== undefined ? fileCount(copied) : itemCount(copied), itemDoneWord(type)], comment: ['{0}: "3 files" or "1 item"; {1}: "deleted", "moved"'] });
     return failed ? l10n.t({ message: '{0}, {1} failed', args: [worked, n(failed)], comment: ['{0}: "3 files deleted"'] }) : l10n.t({ message: 'done, {0}', args: [worked], comment: ['{0}: "3 files deleted"'] });
   }
   if (failed) return copied === 1 ? l10n.t('1 file copied, {0} failed', n(failed)) : l10n.t('{0} files copied, {1} failed', n(copied), n(failed));

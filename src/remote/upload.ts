@@ -11,6 +11,7 @@ import { ApiError } from '../api/errors';
 import type { FileLocation } from '../api/files';
 import { StorageClient } from '../api/storage';
 import { lookupDestination, type Arriving } from '../copy/clashes';
+import { projectThenFolder } from '../copy/destinationSteps';
 import { browseFolder } from '../copy/pickers';
 import { destinationWords } from '../copy/destinationWords';
 import { describeDestination, type CopyDestination } from '../copy/request';
@@ -86,13 +87,14 @@ async function askSources(): Promise<string[] | undefined> {
 
 /** A project, then a folder in it (or its root), by the copy's picker, in the upload's words. */
 async function askDestination(services: Services, items: number): Promise<UploadDestination | undefined> {
-  for (;;) {
-    const project = await pickProject(services.projects, { title: destinationWords('upload').projectTitle('otherProjectFolder'), placeholder: vscode.l10n.t('The project to upload to') });
-    if (!project || project === 'none') return undefined;
-    const browsed = await browseFolder(services.client, project, 'otherProjectFolder', { count: items, verb: 'upload' });
-    if (browsed.back) continue;
-    return browsed.destination && uploadDestination(browsed.destination);
-  }
+  const chosen = await projectThenFolder(
+    async () => {
+      const project = await pickProject(services.projects, { title: destinationWords('upload').projectTitle('otherProjectFolder'), placeholder: vscode.l10n.t('The project to upload to') });
+      return project === 'none' ? undefined : project;
+    },
+    (project) => browseFolder(services.client, project, 'otherProjectFolder', { count: items, verb: 'upload' }),
+  );
+  return chosen && uploadDestination(chosen.destination);
 }
 
 /** The engine for the account in use, its uploads' and runs' records in global state. */

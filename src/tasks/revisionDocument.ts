@@ -1,7 +1,8 @@
 // Run this revision (issue 40): after a push, New Task… with the task document last used for the app — its test
 // inputs — moved to the new revision. Which document that is, and the edits that move it. No `vscode` import.
 import { appBaseId } from '../api/apps';
-import type { ParsedTaskDocument, Span } from './taskDocument';
+import { withoutDraftLine, type TextEdit } from './draftLine';
+import type { ParsedTaskDocument } from './taskDocument';
 
 /** A task document of the workspace: what it says, and when it last changed (epoch ms; an unsaved one: now). */
 export interface DocumentCandidate<K> {
@@ -18,11 +19,6 @@ export function lastDocumentFor<K>(candidates: readonly DocumentCandidate<K>[], 
     .reduce<DocumentCandidate<K> | undefined>((last, c) => (!last || c.modified > last.modified ? c : last), undefined);
 }
 
-/** A change of the text: [start, end) replaced by `text`. */
-export interface TextEdit extends Span {
-  text: string;
-}
-
 /**
  * The edits that move a document to `app` (with its revision): its `app:` value replaced; its `draft:` line taken out,
  * as that draft runs the revision before (Run Task makes a new task).
@@ -31,11 +27,7 @@ export function revisionEdits(text: string, parsed: ParsedTaskDocument, app: str
   const edits: TextEdit[] = [];
   const at = parsed.fields.app?.value;
   if (at) edits.push({ ...at, text: app });
-  const draft = parsed.fields.draft;
-  if (draft) {
-    const start = text.lastIndexOf('\n', draft.key.start - 1) + 1;
-    const newline = text.indexOf('\n', draft.value.end);
-    edits.push({ start, end: newline < 0 ? text.length : newline + 1, text: '' });
-  }
+  const draft = withoutDraftLine(text, parsed);
+  if (draft) edits.push(draft);
   return edits;
 }

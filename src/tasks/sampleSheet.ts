@@ -41,24 +41,36 @@ export function sheetColumns(names: readonly string[], inputs: readonly AppInput
     else if (name === NAME_COLUMN) out.name = column;
     else out.ignored.push(name);
   });
-  if (!out.inputs.length) out.problems.push(l10n.t('No column names an input of the app: the first row names the inputs ({0}).', inputs.map((i) => i.id).join(', ')));
+  const oneCell = names.length === 1 ? /[;\t|]/.exec(names[0]) : null;
+  if (!out.inputs.length && oneCell) {
+    out.problems.push(l10n.t('The first row is one cell, its names separated by "{0}": save the sheet with commas (CSV) or tabs (.tsv).', oneCell[0] === '\t' ? 'tab' : oneCell[0]));
+  } else if (!out.inputs.length) {
+    out.problems.push(l10n.t('No column names an input of the app: the first row names the inputs ({0}).', inputs.map((i) => i.id).join(', ')));
+  }
   return out;
 }
 
 /** The files found by name in the project: every record of each name (more than one: the name is not enough). */
 export type FoundFiles = ReadonlyMap<string, readonly FileFacts[]>;
 
-/** The cells of file inputs that are names (not IDs), each once: what ./sheetFiles.ts looks up. */
-export function sheetFileNames(rows: readonly TableRow[], columns: SheetColumns): string[] {
+/** The files read by the IDs the sheet gives (lower case): each one's facts, or "missing". */
+export type KnownIds = ReadonlyMap<string, FileFacts | 'missing'>;
+
+/** The cells of file inputs, each once: the names (what ./sheetFiles.ts looks up) and the IDs (what it reads). */
+export function sheetFileCells(rows: readonly TableRow[], columns: SheetColumns): { names: string[]; ids: string[] } {
   const names = new Set<string>();
+  const ids = new Set<string>();
   for (const row of rows) {
     for (const { column, input } of columns.inputs) {
       const kind = fileKind(input.type);
       if (!kind) continue;
-      for (const item of cellItems(row.cells[column] ?? '', kind.many)) if (!isFileId(item)) names.add(item);
+      for (const item of cellItems(row.cells[column] ?? '', kind.many)) {
+        if (isFileId(item)) ids.add(item.toLowerCase());
+        else names.add(item);
+      }
     }
   }
-  return [...names];
+  return { names: [...names], ids: [...ids] };
 }
 
 const cellItems = (cell: string, many: boolean): string[] => (many ? cell.split(LIST_SEPARATOR).map((s) => s.trim()).filter(Boolean) : cell.trim() ? [cell.trim()] : []);
@@ -84,16 +96,18 @@ export interface SheetInput {
   template: TaskDocument;
   inputs: readonly AppInput[];
   found: FoundFiles;
+  /** The files of the cells that are IDs (none read: the checker takes an ID as it is). */
+  known?: KnownIds;
 }
 
 /** A task per row after the first (the header); each row checked as its document would be. */
-export function planSheet({ rows, template, inputs, found }: SheetInput): SheetPlan {
+export function planSheet({ rows, template, inputs, found, known = new Map() }: SheetInput): SheetPlan {
   const [head, ...body] = rows;
   if (!head) return { tasks: [], ignored: [], problems: [l10n.t('The sheet is empty: its first row names the inputs, each row after it makes a task.')] };
   const columns = sheetColumns(head.cells, inputs);
   if (!body.length) columns.problems.push(l10n.t('The sheet has a header row and no rows: nothing to make.'));
   if (columns.problems.length) return { tasks: [], ignored: columns.ignored, problems: columns.problems };
-  const facts = new Map<string, FileFacts>();
+  const facts = new Map<string, FileFacts | 'missing'>(known);
   for (const records of found.values()) for (const f of records) facts.set(f.id.toLowerCase(), f);
   // A template that names no app is refused before (the document's own problems).
   const base = template.name ?? template.app?.split('/')[2] ?? '';

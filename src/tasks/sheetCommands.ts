@@ -10,15 +10,15 @@ import { commandTitles } from '../keys/commands';
 import { WRITE_KINDS } from '../keys/writes';
 import { SCHEMES } from '../keys/schemes';
 import { paletteTitle, type CommandOptions } from '../ui/commands';
-import { delimiterOf, readDelimited } from '../util/delimited';
+import { delimiterOf, readDelimited, type TableRow } from '../util/delimited';
 import { taskCount } from '../util/words';
 import { waitsForPerson } from '../write/records';
 import { notSignedIn } from './actions';
 import { followRerun, sendTasks } from './batchCommands';
 import { bulkPace } from './paced';
 import type { RerunWatch } from './rerunFailed';
-import { planSheet, readyTasks, sheetColumns, sheetConfirmation, sheetFileNames, sheetPayloads, sheetPreview, sheetSummary, type SheetPlan } from './sampleSheet';
-import { findSheetFiles } from './sheetFiles';
+import { planSheet, readyTasks, sheetColumns, sheetConfirmation, sheetFileCells, sheetPayloads, sheetPreview, sheetSummary, type SheetPlan } from './sampleSheet';
+import { findSheetFiles, readSheetIds } from './sheetFiles';
 import type { Services } from '../services';
 import type { FilterModel } from './filterModel';
 import type { Refresher } from './refresher';
@@ -32,6 +32,8 @@ export interface SheetRun {
   plan: SheetPlan;
   preview: string;
   made: Task[];
+  /** Tasks the platform made as drafts and did not run (inputs it refused). */
+  drafts?: Task[];
   /** The made tasks followed as one set, until all have ended. */
   watch?: RerunWatch;
 }
@@ -68,21 +70,30 @@ export async function runForEachRow(parts: SheetParts, args: readonly unknown[])
   const project = parsed.document.project;
   const sheetName = path.basename(sheetUri.path);
   const text = Buffer.from(await vscode.workspace.fs.readFile(sheetUri)).toString('utf8');
-  const rows = readDelimited(text, delimiterOf(sheetName, text));
-  const names = rows.length ? sheetFileNames(rows.slice(1), sheetColumns(rows[0].cells, app.inputs)) : [];
+  let rows: TableRow[];
+  try {
+    rows = readDelimited(text, delimiterOf(sheetName, text));
+  } catch (error) {
+    throw new Error(`${title}: ${sheetName}: ${error instanceof Error ? error.message : String(error)}`);
+  }
   const { services } = parts;
-  const found = names.length
-    ? await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Looking for the {0} file names of {1} in {2}', names.length, sheetName, project), cancellable: true }, async (_p, token) => {
-        const controller = new AbortController();
-        const cancel = token.onCancellationRequested(() => controller.abort());
-        try {
-          return await findSheetFiles(services.client, project, names, { signal: controller.signal, pace: bulkPace(services.client.budget, services.clock, controller.signal) });
-        } finally {
-          cancel.dispose();
-        }
-      })
-    : new Map();
-  const plan = planSheet({ rows, template: parsed.document, inputs: app.inputs, found });
+  // A sheet unusable as a whole (no rows, a column given twice, no input named) is said before any file is looked for.
+  const columns = rows.length > 1 ? sheetColumns(rows[0].cells, app.inputs) : undefined;
+  const cells = columns && !columns.problems.length ? sheetFileCells(rows.slice(1), columns) : { names: [], ids: [] };
+  const looked =
+    cells.names.length || cells.ids.length
+      ? await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Looking for the {0} files of {1} in {2}', cells.names.length + cells.ids.length, sheetName, project), cancellable: true }, async (_p, token) => {
+          const controller = new AbortController();
+          const cancel = token.onCancellationRequested(() => controller.abort());
+          const options = { signal: controller.signal, pace: bulkPace(services.client.budget, services.clock, controller.signal) };
+          try {
+            return { found: await findSheetFiles(services.client, project, cells.names, options), known: await readSheetIds(services.client, cells.ids, options) };
+          } finally {
+            cancel.dispose();
+          }
+        })
+      : { found: new Map(), known: new Map() };
+  const plan = planSheet({ rows, template: parsed.document, inputs: app.inputs, ...looked });
   const preview = sheetPreview(plan, sheetName, parsed.document);
   if (plan.problems.length) throw new Error(`${title}: ${plan.problems.join(' ')}`);
   const ready = readyTasks(plan);
@@ -98,20 +109,29 @@ export async function runForEachRow(parts: SheetParts, args: readonly unknown[])
   const payloads = sheetPayloads(plan, app.inputs);
   const controller = new AbortController();
   const { finished, left, withdrawn } = await sendTasks(services, WRITE_KINDS.createSheetTask, payloads, account, vscode.l10n.t('Making {0} from {1}', taskCount(payloads.length), sheetName), controller);
-  const made = finished.map((f) => f.outcome);
+  // A task the platform could not run (an input it refused) is made as a DRAFT with its errors: not run, said as failed.
+  const drafts = finished.map((f) => f.outcome).filter((t) => t.status === 'DRAFT');
+  const made = finished.map((f) => f.outcome).filter((t) => t.status !== 'DRAFT');
   const refused = left.filter(waitsForPerson);
+  const failed = [...refused.map((r) => `${r.label ?? ''}: ${r.note ?? r.state}`), ...drafts.map((t) => `${t.name ?? t.id}: ${draftWords(t)}`)];
   const summary = sheetSummary(
-    { made: made.length, failed: refused.map((r) => `${r.label ?? ''}: ${r.note ?? r.state}`), pending: left.length - refused.length, notSent: withdrawn.length, leftOut: plan.tasks.length - ready.length },
+    { made: made.length, failed, pending: left.length - refused.length, notSent: withdrawn.length, leftOut: plan.tasks.length - ready.length },
     sheetName,
   );
   if ('warning' in summary) void vscode.window.showWarningMessage(summary.warning);
   else vscode.window.setStatusBarMessage(`$(check) ${summary.done}`, 8000);
-  if (!made.length) return { plan, preview, made };
+  if (!made.length) return { plan, preview, made, drafts };
   const watch = followRerun(services, { id: made[0].id, account: account.key, sheet: sheetName, open: made.map((t) => t.id), ended: { completed: 0, failed: 0, aborted: 0 } }, true);
   // The Tasks view shows just them ("sheet samples.csv, 12 tasks"), until Clear Task Filters.
   await parts.filters.set({ set: { name: sheetName, ids: made.map((t) => t.id) } });
   void parts.refresher.refreshNow();
-  return { plan, preview, made, watch };
+  return { plan, preview, made, drafts, watch };
+}
+
+/** Why a task of the sheet was left a draft: the platform's errors, in its words. */
+function draftWords(task: Task): string {
+  const why = (task.errors ?? []).map((e) => (typeof e === 'string' ? e : (e as { message?: string }).message ?? JSON.stringify(e))).join('; ');
+  return why ? vscode.l10n.t('saved as a draft, not run: {0}', why) : vscode.l10n.t('saved as a draft, not run');
 }
 
 /** The previews shown, by URI: read-only documents (closing one asks nothing), the last few kept. */

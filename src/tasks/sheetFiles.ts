@@ -1,12 +1,15 @@
 // The files a sample sheet names, found in the task's project: first at its top level, up to 50 names a request (the
 // list filter `name`, exact, repeated for OR: contract §10.1); the names not there looked for everywhere below it by
 // the platform's file search, one request a name (§10.2), while the platform offers it. Each request paced to the
-// API budget. No `vscode` import.
+// API budget. The cells that are IDs are read 100 a call (the bulk get): a file of another project, a folder for a
+// file, or an ID the platform does not know is said before anything is made. No `vscode` import.
+import { MAX_BULK_FILES } from '../api/bulkFiles';
 import type { FileLocation } from '../api/files';
 import { searchQuery, searchUnavailable, type SearchRequest } from '../api/fileSearch';
 import type { PageRequest } from '../api/tasks';
-import type { FileFilters, FileRecord, Page, SearchPage } from '../api/types';
-import type { FoundFiles } from './sampleSheet';
+import type { BulkFileItem, FileFilters, FileRecord, Page, SearchPage } from '../api/types';
+import type { Call } from '../api/transport';
+import type { FoundFiles, KnownIds } from './sampleSheet';
 import type { FileFacts } from './taskValidation';
 
 export interface SheetFilesClient {
@@ -64,4 +67,20 @@ export async function findSheetFiles(client: SheetFilesClient, project: string, 
     }
   }
   return found;
+}
+
+/** The files of the cells that are IDs, read 100 a call: each one's facts, or "missing" (not there, or not the caller's to see). */
+export async function readSheetIds(client: { bulkFiles: { get(ids: readonly string[], options?: Call): Promise<BulkFileItem[]> } }, ids: readonly string[], options: { pace?: () => Promise<void>; signal?: AbortSignal } = {}): Promise<KnownIds> {
+  const known = new Map<string, FileFacts | 'missing'>();
+  for (let i = 0; i < ids.length; i += MAX_BULK_FILES) {
+    const chunk = ids.slice(i, i + MAX_BULK_FILES);
+    await options.pace?.();
+    const items = await client.bulkFiles.get(chunk, { signal: options.signal });
+    // The answer's items are in the order asked; one with an error (404, 403) names no file.
+    chunk.forEach((id, at) => {
+      const record = items[at]?.resource;
+      known.set(id.toLowerCase(), record && record.id.toLowerCase() === id.toLowerCase() ? facts(record) : 'missing');
+    });
+  }
+  return known;
 }

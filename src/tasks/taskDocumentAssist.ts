@@ -205,13 +205,23 @@ export interface DroppedFile {
 
 /**
  * Where files dropped on a line go, and the text: into the input of that line — a list of files gains them, one a
- * line, below it; a single file input takes the first as its value (if it has none yet). Undefined: the line names
- * no input that takes files.
+ * line, below it; a single file input takes the first as its value (if it has none yet); an input still commented out
+ * is taken in with them. Undefined: the line names no input that takes files.
  */
 export function dropText(text: string, offset: number, files: readonly DroppedFile[], inputs: readonly AppInput[] | undefined): { at: number; end: number; text: string } | undefined {
   const lineEnd = text.indexOf('\n', offset) < 0 ? text.length : text.indexOf('\n', offset);
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
   const line = text.slice(lineStart, lineEnd);
+  const entry = (f: DroppedFile) => `${f.id}${f.name ? `  # ${f.name.replace(/[\r\n]+/g, ' ')}` : ''}`;
+  // An input New Task… wrote commented out (`  # reads:  # File[] · required`): the line taken in, the files its value.
+  const commented = /^(\s+)#\s*([\w.-]+):(\s+#.*)?$/.exec(line);
+  const offered = commented ? inputs?.find((i) => i.id === commented[2]) : undefined;
+  const offeredKind = offered ? fileKind(offered.type) : undefined;
+  if (commented && offeredKind) {
+    const [, indent, id, hint = ''] = commented;
+    const value = offeredKind.many ? `${hint}${files.map((f) => `\n${indent}  - ${entry(f)}`).join('')}` : ` ${entry(files[0])}`;
+    return { at: lineStart, end: lineEnd, text: `${indent}${id}:${value}` };
+  }
   const valueAt = /^(\s+)([\w.-]+)\s*:\s*$/.exec(line.replace(/\s+#.*$/, ''));
   const itemAt = /^(\s+)-\s/.exec(line);
   const place = cursorPlace(text, valueAt ? lineStart + valueAt[0].length : itemAt ? lineStart + itemAt[0].length : lineEnd);
@@ -219,7 +229,6 @@ export function dropText(text: string, offset: number, files: readonly DroppedFi
   const input = inputs?.find((i) => i.id === place.input);
   const kind = input ? fileKind(input.type) : undefined;
   if (!input || !kind) return undefined;
-  const entry = (f: DroppedFile) => `${f.id}${f.name ? `  # ${f.name.replace(/[\r\n]+/g, ' ')}` : ''}`;
   if (kind.many || place.item) {
     const indent = itemAt ? itemAt[1] : `${valueAt?.[1] ?? '  '}  `;
     // Below the line, and below the list's items that follow it.

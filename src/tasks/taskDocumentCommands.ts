@@ -30,6 +30,7 @@ import { platformProblems } from './taskValidation';
 import { runForEachRow } from './sheetCommands';
 import { lastDocumentFor, revisionEdits, type DocumentCandidate } from './revisionDocument';
 import { parseTaskDocument } from './taskDocument';
+import { draftLineEdit } from './draftLine';
 import { TASK_DOCUMENT_GLOB } from './taskDocumentName';
 import { revisionOfDocumentPath } from '../apps/appRevisions';
 import { appRevisionOf } from '../api/apps';
@@ -252,16 +253,19 @@ async function submitDocument(parts: TaskDocumentParts, given: unknown, run: boo
   let made = outcome.task;
   const problems = [...platformProblems(parsed, made.errors ?? [], 'error'), ...platformProblems(parsed, made.warnings ?? [], 'warning')];
   parts.language.showPlatformProblems(document, problems);
-  if (!draftId) await nameDraft(document, parsed.fields.project?.value.end, made.id);
   const refused = problems.filter((p) => p.severity === 'error').length;
-  if (made.status === 'DRAFT' && refused) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('"{0}" was saved as a draft, not run: the platform found {1} problems, shown on the lines they name. Fix them and Run Task again.', made.name ?? '', refused));
-    return;
-  }
-  if (run && made.status === 'DRAFT') {
-    const ran = await parts.sender.sendTaskAction('run', made);
-    if (!('task' in ran)) throw new Error(describeOutcome('run', made, ran));
-    made = ran.task;
+  try {
+    if (made.status === 'DRAFT' && refused) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('"{0}" was saved as a draft, not run: the platform found {1} problems, shown on the lines they name. Fix them and Run Task again.', made.name ?? '', refused));
+      return;
+    }
+    if (run && made.status === 'DRAFT') {
+      const ran = await parts.sender.sendTaskAction('run', made);
+      if (!('task' in ran)) throw new Error(describeOutcome('run', made, ran));
+      made = ran.task;
+    }
+  } finally {
+    await markDraft(document, made);
   }
   parts.tree.addTask(made);
   if (run) await parts.watcher.watch(made);
@@ -273,10 +277,12 @@ async function submitDocument(parts: TaskDocumentParts, given: unknown, run: boo
   vscode.window.setStatusBarMessage(`$(check) ${said}`, 8000);
 }
 
-/** A new task's ID written into its document (`draft: <id>`), so that the next save changes it rather than make another. */
-async function nameDraft(document: vscode.TextDocument, after: number | undefined, id: string): Promise<void> {
-  const at = document.lineAt(document.positionAt(after ?? 0).line).range.end;
+/** The document's `draft:` line made to name the task while it is a draft, taken out once it runs (./draftLine.ts). */
+async function markDraft(document: vscode.TextDocument, task: Task): Promise<void> {
+  const text = document.getText();
+  const change = draftLineEdit(text, await parseTaskDocument(text), task);
+  if (!change) return;
   const edit = new vscode.WorkspaceEdit();
-  edit.insert(document.uri, at, `\ndraft: ${id}`);
+  edit.replace(document.uri, new vscode.Range(document.positionAt(change.start), document.positionAt(change.end)), change.text);
   await vscode.workspace.applyEdit(edit);
 }

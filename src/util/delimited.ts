@@ -1,5 +1,6 @@
 // Reading a table of text: CSV (RFC 4180: cells in double quotes may hold commas, line breaks and `""`) or TSV (a tab
 // between cells, no quoting), as a spreadsheet saves it. No `vscode` import.
+import * as l10n from '@vscode/l10n';
 
 export type Delimiter = ',' | '\t';
 
@@ -17,7 +18,10 @@ export function delimiterOf(fileName: string, text: string): Delimiter {
   return first.includes('\t') ? '\t' : ',';
 }
 
-/** The rows of the text, blank lines left out; a byte order mark at the start is not part of the first cell. */
+/**
+ * The rows of the text, blank lines left out; a byte order mark at the start is not part of the first cell. A quote
+ * never closed is an error (the rest of the text would be one cell: rows lost without a word).
+ */
 export function readDelimited(text: string, delimiter: Delimiter): TableRow[] {
   const body = text.replace(/^\uFEFF/, '');
   const rows: TableRow[] = [];
@@ -26,6 +30,7 @@ export function readDelimited(text: string, delimiter: Delimiter): TableRow[] {
   let line = 1;
   let rowLine = 1;
   let quoted = false;
+  let quoteLine = 0;
   const endCell = () => {
     cells.push(cell.trim());
     cell = '';
@@ -48,6 +53,7 @@ export function readDelimited(text: string, delimiter: Delimiter): TableRow[] {
       }
     } else if (c === '"' && delimiter === ',' && cell.trim() === '') {
       quoted = true;
+      quoteLine = line;
       cell = '';
     } else if (c === delimiter) endCell();
     else if (c === '\n' || c === '\r') {
@@ -57,6 +63,7 @@ export function readDelimited(text: string, delimiter: Delimiter): TableRow[] {
       rowLine = line;
     } else cell += c;
   }
+  if (quoted) throw new Error(l10n.t('The quote opened on line {0} is never closed: close it (a quote inside a quoted cell is written twice, "").', quoteLine));
   if (cell !== '' || cells.length) endRow();
   return rows;
 }

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { volumesOf, type Volume } from '../api/volumes';
 import type { FileRecord } from '../api/types';
 import { browseFolder } from '../copy/pickers';
+import { projectThenFolder } from '../copy/destinationSteps';
 import { describeDestination } from '../copy/request';
 import { fileTarget, readFile, type FileRef } from '../files/targets';
 import { trackedJobs } from '../jobs/jobWrite';
@@ -21,6 +22,7 @@ import type { FinishedWrite, WriteRecord } from '../write/outbox';
 import { waitsForPerson } from '../write/outbox';
 import { notTaken } from '../files/managedItems';
 import { clashChoices, exportKind, exportPlan, folderChoices, importKind, importPayloads, linkWarning, type ExportFile, type ImportChoices, type ImportDestination } from './transferPlan';
+import { exportedTo } from './volumeJobWrite';
 import type { VolumeJobsOutcome } from './volumeWrites';
 import { isActive, isReadWrite, noVolumes, ROW_KINDS, VolumesModel, volumeWhere, type ImportSource, type VolumesNode } from './volumesModel';
 
@@ -32,9 +34,17 @@ export interface VolumesParts {
   readonly view: vscode.TreeView<VolumesNode>;
 }
 
-/** The Volumes view's model, over the volumes client (made when the view is first drawn). */
-export function volumesModel(services: Services): VolumesModel {
-  return new VolumesModel(volumesOf(services.client), services.clock.now);
+/**
+ * The Volumes view's model, over the volumes client (made when the view is first drawn). An export's end reads again
+ * the levels that now hold its object.
+ */
+export function volumesModel(services: Services, tracker: Pick<JobTracker, 'onDidFinish'>): VolumesModel {
+  const model = new VolumesModel(volumesOf(services.client), services.clock.now);
+  services.context.subscriptions.push(tracker.onDidFinish((job) => {
+    const to = exportedTo(job);
+    if (to) model.objectsChanged(to.volume, [to.location]);
+  }));
+  return model;
 }
 
 const importable: TargetType<ImportSource> = {
@@ -68,10 +78,15 @@ function readDestination(value: unknown): ImportDestination | undefined {
 }
 
 async function pickImportDestination(services: Services, count: number): Promise<ImportDestination | undefined> {
-  const project = await pickProject(services.projects, { title: vscode.l10n.t('Import {0} into which project?', itemCount(count)) });
-  if (!project || project === 'none') return undefined;
-  const { destination } = await browseFolder(services.client, project, 'otherProjectFolder', { count, verb: 'import' });
-  if (!destination) return undefined;
+  const chosen = await projectThenFolder(
+    async () => {
+      const project = await pickProject(services.projects, { title: vscode.l10n.t('Import {0} into which project?', itemCount(count)) });
+      return project === 'none' ? undefined : project;
+    },
+    (project) => browseFolder(services.client, project, 'otherProjectFolder', { count, verb: 'import' }),
+  );
+  if (!chosen) return undefined;
+  const { project, destination } = chosen;
   return destination.kind === 'projectRoot'
     ? { project: destination.project, label: project.name }
     : { project: destination.project, parent: destination.folder, label: describeDestination(destination) };

@@ -36,7 +36,7 @@ export function registerVolumes(services: Services, tracker: JobTracker, later: 
   const changed = new Emitter<VolumesNode | undefined>();
   let loaded: VolumesModel | undefined;
   const model = lazily(async () => {
-    loaded = (await later.load()).volumesModel(services);
+    loaded = (await later.load()).volumesModel(services, tracker);
     services.context.subscriptions.push(loaded.onDidChange((row) => changed.fire(row)));
     return loaded;
   });

@@ -120,7 +120,10 @@ export async function readVolumeJobs(api: Pick<VolumesApi, 'getMany'>, kind: Vol
   });
 }
 
-/** An import or export job as the tracker follows an async file job: one item, its result a file or an error. */
+/**
+ * An import or export job as the tracker follows an async file job: one item, its result a file (a folder for a
+ * prefix) or an error. The platform counts no files for it: none are claimed (a prefix of 30 objects is not "1/1 files").
+ */
 export function asAsyncJob(job: Pick<Job, 'id' | 'state'> & Partial<Job>, type: 'IMPORT' | 'EXPORT'): AsyncJob {
   const ended = job.state === 'COMPLETED' || job.state === 'FAILED';
   const result: CopyItemResult[] | undefined = job.state === 'COMPLETED' && job.result ? [{ resource: job.result }] : job.state === 'FAILED' ? [{ error: { message: job.error?.message ?? l10n.t('The platform gave no reason.'), status: job.error?.status, code: job.error?.code } }] : undefined;
@@ -129,9 +132,6 @@ export function asAsyncJob(job: Pick<Job, 'id' | 'state'> & Partial<Job>, type: 
     type,
     state: ended ? 'FINISHED' : job.state === 'PENDING' ? 'SUBMITTED' : 'RUNNING',
     result,
-    total_files: 1,
-    completed_files: job.state === 'COMPLETED' ? 1 : 0,
-    failed_files: job.state === 'FAILED' ? 1 : 0,
     started_on: job.started_on,
     finished_on: job.finished_on,
   };
@@ -152,10 +152,20 @@ export function trackedItem(payload: Payload, i: number): { items: CopyItem[]; d
   const item = payload.items[i];
   return {
     items: [{ file: item.source.file, name: item.destination.location }],
-    destination: { label: `${item.destination.volume}: ${item.destination.location}`, project: payload.projects[item.source.file] ?? '' },
+    destination: { label: exportLabel(item.destination.volume, item.destination.location), project: payload.projects[item.source.file] ?? '' },
     sourceNames: { [item.source.file]: payload.names[item.source.file] ?? item.source.file },
     choices: { copyOnly: payload.copyOnly },
   };
+}
+
+/** Where an export job goes, as its row says it and as it is kept: `<volume>: <location>` (a volume's ID has no ": "). */
+const exportLabel = (volume: string, location: string): string => `${volume}: ${location}`;
+const exportVolumeOf = (destination: Pick<JobDestination, 'label'>): string => destination.label.split(': ')[0];
+
+/** The volume and the object an export job writes (none for another kind of job): its volume's listings change. */
+export function exportedTo(job: Pick<TrackedJob, 'type' | 'items' | 'destination'>): { volume: string; location: string } | undefined {
+  const location = job.items[0]?.name;
+  return job.type === 'EXPORT' && location ? { volume: exportVolumeOf(job.destination), location } : undefined;
 }
 
 /**
@@ -174,7 +184,7 @@ export function retryPayload(spec: VolumeKindSpec, items: CopyItem[], names: Rec
       project: destination.project,
     };
   }
-  const [volume] = destination.label.split(': ');
+  const volume = exportVolumeOf(destination);
   return {
     items: items.map((item) => ({ source: { file: item.file }, destination: { volume, location: item.name ?? names[item.file] ?? item.file } })),
     copyOnly: job.choices?.copyOnly ?? true,

@@ -51,6 +51,8 @@ export function volumeWhere(v: Volume): string {
 }
 
 interface Listing {
+  /** The level it lists: a volume's top, or a prefix. */
+  owner: ListingNode;
   entries: (PrefixNode | ObjectNode)[];
   continuation?: string;
   loading: boolean;
@@ -103,6 +105,19 @@ export class VolumesModel implements RowModel<VolumesNode> {
     this.volumesError = undefined;
     this.listings.clear();
     this.changed.fire(undefined);
+  }
+
+  /**
+   * Objects were written on a volume (an export ended): every level read so far that holds one of them, or a prefix
+   * above one, is read again, so the listing shows what is there now; the others keep what they show.
+   */
+  objectsChanged(volumeId: string, locations: readonly string[]): void {
+    const top = this.volumes?.find((n) => n.volume.id === volumeId);
+    const holds = (level: ListingNode) => level.volume.id === volumeId && locations.some((l) => level.kind === 'volume' || l.startsWith(level.prefix));
+    const stale = [...this.listings.values()].filter((l) => holds(l.owner));
+    if (!top || !stale.length) return;
+    for (const l of stale) this.listings.delete(l.owner.id);
+    this.changed.fire(top);
   }
 
   /** The next page of a level ("Load more", or a failed page clicked again). */
@@ -176,7 +191,7 @@ export class VolumesModel implements RowModel<VolumesNode> {
   }
 
   private async readPage(node: ListingNode): Promise<void> {
-    const listing = this.listings.get(node.id) ?? { entries: [], loading: false, error: undefined, read: false };
+    const listing = this.listings.get(node.id) ?? { owner: node, entries: [], loading: false, error: undefined, read: false };
     this.listings.set(node.id, listing);
     if (listing.loading) return;
     listing.loading = true;

@@ -40,7 +40,7 @@ export const COMMAND = {
   showLog: 'Seven Bridges: Show Log',
 } as const;
 
-export const VIEW = { tasks: 'Tasks', files: 'Projects & Files', jobs: 'Data Jobs' } as const;
+export const VIEW = { tasks: 'Tasks', files: 'Projects & Files', jobs: 'Data Jobs', volumes: 'Volumes' } as const;
 
 /** Signs in as a person does: the command palette, then the token in the password box. */
 export async function signIn(token = e2e().emulator.token, wb = e2e().wb): Promise<void> {

@@ -20,6 +20,9 @@ export interface TreeItem {
   selected: boolean;
   /** The row the keyboard is on. */
   focused: boolean;
+  /** How many rows its parent holds, and where it is among them (1 first), as a screen reader says it. */
+  setSize: number;
+  position: number;
 }
 
 export interface StatusBarItem {
@@ -83,7 +86,7 @@ export class Workbench {
   }
 
   /** Opens `parent` in a view once it shows, and waits for `child` under it. */
-  async openTreeItem(viewName: string, parent: string, child: string | number, timeoutMs = 20_000): Promise<void> {
+  async openTreeItem(viewName: string, parent: string | RegExp, child: string | number | RegExp, timeoutMs = 20_000): Promise<void> {
     await this.waitForTreeItems(viewName, parent, timeoutMs);
     await this.expandTreeItem(viewName, parent);
     await this.waitForTreeItems(viewName, child, timeoutMs);
@@ -164,6 +167,8 @@ export class Workbench {
           ariaLabel: row.getAttribute('aria-label') ?? '',
           selected: row.classList.contains('selected'),
           focused: row.classList.contains('focused'),
+          setSize: Number(row.getAttribute('aria-setsize') ?? '0'),
+          position: Number(row.getAttribute('aria-posinset') ?? '0'),
         };
       }),
     );

@@ -90,6 +90,11 @@ export class ExecutionEngine {
     this.outcomes.set(taskId, outcome);
   }
 
+  /** The lifecycle steps still to come. */
+  get pendingSteps(): number {
+    return this.pending.length;
+  }
+
   /** Applies the lifecycle steps that are due (called before every request, like the copy jobs). */
   advance(): void {
     // A step may schedule another that is already due (a task run long ago): apply until none is.

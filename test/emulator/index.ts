@@ -158,6 +158,8 @@ export interface Emulator {
   loseNextActionResponse(): void;
   /** Applies the task steps that are due (an abort finishing, a run moving on), as any request does first. */
   advance(): void;
+  /** How many task steps are still to come (runs, aborts and batches under way): none once every task started has ended. */
+  pendingTaskSteps(): number;
   /** Ends a task now, as its own run would (a task watched elsewhere ending). */
   endTask(taskId: string, status: 'COMPLETED' | 'FAILED' | 'ABORTED'): void;
   /** How a task run (or re-run) here ends; default COMPLETED. A clone inherits its original's. */
@@ -243,6 +245,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     loseNextActionResponse: () => faults.loseNextWriteResponse(WRITES.taskAction),
     hold: (match) => faults.hold(match),
     advance: () => execution.advance(),
+    pendingTaskSteps: () => execution.pendingSteps,
     setRunOutcome: (id, outcome) => execution.setRunOutcome(id, outcome),
     endTask: (id, status) => execution.end(id, status),
     actionRequests: execution.actions,

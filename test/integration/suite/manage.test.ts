@@ -190,6 +190,24 @@ describe('managing files: Find Files', function () {
     assert.strictEqual(api.files.model.getParent(api.files.view.selection[0])?.id, folder.id);
   });
 
+  it('reveals a file past the first 1,000 entries of its folder on its own: found by its name there, Clear Find brings the projects back', async () => {
+    const { project, folder } = deepFile();
+    const at = new Date().toISOString().slice(0, 19) + 'Z';
+    const add = (name: string) => data().addFile({ id: data().newFileId(), name, size: 1, project: project.id, parent: folder.id, type: 'file', created_on: at, modified_on: at, origin: {}, tags: [], metadata: {} });
+    const filler = Array.from({ length: 1_050 }, (_, i) => add(`int-far-${String(i).padStart(4, '0')}.txt`));
+    const far = add('int-far-down.bam');
+    try {
+      await vscode.commands.executeCommand('sevenbridges.files.reveal', far.id);
+      await waitFor(() => api.files.view.selection.some((n) => (n as AnyNode).id === far.id), 'the file selected on its own');
+      assert.ok(said()?.startsWith(`Found: name "int-far-down.bam" in the folder ${folder.name} (`), said());
+      assert.deepStrictEqual((await rows()).map((n) => n.id), [far.id], 'the file alone in place of the projects');
+      await vscode.commands.executeCommand('sevenbridges.files.clearFind');
+      await waitFor(async () => (await rows()).some((n) => n.id === project.id), 'the projects shown again');
+    } finally {
+      for (const f of [...filler, far]) data().removeFile(f);
+    }
+  });
+
   // Last: the product remembers, for this sign-in, that the platform has no search.
   it('a platform without the search: the list filters answer (top level only) and the description says so', async () => {
     emulator().searchSettings.mode = 'absent';

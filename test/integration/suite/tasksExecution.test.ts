@@ -170,12 +170,24 @@ describe('task execution: details, logs, actions, watching', function () {
     await vscode.commands.executeCommand('sevenbridges.files.reveal', output);
     const id = output.item.file!.id;
     const selected = () => JSON.stringify({ visible: api.files.view.visible, selection: api.files.view.selection.map((n) => [n.kind, n.id]) });
-    await waitFor(() => api.files.view.selection[0]?.id === id, `the output ${id} selected in Projects & Files`, 30_000).catch((error: Error) => {
-      throw new Error(`${error.message}: ${selected()}`);
+    await waitFor(() => api.files.view.selection[0]?.id === id, `the output ${id} selected in Projects & Files`, 30_000).catch(async (error: Error) => {
+      // What the reveal's own walk says now: its error is the product's message when it could not find the row.
+      const located = await api.files.model.locate(id).then(
+        async (n) => `located ${n.kind} ${n.id}; reveal again: ${await Promise.resolve(api.files.view.reveal(n, { select: true })).then(() => selected(), (e: Error) => `failed: ${e.message}`)}`,
+        (e: Error) => `locate failed: ${e.message}`,
+      );
+      throw new Error(`${error.message}: ${selected()}; ${located}`);
     });
     const record = emulator().data.files.find((f) => f.id === id)!;
     const root = emulator().data.projects.find((p) => p.id === record.project)!.root_folder;
-    assert.strictEqual(api.files.rows.getParent(api.files.view.selection[0])?.id, record.parent === root ? record.project : record.parent, 'under its folder, or its project');
+    const parent = api.files.rows.getParent(api.files.view.selection[0]);
+    if (parent) {
+      assert.strictEqual(parent.id, record.parent === root ? record.project : record.parent, 'under its folder, or its project');
+    } else {
+      // The tasks run during the suites fill My Project's root past the 1,000 entries Reveal reads: the file on its own.
+      assert.ok(api.files.view.message?.startsWith(`Found: name "${record.name}" in `), `shown on its own, found by its name: ${api.files.view.message}`);
+      await vscode.commands.executeCommand('sevenbridges.files.clearFind');
+    }
   });
 
   it('the Tasks view shows the number of running tasks as its badge, from the counts it already has', async () => {

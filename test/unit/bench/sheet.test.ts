@@ -3,7 +3,7 @@
 // passes the budget's floor + 10 %, the official client did not run, or a list from what is held asks the platform.
 import * as assert from 'assert';
 import { appInputs } from '../../../src/apps/cwlInputs';
-import { planSheet, readyTasks, sheetColumns, sheetFileNames } from '../../../src/tasks/sampleSheet';
+import { planSheet, readyTasks, sheetColumns, sheetFileCells } from '../../../src/tasks/sampleSheet';
 import { readDelimited } from '../../../src/util/delimited';
 import { completionFigures, type CompletionResult } from '../../../scripts/bench/completionScenario';
 import { passes } from '../../../scripts/bench/figures';
@@ -34,7 +34,7 @@ describe('bench: 1,000 tasks from a sample sheet', () => {
   it('makes a sheet whose every row Run for Each Row… plans ready, its names found at the top level', () => {
     const inputs = appInputs({ class: 'CommandLineTool', inputs: [{ id: 'input_fastq', type: 'File', 'sbg:fileTypes': 'FASTQ, FASTQ.GZ' }, { id: 'threads', type: 'int', default: 8 }] });
     const rows = readDelimited(sampleSheet(), ',');
-    const names = sheetFileNames(rows.slice(1), sheetColumns(rows[0].cells, inputs));
+    const names = sheetFileCells(rows.slice(1), sheetColumns(rows[0].cells, inputs)).names;
     const found = new Map(names.map((name, i) => [name, [{ id: i.toString(16).padStart(24, '0'), name, type: 'file' as const, project: 'rfranklin/my-project' }]]));
     const plan = planSheet({ rows, template: { app: 'rfranklin/my-project/fastqc/12', project: 'rfranklin/my-project', inputs: {} }, inputs, found });
     assert.strictEqual(names.length, SHEET_ROWS);

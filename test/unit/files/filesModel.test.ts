@@ -1,7 +1,8 @@
 import * as assert from 'assert';
 import { ApiError } from '../../../src/api/errors';
+import { PagedLoader } from '../../../src/api/pagedLoader';
 import type { FileRecord, Page, Project } from '../../../src/api/types';
-import { FilesTreeModel, NotFoundError, type FileNode, type FilesNode, type FilesSource, type FolderNode, type LoadMoreNode, type MessageNode, type ProjectNode } from '../../../src/files/filesModel';
+import { FarDownError, FilesTreeModel, NotFoundError, type FileNode, type FilesNode, type FilesSource, type FolderNode, type LoadMoreNode, type MessageNode, type ProjectNode } from '../../../src/files/filesModel';
 import { entryView, projectView } from '../../../src/files/fileRows';
 import { formatSize } from '../../../src/util/words';
 import { FakeFiles, fileId } from '../../support/fakeFiles';
@@ -194,8 +195,34 @@ describe('files tree model: the way down to a file (Reveal in Projects & Files)'
   it('says why it cannot: not among the caller\'s projects, or past the first 1,000 entries of a folder', async () => {
     const { tree } = model();
     await assert.rejects(tree.locate(fileId(40)), (e: unknown) => e instanceof NotFoundError && e.message === 'elsewhere.bam is in other/gamma, which is not among your projects.');
-    await assert.rejects(tree.locate(fileId(5000 + 1_020)), (e: unknown) => e instanceof NotFoundError && e.message === 'part1020.txt is not among the first 1,000 entries of big.');
+    await assert.rejects(
+      tree.locate(fileId(5000 + 1_020)),
+      (e: unknown) =>
+        e instanceof FarDownError &&
+        e.message === 'part1020.txt is not among the first 1,000 entries of big.' &&
+        e.record.id === fileId(5000 + 1_020) &&
+        JSON.stringify(e.place) === JSON.stringify({ project: 'me/alpha', folder: { id: fileId(23), name: 'big' } }),
+      'where it is, to be shown on its own',
+    );
     await assert.rejects(tree.locate(fileId(99)), (e: unknown) => e instanceof ApiError && e.status === 404, 'a file the platform does not know: its error');
+  });
+});
+
+describe('files tree model: a file shown on its own (Reveal past the first 1,000 entries)', () => {
+  it('finds its row among what a find shows, its pages read as a folder\'s are; none when the find does not list it', async () => {
+    const { tree } = model();
+    const far = file(5000 + 1_020, 'part1020.txt', fileId(23));
+    const pages: Page<FileRecord>[] = [
+      { items: [file(10, 'a.bam', ALPHA_ROOT)], total: 2, next: 'page 2' },
+      { items: [far], total: 2, next: undefined },
+    ];
+    const listing = new PagedLoader<FileRecord>({ page: async () => pages[0], next: async () => pages[1] }, { key: (r) => r.id });
+    assert.strictEqual(await tree.locateFound(far.id), undefined, 'no find shown');
+    tree.showFound({ spec: { projects: [], folder: { id: fileId(23), name: 'big', project: 'me/alpha' }, name: far.name }, way: 'list', listing });
+    const node = await tree.locateFound(far.id);
+    assert.deepStrictEqual([node?.id, node?.name], [far.id, 'part1020.txt']);
+    assert.ok((await tree.getChildren()).includes(node!), 'the row the view shows, so that it can be revealed');
+    assert.strictEqual(await tree.locateFound(fileId(12)), undefined);
   });
 });
 

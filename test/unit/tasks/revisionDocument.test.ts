@@ -2,7 +2,8 @@
 import * as assert from 'assert';
 import * as yaml from 'yaml';
 import { revisionOfDocumentPath } from '../../../src/apps/appRevisions';
-import { lastDocumentFor, revisionEdits, type TextEdit } from '../../../src/tasks/revisionDocument';
+import type { TextEdit } from '../../../src/tasks/draftLine';
+import { lastDocumentFor, revisionEdits } from '../../../src/tasks/revisionDocument';
 import { readTaskDocument } from '../../../src/tasks/taskDocument';
 
 const read = (text: string) => readTaskDocument(yaml, text);

@@ -5,8 +5,9 @@ import * as assert from 'assert';
 import { ApiError } from '../../../src/api/errors';
 import type { FileRecord, Page, SearchPage } from '../../../src/api/types';
 import { appInputs } from '../../../src/apps/cwlInputs';
-import { cellValue, planSheet, readyTasks, sheetColumns, sheetFileNames, sheetPayloads, sheetPreview, sheetSummary, type FoundFiles } from '../../../src/tasks/sampleSheet';
-import { findSheetFiles, nameChunks } from '../../../src/tasks/sheetFiles';
+import { cellValue, planSheet, readyTasks, sheetColumns, sheetFileCells, sheetPayloads, sheetPreview, sheetSummary, type FoundFiles, type KnownIds } from '../../../src/tasks/sampleSheet';
+import type { FileFacts } from '../../../src/tasks/taskValidation';
+import { findSheetFiles, nameChunks, readSheetIds } from '../../../src/tasks/sheetFiles';
 import type { TaskDocument } from '../../../src/tasks/taskDocument';
 import { delimiterOf, readDelimited } from '../../../src/util/delimited';
 
@@ -49,6 +50,10 @@ describe('Sample sheet: reading CSV and TSV', () => {
     ]);
   });
 
+  it('refuses a quote never closed, naming its line, instead of reading the rest of the sheet as one cell', () => {
+    assert.throws(() => readDelimited('sample,reads\ns1,"a.bam\ns2,b.bam\ns3,c.bam\n', ','), /^Error: The quote opened on line 2 is never closed/);
+  });
+
   it('takes the delimiter from the file name, else from the first line', () => {
     assert.strictEqual(delimiterOf('s.tsv', 'a,b'), '\t');
     assert.strictEqual(delimiterOf('s.csv', 'a\tb'), ',');
@@ -69,6 +74,8 @@ describe('Sample sheet: columns and values', () => {
   it('refuses a sheet whose columns name no input, or one column twice', () => {
     assert.match(sheetColumns(['sample', 'notes'], inputs).problems.join(), /No column names an input of the app.*reads, reference/);
     assert.match(sheetColumns(['reads', 'reads'], inputs).problems.join(), /"reads" is given twice/);
+    // A spreadsheet that saved its CSV with ";" (a comma is the decimal sign there): the header is one cell.
+    assert.match(sheetColumns(['reads;threads'], inputs).problems.join(), /^The first row is one cell, its names separated by ";": save the sheet with commas/);
   });
 
   it('reads a cell as the input\'s type: numbers, booleans, lists split at ";", text otherwise', () => {
@@ -82,9 +89,9 @@ describe('Sample sheet: columns and values', () => {
     assert.strictEqual(cellValue('3', { kind: 'union', of: [{ kind: 'string' }, { kind: 'int' }] }), 3);
   });
 
-  it('lists the names of file cells to look up, each once, IDs left out', () => {
+  it('lists the file cells to look up, each once: the names, and the IDs (to be read)', () => {
     const rows = readDelimited(`reads,reference,threads\ns1.fq;s2.fq,${REF},4\ns1.fq,ref.fa,2\n`, ',');
-    assert.deepStrictEqual(sheetFileNames(rows.slice(1), sheetColumns(rows[0].cells, inputs)), ['s1.fq', 's2.fq', 'ref.fa']);
+    assert.deepStrictEqual(sheetFileCells(rows.slice(1), sheetColumns(rows[0].cells, inputs)), { names: ['s1.fq', 's2.fq', 'ref.fa'], ids: [REF.toLowerCase()] });
   });
 });
 
@@ -126,6 +133,17 @@ describe('Sample sheet: a task per row', () => {
     assert.match(plan.tasks[0].problems.join(' | '), /The required input "reference"/);
     assert.match(plan.tasks[1].problems.join(' | '), /"fast" is not one of strict, lenient/);
     assert.deepStrictEqual(plan.tasks[2].problems, ['"o.fa" is in someone/else, not in the task\'s project rfranklin/rna-seq: copy it there first.']);
+  });
+
+  it('checks the files a row gives by ID as those given by name: another project\'s, one the platform does not know', () => {
+    const rows = readDelimited(`reads\n${OTHER}\n${R2}\n${R1}\n`, ',');
+    const known: KnownIds = new Map<string, FileFacts | 'missing'>([[OTHER.toLowerCase(), file(OTHER, 'o.fq', 'someone/else')], [R2.toLowerCase(), 'missing' as const], [R1.toLowerCase(), file(R1, 's.fq')]]);
+    const plan = planSheet({ rows, template, inputs, found: found([]), known });
+    assert.deepStrictEqual(plan.tasks.map((t) => t.problems), [
+      ['"o.fq" is in someone/else, not in the task\'s project rfranklin/rna-seq: copy it there first.'],
+      [`No file or folder ${R2} is on the platform (or you cannot see it).`],
+      [],
+    ]);
   });
 
   it('refuses an empty sheet, and one with a header only', () => {
@@ -196,5 +214,21 @@ describe('Sample sheet: finding the files by name', () => {
     const got = await findSheetFiles(c, PROJECT, ['a.fq', 'b.fq']);
     assert.strictEqual(got.size, 0);
     assert.deepStrictEqual(c.calls, ['list 2', 'search IN "/Projects/rfranklin/rna-seq" WHERE name = "a.fq" RECURSIVE']);
+  });
+
+  it('reads the files given by ID 100 a call: each one\'s facts, "missing" for an ID the answer has an error for', async () => {
+    const ids = Array.from({ length: 101 }, (_, i) => i.toString(16).padStart(24, '0'));
+    const calls: number[] = [];
+    const bulkFiles = {
+      get: async (asked: readonly string[]) => {
+        calls.push(asked.length);
+        return asked.map((id) => (id === ids[1] ? { error: { status: 404, code: 5002, message: 'not found' } } : { resource: { ...rec(id, `${id}.fq`), project: id === ids[2] ? 'someone/else' : PROJECT } }));
+      },
+    };
+    const known = await readSheetIds({ bulkFiles }, ids, { pace: async () => undefined });
+    assert.deepStrictEqual(calls, [100, 1]);
+    assert.strictEqual(known.get(ids[1]), 'missing');
+    assert.deepStrictEqual(known.get(ids[2]), { id: ids[2], name: `${ids[2]}.fq`, type: 'file', project: 'someone/else' });
+    assert.strictEqual(known.size, 101);
   });
 });

@@ -71,6 +71,18 @@ describe('task document: what is offered where the cursor is', () => {
     assert.strictEqual(TEXT.slice(0, single.at) + single.text + TEXT.slice(single.end), TEXT.replace('input_bam: \n', `input_bam: ${'e'.repeat(24)}  # w.vcf.gz\n`));
     assert.strictEqual(dropText(TEXT, at('  mode'), dropped, inputs), undefined, 'an enum takes no files');
   });
+
+  it('takes in an input New Task… wrote commented out, the dropped files its value', () => {
+    const dropped = [{ id: 'e'.repeat(24), name: 'w.vcf.gz' }, { id: 'f'.repeat(24), name: 'v.vcf.gz' }];
+    const text = 'inputs:\n  # known_sites:  # File[] · Known sites\n  # input_bam:  # File · required\n  # mode:\n';
+    const apply = (edit: { at: number; end: number; text: string }) => text.slice(0, edit.at) + edit.text + text.slice(edit.end);
+    assert.strictEqual(
+      apply(dropText(text, at('  # known_si', text), dropped, inputs)!),
+      text.replace('  # known_sites:  # File[] · Known sites\n', `  known_sites:  # File[] · Known sites\n    - ${'e'.repeat(24)}  # w.vcf.gz\n    - ${'f'.repeat(24)}  # v.vcf.gz\n`),
+    );
+    assert.strictEqual(apply(dropText(text, at('  # input_', text), dropped, inputs)!), text.replace('  # input_bam:  # File · required\n', `  input_bam: ${'e'.repeat(24)}  # w.vcf.gz\n`));
+    assert.strictEqual(dropText(text, at('  # mo', text), dropped, inputs), undefined, 'an enum takes no files, commented or not');
+  });
 });
 
 describe('task document: the file suggestions made from the files held', () => {

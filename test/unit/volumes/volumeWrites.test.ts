@@ -4,10 +4,12 @@
 import * as assert from 'assert';
 import type { AsyncJob } from '../../../src/api/types';
 import type { ImportJob, ImportRequest, VolumeJobKind } from '../../../src/api/volumes';
+import { jobRow } from '../../../src/jobs/jobRows';
+import { statusSummary } from '../../../src/jobs/summary';
 import { JobTracker, type NewJobInfo } from '../../../src/jobs/tracker';
 import { FakeClock } from '../../support/fakeClock';
 import { memoryState } from '../../support/sharedState';
-import { asAsyncJob, volumeJobWriting, type VolumeJobsApi } from '../../../src/volumes/volumeJobWrite';
+import { asAsyncJob, exportedTo, trackedItem, volumeJobWriting, type VolumeJobsApi } from '../../../src/volumes/volumeJobWrite';
 import { VOLUME_KINDS, volumeWrites, type ExportPayload, type ImportPayload, type VolumeWriteRecord } from '../../../src/volumes/volumeWrites';
 import type { JobSnapshot } from '../../../src/write/asyncJobs';
 
@@ -124,10 +126,30 @@ describe('import and export writes: found by difference', () => {
 
   it('reads a volume job as the tracker follows jobs: one item, FINISHED with its file or its error', () => {
     const done = asAsyncJob({ id: 'J', state: 'COMPLETED', result: { href: '', id: 'x'.repeat(24), name: 'a.txt' } }, 'IMPORT');
-    assert.deepStrictEqual([done.state, done.completed_files, done.result?.[0].resource?.name], ['FINISHED', 1, 'a.txt']);
+    assert.deepStrictEqual([done.state, done.result?.[0].resource?.name], ['FINISHED', 'a.txt']);
     const failed = asAsyncJob({ id: 'J', state: 'FAILED', error: { status: 409, code: 9108, message: 'Requested file already exists.' } }, 'IMPORT');
-    assert.deepStrictEqual([failed.state, failed.failed_files, failed.result?.[0].error?.code], ['FINISHED', 1, 9108]);
+    assert.deepStrictEqual([failed.state, failed.result?.[0].error?.code], ['FINISHED', 9108]);
     assert.strictEqual(asAsyncJob({ id: 'J', state: 'PENDING' }, 'EXPORT').state, 'SUBMITTED');
+  });
+
+  it('a prefix of 30 objects imported reads as the one item it is in Data Jobs, never as "1/1 files"', () => {
+    const tracker = new JobTracker({ get: () => Promise.reject(new Error('not asked')), list: () => Promise.reject(new Error('not asked')) }, memoryState(), new FakeClock(), { account: () => 'a#me' });
+    const info: NewJobInfo = { type: 'IMPORT', items: [{ file: 'rfranklin/sequencing_runs/runs/lane1/', parent: FOLDER }], destination: { label: 'rfranklin/p › fastq', project: 'rfranklin/p', parent: FOLDER }, sourceNames: {} };
+    const running = tracker.add(asAsyncJob({ id: 'R', state: 'RUNNING' }, 'IMPORT'), info);
+    assert.strictEqual(jobRow(running, 0).label, 'Import · running · 1 item');
+    assert.strictEqual(statusSummary(tracker.all(), []).words, 'Data jobs: 1 running…');
+    const lane1 = { href: '', id: 'd'.repeat(24), name: 'lane1', type: 'folder' };
+    const done = tracker.add(asAsyncJob({ id: 'D', state: 'COMPLETED', result: lane1 }, 'IMPORT'), info);
+    const row = jobRow(done, 0);
+    assert.deepStrictEqual([row.label, row.tooltip.split('\n')[1]], ['Import · finished · 1/1 item', 'Job D: done, 1 item imported']);
+    tracker.dispose();
+  });
+
+  it('an export job tells the volume and the object it writes (its volume\'s listings change); an import job none', () => {
+    const file = 'a'.repeat(24);
+    const payload: ExportPayload = { items: [{ source: { file }, destination: { volume: 'rfranklin/analysis_results', location: 'results/run: 2/a.vcf' } }], copyOnly: true, names: { [file]: 'a.vcf' }, projects: { [file]: 'rfranklin/p' } };
+    assert.deepStrictEqual(exportedTo({ type: 'EXPORT', ...trackedItem(payload, 0) }), { volume: 'rfranklin/analysis_results', location: 'results/run: 2/a.vcf' });
+    assert.strictEqual(exportedTo({ type: 'IMPORT', ...trackedItem({ items: [item('runs/lane1/')], to: 'fastq', project: 'rfranklin/p' }, 0) }), undefined);
   });
 
   it('Retry Failed Items makes a single import of a failed item, from its volume and location', async () => {

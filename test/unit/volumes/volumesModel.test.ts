@@ -72,4 +72,47 @@ describe('Volumes view model', () => {
     await model.loadMore(volume as Extract<VolumesNode, { kind: 'volume' }>);
     assert.deepStrictEqual((await model.getChildren(volume)).map((r) => r.kind), ['prefix', 'object']);
   });
+
+  it('an export\'s end reads again the levels that now hold its object; the other levels and volumes keep what they show', async () => {
+    // A bucket in memory: a level lists the objects right under its prefix and the prefixes below it.
+    const objects = new Map([[results.id, ['qc/report.html', 'exports/old.vcf.gz']], [runs.id, ['lane1/S0.fastq.gz']]]);
+    const calls: string[] = [];
+    const api: VolumesBrowseApi = {
+      list: async () => ({ items: [runs, results], total: 2, next: undefined }),
+      objects: async (id: string, prefix: string): Promise<VolumeListing> => {
+        calls.push(`${id}|${prefix}`);
+        const under = (objects.get(id) ?? []).filter((l) => l.startsWith(prefix)).map((l) => l.slice(prefix.length)).sort();
+        return {
+          prefixes: [...new Set(under.filter((r) => r.includes('/')).map((r) => `${prefix}${r.split('/')[0]}/`))],
+          objects: under.filter((r) => !r.includes('/')).map((r) => ({ location: `${prefix}${r}`, volume: id, metadata: { size: 10 } })),
+        };
+      },
+    };
+    const model = new VolumesModel(api, () => NOW);
+    const [runsRow, resultsRow] = ['volume:rfranklin/sequencing_runs', 'volume:rfranklin/analysis_results'].map(async (id) => (await model.getChildren()).find((r) => r.id === id)!);
+    const labels = async (row: VolumesNode | undefined) => (await model.getChildren(row)).map((r) => model.rowView(r).label);
+    const top = await model.getChildren(await resultsRow);
+    const [exportsRow, qcRow] = top;
+    assert.deepStrictEqual(await labels(await resultsRow), ['exports', 'qc']);
+    assert.deepStrictEqual(await labels(exportsRow), ['old.vcf.gz']);
+    assert.deepStrictEqual(await labels(qcRow), ['report.html']);
+    assert.deepStrictEqual(await labels(await runsRow), ['lane1']);
+    const fired: (VolumesNode | undefined)[] = [];
+    model.onDidChange((row) => fired.push(row));
+    calls.length = 0;
+
+    objects.get(results.id)!.push('exports/cohort/a.vcf.gz', 'results/b.vcf.gz');
+    model.objectsChanged(results.id, ['exports/cohort/a.vcf.gz', 'results/b.vcf.gz']);
+    assert.deepStrictEqual(fired.map((r) => r?.id), [results.id].map((id) => `volume:${id}`), 'the volume\'s rows are drawn again');
+    assert.deepStrictEqual(await labels(await resultsRow), ['exports', 'qc', 'results']);
+    assert.deepStrictEqual(await labels(exportsRow), ['cohort', 'old.vcf.gz']);
+    assert.deepStrictEqual(await labels(qcRow), ['report.html']);
+    assert.deepStrictEqual(await labels(await runsRow), ['lane1']);
+    assert.deepStrictEqual(calls.sort(), [`${results.id}|`, `${results.id}|exports/`], 'read again: the top and exports/; qc/ and the other volume are not');
+
+    // Written on a volume whose rows were never drawn: nothing to read again.
+    const drawn = fired.length;
+    model.objectsChanged('rfranklin/elsewhere', ['x/y.txt']);
+    assert.strictEqual(fired.length, drawn);
+  });
 });
