@@ -15,11 +15,10 @@ import { copyWrite } from '../../src/copy/copyWrite';
 import { WRITE_KINDS } from '../../src/keys/writes';
 import { JobTracker, type TrackedJob } from '../../src/jobs/tracker';
 import { Outbox } from '../../src/write/outbox';
-import { startEmulator, type Emulator } from '../../test/emulator';
-import { FakeClock } from '../../test/support/fakeClock';
+import type { Emulator } from '../../test/emulator';
 import { memoryState } from '../../test/support/sharedState';
 import { DESTINATION } from './copySources';
-import { acceleratedClient, tally } from './env';
+import { acceleratedPlatform, tally } from './env';
 import type { Figure } from './figures';
 
 export const BUDGET_ITEMS = 100_000;
@@ -72,11 +71,7 @@ function addCopyData(emulator: Emulator): { sources: string[][]; destinations: s
 }
 
 export async function budgetCopy(): Promise<BudgetResult> {
-  const clock = new FakeClock(Date.now(), { sleeps: 'timers' });
-  const emulator = await startEmulator({ tasks: 100, files: 1_000, now: clock.now, rateLimit: { limit: LIMIT, windowMs: WINDOW_MS } });
-  const { client, quiet } = acceleratedClient(emulator, clock);
-  const key = `${emulator.baseUrl}#${emulator.username}`;
-  const account = { key, credentials: { endpoint: emulator.baseUrl, token: emulator.token } };
+  const { clock, emulator, client, quiet, key, account } = await acceleratedPlatform({ rateLimit: { limit: LIMIT, windowMs: WINDOW_MS } });
   const tracker = new JobTracker(client.copyJobs, memoryState(), clock, { account: () => key, budget: client.budget });
   const copy = copyWrite({ jobs: client.fileJobs, files: client.files, tracker, clock, serverNow: () => client.budget.serverClock.now(), budget: client.budget });
   const outbox = new Outbox(memoryState(), async () => account, [copy], clock);

@@ -5,6 +5,7 @@ import { SbClient } from '../../src/api/client';
 import type { Clock } from '../../src/api/clock';
 import type { FetchLike } from '../../src/api/transport';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../test/emulator';
+import { FakeClock } from '../../test/support/fakeClock';
 import { RequestCounter } from '../../test/support/requestCounter';
 import nodeFetch from 'node-fetch';
 
@@ -75,6 +76,18 @@ export function acceleratedClient(emulator: { baseUrl: string; token: string }, 
     return still;
   };
   return { client: clientFor(emulator, { clock, fetch }), quiet };
+}
+
+/**
+ * A scenario against the platform's budget on the accelerated clock: a fresh emulator (100 tasks, 1,000 files unless
+ * `options` says otherwise) and the product's client on one FakeClock, and the account the writes go out for.
+ */
+export async function acceleratedPlatform(options: EmulatorOptions & Required<Pick<EmulatorOptions, 'rateLimit'>>) {
+  const clock = new FakeClock(Date.now(), { sleeps: 'timers' });
+  const emulator = await startEmulator({ tasks: 100, files: 1_000, now: clock.now, ...options });
+  const { client, quiet } = acceleratedClient(emulator, clock);
+  const key = `${emulator.baseUrl}#${emulator.username}`;
+  return { clock, emulator, client, quiet, key, account: { key, credentials: { endpoint: emulator.baseUrl, token: emulator.token } } };
 }
 
 const counters = new WeakMap<SbClient, RequestCounter>();

@@ -1,6 +1,6 @@
 // `npm run bench`: the figures of the extension against their ideals and the naive way, on this machine.
 // Flags: --no-host (skip the parts in the real host: the activation and the waits), --no-readme (do not write README.md),
-// --only=<tree|batches|watch|scale|search|latency|copy|follow|budget|import|peer|transfer|waits|host> (one part, for a quick look; the README and
+// --only=<tree|batches|watch|scale|search|latency|copy|follow|budget|import|sheet|completion|peer|transfer|waits|host> (one part, for a quick look; the README and
 // bench-results.json are then left alone); with --only=peer, --works=counts,listing runs only those pieces of work
 // beside the official client (works.ts ids), at both latencies, without the first-request runs; --merge then writes
 // the part's figures over the same rows of the README's table and records of bench-results.json. With
@@ -13,6 +13,8 @@
 import type { TaskFilter } from '../../src/tasks/filterModel';
 import { budgetCopy, budgetFigures } from './budgetScenario';
 import { volumeImport, volumeImportFigures } from './volumeImportScenario';
+import { officialSheetTasks, sheetFigures, sheetTasks } from './sheetScenario';
+import { completeFiles, completionFigures } from './completionScenario';
 import { batchFigures, collectThousand, rerunThousand } from './batchScenario';
 import { bundleFigures } from './bundle';
 import { copyFigures, extensionCopy, naiveCopy } from './copyScenario';
@@ -132,6 +134,14 @@ async function main(): Promise<number> {
   await part('import', async () => {
     step('importing 10,000 objects of a volume within the API budget (accelerated clock)');
     figures.push(...volumeImportFigures(await volumeImport()));
+  });
+  await part('sheet', async () => {
+    step('1,000 tasks from a sample sheet within the API budget (accelerated clock), and the official client\'s loop');
+    figures.push(...sheetFigures(await sheetTasks(), await officialSheetTasks()));
+  });
+  await part('completion', async () => {
+    step('completion of a file input in a task document, a project of 20,000 files');
+    figures.push(...completionFigures(await completeFiles()));
   });
 
   const works = [...flags].find((f) => f.startsWith('--works='))?.slice('--works='.length).split(',');

@@ -10,12 +10,10 @@ import { importKind, importPayloads } from '../../src/volumes/transferPlan';
 import { volumeJobReaderFor, volumeJobWriting } from '../../src/volumes/volumeJobWrite';
 import { volumeWrites } from '../../src/volumes/volumeWrites';
 import { Outbox } from '../../src/write/outbox';
-import { startEmulator } from '../../test/emulator';
 import { putObject } from '../../test/emulator/volumes';
 import type { Store } from '../../test/emulator/data';
-import { FakeClock } from '../../test/support/fakeClock';
 import { memoryState } from '../../test/support/sharedState';
-import { acceleratedClient } from './env';
+import { acceleratedPlatform } from './env';
 import type { Figure } from './figures';
 
 export const IMPORT_OBJECTS = 10_000;
@@ -37,11 +35,7 @@ export interface VolumeImportResult {
 }
 
 export async function volumeImport(): Promise<VolumeImportResult> {
-  const clock = new FakeClock(Date.now(), { sleeps: 'timers' });
-  const emulator = await startEmulator({ tasks: 10, files: 100, now: clock.now, rateLimit: { limit: LIMIT, windowMs: WINDOW_MS } });
-  const { client, quiet } = acceleratedClient(emulator, clock);
-  const key = `${emulator.baseUrl}#${emulator.username}`;
-  const account = { key, credentials: { endpoint: emulator.baseUrl, token: emulator.token } };
+  const { clock, emulator, client, quiet, key, account } = await acceleratedPlatform({ tasks: 10, files: 100, rateLimit: { limit: LIMIT, windowMs: WINDOW_MS } });
   const tracker = new JobTracker(client.copyJobs, memoryState(), clock, { account: () => key, budget: client.budget, readers: { import: volumeJobReaderFor(client, 'imports') } });
   const writing = volumeJobWriting(volumesOf(client), tracker);
   const outbox = new Outbox(memoryState(), async () => account, volumeWrites({ writing: async () => writing, budget: client.budget }), clock);

@@ -8,6 +8,8 @@ import { fileKind, type AppInput, type CwlType } from '../apps/cwlInputs';
 import type { TableRow } from '../util/delimited';
 import { andMore, count, failedCountWords, notSentWords, taskCount, unansweredWords } from '../util/words';
 import type { ParsedTaskDocument, TaskDocument } from './taskDocument';
+import { taskRequest } from './taskRequest';
+import type { CreateTaskPayload } from './taskWrites';
 import { validateTaskDocument, type FileFacts } from './taskValidation';
 
 /** The column that names each task (when no input has that id). */
@@ -179,6 +181,11 @@ export function cellValue(cell: string, type: CwlType): unknown {
 
 /** The tasks a plan makes: the rows without problems. */
 export const readyTasks = (plan: SheetPlan): SheetTask[] => plan.tasks.filter((t) => !t.problems.length);
+
+/** What Run for Each Row… sends once confirmed: a create of each ready row's task, run as soon as it is made. */
+export function sheetPayloads(plan: SheetPlan, inputs: readonly AppInput[]): CreateTaskPayload[] {
+  return readyTasks(plan).map((t) => ({ task: taskRequest(t.document, inputs), run: true }));
+}
 
 /** "Make 12 tasks from samples.csv?" and what the confirmation says beside it. */
 export function sheetConfirmation(plan: SheetPlan, sheet: string, template: TaskDocument): { message: string; detail: string } {

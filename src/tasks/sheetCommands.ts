@@ -17,15 +17,13 @@ import { notSignedIn } from './actions';
 import { followRerun, sendTasks } from './batchCommands';
 import { bulkPace } from './paced';
 import type { RerunWatch } from './rerunFailed';
-import { planSheet, readyTasks, sheetColumns, sheetConfirmation, sheetFileCells, sheetPreview, sheetSummary, type SheetPlan } from './sampleSheet';
+import { planSheet, readyTasks, sheetColumns, sheetConfirmation, sheetFileCells, sheetPayloads, sheetPreview, sheetSummary, type SheetPlan } from './sampleSheet';
 import { findSheetFiles, readSheetIds } from './sheetFiles';
 import type { Services } from '../services';
 import type { FilterModel } from './filterModel';
 import type { Refresher } from './refresher';
 import type { TaskDocumentLanguage } from './taskDocumentLanguage';
 import { isTaskDocumentName, TASK_DOCUMENT_GLOB } from './taskDocumentName';
-import { taskRequest } from './taskRequest';
-import type { CreateTaskPayload } from './taskWrites';
 
 const SHEET_NAME = /\.(csv|tsv|tab|txt)$/i;
 
@@ -108,7 +106,7 @@ export async function runForEachRow(parts: SheetParts, args: readonly unknown[])
   }
   const account = await services.account();
   if (!account) throw new ApiError({ kind: 'signedOut', message: notSignedIn() });
-  const payloads: CreateTaskPayload[] = ready.map((t) => ({ task: taskRequest(t.document, app.inputs), run: true }));
+  const payloads = sheetPayloads(plan, app.inputs);
   const controller = new AbortController();
   const { finished, left, withdrawn } = await sendTasks(services, WRITE_KINDS.createSheetTask, payloads, account, vscode.l10n.t('Making {0} from {1}', taskCount(payloads.length), sheetName), controller);
   // A task the platform could not run (an input it refused) is made as a DRAFT with its errors: not run, said as failed.

@@ -89,6 +89,23 @@ export interface SuggestionFacts {
   files: readonly FileRecord[];
 }
 
+/** A project's files as held for completion (./taskDocumentFacts.ts): `more` reads one more page when some are left. */
+export interface ProjectFiles {
+  projectFiles(project: string, more: boolean): Promise<{ files: FileRecord[]; complete: boolean }>;
+}
+
+/**
+ * Completion's model part: the suggestions at a place of a document, the project's files read only for an input that
+ * takes files (the first page the first time; `again`, the person typed on in a list not complete: one page more;
+ * else what is held), and whether more are left on the platform.
+ */
+export async function completionAt(files: ProjectFiles, place: CursorPlace, parsed: ParsedTaskDocument, inputs: readonly AppInput[] | undefined, again: boolean): Promise<{ suggestions: Suggestion[]; complete: boolean }> {
+  const input = place.at === 'inputValue' ? inputs?.find((i) => i.id === place.input) : undefined;
+  const project = parsed.document.project;
+  const held = input && fileKind(input.type) && project ? await files.projectFiles(project, again) : { files: [], complete: true };
+  return { suggestions: suggestionsAt(place, { parsed, inputs, files: held.files }), complete: held.complete };
+}
+
 /** The suggestions for a place. File suggestions write the ID, the name as a comment beside it. */
 export function suggestionsAt(place: CursorPlace, facts: SuggestionFacts): Suggestion[] {
   const { parsed, inputs } = facts;
@@ -120,20 +137,34 @@ const booleans = (): Suggestion[] => ['true', 'false'].map((b) => ({ label: b, i
 
 function valueSuggestions(input: AppInput, single: boolean, files: readonly FileRecord[]): Suggestion[] {
   const files_ = fileKind(input.type);
-  if (files_) {
-    if (!single) return [];
-    const wanted = files.filter((f) => (files_.kind === 'Directory') === (f.type === 'folder'));
-    const fitting = files_.kind === 'File' ? wanted.filter((f) => fitsFileTypes(f.name, input.fileTypes)) : wanted;
-    // The input's file types narrow the list, unless nothing held fits them (the platform takes other files).
-    return (fitting.length ? fitting : wanted).map((f) => ({
-      label: f.name,
-      insert: `${f.id}  # ${f.name.replace(/[\r\n]+/g, ' ')}`,
-      filter: f.name,
-      detail: f.id,
-      kind: f.type === 'folder' ? 'folder' : 'file',
-    }));
-  }
+  if (files_) return single ? fileSuggestions(files, files_.kind, input.fileTypes) : [];
   return scalarSuggestions(input.type);
+}
+
+/** The suggestions made so far from a list of files held, by the input's kind and file types. */
+const madeFrom = new WeakMap<readonly FileRecord[], Map<string, { count: number; wanted: Suggestion[]; fitting: Suggestion[] }>>();
+
+/**
+ * The files an input of this kind takes, narrowed by its file types unless nothing held fits them (the platform takes
+ * other files). Each file's suggestion is made once: a project's files held only grow, a page appended at a time
+ * (./taskDocumentFacts.ts), so the next list is what was made and the files read since (a project of 20,000 files).
+ */
+function fileSuggestions(files: readonly FileRecord[], kind: 'File' | 'Directory', fileTypes: readonly string[]): Suggestion[] {
+  let byInput = madeFrom.get(files);
+  if (!byInput) madeFrom.set(files, (byInput = new Map()));
+  const key = `${kind}:${fileTypes.join(',')}`;
+  let made = byInput.get(key);
+  if (!made || made.count > files.length) byInput.set(key, (made = { count: 0, wanted: [], fitting: [] }));
+  for (let i = made.count; i < files.length; i++) {
+    const f = files[i];
+    if ((kind === 'Directory') !== (f.type === 'folder')) continue;
+    const name = f.name;
+    const suggestion: Suggestion = { label: name, insert: `${f.id}  # ${name.replace(/[\r\n]+/g, ' ')}`, filter: name, detail: f.id, kind: kind === 'Directory' ? 'folder' : 'file' };
+    made.wanted.push(suggestion);
+    if (kind === 'File' && fitsFileTypes(name, fileTypes)) made.fitting.push(suggestion);
+  }
+  made.count = files.length;
+  return (made.fitting.length ? made.fitting : made.wanted).slice();
 }
 
 function scalarSuggestions(type: CwlType): Suggestion[] {

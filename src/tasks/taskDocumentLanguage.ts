@@ -5,12 +5,10 @@
 import * as vscode from 'vscode';
 import { describeError } from '../api/errors';
 import { isAppId } from '../api/ids';
-import type { FileRecord } from '../api/types';
-import type { AppInput } from '../apps/cwlInputs';
 import { COMMANDS } from '../keys/commands';
 import { FILES_DRAG_MIME } from '../keys/views';
 import type { Services } from '../services';
-import { cursorPlace, dropText, hoverTarget, inputHover, suggestionsAt, type SuggestionKind } from './taskDocumentAssist';
+import { completionAt, cursorPlace, dropText, hoverTarget, inputHover, type SuggestionKind } from './taskDocumentAssist';
 import type { DraftState } from './taskWrites';
 import { TaskDocumentFacts, type AppFacts } from './taskDocumentFacts';
 import { parseTaskDocument, type DocumentProblem, type ParsedTaskDocument } from './taskDocument';
@@ -128,13 +126,9 @@ export class TaskDocumentLanguage implements vscode.Disposable {
     const place = cursorPlace(text, offset);
     if (place.at === 'nowhere') return new vscode.CompletionList([]);
     const { parsed, app } = await this.read(document);
-    const inputs = app && 'inputs' in app ? app.inputs : undefined;
-    const input = place.at === 'inputValue' ? inputs?.find((i) => i.id === place.input) : undefined;
-    const takesFiles = input !== undefined && ['File', 'Directory'].includes(fileItemKind(input));
-    const project = parsed.document.project;
-    const held = takesFiles && project ? await this.facts.projectFiles(project, again) : { files: [] as FileRecord[], complete: true };
+    const { suggestions, complete } = await completionAt(this.facts, place, parsed, app && 'inputs' in app ? app.inputs : undefined, again);
     const range = new vscode.Range(document.positionAt(offset - place.typed.length), position);
-    const items = suggestionsAt(place, { parsed, inputs, files: held.files }).map((s, index) => {
+    const items = suggestions.map((s, index) => {
       const item = new vscode.CompletionItem(s.label, completionKind(s.kind));
       item.insertText = s.insert;
       item.filterText = s.filter ?? s.label;
@@ -144,7 +138,7 @@ export class TaskDocumentLanguage implements vscode.Disposable {
       return item;
     });
     // More files on the platform than held: asked again as the person types, a page more each time.
-    return new vscode.CompletionList(items, !held.complete);
+    return new vscode.CompletionList(items, !complete);
   }
 
   async hover(document: vscode.TextDocument, position: vscode.Position): Promise<vscode.Hover | undefined> {
@@ -210,11 +204,6 @@ function droppedRecords(value: unknown): { id: string; name: string; type?: stri
     // A row of Projects & Files carries its record as `file`.
     .map((n: unknown) => (n && typeof n === 'object' ? (n as { file?: unknown }).file : undefined) as { id?: unknown; name?: unknown; type?: unknown; project?: unknown } | undefined)
     .filter((r): r is { id: string; name: string; type?: string; project?: string } => !!r && typeof r.id === 'string' && typeof r.name === 'string');
-}
-
-function fileItemKind(input: AppInput): string {
-  const t = input.type.kind === 'array' ? input.type.items : input.type;
-  return t.kind;
 }
 
 export function isTaskDocument(document: vscode.TextDocument): boolean {

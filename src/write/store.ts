@@ -61,11 +61,20 @@ export class RecordStore {
 
   /** Whether another write claims what the platform calls `id`; `confirming`: only a claim that beats this write's. */
   claimedElsewhere(id: string, record: WriteRecord, confirming = false): boolean {
-    for (const other of this.records()) {
-      if (other.id === record.id || other.account !== record.account || other.claim?.id !== id) continue;
+    for (const other of this.othersClaiming(record)) {
+      if (other.claim.id !== id) continue;
       if (!confirming || other.claim.how === 'answered' || other.id < record.id) return true;
     }
     return false;
+  }
+
+  /** What the other writes of the account claim (the platform's IDs), read once: a lookup asks of every item it lists. */
+  claimedByOthers(record: WriteRecord): Set<string> {
+    return new Set([...this.othersClaiming(record)].map((other) => other.claim.id));
+  }
+
+  private *othersClaiming(record: WriteRecord): Generator<WriteRecord & { claim: NonNullable<WriteRecord['claim']> }> {
+    for (const other of this.records()) if (other.id !== record.id && other.account === record.account && other.claim) yield other as WriteRecord & { claim: NonNullable<WriteRecord['claim']> };
   }
 
   /** A finished write's claim is seen from now (kept `claimKeepMs` from then). */

@@ -186,8 +186,8 @@ function runOurs(work: PeerWork, emulator: Emulator, args: Json, warm: boolean, 
   });
 }
 
-/** The official client's side: peer.py in a process of its own. */
-function runPeer(peer: Peer, work: PeerWork, emulator: Emulator, workArgs: Json, flags: string[], runs: number): Promise<WorkRun> {
+/** The official client's side: peer.py in a process of its own (`work.id`: its `work_<id>`). */
+export function runPeer(peer: Peer, work: Pick<PeerWork, 'id' | 'timeoutMs'>, emulator: Emulator, workArgs: Json, flags: string[], runs: number): Promise<WorkRun> {
   const args = [SCRIPT, work.id, emulator.baseUrl, emulator.token, JSON.stringify(workArgs), `--runs=${runs}`, ...flags];
   const child = spawn(peer.python, args, { env: { ...process.env, PYTHONPATH: peer.path }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';

@@ -5,7 +5,7 @@ import * as assert from 'assert';
 import { ApiError } from '../../../src/api/errors';
 import type { FileRecord, Page, SearchPage } from '../../../src/api/types';
 import { appInputs } from '../../../src/apps/cwlInputs';
-import { cellValue, planSheet, readyTasks, sheetColumns, sheetFileCells, sheetPreview, sheetSummary, type FoundFiles, type KnownIds } from '../../../src/tasks/sampleSheet';
+import { cellValue, planSheet, readyTasks, sheetColumns, sheetFileCells, sheetPayloads, sheetPreview, sheetSummary, type FoundFiles, type KnownIds } from '../../../src/tasks/sampleSheet';
 import type { FileFacts } from '../../../src/tasks/taskValidation';
 import { findSheetFiles, nameChunks, readSheetIds } from '../../../src/tasks/sheetFiles';
 import type { TaskDocument } from '../../../src/tasks/taskDocument';
@@ -107,6 +107,15 @@ describe('Sample sheet: a task per row', () => {
     assert.strictEqual(plan.tasks[1].document.name, 'second');
     assert.deepStrictEqual(plan.tasks.map((t) => t.line), [2, 3]);
     assert.strictEqual(readyTasks(plan).length, 2);
+  });
+
+  it('sends, once confirmed, a create of each ready row\'s task, run at once, its files as the API takes them; a row with problems is left out', () => {
+    const rows = readDelimited(`reads,threads,name\ns1_R1.fq,4,first\nmissing.fq,2,second\n${R2},8,third\n`, ',');
+    const plan = planSheet({ rows, template, inputs, found: found([['s1_R1.fq', [file(R1, 's1_R1.fq')]]]) });
+    assert.deepStrictEqual(sheetPayloads(plan, inputs), [
+      { task: { project: PROJECT, app: template.app, name: 'first', inputs: { reference: { class: 'File', path: REF }, mode: 'strict', reads: [{ class: 'File', path: R1 }], threads: 4 } }, run: true },
+      { task: { project: PROJECT, app: template.app, name: 'third', inputs: { reference: { class: 'File', path: REF }, mode: 'strict', reads: [{ class: 'File', path: R2 }], threads: 8 } }, run: true },
+    ]);
   });
 
   it('says a name found nowhere, and one found twice with the IDs to choose from', () => {

@@ -3,7 +3,7 @@ import * as yaml from 'yaml';
 import type { FileRecord } from '../../../src/api/types';
 import { appInputs } from '../../../src/apps/cwlInputs';
 import { readTaskDocument } from '../../../src/tasks/taskDocument';
-import { cursorPlace, dropText, hoverTarget, inputHover, suggestionsAt } from '../../../src/tasks/taskDocumentAssist';
+import { completionAt, cursorPlace, dropText, hoverTarget, inputHover, suggestionsAt } from '../../../src/tasks/taskDocumentAssist';
 
 const inputs = appInputs({
   class: 'CommandLineTool',
@@ -82,5 +82,50 @@ describe('task document: what is offered where the cursor is', () => {
     );
     assert.strictEqual(apply(dropText(text, at('  # input_', text), dropped, inputs)!), text.replace('  # input_bam:  # File · required\n', `  input_bam: ${'e'.repeat(24)}  # w.vcf.gz\n`));
     assert.strictEqual(dropText(text, at('  # mo', text), dropped, inputs), undefined, 'an enum takes no files, commented or not');
+  });
+});
+
+describe('task document: the file suggestions made from the files held', () => {
+  it('makes each file\'s suggestion once: the next list reads only the files held since, for each input\'s kind and file types', () => {
+    let reads = 0;
+    const counted = (id: string, name: string, type = 'file'): FileRecord => ({ href: '', id, type, get name() {
+      reads++;
+      return name;
+    } });
+    const held = [counted('a'.repeat(24), 'x.bam'), counted('b'.repeat(24), 'y.vcf.gz'), counted('c'.repeat(24), 'refs', 'folder')];
+    const bam = { at: 'inputValue', input: 'input_bam', item: false, typed: '' } as const;
+    assert.deepStrictEqual(suggestionsAt(bam, { parsed, inputs, files: held }).map((s) => s.label), ['x.bam']);
+    const once = reads;
+    assert.deepStrictEqual(suggestionsAt(bam, { parsed, inputs, files: held }).map((s) => s.label), ['x.bam']);
+    assert.strictEqual(reads, once, 'no file read again');
+    held.push(counted('d'.repeat(24), 'z.bam'));
+    assert.deepStrictEqual(suggestionsAt(bam, { parsed, inputs, files: held }).map((s) => s.insert), [`${'a'.repeat(24)}  # x.bam`, `${'d'.repeat(24)}  # z.bam`]);
+    assert.ok(reads > once && reads <= once + 3, `only the file held since read (${reads - once} reads)`);
+    assert.deepStrictEqual(suggestionsAt({ ...bam, input: 'known_sites', item: true }, { parsed, inputs, files: held }).map((s) => s.label), ['y.vcf.gz'], 'another input\'s file types: a list of its own');
+    assert.deepStrictEqual(suggestionsAt({ ...bam, input: 'annotation_dir' }, { parsed, inputs, files: held }).map((s) => [s.label, s.kind]), [['refs', 'folder']]);
+  });
+});
+
+describe('task document: completion, the project\'s files read only for an input that takes files', () => {
+  const held = () => {
+    const asked: boolean[] = [];
+    return { asked, files: { projectFiles: async (_project: string, more: boolean) => (asked.push(more), { files, complete: false }) } };
+  };
+
+  it('a file input: the files held (a page more when the person typed on in a list not complete), and whether more are left', async () => {
+    const { asked, files: source } = held();
+    const first = await completionAt(source, cursorPlace(TEXT, at('input_bam: ')), parsed, inputs, false);
+    assert.deepStrictEqual([first.suggestions.map((s) => s.label), first.complete], [['x.bam', 'z.bam'], false]);
+    await completionAt(source, cursorPlace(TEXT, at('input_bam: ')), parsed, inputs, true);
+    await completionAt(source, cursorPlace(TEXT, at('    - bbb')), parsed, inputs, false);
+    assert.deepStrictEqual(asked, [false, true, false]);
+  });
+
+  it('an enum, a new input id: nothing read, the list complete', async () => {
+    const { asked, files: source } = held();
+    const mode = await completionAt(source, cursorPlace(TEXT, at('mode: st')), parsed, inputs, true);
+    assert.deepStrictEqual([mode.suggestions.map((s) => s.label), mode.complete], [['strict', 'lenient'], true]);
+    await completionAt(source, cursorPlace(`${TEXT}  min_`, at('  min_', `${TEXT}  min_`)), parsed, inputs, false);
+    assert.deepStrictEqual(asked, []);
   });
 });

@@ -128,6 +128,30 @@ describe('Outbox', () => {
     assert.deepStrictEqual(kind.finished, ['job-found']);
   });
 
+  it('a lookup reads the other writes\' claims once, however many items it lists, and still passes over what they claim', async () => {
+    const { outbox, kind, state } = open();
+    await outbox.submit('fake', Array.from({ length: 30 }, (_, i) => `w${i}`), ACCOUNT);
+    await clock.tickAsync(100);
+    assert.strictEqual(kind.finished.length, 30, 'their claims kept a while');
+    let reads = 0;
+    const get = state.get.bind(state);
+    state.get = <T>(key: string): T | undefined => (reads++, get<T>(key));
+    let readsWhileListing = -1;
+    const listed = ['job-w3', ...Array.from({ length: 200 }, (_, i) => `job-listed-${i}`)];
+    const find = async (_record: unknown, _credentials: unknown, taken: (id: string) => boolean) => {
+      const before = reads;
+      const free = listed.filter((id) => !taken(id));
+      readsWhileListing = reads - before;
+      return { found: free[0] };
+    };
+    (kind as unknown as { identity: object }).identity = { ...kind.identity, find };
+    kind.answers = [new ApiError({ kind: 'network', message: 'ECONNRESET', maybeDelivered: true })];
+    await outbox.submit('fake', ['a'], ACCOUNT);
+    await clock.tickAsync(30_000);
+    assert.deepStrictEqual(kind.finished.slice(30), ['job-listed-0'], 'what another write claims is not adopted');
+    assert.ok(readsWhileListing >= 0 && readsWhileListing <= 2 * 31, `${readsWhileListing} reads of global state for 201 items listed beside 31 records`);
+  });
+
   it('an ambiguous answer is not a "no": a write that is not idempotent is looked for through the late window, never sent again, then the person decides', async () => {
     const { outbox, kind } = open();
     kind.answers = [new ApiError({ kind: 'timeout', message: 'timed out', maybeDelivered: true })];
