@@ -141,7 +141,6 @@ export class FarDownError extends NotFoundError {
  * Projects → folders → files, each level loaded 100 at a time with "Load more (N left)". A load redraws only
  * the node it belongs to. Empty, error and signed-out states are rows, never a blank view.
  */
-
 export class FilesTreeModel implements RowModel<FilesNode> {
   private root: FilesRoot;
   private foundRoot: FoundRoot | undefined;
