@@ -58,6 +58,14 @@ export function repoRoot(): string {
 
 export { waitFor } from '../support/waitFor';
 
+/** Closes every editor with unsaved changes without saving (closing it otherwise asks, and the question blocks the suites after). */
+export async function revertDirtyEditors(): Promise<void> {
+  for (const document of vscode.workspace.textDocuments.filter((d) => d.isDirty)) {
+    await vscode.window.showTextDocument(document);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  }
+}
+
 /** The installed bundle's text (e.g. to look for context keys it sets). */
 /** The bundle as installed: the main file and the rest it loads after activation (every dist/*.js). */
 export function bundleText(): string {

@@ -9,7 +9,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
-import { activateProduct, emulator, waitFor } from '../helpers';
+import { activateProduct, emulator, revertDirtyEditors, waitFor } from '../helpers';
 
 const APP = 'rfranklin/my-project/variant-filter';
 const PROJECT = 'rfranklin/my-project';
@@ -26,6 +26,7 @@ describe('the task document: New Task…, completion, problems, Run Task', funct
   after(async () => {
     for (const w of api.tasks.watcher.list()) await api.tasks.watcher.unwatch(w.id);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await revertDirtyEditors();
     // Run Task revealed the new task, opening its group: folded again, as the suites after this one expect the view.
     await vscode.commands.executeCommand('workbench.actions.treeView.sevenbridges.tasks.collapseAll');
   });
@@ -95,7 +96,10 @@ describe('Run for Each Row…: a sample sheet makes a task per row', function ()
     folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-sheet-'));
   });
 
-  after(() => fs.rmSync(folder, { recursive: true, force: true }));
+  after(async () => {
+    await revertDirtyEditors();
+    fs.rmSync(folder, { recursive: true, force: true });
+  });
 
   it('finds the files by name, leaves out a row naming none, makes each other row\'s task once and follows them as one set', async () => {
     const emu = emulator();
@@ -170,10 +174,7 @@ describe('New Task with This Revision (Run this revision)', function () {
   });
 
   after(async () => {
-    for (const document of vscode.workspace.textDocuments.filter((d) => d.isDirty)) {
-      await vscode.window.showTextDocument(document);
-      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    }
+    await revertDirtyEditors();
     fs.rmSync(folder, { recursive: true, force: true });
   });
 
