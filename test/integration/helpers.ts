@@ -66,6 +66,12 @@ export async function revertDirtyEditors(): Promise<void> {
   }
 }
 
+/** Closes every editor, those with unsaved changes without saving (older hosts ask even for an untitled summary). */
+export async function closeAllEditors(): Promise<void> {
+  await revertDirtyEditors();
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
+
 /** The installed bundle's text (e.g. to look for context keys it sets). */
 /** The bundle as installed: the main file and the rest it loads after activation (every dist/*.js). */
 export function bundleText(): string {

@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { parse } from 'yaml';
-import { activateProduct, emulator, waitFor } from '../helpers';
+import { activateProduct, closeAllEditors, emulator, waitFor } from '../helpers';
 
 const PROJECT = 'rfranklin/my-project';
 const APP = `${PROJECT}/variant-filter`;
@@ -24,7 +24,7 @@ describe('apps browsed: an app\'s page, its CWL, New Task… from it, Run App on
       await vscode.window.showTextDocument(document);
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     }
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeAllEditors();
   });
 
   const active = () => vscode.window.activeTextEditor?.document;

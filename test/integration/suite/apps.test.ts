@@ -10,7 +10,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { parse } from 'yaml';
-import { activateProduct, emulator, waitFor } from '../helpers';
+import { activateProduct, closeAllEditors, emulator, waitFor } from '../helpers';
 
 const APP = 'rfranklin/my-project/align-and-sort';
 
@@ -33,7 +33,7 @@ describe('apps: pull, push, revisions', function () {
       await vscode.window.showTextDocument(document);
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     }
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeAllEditors();
     // The push the platform refused waits for the person in the outbox: discarded, as a person would, so that the
     // suites after this one find the outbox as they left it.
     for (const group of new Set(api.services.outbox.all().filter((r) => r.kind.startsWith('app.')).map((r) => r.group))) await api.services.outbox.discard(group);

@@ -11,7 +11,7 @@ import type { ExtensionApi } from '../../../src/extension';
 import type { CostTotal } from '../../../src/tasks/cost';
 import type { CollectResult } from '../../../src/tasks/failureLogs';
 import type { GroupNode, TaskNode, TaskTreeNode } from '../../../src/tasks/taskTree';
-import { activateProduct, emulator, waitFor } from '../helpers';
+import { activateProduct, closeAllEditors, emulator, waitFor } from '../helpers';
 
 /** The emulator's sum of some tasks' prices, per currency, to the cent. */
 function expectedCost(tasks: { price?: { currency?: string; amount?: number } }[]): Record<string, string> {
@@ -41,7 +41,7 @@ describe('tasks at scale: cost, failed children, failure logs', function () {
 
   after(async () => {
     await vscode.commands.executeCommand('sevenbridges.tasks.clearFilter');
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeAllEditors();
   });
 
   it("Cost of These Tasks on a status group: its tasks' prices added up, 100 a page, then shown in the group's tooltip", async () => {

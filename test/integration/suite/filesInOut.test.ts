@@ -15,7 +15,7 @@ import type { ExtensionApi } from '../../../src/extension';
 import type { FilesNode } from '../../../src/files/filesModel';
 import type { FileRec } from '../../emulator';
 import { generatedBlob } from '../../emulator/content';
-import { activateProduct, emulator, repoRoot, waitFor } from '../helpers';
+import { activateProduct, closeAllEditors, emulator, repoRoot, waitFor } from '../helpers';
 
 type AnyNode = FilesNode & { kind: string; file?: FileRec };
 
@@ -66,7 +66,7 @@ describe('files in and out of the editor', function () {
   after(() => added.forEach((f) => data().removeFile(f)));
 
   afterEach(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeAllEditors();
   });
 
   it('opens a text file clicked in Projects & Files at sevenbridges:/<owner>/<project>/<folders>/<name>, its text whole, writable as its project is', async () => {

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
 import type { Task } from '../../../src/api/types';
 import type { InfoNode, TaskNode, TaskTreeNode } from '../../../src/tasks/taskTree';
-import { activateProduct, emulator, revertDirtyEditors, waitFor } from '../helpers';
+import { activateProduct, closeAllEditors, emulator, waitFor } from '../helpers';
 
 describe('task execution: details, logs, actions, watching', function () {
   this.timeout(60_000);
@@ -42,8 +42,7 @@ describe('task execution: details, logs, actions, watching', function () {
 
   after(async () => {
     for (const w of tasks().watcher.list()) await tasks().watcher.unwatch(w.id);
-    await revertDirtyEditors();
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeAllEditors();
   });
 
   it('a failed task opens into its errors, its jobs (the failed one first) and a link to its record', async () => {

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
 import type { ExecutionDetails } from '../../../src/api/types';
 import type { TimelinePanel } from '../../../src/tasks/timelinePanel';
-import { activateProduct, emulator, revertDirtyEditors, waitFor } from '../helpers';
+import { activateProduct, closeAllEditors, emulator, waitFor } from '../helpers';
 
 async function executionDetails(id: string): Promise<ExecutionDetails> {
   const answer = await fetch(`${emulator().baseUrl}/tasks/${id}/execution_details`, { headers: { 'X-SBG-Auth-Token': emulator().token } });
@@ -27,8 +27,7 @@ describe('Show Timeline', function () {
   });
 
   after(async () => {
-    await revertDirtyEditors();
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeAllEditors();
   });
 
   it("a task's jobs: the panel titled with its name, its page given each job as a bar (status, instance, retries); a bar opens the job's log", async () => {
