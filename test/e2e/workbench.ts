@@ -336,6 +336,25 @@ export class Workbench {
     if (options.submit) await input.press('Enter');
   }
 
+  /**
+   * Types a local path into VS Code's own file dialog (a quick input in the browser) and takes it. The dialog sets
+   * its value (the folder it opens on) once it has read that folder: the path is typed after, and again if the
+   * dialog put its own back; Enter once it lists the file (else it takes the folder).
+   */
+  async chooseInFileDialog(filePath: string, folderShown: string): Promise<void> {
+    await this.waitForQuickInput();
+    for (let i = 0; i < 50 && !(await this.quickInputState()).value.startsWith(folderShown); i++) await this.page.waitForTimeout(100);
+    for (let attempt = 0; attempt < 5 && (await this.quickInputState()).value !== filePath; attempt++) {
+      await this.page.waitForTimeout(500);
+      await this.typeInQuickInput(filePath);
+    }
+    await this.quickItem(filePath.slice(filePath.lastIndexOf('/') + 1)).waitFor({ timeout: 10_000 });
+    const value = (await this.quickInputState()).value;
+    if (value !== filePath) throw new Error(`the file dialog holds "${value}", not "${filePath}"`);
+    await this.page.waitForTimeout(300);
+    await this.quickInput().locator('.quick-input-box input').press('Enter');
+  }
+
   /** Accepts the quick input (Enter; the OK button of a multi-select). */
   async acceptQuickInput(): Promise<void> {
     const ok = this.quickInput().locator('.quick-input-action .monaco-button', { hasText: /^OK$/ });

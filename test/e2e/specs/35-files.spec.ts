@@ -180,18 +180,7 @@ describe('files in and out of the editor', function () {
       await wb.openTreeItem(VIEW.files, samples().project.name, 'samples');
       await wb.treeItemContextMenu(VIEW.files, 'samples', 'Upload to Seven Bridges…');
       // The open dialog (VS Code's own, in the browser): the workspace's folder is offered; the file's path typed.
-      await wb.waitForQuickInput();
-      // The dialog sets its value (the folder it opens on) once it has read that folder: the path is typed after, and
-      // again if the dialog put its own back; Enter once it shows the file (else it takes the folder).
-      for (let i = 0; i < 50 && !(await wb.quickInputState()).value.startsWith(server.workspace); i++) await wb.page.waitForTimeout(100);
-      for (let attempt = 0; attempt < 5 && (await wb.quickInputState()).value !== local; attempt++) {
-        await wb.page.waitForTimeout(500);
-        await wb.typeInQuickInput(local);
-      }
-      await wb.quickItem(name).waitFor({ timeout: 10_000 });
-      assert.strictEqual((await wb.quickInputState()).value, local);
-      await wb.page.waitForTimeout(300);
-      await wb.quickInput().locator('.quick-input-box input').press('Enter');
+      await wb.chooseInFileDialog(local, server.workspace);
       // Data Jobs opened once the menu is used (opened before, its rows could push "samples" out of the files' view).
       await wb.expandPane(VIEW.jobs);
       // Its row is short first ("37% · 85 MB/s"), where it goes next; "Upload to …" in full in its aria label.
