@@ -131,6 +131,8 @@ const MAX_BACKOFF_MS = 30_000;
 /** A part URL that waited longer than this for a connection is asked for again: signed URLs expire. */
 const PART_URL_FRESH_MS = 60_000;
 const RATE_LIMIT_SLACK_MS = 1_000;
+/** How long an abort after a Cancel waits out the rate limit. */
+const ABANDON_WAIT_MS = 60_000;
 /** Numbered names tried for one file with `rename` before giving up. */
 const MAX_RENAMES = 100;
 
@@ -481,16 +483,19 @@ export class UploadRun {
    */
   private async init(file: LocalFile, destination: FileLocation, name: string): Promise<Upload> {
     const init = { destination, name, size: file.size, partSize: uploadPartSize(file.size), overwrite: this.plan.ifExists === 'overwrite' };
+    // An init on its way is not cut short by Cancel: the platform may have begun the upload, and only its answer
+    // names it so that the Cancel can abort it. (A 429, not processed, ends the wait at once.)
     try {
-      return await this.afterRateLimit(() => this.deps.uploads.init(init, { signal: this.stop }));
+      return await this.afterRateLimit(() => this.deps.uploads.init(init));
     } catch (error) {
-      if (!(error instanceof ApiError && error.maybeDelivered) || this.stop.aborted) throw error;
+      if (!(error instanceof ApiError && error.maybeDelivered)) throw error;
       const claimed = new Set(this.deps.resume.all().map((r) => r.uploadId));
-      const page = await this.deps.uploads.list({ signal: this.stop });
+      const page = await this.deps.uploads.list();
       const ours = page.items.filter(
         (u) => u.name === name && u.size === file.size && !claimed.has(u.upload_id) && ('parent' in destination ? u.parent === destination.parent : u.project === destination.project),
       );
       if (ours.length === 1) return ours[0];
+      if (this.stop.aborted) throw error;
       return this.afterRateLimit(() => this.deps.uploads.init(init, { signal: this.stop }));
     }
   }
@@ -606,12 +611,23 @@ export class UploadRun {
     this.saveRun(true);
   }
 
-  /** Aborts an upload on the platform (best effort) and forgets it. */
+  /**
+   * Aborts an upload on the platform and forgets it. It runs after a Cancel, so only its own limit ends it: a 429 is
+   * waited out for up to a minute. One the platform did not drop stays in the resume records, so that the next
+   * upload of the file takes it up rather than leaving it unknown.
+   */
   private async abandon(started: Started): Promise<void> {
     this.open.delete(started.recordId);
-    // Not cancellable: it runs after a Cancel. The transport gives each attempt its time limit.
+    const limit = new AbortController();
+    const timer = this.deps.clock.setTimeout(() => limit.abort(), ABANDON_WAIT_MS);
+    try {
+      await this.afterRateLimit(() => this.deps.uploads.abort(started.uploadId), limit.signal);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 404)) return;
+    } finally {
+      this.deps.clock.clearTimeout(timer);
+    }
     this.written.delete(started.recordId);
-    await this.deps.uploads.abort(started.uploadId).catch(() => undefined);
     await this.deps.resume.set(started.recordId, undefined);
   }
 

@@ -325,6 +325,62 @@ describe('transfer: upload engine (against the emulator)', function () {
     assert.ok(!root().some((f) => f.name === 'changing.bin'));
   });
 
+  it('Cancel while an init is on its way: the upload the platform began is aborted too, not left unknown', async () => {
+    const a = local('a.txt', 'abc');
+    const cancel = new AbortController();
+    // The platform begins the upload; the Cancel comes before its answer is read (a transport rejects a call whose
+    // signal aborted, answered or not).
+    const uploads = Object.assign(Object.create(client.uploads) as typeof client.uploads, {
+      init: async (...args: Parameters<typeof client.uploads.init>) => {
+        const upload = await client.uploads.init(args[0]);
+        cancel.abort();
+        if (args[1]?.signal?.aborted) throw new ApiError({ kind: 'cancelled', message: 'Cancelled.' });
+        return upload;
+      },
+    });
+    const summary = await uploader({ uploads }).run(await uploader().plan(request([a])), { signal: cancel.signal });
+    assert.strictEqual(summary.cancelled, true);
+    assert.deepStrictEqual(summary.uploaded, []);
+    assert.strictEqual(emu.uploads.calls.filter((c) => c.call === 'init').length, 1);
+    assert.strictEqual(emu.uploads.pending.size, 0, 'the upload begun was aborted');
+    assert.deepStrictEqual(records(), []);
+  });
+
+  it('Cancel with the rate limit spent: the abort refused (429) is sent again after the reset; one that cannot be sent stays on record', async () => {
+    const big = local('big.bin', bytesOf(12 * MiB));
+    const cancel = new AbortController();
+    let refusals = 1;
+    const uploads = Object.assign(Object.create(client.uploads) as typeof client.uploads, {
+      reportPart: async (...args: Parameters<typeof client.uploads.reportPart>) => {
+        await client.uploads.reportPart(...args);
+        cancel.abort();
+      },
+      abort: async (...args: Parameters<typeof client.uploads.abort>) => {
+        if (refusals-- > 0) throw new ApiError({ kind: 'http', status: 429, code: 1000, message: 'Rate limit exceeded', untilResetMs: 20_000 });
+        return client.uploads.abort(...args);
+      },
+    });
+    const summary = await uploader({ uploads }).run(await uploader().plan(request([big])), { signal: cancel.signal });
+    assert.strictEqual(summary.cancelled, true);
+    assert.strictEqual(emu.uploads.pending.size, 0, 'aborted after the reset');
+    assert.ok(clock.sleeps.some((ms) => ms >= 20_000), `waited for the reset: ${clock.sleeps}`);
+    assert.deepStrictEqual(records(), []);
+
+    // Refused past the wait's minute: the upload is kept on record (the next upload of the file takes it up).
+    const again = new AbortController();
+    refusals = Infinity;
+    const stuck = Object.assign(Object.create(uploads) as typeof client.uploads, {
+      reportPart: async (...args: Parameters<typeof client.uploads.reportPart>) => {
+        await client.uploads.reportPart(...args);
+        again.abort();
+      },
+    });
+    const second = await uploader({ uploads: stuck }).run(await uploader().plan(request([big])), { signal: again.signal });
+    assert.strictEqual(second.cancelled, true);
+    assert.strictEqual(emu.uploads.pending.size, 1, 'the platform still has it');
+    assert.strictEqual(records().length, 1, 'the upload not aborted stays on record');
+  });
+
   it('a lost init answer: the upload the platform began is found in its list and used, not begun twice', async () => {
     const a = local('a.txt', 'abc');
     const uploads = Object.assign(Object.create(client.uploads) as typeof client.uploads, {
