@@ -210,13 +210,17 @@ export function interruptedWords(run: Pick<InterruptedRun, 'kind' | 'filesLeft' 
 
 /** A transfer left unfinished: what is left, where it goes, since when; Resume and Discard. */
 export function interruptedRow(run: InterruptedRun, now: number): RowView {
-  const label = interruptedWords(run);
+  // Short for a narrow side bar: "Interrupted · 120 MB left"; its files after it, in the description.
+  const label = l10n.t({ message: 'Interrupted · {0} left', args: [formatSize(run.bytesLeft)!], comment: ['{0}: "120 MB", bytes not moved yet'] });
   const age = relativeTime(new Date(run.startedAt), now);
   const upload = run.kind !== 'download';
   const where = transferWhere(run);
+  const files = upload
+    ? l10n.t({ message: '{0} of {1} left', args: [count(run.filesLeft), fileCount(run.filesTotal)], comment: ['"3 of 7 files left": files not uploaded yet of the run\'s'] })
+    : fileCount(run.filesLeft);
   return {
     label,
-    description: [shortDestination(run.label), age].join(' · '),
+    description: [files, shortDestination(run.label), age].join(' · '),
     tooltip: [
       where,
       upload
@@ -226,7 +230,7 @@ export function interruptedRow(run: InterruptedRun, now: number): RowView {
         ? l10n.t('Resume sends the rest, from the parts already sent. Discard aborts the uploads begun on the platform, so nothing half made is left.')
         : l10n.t('Resume fetches the rest, from the bytes already in the .part files. Discard deletes the .part files.'),
     ].join('\n'),
-    ariaLabel: l10n.t({ message: '{0}, {1}', args: [where, [label, age].join(' · ')], comment: ['{0}: "Upload to p"; {1}: what is left and its age'] }),
+    ariaLabel: l10n.t({ message: '{0}, {1}', args: [where, [interruptedWords(run), age].join(' · ')], comment: ['{0}: "Upload to p"; {1}: what is left and its age'] }),
     icon: { id: 'debug-pause', color: 'list.warningForeground' },
     contextValue: `interrupted interrupted-${run.kind}`,
     expandable: false,

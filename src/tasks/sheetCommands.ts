@@ -11,8 +11,10 @@ import { WRITE_KINDS } from '../keys/writes';
 import { SCHEMES } from '../keys/schemes';
 import { paletteTitle, type CommandOptions } from '../ui/commands';
 import { delimiterOf, readDelimited, type TableRow } from '../util/delimited';
-import { taskCount } from '../util/words';
-import { waitsForPerson } from '../write/records';
+import { count, taskCount } from '../util/words';
+import { waitsForPerson, type Account } from '../write/records';
+import type { Settled } from '../write/settle';
+import { showError } from '../ui/errors';
 import { notSignedIn } from './actions';
 import { followRerun, sendTasks } from './batchCommands';
 import { bulkPace } from './paced';
@@ -36,6 +38,8 @@ export interface SheetRun {
   drafts?: Task[];
   /** The made tasks followed as one set, until all have ended. */
   watch?: RerunWatch;
+  /** After a Cancel: makes the tasks not sent (what Make the Rest does). */
+  rest?: () => Promise<SheetRun>;
 }
 
 /** What Run for Each Row… uses of the task explorer (taskDocumentCommands.ts's parts). */
@@ -106,26 +110,64 @@ export async function runForEachRow(parts: SheetParts, args: readonly unknown[])
   }
   const account = await services.account();
   if (!account) throw new ApiError({ kind: 'signedOut', message: notSignedIn() });
-  const payloads = sheetPayloads(plan, app.inputs);
+  const signal = options.signal instanceof AbortSignal ? options.signal : undefined;
+  return makeSheetTasks(parts, { plan, preview, sheetName, account, leftOut: plan.tasks.length - ready.length }, sheetPayloads(plan, app.inputs), [], signal);
+}
+
+/** A sheet's run once confirmed: what each sending of its tasks shares. */
+interface SheetSending {
+  plan: SheetPlan;
+  preview: string;
+  sheetName: string;
+  account: Account;
+  /** Rows left out for their problems. */
+  leftOut: number;
+}
+
+/**
+ * Sends the tasks (`earlier`: made by the sending before, when this makes the rest), says how it went and follows
+ * those made as one set. After a Cancel, the tasks not sent are offered as **Make the Rest**: running the sheet again
+ * would make the rows already made a second time.
+ */
+async function makeSheetTasks(parts: SheetParts, run: SheetSending, payloads: readonly unknown[], earlier: readonly Task[], signal?: AbortSignal): Promise<SheetRun> {
+  const { services } = parts;
   const controller = new AbortController();
-  const { finished, left, withdrawn } = await sendTasks(services, WRITE_KINDS.createSheetTask, payloads, account, vscode.l10n.t('Making {0} from {1}', taskCount(payloads.length), sheetName), controller);
+  const stop = () => controller.abort();
+  if (signal?.aborted) stop();
+  signal?.addEventListener('abort', stop, { once: true });
+  let settled: Settled<Task>;
+  try {
+    settled = await sendTasks(services, WRITE_KINDS.createSheetTask, payloads, run.account, vscode.l10n.t('Making {0} from {1}', taskCount(payloads.length), run.sheetName), controller);
+  } finally {
+    signal?.removeEventListener('abort', stop);
+  }
+  const { finished, left, withdrawn } = settled;
   // A task the platform could not run (an input it refused) is made as a DRAFT with its errors: not run, said as failed.
   const drafts = finished.map((f) => f.outcome).filter((t) => t.status === 'DRAFT');
   const made = finished.map((f) => f.outcome).filter((t) => t.status !== 'DRAFT');
   const refused = left.filter(waitsForPerson);
   const failed = [...refused.map((r) => `${r.label ?? ''}: ${r.note ?? r.state}`), ...drafts.map((t) => `${t.name ?? t.id}: ${draftWords(t)}`)];
   const summary = sheetSummary(
-    { made: made.length, failed, pending: left.length - refused.length, notSent: withdrawn.length, leftOut: plan.tasks.length - ready.length },
-    sheetName,
+    { made: earlier.length + made.length, failed, pending: left.length - refused.length, notSent: withdrawn.length, leftOut: run.leftOut },
+    run.sheetName,
   );
-  if ('warning' in summary) void vscode.window.showWarningMessage(summary.warning);
-  else vscode.window.setStatusBarMessage(`$(check) ${summary.done}`, 8000);
-  if (!made.length) return { plan, preview, made, drafts };
-  const watch = followRerun(services, { id: made[0].id, account: account.key, sheet: sheetName, open: made.map((t) => t.id), ended: { completed: 0, failed: 0, aborted: 0 } }, true);
+  const all = [...earlier, ...made];
+  const rest = withdrawn.length ? () => makeSheetTasks(parts, run, withdrawn.map((r) => r.payload), all) : undefined;
+  if ('warning' in summary) {
+    const button = rest ? vscode.l10n.t('Make the Rest ({0})', count(withdrawn.length)) : undefined;
+    void vscode.window.showWarningMessage(summary.warning, ...(button ? [button] : [])).then((chosen) => {
+      if (chosen !== undefined && chosen === button) rest?.().catch((error: unknown) => showError(paletteTitle(commandTitles().runForEachRow), error));
+    });
+  } else {
+    vscode.window.setStatusBarMessage(`$(check) ${summary.done}`, 8000);
+  }
+  const result: SheetRun = { plan: run.plan, preview: run.preview, made, drafts, ...(rest ? { rest } : {}) };
+  if (!made.length) return result;
+  const watch = followRerun(services, { id: made[0].id, account: run.account.key, sheet: run.sheetName, open: made.map((t) => t.id), ended: { completed: 0, failed: 0, aborted: 0 } }, true);
   // The Tasks view shows just them ("sheet samples.csv, 12 tasks"), until Clear Task Filters.
-  await parts.filters.set({ set: { name: sheetName, ids: made.map((t) => t.id) } });
+  await parts.filters.set({ set: { name: run.sheetName, ids: all.map((t) => t.id) } });
   void parts.refresher.refreshNow();
-  return { plan, preview, made, drafts, watch };
+  return { ...result, watch };
 }
 
 /** Why a task of the sheet was left a draft: the platform's errors, in its words. */

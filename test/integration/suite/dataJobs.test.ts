@@ -2,7 +2,7 @@
  * The Data Jobs view in a real VS Code against the emulator (issues 24, 25): an async delete made by Delete… is a row
  * of the view (its kind first), followed by the tracker to its end with per-item results; a move job made directly on
  * the platform is followed and shown the same way; an upload left by a window that died mid-way (its run's record in
- * global state) shows as "Interrupted: … left" and Resume completes it byte for byte, sending only the parts missing;
+ * global state) shows as "Interrupted · … left" and Resume completes it byte for byte, sending only the parts missing;
  * Discard aborts the multipart upload on the platform.
  */
 import * as assert from 'assert';
@@ -184,7 +184,8 @@ describe('Data Jobs: every async job, and transfers, as rows', function () {
       const destination = add('jobs-resume-here', 'folder', project().root_folder);
       const { local, bytes } = await halfUpload('resumed.bin', 'int-run-resume', destination);
       const row = await waitFor(async () => (await roots()).find((n) => n.kind === 'interrupted' && n.run.runId === 'int-run-resume'), 'the interrupted upload\'s row');
-      assert.match(label(row), /^Interrupted: 1 of 1 file, 3\d MB left$/);
+      assert.match(label(row), /^Interrupted · 3\d MB left$/);
+      assert.match(String(api.jobs.rows.getTreeItem(row).description), /^1 of 1 file left · /);
       assert.strictEqual(api.jobs.rows.getTreeItem(row).contextValue, 'interrupted interrupted-upload');
       const storageBefore = emu.storageRequests.length;
       const callsBefore = emu.uploads.calls.length;
@@ -258,7 +259,8 @@ describe('Data Jobs: every async job, and transfers, as rows', function () {
       api.services.transfers.refresh();
       emu.storageFaults.settings.bytesPerSecond = 0;
       const row = await waitFor(async () => (await roots()).find((n) => n.kind === 'interrupted' && n.run.label === target), 'the interrupted download\'s row');
-      assert.match(label(row), /^Interrupted: 1 file, \d+(\.\d)? MB left$/);
+      assert.match(label(row), /^Interrupted · \d+(\.\d)? MB left$/);
+      assert.match(String(api.jobs.rows.getTreeItem(row).description), /^1 file · /);
       assert.strictEqual(api.jobs.rows.getTreeItem(row).contextValue, 'interrupted interrupted-download');
       const summary = (await vscode.commands.executeCommand('sevenbridges.jobs.resumeTransfer', row)) as { saved: string[]; failed: unknown[]; bytes: number };
       assert.deepStrictEqual(summary.failed, []);
@@ -293,7 +295,8 @@ describe('Data Jobs: every async job, and transfers, as rows', function () {
       // Shown as soon as the download has stopped: no refresh, no waiting for the .part to age.
       const row = (await roots()).find((n) => n.kind === 'interrupted' && n.run.label === target);
       assert.ok(row, `a row for what it kept: ${(await roots()).map(label).join(' | ')}`);
-      assert.match(label(row), /^Interrupted: 1 file, \d+(\.\d)? MB left$/);
+      assert.match(label(row), /^Interrupted · \d+(\.\d)? MB left$/);
+      assert.match(String(api.jobs.rows.getTreeItem(row).description), /^1 file · /);
       assert.strictEqual(api.jobs.rows.getTreeItem(row).contextValue, 'interrupted interrupted-download');
       assert.strictEqual(await vscode.commands.executeCommand('sevenbridges.jobs.discardTransfer', row, { confirm: false }), 1);
       assert.ok(!fs.existsSync(part), 'the .part is deleted');

@@ -159,6 +159,50 @@ describe('Run for Each Row…: a sample sheet makes a task per row', function ()
       await state.update(KEY, left.length ? left : undefined);
     }
   });
+
+  it('Cancel while the tasks are sent: those made stay, Make the Rest makes only the rows not sent, each row once', async () => {
+    const emu = emulator();
+    const root = emu.data.files.find((f) => f.project === PROJECT && f.parent === null)!;
+    const files = emu.data.children(root.id).filter((f) => f.type === 'file');
+    const bam = files.find((f) => f.name.endsWith('.bam'))!;
+    const reference = files.find((f) => !f.name.endsWith('.bam'))!;
+    const revision = (await api.services.client.apps.get(APP)).revision;
+    const template = path.join(folder, 'rest.sbtask.yaml');
+    fs.writeFileSync(template, [`app: ${APP}/${revision}`, `project: ${PROJECT}`, 'name: VF', 'inputs:', `  reference: ${reference.id}`, '  mode: strict', ''].join('\n'));
+    const sheet = path.join(folder, 'rest.csv');
+    const names = Array.from({ length: 8 }, (_, i) => `rest row ${i + 1}`);
+    fs.writeFileSync(sheet, ['name,input_bam,min_quality', ...names.map((n, i) => `${n},${bam.name},${20 + i}`), ''].join('\n'));
+    const ours = () => emu.data.tasks.filter((t) => names.includes(t.name));
+    // Cancel as soon as the platform has made the first.
+    const cancel = new AbortController();
+    const poll = setInterval(() => ours().length && cancel.abort(), 0);
+    type Run = { made: { id: string; name: string }[]; rest?: () => Promise<Run>; watch?: { dispose(): void } };
+    const runs: Run[] = [];
+    try {
+      runs.push((await vscode.commands.executeCommand('sevenbridges.tasks.runForEachRow', { template, sheet, confirm: false, signal: cancel.signal })) as Run);
+      clearInterval(poll);
+      const first = runs[0];
+      assert.ok(first, 'the run ended with its outcome, not an error');
+      assert.ok(first.made.length >= 1 && first.made.length < names.length, `some made before the Cancel, not all: ${first.made.length}`);
+      assert.strictEqual(ours().length, first.made.length, 'those sent were made; none after the Cancel');
+      assert.ok(first.rest, 'the rest offered');
+      runs.push(await first.rest());
+      assert.strictEqual(runs[1].rest, undefined, 'nothing left');
+      assert.deepStrictEqual(ours().map((t) => t.name).sort(), names.slice().sort(), 'each row made once');
+      assert.deepStrictEqual([...first.made, ...runs[1].made].map((t) => t.name).sort(), names.slice().sort());
+      // The Tasks view's set holds both sendings.
+      assert.strictEqual(api.tasks.filters.description, `sheet rest.csv, ${names.length} tasks`);
+    } finally {
+      clearInterval(poll);
+      await api.tasks.filters.clear();
+      for (const run of runs) run?.watch?.dispose();
+      for (const t of ours()) emu.data.removeTask(t);
+      const KEY = 'sevenbridges.tasks.rerunWatches';
+      const state = api.services.context.globalState;
+      const left = ((state.get(KEY) ?? []) as { sheet?: string }[]).filter((w) => w.sheet !== 'rest.csv');
+      await state.update(KEY, left.length ? left : undefined);
+    }
+  });
 });
 
 describe('New Task with This Revision (Run this revision)', function () {

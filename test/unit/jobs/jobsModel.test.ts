@@ -261,7 +261,7 @@ describe('Data Jobs: every kind of async job, transfers and interrupted uploads'
     assert.deepStrictEqual(transfers.all('e#u'), []);
   });
 
-  it('an upload run left by a reload is "Interrupted: 3 of 7 files, 120 MB left" with Resume and Discard; not while it moves here or in another window', () => {
+  it('an upload run left by a reload is "Interrupted · 120 MB left", "3 of 7 files left" after it, with Resume and Discard; not while it moves here or in another window', () => {
     const now = 10_000_000;
     const run = { kind: 'upload' as const, runId: 'run-1', label: 'rfranklin/dest › results', filesLeft: 3, filesTotal: 7, bytesLeft: 120 * 1024 * 1024, startedAt: now - 3_600_000 };
     const stored = [run];
@@ -274,7 +274,8 @@ describe('Data Jobs: every kind of async job, transfers and interrupted uploads'
     assert.deepStrictEqual(transfers.interrupted('e#other'), []);
     assert.deepStrictEqual(transfers.interrupted(undefined), []);
     const row = interruptedRow(run, now);
-    assert.deepStrictEqual([row.label, row.description, row.icon.id, row.contextValue], ['Interrupted: 3 of 7 files, 120 MB left', 'results · 1 hour ago', 'debug-pause', 'interrupted interrupted-upload']);
+    assert.deepStrictEqual([row.label, row.description, row.icon.id, row.contextValue], ['Interrupted · 120 MB left', '3 of 7 files left · results · 1 hour ago', 'debug-pause', 'interrupted interrupted-upload']);
+    assert.strictEqual(row.ariaLabel, 'Upload to rfranklin/dest › results, Interrupted: 3 of 7 files, 120 MB left · 1 hour ago');
     assert.match(row.tooltip, /Resume sends the rest, from the parts already sent\. Discard aborts the uploads begun on the platform/);
     assert.deepStrictEqual(rootNodes([], [], [], transfers.interrupted('e#u')).map((r) => r.id), ['interrupted:run-1']);
     // Resumed in this window: a transfer under way, not interrupted, and this window's heartbeat names it.
@@ -291,13 +292,13 @@ describe('Data Jobs: every kind of async job, transfers and interrupted uploads'
 });
 
 describe('Data Jobs: interrupted downloads', () => {
-  it('a folder\'s .part files left by a download read "Interrupted: 2 files, 40 MB left", with Resume and Discard; not while a download into that folder goes', () => {
+  it('a folder\'s .part files left by a download read "Interrupted · 40 MB left", "2 files" after it, with Resume and Discard; not while a download into that folder goes', () => {
     const now = 50_000_000;
     const run = { kind: 'download' as const, runId: 'download:/home/me/data/run-1', label: '/home/me/data/run-1', filesLeft: 2, filesTotal: 2, bytesLeft: 40 * 1024 * 1024, startedAt: now - 600_000 };
     const elsewhere = new Set<string>();
     const transfers = new Transfers(() => now, { runs: () => [run] }, { keepAlive: () => ({ dispose: () => undefined }), workElsewhere: () => elsewhere });
     const row = interruptedRow(run, now);
-    assert.deepStrictEqual([row.label, row.description, row.contextValue], ['Interrupted: 2 files, 40 MB left', 'run-1 · 10 minutes ago', 'interrupted interrupted-download']);
+    assert.deepStrictEqual([row.label, row.description, row.contextValue], ['Interrupted · 40 MB left', '2 files · run-1 · 10 minutes ago', 'interrupted interrupted-download']);
     assert.match(row.tooltip, /^Download to \/home\/me\/data\/run-1\n2 files begun and not finished \(40 MB not received\)\.\nResume fetches the rest/);
     assert.deepStrictEqual(transfers.interrupted('e#u').map((r) => r.runId), ['download:/home/me/data/run-1']);
     // A download into /home/me/data (its files land below it) is going: those .part files are its own.
