@@ -251,16 +251,37 @@ export async function rerunFailed(parts: BatchParts, given: TaskRef[], options: 
   }
   const account = await services.account();
   if (!account) throw new ApiError({ kind: 'signedOut', message: notSignedIn() });
-  const { finished, left, withdrawn } = await sendTasks(services, WRITE_KINDS.rerunFailed, rerunPayloads(plan), account, vscode.l10n.t('Re-running {0} tasks', count(plan.tasks.length)), controller);
+  const settled = await sendTasks(services, WRITE_KINDS.rerunFailed, rerunPayloads(plan), account, vscode.l10n.t('Re-running {0} tasks', count(plan.tasks.length)), controller);
+  const { finished, left, withdrawn } = settled;
   const made = finished.map((f) => f.outcome);
   const problems = left.map((r) => `${r.label ?? ''}: ${r.note ?? r.state}`);
   // Cancelled: what was sent stays (made, or followed in the Data Jobs view); the rest was never sent.
   const summary = rerunSummary({ cancelled: controller.signal.aborted, made: made.length, total: plan.tasks.length, left, withdrawn: withdrawn.length });
   if ('warning' in summary) void vscode.window.showWarningMessage(summary.warning);
   else vscode.window.setStatusBarMessage(`$(check) ${summary.done}`, 5000);
+  const set = followedSet(services, { account: account.key, ...(of !== undefined ? { of } : {}) });
+  // A re-run on its way at a Cancel (or found later after a lost answer) is followed with the others.
+  services.context.subscriptions.push(settled.later(({ outcome }) => set.follow([outcome])));
   if (!made.length) return { made, problems };
-  const watch = followRerun(services, { id: made[0].id, account: account.key, ...(of !== undefined ? { of } : {}), open: made.map((t) => t.id), ended: { completed: 0, failed: 0, aborted: 0 } }, true);
-  return { made, problems, watch };
+  set.follow(made);
+  return { made, problems, watch: set.watch };
+}
+
+/**
+ * Tasks followed as one set as they come: those made, then any made later (on its way at a Cancel): the first begins
+ * the watch, the rest join it (or, once it has said how they ended, begin another).
+ */
+export function followedSet(services: Services, keep: Pick<StoredRerunWatch, 'account' | 'of' | 'sheet'>): { follow(tasks: readonly Task[]): void; readonly watch: RerunWatch | undefined } {
+  let watch: RerunWatch | undefined;
+  return {
+    follow(tasks) {
+      if (!tasks.length || tasks.every((t) => watch?.add(t.id))) return;
+      watch = followRerun(services, { ...keep, id: tasks[0].id, open: tasks.map((t) => t.id), ended: { completed: 0, failed: 0, aborted: 0 } }, true);
+    },
+    get watch() {
+      return watch;
+    },
+  };
 }
 
 /**

@@ -252,6 +252,14 @@ export class RerunWatch {
     this.poller.dispose();
   }
 
+  /** Follows one more task (made after the watch began: a write on its way at a Cancel); false once it has reported. */
+  add(id: string): boolean {
+    if (this.reported) return false;
+    this.open.add(id);
+    void this.save(false);
+    return true;
+  }
+
   setFocused(focused: boolean): void {
     this.poller.setFocused(focused);
   }

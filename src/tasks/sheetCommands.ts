@@ -16,7 +16,7 @@ import { waitsForPerson, type Account } from '../write/records';
 import type { Settled } from '../write/settle';
 import { showError } from '../ui/errors';
 import { notSignedIn } from './actions';
-import { followRerun, sendTasks } from './batchCommands';
+import { followedSet, sendTasks } from './batchCommands';
 import { bulkPace } from './paced';
 import type { RerunWatch } from './rerunFailed';
 import { planSheet, readyTasks, sheetColumns, sheetConfirmation, sheetFileCells, sheetPayloads, sheetPreview, sheetSummary, type SheetPlan } from './sampleSheet';
@@ -47,7 +47,7 @@ export interface SheetParts {
   services: Services;
   language: Pick<TaskDocumentLanguage, 'read'>;
   refresher: Pick<Refresher, 'refreshNow'>;
-  filters: Pick<FilterModel, 'set'>;
+  filters: Pick<FilterModel, 'set' | 'filter'>;
 }
 
 /**
@@ -161,13 +161,22 @@ async function makeSheetTasks(parts: SheetParts, run: SheetSending, payloads: re
   } else {
     vscode.window.setStatusBarMessage(`$(check) ${summary.done}`, 8000);
   }
+  const set = followedSet(services, { account: run.account.key, sheet: run.sheetName });
+  // One on its way at a Cancel (or found later after a lost answer) joins the set when the platform has it.
+  const joining = settled.later(({ outcome }) => {
+    if (outcome.status === 'DRAFT') return;
+    set.follow([outcome]);
+    all.push(outcome);
+    if (parts.filters.filter.set?.name === run.sheetName) void parts.filters.set({ set: { name: run.sheetName, ids: all.map((t) => t.id) } }).then(() => parts.refresher.refreshNow());
+  });
+  services.context.subscriptions.push(joining);
   const result: SheetRun = { plan: run.plan, preview: run.preview, made, drafts, ...(rest ? { rest } : {}) };
   if (!made.length) return result;
-  const watch = followRerun(services, { id: made[0].id, account: run.account.key, sheet: run.sheetName, open: made.map((t) => t.id), ended: { completed: 0, failed: 0, aborted: 0 } }, true);
+  set.follow(made);
   // The Tasks view shows just them ("sheet samples.csv, 12 tasks"), until Clear Task Filters.
   await parts.filters.set({ set: { name: run.sheetName, ids: all.map((t) => t.id) } });
   void parts.refresher.refreshNow();
-  return { ...result, watch };
+  return { ...result, watch: set.watch };
 }
 
 /** Why a task of the sheet was left a draft: the platform's errors, in its words. */

@@ -2,7 +2,8 @@
 // the platform lists tasks by status, project, parent and time, never by ID, so the set's tasks are read 100 a request
 // (`POST /v2/bulk/tasks/get`) and each group's count and pages taken from them; without a set, the platform's lists as
 // they are. No `vscode` import.
-import type { TaskListQuery } from '../api/tasks';
+import { PAGE_SIZE } from '../api/pagedLoader';
+import { MAX_BULK_IDS, type TaskListQuery } from '../api/tasks';
 import type { BulkTaskItem, Page, Task } from '../api/types';
 import type { TaskFilter } from '../keys/state';
 import { matchesFilter } from './filterModel';
@@ -12,7 +13,6 @@ export interface TaskSetReads extends TaskCountSource {
   bulkGet(ids: readonly string[], signal?: AbortSignal): Promise<BulkTaskItem[]>;
 }
 
-const BULK = 100;
 const createdAt = (t: Task): string => t.created_time ?? '';
 
 export function taskSetSource(source: TaskSetReads, filter: () => TaskFilter, now: () => number): TaskCountSource {
@@ -22,7 +22,7 @@ export function taskSetSource(source: TaskSetReads, filter: () => TaskFilter, no
     if (reading?.ids === ids) return reading.tasks;
     const tasks = (async () => {
       const found: Task[] = [];
-      for (let i = 0; i < ids.length; i += BULK) for (const item of await source.bulkGet(ids.slice(i, i + BULK))) if (item.resource) found.push(item.resource);
+      for (let i = 0; i < ids.length; i += MAX_BULK_IDS) for (const item of await source.bulkGet(ids.slice(i, i + MAX_BULK_IDS))) if (item.resource) found.push(item.resource);
       return found;
     })();
     const entry = { ids, tasks };
@@ -48,7 +48,7 @@ export function taskSetSource(source: TaskSetReads, filter: () => TaskFilter, no
       if (!set) return source.list(query, page);
       const all = await matching(query, set);
       const offset = page.offset ?? 0;
-      return { items: all.slice(offset, offset + (page.limit ?? BULK)), total: all.length, next: undefined };
+      return { items: all.slice(offset, offset + (page.limit ?? PAGE_SIZE)), total: all.length, next: undefined };
     },
     next: (url, signal) => source.next(url, signal),
   };

@@ -41,6 +41,11 @@ export interface Settled<R = unknown> {
   left: WriteRecord[];
   /** Those taken back by a Cancel before they were sent. */
   withdrawn: WriteRecord[];
+  /**
+   * Hands each of `left` that finishes from now on (on its way at a Cancel, found after a lost answer) to `found`,
+   * those that finished since the settle first: what they make joins what the caller shows.
+   */
+  later(found: (finished: FinishedWrite<R>) => void): { dispose(): void };
 }
 
 /** What settling asks of the outbox. */
@@ -108,10 +113,33 @@ export async function settle<R>(host: SettleHost, clock: Pick<Clock, 'setTimeout
       watching?.dispose();
     }
     const taken = new Set(withdrawn.map((r) => r.id));
-    return { records, finished: done(), left: left().filter((r) => !taken.has(r.id)), withdrawn };
+    const leftNow = left().filter((r) => !taken.has(r.id));
+    return { records, finished: done(), left: leftNow, withdrawn, later: followLater(host, leftNow) };
   } finally {
     listening.dispose();
   }
+}
+
+/**
+ * `Settled.later`: listens from the settle's end (nothing missed) until each write left has finished; one refused
+ * finishes if the person sends it again. (Only finishes are heard: a write's every change would cost a read of all.)
+ */
+function followLater<R>(host: Pick<SettleHost, 'onDidFinish'>, left: readonly WriteRecord[]): Settled<R>['later'] {
+  const waiting = new Set(left.map((r) => r.id));
+  const early: FinishedWrite<R>[] = [];
+  let found: ((finished: FinishedWrite<R>) => void) | undefined;
+  const listening = host.onDidFinish((f) => {
+    if (!waiting.delete(f.record.id)) return;
+    if (found) found(f as FinishedWrite<R>);
+    else early.push(f as FinishedWrite<R>);
+    if (!waiting.size) listening.dispose();
+  });
+  if (!waiting.size) listening.dispose();
+  return (listener) => {
+    found = listener;
+    early.splice(0).forEach(listener);
+    return listening;
+  };
 }
 
 /** Resolves once `over()` holds, asked at each change of the outbox, or after `ms`. */

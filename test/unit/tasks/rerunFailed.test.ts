@@ -77,6 +77,27 @@ describe('Re-run Failed', () => {
     watch.dispose();
   });
 
+  it('a task made after the watch began (on its way at a Cancel) joins it: the end is said once, counting it; none joins once said', async () => {
+    const clock = new FakeClock();
+    const statuses = new Map([['a', 'RUNNING'], ['b', 'QUEUED']]);
+    const said: RerunEnded[] = [];
+    const watch = new RerunWatch(['a'], {
+      bulkGet: async (ids): Promise<BulkTaskItem[]> => ids.map((id) => ({ resource: { href: '', id, name: '', status: statuses.get(id) } as Task })),
+      clock,
+      intervalMs: () => 10_000,
+      onEnded: (ended) => said.push(ended),
+    });
+    assert.strictEqual(watch.add('b'), true);
+    statuses.set('a', 'COMPLETED');
+    await clock.tickAsync(10_000);
+    assert.deepStrictEqual([said, watch.left], [[], 1], 'not over while the one that joined runs');
+    statuses.set('b', 'FAILED');
+    await clock.tickAsync(10_000);
+    assert.deepStrictEqual(said, [{ completed: 1, failed: 1, aborted: 0 }]);
+    assert.strictEqual(watch.add('c'), false, 'said already: another watch follows it');
+    watch.dispose();
+  });
+
   it('keeps the watch in stored state per account: a reload resumes it with its counts and still says, once, how the re-run ended', async () => {
     const clock = new FakeClock();
     const store = memoryState();

@@ -2,6 +2,7 @@
 import * as assert from 'assert';
 import { ApiError } from '../../../src/api/errors';
 import { WriteKinds } from '../../../src/write/kinds';
+import type { Settled } from '../../../src/write/settle';
 import { Outbox } from '../../../src/write/outbox';
 import { FakeClock } from '../../support/fakeClock';
 import { FakeKind } from '../../support/fakeWriteKind';
@@ -97,6 +98,7 @@ describe('Outbox.send: one call to submit writes and wait for them', () => {
 
   it('a Cancel while the first write is on its way: the rest are taken back, and the wait stops without its answer', async () => {
     const { outbox, kind } = open();
+    let left: Settled<string> | undefined;
     // The first call is held on its way (a slow platform): no answer until released.
     let release = () => undefined as void;
     const answered = new Promise<void>((r) => (release = r));
@@ -116,12 +118,30 @@ describe('Outbox.send: one call to submit writes and wait for them', () => {
       assert.deepStrictEqual(value.withdrawn.map((r) => r.payload), ['b', 'c'], 'the writes never sent, taken back');
       assert.deepStrictEqual(value.left.map((r) => [r.payload, r.state]), [['a', 'sending']], 'the one on its way, left to the outbox');
       assert.deepStrictEqual(value.finished, []);
+      left = value;
     } finally {
       release();
     }
     await settleWithin(outbox.settled(outbox.all().map((r) => r.id)), 1_000);
     assert.deepStrictEqual(kind.sends, ['a'], 'nothing more sent after the Cancel');
     assert.deepStrictEqual(kind.finished, ['job-a'], 'the one on its way is made');
+    // Made after the settle, before anyone listened: handed over once asked for (the caller shows it with the rest).
+    const later: string[] = [];
+    left!.later((f) => later.push(f.outcome));
+    assert.deepStrictEqual(later, ['job-a']);
+  });
+
+  it('a write found after the settle ended (its answer lost, looked up later) is handed to `later` when found', async () => {
+    const { outbox, kind } = open(true);
+    kind.answers = [lost()];
+    kind.lookupAnswers = [{ unknown: 'cannot tell yet' }, { found: 'job-found' }];
+    const { value } = await settleWithin(outbox.send<string>('fake', ['a'], ACCOUNT), 5_000);
+    assert.deepStrictEqual(value.left.map((r) => r.state), ['unsure']);
+    const later: string[] = [];
+    value.later((f) => later.push(f.outcome));
+    assert.deepStrictEqual(later, []);
+    for (let i = 0; i < 100 && !later.length; i++) await clock.tickAsync(100);
+    assert.deepStrictEqual(later, ['job-found']);
   });
 
   it('the kinds it is built from have a name each: two of one name are refused', () => {
