@@ -58,11 +58,14 @@ export class RemoteFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   async createDirectory(uri: vscode.Uri): Promise<void> {
     return (await this.writeSide()).createDirectory(uri);
   }
-  async delete(uri: vscode.Uri): Promise<void> {
-    return (await this.writeSide()).delete(uri);
+  async delete(uri: vscode.Uri, options: { readonly recursive: boolean }): Promise<void> {
+    return (await this.writeSide()).delete(uri, options);
   }
   async rename(from: vscode.Uri, to: vscode.Uri, options: { readonly overwrite: boolean }): Promise<void> {
     return (await this.writeSide()).rename(from, to, options);
+  }
+  async copy(from: vscode.Uri, to: vscode.Uri, options: { readonly overwrite: boolean }): Promise<void> {
+    return (await this.writeSide()).copy(from, to, options);
   }
 
   /**

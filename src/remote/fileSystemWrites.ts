@@ -40,8 +40,8 @@ export class FileSystemWrites {
     this.events.changed([{ type: vscode.FileChangeType.Created, uri }, parentChanged(uri)]);
   }
 
-  async delete(uri: vscode.Uri): Promise<void> {
-    this.events.wrote(await this.guard(uri, () => this.writer.delete(this.whole(uri).path)));
+  async delete(uri: vscode.Uri, options: { readonly recursive: boolean }): Promise<void> {
+    this.events.wrote(await this.guard(uri, () => this.writer.delete(this.whole(uri).path, { recursive: options.recursive })));
     this.events.changed([{ type: vscode.FileChangeType.Deleted, uri: this.whole(uri) }, parentChanged(uri)]);
   }
 
@@ -53,6 +53,11 @@ export class FileSystemWrites {
       parentChanged(from),
       parentChanged(to),
     ]);
+  }
+
+  async copy(from: vscode.Uri, to: vscode.Uri, options: { readonly overwrite: boolean }): Promise<void> {
+    this.events.wrote(await this.guard(from, () => this.writer.copy(this.whole(from).path, this.whole(to).path, options)));
+    this.events.changed([{ type: vscode.FileChangeType.Created, uri: this.whole(to) }, parentChanged(to)]);
   }
 
   /** The file itself: a form of it (`?head`, `?inflated`) is not saved as it. */

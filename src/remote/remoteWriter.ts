@@ -20,8 +20,10 @@ import { alreadyThere, AlreadyThere, placeOf, saveFile, WriteRefused, type SaveD
 export interface RemoteWriter {
   save(path: string, bytes: Uint8Array, options: SaveOptions): Promise<{ file: FileRecord; replaced: boolean; touched: string[] }>;
   createDirectory(path: string): Promise<string[]>;
-  delete(path: string): Promise<string[]>;
+  /** `recursive`: a folder goes with what is in it (else one with files in it is refused). */
+  delete(path: string, options: { recursive: boolean }): Promise<string[]>;
   rename(from: string, to: string, options: { overwrite: boolean }): Promise<string[]>;
+  copy(from: string, to: string, options: { overwrite: boolean }): Promise<string[]>;
 }
 
 export interface RemoteWriterDeps extends Omit<SaveDeps, 'complete'> {
@@ -72,11 +74,17 @@ export function remoteWriter(files: RemoteFiles, deps: RemoteWriterDeps): Remote
       return [folderId];
     },
 
-    async delete(path) {
+    async delete(path, options) {
       const { entry, place } = await changeable(path);
-      // A folder with files in it goes by the asynchronous delete, a job of Data Jobs: Delete… in Projects & Files.
       if (entry.type === 'folder' && (await files.list(path)).length) {
-        throw new WriteRefused(l10n.t('{0} is a folder with files in it: delete it from Projects & Files (Delete…), which follows the job in Data Jobs.', path));
+        // Not asked to take what is in it (the Explorer asks the person, then asks so): refused, as any file system does.
+        if (!options.recursive) throw new WriteRefused(l10n.t('{0} is a folder with files in it.', path));
+        // A folder with files in it goes by the asynchronous delete, a job of Data Jobs, followed here to its end.
+        const job = await deps.send<AsyncJob>(WRITE_KINDS.asyncDelete, { items: [{ file: entry.id }], names: { [entry.id]: entry.name }, where: { label: path, project: place.project } });
+        const result = (await deps.settled(job.id))?.result?.[0];
+        files.drop(path);
+        if (result?.error && result.error.status !== 404) throw new WriteRefused(l10n.t('{0} was not deleted: {1}', path, result.error.message ?? itemErrorWords(result.error)));
+        return [entry.id, place.folderId];
       }
       await deps.send(WRITE_KINDS.delete, { id: entry.id, name: entry.name });
       files.drop(path);
@@ -88,7 +96,7 @@ export function remoteWriter(files: RemoteFiles, deps: RemoteWriterDeps): Remote
       const target = await placeOf(files, to);
       checkedName(target.name, source.entry.type === 'folder' ? 'folder' : 'file');
       if (target.project !== source.place.project) {
-        throw new WriteRefused(l10n.t('{0} and {1} are in different projects: copy between projects with Copy To… in Projects & Files.', from, to));
+        throw new WriteRefused(l10n.t('{0} and {1} are in different projects, and the platform moves only within a project: copy it instead (Copy and Paste in the Explorer, or Copy To… in Projects & Files).', from, to));
       }
       if (await there(to)) {
         throw options.overwrite
@@ -117,6 +125,27 @@ export function remoteWriter(files: RemoteFiles, deps: RemoteWriterDeps): Remote
       files.drop(from);
       files.drop(to);
       return [entry.id, source.place.folderId, target.folderId];
+    },
+
+    async copy(from, to, options) {
+      // Copy and paste, or a drag with Ctrl, in the Explorer: the platform copies (a folder with what is in it, into any
+      // project the person may change), by the async copy, a job of Data Jobs followed here to its end. No byte
+      // passes through this machine.
+      const source = await there(from);
+      if (!source) throw new NotFoundError(notThere(from));
+      if ('root' in source) throw new WriteRefused(projectRoot(from));
+      const target = await placeOf(files, to);
+      checkedName(target.name, source.type === 'folder' ? 'folder' : 'file');
+      if (await there(to)) {
+        throw options.overwrite ? new WriteRefused(l10n.t('{0} is there already: the platform does not replace a file by a copy. Delete it first.', to)) : new AlreadyThere(alreadyThere(to));
+      }
+      const item = { file: source.id, ...target.destination, ...(source.name !== target.name ? { name: target.name } : {}) };
+      const destination = { label: to, project: target.project, ...('parent' in target.destination ? { parent: target.destination.parent } : {}) };
+      const job = await deps.send<AsyncJob>(WRITE_KINDS.copy, { items: [item], destination, sourceNames: { [source.id]: source.name } });
+      const result = (await deps.settled(job.id))?.result?.[0];
+      files.drop(to);
+      if (result?.error) throw new WriteRefused(l10n.t('{0} was not copied: {1}', from, result.error.message ?? itemErrorWords(result.error)));
+      return [...(result?.resource ? [result.resource.id] : []), target.folderId];
     },
   };
 }

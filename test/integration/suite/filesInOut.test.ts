@@ -228,6 +228,28 @@ describe('files in and out of the editor', function () {
     assert.strictEqual(moveCalls() - movesBefore, 1, 'one move call');
     await vscode.workspace.fs.delete(at('sheet-v2.csv'));
     assert.strictEqual(named('sheet-v2.csv').length, 0);
+    // A folder with a file in it: refused unless its contents go too (as the Explorer asks once the person agreed),
+    // then deleted by the async delete, one job followed to its end.
+    const deleteCalls = () => emulator().received.filter((r) => r.method === 'POST' && r.path.endsWith('/async/files/delete')).length;
+    const deletesBefore = deleteCalls();
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.delete(at('runs'), { recursive: false })), (e: unknown) => e instanceof vscode.FileSystemError && /is a folder with files in it/.test(e.message));
+    assert.strictEqual(named('runs').length, 1, 'nothing deleted without recursive');
+    await vscode.workspace.fs.delete(at('runs'), { recursive: true });
+    assert.deepStrictEqual([named('runs').length, data().fileById.has(movedFolder[0].id)], [0, false], 'the folder and what was in it gone');
+    assert.strictEqual(deleteCalls() - deletesBefore, 1, 'one delete call');
+    // Copy and Paste into another project (or a drag with Ctrl): the platform copies it, one copy call, no byte here.
+    const other = data().projects.find((p) => p.id !== project().id && p.permissions?.write !== false)!;
+    await vscode.workspace.fs.writeFile(at('to-copy.txt'), Buffer.from('copied by the platform\n'));
+    const copyCalls = () => emulator().received.filter((r) => r.method === 'POST' && r.path.endsWith('/async/files/copy')).length;
+    const copiesBefore = copyCalls();
+    const storageBefore = emulator().storageRequests.length;
+    const copyName = `copied-${Date.now()}.txt`;
+    await vscode.workspace.fs.copy(at('to-copy.txt'), vscode.Uri.from({ scheme: 'sevenbridges', path: `/${other.id}/${copyName}` }));
+    assert.deepStrictEqual([copyCalls() - copiesBefore, emulator().storageRequests.length - storageBefore], [1, 0], 'one copy call, no byte through the editor');
+    const copy = data().children(other.root_folder).filter((f) => f.name === copyName);
+    assert.strictEqual(copy.length, 1, 'the copy in the other project');
+    added.unshift(copy[0]);
+    assert.strictEqual((await remoteBytes(copy[0].id)).toString(), 'copied by the platform\n');
     await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(at('sheet-v2.csv'))), (e: unknown) => e instanceof vscode.FileSystemError && e.code === 'FileNotFound');
     // A project the caller may only read: its files read-only, a write refused in words.
     const readOnly = data().projects.find((p) => p.permissions?.write === false)!;

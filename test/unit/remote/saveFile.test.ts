@@ -118,7 +118,7 @@ describe('remote/remoteWriter: the Explorer\'s writes on a mounted project, each
   const writer = (s: ReturnType<typeof setup>, ended: Ended = moved) =>
     remoteWriter(s.files, {
       ...s.deps,
-      send: async <R>(kind: string, payload: unknown) => (s.writes.push({ kind, payload }), (kind === 'file.asyncMove' ? { id: 'J1', type: 'MOVE', state: 'SUBMITTED' } : rec(60, 'made', 1, 'folder')) as R),
+      send: async <R>(kind: string, payload: unknown) => (s.writes.push({ kind, payload }), (kind === 'file.asyncMove' || kind === 'file.asyncDelete' || kind === 'copy' ? { id: 'J1', type: 'JOB', state: 'SUBMITTED' } : rec(60, 'made', 1, 'folder')) as R),
       settled: async (id) => (s.writes.push({ kind: 'settled', payload: id }), ended),
     });
 
@@ -160,15 +160,54 @@ describe('remote/remoteWriter: the Explorer\'s writes on a mounted project, each
     await assert.rejects(w.rename(PATH, '/rfranklin/sheets/sheets', { overwrite: false }), AlreadyThere);
     await assert.rejects(w.createDirectory('/rfranklin/sheets/__hidden'), (e: unknown) => e instanceof WriteRefused && /cannot start with "__"/.test((e as Error).message));
     await assert.rejects(w.rename(PATH, '/team/reference/samples.csv', { overwrite: false }), WriteRefused);
-    await assert.rejects(w.delete('/rfranklin/sheets/sheets'), (e: unknown) => e instanceof WriteRefused && /a folder with files in it/.test((e as Error).message));
-    await assert.rejects(w.delete('/team/reference/genome.fa'), WriteRefused);
+    await assert.rejects(w.delete('/rfranklin/sheets/sheets', { recursive: false }), (e: unknown) => e instanceof WriteRefused && /a folder with files in it/.test((e as Error).message));
+    await assert.rejects(w.delete('/team/reference/genome.fa', { recursive: true }), WriteRefused);
     assert.deepStrictEqual(s.writes, []);
+  });
+
+  it('a folder with files in it, deleted from the Explorer (which asked the person), goes by the async delete, its job followed to its end; a refusal said', async () => {
+    const s = setup();
+    await writer(s, { state: 'FINISHED', result: [{ resource: rec(2, 'sheets', 1, 'folder') }] }).delete('/rfranklin/sheets/sheets', { recursive: true });
+    assert.deepStrictEqual(s.writes, [
+      { kind: 'file.asyncDelete', payload: { items: [{ file: fileId(2) }], names: { [fileId(2)]: 'sheets' }, where: { label: '/rfranklin/sheets/sheets', project: MINE.id } } },
+      { kind: 'settled', payload: 'J1' },
+    ]);
+    const refused = setup();
+    await assert.rejects(
+      writer(refused, { state: 'FINISHED', result: [{ error: { status: 403, code: 10226, message: 'No write permission.' } }] }).delete('/rfranklin/sheets/sheets', { recursive: true }),
+      (e: unknown) => e instanceof WriteRefused && (e as Error).message === '/rfranklin/sheets/sheets was not deleted: No write permission.',
+    );
+  });
+
+  it('Copy and Paste (or a drag with Ctrl) goes by the async copy, into another project too, one job followed to its end; a name taken or a root refused, nothing sent', async () => {
+    const s = setup();
+    const copied: Ended = { state: 'FINISHED', result: [{ resource: rec(70, 'samples copy.csv', 2, 'file') }] };
+    const touched = await writer(s, copied).copy(PATH, '/rfranklin/sheets/sheets/samples copy.csv', { overwrite: false });
+    assert.deepStrictEqual(s.writes, [
+      { kind: 'copy', payload: { items: [{ file: fileId(3), parent: fileId(2), name: 'samples copy.csv' }], destination: { label: '/rfranklin/sheets/sheets/samples copy.csv', project: MINE.id, parent: fileId(2) }, sourceNames: { [fileId(3)]: 'samples.csv' } } },
+      { kind: 'settled', payload: 'J1' },
+    ]);
+    assert.deepStrictEqual(touched, [fileId(70), fileId(2)]);
+    // From a project the person may only read, into one of theirs: its name kept, none sent.
+    const fromTheirs = setup();
+    await writer(fromTheirs, copied).copy('/team/reference/genome.fa', '/rfranklin/sheets/genome.fa', { overwrite: false });
+    assert.deepStrictEqual(fromTheirs.writes[0], { kind: 'copy', payload: { items: [{ file: fileId(91), project: MINE.id }], destination: { label: '/rfranklin/sheets/genome.fa', project: MINE.id }, sourceNames: { [fileId(91)]: 'genome.fa' } } });
+    const refused = setup();
+    await assert.rejects(writer(refused).copy(PATH, '/rfranklin/sheets/empty', { overwrite: false }), AlreadyThere);
+    await assert.rejects(writer(refused).copy(PATH, '/team/reference/samples.csv', { overwrite: false }), WriteRefused);
+    await assert.rejects(writer(refused).copy('/rfranklin/sheets', '/rfranklin/sheets/empty/x', { overwrite: false }), WriteRefused);
+    assert.deepStrictEqual(refused.writes, []);
+    const failed = setup();
+    await assert.rejects(
+      writer(failed, { state: 'FINISHED', result: [{ error: { status: 403, code: 10226, message: 'No write permission.' } }] }).copy(PATH, '/rfranklin/sheets/empty/samples.csv', { overwrite: false }),
+      (e: unknown) => e instanceof WriteRefused && (e as Error).message === `${PATH} was not copied: No write permission.`,
+    );
   });
 
   it('New Folder and Delete go as the new folder and the single delete', async () => {
     const s = setup();
     await writer(s).createDirectory('/rfranklin/sheets/runs');
-    await writer(s).delete('/rfranklin/sheets/empty');
+    await writer(s).delete('/rfranklin/sheets/empty', { recursive: true });
     assert.deepStrictEqual(s.writes, [
       { kind: 'file.newFolder', payload: { name: 'runs', where: { project: MINE.id }, label: '/rfranklin/sheets/runs' } },
       { kind: 'file.delete', payload: { id: fileId(4), name: 'empty' } },
