@@ -3,7 +3,8 @@
 // its own folder), `$import` is replaced by the document it names and `$include` by the text of the file; inputs,
 // outputs, requirements, steps and their `in` written as lists; a step's source and an output's `outputSource` without
 // a leading `#`; a step's process put in from a file marked with the versions it is run from (`sbg:appVersion`), the workflow's
-// `cwlVersion` raised to the newest of its steps', and `SubworkflowFeatureRequirement` added where a step is a workflow.
+// `cwlVersion` raised to the newest of its steps', `SubworkflowFeatureRequirement` added where a step is a workflow,
+// and the types of a `SchemaDefRequirement` (its own, or imported from a file) written out where a port names them.
 // Unlike sbpack, a `run:` or an import that names a URL is refused (nothing is fetched from the network), a cycle is
 // refused with the chain that makes it, and a file outside the repository is refused unless the person allowed it.
 // An already packed document (`$graph`) is left as it is. No `vscode`.
@@ -59,6 +60,10 @@ export async function packCwl(entry: string, read: ReadText, options: PackOption
 class Packer {
   readonly files: string[] = [];
   readonly outside: string[] = [];
+  /** The file each imported document came from: a type it defines is named relative to it. */
+  private readonly origins = new WeakMap<object, string>();
+  /** The user types written out so far, by name: how many times. */
+  private readonly typeNames = new Map<string, number>();
 
   constructor(
     private readonly read: ReadText,
@@ -124,17 +129,66 @@ class Packer {
     if (keys.length === 1 && (keys[0] === '$import' || keys[0] === '$include') && typeof value[keys[0]] === 'string') {
       const target = this.resolve(value[keys[0]] as string, file);
       if (chain.includes(target)) throw this.cycle(chain, target);
-      return keys[0] === '$include' ? this.text(target, file) : this.load(target, chain, file);
+      if (keys[0] === '$include') return this.text(target, file);
+      const loaded = await this.load(target, chain, file);
+      if (typeof loaded === 'object' && loaded !== null) this.origins.set(loaded, target);
+      return loaded;
     }
     const out: Json = {};
     for (const key of keys) out[key] = await this.imports(value[key], file, chain);
     return out;
   }
 
+  /** The process's user types written out in its inputs and outputs (`userTypesOf`); the types known, for its steps. */
+  private inlineTypes(cwl: Json, file: string, parentTypes: UserTypes): UserTypes {
+    const types = userTypesOf(cwl, file, parentTypes, (value) => this.origins.get(value));
+    for (const key of ['inputs', 'outputs'] as const) {
+      if (!Array.isArray(cwl[key])) continue;
+      cwl[key] = (cwl[key] as unknown[]).map((port) => (isObject(port) && 'type' in port ? { ...port, type: this.inlineType(port.type, file, types, []) } : port));
+    }
+    return types;
+  }
+
+  /** A type with every user type it names written out; `within`: the types being written out (a type naming itself). */
+  private inlineType(type: unknown, file: string, types: UserTypes, within: readonly string[]): unknown {
+    if (Array.isArray(type)) return type.map((t) => this.inlineType(t, file, types, within));
+    if (typeof type === 'string') {
+      // A type that names no user type stays as written (`File[]`, `Any?`): a pulled document's diff stays empty.
+      const base = type.replace(/(\[\]|\?)+$/, '');
+      if (BUILT_IN_TYPES.has(base) || (!base.includes('#') && !types.has(`${file}#${base}`))) return type;
+      if (type.endsWith('[]')) return { type: 'array', items: this.inlineType(type.slice(0, -2), file, types, within) };
+      if (type.endsWith('?')) return ['null', this.inlineType(type.slice(0, -1), file, types, within)];
+      const hash = type.indexOf('#');
+      const key = hash < 0 ? `${file}#${type}` : `${hash === 0 ? file : this.resolve(type.slice(0, hash), file)}#${type.slice(hash + 1)}`;
+      const def = types.get(key);
+      if (!def) {
+        // `#T` unknown here may be defined where the platform reads it (a pulled document): left as written.
+        if (hash <= 0) return type;
+        throw new PackError(l10n.t('{0} names the type {1}, which no SchemaDefRequirement defines.', this.shown(file), type), file);
+      }
+      // Named again inside itself (a recursive record): left as its name, as the platform's schema allows.
+      if (within.includes(key)) return def.name;
+      const origin = key.slice(0, key.lastIndexOf('#'));
+      // Written out once per place it is named; a name given twice in the document is numbered, as sbpack does.
+      const name = String(def.name).replace(/^#/, '');
+      const times = (this.typeNames.get(name) ?? 0) + 1;
+      this.typeNames.set(name, times);
+      return this.inlineType({ ...structuredClone(def), name: times === 1 ? name : `${name}_${times}` }, origin, types, [...within, key]);
+    }
+    if (!isObject(type)) return type;
+    if (type.type === 'array' && 'items' in type) return { ...type, items: this.inlineType(type.items, file, types, within) };
+    if (type.type === 'record' && 'fields' in type) {
+      return { ...type, fields: asList(type.fields, 'name', 'type').map((f) => (isObject(f) && 'type' in f ? { ...f, type: this.inlineType(f.type, file, types, within) } : f)) };
+    }
+    if (type.type === 'enum' || (typeof type.type === 'string' && BUILT_IN_TYPES.has(type.type))) return type;
+    return 'type' in type ? { ...type, type: this.inlineType(type.type, file, types, within) } : type;
+  }
+
   /** A process packed: its steps' `run:` files in their place. `chain`: the files of the processes that led here. */
-  async process(doc: unknown, file: string, chain: readonly string[], parentVersion: string): Promise<Json> {
+  async process(doc: unknown, file: string, chain: readonly string[], parentVersion: string, parentTypes: UserTypes = new Map()): Promise<Json> {
     if (!isObject(doc)) throw new PackError(l10n.t('{0}: a step runs something that is not a CWL process.', this.shown(file)), file);
     const cwl = listed(doc);
+    const types = this.inlineTypes(cwl, file, parentTypes);
     if (cwl.class !== 'Workflow') return cwl;
     for (const step of cwl.steps as unknown[]) {
       if (!isObject(step)) continue;
@@ -146,9 +200,9 @@ class Packer {
         const target = this.resolve(step.run, file);
         if (chain.includes(target)) throw this.cycle(chain, target);
         const loaded = await this.load(target, chain, file);
-        run = await this.process(loaded, target, [...chain, target], stringOr(cwl.cwlVersion, parentVersion));
+        run = await this.process(loaded, target, [...chain, target], stringOr(cwl.cwlVersion, parentVersion), types);
       } else if (isObject(step.run)) {
-        run = await this.process(step.run, file, chain, stringOr(cwl.cwlVersion, parentVersion));
+        run = await this.process(step.run, file, chain, stringOr(cwl.cwlVersion, parentVersion), types);
       } else {
         continue;
       }
@@ -168,6 +222,36 @@ class Packer {
     }
     return cwl;
   }
+}
+
+/** User types by where they are defined: `<absolute file>#<name>`. */
+type UserTypes = ReadonlyMap<string, Json>;
+
+const BUILT_IN_TYPES = new Set(['null', 'boolean', 'int', 'long', 'float', 'double', 'string', 'File', 'Directory', 'stdin', 'stdout', 'stderr', 'Any']);
+
+/**
+ * A process's `SchemaDefRequirement` taken out, each type it defines (in place or imported from a file) written out
+ * where an input or output names it (`types.yml#Sample`, `#Sample`, `Sample[]`, `Sample?`), as sbpack does: the
+ * platform does not read the files the types came from. Returns the types known here (the parent's, and its own) for
+ * its steps.
+ */
+function userTypesOf(cwl: Json, file: string, parentTypes: UserTypes, originOf: (value: object) => string | undefined): Map<string, Json> {
+  const types = new Map(parentTypes);
+  const requirements = Array.isArray(cwl.requirements) ? (cwl.requirements as unknown[]) : [];
+  const schemaDefs = requirements.filter((r): r is Json => isObject(r) && r.class === 'SchemaDefRequirement');
+  const add = (value: unknown, from: string) => {
+    if (Array.isArray(value)) return value.forEach((item) => add(item, originOf(value) ?? from));
+    if (!isObject(value)) return;
+    const origin = originOf(value) ?? from;
+    if (typeof value.name === 'string') types.set(`${origin}#${value.name.replace(/^#/, '')}`, value);
+  };
+  for (const def of schemaDefs) add(def.types, originOf(def) ?? file);
+  if (schemaDefs.length) {
+    const left = requirements.filter((r) => !schemaDefs.includes(r as Json));
+    if (left.length) cwl.requirements = left;
+    else delete cwl.requirements;
+  }
+  return types;
 }
 
 /** YAML or JSON; JSON (a file starting with `{` or `[`) by JSON.parse, many times quicker than the YAML parser. */

@@ -135,6 +135,99 @@ outputs: []
     assert.deepStrictEqual(cwl.hints, [{ class: 'DockerRequirement', dockerPull: 'ubuntu:22.04' }]);
   });
 
+  it('writes out the user types of a SchemaDefRequirement where inputs and outputs name them, imported from other files too (sbpack\'s fixtures)', async () => {
+    const repo = files({
+      // sbpack's tests/types/recursive.yml, array.yml and singletype.yml
+      'types/recursive.yml': `- name: sample_meta
+  type: record
+  fields:
+    - name: sample
+      type: ["null", string]
+    - name: species
+      type: string
+- name: file_with_sample_meta
+  type: record
+  fields:
+    - name: file
+      type: File
+    - name: meta
+      type: sample_meta
+`,
+      'types/array.yml': `- name: study_meta_too
+  type: array
+  items: recursive.yml#sample_meta
+`,
+      'types/singletype.yml': 'name: simple_record\ntype: record\nfields:\n  prop: string\n',
+      'tools/clt1.cwl': `class: CommandLineTool
+cwlVersion: v1.0
+requirements:
+  InitialWorkDirRequirement:
+    listing: []
+  SchemaDefRequirement:
+    types:
+    - $import: ../types/recursive.yml
+    - $import: ../types/array.yml
+    - $import: ../types/singletype.yml
+    - name: "#local_enum"
+      type: enum
+      symbols: [a, b]
+inputs:
+  in1: ../types/recursive.yml#file_with_sample_meta
+  in3:
+    type: ../types/singletype.yml#simple_record
+  in4:
+    type: [string, ../types/recursive.yml#sample_meta]
+  in5: "#local_enum?"
+  in6: ../types/singletype.yml#simple_record[]
+  in7: Any?
+outputs:
+  out2:
+    type: ../types/array.yml#study_meta_too
+`,
+    });
+    const cwl = (await packCwl(at('tools/clt1.cwl'), repo.read, { root: ROOT })).cwl as unknown as Doc;
+    const type = (id: string) => [...cwl.inputs, ...cwl.outputs].find((p) => p.id === id)!.type as unknown;
+    const sampleMeta = (name: string) => ({ name, type: 'record', fields: [{ name: 'sample', type: ['null', 'string'] }, { name: 'species', type: 'string' }] });
+    assert.deepStrictEqual(type('in1'), { name: 'file_with_sample_meta', type: 'record', fields: [{ name: 'file', type: 'File' }, { name: 'meta', type: sampleMeta('sample_meta') }] });
+    assert.deepStrictEqual(type('in3'), { name: 'simple_record', type: 'record', fields: [{ name: 'prop', type: 'string' }] });
+    // A name written out a second time is numbered (one document holds each name once).
+    assert.deepStrictEqual(type('in4'), ['string', sampleMeta('sample_meta_2')]);
+    assert.deepStrictEqual(type('in5'), ['null', { name: 'local_enum', type: 'enum', symbols: ['a', 'b'] }]);
+    assert.deepStrictEqual(type('in6'), { type: 'array', items: { name: 'simple_record_2', type: 'record', fields: [{ name: 'prop', type: 'string' }] } });
+    assert.deepStrictEqual(type('in7'), 'Any?', 'a type naming no user type as written');
+    // An array type of another file naming a record of a third, relative to its own folder.
+    assert.deepStrictEqual(type('out2'), { name: 'study_meta_too', type: 'array', items: sampleMeta('sample_meta_3') });
+    assert.deepStrictEqual(cwl.requirements.map((r) => r.class), ['InitialWorkDirRequirement'], 'the SchemaDefRequirement taken out');
+  });
+
+  it('a step sees the types of the workflow that runs it; a type no SchemaDefRequirement defines is refused, naming it', async () => {
+    const repo = files({
+      'types.yml': 'name: pair\ntype: record\nfields:\n  left: File\n  right: File\n',
+      'wf.cwl': `cwlVersion: v1.0
+class: Workflow
+requirements:
+  SchemaDefRequirement:
+    types:
+    - $import: types.yml
+inputs:
+  reads: types.yml#pair
+outputs: []
+steps:
+  align:
+    run: tools/align.cwl
+    in: { reads: reads }
+    out: []
+`,
+      'tools/align.cwl': 'cwlVersion: v1.0\nclass: CommandLineTool\ninputs:\n  reads: ../types.yml#pair\noutputs: []\n',
+      'bad.cwl': 'cwlVersion: v1.0\nclass: CommandLineTool\ninputs:\n  reads: types.yml#triple\noutputs: []\n',
+    });
+    const cwl = (await packCwl(at('wf.cwl'), repo.read, { root: ROOT })).cwl as unknown as Doc;
+    const pair = (name: string) => ({ name, type: 'record', fields: [{ name: 'left', type: 'File' }, { name: 'right', type: 'File' }] });
+    assert.deepStrictEqual(cwl.inputs[0].type as unknown, pair('pair'));
+    assert.deepStrictEqual(cwl.steps[0].run.inputs[0].type as unknown, pair('pair_2'));
+    await assert.rejects(packCwl(at('bad.cwl'), repo.read, { root: ROOT }), (e: unknown) => e instanceof PackError && e.message === 'bad.cwl names the type types.yml#triple, which no SchemaDefRequirement defines.');
+  });
+
   it('reads YAML written in flow style, which starts as JSON does', async () => {
     const repo = files({ 'flow.cwl': '{class: CommandLineTool, cwlVersion: v1.0, inputs: {n: int}, outputs: []}\n' });
     assert.deepStrictEqual((await packCwl(at('flow.cwl'), repo.read, { root: ROOT })).cwl, { class: 'CommandLineTool', cwlVersion: 'v1.0', inputs: [{ id: 'n', type: 'int' }], outputs: [] });
