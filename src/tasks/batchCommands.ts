@@ -5,7 +5,8 @@
 import * as vscode from 'vscode';
 import type { Task, TaskStatus } from '../api/types';
 import type { Services } from '../services';
-import { COMMANDS } from '../keys/commands';
+import { COMMANDS, commandTitles } from '../keys/commands';
+import { paletteTitle } from '../ui/commands';
 import { costWords, type CostTotal } from './cost';
 import { filterParts, type FilterModel } from './filterModel';
 import { namePages } from './findTask';
@@ -17,6 +18,7 @@ import { ApiError } from '../api/errors';
 import { notSignedIn } from './actions';
 import { actionButton } from './executionCommands';
 import { requestLogger } from '../ui/requestLog';
+import { showError } from '../ui/errors';
 import { setting } from '../ui/settings';
 import { planRerun, rerunConfirmation, rerunEndedWords, rerunnableChildren, rerunPayloads, rerunProgressWords, rerunSummary, RerunWatch, storedRerunWatches } from './rerunFailed';
 import { readState, STATE, type StoredRerunWatch } from '../keys/state';
@@ -230,7 +232,7 @@ async function failedTasksOf(parts: BatchParts, scopes: FailureScope[], signal: 
  * selected; after one confirmation with the counts and what the originals cost (`options.confirm: false` skips it).
  * Each is a write of the outbox, exactly once; the new tasks are watched, and one notification says how they ended.
  */
-export async function rerunFailed(parts: BatchParts, given: TaskRef[], options: { confirm?: unknown } = {}): Promise<{ made: Task[]; problems: string[]; watch?: RerunWatch } | undefined> {
+export async function rerunFailed(parts: BatchParts, given: TaskRef[], options: { confirm?: unknown; signal?: unknown } = {}): Promise<RerunResult | undefined> {
   const { services } = parts;
   const controller = new AbortController();
   const pace = bulkPace(services.client.budget, services.clock, controller.signal);
@@ -251,20 +253,54 @@ export async function rerunFailed(parts: BatchParts, given: TaskRef[], options: 
   }
   const account = await services.account();
   if (!account) throw new ApiError({ kind: 'signedOut', message: notSignedIn() });
-  const settled = await sendTasks(services, WRITE_KINDS.rerunFailed, rerunPayloads(plan), account, vscode.l10n.t('Re-running {0} tasks', count(plan.tasks.length)), controller);
+  const set = followedSet(services, { account: account.key, ...(of !== undefined ? { of } : {}) });
+  const signal = options.signal instanceof AbortSignal ? options.signal : undefined;
+  return sendReruns(services, { account, set, total: plan.tasks.length }, rerunPayloads(plan), [], signal);
+}
+
+/** What Re-run Failed did: the new tasks, what was not made, their watch; after a Cancel, what Re-run the Rest does. */
+export interface RerunResult {
+  made: Task[];
+  problems: string[];
+  watch?: RerunWatch;
+  rest?: () => Promise<RerunResult>;
+}
+
+/**
+ * Sends the re-runs (`earlier`: made by the sending before, when this sends the rest) and says how it went. After a
+ * Cancel, those not sent are offered as **Re-run the Rest**: Re-run Failed again would re-run the tasks whose copies
+ * were made and still run. What is made, now or later (on its way at the Cancel), is followed as one set.
+ */
+async function sendReruns(services: Services, run: { account: Account; set: ReturnType<typeof followedSet>; total: number }, payloads: readonly unknown[], earlier: readonly Task[], signal?: AbortSignal): Promise<RerunResult> {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  if (signal?.aborted) stop();
+  signal?.addEventListener('abort', stop, { once: true });
+  let settled: Settled<Task>;
+  try {
+    settled = await sendTasks(services, WRITE_KINDS.rerunFailed, payloads, run.account, vscode.l10n.t('Re-running {0} tasks', count(payloads.length)), controller);
+  } finally {
+    signal?.removeEventListener('abort', stop);
+  }
   const { finished, left, withdrawn } = settled;
   const made = finished.map((f) => f.outcome);
   const problems = left.map((r) => `${r.label ?? ''}: ${r.note ?? r.state}`);
   // Cancelled: what was sent stays (made, or followed in the Data Jobs view); the rest was never sent.
-  const summary = rerunSummary({ cancelled: controller.signal.aborted, made: made.length, total: plan.tasks.length, left, withdrawn: withdrawn.length });
-  if ('warning' in summary) void vscode.window.showWarningMessage(summary.warning);
-  else vscode.window.setStatusBarMessage(`$(check) ${summary.done}`, 5000);
-  const set = followedSet(services, { account: account.key, ...(of !== undefined ? { of } : {}) });
+  const summary = rerunSummary({ cancelled: controller.signal.aborted, made: earlier.length + made.length, total: run.total, left, withdrawn: withdrawn.length });
+  const all = [...earlier, ...made];
+  const rest = withdrawn.length ? () => sendReruns(services, run, withdrawn.map((r) => r.payload), all) : undefined;
+  if ('warning' in summary) {
+    const again = rest ? vscode.l10n.t('Re-run the Rest ({0})', count(withdrawn.length)) : undefined;
+    void vscode.window.showWarningMessage(summary.warning, ...(again ? [again] : [])).then((chosen) => {
+      if (chosen !== undefined && chosen === again) rest?.().catch((error: unknown) => showError(paletteTitle(commandTitles().rerunFailed), error));
+    });
+  } else {
+    vscode.window.setStatusBarMessage(`$(check) ${summary.done}`, 5000);
+  }
   // A re-run on its way at a Cancel (or found later after a lost answer) is followed with the others.
-  services.context.subscriptions.push(settled.later(({ outcome }) => set.follow([outcome])));
-  if (!made.length) return { made, problems };
-  set.follow(made);
-  return { made, problems, watch: set.watch };
+  services.context.subscriptions.push(settled.later(({ outcome }) => run.set.follow([outcome])));
+  run.set.follow(made);
+  return { made, problems, watch: run.set.watch, ...(rest ? { rest } : {}) };
 }
 
 /**

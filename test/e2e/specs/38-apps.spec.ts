@@ -3,7 +3,8 @@
  * palette (the project, the app, its latest revision, YAML, the file offered in the workspace), the file open in the
  * editor; a default changed by typing; Push App Revision… from the palette: the diff against the platform's latest
  * revision shows that one line changed and no other, Push in the question; the status bar says the new revision,
- * one more than the latest, and the platform has it with the new default. A screenshot at each step.
+ * one more than the latest, and the platform has it with the new default; New Task with This Revision, its inputs
+ * given, Run Task: a task of that revision runs. A screenshot at each step.
  */
 import * as assert from 'assert';
 import * as fs from 'fs';
@@ -107,6 +108,30 @@ describe('apps: pull, edit and push CWL', function () {
     await until('the task document of the new revision', async () => ((await wb.activeEditorText()).includes(`app: ${APP}/${latest + 1}`) ? true : undefined), 30_000);
     assert.match(await wb.activeEditorText(), new RegExp(`project: ${project.id}`), 'a task document: the app\'s project to run in');
     await wb.screenshot('apps-5-new-task');
+
+    // 6. Its inputs given (the reads and a reference with its index, by ID, pasted in place of the commented lines), then
+    // Run Task: a task of the new revision, made once, runs on the platform.
+    const files = emulator.data.files.filter((f) => f.project === project.id && f.type === 'file');
+    const reads = files.find((f) => /\.fastq(\.gz)?$/.test(f.name))!;
+    const reference = files.find((f) => /\.fa(sta)?$/.test(f.name) && files.some((g) => g.name === `${f.name}.fai` && g.parent === f.parent))!;
+    assert.ok(reads && reference, 'a FASTQ and an indexed FASTA in the app\'s project');
+    const name = `align-and-sort revision ${latest + 1} run`;
+    const text = (await wb.activeEditorText()).split('\n');
+    const inputsAt = text.findIndex((l) => /^inputs:/.test(l));
+    const document = [...text.slice(0, inputsAt).filter((l) => !/^name:/.test(l)), `name: ${name}`, 'inputs:', '  reads:', `    - ${reads.id}`, `  reference: ${reference.id}`, ''].join('\n');
+    await wb.page.keyboard.press('Control+A');
+    await wb.page.keyboard.insertText(document);
+    await until('the inputs in the document', async () => ((await wb.activeEditorText()).includes(`reference: ${reference.id}`) ? true : undefined));
+    await wb.page.locator('.part.editor .codelens-decoration a', { hasText: /Run Task/ }).first().click();
+    const task = await until('the task made on the platform', () => emulator.data.tasks.find((t) => t.name === name), 30_000);
+    assert.strictEqual(emulator.data.tasks.filter((t) => t.name === name).length, 1, 'made once');
+    assert.strictEqual(task.app, `${APP}/${latest + 1}`, 'of the revision just pushed');
+    await wb.waitForStatusBarText(`"${name}" is queued to run. You will be told when it ends.`, 15_000);
+    await until('the platform to run it', () => {
+      emulator.advance();
+      return emulator.data.taskById.get(task.id)?.status === 'RUNNING' || undefined;
+    }, 30_000);
+    await wb.screenshot('apps-6-task-runs');
     // An untitled document left dirty would hold Close All Editors on a Save dialog.
     await wb.runCommand('View: Revert and Close Editor');
   });

@@ -133,4 +133,37 @@ describe('tasks at scale: cost, failed children, failure logs', function () {
       await state.update(KEY, left.length ? left : undefined);
     }
   });
+
+  it('Re-run Failed cancelled while sending: Re-run the Rest re-runs only the tasks not sent, each failed child cloned once in all', async () => {
+    const parent = scaleBatch();
+    const failedKids = emulator().data.tasks.filter((t) => t.parent === parent.id && (t.status === 'FAILED' || t.status === 'ABORTED'));
+    assert.ok(failedKids.length >= 3, `failed children to re-run: ${failedKids.length}`);
+    const clonesBefore = emulator().actionRequests.filter((a) => a.action === 'clone').length;
+    const clones = () => emulator().actionRequests.filter((a) => a.action === 'clone').slice(clonesBefore);
+    // Cancelled as soon as the platform has cloned the first.
+    const cancel = new AbortController();
+    const poll = setInterval(() => clones().length && cancel.abort(), 0);
+    type Result = { made: { id: string }[]; rest?: () => Promise<Result>; watch?: { dispose(): void } };
+    const results: Result[] = [];
+    const state = api.services.context.globalState;
+    const KEY = 'sevenbridges.tasks.rerunWatches';
+    try {
+      results.push((await vscode.commands.executeCommand('sevenbridges.tasks.rerunFailed', parent.id, { confirm: false, signal: cancel.signal })) as Result);
+      clearInterval(poll);
+      const first = results[0];
+      assert.ok(first, 'the run ended with its outcome, not an error');
+      assert.ok(first.made.length >= 1 && first.made.length < failedKids.length, `some made before the Cancel, not all: ${first.made.length} of ${failedKids.length}`);
+      assert.strictEqual(clones().length, first.made.length, 'none sent after the Cancel');
+      assert.ok(first.rest, 'the rest offered');
+      results.push(await first.rest());
+      assert.strictEqual(results[1].rest, undefined, 'nothing left');
+      assert.deepStrictEqual(clones().map((c) => c.taskId).sort(), failedKids.map((t) => t.id).sort(), 'each failed child cloned once in all');
+    } finally {
+      clearInterval(poll);
+      for (const r of results) r?.watch?.dispose();
+      const made = new Set(results.flatMap((r) => r?.made ?? []).map((t) => t.id));
+      const left = ((state.get(KEY) ?? []) as { open: string[] }[]).filter((w) => !w.open.some((id) => made.has(id)));
+      await state.update(KEY, left.length ? left : undefined);
+    }
+  });
 });
