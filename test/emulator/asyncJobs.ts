@@ -378,6 +378,7 @@ export class AsyncJobEngine {
       created_on: at,
       modified_on: at,
     });
+    if (src.type === 'file') this.store.contentSource.set(copy.id, this.store.contentSource.get(src.id) ?? { id: src.id, name: src.name });
     for (const k of kids) {
       this.copyNode(k, copy, k.name, at);
     }

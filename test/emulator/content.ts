@@ -46,7 +46,8 @@ export class FileContents {
     if (log) return bufferBlob(log.content, 'text/plain; charset=utf-8');
     const file = this.store.fileById.get(id);
     if (!file || file.type !== 'file') return undefined;
-    return this.uploaded(id) ?? generatedBlob(file.id, file.name, file.size ?? 0);
+    const source = this.store.contentSource.get(id) ?? { id: file.id, name: file.name };
+    return this.uploaded(source.id) ?? generatedBlob(source.id, source.name, file.size ?? 0);
   }
 
   downloadInfo(_ctx: Ctx, id: string): Result {

@@ -309,6 +309,8 @@ export class Store implements EmulatorData {
   readonly volumeObjects = new Map<string, Map<string, VolumeObject>>();
   readonly imports: ImportRec[] = [];
   readonly exports: ExportRec[] = [];
+  /** A copy's bytes are its source's (as on the platform): the file whose bytes it serves, by the copy's ID. */
+  readonly contentSource = new Map<string, { id: string; name: string }>();
   private readonly childMap = new Map<string, FileRec[]>();
   private readonly usedHex = new Set<string>();
 
