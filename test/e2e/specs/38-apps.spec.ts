@@ -109,24 +109,36 @@ describe('apps: pull, edit and push CWL', function () {
     assert.match(await wb.activeEditorText(), new RegExp(`project: ${project.id}`), 'a task document: the app\'s project to run in');
     await wb.screenshot('apps-5-new-task');
 
-    // 6. Its inputs given (the reads and a reference with its index, by ID, pasted in place of the commented lines), then
-    // Run Task: a task of the new revision, made once, runs on the platform.
-    const files = emulator.data.files.filter((f) => f.project === project.id && f.type === 'file');
-    const reads = files.find((f) => /\.fastq(\.gz)?$/.test(f.name))!;
-    const reference = files.find((f) => /\.fa(sta)?$/.test(f.name) && files.some((g) => g.name === `${f.name}.fai` && g.parent === f.parent))!;
-    assert.ok(reads && reference, 'a FASTQ and an indexed FASTA in the app\'s project');
-    const name = `align-and-sort revision ${latest + 1} run`;
-    const text = (await wb.activeEditorText()).split('\n');
-    const inputsAt = text.findIndex((l) => /^inputs:/.test(l));
-    const document = [...text.slice(0, inputsAt).filter((l) => !/^name:/.test(l)), `name: ${name}`, 'inputs:', '  reads:', `    - ${reads.id}`, `  reference: ${reference.id}`, ''].join('\n');
-    await wb.page.keyboard.press('Control+A');
-    await wb.page.keyboard.insertText(document);
-    await until('the inputs in the document', async () => ((await wb.activeEditorText()).includes(`reference: ${reference.id}`) ? true : undefined));
+    // 6. Its two required inputs given by ID on their commented lines (reached with Go to Line), then Run Task: a task
+    // of the revision just pushed, made once, runs on the platform.
+    const reads = emulator.data.files.find((f) => f.project === project.id && /\.fastq(\.gz)?$/.test(f.name))!;
+    // A reference with its index beside it, at the project's top level (the seeded project holds none).
+    const at = new Date().toISOString().slice(0, 19) + 'Z';
+    const [reference] = ['e2e-GRCh38.fa', 'e2e-GRCh38.fa.fai'].map((name) =>
+      emulator.data.addFile({ id: emulator.data.newFileId(), name, size: 1_000, project: project.id, parent: project.root_folder, type: 'file', created_on: at, modified_on: at, origin: {}, tags: [], metadata: {} }),
+    );
+    assert.ok(reads, 'a FASTQ in the app\'s project');
+    const setLine = async (pattern: RegExp, value: string) => {
+      const line = (await wb.activeEditorText()).split('\n').findIndex((l) => pattern.test(l));
+      assert.ok(line >= 0, `a line ${pattern}`);
+      await wb.page.keyboard.press('Control+G');
+      await wb.waitForQuickInput();
+      await wb.typeInQuickInput(`:${line + 1}`, { submit: true });
+      await wb.page.keyboard.press('Home');
+      await wb.page.keyboard.press('Shift+End');
+      await wb.page.keyboard.type(value);
+      await wb.page.keyboard.press('Escape');
+    };
+    const tasksBefore = new Set(emulator.data.tasks.map((t) => t.id));
+    await setLine(/^\s*# reads:/, `reads: [${reads.id}]`);
+    await setLine(/^\s*# reference:/, `reference: ${reference.id}`);
+    await until('the inputs in the document', async () => ((await wb.activeEditorText()).includes(`  reference: ${reference.id}`) ? true : undefined));
     await wb.page.locator('.part.editor .codelens-decoration a', { hasText: /Run Task/ }).first().click();
-    const task = await until('the task made on the platform', () => emulator.data.tasks.find((t) => t.name === name), 30_000);
-    assert.strictEqual(emulator.data.tasks.filter((t) => t.name === name).length, 1, 'made once');
+    const task = await until('the task made on the platform', () => emulator.data.tasks.find((t) => !tasksBefore.has(t.id)), 30_000);
+    assert.strictEqual(emulator.data.tasks.filter((t) => !tasksBefore.has(t.id)).length, 1, 'made once');
     assert.strictEqual(task.app, `${APP}/${latest + 1}`, 'of the revision just pushed');
-    await wb.waitForStatusBarText(`"${name}" is queued to run. You will be told when it ends.`, 15_000);
+    assert.deepStrictEqual([task.inputs.reads, task.inputs.reference], [[{ class: 'File', path: reads.id }], { class: 'File', path: reference.id }]);
+    await wb.waitForStatusBarText(`"${task.name}" is queued to run. You will be told when it ends.`, 15_000);
     await until('the platform to run it', () => {
       emulator.advance();
       return emulator.data.taskById.get(task.id)?.status === 'RUNNING' || undefined;
