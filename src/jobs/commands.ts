@@ -16,7 +16,7 @@ import { requestState } from './pendingWrites';
 import { isFinished, type TrackedJob } from './tracker';
 import { jobTypeOf, jobTypeWord } from './jobKinds';
 import { jobWriteOf, trackedJobs } from './jobWrite';
-import { noFailedItemsWords } from './summary';
+import { noFailedItemsWords, notCopiedWords } from './summary';
 import type { InterruptedRun, TransferActions } from './transfers';
 
 export interface JobsViewParts {
@@ -238,7 +238,7 @@ async function openItem(parts: JobsViewParts, node: ItemNode): Promise<void> {
   } else if (o.ok === false) {
     const name = o.sourceName ?? o.sourceId;
     void vscode.window.showWarningMessage(
-      o.advice ? vscode.l10n.t('{0} was not copied: {1}. {2}', name, o.error ?? '', o.advice) : vscode.l10n.t('{0} was not copied: {1}', name, o.error ?? ''),
+      o.advice ? vscode.l10n.t('{0} was not copied: {1}. {2}', name, o.error ?? '', o.advice) : notCopiedWords(name, o.error ?? ''),
     );
   }
 }

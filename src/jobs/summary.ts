@@ -186,6 +186,9 @@ export const jobIdWords = (id: string): string => l10n.t('Job {0}', id);
 export const submittedWhen = (ago: string): string => l10n.t({ message: 'submitted {0}', args: [ago], comment: ['{0}: when, e.g. "5 minutes ago"'] });
 
 /** "error 10223: File already exists.", "HTTP 500: failed": an item's error as the platform gave it. */
+/** "<name> was not copied: <why>": an item of a copy the platform refused. */
+export const notCopiedWords = (name: string, why: string): string => l10n.t('{0} was not copied: {1}', name, why);
+
 export function itemErrorWords(e: { code?: number; status?: number; message?: string }): string {
   const message = e.message ?? l10n.t('failed');
   return e.code !== undefined ? l10n.t('error {0}: {1}', e.code, message) : l10n.t('HTTP {0}: {1}', e.status ?? '?', message);

@@ -5,7 +5,7 @@
 import * as l10n from '@vscode/l10n';
 import { nameProblem } from '../api/fileRules';
 import type { AsyncJob, FileRecord } from '../api/types';
-import { itemErrorWords } from '../jobs/summary';
+import { itemErrorWords, notCopiedWords } from '../jobs/summary';
 import type { JobTracker, TrackedJob } from '../jobs/tracker';
 import { WRITE_KINDS, type WriteKindName } from '../keys/writes';
 import { StorageClient } from '../api/storage';
@@ -144,7 +144,7 @@ export function remoteWriter(files: RemoteFiles, deps: RemoteWriterDeps): Remote
       const job = await deps.send<AsyncJob>(WRITE_KINDS.copy, { items: [item], destination, sourceNames: { [source.id]: source.name } });
       const result = (await deps.settled(job.id))?.result?.[0];
       files.drop(to);
-      if (result?.error) throw new WriteRefused(l10n.t('{0} was not copied: {1}', from, result.error.message ?? itemErrorWords(result.error)));
+      if (result?.error) throw new WriteRefused(notCopiedWords(from, result.error.message ?? itemErrorWords(result.error)));
       return [...(result?.resource ? [result.resource.id] : []), target.folderId];
     },
   };

@@ -277,9 +277,13 @@ export class TaskTreeModel implements RowModel<TaskTreeNode> {
 
   /** Shows a task an action has just made (a re-run's copy) in its group at once, until the refresh that follows. */
   addTask(task: Task): void {
-    this.group(groupOf(task.status)).list.forgetAhead();
+    const rootBefore = this.rootState();
+    const group = this.group(groupOf(task.status));
+    group.list.forgetAhead();
     this.move(task, undefined, groupOf(task.status));
-    this.changed.fire(undefined);
+    // Its group alone is drawn again (its count, its rows), unless the groups shown changed: a whole tree drawn again
+    // holds up a reveal of the new row until every group is drawn anew.
+    this.changed.fire(this.rootState() === rootBefore ? group : undefined);
   }
 
   /** The task in the group its status now names, out of the one before: counts and loaded listings alike. */
