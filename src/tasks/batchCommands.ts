@@ -273,15 +273,7 @@ export interface RerunResult {
  */
 async function sendReruns(services: Services, run: { account: Account; set: ReturnType<typeof followedSet>; total: number }, payloads: readonly unknown[], earlier: readonly Task[], signal?: AbortSignal): Promise<RerunResult> {
   const controller = new AbortController();
-  const stop = () => controller.abort();
-  if (signal?.aborted) stop();
-  signal?.addEventListener('abort', stop, { once: true });
-  let settled: Settled<Task>;
-  try {
-    settled = await sendTasks(services, WRITE_KINDS.rerunFailed, payloads, run.account, vscode.l10n.t('Re-running {0} tasks', count(payloads.length)), controller);
-  } finally {
-    signal?.removeEventListener('abort', stop);
-  }
+  const settled = await sendTasks(services, WRITE_KINDS.rerunFailed, payloads, run.account, vscode.l10n.t('Re-running {0} tasks', count(payloads.length)), controller, signal);
   const { finished, left, withdrawn } = settled;
   const made = finished.map((f) => f.outcome);
   const problems = left.map((r) => `${r.label ?? ''}: ${r.note ?? r.state}`);
@@ -290,10 +282,7 @@ async function sendReruns(services: Services, run: { account: Account; set: Retu
   const all = [...earlier, ...made];
   const rest = withdrawn.length ? () => sendReruns(services, run, withdrawn.map((r) => r.payload), all) : undefined;
   if ('warning' in summary) {
-    const again = rest ? vscode.l10n.t('Re-run the Rest ({0})', count(withdrawn.length)) : undefined;
-    void vscode.window.showWarningMessage(summary.warning, ...(again ? [again] : [])).then((chosen) => {
-      if (chosen !== undefined && chosen === again) rest?.().catch((error: unknown) => showError(paletteTitle(commandTitles().rerunFailed), error));
-    });
+    warnWithRest(summary.warning, rest && { button: vscode.l10n.t('Re-run the Rest ({0})', count(withdrawn.length)), send: rest }, paletteTitle(commandTitles().rerunFailed));
   } else {
     vscode.window.setStatusBarMessage(`$(check) ${summary.done}`, 5000);
   }
@@ -325,10 +314,14 @@ export function followedSet(services: Services, keep: Pick<StoredRerunWatch, 'ac
  * API budget holds bulk work back) to their end, in a notification that counts them ("49 of 50 made") with Cancel
  * (aborts `controller`: the writes not sent yet are taken back).
  */
-export function sendTasks<P>(services: Services, kind: WriteKindName, payloads: readonly P[], account: Account, title: string, controller: AbortController): Thenable<Settled<Task>> {
+export function sendTasks<P>(services: Services, kind: WriteKindName, payloads: readonly P[], account: Account, title: string, controller: AbortController, signal?: AbortSignal): Thenable<Settled<Task>> {
   return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
     let reported = 0;
-    const cancel = token.onCancellationRequested(() => controller.abort());
+    const stop = () => controller.abort();
+    const cancel = token.onCancellationRequested(stop);
+    // A script's Cancel (`signal`) as the notification's.
+    if (signal?.aborted) stop();
+    signal?.addEventListener('abort', stop, { once: true });
     try {
       return await services.outbox.send<Task, P>(kind, payloads, account, {
         until: 'end',
@@ -340,7 +333,15 @@ export function sendTasks<P>(services: Services, kind: WriteKindName, payloads: 
       });
     } finally {
       cancel.dispose();
+      signal?.removeEventListener('abort', stop);
     }
+  });
+}
+
+/** A summary's warning; after a Cancel, with a button that sends the rest (`rest`), whose failure is said under `title`. */
+export function warnWithRest(warning: string, rest: { button: string; send: () => Promise<unknown> } | undefined, title: string): void {
+  void vscode.window.showWarningMessage(warning, ...(rest ? [rest.button] : [])).then((chosen) => {
+    if (rest && chosen === rest.button) rest.send().catch((error: unknown) => showError(title, error));
   });
 }
 

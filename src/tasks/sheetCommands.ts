@@ -13,10 +13,8 @@ import { paletteTitle, type CommandOptions } from '../ui/commands';
 import { delimiterOf, readDelimited, type TableRow } from '../util/delimited';
 import { count, taskCount } from '../util/words';
 import { waitsForPerson, type Account } from '../write/records';
-import type { Settled } from '../write/settle';
-import { showError } from '../ui/errors';
 import { notSignedIn } from './actions';
-import { followedSet, sendTasks } from './batchCommands';
+import { followedSet, sendTasks, warnWithRest } from './batchCommands';
 import { bulkPace } from './paced';
 import type { RerunWatch } from './rerunFailed';
 import { planSheet, readyTasks, sheetColumns, sheetConfirmation, sheetFileCells, sheetPayloads, sheetPreview, sheetSummary, type SheetPlan } from './sampleSheet';
@@ -131,16 +129,7 @@ interface SheetSending {
  */
 async function makeSheetTasks(parts: SheetParts, run: SheetSending, payloads: readonly unknown[], earlier: readonly Task[], signal?: AbortSignal): Promise<SheetRun> {
   const { services } = parts;
-  const controller = new AbortController();
-  const stop = () => controller.abort();
-  if (signal?.aborted) stop();
-  signal?.addEventListener('abort', stop, { once: true });
-  let settled: Settled<Task>;
-  try {
-    settled = await sendTasks(services, WRITE_KINDS.createSheetTask, payloads, run.account, vscode.l10n.t('Making {0} from {1}', taskCount(payloads.length), run.sheetName), controller);
-  } finally {
-    signal?.removeEventListener('abort', stop);
-  }
+  const settled = await sendTasks(services, WRITE_KINDS.createSheetTask, payloads, run.account, vscode.l10n.t('Making {0} from {1}', taskCount(payloads.length), run.sheetName), new AbortController(), signal);
   const { finished, left, withdrawn } = settled;
   // A task the platform could not run (an input it refused) is made as a DRAFT with its errors: not run, said as failed.
   const drafts = finished.map((f) => f.outcome).filter((t) => t.status === 'DRAFT');
@@ -154,10 +143,7 @@ async function makeSheetTasks(parts: SheetParts, run: SheetSending, payloads: re
   const all = [...earlier, ...made];
   const rest = withdrawn.length ? () => makeSheetTasks(parts, run, withdrawn.map((r) => r.payload), all) : undefined;
   if ('warning' in summary) {
-    const button = rest ? vscode.l10n.t('Make the Rest ({0})', count(withdrawn.length)) : undefined;
-    void vscode.window.showWarningMessage(summary.warning, ...(button ? [button] : [])).then((chosen) => {
-      if (chosen !== undefined && chosen === button) rest?.().catch((error: unknown) => showError(paletteTitle(commandTitles().runForEachRow), error));
-    });
+    warnWithRest(summary.warning, rest && { button: vscode.l10n.t('Make the Rest ({0})', count(withdrawn.length)), send: rest }, paletteTitle(commandTitles().runForEachRow));
   } else {
     vscode.window.setStatusBarMessage(`$(check) ${summary.done}`, 8000);
   }
