@@ -12,7 +12,7 @@
 // writes CPU profiles of the product's worker and of the emulator for each run (profile.ts).
 import type { TaskFilter } from '../../src/tasks/filterModel';
 import { budgetCopy, budgetFigures } from './budgetScenario';
-import { volumeImport, volumeImportFigures } from './volumeImportScenario';
+import { officialVolumeImport, volumeImport, volumeImportFigures } from './volumeImportScenario';
 import { officialSheetTasks, sheetFigures, sheetTasks } from './sheetScenario';
 import { completeFiles, completionFigures } from './completionScenario';
 import { batchFigures, collectThousand, rerunThousand } from './batchScenario';
@@ -133,7 +133,7 @@ async function main(): Promise<number> {
   });
   await part('import', async () => {
     step('importing 10,000 objects of a volume within the API budget (accelerated clock)');
-    figures.push(...volumeImportFigures(await volumeImport()));
+    figures.push(...volumeImportFigures(await volumeImport(), await officialVolumeImport()));
   });
   await part('sheet', async () => {
     step('1,000 tasks from a sample sheet within the API budget (accelerated clock), and the official client\'s loop');

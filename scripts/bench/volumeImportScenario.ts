@@ -11,10 +11,13 @@ import { volumeJobReaderFor, volumeJobWriting } from '../../src/volumes/volumeJo
 import { volumeWrites } from '../../src/volumes/volumeWrites';
 import { Outbox } from '../../src/write/outbox';
 import { putObject } from '../../test/emulator/volumes';
-import type { Store } from '../../test/emulator/data';
 import { memoryState } from '../../test/support/sharedState';
 import { acceleratedPlatform } from './env';
-import type { Figure } from './figures';
+import type { FileRec, Store } from '../../test/emulator/data';
+import { startEmulator, type Emulator } from '../../test/emulator';
+import type { Figure, PeerValue } from './figures';
+import { findPeer, runPeer } from './peer/peerScenario';
+import type { WorkRun } from './peer/works';
 
 export const IMPORT_OBJECTS = 10_000;
 const PER_CALL = 100;
@@ -34,22 +37,72 @@ export interface VolumeImportResult {
   left: number;
 }
 
+/** The objects of the volume, 100 a call, and a folder of the project for each call to import into (both sides'). */
+function seedImport(store: Store): { folder: FileRec; prefix: string; first: number; locations: string[] }[] {
+  const project = store.projectById.get(PROJECT)!;
+  const stamp = new Date(store.startedAt).toISOString().slice(0, 19) + 'Z';
+  return Array.from({ length: IMPORT_OBJECTS / PER_CALL }, (_, call) => {
+    const folder = store.addFile({ id: store.newFileId(), name: `import_${String(call).padStart(3, '0')}`, project: PROJECT, parent: project.root_folder, type: 'folder', created_on: stamp, modified_on: stamp, origin: {}, tags: [], metadata: {} });
+    const prefix = `bench/batch_${call}/`;
+    const first = call * PER_CALL;
+    const locations = Array.from({ length: PER_CALL }, (_, i) => `${prefix}${objectName(first + i)}`);
+    for (const location of locations) putObject(store, VOLUME, location, 1_000_000, store.startedAt);
+    return { folder, prefix, first, locations };
+  });
+}
+
+/** As `work_bulk_import` of peer.py names them too. */
+const objectName = (n: number): string => `obj_${String(n).padStart(5, '0')}.fastq.gz`;
+
+/** The successful bulk import calls and the 429s the emulator answered, and the objects imported as files. */
+function importCounts(emulator: Emulator): { calls: number; status429: number; imported: number } {
+  return {
+    calls: emulator.writes.filter((w) => w.method === 'POST' && w.path.startsWith('/bulk/storage/imports/create') && w.status === 200).length,
+    status429: emulator.stats.byStatus[429] ?? 0,
+    imported: emulator.data.files.filter((f) => f.project === PROJECT && f.type === 'file' && /^obj_\d{5}\.fastq\.gz$/.test(f.name)).length,
+  };
+}
+
+export interface OfficialImportResult {
+  run?: WorkRun;
+  calls: number;
+  status429: number;
+  imported: number;
+  /** Why it did not run, or did not end. */
+  missing?: string;
+}
+
+/**
+ * The official client's bulk import of the same objects into the same folders (`work_bulk_import` of peer.py: a
+ * script's loop of `Import.bulk_submit`, then `Import.bulk_get` until every job has ended), against an emulator of the
+ * same data and limit, on the real clock.
+ */
+export async function officialVolumeImport(): Promise<OfficialImportResult> {
+  const found = findPeer();
+  if ('missing' in found) return { calls: 0, status429: 0, imported: 0, missing: found.missing };
+  const emulator = await startEmulator({ tasks: 10, files: 100, rateLimit: { limit: LIMIT, windowMs: WINDOW_MS } });
+  try {
+    const calls = seedImport(emulator.data as Store).map((c) => ({ parent: c.folder.id, prefix: c.prefix, first: c.first, count: PER_CALL }));
+    try {
+      const run = await runPeer(found.peer, { id: 'bulk_import', timeoutMs: 2 * WINDOW_MS }, emulator, { volume: VOLUME, calls }, ['--warm'], 1);
+      return { run, ...importCounts(emulator) };
+    } catch (error) {
+      return { ...importCounts(emulator), missing: error instanceof Error ? error.message : String(error) };
+    }
+  } finally {
+    await emulator.close();
+  }
+}
+
 export async function volumeImport(): Promise<VolumeImportResult> {
   const { clock, emulator, client, quiet, key, account } = await acceleratedPlatform({ tasks: 10, files: 100, rateLimit: { limit: LIMIT, windowMs: WINDOW_MS } });
   const tracker = new JobTracker(client.copyJobs, memoryState(), clock, { account: () => key, budget: client.budget, readers: { import: volumeJobReaderFor(client, 'imports') } });
   const writing = volumeJobWriting(volumesOf(client), tracker);
   const outbox = new Outbox(memoryState(), async () => account, volumeWrites({ writing: async () => writing, budget: client.budget }), clock);
   try {
-    const store = emulator.data as Store;
-    const project = store.projectById.get(PROJECT)!;
-    const stamp = new Date(store.startedAt).toISOString().slice(0, 19) + 'Z';
-    const payloads = [];
-    for (let call = 0; call < IMPORT_OBJECTS / PER_CALL; call++) {
-      const folder = store.addFile({ id: store.newFileId(), name: `import_${String(call).padStart(3, '0')}`, project: PROJECT, parent: project.root_folder, type: 'folder', created_on: stamp, modified_on: stamp, origin: {}, tags: [], metadata: {} });
-      const locations = Array.from({ length: PER_CALL }, (_, i) => `bench/batch_${call}/obj_${String(call * PER_CALL + i).padStart(5, '0')}.fastq.gz`);
-      for (const location of locations) putObject(store, VOLUME, location, 1_000_000, store.startedAt);
-      payloads.push(...importPayloads(locations.map((location) => ({ volume: VOLUME, location })), { project: PROJECT, parent: folder.id, label: folder.name }, { onClash: 'fail', keepFolders: true }));
-    }
+    const payloads = seedImport(emulator.data as Store).flatMap((call) =>
+      importPayloads(call.locations.map((location) => ({ volume: VOLUME, location })), { project: PROJECT, parent: call.folder.id, label: call.folder.name }, { onClash: 'fail', keepFolders: true }),
+    );
     await client.rateLimit();
     const before = emulator.stats.requests;
     const t0 = clock.now();
@@ -70,10 +123,11 @@ export async function volumeImport(): Promise<VolumeImportResult> {
       await clock.runUntil(clock.now() + 10_000, quiet, SETTLE_LIMIT_MS);
     }
     await sending;
+    const { calls, status429 } = importCounts(emulator);
     return {
-      calls: emulator.writes.filter((w) => w.method === 'POST' && w.path.startsWith('/bulk/storage/imports/create') && w.status === 200).length,
+      calls,
       requests: emulator.stats.requests - before,
-      status429: emulator.stats.byStatus[429] ?? 0,
+      status429,
       jobs: { finished, completed },
       totalMs: lastFinish - t0,
       left: outbox.all().length,
@@ -89,14 +143,29 @@ export async function volumeImport(): Promise<VolumeImportResult> {
  * The figures: 100 bulk calls, no 429, every object imported, and the requests and time to every job done. Floors: a
  * POST and a read of each hundred jobs once done (200 requests), within one window of the budget.
  */
-export function volumeImportFigures(r: VolumeImportResult): Figure[] {
+export function volumeImportFigures(r: VolumeImportResult, official: OfficialImportResult): Figure[] {
   const section = `Import ${IMPORT_OBJECTS.toLocaleString('en-US')} objects of a volume (1,000 requests per 5 min, accelerated clock)`;
   const calls = IMPORT_OBJECTS / PER_CALL;
   const all = r.jobs.finished === IMPORT_OBJECTS && r.jobs.completed === IMPORT_OBJECTS && r.left === 0;
+  const ran = official.run;
+  const peer = (value: (run: WorkRun) => number): PeerValue => (ran ? { value: value(ran) } : { value: undefined, note: official.missing ?? 'it did not run' });
+  const peerNote = ran
+    ? `official client: ${JSON.stringify(ran.result)}, ${official.imported.toLocaleString('en-US')} files made, ${(ran.ms / 1000).toFixed(1)} s on the real clock${official.missing ? ` (${official.missing})` : ''}`
+    : undefined;
   return [
-    { section, name: 'bulk import calls', unit: 'count', value: r.calls, ideal: calls, limit: calls, margin: 'exact' },
-    { section, name: '429 answers', unit: 'count', value: r.status429, ideal: 0, limit: 0, margin: 'ideal + 0' },
-    { section, name: 'objects imported: each job COMPLETED and followed to its end, no call left in the outbox', unit: 'count', value: all ? r.jobs.completed : NaN, ideal: IMPORT_OBJECTS, limit: IMPORT_OBJECTS, margin: 'exact' },
+    { section, name: 'bulk import calls', unit: 'count', value: r.calls, ideal: calls, limit: calls, margin: 'exact', peer: peer(() => official.calls) },
+    { section, name: '429 answers', unit: 'count', value: r.status429, ideal: 0, limit: 0, margin: 'ideal + 0', peer: peer(() => official.status429) },
+    {
+      section,
+      name: 'objects imported: each job COMPLETED and followed to its end, no call left in the outbox',
+      unit: 'count',
+      value: all ? r.jobs.completed : NaN,
+      ideal: IMPORT_OBJECTS,
+      limit: IMPORT_OBJECTS,
+      margin: 'exact',
+      peer: peer(() => official.imported),
+      note: peerNote,
+    },
     {
       section,
       name: 'requests in all (the calls, the snapshots of the import list, the reads of the jobs while they run)',
@@ -105,14 +174,15 @@ export function volumeImportFigures(r: VolumeImportResult): Figure[] {
       ideal: 2 * calls,
       limit: LIMIT,
       margin: 'within one window of the budget',
+      peer: peer((run) => run.requests),
     },
-    { section, name: 'time from the command to every job done', unit: 'ms', value: r.totalMs, ideal: undefined, limit: WINDOW_MS, margin: 'no wait for the budget\'s reset' },
+    { section, name: 'time from the command to every job done', unit: 'ms', value: r.totalMs, ideal: undefined, limit: WINDOW_MS, margin: 'no wait for the budget\'s reset', peer: peer((run) => run.ms), note: 'the official client\'s on the real clock' },
   ];
 }
 
 if (require.main === module) {
   const started = process.hrtime.bigint();
-  volumeImport().then(
+  (async () => ({ product: await volumeImport(), official: await officialVolumeImport() }))().then(
     (r) => console.log(JSON.stringify({ ...r, realMs: Number((process.hrtime.bigint() - started) / 1_000_000n) })),
     (e: unknown) => {
       console.error(e);

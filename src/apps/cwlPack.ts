@@ -142,9 +142,14 @@ class Packer {
   /** The process's user types written out in its inputs and outputs (`userTypesOf`); the types known, for its steps. */
   private inlineTypes(cwl: Json, file: string, parentTypes: UserTypes): UserTypes {
     const types = userTypesOf(cwl, file, parentTypes, (value) => this.origins.get(value));
+    // Every type defined in this document, where the platform reads it (a pulled app): left as written, so that its
+    // diff stays empty; a type of another file named here is still refused when none defines it.
+    const foreign = [...types.keys()].some((key) => !key.startsWith(`${file}#`));
+    if (foreign) withoutSchemaDefs(cwl);
+    const used = foreign ? types : new Map<string, Json>();
     for (const key of ['inputs', 'outputs'] as const) {
       if (!Array.isArray(cwl[key])) continue;
-      cwl[key] = (cwl[key] as unknown[]).map((port) => (isObject(port) && 'type' in port ? { ...port, type: this.inlineType(port.type, file, types, []) } : port));
+      cwl[key] = (cwl[key] as unknown[]).map((port) => (isObject(port) && 'type' in port ? { ...port, type: this.inlineType(port.type, file, used, []) } : port));
     }
     return types;
   }
@@ -229,29 +234,33 @@ type UserTypes = ReadonlyMap<string, Json>;
 
 const BUILT_IN_TYPES = new Set(['null', 'boolean', 'int', 'long', 'float', 'double', 'string', 'File', 'Directory', 'stdin', 'stdout', 'stderr', 'Any']);
 
+const isSchemaDef = (r: unknown): r is Json => isObject(r) && r.class === 'SchemaDefRequirement';
+
 /**
- * A process's `SchemaDefRequirement` taken out, each type it defines (in place or imported from a file) written out
- * where an input or output names it (`types.yml#Sample`, `#Sample`, `Sample[]`, `Sample?`), as sbpack does: the
- * platform does not read the files the types came from. Returns the types known here (the parent's, and its own) for
- * its steps.
+ * The user types a process knows, by where they are defined (`<file>#<name>`): its parent's, and those of its
+ * `SchemaDefRequirement`, in place or imported from a file. Where one came from another file, sbpack writes each out
+ * where an input or output names it (`types.yml#Sample`, `#Sample`, `Sample[]`, `Sample?`) and takes the
+ * requirement out: the platform does not read the files the types came from.
  */
 function userTypesOf(cwl: Json, file: string, parentTypes: UserTypes, originOf: (value: object) => string | undefined): Map<string, Json> {
   const types = new Map(parentTypes);
-  const requirements = Array.isArray(cwl.requirements) ? (cwl.requirements as unknown[]) : [];
-  const schemaDefs = requirements.filter((r): r is Json => isObject(r) && r.class === 'SchemaDefRequirement');
   const add = (value: unknown, from: string) => {
     if (Array.isArray(value)) return value.forEach((item) => add(item, originOf(value) ?? from));
     if (!isObject(value)) return;
     const origin = originOf(value) ?? from;
     if (typeof value.name === 'string') types.set(`${origin}#${value.name.replace(/^#/, '')}`, value);
   };
-  for (const def of schemaDefs) add(def.types, originOf(def) ?? file);
-  if (schemaDefs.length) {
-    const left = requirements.filter((r) => !schemaDefs.includes(r as Json));
-    if (left.length) cwl.requirements = left;
-    else delete cwl.requirements;
-  }
+  const requirements = Array.isArray(cwl.requirements) ? (cwl.requirements as unknown[]) : [];
+  for (const def of requirements.filter(isSchemaDef)) add(def.types, originOf(def) ?? file);
   return types;
+}
+
+/** The process without its `SchemaDefRequirement` (its types written out where they are named). */
+function withoutSchemaDefs(cwl: Json): void {
+  if (!Array.isArray(cwl.requirements)) return;
+  const left = (cwl.requirements as unknown[]).filter((r) => !isSchemaDef(r));
+  if (left.length) cwl.requirements = left;
+  else delete cwl.requirements;
 }
 
 /** YAML or JSON; JSON (a file starting with `{` or `[`) by JSON.parse, many times quicker than the YAML parser. */

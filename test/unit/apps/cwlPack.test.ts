@@ -228,6 +228,26 @@ steps:
     await assert.rejects(packCwl(at('bad.cwl'), repo.read, { root: ROOT }), (e: unknown) => e instanceof PackError && e.message === 'bad.cwl names the type types.yml#triple, which no SchemaDefRequirement defines.');
   });
 
+  it('a document whose types are all defined in it (a pulled app) is left as written: its requirement and `#` names kept', async () => {
+    const tool = `cwlVersion: v1.0
+class: CommandLineTool
+requirements:
+  - class: SchemaDefRequirement
+    types:
+      - name: "#pair"
+        type: record
+        fields: [{ name: left, type: File }]
+inputs:
+  - id: reads
+    type: "#pair"
+outputs: []
+`;
+    const repo = files({ 'pulled.cwl': tool });
+    const cwl = (await packCwl(at('pulled.cwl'), repo.read, { root: ROOT })).cwl as unknown as Doc;
+    assert.deepStrictEqual(cwl.requirements.map((r) => r.class), ['SchemaDefRequirement']);
+    assert.strictEqual(cwl.inputs[0].type as unknown, '#pair');
+  });
+
   it('reads YAML written in flow style, which starts as JSON does', async () => {
     const repo = files({ 'flow.cwl': '{class: CommandLineTool, cwlVersion: v1.0, inputs: {n: int}, outputs: []}\n' });
     assert.deepStrictEqual((await packCwl(at('flow.cwl'), repo.read, { root: ROOT })).cwl, { class: 'CommandLineTool', cwlVersion: 'v1.0', inputs: [{ id: 'n', type: 'int' }], outputs: [] });
