@@ -111,7 +111,8 @@ export async function volumeImport(): Promise<VolumeImportResult> {
     let lastFinish = t0;
     tracker.onDidFinish((job) => {
       finished++;
-      if (job.completed) completed++;
+      // COMPLETED on the platform: its one item's result is the file made (an import claims no file counts).
+      if (job.result?.length === 1 && job.result[0].resource && !job.result[0].error) completed++;
       lastFinish = clock.now();
     });
     outbox.start();
