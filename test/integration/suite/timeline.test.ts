@@ -80,7 +80,17 @@ describe('Show Timeline', function () {
   });
 
   it('a running task: its running job open-ended; read again at the refresh interval until it ends', async function () {
-    this.timeout(90_000);
+    this.timeout(150_000);
+    // The tasks the suites before started end first: the one picked stays running until this test ends it (a task
+    // whose scheduled end came between the pick and the read showed its jobs all completed).
+    await waitFor(
+      () => {
+        emulator().advance();
+        return emulator().pendingTaskSteps() === 0;
+      },
+      'the tasks started by the suites before to end',
+      60_000,
+    );
     const running = emulator().data.tasks.find((t) => !t.batch && t.parent === null && t.status === 'RUNNING' && t.start_time)!;
     const settings = vscode.workspace.getConfiguration('sevenbridges.tasks');
     await settings.update('refreshInterval', 10, vscode.ConfigurationTarget.Global);
