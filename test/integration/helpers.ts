@@ -56,7 +56,20 @@ export function repoRoot(): string {
   return process.env[ENV.repoRoot] ?? path.resolve(__dirname, '..', '..', '..');
 }
 
-export { waitFor } from '../support/waitFor';
+import { waitFor } from '../support/waitFor';
+export { waitFor };
+
+/** Waits until the tasks the suites before started have ended (each request moves them on): what a test reads of tasks then holds still. */
+export async function tasksStartedBeforeEnded(timeoutMs: number): Promise<void> {
+  await waitFor(
+    () => {
+      emulator().advance();
+      return emulator().pendingTaskSteps() === 0;
+    },
+    'the tasks started by the suites before to end',
+    timeoutMs,
+  );
+}
 
 /** Closes every editor with unsaved changes without saving (closing it otherwise asks, and the question blocks the suites after). */
 export async function revertDirtyEditors(): Promise<void> {

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
 import type { GroupNode, LoadMoreNode, TaskNode, TaskTreeNode } from '../../../src/tasks/taskTree';
 import type { TaskRec } from '../../emulator';
-import { activateProduct, emulator, waitFor } from '../helpers';
+import { activateProduct, emulator, tasksStartedBeforeEnded, waitFor } from '../helpers';
 
 const STATUSES = ['RUNNING', 'QUEUED', 'DRAFT', 'COMPLETED', 'FAILED', 'ABORTED'];
 
@@ -28,14 +28,7 @@ describe('task explorer', function () {
     api = await activateProduct();
     await waitFor(() => api.services.session.state === 'signedIn', 'the product to be signed in to the emulator (SB_AUTH_TOKEN)', 20_000);
     // The tasks the suites before started end first (each run moves them on): the counts compared below hold still.
-    await waitFor(
-      () => {
-        emulator().advance();
-        return emulator().pendingTaskSteps() === 0;
-      },
-      'the tasks started by the suites before to end',
-      120_000,
-    );
+    await tasksStartedBeforeEnded(120_000);
     await vscode.commands.executeCommand('sevenbridges.tasks.clearFilter');
     await vscode.commands.executeCommand('sevenbridges.tasks.focus');
     await vscode.commands.executeCommand('sevenbridges.tasks.refresh');

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
 import type { ExecutionDetails } from '../../../src/api/types';
 import type { TimelinePanel } from '../../../src/tasks/timelinePanel';
-import { activateProduct, closeAllEditors, emulator, waitFor } from '../helpers';
+import { activateProduct, closeAllEditors, emulator, tasksStartedBeforeEnded, waitFor } from '../helpers';
 
 async function executionDetails(id: string): Promise<ExecutionDetails> {
   const answer = await fetch(`${emulator().baseUrl}/tasks/${id}/execution_details`, { headers: { 'X-SBG-Auth-Token': emulator().token } });
@@ -83,14 +83,7 @@ describe('Show Timeline', function () {
     this.timeout(150_000);
     // The tasks the suites before started end first: the one picked stays running until this test ends it (a task
     // whose scheduled end came between the pick and the read showed its jobs all completed).
-    await waitFor(
-      () => {
-        emulator().advance();
-        return emulator().pendingTaskSteps() === 0;
-      },
-      'the tasks started by the suites before to end',
-      60_000,
-    );
+    await tasksStartedBeforeEnded(60_000);
     const running = emulator().data.tasks.find((t) => !t.batch && t.parent === null && t.status === 'RUNNING' && t.start_time)!;
     const settings = vscode.workspace.getConfiguration('sevenbridges.tasks');
     await settings.update('refreshInterval', 10, vscode.ConfigurationTarget.Global);
