@@ -71,16 +71,14 @@ export interface RunOptions {
 
 /** How often the ranges each `.part` holds are written to stored state (and at the end of a run). */
 const SAVE_EVERY_MS = 2_000;
-/** A write buffer's size: the bytes received gathered before they are handed to the `.part` file. */
-const WRITE_BYTES = 512 * 1024;
 /**
- * The most one call to the disk writes, as the official client's (32 KiB). On the bench's machine (Linux 6.18 in a
- * VM) copying a GiB into the file's cache in larger calls cost the kernel 0.2 s in one run and 0.7–2 s in the next.
- * This side's CPU for the bench's 1 GiB download: 1.4–1.7 s in eight runs of nine with calls of 32 KiB (system
- * 0.8–0.95 s), 1.4–3.7 s with 64 KiB (system 0.8–2.4 s), 2.1–2.9 s with 512 KiB. Calls of 32 KiB are not immune:
- * some later runs of them took 2.4–3.2 s (system 1.7–2.6 s).
+ * A write buffer's size: the bytes received gathered before they are handed to the `.part` file, in one call. Each
+ * call to the disk goes through libuv's thread pool, and the hand-over costs more than the bytes: alone, writing
+ * 1 GiB took 1.7–2.4 s of CPU in calls of 32 KiB, 0.4–0.6 s in calls of 512 KiB. For the bench's 1 GiB download
+ * (two cores, load 5–9, CPU of user and system, medians of six to nine runs): buffers of 512 KiB written 32 KiB a
+ * call 3.77 s; written whole 3.0 s, as buffers of 1 MiB (3.04 s); buffers of 2 MiB 4.0–4.4 s, twice the system time.
  */
-const WRITE_CALL_BYTES = 32 * 1024;
+export const WRITE_BYTES = 512 * 1024;
 const MAX_BACKOFF_MS = 30_000;
 
 const nodeDisk: LocalDisk = { open: openUnder };
@@ -521,12 +519,12 @@ class DownloadRun {
     this.notify();
   }
 
-  /** Writes `length` bytes of `buffer` at `position` in the file, in calls of at most WRITE_CALL_BYTES. */
+  /** Writes `length` bytes of `buffer` at `position` in the file: in one call, unless the disk takes fewer. */
   private async write(job: Job, buffer: Buffer, length: number, position: number): Promise<void> {
     const file = job.file!;
     try {
       for (let wrote = 0; wrote < length; ) {
-        const asked = Math.min(WRITE_CALL_BYTES, length - wrote);
+        const asked = length - wrote;
         const bytes = ((await file.write(buffer, wrote, asked, position + wrote)) as { bytesWritten?: number } | undefined)?.bytesWritten ?? asked;
         if (bytes <= 0) throw Object.assign(new Error('the disk took no byte of a write'), { code: 'EIO' });
         wrote += bytes;

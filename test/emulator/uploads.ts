@@ -145,8 +145,8 @@ export class UploadEngine {
     const out = fs.openSync(file, 'w');
     const etag = createHash('md5').update(`${uploadId}:${partNumber}:${this.partSeq}`).digest('hex');
     let size = 0;
-    // A body arrives in chunks of 64 KiB at most, each written as it comes, in this thread, 32 KiB a call, as the
-    // download engine writes (see WRITE_CALL_BYTES in src/transfer/download.ts). Writes of a MiB cost it
+    // A body arrives in chunks of 64 KiB at most, each written as it comes, in this thread, 32 KiB a call (the
+    // official client's size of a write). Synchronous writes of a MiB cost it
     // 0.6–2.2 s of kernel time per GiB from one run to the next, noise that fell on whichever side was being served;
     // one call a chunk through the thread pool costs its hand-overs.
     const close = () => fs.closeSync(out);
