@@ -5,7 +5,7 @@ export interface Figure {
   /** Section of the table (Task tree, Filtering, Copying, ...). */
   section: string;
   name: string;
-  unit: 'req' | 'ms' | 'MB' | 'KB' | 'MB/s' | 'req/min' | 'count' | '×';
+  unit: 'req' | 'ms' | 's' | 'MB' | 'KB' | 'MB/s' | 'req/min' | 'count' | '×';
   value: number | undefined;
   /** The ideal, or undefined when only a bound is declared. */
   ideal?: number;
@@ -43,7 +43,7 @@ export function ratio(f: Figure): number | undefined {
 
 function fmt(value: number | undefined, unit: Figure['unit']): string {
   if (value === undefined || !Number.isFinite(value)) return '—';
-  if (unit === 'MB' || unit === 'MB/s' || unit === '×') return value.toFixed(unit === '×' ? 2 : 1);
+  if (unit === 'MB' || unit === 'MB/s' || unit === '×' || unit === 's') return value.toFixed(unit === '×' || unit === 's' ? 2 : 1);
   if (unit === 'KB') return value < 10 ? value.toFixed(1) : value.toFixed(0);
   return Math.round(value).toLocaleString('en-US');
 }

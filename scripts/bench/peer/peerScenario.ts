@@ -84,26 +84,28 @@ function processCpuS(pid: number | undefined): { user: number; system: number } 
 }
 
 /**
- * With SB_BENCH_CPU=1, prints the CPU seconds each run spent in the side's process and in the emulator's (this
- * process: the API and the storage origin), and the wall time: on a busy machine, CPU says more than the clock.
+ * The CPU seconds each run spent in the side's process (a figure of the run). With SB_BENCH_CPU=1, also prints them
+ * beside the emulator's (this process: the API and the storage origin) and the wall time.
  */
 function cpuMeter(what: string, pid: number | undefined) {
   let [side, emulator, wall] = [{ user: 0, system: 0 }, process.cpuUsage(), 0];
-  const on = process.env.SB_BENCH_CPU === '1';
+  const print = process.env.SB_BENCH_CPU === '1';
   const profile = profiler(`${what.replace(/[^a-z_]+/g, '-')}emulator`);
   return {
     start: () => {
       void profile.start();
-      if (!on) return;
       [side, emulator, wall] = [processCpuS(pid), process.cpuUsage(), performance.now()];
     },
-    stop: () => {
+    /** The side's CPU seconds since `start`. */
+    stop: (): number => {
       void profile.stop();
-      if (!on) return;
-      const used = process.cpuUsage(emulator);
       const now = processCpuS(pid);
       const [user, system] = [now.user - side.user, now.system - side.system];
-      console.log(`bench: cpu ${what}: side ${(user + system).toFixed(2)} s (user ${user.toFixed(2)}), emulator ${((used.user + used.system) / 1e6).toFixed(2)} s (user ${(used.user / 1e6).toFixed(2)}), wall ${((performance.now() - wall) / 1000).toFixed(2)} s`);
+      if (print) {
+        const used = process.cpuUsage(emulator);
+        console.log(`bench: cpu ${what}: side ${(user + system).toFixed(2)} s (user ${user.toFixed(2)}), emulator ${((used.user + used.system) / 1e6).toFixed(2)} s (user ${(used.user / 1e6).toFixed(2)}), wall ${((performance.now() - wall) / 1000).toFixed(2)} s`);
+      }
+      return user + system;
     },
   };
 }
@@ -131,6 +133,7 @@ function medianRun(runs: WorkRun[]): WorkRun {
     rssMb: median((r) => r.rssMb),
     storageRequests: median((r) => r.storageRequests),
     storageBytes: median((r) => r.storageBytes),
+    cpuS: median((r) => r.cpuS),
     result: results.size === 1 ? runs[0].result : { differ: [...results] },
     startedAt: runs[0].startedAt,
   };
@@ -162,8 +165,8 @@ function handshake(what: string, emulator: Emulator, runs: number, timeoutMs: nu
         io.go();
       },
       (reported) => {
-        cpu.stop();
-        done.push({ ...reported, ...counts.stop() });
+        const cpuS = cpu.stop();
+        done.push({ ...reported, ...counts.stop(), cpuS });
         if (done.length === runs) resolve(medianRun(done));
       },
       reject,
@@ -244,6 +247,8 @@ export interface PairResult {
   ideals?: WorkIdeals;
   /** `traced`: the run under tracemalloc (none for a work measured by RSS, `peerMemory: 'rss'`). */
   peer: { timed: WorkRun; traced?: WorkRun } | { missing: string };
+  /** Processes spinning beside both sides while they ran (transfers.ts `underLoad`); none when unset. */
+  busyCores?: number;
 }
 
 /** One piece of work on both sides at one latency. */

@@ -4,6 +4,7 @@
 // part sizes); the official client's is `File.download` / `File.upload` (peer.py). What each side left is checked
 // against the emulator's deterministic content (files on disk for a download, the platform's files for an upload),
 // so a fast wrong answer fails its figures.
+import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -283,6 +284,22 @@ export const uploadManyWork: PeerWork<UploadArgs> = {
 
 export const TRANSFER_WORKS = [downloadOneWork, downloadManyWork, uploadOneWork, uploadManyWork] as unknown as PeerWork[];
 
+/**
+ * The one-file cases run again beside other work: a user's editor is never idle, and an engine bound by its own CPU
+ * slows most when the cores are shared. The same load for both sides: processes spinning, a core's worth each.
+ */
+const LOADED_WORKS = [downloadOneWork, uploadOneWork] as unknown as PeerWork[];
+const BUSY_CORES = 2;
+
+async function underLoad<T>(cores: number, run: () => Promise<T>): Promise<T> {
+  const spinners = Array.from({ length: cores }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+  try {
+    return await run();
+  } finally {
+    for (const spinner of spinners) spinner.kill();
+  }
+}
+
 // ---- running them, and their figures ----
 
 /** Which cases to run: those of `cases` (work ids) at the latencies of `latencies`; every one when unset. */
@@ -307,6 +324,10 @@ export async function runTransfers(step: (what: string) => void, selection: Tran
         step(`beside sevenbridges-python: ${work.title}, ${latencyLabel(latencyMs)}`);
         results.push(await runPair(work, latencyMs, found));
       }
+      for (const work of works.filter((w) => LOADED_WORKS.includes(w))) {
+        step(`beside sevenbridges-python: ${work.title}, ${latencyLabel(latencyMs)}, ${BUSY_CORES} busy cores beside`);
+        results.push({ ...(await underLoad(BUSY_CORES, () => runPair(work, latencyMs, found))), busyCores: BUSY_CORES });
+      }
     }
     return results;
   } finally {
@@ -321,44 +342,55 @@ interface Expected {
   storage: number;
   /** The least the product's MB/s may be, as a multiple of the official client's. */
   goal: number;
+  /** Whether its CPU per GiB is a figure (one large file: the engine's own cost, not its requests'). */
+  cpu: boolean;
 }
 
 /** What a case moves, and the fewest requests it takes the product (its own part plans). */
-function expected(work: PeerWork, latencyMs: number): Expected {
+function expected(work: PeerWork, latencyMs: number, busyCores = 0): Expected {
   const n = manyFiles(latencyMs);
+  // Beside other work the goal of one large file is higher over a round trip: the connections' waits overlap there.
+  const oneGoal = busyCores && latencyMs ? 2 : 1;
   switch (work.id) {
     case 'download_one':
       // The file's record and its download_info; its ranges, 8 connections busy.
-      return { files: 1, bytes: ONE_SIZE, api: 2, storage: downloadRanges(ONE_SIZE, 8).length, goal: 1 };
+      return { files: 1, bytes: ONE_SIZE, api: 2, storage: downloadRanges(ONE_SIZE, 8).length, goal: oneGoal, cpu: true };
     case 'download_many':
       // The folder's pages and one download_info a file; one read a file.
-      return { files: n, bytes: n * SMALL_SIZE, api: Math.ceil(n / 100) + n, storage: n, goal: 2 };
+      return { files: n, bytes: n * SMALL_SIZE, api: Math.ceil(n / 100) + n, storage: n, goal: 2, cpu: false };
     case 'upload_one': {
       // The emulator answers parts of 64 MiB for a file of 1 GiB or more (uploads.ts): init, a URL and a report a part, complete.
       const parts = uploadParts(ONE_SIZE, Math.max(uploadPartSize(ONE_SIZE), 64 * MiB)).length;
-      return { files: 1, bytes: ONE_SIZE, api: 2 + 2 * parts, storage: parts, goal: 1 };
+      return { files: 1, bytes: ONE_SIZE, api: 2 + 2 * parts, storage: parts, goal: oneGoal, cpu: true };
     }
     default:
-      return { files: n, bytes: n * SMALL_SIZE, api: 4 * n, storage: n, goal: 2 };
+      return { files: n, bytes: n * SMALL_SIZE, api: 4 * n, storage: n, goal: 2, cpu: false };
   }
 }
 
 const mbps = (bytes: number, run: WorkRun) => bytes / MiB / (run.ms / 1000);
+const cpuPerGiB = (bytes: number, run: WorkRun) => run.cpuS / (bytes / (1024 * MiB));
 const ok = (run: WorkRun) => JSON.stringify((run.result as { check?: Json } | null)?.check) === '"byte-identical"';
 const slack = (ideal: number) => ({ limit: ideal + Math.ceil(ideal / 100), margin: 'ideal + 1 % (retries)' });
 
-/** The figures of one case: MB/s, API and storage requests, peak resident memory (both sides), the product's heap. */
+/**
+ * The figures of one case: MB/s, CPU per GiB (one large file), API and storage requests, peak resident memory (both
+ * sides), the product's heap. A case run beside busy cores has its MB/s and CPU alone (the rest is the quiet run's).
+ */
 export function transferFigures(r: PairResult): Figure[] {
-  const e = expected(r.work, r.latencyMs);
-  const section = `Transfers beside sevenbridges-python, ${latencyLabel(r.latencyMs)}`;
+  const e = expected(r.work, r.latencyMs, r.busyCores);
+  const section = `Transfers beside sevenbridges-python, ${latencyLabel(r.latencyMs)}${r.busyCores ? `, ${r.busyCores} busy cores beside` : ''}`;
   const name = (what: string) => `${r.work.title}${e.files > 1 ? ` (${e.files.toLocaleString('en-US')})` : ''}: ${what}`;
   // A side whose files are not byte-identical has no figure: a fast wrong answer must not pass.
   const mine = (value: number) => (ok(r.ours) ? value : NaN);
   const peerMbps = peerFigure(r, (p) => (ok(p) ? mbps(e.bytes, p) : NaN));
   const peerMs = 'missing' in r.peer ? undefined : r.peer.timed.ms;
   const check = ok(r.ours) ? undefined : `the product's result: ${JSON.stringify(r.ours.result)}`;
-  return [
-    {
+  const peerCpu = peerFigure(r, (p) => (ok(p) ? cpuPerGiB(e.bytes, p) : NaN));
+  const cpu: Figure[] = e.cpu
+    ? [{ section, name: name("CPU per GiB (user + system, the side's process)"), unit: 's', value: mine(cpuPerGiB(e.bytes, r.ours)), limit: peerCpu.value ?? NaN, margin: "goal: ≤ 1 × the official client's", peer: peerCpu }]
+    : [];
+  const throughput: Figure = {
       section,
       name: name('throughput'),
       unit: 'MB/s',
@@ -368,7 +400,11 @@ export function transferFigures(r: PairResult): Figure[] {
       margin: `goal: ≥ ${e.goal} × the official client's`,
       peer: peerMbps,
       note: check ?? `${(r.ours.ms / 1000).toFixed(1)} s for ${(e.bytes / MiB).toFixed(0)} MiB (official client: ${peerMs === undefined ? '—' : `${(peerMs / 1000).toFixed(1)} s`}); both byte-identical`,
-    },
+  };
+  if (r.busyCores) return [throughput, ...cpu];
+  return [
+    throughput,
+    ...cpu,
     { section, name: name('API requests'), unit: 'req', value: mine(r.ours.requests), ideal: e.api, ...slack(e.api), peer: peerFigure(r, (p) => p.requests) },
     { section, name: name('storage requests'), unit: 'req', value: mine(r.ours.storageRequests), ideal: e.storage, ...slack(e.storage), peer: peerFigure(r, (p) => p.storageRequests) },
     {

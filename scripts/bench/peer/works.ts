@@ -46,6 +46,8 @@ export interface WorkRun {
   /** Requests the storage origin received during the work, and the body bytes it sent (reads) and received (parts). */
   storageRequests: number;
   storageBytes: number;
+  /** CPU seconds, user and system, the side's process spent on the work (its threads' included). */
+  cpuS: number;
   result: Json;
   /** Wall-clock time (epoch ms) the work started, for ideals tied to the platform's own timeline. */
   startedAt: number;

@@ -26,7 +26,7 @@ const ours = (over: Partial<SheetResult> = {}): SheetResult => ({
   left: 0,
   ...over,
 });
-const run: WorkRun = { ms: 17_681, requests: 1000, bytes: 0, memoryMb: NaN, rssMb: 0, storageRequests: 0, storageBytes: 0, result: { made: 1000, refused: {} }, startedAt: NaN };
+const run: WorkRun = { ms: 17_681, requests: 1000, bytes: 0, memoryMb: NaN, rssMb: 0, storageRequests: 0, storageBytes: 0, cpuS: NaN, result: { made: 1000, refused: {} }, startedAt: NaN };
 const official: OfficialSheetResult = { run, status429: 0, tasks: { made: 1000, doubled: 0, missing: 0 } };
 const failing = (figures: ReturnType<typeof sheetFigures>) => figures.filter((f) => !passes(f)).map((f) => f.name.split(' (')[0].split(',')[0]);
 
