@@ -10,9 +10,11 @@ import { isOptions, type TargetType } from '../ui/targets';
 import { pickProject } from '../ui/projectPick';
 import { withProgressBar, type RowTree } from '../ui/rowTree';
 import { count } from '../util/words';
-import { dropDestination, dropTarget, projectNodeOf, type DropTarget } from './dragAndDrop';
+import { dropDestination, type DropTarget } from './dragAndDrop';
 import type { CopyDestination } from '../copy/request';
-import { FarDownError, FolderNode, ProjectNode, type FilesNode, type FilesTreeModel, type ItemNode } from './filesModel';
+import { FarDownError, type FilesTreeModel } from './filesModel';
+import type { FilesNode, ItemNode } from './fileNodes';
+import { opensOf, placeOf, placeRow, projectRowOf } from './fileKinds';
 import { download } from '../remote/download';
 import type { DownloadRef } from '../remote/downloadItems';
 import { uploadCommand } from '../remote/upload';
@@ -42,7 +44,10 @@ export interface FilesParts {
 /** Download… takes a project's row too: the whole project, under a folder of its name. */
 function downloadable(files: TargetType<FileRef, FileAsk>): TargetType<DownloadRef, FileAsk> {
   return {
-    read: (value) => (value instanceof ProjectNode ? { id: value.id, name: value.name, wholeProject: true } : files.read(value)),
+    read: (value) => {
+      const project = projectRowOf(value);
+      return project ? { id: project.id, name: project.name, wholeProject: true } : files.read(value);
+    },
     key: (ref) => ref.id.toLowerCase(),
     pick: files.pick,
   };
@@ -84,7 +89,7 @@ export function filesCommands(parts: FilesParts): Command[] {
 /** Refresh: the row given (a project or a folder), else everything, the project list included. */
 function refreshFiles(parts: FilesParts, node: unknown): Promise<void> {
   parts.services.projects.clear();
-  return parts.model.refresh(node instanceof ProjectNode || node instanceof FolderNode ? node : undefined);
+  return parts.model.refresh(opensOf(node));
 }
 
 async function copyIds(refs: IdRef[]): Promise<void> {
@@ -111,10 +116,11 @@ async function findFiles(parts: FilesParts, first: unknown): Promise<void> {
   if (!conditions) return;
   const projects = parts.services.projects;
   let spec: FindSpec;
-  if (first instanceof FolderNode && projectNodeOf(first)) {
-    spec = { ...conditions, projects: [], folder: { id: first.id, name: first.name, project: projectNodeOf(first)!.id } };
-  } else if (first instanceof ProjectNode || typeof options.project === 'string') {
-    spec = { ...conditions, projects: [first instanceof ProjectNode ? first.id : (options.project as string)] };
+  const place = placeOf(first);
+  if (place?.folder) {
+    spec = { ...conditions, projects: [], folder: { id: place.folder.id, name: place.folder.name, project: place.project.id } };
+  } else if (place || typeof options.project === 'string') {
+    spec = { ...conditions, projects: [place ? place.project.id : (options.project as string)] };
   } else {
     const where = options.all === true ? 'all' : await askWhere(projects);
     if (!where) return;
@@ -202,6 +208,6 @@ const copiedId = (id: string): string => vscode.l10n.t('Copied {0}', id);
 
 /** A project or folder row Upload… was run on: the destination as the pickers would have made it (so named alike). */
 function uploadTarget(row: unknown): { destination: CopyDestination } | undefined {
-  const target = row instanceof ProjectNode || row instanceof FolderNode ? dropTarget(row) : undefined;
-  return target && { destination: dropDestination(target, []) };
+  const place = placeOf(row);
+  return place && { destination: dropDestination(placeRow(place), []) };
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { CopyDestination } from '../copy/request';
-import { FileNode, FolderNode, isItemNode, ProjectNode, type FilesNode, type FoundRoot, type ItemNode } from './filesModel';
+import type { FilesNode, FolderNode, ItemNode, Place, ProjectNode } from './fileNodes';
+import { dropPlaceOf, isItemNode, placeOf, placeRow } from './fileKinds';
 import { FILES_DRAG_MIME, treeMime, VIEWS } from '../keys/views';
 import { dropChoices, uriListEntries, type DropChoice } from './dropChoice';
 
@@ -11,24 +12,16 @@ const VOLUMES_MIME = treeMime(VIEWS.volumes);
 export type DropTarget = ProjectNode | FolderNode;
 
 export function dropTarget(node: FilesNode | undefined): DropTarget | undefined {
-  const target = node instanceof FileNode ? node.parentNode : node;
   // A found folder's place in its project is not known: not a target.
-  return (target instanceof ProjectNode || target instanceof FolderNode) && projectNodeOf(target) ? target : undefined;
+  const place = dropPlaceOf(node);
+  return place && placeRow(place);
 }
 
-/** The project row a node is under; undefined for what Find Files found (a flat list). */
-export function projectNodeOf(node: ItemNode | DropTarget | FoundRoot): ProjectNode | undefined {
-  let current: ItemNode | DropTarget | FoundRoot = node;
-  while (current instanceof FolderNode || current instanceof FileNode) current = current.parentNode;
-  return current instanceof ProjectNode ? current : undefined;
-}
+/** The place a drop target stands for (a target is in the projects' tree: see dropTarget). */
+const placeOfTarget = (target: DropTarget): Place => placeOf(target)!;
 
-/** The folders from a drop target up to its project (a target is in the projects' tree: see dropTarget). */
-function above(target: DropTarget): FolderNode[] {
-  const folders: FolderNode[] = [];
-  for (let node: DropTarget = target; node instanceof FolderNode; node = node.parentNode as DropTarget) folders.push(node);
-  return folders;
-}
+/** The folders from a place's project's root down to it. */
+const foldersDownTo = (place: Place): FolderNode[] => (place.folder ? [...place.folder.above, place.folder] : []);
 
 /** "Nothing was copied (moved): … already in …": one item (by name) or several, in a folder or at a project's root. */
 function alreadyThere(one: string | undefined, where: { root: string } | { folder: string }, verb: DropChoice): string {
@@ -59,14 +52,16 @@ function alreadyThere(one: string | undefined, where: { root: string } | { folde
 export function dropRefusal(target: DropTarget, items: readonly ItemNode[], verb: DropChoice = 'copy'): string | undefined {
   const moving = verb === 'move';
   if (!items.length) return vscode.l10n.t('Only files and folders can be dropped to copy them.');
-  const project = projectNodeOf(target)!;
-  if (project.project.permissions && project.project.permissions.write === false) {
+  const place = placeOfTarget(target);
+  const project = place.project;
+  if (!target.writable) {
     return moving ? vscode.l10n.t('Nothing was moved: you cannot write to {0} (read only).', project.id) : vscode.l10n.t('Nothing was copied: you cannot write to {0} (read only).', project.id);
   }
-  const atRoot = target instanceof ProjectNode;
-  const ancestors = new Set(above(target).map((folder) => folder.id));
+  const atRoot = !place.folder;
+  // Only a folder can be the target or above it.
+  const ancestors = new Set(foldersDownTo(place).map((folder) => folder.id));
   for (const item of items) {
-    if (item instanceof FolderNode && ancestors.has(item.id)) {
+    if (ancestors.has(item.id)) {
       if (moving) {
         return item.id === target.id
           ? vscode.l10n.t('Nothing was moved: the folder "{0}" cannot be moved into itself.', item.name)
@@ -86,11 +81,11 @@ export function dropRefusal(target: DropTarget, items: readonly ItemNode[], verb
 
 /** The copy destination a drop target stands for, as the pickers would have made it. */
 export function dropDestination(target: DropTarget, sourceProjects: readonly string[]): CopyDestination {
-  const project = projectNodeOf(target)!;
-  if (target instanceof ProjectNode) return { kind: 'projectRoot', project: project.id, rootFolder: project.project.root_folder };
-  const path = above(target).map((folder) => folder.name).reverse();
+  const { project, folder } = placeOfTarget(target);
+  if (!folder) return { kind: 'projectRoot', project: project.id, rootFolder: project.project.root_folder };
+  const path = foldersDownTo({ project, folder }).map((f) => f.name);
   const same = sourceProjects.length > 0 && sourceProjects.every((p) => p === project.id);
-  return { kind: same ? 'sameProjectFolder' : 'otherProjectFolder', project: project.id, folder: target.id, path };
+  return { kind: same ? 'sameProjectFolder' : 'otherProjectFolder', project: project.id, folder: folder.id, path };
 }
 
 /** What a drop does once its target and items are known (the copy flow, its confirmation included; the move). */
@@ -107,7 +102,8 @@ export interface DropHandlers {
 
 /** Asks Move here / Copy here, the default first; undefined when dismissed. */
 export async function askDropChoice(order: readonly DropChoice[], target: DropTarget): Promise<DropChoice | undefined> {
-  const where = target instanceof ProjectNode ? target.id : target.name;
+  const place = placeOfTarget(target);
+  const where = place.folder?.name ?? place.project.id;
   const items = order.map((choice) => ({
     choice,
     label: choice === 'move' ? `$(arrow-right) ${vscode.l10n.t('Move here')}` : `$(copy) ${vscode.l10n.t('Copy here')}`,
@@ -182,7 +178,7 @@ export class FilesDragAndDrop implements vscode.TreeDragAndDropController<FilesN
       void vscode.window.showWarningMessage(vscode.l10n.t('Drop files and folders onto a folder or a project to move or copy them there.'));
       return;
     }
-    const order = dropChoices(items.map((item) => item.file.project ?? projectNodeOf(item)?.id), projectNodeOf(where)!.id);
+    const order = dropChoices(items.map((item) => item.file.project ?? item.projectRow?.id), placeOfTarget(where).project.id);
     const refusal = dropRefusal(where, items, order[0]);
     if (refusal) {
       void vscode.window.showWarningMessage(refusal);

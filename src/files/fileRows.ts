@@ -7,7 +7,8 @@ import { FIELD, tooltipLines, whenText, type RowView } from '../ui/rowView';
 import { escapeMarkdown } from '../util/markdown';
 import { formatSize } from '../util/words';
 
-export function projectView(project: Project, now: number): RowView {
+/** A project's row; `writable`: the caller may change what is in it (a read-only project's menus offer no changes). */
+export function projectView(project: Project, now: number, writable = project.permissions?.write !== false): RowView {
   const name = project.name || project.id;
   return {
     label: name,
@@ -16,7 +17,7 @@ export function projectView(project: Project, now: number): RowView {
     markdownTooltip: true,
     ariaLabel: l10n.t({ message: '{0}, project {1}', args: [name, project.id], comment: ['What a screen reader says for a project row'] }),
     icon: { id: 'project' },
-    contextValue: withWritable('project', project.permissions?.write !== false),
+    contextValue: withWritable('project', writable),
     expandable: true,
   };
 }

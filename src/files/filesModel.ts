@@ -1,19 +1,22 @@
 // The Projects & Files tree's data: the caller's projects, their folders and files, each level loaded 100 at a
-// time by the paged loader, the rows shown in place of a blank view, and how each row looks; and the way down to a
-// file or folder given by ID (Reveal in Projects & Files). No `vscode` import; ui/rowTree.ts draws it.
+// time by the paged loader, and the rows shown in place of a blank view; and the way down to a file or folder given
+// by ID (Reveal in Projects & Files). Rows are a kind plus their record (fileNodes.ts); what each kind does is one
+// table (ROW_KINDS, fileKinds.ts). No `vscode` import; ui/rowTree.ts draws it.
 
 import * as l10n from '@vscode/l10n';
 import { describeError } from '../api/errors';
 import { FILE_ROW_FIELDS, fileListing, type FileLocation } from '../api/files';
 import { PAGE_SIZE, PagedLoader, recordKey } from '../api/pagedLoader';
 import type { FileRecord, Page, Project } from '../api/types';
-import { actionRows, errorRows, LoadMoreNode as ListingEnd, loadMoreView, MessageNode as Message, messageView, type RowModel, type RowView, unreadTooltipLine } from '../ui/rowView';
-import { entryView, projectView } from './fileRows';
-import { foundMessage, foundPath, type Found } from './foundWords';
+import { actionRows, errorRows, LoadMoreNode as ListingEnd, MessageNode as Message, type RowModel, type RowView, unreadTooltipLine } from '../ui/rowView';
+import { entryView } from './fileRows';
+import { foundMessage, type Found } from './foundWords';
 import { count } from '../util/words';
 import { retryTitle } from '../ui/errorActions';
 import { Emitter } from '../util/emitter';
 import { commandTitles, COMMANDS } from '../keys/commands';
+import { fileNode, filesRoot, folderNode, foundRoot, projectNode, relist, type FilesNode, type FilesRoot, type FolderNode, type FoundRoot, type ItemNode, type ListingNode, type LoadMoreNode, type MessageNode, type ProjectNode } from './fileNodes';
+import { filesKind, isFilesRow, listingToLoad, opensOf, type FilesRows } from './fileKinds';
 
 /** The part of the client the tree reads (SbClient, or a test double). */
 export interface FilesSource {
@@ -27,92 +30,6 @@ export interface FilesSource {
     next(url: string, signal?: AbortSignal): Promise<Page<Project>>;
   };
 }
-
-/** The top of the tree: the caller's projects. Not shown itself. */
-export class FilesRoot {
-  readonly kind = 'root';
-  readonly id = 'root';
-  readonly nodes = new Map<string, ProjectNode>();
-  constructor(readonly listing: PagedLoader<Project>) {}
-}
-
-/** The top of the tree while it shows what Find Files found: a flat list of files and folders. Not shown itself. */
-export class FoundRoot {
-  readonly kind = 'found';
-  readonly id = 'found';
-  readonly nodes = new Map<string, FolderNode | FileNode>();
-  /** What the view said above the results when last drawn (foundMessage). */
-  said: string;
-  constructor(
-    readonly found: Found,
-    /** Each project's root folder, to tell a top-level entry's path. */
-    readonly rootFolders: ReadonlyMap<string, string>,
-  ) {
-    this.said = foundMessage(found);
-  }
-  get listing(): PagedLoader<FileRecord> {
-    return this.found.listing;
-  }
-}
-
-export class ProjectNode {
-  readonly kind = 'project';
-  /** The nodes of its entries, kept so that a redraw (after "Load more") keeps their loaded children. */
-  readonly nodes = new Map<string, FolderNode | FileNode>();
-  constructor(
-    readonly project: Project,
-    readonly listing: PagedLoader<FileRecord>,
-  ) {}
-  get id(): string {
-    return this.project.id;
-  }
-  get name(): string {
-    return this.project.name || this.project.id;
-  }
-}
-
-export class FolderNode {
-  readonly kind = 'folder';
-  readonly nodes = new Map<string, FolderNode | FileNode>();
-  constructor(
-    /** The record as its listing holds it now (a reload brings a renamed or re-tagged one). */
-    public file: FileRecord,
-    readonly parentNode: ProjectNode | FolderNode | FoundRoot,
-    readonly listing: PagedLoader<FileRecord>,
-  ) {}
-  get id(): string {
-    return this.file.id;
-  }
-  get name(): string {
-    return this.file.name || this.file.id;
-  }
-}
-
-export class FileNode {
-  readonly kind = 'file';
-  constructor(
-    /** The record as its listing holds it now (a reload brings a renamed or re-tagged one). */
-    public file: FileRecord,
-    readonly parentNode: ProjectNode | FolderNode | FoundRoot,
-  ) {}
-  get id(): string {
-    return this.file.id;
-  }
-  get name(): string {
-    return this.file.name || this.file.id;
-  }
-}
-
-/** A node with entries loaded page by page. */
-export type ListingNode = FilesRoot | FoundRoot | ProjectNode | FolderNode;
-export type LoadMoreNode = ListingEnd<ListingNode>;
-export type MessageNode = Message<ListingNode>;
-export type FilesNode = ProjectNode | FolderNode | FileNode | LoadMoreNode | MessageNode;
-
-/** A file or folder node: what a copy is made of. */
-export type ItemNode = FolderNode | FileNode;
-export const isItemNode = (node: unknown): node is ItemNode => node instanceof FolderNode || node instanceof FileNode;
-
 
 /** Pages of one listing read at most while looking for a row to reveal (1,000 entries). */
 export const REVEAL_MAX_PAGES = 10;
@@ -141,7 +58,7 @@ export class FarDownError extends NotFoundError {
  * Projects → folders → files, each level loaded 100 at a time with "Load more (N left)". A load redraws only
  * the node it belongs to. Empty, error and signed-out states are rows, never a blank view.
  */
-export class FilesTreeModel implements RowModel<FilesNode> {
+export class FilesTreeModel implements RowModel<FilesNode>, FilesRows {
   private root: FilesRoot;
   private foundRoot: FoundRoot | undefined;
   private readonly changed = new Emitter<FilesNode | undefined>();
@@ -159,40 +76,21 @@ export class FilesTreeModel implements RowModel<FilesNode> {
   constructor(
     private readonly source: FilesSource,
     private readonly signedIn: () => Promise<boolean>,
-    private readonly now: () => number,
+    readonly now: () => number,
   ) {
     this.root = this.newRoot();
   }
 
   /** How a row looks. */
   rowView(node: FilesNode): RowView {
-    switch (node.kind) {
-      case 'project':
-        return projectView(node.project, this.now());
-      case 'folder':
-        return { ...this.entryView(node), fileIcon: node.kind };
-      case 'file': {
-        // A click opens it in the editor.
-        const view: RowView = { ...this.entryView(node), fileIcon: node.kind, command: { command: COMMANDS.openRemoteFile, title: commandTitles().openRemoteFile, args: [node] } };
-        if (node.parentNode.kind !== 'found') return view;
-        // A found entry says where it is.
-        const path = foundPath(node.file, node.parentNode.found.spec, node.parentNode.rootFolders);
-        return path ? { ...view, description: [view.description, path].filter(Boolean).join(' · ') } : view;
-      }
-      case 'loadMore':
-        return loadMoreView(node.parent.listing, { command: COMMANDS.loadMoreFiles, title: commandTitles().loadMoreFiles, args: [node] });
-      case 'message':
-        return messageView(node);
-    }
+    return filesKind(node).view(node, this);
   }
 
   /** A file's or folder's row: its tooltip drawn from the whole record when at hand, else read on hover. */
-  private entryView(node: ItemNode): RowView {
+  entryView(node: ItemNode): RowView {
     const file = node.file;
     const whole = this.wholeFile(file);
-    let above = node.parentNode;
-    while (above instanceof FolderNode) above = above.parentNode;
-    const view = entryView(whole ?? file, this.now(), !(above instanceof ProjectNode) || above.project.permissions?.write !== false);
+    const view = entryView(whole ?? file, this.now(), node.writable);
     return whole || hasTooltipFields(file) ? view : { ...view, tooltipOnHover: true };
   }
 
@@ -204,8 +102,8 @@ export class FilesTreeModel implements RowModel<FilesNode> {
 
   /** A file's or folder's tooltip: its tags, metadata and origin need its whole record, one GET per entry while it is current. */
   async resolveTooltip(node: FilesNode): Promise<string | undefined> {
-    if (node.kind !== 'file' && node.kind !== 'folder') return undefined;
-    const listed = node.file;
+    const listed = filesKind(node).entry?.(node).file;
+    if (!listed) return undefined;
     let whole = this.wholeFile(listed);
     if (!whole) {
       try {
@@ -228,8 +126,8 @@ export class FilesTreeModel implements RowModel<FilesNode> {
     const record = await this.source.files.get(id);
     const name = record.name || id;
     if (!record.project) throw new NotFoundError(l10n.t('The platform does not say which project {0} is in.', name));
-    const project = await this.find(this.root, record.project);
-    if (!(project instanceof ProjectNode)) throw new NotFoundError(l10n.t('{0} is in {1}, which is not among your projects.', name, record.project));
+    const project = await this.find(this.root, record.project, () => this.projectNodes(this.root));
+    if (!project) throw new NotFoundError(l10n.t('{0} is in {1}, which is not among your projects.', name, record.project));
     const above: FileRecord[] = [];
     for (let at = record; at.parent && at.parent !== project.project.root_folder; ) {
       if (above.length >= REVEAL_MAX_DEPTH) throw new NotFoundError(l10n.t('{0} is more than {1} folders deep.', name, REVEAL_MAX_DEPTH));
@@ -238,8 +136,9 @@ export class FilesTreeModel implements RowModel<FilesNode> {
     }
     let owner: ProjectNode | FolderNode = project;
     for (const step of [...above, record]) {
-      const found = await this.find(owner, step.id);
-      if (!found || found instanceof ProjectNode) {
+      const at = owner;
+      const found = await this.find(at, step.id, () => this.entryNodes(at));
+      if (!found) {
         const folder = above.at(-1);
         throw new FarDownError(
           l10n.t('{0} is not among the first {1} entries of {2}.', step.name || step.id, count(REVEAL_MAX_PAGES * PAGE_SIZE), owner.name),
@@ -248,29 +147,29 @@ export class FilesTreeModel implements RowModel<FilesNode> {
         );
       }
       if (step === record) return found;
-      if (!(found instanceof FolderNode)) throw new NotFoundError(l10n.t('{0} is not a folder.', found.name));
-      owner = found;
+      const folder = opensOf(found);
+      if (!folder) throw new NotFoundError(l10n.t('{0} is not a folder.', found.name));
+      owner = folder;
     }
     throw new NotFoundError(l10n.t('{0} was not found.', name));
   }
 
   /** The row of `id` among what Find Files found (its pages loaded as `locate` loads a folder's), if it is there. */
   async locateFound(id: string): Promise<ItemNode | undefined> {
-    const found = this.foundRoot && (await this.find(this.foundRoot, id));
-    return found instanceof ProjectNode ? undefined : found;
+    const top = this.foundRoot;
+    return top && this.find(top, id, () => this.entryNodes(top));
   }
 
   /**
    * The row of `id` in a listing, its pages loaded (at most REVEAL_MAX_PAGES) until it shows; a listing loaded before
    * is read again once when it does not show it (a copy that arrived since). The listing's row is redrawn.
    */
-  private async find(owner: ListingNode, id: string): Promise<ProjectNode | ItemNode | undefined> {
+  private async find<N extends ProjectNode | ItemNode>(owner: ListingNode, id: string, rows: () => N[]): Promise<N | undefined> {
     const listing: PagedLoader<unknown> = owner.listing;
     let fresh = !listing.loaded;
     await listing.ensureLoaded();
     for (;;) {
-      const nodes: (ProjectNode | ItemNode)[] = owner.kind === 'root' ? this.projectNodes(owner) : this.entryNodes(owner);
-      const found = nodes.find((node) => node.id === id);
+      const found = rows().find((node) => node.id === id);
       if (found) {
         this.fireFor(owner);
         return found;
@@ -290,7 +189,7 @@ export class FilesTreeModel implements RowModel<FilesNode> {
   /** What Find Files found, shown in place of the projects (none: the projects again). */
   showFound(found: Found | undefined, rootFolders: ReadonlyMap<string, string> = new Map()): void {
     this.foundRoot?.listing.reset();
-    this.foundRoot = found ? new FoundRoot(found, rootFolders) : undefined;
+    this.foundRoot = found ? foundRoot(found, rootFolders) : undefined;
     this.changed.fire(undefined);
   }
 
@@ -312,11 +211,11 @@ export class FilesTreeModel implements RowModel<FilesNode> {
   refreshHolding(ids: readonly string[], options: { echo?: boolean } = {}): void {
     if (options.echo !== false) this.touched.fire(ids);
     const wanted = new Set(ids.map((id) => id.toLowerCase()));
-    const holds = (owner: { nodes: Map<string, FolderNode | FileNode> }) => [...owner.nodes.values()].some((n) => wanted.has(n.id.toLowerCase()));
+    const holds = (owner: { nodes: Map<string, ItemNode> }) => [...owner.nodes.values()].some((n) => wanted.has(n.id.toLowerCase()));
     const owners: (ProjectNode | FolderNode)[] = [];
     const visit = (owner: ProjectNode | FolderNode) => {
       if (holds(owner)) owners.push(owner);
-      for (const node of owner.nodes.values()) if (node instanceof FolderNode) visit(node);
+      for (const node of owner.nodes.values()) visitListing(node, visit);
     };
     for (const project of this.root.nodes.values()) visit(project);
     if (this.foundRoot && holds(this.foundRoot)) {
@@ -334,7 +233,7 @@ export class FilesTreeModel implements RowModel<FilesNode> {
     const owners: (ProjectNode | FolderNode)[] = [];
     const visit = (owner: ProjectNode | FolderNode) => {
       if (wanted.has(owner.id.toLowerCase())) owners.push(owner);
-      for (const node of owner.nodes.values()) if (node instanceof FolderNode) visit(node);
+      for (const node of owner.nodes.values()) visitListing(node, visit);
     };
     for (const project of this.root.nodes.values()) visit(project);
     for (const owner of owners) void this.refresh(owner);
@@ -366,9 +265,9 @@ export class FilesTreeModel implements RowModel<FilesNode> {
 
   /** Loads the next page of a listing (or its failed first page again); redraws only that listing's node. */
   async loadMore(node: LoadMoreNode | MessageNode | ListingNode): Promise<void> {
-    const owner = node.kind === 'loadMore' || node.kind === 'message' ? node.parent : node;
+    const owner = listingToLoad(node);
     // A row of a tree that was refreshed since: its listing is gone.
-    if (!owner || (owner.kind === 'root' && owner !== this.root) || (owner.kind === 'found' && owner !== this.foundRoot)) return this.refresh();
+    if (!owner || (!isFilesRow(owner) && owner !== this.root && owner !== this.foundRoot)) return this.refresh();
     const loading = owner.listing.loadMore();
     this.fireFor(owner);
     await loading;
@@ -376,16 +275,13 @@ export class FilesTreeModel implements RowModel<FilesNode> {
   }
 
   getParent(node: FilesNode): FilesNode | undefined {
-    if (node.kind === 'folder' || node.kind === 'file') return node.parentNode.kind === 'found' ? undefined : node.parentNode;
-    if (node.kind === 'project') return undefined;
-    return node.parent?.kind === 'root' || node.parent?.kind === 'found' ? undefined : node.parent;
+    return filesKind(node).parent?.(node, this);
   }
 
   async getChildren(node?: FilesNode): Promise<FilesNode[]> {
     if (!(await this.signedIn())) return [];
-    if (!node) return this.childrenOf(this.foundRoot ?? this.root);
-    if (node.kind === 'project' || node.kind === 'folder') return this.childrenOf(node);
-    return [];
+    if (!node) return this.foundRoot ? this.foundRows(this.foundRoot) : this.projectRows(this.root);
+    return (await filesKind(node).children?.(node, this)) ?? [];
   }
 
   dispose(): void {
@@ -395,26 +291,38 @@ export class FilesTreeModel implements RowModel<FilesNode> {
     this.foundChanged.dispose();
   }
 
-  private async childrenOf(owner: ListingNode): Promise<FilesNode[]> {
+  /** The projects' rows; the retry of a list that failed builds it anew. */
+  private projectRows(root: FilesRoot): Promise<FilesNode[]> {
+    return this.listed(root, () => this.projectNodes(root), (error) => errorRows(root.id, root, error, { title: retryTitle(), command: COMMANDS.refreshFiles }, couldNotLoad(error)), l10n.t('No projects'));
+  }
+
+  /** The rows of a project's or a folder's entries; a retry loads its first page again. */
+  entryRows(owner: ProjectNode | FolderNode, empty: string): Promise<FilesNode[]> {
+    return this.listed(owner, () => this.entryNodes(owner), (error) => errorRows(owner.id, owner, error, { title: retryTitle(), command: COMMANDS.loadMoreFiles, args: [owner] }, couldNotLoad(error)), empty);
+  }
+
+  /** What a find found: what went wrong is said once, whole, above the rows (foundMessage), here what to do about it. */
+  private foundRows(top: FoundRoot): Promise<FilesNode[]> {
+    const rows = () => {
+      if (top.said !== foundMessage(top.found)) {
+        // Who answered (the list filters, when the platform had no search), how far it looked, or that it failed: said above the rows.
+        top.said = foundMessage(top.found);
+        this.foundChanged.fire();
+      }
+      return this.entryNodes(top);
+    };
+    const failed = (error: unknown) => [...actionRows(top.id, top, error, { title: retryTitle(), command: COMMANDS.loadMoreFiles, args: [top] }), this.clearFindRow(top)];
+    return this.listed(top, rows, failed, l10n.t('No files or folders match'), (text) => this.clearFindRow(top, text));
+  }
+
+  /** A listing's rows, "Load more" after them while it has more; when it has none, what went wrong or that it is empty. */
+  private async listed(owner: ListingNode, rows: () => FilesNode[], failed: (error: unknown) => FilesNode[], empty: string, emptyRow = (text: string): FilesNode => new Message<ListingNode>(`${owner.id}/empty`, owner, text, 'info')): Promise<FilesNode[]> {
     const listing: PagedLoader<unknown> = owner.listing;
     if (!listing.loaded) await listing.ensureLoaded();
-    if (owner.kind === 'found' && owner.said !== foundMessage(owner.found)) {
-      // Who answered (the list filters, when the platform had no search), how far it looked, or that it failed: said above the rows.
-      owner.said = foundMessage(owner.found);
-      this.foundChanged.fire();
-    }
-    const nodes: FilesNode[] = owner.kind === 'root' ? this.projectNodes(owner) : this.entryNodes(owner);
-    if (listing.error !== undefined && !nodes.length) {
-      // The root's retry builds it anew; a project's or a folder's loads its first page again.
-      const title = retryTitle();
-      const retry = owner.kind === 'root' ? { title, command: COMMANDS.refreshFiles } : { title, command: COMMANDS.loadMoreFiles, args: [owner] };
-      // What went wrong is said once, whole, above the rows (foundMessage): here what to do about it.
-      if (owner.kind === 'found') return [...actionRows(owner.id, owner, listing.error, retry), this.clearFindRow(owner)];
-      return errorRows(owner.id, owner, listing.error, retry, l10n.t('Could not load: {0}', describeError(listing.error)));
-    }
+    const nodes = rows();
+    if (listing.error !== undefined && !nodes.length) return failed(listing.error);
     if (listing.hasMore || listing.error !== undefined) nodes.push(new ListingEnd<ListingNode>(owner));
-    else if (!nodes.length && owner.kind === 'found') nodes.push(this.clearFindRow(owner, emptyText(owner)));
-    else if (!nodes.length) nodes.push(new Message<ListingNode>(`${owner.id}/empty`, owner, emptyText(owner), 'info'));
+    else if (!nodes.length) nodes.push(emptyRow(empty));
     return nodes;
   }
 
@@ -424,21 +332,21 @@ export class FilesTreeModel implements RowModel<FilesNode> {
   }
 
   private projectNodes(root: FilesRoot): ProjectNode[] {
-    return root.listing.items.map((project) => reuse(root.nodes, project.id, () => new ProjectNode(project, fileListing(this.source.files, { project: project.id }, {}, FILE_ROW_FIELDS))));
+    return root.listing.items.map((project) => reuse(root.nodes, project.id, () => projectNode(project, fileListing(this.source.files, { project: project.id }, {}, FILE_ROW_FIELDS))));
   }
 
   /**
    * Folders first, as in the Explorer; otherwise the platform's order. A row listed before is the same node (its
    * children loaded, its place in the view kept) with the record as listed now; the nodes of entries gone are let go.
    */
-  private entryNodes(owner: ProjectNode | FolderNode | FoundRoot): (FolderNode | FileNode)[] {
+  private entryNodes(owner: ProjectNode | FolderNode | FoundRoot): ItemNode[] {
     const entries = [...owner.listing.items].sort((a, b) => Number(b.type === 'folder') - Number(a.type === 'folder'));
     const nodes = entries.map((file) => {
-      const node =
+      const node: ItemNode =
         file.type === 'folder'
-          ? reuse(owner.nodes, `d:${file.id}`, () => new FolderNode(file, owner, fileListing(this.source.files, { parent: file.id }, {}, FILE_ROW_FIELDS)))
-          : reuse(owner.nodes, `f:${file.id}`, () => new FileNode(file, owner));
-      node.file = file;
+          ? reuse(owner.nodes, `d:${file.id}`, () => folderNode(file, owner, fileListing(this.source.files, { parent: file.id }, {}, FILE_ROW_FIELDS)))
+          : reuse(owner.nodes, `f:${file.id}`, () => fileNode(file, owner));
+      relist(node, file);
       return node;
     });
     const listed = new Set(entries.map((file) => `${file.type === 'folder' ? 'd' : 'f'}:${file.id}`));
@@ -448,7 +356,7 @@ export class FilesTreeModel implements RowModel<FilesNode> {
 
   private newRoot(): FilesRoot {
     const projects = this.source.projects;
-    return new FilesRoot(
+    return filesRoot(
       new PagedLoader<Project>(
         { page: (offset, limit, signal) => projects.list({ offset, limit, signal }), next: (url, signal) => projects.next(url, signal) },
         { key: recordKey },
@@ -457,7 +365,8 @@ export class FilesTreeModel implements RowModel<FilesNode> {
   }
 
   private fireFor(owner: ListingNode): void {
-    this.changed.fire(owner.kind === 'root' || owner.kind === 'found' ? undefined : owner);
+    // The tops are not shown: the whole view is drawn again.
+    this.changed.fire(isFilesRow(owner) ? owner : undefined);
   }
 }
 
@@ -473,7 +382,10 @@ function reuse<N>(cache: Map<string, N>, key: string, make: () => N): N {
   return node;
 }
 
-function emptyText(owner: ListingNode): string {
-  if (owner.kind === 'found') return l10n.t('No files or folders match');
-  return owner.kind === 'root' ? l10n.t('No projects') : owner.kind === 'project' ? l10n.t('This project is empty') : l10n.t('This folder is empty');
+const couldNotLoad = (error: unknown): string => l10n.t('Could not load: {0}', describeError(error));
+
+/** A listing a row opens into (a folder's), to visit. */
+function visitListing(node: ItemNode, visit: (owner: ProjectNode | FolderNode) => void): void {
+  const listing = opensOf(node);
+  if (listing) visit(listing);
 }

@@ -12,8 +12,8 @@ import { WRITE_KINDS, type WriteKindName } from '../keys/writes';
 import { folderContents } from './folderContents';
 import { waitsForPerson, type Account, type WriteRecord } from '../write/outbox';
 import type { JobTracker } from '../jobs/tracker';
-import { projectNodeOf } from './dragAndDrop';
-import { FolderNode, ProjectNode, type FilesTreeModel } from './filesModel';
+import type { FilesTreeModel } from './filesModel';
+import { opensOf, placeOf } from './fileKinds';
 import type { FileRef } from './targets';
 import { planDelete } from './deleteWrites';
 import { deleteQuestion } from './deleteQuestion';
@@ -60,14 +60,15 @@ export async function newFolder(parts: ManageParts, where: unknown, options: Com
   let target: NewFolderPayload['where'];
   let label: string;
   let writable = true;
-  if (where instanceof FolderNode && projectNodeOf(where)) {
-    target = { parent: where.id };
-    label = where.name;
-    writable = projectNodeOf(where)!.project.permissions?.write !== false;
-  } else if (where instanceof ProjectNode) {
-    target = { project: where.id };
-    label = where.id;
-    writable = where.project.permissions?.write !== false;
+  const place = placeOf(where);
+  if (place?.folder) {
+    target = { parent: place.folder.id };
+    label = place.folder.name;
+    writable = place.folder.writable;
+  } else if (place) {
+    target = { project: place.project.id };
+    label = place.project.id;
+    writable = place.project.writable;
   } else {
     const project: Project | 'none' | undefined = await pickProject(parts.services.projects, { title, placeholder: vscode.l10n.t('New folder in which project?') });
     if (!project || project === 'none') return undefined;
@@ -84,7 +85,8 @@ export async function newFolder(parts: ManageParts, where: unknown, options: Com
   const problem = nameProblem(name, 'folder');
   if (problem) throw new Error(problem);
   const { done, left } = await send<FileRecord>(parts.services, WRITE_KINDS.newFolder, [{ name, where: target, label }]);
-  if (where instanceof ProjectNode || where instanceof FolderNode) void parts.model.refresh(where);
+  const opened = opensOf(where);
+  if (opened) void parts.model.refresh(opened);
   if (!done.length) throw new Error(leftWords(left));
   vscode.window.setStatusBarMessage(`$(check) ${vscode.l10n.t('Made the folder "{0}" in {1}', name, label)}`, 3_000);
   return done[0];

@@ -15,7 +15,7 @@ import { leftWords, managedItems, send, type ManageParts } from './manageCommand
 import { alreadyThere, destinationFolder, folderChain, intoItself, moveQuestion, planMove, type MovePlan, type MovingItem } from './movePlan';
 import type { AsyncMovePayload } from './moveWrites';
 import { dropDestination, type DropTarget } from './dragAndDrop';
-import type { ItemNode } from './filesModel';
+import type { ItemNode } from './fileNodes';
 import { readFile, type FileRef } from './targets';
 import { WRITE_KINDS } from '../keys/writes';
 import { waitsForPerson, type WriteRecord } from '../write/outbox';

@@ -10,8 +10,8 @@ import { COMMANDS } from '../keys/commands';
 import type { FileRecord } from '../api/types';
 import type { RemotePath } from '../remote/remotePath';
 import type { TargetType } from '../ui/commands';
-import { projectNodeOf } from './dragAndDrop';
-import { FileNode, FolderNode, ProjectNode, type FoundRoot, type ListingNode, type LoadMoreNode, type MessageNode } from './filesModel';
+import type { ItemNode, ListingNode, LoadMoreNode, MessageNode } from './fileNodes';
+import { entryOf, listingToLoad, projectRowOf } from './fileKinds';
 
 /** A platform file or folder, with what the row it came from knows of it. */
 export interface FileRef {
@@ -39,12 +39,13 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 /** The file or folder a row, a record or an ID stands for. */
 export function readFile(value: unknown): FileRef | undefined {
   if (typeof value === 'string') return isFileId(value) ? { id: value.toLowerCase() } : undefined;
-  if (value instanceof FileNode || value instanceof FolderNode) {
+  const entry = entryOf(value);
+  if (entry) {
     // The view's own record of a file may be partial: the project row above it knows.
-    const project = value.file.project ?? projectNodeOf(value)?.id;
-    const names = namesDownTo(value);
+    const project = entry.file.project ?? entry.projectRow?.id;
+    const names = namesDownTo(entry);
     const path = project && names ? { path: { project, names } } : {};
-    return { id: value.file.id, name: value.file.name, project, folder: value instanceof FolderNode, listed: true, ...path, size: value.file.size, record: value.file };
+    return { id: entry.file.id, name: entry.file.name, project, folder: entry.file.type === 'folder', listed: true, ...path, size: entry.file.size, record: entry.file };
   }
   if (!isObject(value)) return undefined;
   // Another view's row carries the file it stands for (a task's output, a copied item); a record is one.
@@ -63,12 +64,9 @@ export function readFile(value: unknown): FileRef | undefined {
 }
 
 /** The names of the folders from the project's root down to a row, its own last. */
-function namesDownTo(node: FileNode | FolderNode): string[] | undefined {
-  const names: string[] = [];
-  let n: FileNode | FolderNode | ProjectNode | FoundRoot = node;
-  for (; n instanceof FileNode || n instanceof FolderNode; n = n.parentNode) names.unshift(n.file.name);
+function namesDownTo(node: ItemNode): string[] | undefined {
   // A found file's row hangs under the find's results, not its folders: its place is not known from the rows.
-  return n.kind === 'project' ? names : undefined;
+  return node.projectRow && [...node.above, node].map((n) => n.file.name);
 }
 
 /** A file or folder; when none is at hand, the IDs in the editor's selection or typed in a box. */
@@ -112,21 +110,24 @@ export interface IdRef {
 
 /** A row of Projects & Files with an ID: a project, a folder or a file. */
 export const idTarget: TargetType<IdRef> = {
-  read: (value) => (value instanceof ProjectNode || value instanceof FolderNode || value instanceof FileNode ? { id: value.id } : undefined),
+  read: (value) => {
+    const row = entryOf(value) ?? projectRowOf(value);
+    return row && { id: row.id };
+  },
   key: (ref) => ref.id,
 };
 
 /** A project: its row in Projects & Files. */
 export const projectTarget: TargetType<{ id: string; name?: string }> = {
-  read: (value) => (value instanceof ProjectNode ? { id: value.id, name: value.project.name } : undefined),
+  read: (value) => {
+    const project = projectRowOf(value);
+    return project && { id: project.id, name: project.project.name };
+  },
   key: (ref) => ref.id,
 };
 
 /** A listing of Projects & Files to load more of: its "Load more" row, or the project or folder its retry row names. */
 export const filesListingTarget: TargetType<LoadMoreNode | MessageNode | ListingNode> = {
-  read: (value) => {
-    const kind = (value as { kind?: unknown } | undefined)?.kind;
-    return kind === 'loadMore' || kind === 'message' || kind === 'project' || kind === 'folder' || kind === 'root' || kind === 'found' ? (value as LoadMoreNode | MessageNode | ListingNode) : undefined;
-  },
+  read: (value) => (listingToLoad(value) ? (value as LoadMoreNode | MessageNode | ListingNode) : undefined),
   key: (node) => node.id,
 };

@@ -9,6 +9,7 @@ import { browseFolder } from '../copy/pickers';
 import { projectThenFolder } from '../copy/destinationSteps';
 import { describeDestination } from '../copy/request';
 import { fileTarget, readFile, type FileRef } from '../files/targets';
+import { projectRowOf } from '../files/fileKinds';
 import { trackedJobs } from '../jobs/jobWrite';
 import type { JobTracker, TrackedJob } from '../jobs/tracker';
 import { commandTitles, COMMANDS } from '../keys/commands';
@@ -69,9 +70,10 @@ export function volumesCommands(parts: VolumesParts): Command[] {
 
 /** Where the import goes, as a drop or a script says: a project's or a folder's row of Projects & Files, or `{project, parent?, label}`. */
 function readDestination(value: unknown): ImportDestination | undefined {
-  const v = value as (Partial<ImportDestination> & { kind?: unknown; id?: unknown; project?: unknown }) | undefined;
+  const row = projectRowOf(value);
+  if (row) return { project: row.id, label: row.project.name ?? row.id };
+  const v = value as (Partial<ImportDestination> & { project?: unknown }) | undefined;
   if (!v || typeof v !== 'object') return undefined;
-  if (v.kind === 'project' && typeof v.id === 'string') return { project: v.id, label: (v.project as { name?: string } | undefined)?.name ?? v.id };
   const folder = readFile(v);
   if (folder?.folder && folder.project) return { project: folder.project, parent: folder.id, label: folder.name ?? folder.id };
   return typeof v.project === 'string' && typeof v.label === 'string' ? { project: v.project, label: v.label, ...(typeof v.parent === 'string' ? { parent: v.parent } : {}) } : undefined;

@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
-import type { FilesNode } from '../../../src/files/filesModel';
+import type { FilesNode } from '../../../src/files/fileNodes';
 import type { TrackedJob } from '../../../src/jobs/tracker';
 import type { CopyDestination } from '../../../src/copy/request';
 import type { FileRec } from '../../emulator';

@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
-import type { FilesNode, ItemNode } from '../../../src/files/filesModel';
+import type { FilesNode, ItemNode } from '../../../src/files/fileNodes';
 import type { JobsNode } from '../../../src/jobs/jobNodes';
 import type { TrackedJob } from '../../../src/jobs/tracker';
 import type { FileRec } from '../../emulator';

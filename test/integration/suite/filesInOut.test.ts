@@ -12,7 +12,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import * as zlib from 'zlib';
 import type { ExtensionApi } from '../../../src/extension';
-import type { FilesNode } from '../../../src/files/filesModel';
+import type { FilesNode } from '../../../src/files/fileNodes';
 import type { FileRec } from '../../emulator';
 import { generatedBlob } from '../../emulator/content';
 import { activateProduct, closeAllEditors, emulator, repoRoot, waitFor } from '../helpers';

@@ -10,7 +10,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
-import type { FilesNode } from '../../../src/files/filesModel';
+import type { FilesNode } from '../../../src/files/fileNodes';
 import type { FileRec } from '../../emulator';
 import { activateProduct, emulator, waitFor } from '../helpers';
 

@@ -2,8 +2,10 @@ import * as assert from 'assert';
 import { ApiError } from '../../../src/api/errors';
 import { PagedLoader } from '../../../src/api/pagedLoader';
 import type { FileRecord, Page, Project } from '../../../src/api/types';
-import { FarDownError, FilesTreeModel, NotFoundError, type FileNode, type FilesNode, type FilesSource, type FolderNode, type LoadMoreNode, type MessageNode, type ProjectNode } from '../../../src/files/filesModel';
+import { FarDownError, FilesTreeModel, NotFoundError, type FilesSource } from '../../../src/files/filesModel';
+import type { FileNode, FilesNode, FolderNode, LoadMoreNode, MessageNode, ProjectNode } from '../../../src/files/fileNodes';
 import { entryView, projectView } from '../../../src/files/fileRows';
+import { dropPlaceOf, entryOf, opensOf, placeOf, projectRowOf } from '../../../src/files/fileKinds';
 import { formatSize } from '../../../src/util/words';
 import { FakeFiles, fileId } from '../../support/fakeFiles';
 import { FAKE_CLOCK_START } from '../../support/fakeClock';
@@ -158,6 +160,35 @@ describe('files tree model', () => {
     const beta = await child<ProjectNode>(tree, undefined, 'me/beta');
     const [c] = await tree.getChildren(beta);
     assert.deepStrictEqual([tree.rowView(beta).contextValue, tree.rowView(c).contextValue], ['project', 'file']);
+  });
+});
+
+describe('files tree model: what the commands read of a row (its kind\'s entry in ROW_KINDS)', () => {
+  it('a project and a folder are places; a drop onto a file lands in its folder; a file or folder is an entry; other values are none of these', async () => {
+    const { tree } = model();
+    const alpha = await child<ProjectNode>(tree, undefined, 'me/alpha');
+    const results = await child<FolderNode>(tree, alpha, fileId(13));
+    const year = await child<FolderNode>(tree, results, fileId(20));
+    const calls = await child<FileNode>(tree, year, fileId(21));
+    assert.deepStrictEqual(placeOf(alpha), { project: alpha });
+    assert.deepStrictEqual(placeOf(year), { project: alpha, folder: year });
+    assert.strictEqual(placeOf(calls), undefined, 'New Folder, Upload and Find do not act on a file');
+    assert.deepStrictEqual(dropPlaceOf(calls), { project: alpha, folder: year });
+    assert.deepStrictEqual([entryOf(calls), entryOf(year), entryOf(alpha)], [calls, year, undefined]);
+    assert.deepStrictEqual([projectRowOf(alpha), projectRowOf(year)], [alpha, undefined]);
+    assert.deepStrictEqual([opensOf(year), opensOf(calls)], [year, undefined]);
+    assert.deepStrictEqual(year.above, [results], 'the folders from the project\'s root down to it');
+    assert.deepStrictEqual([placeOf('me/alpha'), entryOf(undefined), entryOf({ kind: 'item', id: 'x' })], [undefined, undefined, undefined], 'what is not a row of the view is none of these');
+  });
+
+  it('a folder Find Files found is not a place (its place in its project is not known from the rows), and a drop onto a found file lands nowhere', async () => {
+    const { tree } = model();
+    const pages: Page<FileRecord>[] = [{ items: [folder(13, 'results', ALPHA_ROOT), file(10, 'a.bam', ALPHA_ROOT)], total: 2, next: undefined }];
+    const listing = new PagedLoader<FileRecord>({ page: async () => pages[0], next: async () => pages[0] }, { key: (r) => r.id });
+    tree.showFound({ spec: { projects: ['me/alpha'], name: 'x' }, way: 'list', listing });
+    const [results, a] = (await tree.getChildren()) as [FolderNode, FileNode];
+    assert.deepStrictEqual([placeOf(results), dropPlaceOf(a), results.writable, tree.getParent(a)], [undefined, undefined, true, undefined]);
+    assert.strictEqual(opensOf(results), results, 'Refresh on it still reads its entries again');
   });
 });
 

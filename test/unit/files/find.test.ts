@@ -4,7 +4,8 @@ import type { FileLocation } from '../../../src/api/files';
 import type { FileFilters, FileRecord, Page, SearchPage } from '../../../src/api/types';
 import { FileFinder, findProblem, findWay, listFilters, searchQueries, type FindClient } from '../../../src/files/find';
 import { foundDescription, foundPath, type FindSpec } from '../../../src/files/foundWords';
-import { FilesTreeModel, type FileNode, type MessageNode } from '../../../src/files/filesModel';
+import { FilesTreeModel } from '../../../src/files/filesModel';
+import type { FileNode, MessageNode } from '../../../src/files/fileNodes';
 import { FakeFiles, fileId } from '../../support/fakeFiles';
 
 const TASK = '0b9f7c5e-1f2a-4c3b-9d8e-7a6b5c4d3e2f';
