@@ -1,10 +1,12 @@
 import * as l10n from '@vscode/l10n';
 import { ApiError } from './errors';
 import { systemClock, type Clock } from './clock';
-import type * as http from 'http';
 import { rangeAnswer, type AskedRange } from './rangeAnswer';
 import { unreadableAddress, type RequestLogEntry } from './transport';
 import { isLocalError } from '../util/localError';
+import { IdleTimer } from './idleTimer';
+import { drain, isNodeStream, nothing, otherChunks, StreamChunks, type BodyCount } from './storageChunks';
+import { nodeStorageFetch, type StorageBody, type StorageFetch, type StorageResponseLike } from './storageFetch';
 
 /**
  * Speaks to the storage provider (S3, GCS) at the signed URLs the platform hands out: `download_info` to read a file,
@@ -12,63 +14,6 @@ import { isLocalError } from '../util/localError';
  * cookie, only what the storage needs; and a URL's query is its signature (a credential while it lives), so it is
  * never logged nor put in an error: only its host and path are. Bodies are streamed both ways, never held whole.
  */
-
-/** The part of a fetch response read here (node-fetch's, or a test double). */
-export interface StorageResponseLike {
-  status: number;
-  headers: { get(name: string): string | null };
-  /** The body as a stream of chunks. */
-  body: AsyncIterable<Uint8Array> | null;
-}
-/**
- * A request body: what is piped into the request, telling of its bytes (`data`) and of a failure to read them (`error`):
- * a stream, or a stretch of a local file (an upload part, transfer/fileSpanBody.ts).
- */
-export interface StorageBody {
-  pipe<T extends NodeJS.WritableStream>(out: T): T;
-  on(event: 'data', listener: () => void): unknown;
-  on(event: 'error', listener: (error: Error) => void): unknown;
-}
-export interface StorageRequestInit {
-  method: 'GET' | 'PUT';
-  headers: Record<string, string>;
-  body?: StorageBody;
-  signal: AbortSignal;
-}
-export type StorageFetch = (url: string, init: StorageRequestInit) => Promise<StorageResponseLike>;
-
-/**
- * One request through Node's http or https (where VS Code applies the user's proxy, as for node-fetch, which sits on
- * the same modules): its body is the response stream itself, so a connection cut in the middle of a body ends the
- * read with an error (node-fetch hands on a copy that would wait instead), and nothing is decompressed (a byte range
- * of a gzip file must arrive as the bytes it is). Redirects are not followed.
- */
-export const nodeStorageFetch: StorageFetch = (url, init) =>
-  new Promise((resolve, reject) => {
-    const target = new URL(url);
-    // Loaded with the first transfer, not with the extension (as the transport does with node-fetch).
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const transport = (target.protocol === 'https:' ? require('https') : require('http')) as typeof http;
-    const request = transport.request(target, { method: init.method, headers: init.headers, signal: init.signal }, (response) => {
-      resolve({
-        status: response.statusCode ?? 0,
-        headers: {
-          get: (name) => {
-            const value = response.headers[name.toLowerCase()];
-            return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-          },
-        },
-        body: response,
-      });
-    });
-    request.on('error', reject);
-    if (!init.body) {
-      request.end();
-      return;
-    }
-    init.body.on('error', (error: Error) => request.destroy(error));
-    init.body.pipe(request);
-  });
 
 export interface StorageOptions {
   fetch?: StorageFetch;
@@ -268,190 +213,6 @@ export class StorageClient {
       ? l10n.t('The file storage answered HTTP {0} ({1}).', response.status, code)
       : l10n.t('The file storage answered HTTP {0}.', response.status);
     return new StorageError(response.status, code, message, where, method);
-  }
-}
-
-async function* nothing(): AsyncGenerator<Buffer> {}
-
-/** The bytes a body said it holds (when it said), and the errors for a body longer or shorter than that. */
-interface BodyCount {
-  length: number | undefined;
-  tooLong(): ApiError;
-  tooShort(received: number): ApiError;
-}
-
-/** A body that is not a Node stream (a test's double): its own iterator. */
-async function* otherChunks(body: AsyncIterable<Uint8Array> | null, idle: IdleTimer, fail: (cause: unknown) => ApiError, count: BodyCount): AsyncGenerator<Buffer> {
-  let received = 0;
-  try {
-    for await (const chunk of body ?? []) {
-      idle.touch();
-      received += chunk.length;
-      if (count.length !== undefined && received > count.length) throw count.tooLong();
-      yield Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
-    }
-  } catch (cause) {
-    throw fail(cause);
-  } finally {
-    idle.stop();
-  }
-  if (count.length !== undefined && received < count.length) throw count.tooShort(received);
-}
-
-interface StreamControl {
-  pause(): unknown;
-  resume(): unknown;
-  destroy(error?: Error): unknown;
-}
-
-function isNodeStream(body: unknown): body is NodeJS.ReadableStream & StreamControl {
-  const stream = body as Partial<StreamControl & { on: unknown }> | null;
-  return !!stream && typeof stream.on === 'function' && typeof stream.pause === 'function' && typeof stream.destroy === 'function';
-}
-
-/**
- * The chunks of a Node stream (the response itself), each as it arrived, by its 'data' events. While a chunk waits
- * to be taken, the stream is paused: what comes next waits in the socket's buffer, in the kernel, not in chunks
- * held here. A chunk held a while outlives the young generation and then only a full collection frees it: for
- * 1 GiB at loopback speed, the stream's own async iterator (which also joins the chunks that waited into one new
- * buffer) costs twice the CPU, most of it the collector's. Ended early (a `break`, a throw in the loop), it
- * destroys the stream, as that iterator does. A cut connection ends it with an error once the chunks received
- * before are taken.
- */
-class StreamChunks implements AsyncIterator<Buffer> {
-  private readonly queue: Buffer[] = [];
-  private head = 0;
-  private received = 0;
-  private paused = false;
-  private ended = false;
-  private error: ApiError | undefined;
-  private waiting: { resolve(result: IteratorResult<Buffer>): void; reject(error: unknown): void } | undefined;
-  private readonly onData = (chunk: Buffer | Uint8Array | string) => {
-    this.idle.touch();
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
-    this.received += buffer.length;
-    if (this.count.length !== undefined && this.received > this.count.length) {
-      this.finish(this.count.tooLong());
-      this.stream.destroy();
-      return;
-    }
-    if (this.waiting) return this.settle({ value: buffer, done: false });
-    this.queue.push(buffer);
-    if (!this.paused) {
-      this.paused = true;
-      this.stream.pause();
-    }
-  };
-  private readonly onEnd = () => this.finish(this.count.length !== undefined && this.received < this.count.length ? this.count.tooShort(this.received) : undefined);
-  private readonly onError = (cause: unknown) => this.finish(this.fail(cause));
-  private readonly onClose = () => {
-    if (!this.ended) this.finish(this.fail(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })));
-  };
-
-  constructor(
-    private readonly stream: NodeJS.ReadableStream & StreamControl,
-    private readonly idle: IdleTimer,
-    private readonly fail: (cause: unknown) => ApiError,
-    private readonly count: BodyCount,
-  ) {
-    stream.on('data', this.onData);
-    stream.on('end', this.onEnd);
-    stream.on('error', this.onError);
-    stream.on('close', this.onClose);
-  }
-
-  next(): Promise<IteratorResult<Buffer>> {
-    if (this.head < this.queue.length) {
-      const value = this.queue[this.head];
-      this.queue[this.head++] = undefined as never;
-      if (this.head === this.queue.length) {
-        [this.queue.length, this.head] = [0, 0];
-        if (this.paused && !this.ended) {
-          this.paused = false;
-          this.stream.resume();
-        }
-      }
-      return Promise.resolve({ value, done: false });
-    }
-    if (this.error) return Promise.reject(this.error);
-    if (this.ended) return Promise.resolve({ value: undefined, done: true });
-    return new Promise((resolve, reject) => (this.waiting = { resolve, reject }));
-  }
-
-  return(): Promise<IteratorResult<Buffer>> {
-    if (!this.ended) {
-      this.finish();
-      this.stream.destroy();
-    }
-    return Promise.resolve({ value: undefined, done: true });
-  }
-
-  private settle(result: IteratorResult<Buffer>, error?: ApiError): void {
-    const waiting = this.waiting;
-    this.waiting = undefined;
-    if (error) waiting?.reject(error);
-    else waiting?.resolve(result);
-  }
-
-  private finish(error?: ApiError): void {
-    if (this.ended) return;
-    this.ended = true;
-    this.error = error;
-    this.idle.stop();
-    this.stream.removeListener('data', this.onData);
-    this.stream.removeListener('end', this.onEnd);
-    this.stream.removeListener('close', this.onClose);
-    // An error after the end (a socket torn down) must not go unhandled.
-    this.stream.removeListener('error', this.onError);
-    this.stream.on('error', () => undefined);
-    if (this.waiting) this.settle({ value: undefined, done: true }, error);
-  }
-}
-
-async function drain(response: StorageResponseLike): Promise<void> {
-  for await (const chunk of response.body ?? []) void chunk;
-}
-
-/**
- * Aborts a request when nothing moved for `ms`, or when the caller's signal aborts. A byte moving only notes the
- * time (a chunk arrives every few microseconds on a fast link): the one timer, when it fires, looks at how long it
- * has been and waits again for the rest if something moved meanwhile.
- */
-class IdleTimer {
-  private readonly controller = new AbortController();
-  private handle: unknown;
-  private stopped = false;
-  private lastMoved: number;
-  timedOut = false;
-  readonly signal: AbortSignal;
-
-  constructor(
-    private readonly clock: Clock,
-    private readonly ms: number,
-    readonly caller: AbortSignal | undefined,
-  ) {
-    this.signal = caller ? AbortSignal.any([caller, this.controller.signal]) : this.controller.signal;
-    this.lastMoved = clock.monotonic();
-    this.arm(ms);
-  }
-
-  touch(): void {
-    this.lastMoved = this.clock.monotonic();
-  }
-
-  stop(): void {
-    this.stopped = true;
-    if (this.handle !== undefined) this.clock.clearTimeout(this.handle);
-  }
-
-  private arm(ms: number): void {
-    this.handle = this.clock.setTimeout(() => {
-      if (this.stopped) return;
-      const still = this.clock.monotonic() - this.lastMoved;
-      if (still < this.ms) return this.arm(this.ms - still);
-      this.timedOut = true;
-      this.controller.abort();
-    }, ms);
   }
 }
 

@@ -10,7 +10,7 @@ import { pickDestination } from '../copy/pickers';
 import { describeDestination, type CopyDestination } from '../copy/request';
 import type { CommandOptions } from '../ui/commands';
 import { count, itemCount, notSentWords } from '../util/words';
-import { isFinished } from '../jobs/tracker';
+import { isFinished } from '../jobs/trackedJobs';
 import { leftWords, managedItems, send, type ManageParts } from './manageCommands';
 import { alreadyThere, destinationFolder, folderChain, intoItself, moveQuestion, planMove, type MovePlan, type MovingItem } from './movePlan';
 import type { AsyncMovePayload } from './moveWrites';

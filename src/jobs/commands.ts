@@ -13,7 +13,8 @@ import { requestOf, type InterruptedNode, type ItemNode, type JobNode, type Jobs
 import { canRetryFailed, itemOutcome, retryPlan } from './itemOutcomes';
 import { interruptedWords } from './jobRows';
 import { requestState } from './pendingWrites';
-import { isFinished, type TrackedJob } from './tracker';
+import { isFinished } from './trackedJobs';
+import type { TrackedJob } from './tracker';
 import { jobTypeOf, jobTypeWord } from './jobKinds';
 import { jobWriteOf, trackedJobs } from './jobWrite';
 import { noFailedItemsWords, notCopiedWords } from './summary';

@@ -3,7 +3,8 @@
 import * as l10n from '@vscode/l10n';
 import { tsvTable } from '../util/tsv';
 import { failedCount, itemErrorWords } from './summary';
-import { isFinished, type TrackedJob } from './tracker';
+import { isFinished } from './trackedJobs';
+import type { TrackedJob } from './tracker';
 import { jobTypeOf } from './jobKinds';
 
 /** Whether a finished job has items whose result is an error: what Retry Failed Items sends again, as a job of its kind. */

@@ -6,7 +6,8 @@ import { formatDuration } from '../util/time';
 import { count, fileCount, formatSize, itemCount } from '../util/words';
 import { waitsForPerson, type WriteRecord } from '../write/outbox';
 import { isCopyCall } from './copyRequests';
-import { isFinished, type TrackedJob } from './tracker';
+import { isFinished } from './trackedJobs';
+import type { TrackedJob } from './tracker';
 import { itemDoneWord, jobTypeOf } from './jobKinds';
 import type { LiveTransfer, TransferFigures } from './transfers';
 

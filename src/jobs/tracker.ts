@@ -1,4 +1,3 @@
-import * as l10n from '@vscode/l10n';
 import { ApiError, describeError } from '../api/errors';
 import type { CopyJobsApi } from '../api/copyJobs';
 import type { AsyncJob, CopyItem } from '../api/types';
@@ -6,8 +5,9 @@ import { systemClock, type Clock } from '../api/clock';
 import { Emitter } from '../util/emitter';
 import { Poller, type PollBudget } from '../util/poller';
 import type { StateStore } from '../util/stateStore';
-import { readState, STATE, writeState, type JobChoices, type JobDestination, type TrackedJob } from '../keys/state';
+import type { JobChoices, JobDestination, TrackedJob } from '../keys/state';
 import { jobKindOf, type JobType } from './jobKinds';
+import { isFinished, TrackedJobs } from './trackedJobs';
 
 export type { JobChoices, JobDestination, TrackedJob } from '../keys/state';
 
@@ -67,20 +67,17 @@ export type JobsSource = Pick<CopyJobsApi, 'get' | 'list'>;
 const LIST_LIMIT = 100;
 const NOT_FOUND = 10211;
 
-export const isFinished = (job: TrackedJob): boolean => job.state === 'FINISHED' || job.state === 'UNKNOWN';
-
 /**
  * Remembers every submitted asynchronous file job (copy, move, delete: any type, each asked about under its own
  * path) and follows unfinished ones until FINISHED: a short first wait, then
  * an interval of 1 s + 10 % of the newest job's age (60 s at most), doubled after a failed look, and longer while
  * the API budget is low. With several unfinished jobs `GET /v2/async/files` refreshes them all (a page per 100); a
  * job that finishes without its per-item results in the list is fetched once with `GET /v2/async/files/{kind}/{id}`.
- * No UI: views listen to the events.
+ * Its records, and how global state keeps them: trackedJobs.ts. No UI: views listen to the events.
  */
 export class JobTracker {
-  private jobs = new Map<string, TrackedJob>();
-  /** Jobs dismissed or pruned here, so that merging with another window's writes does not bring them back. */
-  private readonly removed = new Set<string>();
+  /** The jobs as global state keeps them (trackedJobs.ts). */
+  private readonly book: TrackedJobs;
   private readonly changed = new Emitter<void>();
   private readonly finished = new Emitter<TrackedJob>();
   readonly onDidChange = this.changed.event;
@@ -95,7 +92,7 @@ export class JobTracker {
 
   constructor(
     private readonly api: JobsSource,
-    private readonly store: StateStore,
+    store: StateStore,
     private readonly clock: Clock = systemClock,
     options: TrackerOptions = {},
   ) {
@@ -109,6 +106,7 @@ export class JobTracker {
       retentionMs: options.retentionMs ?? 30 * 24 * 3600_000,
     };
     this.account = options.account ?? (() => '');
+    this.book = new TrackedJobs(store, clock, this.opts);
     this.readers = options.readers ?? {};
     // A failed look doubles the wait (60 s at most); while the window is unfocused, looks are 60 s apart.
     this.poller = new Poller({
@@ -120,17 +118,17 @@ export class JobTracker {
       clock,
       budget: options.budget,
     });
-    this.load();
+    this.book.load(this.account());
     if (this.active().length) this.poller.schedule(this.opts.firstDelayMs);
   }
 
   /** Every job of the account in use, newest first. */
   all(): TrackedJob[] {
-    return this.every().filter((job) => this.isCurrent(job));
+    return this.book.every().filter((job) => this.isCurrent(job));
   }
 
   get(id: string): TrackedJob | undefined {
-    const job = this.jobs.get(id);
+    const job = this.book.jobs.get(id);
     return job && this.isCurrent(job) ? job : undefined;
   }
 
@@ -138,15 +136,9 @@ export class JobTracker {
     return this.get(id) !== undefined;
   }
 
-  /**
-   * Every job recorded by any window (global state is shared) on any platform, and those dismissed here, with the
-   * outbox write that made each when known: none of them is the job of another write whose answer was lost.
-   */
+  /** Every job recorded by any window, and those dismissed here, with the outbox write that made each when known (trackedJobs.ts). */
   recordedWrites(): Map<string, string | undefined> {
-    const made = new Map<string, string | undefined>([...this.removed].map((id) => [id, undefined]));
-    for (const job of this.stored()) made.set(job.id, typeof job.write === 'string' ? job.write : undefined);
-    for (const job of this.jobs.values()) made.set(job.id, job.write);
-    return made;
+    return this.book.recordedWrites();
   }
 
   /** Jobs not yet FINISHED. */
@@ -171,11 +163,11 @@ export class JobTracker {
   addAll(entries: readonly { job: AsyncJob; info: NewJobInfo }[]): TrackedJob[] {
     const added = entries.map(({ job, info }) => {
       const tracked = this.track(job, info);
-      return { tracked, wasFinished: this.apply(tracked, job) };
+      return { tracked, wasFinished: this.book.apply(tracked, job) };
     });
     if (!added.length) return [];
-    this.prune();
-    this.save();
+    this.book.prune();
+    this.book.save();
     this.changed.fire();
     for (const { tracked, wasFinished } of added) {
       if (wasFinished && tracked.result?.length) {
@@ -188,7 +180,7 @@ export class JobTracker {
   }
 
   private track(job: AsyncJob, info: NewJobInfo): TrackedJob {
-    const existing = this.jobs.get(job.id);
+    const existing = this.book.jobs.get(job.id);
     const type = info.type ?? job.type ?? existing?.type;
     const tracked: TrackedJob = {
       id: job.id,
@@ -204,7 +196,7 @@ export class JobTracker {
       adopted: info.adopted || undefined,
       write: info.write ?? existing?.write,
     };
-    this.jobs.set(job.id, tracked);
+    this.book.jobs.set(job.id, tracked);
     return tracked;
   }
 
@@ -217,7 +209,7 @@ export class JobTracker {
     const check = (): TrackedJob[] | undefined => {
       const jobs: TrackedJob[] = [];
       for (const id of ids) {
-        const tracked = this.jobs.get(id);
+        const tracked = this.book.jobs.get(id);
         const job = tracked ?? last.get(id);
         if (!job) continue;
         last.set(id, job);
@@ -226,7 +218,7 @@ export class JobTracker {
           jobs.push(job);
           continue;
         }
-        if (!isFinished(job) || (job.state === 'FINISHED' && !job.result?.length && needsResults(job) && this.jobs.has(id))) return undefined;
+        if (!isFinished(job) || (job.state === 'FINISHED' && !job.result?.length && needsResults(job) && this.book.jobs.has(id))) return undefined;
         jobs.push(job);
       }
       return jobs;
@@ -254,9 +246,9 @@ export class JobTracker {
   /** Forgets a job (the user dismissed it). */
   dismiss(id: string): void {
     if (!this.get(id)) return;
-    this.jobs.delete(id);
-    this.removed.add(id);
-    this.save();
+    this.book.jobs.delete(id);
+    this.book.removed.add(id);
+    this.book.save();
     this.changed.fire();
   }
 
@@ -270,7 +262,7 @@ export class JobTracker {
       }
     }
     if (!any) return;
-    this.save();
+    this.book.save();
     this.changed.fire();
   }
 
@@ -281,7 +273,7 @@ export class JobTracker {
 
   /** Follows the jobs of the account in use again (signed in, or the account changed). */
   resume(): void {
-    this.claimOlderRecords();
+    this.book.claimOlderRecords(this.account());
     this.poller.resume(this.opts.firstDelayMs);
   }
 
@@ -300,7 +292,7 @@ export class JobTracker {
     const job = this.get(id);
     if (!job || (job.result?.length && isFinished(job)) || job.state === 'UNKNOWN') return job;
     await this.fetchOne(job, signal);
-    this.save();
+    this.book.save();
     this.changed.fire();
     return this.get(id);
   }
@@ -342,11 +334,11 @@ export class JobTracker {
           // The account changed while the list was on its way: it is the other account's list.
           if (this.account() !== account) return;
           for (const listed of page.items) {
-            const job = this.jobs.get(listed.id);
+            const job = this.book.jobs.get(listed.id);
             if (!job || !unseen.delete(job.id)) continue;
             pending.delete(job.id);
             const before = snapshot(job);
-            this.apply(job, listed);
+            this.book.apply(job, listed);
             if (snapshot(job) !== before) changed = true;
             // Finished without results in the list: one GET for the per-item results.
             if (job.state === 'FINISHED' && !job.result?.length && needsResults(job)) pending.add(job.id);
@@ -360,7 +352,7 @@ export class JobTracker {
       }
       // Jobs of a type read many at a time (imports, exports): one call for each hundred.
       for (const [kind, reader] of Object.entries(this.readers)) {
-        const jobs = [...pending].map((id) => this.jobs.get(id)!).filter((job) => jobKindOf(job) === kind);
+        const jobs = [...pending].map((id) => this.book.jobs.get(id)!).filter((job) => jobKindOf(job) === kind);
         if (!jobs.length) continue;
         jobs.forEach((job) => pending.delete(job.id));
         const read = await reader!(jobs.map((job) => job.id));
@@ -368,13 +360,13 @@ export class JobTracker {
         if (this.account() !== account) return;
         jobs.forEach((job, i) => {
           const before = snapshot(job);
-          this.take(job, read[i]);
+          this.book.take(job, read[i]);
           changed ||= snapshot(job) !== before;
         });
       }
       // The rest (fewer than the threshold, not found in the pages read, or missing results): one GET each.
       for (const id of pending) {
-        const job = this.jobs.get(id);
+        const job = this.book.jobs.get(id);
         if (!job) continue;
         const before = snapshot(job);
         await this.fetchOne(job);
@@ -386,31 +378,15 @@ export class JobTracker {
       if (error instanceof ApiError && error.isUnauthorized) this.pause();
       changed = false;
     }
-    const newlyFinished = followed.filter((job) => isFinished(job) && !job.notified && this.jobs.has(job.id));
+    const newlyFinished = followed.filter((job) => isFinished(job) && !job.notified && this.book.jobs.has(job.id));
     for (const job of newlyFinished) job.notified = true;
     if (changed || newlyFinished.length) {
-      this.save();
+      this.book.save();
       this.changed.fire();
     }
     for (const job of newlyFinished) this.finished.fire(job);
     // The poller backs off after a failed look.
     if (failed) throw failure;
-  }
-
-  /**
-   * A job as read by itself (its results as complete as the platform has them once it is FINISHED), or, when the
-   * platform no longer knows it, UNKNOWN.
-   */
-  private take(job: TrackedJob, fresh: AsyncJob | undefined): void {
-    if (!fresh || fresh.state === 'FINISHED') job.detailsTried = true;
-    if (!fresh) {
-      job.state = 'UNKNOWN';
-      job.lastError = l10n.t('The platform no longer knows this job.');
-      job.finishedAt ??= this.clock.now();
-      return;
-    }
-    this.apply(job, fresh);
-    job.lastError = undefined;
   }
 
   /** GET one job (or read it as its type is read); a job the platform no longer knows becomes UNKNOWN. Other errors propagate. */
@@ -420,46 +396,13 @@ export class JobTracker {
       const fresh = reader ? (await reader([job.id], signal))[0] : await this.api.get(job.id, { signal, kind: jobKindOf(job) });
       // Asked as another account (the user switched meanwhile): the answer is not about this job.
       if (!this.isCurrent(job)) return;
-      this.take(job, fresh);
+      this.book.take(job, fresh);
     } catch (error) {
       if (!this.isCurrent(job)) return;
-      if (error instanceof ApiError && (error.code === NOT_FOUND || (error.status === 404 && error.code === undefined))) return this.take(job, undefined);
+      if (error instanceof ApiError && (error.code === NOT_FOUND || (error.status === 404 && error.code === undefined))) return this.book.take(job, undefined);
       job.lastError = describeError(error);
       throw error;
     }
-  }
-
-  /** Copies what the platform says into the record; true when this made the job FINISHED. */
-  private apply(job: TrackedJob, fresh: AsyncJob): boolean {
-    const wasFinished = isFinished(job) && job.state !== 'UNKNOWN';
-    job.state = fresh.state;
-    if (typeof fresh.total_files === 'number') job.total = fresh.total_files;
-    if (typeof fresh.completed_files === 'number') job.completed = fresh.completed_files;
-    if (typeof fresh.failed_files === 'number') job.failed = fresh.failed_files;
-    if (Array.isArray(fresh.result) && fresh.result.length) job.result = fresh.result;
-    if (fresh.started_on) job.startedOn = fresh.started_on;
-    if (fresh.finished_on) job.finishedOn = fresh.finished_on;
-    if (fresh.state === 'FINISHED' && !wasFinished) {
-      job.finishedAt = this.clock.now();
-      return true;
-    }
-    return false;
-  }
-
-  private load(): void {
-    for (const job of this.stored()) this.jobs.set(job.id, job);
-    this.claimOlderRecords();
-    this.prune();
-  }
-
-  /** The jobs global state holds (any window's, any account's). */
-  private stored(): TrackedJob[] {
-    return readState(this.store, STATE.copyJobs)?.jobs ?? [];
-  }
-
-  /** Every job of every platform, newest first. */
-  private every(): TrackedJob[] {
-    return [...this.jobs.values()].sort((a, b) => b.submittedAt - a.submittedAt || compareIds(b.id, a.id));
   }
 
   private isCurrent(job: TrackedJob): boolean {
@@ -467,50 +410,11 @@ export class JobTracker {
     return account !== undefined && job.account === account;
   }
 
-  /**
-   * Records of older versions name no account: the first account signed in on their platform is theirs from now on.
-   * Run when the jobs are loaded and when an account is in use again, never when a job is read.
-   */
-  private claimOlderRecords(): void {
-    const account = this.account();
-    if (account === undefined) return;
-    const older = [...this.jobs.values()].filter((job) => job.account === undefined && (job.endpoint === undefined || account.startsWith(`${job.endpoint}#`)));
-    for (const job of older) job.account = account;
-    if (older.length) this.save();
-  }
-
-  private prune(): void {
-    const now = this.clock.now();
-    const done = this.every().filter(isFinished);
-    done.forEach((job, index) => {
-      const old = job.finishedAt !== undefined && now - job.finishedAt > this.opts.retentionMs;
-      if (old || index >= this.opts.maxJobs) {
-        this.jobs.delete(job.id);
-        this.removed.add(job.id);
-      }
-    });
-  }
-
-  /**
-   * Writes the jobs, keeping those another window stored meanwhile (global state is shared by windows;
-   * that window follows them, this one only keeps them).
-   */
-  private save(): void {
-    const ours = this.every();
-    const known = new Set(ours.map((j) => j.id));
-    const theirs = this.stored().filter((j) => !known.has(j.id) && !this.removed.has(j.id));
-    const jobs = [...ours, ...theirs].sort((a, b) => b.submittedAt - a.submittedAt || compareIds(b.id, a.id));
-    void Promise.resolve(writeState(this.store, STATE.copyJobs, { version: 1, jobs })).catch(() => undefined);
-  }
 }
 
 /** Whether a FINISHED job should have per-item results worth one GET (it had items to report on). */
 function needsResults(job: TrackedJob): boolean {
   return job.items.length > 0 && job.detailsTried !== true;
-}
-
-function compareIds(a: string, b: string): number {
-  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
 
 function snapshot(job: TrackedJob): string {

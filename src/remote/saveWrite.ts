@@ -4,7 +4,7 @@
 // its name and size made since it began there → done, never a second version. No `vscode` import.
 import * as l10n from '@vscode/l10n';
 import { WRITE_KINDS } from '../keys/writes';
-import type { CompletionTarget } from '../transfer/upload';
+import type { CompletionTarget } from '../transfer/fileUploads';
 import type { WriteKind } from '../write/kinds';
 import type { FileRecord } from '../api/types';
 import { completionWrite, isCompletionTarget, type UploadWriteApi } from './uploadWrite';

@@ -3,7 +3,7 @@
 // the choice applies to each file inside). No `vscode`.
 import * as l10n from '@vscode/l10n';
 import { planClashes, type Arriving, type Existing } from '../copy/clashes';
-import type { NameClash } from '../transfer/upload';
+import type { NameClash } from '../transfer/fileUploads';
 import { andMore, count } from '../util/words';
 
 export interface UploadClashDecision {

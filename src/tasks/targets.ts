@@ -9,7 +9,8 @@ import type { TargetType } from '../ui/commands';
 import { pickOneStatus, pickTask, whichTaskPlaceholder, type TaskListKind } from './filterPicks';
 import type { LogRef } from './taskInfo';
 import { OTHER_GROUP } from './otherStatuses';
-import type { ContainerNode, GroupNode, LoadMoreNode, TaskNode, TaskTreeModel } from './taskTree';
+import type { ContainerNode, GroupNode, LoadMoreNode, TaskNode } from './taskNodes';
+import type { TaskTreeModel } from './taskTree';
 
 /** A task as far as it is known: a row's record has the list's fields, an ID typed in has only its ID. */
 export type TaskRef = Pick<Task, 'id'> & Partial<Task>;

@@ -22,7 +22,7 @@ import type { ExecutionParts } from './executionCommands';
 import type { FilterModel } from './filterModel';
 import { sameDraftState, type SaveDraftPayload } from './taskWrites';
 import { taskTarget, type TaskRef } from './targets';
-import type { TaskTreeNode } from './taskTree';
+import type { TaskTreeNode } from './taskNodes';
 import { renderTaskDocument, type TaskDocument } from './taskDocument';
 import { isTaskDocument, runTaskWords, saveAsDraftWords, type TaskDocumentLanguage } from './taskDocumentLanguage';
 import { documentOfTask, draftChanges, draftState, inputFileNames, stateAfter, taskRequest } from './taskRequest';

@@ -14,6 +14,12 @@ export interface TaskRecordSource {
   bulkGet(ids: readonly string[], signal?: AbortSignal): Promise<BulkTaskItem[]>;
 }
 
+/** Whether a source can read whole records too (SbClient's `tasks` can). */
+export function isRecordSource(source: object): source is TaskRecordSource {
+  const s = source as Partial<TaskRecordSource>;
+  return typeof s.get === 'function' && typeof s.bulkGet === 'function';
+}
+
 /** Records kept at most; the oldest go first. */
 export const KEPT_RECORDS = 5_000;
 

@@ -7,7 +7,7 @@ import { MAX_BULK_IDS, type TaskListQuery } from '../api/tasks';
 import type { BulkTaskItem, Page, Task } from '../api/types';
 import type { TaskFilter } from '../keys/state';
 import { matchesFilter } from './filterModel';
-import type { TaskCountSource } from './taskTree';
+import type { TaskCountSource } from './taskGroups';
 
 export interface TaskSetReads extends TaskCountSource {
   bulkGet(ids: readonly string[], signal?: AbortSignal): Promise<BulkTaskItem[]>;

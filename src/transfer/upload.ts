@@ -5,27 +5,23 @@
 // ID, local file and its version (size, times, inode), and part size are kept in stored state, and the next run asks
 // the platform which parts arrived and sends the rest. The local file is checked before and after every part: parts of
 // one version are never completed with parts of another. A local file that cannot be read fails at once, its upload
-// aborted. No `vscode`: the editor side calls uploader.ts's `Uploader`: `plan`, then `run`. See README.md.
+// aborted. Each file's upload on the platform (begun or taken up, its parts sent, its abort) is fileUploads.ts's.
+// No `vscode`: the editor side calls uploader.ts's `Uploader`: `plan`, then `run`. See README.md.
 import * as l10n from '@vscode/l10n';
 import { constants, promises as fsp } from 'fs';
 import type { Clock } from '../api/clock';
 import { ApiError, describeError } from '../api/errors';
-import { FileSpanBody, type ReadableFile } from './fileSpanBody';
+import type { ReadableFile } from './fileSpanBody';
 import type { FileLocation } from '../api/files';
-import { StorageError, type StorageClient } from '../api/storage';
+import type { StorageClient } from '../api/storage';
 import type { FileRecord } from '../api/types';
-import type { Upload, UploadsApi } from '../api/uploads';
-import { backoffWait } from '../util/backoff';
-import { isLocalError } from '../util/localError';
+import type { UploadsApi } from '../api/uploads';
 import { describeLocalError } from './localFiles';
 import { sameVersion, versionOf, type LocalFile } from './localTree';
-import { uploadPartSize, uploadParts, type Span } from './partPlan';
+import { uploadParts } from './partPlan';
 import { ProgressMeter, type TransferProgress } from './progress';
 import type { ResumeBook, UploadResume, UploadRunResume } from './resumeState';
-import { Slots } from '../util/slots';
-
-/** What to do when a name is taken in the destination. */
-export type NameClash = 'rename' | 'overwrite' | 'skip';
+import { beingChecked, FileFailure, FileUploads, type CompleteContext, type NameClash, type Started } from './fileUploads';
 
 export interface UploadRequest {
   /** Local files and folders (absolute paths). */
@@ -45,21 +41,6 @@ export interface UploadPlan {
   links: string[];
   refused: { localPath: string; reason: string }[];
   bytes: number;
-}
-
-/** An upload to complete: enough to look a lost answer up (see uploadLookup.ts). */
-export interface CompletionTarget {
-  uploadId: string;
-  destination: FileLocation;
-  name: string;
-  size: number;
-  /** When the platform says the upload began (its `initiated`), if it did. */
-  initiated?: string;
-}
-
-/** What `complete` is told, besides the upload's ID: the upload, and the local file it reads. */
-export interface CompleteContext extends CompletionTarget {
-  localPath: string;
 }
 
 export interface UploadSummary {
@@ -127,34 +108,6 @@ export interface UploadRunOptions {
 export const RUN_SAVE_MS = 2_000;
 export const RUN_BEAT_MS = 5_000;
 
-const MAX_BACKOFF_MS = 30_000;
-/** A part URL that waited longer than this for a connection is asked for again: signed URLs expire. */
-const PART_URL_FRESH_MS = 60_000;
-const RATE_LIMIT_SLACK_MS = 1_000;
-/** How long an abort after a Cancel waits out the rate limit. */
-const ABANDON_WAIT_MS = 60_000;
-/** Numbered names tried for one file with `rename` before giving up. */
-const MAX_RENAMES = 100;
-
-/** A file's upload under way on the platform. */
-interface Started {
-  uploadId: string;
-  partSize: number;
-  name: string;
-  initiated?: string;
-  recordId: string;
-}
-
-/** Why a file stops: the words for the summary, and whether its upload on the platform is of no more use. */
-class FileFailure extends Error {
-  constructor(
-    message: string,
-    readonly abandon: boolean,
-  ) {
-    super(message);
-  }
-}
-
 /** One run of uploads: its folders, then its files, several parts at once (see the top of this file). */
 export class UploadRun {
   private readonly meter: ProgressMeter;
@@ -163,12 +116,10 @@ export class UploadRun {
   private readonly connections: number;
   private readonly attempts: number;
   private readonly backoffMs: number;
-  /** The connections that carry parts' bytes. */
-  private readonly sending: Slots;
-  /** Parts between their URL and the end of their bytes: those sending and as many more with a URL in hand. */
-  private readonly ahead: Slots;
   /** Uploads begun and not completed: aborted on Cancel. */
   private readonly open = new Map<string, Started>();
+  /** Each file's upload on the platform: begun or taken up, its parts sent, aborted (fileUploads.ts). */
+  private readonly files: FileUploads;
   private readonly retryFiles: LocalFile[] = [];
   /** Files not completed nor skipped yet, by local path: what the run's record keeps. */
   private readonly remaining = new Map<string, LocalFile>();
@@ -191,14 +142,33 @@ export class UploadRun {
   ) {
     this.stop = AbortSignal.any([options.signal, options.halt].filter((s): s is AbortSignal => !!s));
     this.connections = Math.max(1, deps.connections ?? 8);
-    this.sending = new Slots(this.connections);
-    this.ahead = new Slots(2 * this.connections);
     this.attempts = deps.attempts ?? 6;
     this.backoffMs = deps.backoffMs ?? 1_000;
     this.meter = new ProgressMeter(deps.clock, { files: plan.files.length, bytes: plan.bytes });
     this.summary = { cancelled: false, uploaded: [], bytes: 0, skipped: [], links: [...plan.links], failed: plan.refused.map((r) => ({ ...r })), retry: undefined };
     for (const file of plan.files) this.remaining.set(file.localPath, file);
     this.startedAt = options.record?.startedAt ?? deps.clock.now();
+    this.files = new FileUploads({
+      deps,
+      ifExists: plan.ifExists,
+      stop: this.stop,
+      connections: this.connections,
+      attempts: this.attempts,
+      backoffMs: this.backoffMs,
+      meter: this.meter,
+      written: this.written,
+      open: this.open,
+      tell: (force) => this.tell(force),
+      skipped: (file, reason) => {
+        this.summary.skipped.push({ localPath: file.localPath, reason });
+        this.remaining.delete(file.localPath);
+        this.meter.fileDropped(file.size);
+        this.tell(true);
+      },
+      reported: (bytes) => {
+        this.summary.bytes += bytes;
+      },
+    });
   }
 
   async run(): Promise<UploadSummary> {
@@ -327,12 +297,12 @@ export class UploadRun {
       this.meter.sizeLearned(now.size - file.size);
       const planned = file;
       file = now;
-      started = await this.resume(file, destination);
-      if (!started && this.options.adoptLeftOver) started = await this.adopt(file, destination, sameVersion(planned, now));
-      const arrivedParts = started ? await this.partsArrived(started, completeContext(file, destination, started)) : [];
+      started = await this.files.resume(file, destination);
+      if (!started && this.options.adoptLeftOver) started = await this.files.adopt(file, destination, sameVersion(planned, now));
+      const arrivedParts = started ? await this.files.partsArrived(started, completeContext(file, destination, started)) : [];
       if (arrivedParts && !Array.isArray(arrivedParts)) return await this.fileMade(file, started!, arrivedParts, file.size);
       if (!arrivedParts) started = undefined;
-      started ??= await this.begin(file, destination);
+      started ??= await this.files.begin(file, destination);
       if (!started) return;
       this.open.set(started.recordId, started);
       const done = new Set(arrivedParts);
@@ -343,7 +313,7 @@ export class UploadRun {
       const sending = parts
         .filter((p) => !done.has(p.number))
         .map((p) =>
-          this.sendPart(file, started!, p, signal, moved).catch((error: unknown) => {
+          this.files.sendPart(file, started!, p, signal, moved).catch((error: unknown) => {
             giveUp.abort();
             throw error;
           }),
@@ -355,7 +325,7 @@ export class UploadRun {
         this.retryFiles.push(file);
         return;
       }
-      await this.checkUnchanged(file);
+      await this.files.checkUnchanged(file);
       await this.completeFile(file, destination, started);
     } catch (error) {
       if (this.stop.aborted && !(error instanceof FileFailure && error.abandon)) {
@@ -364,220 +334,10 @@ export class UploadRun {
       }
       const failure = error instanceof FileFailure ? error : new FileFailure(describeError(error), false);
       if (failure.abandon && started) {
-        await this.abandon(started);
+        await this.files.abandon(started);
         this.sent.delete(file.localPath);
       }
       this.failFile(file, failure.message, file.size - moved.bytes);
-    }
-  }
-
-  /** The upload an earlier run left for this file, if the file is the same version and the platform still has it. */
-  private async resume(file: LocalFile, destination: FileLocation): Promise<Started | undefined> {
-    const recordId = resumeId(file.localPath, destination, baseName(file));
-    const record = this.deps.resume.get(recordId);
-    if (!record) return undefined;
-    if (!sameVersion(record, file)) {
-      // The file changed since (its mtime set back too): its parts are of another version, of no use.
-      await this.deps.uploads.abort(record.uploadId).catch(() => undefined);
-      await this.deps.resume.set(recordId, undefined);
-      return undefined;
-    }
-    const value: Partial<UploadResume> = { ...record };
-    delete value.account;
-    this.written.set(recordId, value as Omit<UploadResume, 'account'>);
-    return { uploadId: record.uploadId, partSize: record.partSize, name: record.name, initiated: record.initiated, recordId };
-  }
-
-  /**
-   * The one upload on the platform of this file's name, size and place that no record claims, taken as its own; when
-   * the file is not the version the run planned (`unchanged` false), its parts are of another version: it is aborted.
-   */
-  private async adopt(file: LocalFile, destination: FileLocation, unchanged: boolean): Promise<Started | undefined> {
-    const name = baseName(file);
-    const claimed = new Set(this.deps.resume.all().map((r) => r.uploadId));
-    const page = await this.deps.uploads.list({ signal: this.stop });
-    const ours = page.items.filter((u) => u.name === name && u.size === file.size && !claimed.has(u.upload_id) && ('parent' in destination ? u.parent === destination.parent : u.project === destination.project));
-    if (ours.length !== 1) return undefined;
-    if (!unchanged) {
-      await this.deps.uploads.abort(ours[0].upload_id).catch(() => undefined);
-      return undefined;
-    }
-    const recordId = resumeId(file.localPath, destination, name);
-    const value = { uploadId: ours[0].upload_id, localPath: file.localPath, ...versionOf(file), partSize: ours[0].part_size, destination, name, overwrite: this.plan.ifExists === 'overwrite', initiated: ours[0].initiated };
-    this.written.set(recordId, value);
-    await this.deps.resume.set(recordId, value);
-    return { uploadId: ours[0].upload_id, partSize: ours[0].part_size, name, initiated: ours[0].initiated, recordId };
-  }
-
-  /**
-   * The parts the platform has of a resumed upload; when it no longer knows it, the file an earlier completion made
-   * (as the write path tells), else undefined (the file starts again).
-   */
-  private async partsArrived(started: Started, context: CompleteContext): Promise<number[] | FileRecord | undefined> {
-    let info: Upload;
-    try {
-      info = await this.deps.uploads.info(started.uploadId, { listParts: true, signal: this.stop });
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 404) {
-        const made = await this.deps.completed?.(context, this.stop).catch((failure: unknown) => {
-          throw failure instanceof ApiError && failure.maybeDelivered ? beingChecked(failure) : failure;
-        });
-        if (made) return made;
-        this.written.delete(started.recordId);
-        await this.deps.resume.set(started.recordId, undefined);
-        return undefined;
-      }
-      throw error;
-    }
-    started.partSize = info.part_size;
-    started.initiated = info.initiated;
-    return (info.parts ?? []).filter((p) => p.response?.headers?.ETag).map((p) => p.part_number);
-  }
-
-  /** Begins the upload (init), trying numbered names with `rename`; undefined when the file is skipped. */
-  private async begin(file: LocalFile, destination: FileLocation): Promise<Started | undefined> {
-    const wanted = baseName(file);
-    const recordId = resumeId(file.localPath, destination, wanted);
-    for (let n = 0; n <= MAX_RENAMES; n++) {
-      const name = n === 0 ? wanted : `${n}_${wanted}`;
-      let upload: Upload;
-      try {
-        upload = await this.init(file, destination, name);
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 409) {
-          if (this.plan.ifExists === 'skip') {
-            this.summary.skipped.push({ localPath: file.localPath, reason: l10n.t('"{0}" is already there.', name) });
-            this.remaining.delete(file.localPath);
-            this.meter.fileDropped(file.size);
-            this.tell(true);
-            return undefined;
-          }
-          if (this.plan.ifExists === 'rename') continue;
-        }
-        if (error instanceof ApiError && error.status === 400 && !error.isTransient) {
-          throw new FileFailure(l10n.t('The platform refused the name "{0}": {1}', name, describeError(error)), false);
-        }
-        throw error;
-      }
-      const started: Started = { uploadId: upload.upload_id, partSize: upload.part_size, name, initiated: upload.initiated, recordId };
-      const value = {
-        uploadId: upload.upload_id,
-        localPath: file.localPath,
-        ...versionOf(file),
-        partSize: upload.part_size,
-        destination,
-        name,
-        overwrite: this.plan.ifExists === 'overwrite',
-        initiated: upload.initiated,
-      };
-      this.written.set(recordId, value);
-      await this.deps.resume.set(recordId, value);
-      return started;
-    }
-    throw new FileFailure(l10n.t('Every name from "{0}" to "{1}" is taken.', wanted, `${MAX_RENAMES}_${wanted}`), false);
-  }
-
-  /**
-   * Init, once more after a lost answer: the platform may have begun the upload, so its list of uploads is read
-   * first, and one upload of this name, size and place that no record claims is taken as ours.
-   */
-  private async init(file: LocalFile, destination: FileLocation, name: string): Promise<Upload> {
-    const init = { destination, name, size: file.size, partSize: uploadPartSize(file.size), overwrite: this.plan.ifExists === 'overwrite' };
-    // An init on its way is not cut short by Cancel: the platform may have begun the upload, and only its answer
-    // names it so that the Cancel can abort it. (A 429, not processed, ends the wait at once.)
-    try {
-      return await this.afterRateLimit(() => this.deps.uploads.init(init));
-    } catch (error) {
-      if (!(error instanceof ApiError && error.maybeDelivered)) throw error;
-      const claimed = new Set(this.deps.resume.all().map((r) => r.uploadId));
-      const page = await this.deps.uploads.list();
-      const ours = page.items.filter(
-        (u) => u.name === name && u.size === file.size && !claimed.has(u.upload_id) && ('parent' in destination ? u.parent === destination.parent : u.project === destination.project),
-      );
-      if (ours.length === 1) return ours[0];
-      if (this.stop.aborted) throw error;
-      return this.afterRateLimit(() => this.deps.uploads.init(init, { signal: this.stop }));
-    }
-  }
-
-  /**
-   * One part: its URL, its bytes streamed from disk on one of the run's connections, its ETag reported; tried again
-   * after a fault. The URL is asked for before a connection is free and the ETag reported once it is freed, so over a
-   * long round trip a connection goes from one part's bytes straight to the next one's.
-   */
-  private async sendPart(file: LocalFile, started: Started, part: Span, signal: AbortSignal, moved: { bytes: number }): Promise<void> {
-    await this.ahead.run(async () => {
-      for (let attempt = 1; ; attempt++) {
-        if (signal.aborted) return;
-        let sent = 0;
-        try {
-          // Asked for in part order (nothing awaited before it), so the parts take the connections in that order.
-          const asked = this.deps.clock.monotonic();
-          const target = await this.deps.uploads.partTarget(started.uploadId, part.number, { signal });
-          const etag = await this.sending.run(async () => {
-            const fresh = this.deps.clock.monotonic() - asked > PART_URL_FRESH_MS ? await this.deps.uploads.partTarget(started.uploadId, part.number, { signal }) : target;
-            // Read from disk into two buffers used in turn as the connection takes the bytes (fileSpanBody.ts).
-            // The file opened is checked to be the version begun before its bytes are read, and again after them.
-            const body = new FileSpanBody(file.localPath, part.start, part.end, undefined, this.deps.openLocal, (stats) => sameVersion(versionOf(stats), file));
-            body.on('data', (chunk: Buffer) => {
-              sent += chunk.length;
-              this.meter.add(chunk.length);
-              this.tell(false);
-            });
-            return this.deps.storage.put(fresh.url, body, part.end - part.start, { headers: fresh.headers, successCodes: fresh.successCodes, signal });
-          });
-          // The bytes sent are the version begun only if it is still there now: else the part is not reported.
-          await this.checkUnchanged(file);
-          await this.afterRateLimit(() => this.deps.uploads.reportPart(started.uploadId, part.number, etag, { signal }), signal);
-          this.summary.bytes += sent;
-          moved.bytes += sent;
-          return;
-        } catch (error) {
-          this.meter.add(-sent);
-          if (signal.aborted) return;
-          if (error instanceof FileFailure) throw error;
-          // The disk's failure is said at once, in its words (unless the file changed, which says more).
-          if (isLocalError(error)) {
-            await this.checkUnchanged(file);
-            throw new FileFailure(describeLocalError(error, file.localPath, 'read'), true);
-          }
-          if ((error instanceof StorageError && error.gone) || (error instanceof ApiError && error.status === 404)) {
-            throw new FileFailure(l10n.t('The upload was aborted on the platform.'), true);
-          }
-          const again = error instanceof StorageError ? error.linkRefused || error.isTransient : error instanceof ApiError && error.isTransient;
-          if (!again) throw error;
-          if (attempt >= this.attempts) throw new FileFailure(l10n.t('Part {0} stopped after {1} tries: {2}', part.number, this.attempts, describeError(error)), false);
-          await this.deps.clock.sleep(backoffWait({ firstMs: this.backoffMs, factor: 2, capMs: MAX_BACKOFF_MS }, attempt), signal).catch(() => undefined);
-        }
-      }
-    });
-  }
-
-  /**
-   * A POST the rate limit refused (429: not processed) is sent again once the limit resets, as often as it takes:
-   * many small files spend 5 requests each, and the platform allows 1,000 per 5 minutes.
-   */
-  private async afterRateLimit<T>(call: () => Promise<T>, signal: AbortSignal = this.stop): Promise<T> {
-    for (;;) {
-      try {
-        return await call();
-      } catch (error) {
-        if (!(error instanceof ApiError && error.isRateLimited) || signal.aborted) throw error;
-        await this.deps.clock.sleep(Math.max(error.untilResetMs ?? 0, this.backoffMs) + RATE_LIMIT_SLACK_MS, signal);
-      }
-    }
-  }
-
-  /**
-   * A file changed on disk since its upload began is refused: what was sent would not be that file (its bytes taken
-   * from two versions). Gone or unreadable: said in the disk's words. Either way its upload is aborted.
-   */
-  private async checkUnchanged(file: LocalFile): Promise<void> {
-    const now = await fsp.stat(file.localPath).catch((error: unknown) => {
-      throw new FileFailure(describeLocalError(error, file.localPath, 'read'), true);
-    });
-    if (!sameVersion(versionOf(now), file)) {
-      throw new FileFailure(l10n.t('The file changed on disk during the upload: it was not uploaded. Upload it again.'), true);
     }
   }
 
@@ -586,7 +346,7 @@ export class UploadRun {
     try {
       const context = completeContext(file, destination, started);
       // Not cancellable once its parts are all there; a 429 was not processed.
-      record = await this.afterRateLimit(() => this.deps.complete(started.uploadId, context), new AbortController().signal);
+      record = await this.files.afterRateLimit(() => this.deps.complete(started.uploadId, context), new AbortController().signal);
     } catch (error) {
       // A lost answer may have made the file: the write path looks it up; the upload stays as it is meanwhile.
       if (error instanceof ApiError && error.maybeDelivered) {
@@ -611,29 +371,9 @@ export class UploadRun {
     this.saveRun(true);
   }
 
-  /**
-   * Aborts an upload on the platform and forgets it. It runs after a Cancel, so only its own limit ends it: a 429 is
-   * waited out for up to a minute. One the platform did not drop stays in the resume records, so that the next
-   * upload of the file takes it up rather than leaving it unknown.
-   */
-  private async abandon(started: Started): Promise<void> {
-    this.open.delete(started.recordId);
-    const limit = new AbortController();
-    const timer = this.deps.clock.setTimeout(() => limit.abort(), ABANDON_WAIT_MS);
-    try {
-      await this.afterRateLimit(() => this.deps.uploads.abort(started.uploadId), limit.signal);
-    } catch (error) {
-      if (!(error instanceof ApiError && error.status === 404)) return;
-    } finally {
-      this.deps.clock.clearTimeout(timer);
-    }
-    this.written.delete(started.recordId);
-    await this.deps.resume.set(started.recordId, undefined);
-  }
-
   /** Cancel: every upload begun and not completed is aborted, so nothing is left half made. */
   private async abortOpen(): Promise<void> {
-    await Promise.all([...this.open.values()].map((started) => this.abandon(started)));
+    await Promise.all([...this.open.values()].map((started) => this.files.abandon(started)));
   }
 
   /** A file given up: the rest carries on. `left`: its bytes not sent yet, no longer counted in the totals. */
@@ -650,27 +390,12 @@ export class UploadRun {
   }
 }
 
-/** A file whose completion may have been made and is being checked: kept as it is, never begun again meanwhile. */
-function beingChecked(error: ApiError): FileFailure {
-  return new FileFailure(l10n.t('The platform may have completed it; it is being checked: {0}', describeError(error)), false);
-}
-
 /** What `complete` is told of a file's upload. */
 function completeContext(file: LocalFile, destination: FileLocation, started: Started): CompleteContext {
   return { uploadId: started.uploadId, destination, name: started.name, size: file.size, localPath: file.localPath, initiated: started.initiated };
-}
-
-/** The record of a file's upload: the same local file to the same place under the same name. */
-export function resumeId(localPath: string, destination: FileLocation, name: string): string {
-  return JSON.stringify([localPath, destination, name]);
 }
 
 function parentOf(relativePath: string): string {
   const slash = relativePath.lastIndexOf('/');
   return slash < 0 ? '' : relativePath.slice(0, slash);
 }
-
-function baseName(file: LocalFile): string {
-  return file.relativePath.slice(file.relativePath.lastIndexOf('/') + 1);
-}
-

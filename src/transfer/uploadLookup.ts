@@ -6,7 +6,7 @@ import type { FilesApi } from '../api/files';
 import type { Credentials } from '../api/transport';
 import type { FileRecord } from '../api/types';
 import type { UploadsApi } from '../api/uploads';
-import type { CompletionTarget } from './upload';
+import type { CompletionTarget } from './fileUploads';
 
 export type CompletionLookup =
   /** The file is there: adopt it, send nothing. */

@@ -5,7 +5,8 @@ import { ApiError } from '../api/errors';
 import type { FileLocation } from '../api/files';
 import { listLocal } from './localTree';
 import type { UploadResume, UploadRunResume } from './resumeState';
-import { resumeId, UploadRun, type UploaderDeps, type UploadPlan, type UploadRequest, type UploadRunOptions, type UploadSummary } from './upload';
+import { resumeId } from './fileUploads';
+import { UploadRun, type UploaderDeps, type UploadPlan, type UploadRequest, type UploadRunOptions, type UploadSummary } from './upload';
 
 export class Uploader {
   constructor(private readonly deps: UploaderDeps) {}

@@ -5,7 +5,8 @@ import { describeError } from '../../src/api/errors';
 import type { Task, TaskStatus } from '../../src/api/types';
 import { FilterModel } from '../../src/tasks/filterModel';
 import { groupView } from '../../src/tasks/taskRows';
-import { type MessageNode, TaskNode, TaskTreeModel, type ContainerNode, type GroupNode, type TaskTreeNode } from '../../src/tasks/taskTree';
+import { type MessageNode, TaskNode, type ContainerNode, type GroupNode, type TaskTreeNode } from '../../src/tasks/taskNodes';
+import { TaskTreeModel } from '../../src/tasks/taskTree';
 import type { Emulator, TaskRec } from '../emulator';
 import { makeClient, makeEmulator, note, recordedState, sent, shown, sleep } from './support';
 

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
 import type { CostTotal } from '../../../src/tasks/cost';
 import type { CollectResult } from '../../../src/tasks/failureLogs';
-import type { GroupNode, TaskNode, TaskTreeNode } from '../../../src/tasks/taskTree';
+import type { GroupNode, TaskNode, TaskTreeNode } from '../../../src/tasks/taskNodes';
 import { activateProduct, closeAllEditors, emulator, waitFor } from '../helpers';
 
 /** The emulator's sum of some tasks' prices, per currency, to the cent. */

@@ -5,7 +5,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
-import type { GroupNode, LoadMoreNode, TaskNode, TaskTreeNode } from '../../../src/tasks/taskTree';
+import type { GroupNode, LoadMoreNode, TaskNode, TaskTreeNode } from '../../../src/tasks/taskNodes';
 import type { TaskRec } from '../../emulator';
 import { activateProduct, emulator, tasksStartedBeforeEnded, waitFor } from '../helpers';
 

@@ -7,7 +7,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../../src/extension';
 import type { Task } from '../../../src/api/types';
-import type { InfoNode, TaskNode, TaskTreeNode } from '../../../src/tasks/taskTree';
+import type { InfoNode, TaskNode, TaskTreeNode } from '../../../src/tasks/taskNodes';
 import { activateProduct, closeAllEditors, emulator, waitFor } from '../helpers';
 
 describe('task execution: details, logs, actions, watching', function () {

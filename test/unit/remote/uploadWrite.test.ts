@@ -8,7 +8,7 @@ import { Outbox, type WriteKind } from '../../../src/write/outbox';
 import { FakeClock } from '../../support/fakeClock';
 import { SharedGlobalState } from '../../support/sharedState';
 import type { WriteRecord } from '../../../src/write/records';
-import type { CompleteContext } from '../../../src/transfer/upload';
+import type { CompleteContext } from '../../../src/transfer/fileUploads';
 
 /** An outbox of one window, with one kind, on the test's timings. */
 const openWith = (kind: WriteKind, clock: FakeClock): Outbox =>

@@ -4,7 +4,8 @@ import type { Page, Task } from '../../../src/api/types';
 import { costOf, costWords, formatMoney, mergeCosts, moneyWords, priceWords, readCost } from '../../../src/tasks/cost';
 import { FilterModel } from '../../../src/tasks/filterModel';
 import { groupView, taskTooltip } from '../../../src/tasks/taskRows';
-import { TaskTreeModel, type GroupNode } from '../../../src/tasks/taskTree';
+import { TaskTreeModel } from '../../../src/tasks/taskTree';
+import type { GroupNode } from '../../../src/tasks/taskNodes';
 import { FakeTasks, task } from '../../support/fakeTasks';
 import { memoryState } from '../../support/sharedState';
 

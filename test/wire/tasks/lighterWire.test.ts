@@ -8,7 +8,8 @@ import { FilterModel } from '../../../src/tasks/filterModel';
 import { TASK_LIST_FIELDS } from '../../../src/tasks/taskListing';
 import { TaskRecords } from '../../../src/tasks/taskRecords';
 import { taskTooltip } from '../../../src/tasks/taskRows';
-import { TaskTreeModel, type TaskNode } from '../../../src/tasks/taskTree';
+import { TaskTreeModel } from '../../../src/tasks/taskTree';
+import type { TaskNode } from '../../../src/tasks/taskNodes';
 import { type Emulator, startEmulator } from '../../emulator';
 import { memoryState } from '../../support/sharedState';
 
