@@ -23,6 +23,7 @@ import * as http from 'http';
 import type { AddressInfo } from 'net';
 import type { Blob } from './content';
 import { Prng } from './prng';
+import { drainedOrClosed } from '../support/drained';
 
 export interface StorageRequest {
   method: string;
@@ -288,7 +289,7 @@ export class StorageServer {
       if (res.destroyed) return;
       record.bytes += chunk.length;
       // A reader that lets go of the body (its read is bounded) closes the connection: no drain comes then.
-      if (!res.write(chunk)) await new Promise((r) => (res.once('drain', r), res.once('close', r)));
+      if (!res.write(chunk)) await drainedOrClosed(res);
       if (cutAt !== undefined && record.bytes >= cutAt) {
         this.faults.injected.droppedDownloads++;
         record.dropped = true;

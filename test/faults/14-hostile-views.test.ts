@@ -25,6 +25,7 @@ import { fetchLog, TAIL_BYTES } from '../../src/tasks/logContent';
 import type { Emulator, FileRec } from '../emulator';
 import { listReply, startHostile, type HostileServer } from './hostile';
 import { accountIntegrity, assertReadable, makeClient, makeEmulator, note, TOKEN } from './support';
+import { drainedOrClosed } from '../support/drained';
 
 const MB = 1024 * 1024;
 /** What a socket's buffers may hold on loopback once a reader lets go of a body: more than that sent is a read that went on. */
@@ -75,7 +76,7 @@ async function startStorage(serve: (req: http.IncomingMessage, res: http.ServerR
 async function send(res: http.ServerResponse, pieces: Iterable<Buffer>): Promise<void> {
   for (const piece of pieces) {
     if (res.destroyed) return;
-    if (!res.write(piece)) await new Promise((r) => (res.once('drain', r), res.once('close', r)));
+    if (!res.write(piece)) await drainedOrClosed(res);
   }
   res.end();
 }
