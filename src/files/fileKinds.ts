@@ -7,7 +7,7 @@ import { commandTitles, COMMANDS } from '../keys/commands';
 import { isRowOf, loadMoreView, messageView, type RowKind, type RowView } from '../ui/rowView';
 import { projectView } from './fileRows';
 import { foundPath } from './foundWords';
-import { isTop, type FileNode, type FilesNode, type FolderNode, type ItemNode, type ListingNode, type Place, type ProjectNode } from './fileNodes';
+import { isMadeRow, isTop, MADE_KINDS, type FileNode, type FilesNode, type FolderNode, type ItemNode, type ListingNode, type Place, type ProjectNode } from './fileNodes';
 
 /** What the table's entries read of the view's model (FilesTreeModel). */
 export interface FilesRows {
@@ -83,8 +83,8 @@ function fileView(row: FileNode, model: FilesRows): RowView {
   return path ? { ...view, description: [view.description, path].filter(Boolean).join(' · ') } : view;
 }
 
-/** Whether a value (a command's argument may be anything) is a row of Projects & Files. */
-export const isFilesRow = (value: unknown): value is FilesNode => isRowOf(ROW_KINDS, value);
+/** Whether a value (a command's argument may be anything) is a row of Projects & Files (a project, folder or file row one it made). */
+export const isFilesRow = (value: unknown): value is FilesNode => isRowOf(ROW_KINDS, value) && (!MADE_KINDS.has(value.kind) || isMadeRow(value));
 
 /** The entry of a row's kind. */
 export function filesKind<N extends FilesNode>(row: N): FileRowKind<N> {

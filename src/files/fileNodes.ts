@@ -97,16 +97,28 @@ export function foundRoot(found: Found, rootFolders: ReadonlyMap<string, string>
   return top;
 }
 
+/**
+ * The project, folder and file rows made here: a command's argument of those kinds is one of them or nothing (an
+ * object of a script's that only looks like one is no target, as no class instance was before).
+ */
+const made = new WeakSet<object>();
+export const MADE_KINDS: ReadonlySet<string> = new Set(['project', 'folder', 'file']);
+export const isMadeRow = (value: object): boolean => made.has(value);
+function mark<R extends object>(row: R): R {
+  made.add(row);
+  return row;
+}
+
 export function projectNode(project: Project, listing: PagedLoader<FileRecord>): ProjectNode {
-  return { kind: 'project', id: project.id, name: project.name || project.id, project, writable: project.permissions?.write !== false, listing, nodes: new Map() };
+  return mark({ kind: 'project', id: project.id, name: project.name || project.id, project, writable: project.permissions?.write !== false, listing, nodes: new Map() });
 }
 
 export function folderNode(file: FileRecord, parentNode: ProjectNode | FolderNode | FoundRoot, listing: PagedLoader<FileRecord>): FolderNode {
-  return { kind: 'folder', ...entryFacts(file, parentNode), listing, nodes: new Map() };
+  return mark<FolderNode>({ kind: 'folder', ...entryFacts(file, parentNode), listing, nodes: new Map() });
 }
 
 export function fileNode(file: FileRecord, parentNode: ProjectNode | FolderNode | FoundRoot): FileNode {
-  return { kind: 'file', ...entryFacts(file, parentNode) };
+  return mark<FileNode>({ kind: 'file', ...entryFacts(file, parentNode) });
 }
 
 /** A row listed again: the record as listed now. */

@@ -126,7 +126,9 @@ export class FilesTreeModel implements RowModel<FilesNode>, FilesRows {
     const record = await this.source.files.get(id);
     const name = record.name || id;
     if (!record.project) throw new NotFoundError(l10n.t('The platform does not say which project {0} is in.', name));
-    const project = await this.find(this.root, record.project, () => this.projectNodes(this.root));
+    // The root as it is now: a refresh during the reveal makes another, whose pages these are not.
+    const root = this.root;
+    const project = await this.find(root, record.project, () => this.projectNodes(root));
     if (!project) throw new NotFoundError(l10n.t('{0} is in {1}, which is not among your projects.', name, record.project));
     const above: FileRecord[] = [];
     for (let at = record; at.parent && at.parent !== project.project.root_folder; ) {

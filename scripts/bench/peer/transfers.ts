@@ -5,6 +5,7 @@
 // against the emulator's deterministic content (files on disk for a download, the platform's files for an upload),
 // so a fast wrong answer fails its figures.
 import { spawn } from 'child_process';
+import { once } from 'events';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -294,6 +295,8 @@ const BUSY_CORES = 2;
 async function underLoad<T>(cores: number, run: () => Promise<T>): Promise<T> {
   const spinners = Array.from({ length: cores }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
   try {
+    // A spinner that could not start fails the case: its figures would say "beside busy cores" without them.
+    await Promise.all(spinners.map((spinner) => once(spinner, 'spawn')));
     return await run();
   } finally {
     for (const spinner of spinners) spinner.kill();

@@ -179,6 +179,9 @@ describe('files tree model: what the commands read of a row (its kind\'s entry i
     assert.deepStrictEqual([opensOf(year), opensOf(calls)], [year, undefined]);
     assert.deepStrictEqual(year.above, [results], 'the folders from the project\'s root down to it');
     assert.deepStrictEqual([placeOf('me/alpha'), entryOf(undefined), entryOf({ kind: 'item', id: 'x' })], [undefined, undefined, undefined], 'what is not a row of the view is none of these');
+    // An object that only looks like a row (a script's argument to a public command) is none either: never read as one.
+    const lookalikes = [{ kind: 'file', id: 'x' }, { kind: 'folder', id: 'y' }, { kind: 'project', id: 'me/alpha' }];
+    assert.deepStrictEqual(lookalikes.map((v) => [entryOf(v), projectRowOf(v), placeOf(v), dropPlaceOf(v), opensOf(v)]).flat(), Array(15).fill(undefined));
   });
 
   it('a folder Find Files found is not a place (its place in its project is not known from the rows), and a drop onto a found file lands nowhere', async () => {
