@@ -394,15 +394,15 @@ export function transferFigures(r: PairResult): Figure[] {
     ? [{ section, name: name("CPU per GiB (user + system, the side's process)"), unit: 's', value: mine(cpuPerGiB(e.bytes, r.ours)), limit: peerCpu.value ?? NaN, margin: "goal: ≤ 1 × the official client's", peer: peerCpu }]
     : [];
   const throughput: Figure = {
-      section,
-      name: name('throughput'),
-      unit: 'MB/s',
-      value: mine(mbps(e.bytes, r.ours)),
-      atLeast: true,
-      limit: e.goal * (peerMbps.value ?? NaN),
-      margin: `goal: ≥ ${e.goal} × the official client's`,
-      peer: peerMbps,
-      note: check ?? `${(r.ours.ms / 1000).toFixed(1)} s for ${(e.bytes / MiB).toFixed(0)} MiB (official client: ${peerMs === undefined ? '—' : `${(peerMs / 1000).toFixed(1)} s`}); both byte-identical`,
+    section,
+    name: name('throughput'),
+    unit: 'MB/s',
+    value: mine(mbps(e.bytes, r.ours)),
+    atLeast: true,
+    limit: e.goal * (peerMbps.value ?? NaN),
+    margin: `goal: ≥ ${e.goal} × the official client's`,
+    peer: peerMbps,
+    note: check ?? `${(r.ours.ms / 1000).toFixed(1)} s for ${(e.bytes / MiB).toFixed(0)} MiB (official client: ${peerMs === undefined ? '—' : `${(peerMs / 1000).toFixed(1)} s`}); both byte-identical`,
   };
   if (r.busyCores) return [throughput, ...cpu];
   return [
