@@ -43,7 +43,8 @@ export function ratio(f: Figure): number | undefined {
 
 function fmt(value: number | undefined, unit: Figure['unit']): string {
   if (value === undefined || !Number.isFinite(value)) return '—';
-  if (unit === 'MB' || unit === 'MB/s' || unit === '×' || unit === 's') return value.toFixed(unit === '×' || unit === 's' ? 2 : 1);
+  if (unit === '×' || unit === 's') return value.toFixed(2);
+  if (unit === 'MB' || unit === 'MB/s') return value.toFixed(1);
   if (unit === 'KB') return value < 10 ? value.toFixed(1) : value.toFixed(0);
   return Math.round(value).toLocaleString('en-US');
 }

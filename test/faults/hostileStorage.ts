@@ -4,6 +4,7 @@
 // (its `Range` header) and the body bytes it wrote, so a test can count what was asked and what was sent.
 import * as http from 'http';
 import type { AddressInfo } from 'net';
+import { drainedOrClosed } from '../support/drained';
 import { record } from './support';
 
 /** What was asked of a file: bytes `start` to `end` (inclusive, or to the end), the last `tail`, or all of it. */
@@ -117,17 +118,4 @@ export async function startHostileStorage(): Promise<HostileStorage> {
         server.closeAllConnections();
       }),
   };
-}
-
-/** Resolves once the response can take more bytes, or is gone. */
-function drainedOrClosed(res: http.ServerResponse): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
 }
