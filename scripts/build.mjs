@@ -1,6 +1,7 @@
 // Bundles the extension (scripts/bundles.cjs says which bundles and why): dist/extension.js (what VS Code activates),
 // dist/main.js (loaded right after activation; see src/extension.ts), dist/features.js (loaded on first use; see
-// src/features.ts) and dist/fetch.js (node-fetch). `--production` minifies, `--watch` rebuilds on change.
+// src/features.ts), dist/fetch.js (node-fetch) and dist/yaml.js (yaml). `--production` minifies, `--watch` rebuilds
+// on change.
 // The options live in esbuild.options.json and the steps in bundles.cjs so that test/build/bundle.test.ts builds with
 // exactly these; among them the alias that keeps node-fetch's `whatwg-url` (and tr46) out (see shims/whatwg-url.cjs).
 import * as esbuild from 'esbuild';

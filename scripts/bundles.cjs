@@ -4,7 +4,8 @@
 //   dist/main.js       what runs from the start: the views, the models, the client, the write path (src/main.ts);
 //   dist/features.js   what is loaded on first use: the commands' run functions, the copy flow, the transfer engines,
 //                      the timeline panel… (src/features.ts: main.ts's `features`, and a stand-in per command until then);
-//   dist/fetch.js      node-fetch, loaded by the transport after the start (Transport.warm) or by the first request.
+//   dist/fetch.js      node-fetch, loaded by the transport after the start (Transport.warm) or by the first request;
+//   dist/yaml.js       the yaml package, loaded when a task document or a CWL file is first read (src/util/yaml.ts).
 // esbuild does not split CommonJS, so features.js takes every module main.js holds from main.js itself, at run time:
 // main.js hands them out (`__shared`, added to src/main.ts here), features.js reads them there. A module is thus in one
 // bundle only: one outbox, one l10n bundle, one `followed` map, classes that `instanceof` recognises.
@@ -17,15 +18,19 @@ const MAIN_ENTRIES = { extension: 'src/extension.ts', main: 'src/main.ts' };
 const FEATURES_ENTRY = 'src/features.ts';
 const SHARED = 'sb-main';
 
-/** node-fetch is a bundle of its own: its import (`import('node-fetch')`, src/api/transport.ts) reads dist/fetch.js. */
-const fetchApart = {
-  name: 'fetch-apart',
+/**
+ * The packages that are bundles of their own, by the bundle's name: their import (`import('node-fetch')`,
+ * src/api/transport.ts; `import('yaml')`, src/util/yaml.ts) reads dist/<name>.js.
+ */
+const APART = { fetch: 'node-fetch', yaml: 'yaml' };
+const apart = {
+  name: 'apart',
   setup(build) {
-    build.onResolve({ filter: /^node-fetch$/ }, () => ({ path: './fetch.js', external: true }));
+    for (const [name, pkg] of Object.entries(APART)) build.onResolve({ filter: new RegExp(`^${pkg}$`) }, () => ({ path: `./${name}.js`, external: true }));
   },
 };
 
-/** The bundles' outputs by entry name (extension, main, features, fetch) in a metafile. */
+/** The bundles' outputs by entry name (extension, main, features, fetch, yaml) in a metafile. */
 function outputsByEntry(metafile) {
   const byEntry = {};
   for (const [file, output] of Object.entries(metafile.outputs)) {
@@ -166,46 +171,50 @@ function handOut(root, names) {
 }
 
 /**
- * Builds the four bundles into `outdir` (absolute). Returns each one's metafile output (by entry name: extension, main,
- * features, fetch), `shared` (the modules main.js hands to features.js) and `plainMainBytes` (main.js as it would be
+ * Builds the five bundles into `outdir` (absolute). Returns each one's metafile output (by entry name: extension, main,
+ * features, fetch, yaml), `shared` (the modules main.js hands to features.js) and `plainMainBytes` (main.js as it would be
  * without handing them out: what handing out costs).
  */
 async function buildBundles({ root, outdir, minify = true, sourcemap = false, logLevel = 'silent' }) {
   const common = { ...OPTIONS, absWorkingDir: root, outdir, minify, sourcemap, logLevel };
   // 1. What main.js holds (not written).
-  const first = await esbuild.build({ ...common, entryPoints: MAIN_ENTRIES, write: false, plugins: [fetchApart] });
+  const first = await esbuild.build({ ...common, entryPoints: MAIN_ENTRIES, write: false, plugins: [apart] });
   const held = new Set(Object.keys(outputsByEntry(first.metafile).main.inputs));
   for (let round = 1; ; round++) {
     // 2. features.js, reading those from main.js: once to learn which of its modules import what of them, then with
     // each read by the names imported (a name main.js does not hand out fails the build).
     const shared = new Set();
-    const probe = await esbuild.build({ ...common, entryPoints: { features: FEATURES_ENTRY }, write: false, plugins: [fetchApart, fromMain(root, held, shared)] });
+    const probe = await esbuild.build({ ...common, entryPoints: { features: FEATURES_ENTRY }, write: false, plugins: [apart, fromMain(root, held, shared)] });
     const names = importedNames(root, Object.keys(outputsByEntry(probe.metafile).features.inputs).filter((key) => !key.startsWith(`${SHARED}:`)), shared);
     for (const key of shared) if (!names.has(key)) names.set(key, ALL);
-    const features = await esbuild.build({ ...common, entryPoints: { features: FEATURES_ENTRY }, write: false, plugins: [fetchApart, fromMain(root, held, new Set(), names, order(names))] });
+    const features = await esbuild.build({ ...common, entryPoints: { features: FEATURES_ENTRY }, write: false, plugins: [apart, fromMain(root, held, new Set(), names, order(names))] });
     // 3. extension.js and main.js, main.js handing out what features.js reads. What it hands out may bring in a module
     // that main.js had left out (unused there) and features.js bundled: that one is then read from main.js too.
-    const main = await esbuild.build({ ...common, entryPoints: MAIN_ENTRIES, write: false, plugins: [fetchApart, handOut(root, names)] });
+    const main = await esbuild.build({ ...common, entryPoints: MAIN_ENTRIES, write: false, plugins: [apart, handOut(root, names)] });
     const more = Object.keys(outputsByEntry(main.metafile).main.inputs).filter((key) => !held.has(key));
     if (more.length) {
       if (round === 5) throw new Error(`main.js and features.js still share modules after ${round} rounds: ${more.join(', ')}`);
       for (const key of more) held.add(key);
       continue;
     }
-    // 4. fetch.js: node-fetch (its whatwg-url and encoding answered by the shims, esbuild.options.json's alias).
-    const fetch = await esbuild.build({
-      ...common,
-      entryPoints: undefined,
-      outdir: undefined,
-      stdin: { contents: "module.exports = require('node-fetch');", resolveDir: root, loader: 'js', sourcefile: 'fetch.js' },
-      outfile: path.join(outdir, 'fetch.js'),
-    });
+    // 4. fetch.js: node-fetch (its whatwg-url and encoding answered by the shims, esbuild.options.json's alias); yaml.js.
+    const apartOutputs = {};
+    for (const [name, pkg] of Object.entries(APART)) {
+      const built = await esbuild.build({
+        ...common,
+        entryPoints: undefined,
+        outdir: undefined,
+        stdin: { contents: `module.exports = require('${pkg}');`, resolveDir: root, loader: 'js', sourcefile: `${name}.js` },
+        outfile: path.join(outdir, `${name}.js`),
+      });
+      apartOutputs[name] = outputsByEntry(built.metafile)[name];
+    }
     for (const file of [...main.outputFiles, ...features.outputFiles]) {
       fs.mkdirSync(path.dirname(file.path), { recursive: true });
       fs.writeFileSync(file.path, file.contents);
     }
     return {
-      outputs: { ...outputsByEntry(main.metafile), ...outputsByEntry(features.metafile), fetch: outputsByEntry(fetch.metafile).fetch },
+      outputs: { ...outputsByEntry(main.metafile), ...outputsByEntry(features.metafile), ...apartOutputs },
       shared: [...shared].sort(),
       plainMainBytes: outputsByEntry(first.metafile).main.bytes,
     };

@@ -1,7 +1,8 @@
 // What is loaded on first use (dist/features.js; scripts/bundles.cjs builds it): the commands' run functions (each
 // feature's table), what a drop does, the copy flow, the transfer engines (Download…, Upload…, Resume), sign-in and
-// sign-out, the timeline panel, what says a watched task ended. Until a command is first run a stand-in stands behind
-// it (main.ts); whatever else needs this part asks main.ts's `features` (a `Later`), which loads it once.
+// sign-out, the timeline panel, what says a watched task ended, every kind of write's code (src/writeKinds.ts: the
+// outbox loads it). Until a command is first run a stand-in stands behind it (main.ts); whatever else needs this part
+// asks main.ts's `features` (a `Later`), which loads it once.
 // The modules dist/main.js holds are not bundled here again but read from it (one outbox, one tracker, …).
 export { appsCommands } from './apps/commands';
 export { authCommands, pickEndpoint, setToken, signOut } from './auth/commands';
@@ -23,3 +24,4 @@ export { announce } from './tasks/executionCommands';
 export { openTimeline } from './tasks/timelinePanel';
 export { volumesCommands, volumesModel } from './volumes/commands';
 export { volumeJobReaderFor, volumeWritingFor } from './volumes/volumeJobWrite';
+export { writeKinds } from './writeKinds';

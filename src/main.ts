@@ -28,7 +28,6 @@ import type { RemoteParts } from './remote/open';
 import type { Services } from './services';
 import { requestLogger } from './ui/requestLog';
 import { Outbox } from './write/outbox';
-import { writeKinds } from './writeKinds';
 import { useDisplayLanguage } from './util/time';
 
 /** How long after the start the HTTP stack is warmed: well clear of the start, before most first clicks. */
@@ -79,6 +78,8 @@ export function start(context: vscode.ExtensionContext, activatedAt: number): Ex
   const features = later(async () => {
     const asked = clock.monotonic();
     const loaded = await import('./features');
+    // The kinds of write are there too: the outbox has them before any feature can look for a write on its way.
+    await outbox.ready();
     log.info(`Loaded the features (dist/features.js) in ${Math.round(clock.monotonic() - asked)} ms`);
     return loaded;
   });
@@ -86,8 +87,13 @@ export function start(context: vscode.ExtensionContext, activatedAt: number): Ex
   // are read with the volumes client, loaded on first use.
   const volumeJobs = (kind: 'imports' | 'exports'): JobReader => async (ids, signal) => (await features()).volumeJobReaderFor(client, kind)(ids, signal);
   const tracker = followCopyJobs({ context, client, session, clock }, { import: volumeJobs('imports'), export: volumeJobs('exports') });
-  const volumeWriting = later(async () => (await features()).volumeWritingFor(client, tracker));
-  const outbox = new Outbox(context.globalState, account, writeKinds(client, tracker, clock, volumeWriting), clock);
+  // The kinds' code is in dist/features.js: the outbox loads it when it first meets a record (at start, only if a
+  // reload left one), or with the features.
+  const kinds = async () => {
+    const loaded = await import('./features');
+    return loaded.writeKinds(client, tracker, clock, async () => loaded.volumeWritingFor(client, tracker));
+  };
+  const outbox = new Outbox(context.globalState, account, kinds, clock);
   context.subscriptions.push(log, session, outbox, session.onDidChange(() => outbox.poke()));
 
   const projects = new ProjectCache(client.projects, () => session.endpoint, clock);

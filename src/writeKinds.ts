@@ -1,5 +1,6 @@
-// Every kind of write the extension makes, in one table: the outbox is built from it (main.ts), so a write left
-// unfinished by a reload is sent on whatever feature made it, and no feature depends on a kind another one declares.
+// Every kind of write the extension makes, in one table: the outbox loads it (main.ts; it is in dist/features.js), so a
+// write left unfinished by a reload is sent on whatever feature made it, and no feature depends on a kind another one
+// declares.
 // A new kind is a row here, its name in keys/writes.ts (ARCHITECTURE.md, "A kind of write: one declaration").
 import type { ApiBudget } from './api/budget';
 import type { Clock, ServerClock } from './api/clock';

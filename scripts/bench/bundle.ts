@@ -14,14 +14,14 @@ export const ACTIVATION_FILE_LIMIT_KB = 4;
  * Declared bound of dist/main.js. It carries what runs from the start: the views, the models, the client, the write
  * path. What is not needed at start is in dist/features.js, node-fetch in dist/fetch.js; node-fetch's whatwg-url → tr46
  * chain (290 KB minified) is aliased to scripts/shims/whatwg-url.cjs (Node has its own URL). A feature that needs a
- * large library loads it on first use (and the bench measures that). Every kind of write is in it too (the outbox
- * finishes at start what a reload left): 250 KB until the task, app revision, save and volume kinds came (2–6 KB a
- * feature); 270 KB since, the time until started (goal 30 ms) being the guard that counts. The next step is a kind's
- * code loaded when a record of it is first met.
+ * large library loads it on first use (and the bench measures that). The kinds of write are in dist/features.js:
+ * the outbox loads them when it first meets a record (270 KB while they were here, 2–6 KB a feature).
  */
-export const MAIN_FILE_LIMIT_KB = 270;
+export const MAIN_FILE_LIMIT_KB = 250;
 /** Declared bound of dist/features.js (loaded on first use: its cost is the figure below). */
 export const FEATURES_FILE_LIMIT_KB = 250;
+/** Declared bound of dist/yaml.js (the yaml package, read when a task document or a CWL file is first read). */
+export const YAML_FILE_LIMIT_KB = 120;
 /** Declared bound of dist/fetch.js (node-fetch, without whatwg-url). */
 export const FETCH_FILE_LIMIT_KB = 30;
 /** Goal: the first command run waits this long at most for dist/features.js to load. */
@@ -56,6 +56,7 @@ export function bundleFigures(): Figure[] {
     { section, name: 'size of dist/main.js, loaded in the turn after activation (minified; 135 KB at #15, 217 KB before #27)', unit: 'KB', value: sizeKb('main.js'), limit: MAIN_FILE_LIMIT_KB, margin: `bound: ${MAIN_FILE_LIMIT_KB} KB` },
     { section, name: 'size of dist/features.js, loaded on first use: the commands, the copy flow, the transfers, the timeline (minified)', unit: 'KB', value: sizeKb('features.js'), limit: FEATURES_FILE_LIMIT_KB, margin: `bound: ${FEATURES_FILE_LIMIT_KB} KB` },
     { section, name: 'size of dist/fetch.js, node-fetch, loaded after the start by the transport (minified)', unit: 'KB', value: sizeKb('fetch.js'), limit: FETCH_FILE_LIMIT_KB, margin: `bound: ${FETCH_FILE_LIMIT_KB} KB` },
+    { section, name: 'size of dist/yaml.js, the yaml package, loaded when a task document or a CWL file is first read (minified)', unit: 'KB', value: sizeKb('yaml.js'), limit: YAML_FILE_LIMIT_KB, margin: `bound: ${YAML_FILE_LIMIT_KB} KB` },
     {
       section,
       name: `first use of dist/features.js: its load over dist/main.js (Node, median of ${firstUse.length})`,

@@ -2,8 +2,7 @@
 // (a second call imports twice), so a lost answer is found by difference among the account's import (or export) jobs,
 // matching each item's source and destination, claimed by no other write, never sent again blind. Their jobs are
 // followed by the tracker (types IMPORT and EXPORT), rows of Data Jobs. Declared here, with what a record read back
-// must hold; what they call and how a lost one is found load on first use (volumes/volumeJobWrite.ts), so that
-// dist/main.js stays small. No `vscode`.
+// must hold; what they call and how a lost one is found are volumes/volumeJobWrite.ts. No `vscode`.
 import * as l10n from '@vscode/l10n';
 import type { ApiBudget } from '../api/budget';
 import type { Credentials } from '../api/transport';

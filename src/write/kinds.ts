@@ -91,18 +91,41 @@ export interface WriteKind<P = unknown, S = unknown, R = unknown> {
   hold?(record: WriteRecord<P, S, R>): number;
 }
 
+/** The kinds' code, loaded when a record first needs it (the extension's is in dist/features.js: main.ts). */
+export type LoadKinds = () => Promise<readonly WriteKind[]>;
+
 /**
- * The kinds the outbox knows, by name: the table it is built from (the extension's is src/writeKinds.ts). Each
- * kind once: a record is sent, looked up and checked by its kind's name.
+ * The kinds the outbox knows, by name: the table it is built from (the extension's is src/writeKinds.ts), given or
+ * loaded (`LoadKinds`). Each kind once: a record is sent, looked up and checked by its kind's name. Until loaded no
+ * kind is known: the outbox loads them before it reads a record or records one (write/outbox.ts).
  */
 export class WriteKinds {
   private readonly byName = new Map<string, WriteKind>();
+  private readonly load: LoadKinds | undefined;
+  private loading: Promise<void> | undefined;
+  private here = false;
 
-  constructor(kinds: readonly WriteKind[]) {
-    for (const kind of kinds) {
-      if (this.byName.has(kind.name)) throw new Error(`Two kinds of write are named "${kind.name}".`);
-      this.byName.set(kind.name, kind);
-    }
+  constructor(kinds: readonly WriteKind[] | LoadKinds) {
+    if (typeof kinds === 'function') this.load = kinds;
+    else this.add(kinds);
+  }
+
+  /** Whether the kinds are here (given, or loaded). */
+  get loaded(): boolean {
+    return this.here;
+  }
+
+  /** Resolves once the kinds are here: loads them once; a load that failed is tried again on the next call. */
+  ready(): Promise<void> {
+    if (this.loaded) return Promise.resolve();
+    this.loading ??= this.load!().then(
+      (kinds) => this.add(kinds),
+      (error: unknown) => {
+        this.loading = undefined;
+        throw error;
+      },
+    );
+    return this.loading;
   }
 
   get(name: string): WriteKind | undefined {
@@ -111,6 +134,14 @@ export class WriteKinds {
 
   all(): WriteKind[] {
     return [...this.byName.values()];
+  }
+
+  private add(kinds: readonly WriteKind[]): void {
+    for (const kind of kinds) {
+      if (this.byName.has(kind.name)) throw new Error(`Two kinds of write are named "${kind.name}".`);
+      this.byName.set(kind.name, kind);
+    }
+    this.here = true;
   }
 }
 

@@ -4,7 +4,7 @@ import { systemClock, type Clock } from '../api/clock';
 import { Emitter } from '../util/emitter';
 import { Poller } from '../util/poller';
 import type { SharedState } from '../util/stateStore';
-import { WriteKinds, type WriteKind } from './kinds';
+import { WriteKinds, type LoadKinds, type WriteKind } from './kinds';
 import { Lifecycle } from './lifecycle';
 import { Ownership } from './ownership';
 import { USER_DECIDES, WRITE_SCHEMA, type Account, type FinishedWrite, type WriteRecord, type WriteState } from './records';
@@ -12,7 +12,7 @@ import { settle, type Patience, type Settled } from './settle';
 import { RecordStore } from './store';
 import { WindowWrites } from './windowWrites';
 
-export type { Lookup, WriteKind } from './kinds';
+export type { LoadKinds, Lookup, WriteKind } from './kinds';
 export type { Account, FinishedWrite, WriteRecord, WriteState } from './records';
 export { USER_DECIDES, waitsForPerson } from './records';
 export type { Patience, Settled, Until } from './settle';
@@ -67,6 +67,10 @@ export type { Patience, Settled, Until } from './settle';
  *   credentials; writes of another account wait, untouched, until that account is back.
  * - Nothing stored carries the token: notes and answers are redacted after decoding, answers trimmed to what the
  *   kind keeps. All waits run on the monotonic clock; this machine's wall clock is only shown.
+ * - The kinds' code may be loaded (`LoadKinds`: the extension's is in dist/features.js, main.ts): no record is read or
+ *   made before it is. It is loaded by the first `submit`, or by the loop once global state holds a record (at start,
+ *   what a reload left; later, another window's). Until then `all()` lists nothing: the extension loads the kinds with
+ *   its features, before any command runs, so no caller that looks for a write on its way misses one.
  */
 
 export interface OutboxOptions {
@@ -121,7 +125,7 @@ export class Outbox {
   constructor(
     state: SharedState,
     private readonly account: () => Promise<Account | undefined>,
-    kinds: readonly WriteKind[],
+    kinds: readonly WriteKind[] | LoadKinds,
     private readonly clock: Clock = systemClock,
     options: OutboxOptions = {},
   ) {
@@ -172,7 +176,14 @@ export class Outbox {
    * alone (`problem`: from a newer version, or damaged).
    */
   all(): WriteRecord[] {
-    return this.writes.unfinished();
+    if (this.kinds.loaded) return this.writes.unfinished();
+    if (this.store.anyStored()) this.wake(0);
+    return [];
+  }
+
+  /** Resolves once the kinds of write are loaded (the outbox does so when it needs them; see the top of this file). */
+  ready(): Promise<void> {
+    return this.kinds.ready();
   }
 
   /** The writes of one account, oldest first. */
@@ -222,6 +233,7 @@ export class Outbox {
    * are recorded; `send` waits for them too. A write that global state refuses to record is `failed` and never sent.
    */
   async submit<P>(kind: string, payloads: readonly P[], account: Account): Promise<WriteRecord<P>[]> {
+    await this.kinds.ready();
     const now = this.clock.now();
     const declared = this.kinds.get(kind);
     const group = this.newId();
@@ -358,6 +370,13 @@ export class Outbox {
   }
 
   private async run(): Promise<void> {
+    if (!this.kinds.loaded) {
+      if (!this.store.anyStored()) return;
+      await this.kinds.ready();
+      // What was read before is read again, with the kinds: the records, and whether this window must beat.
+      this.owners.beat();
+      this.changed.fire();
+    }
     const account = await this.account().catch(() => undefined);
     this.blocked = !account;
     this.owners.sendingAs = account?.key;

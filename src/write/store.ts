@@ -33,6 +33,11 @@ export class RecordStore {
     return reads;
   }
 
+  /** Whether global state holds any write's record (finished ones' claims too), read without checking them. */
+  anyStored(): boolean {
+    return this.state.keys().some((key) => key.startsWith(RECORD_PREFIX));
+  }
+
   /** Every record in global state this version can act on. */
   records(): WriteRecord[] {
     return this.stored().flatMap((read) => ('record' in read ? [read.record] : []));

@@ -8,7 +8,9 @@ import * as fs from 'fs';
 import { createRequire } from 'module';
 import * as os from 'os';
 import * as path from 'path';
+import type * as Yaml from 'yaml';
 import { ACTIVATION_FILE_LIMIT_KB, MAIN_FILE_LIMIT_KB } from '../../scripts/bench/bundle';
+import { WRITE_KINDS } from '../../src/keys/writes';
 import { startEmulator, type Emulator } from '../emulator/index';
 
 const root = path.resolve(__dirname, '..', '..', '..');
@@ -19,7 +21,7 @@ interface Output {
   inputs: Record<string, { bytesInOutput: number }>;
 }
 interface Built {
-  outputs: Record<'extension' | 'main' | 'features' | 'fetch', Output>;
+  outputs: Record<'extension' | 'main' | 'features' | 'fetch' | 'yaml', Output>;
   shared: string[];
 }
 const bundles = load(path.join(root, 'scripts', 'bundles.cjs')) as { OPTIONS: esbuild.BuildOptions; buildBundles(o: { root: string; outdir: string }): Promise<Built> };
@@ -57,11 +59,12 @@ describe('bundle: node-fetch without whatwg-url (nor encoding)', function () {
   });
 
   it('leaves whatwg-url, tr46 and webidl-conversions out of the bundles and puts the shim in', () => {
-    const { main, features, fetch } = built.outputs;
+    const { main, features, fetch, yaml } = built.outputs;
     // @vscode/l10n (a few kB) reads VS Code's bundle for the vscode-free modules' messages; node-fetch is a bundle of its own.
     assert.deepStrictEqual(packagesOf(main), ['@vscode/l10n'], Object.keys(main.inputs).join('\n'));
-    // yaml (the CWL and task documents' text) is read on first use only: in features.js, never in main.js.
-    assert.deepStrictEqual(packagesOf(features), ['yaml'], Object.keys(features.inputs).join('\n'));
+    // yaml (the CWL and task documents' text) is a bundle of its own too, read when such a document is first read.
+    assert.deepStrictEqual(packagesOf(features), [], Object.keys(features.inputs).join('\n'));
+    assert.deepStrictEqual(packagesOf(yaml), ['yaml'], Object.keys(yaml.inputs).join('\n'));
     assert.deepStrictEqual(packagesOf(fetch), ['node-fetch'], Object.keys(fetch.inputs).join('\n'));
     assert.ok(Object.keys(fetch.inputs).includes('scripts/shims/whatwg-url.cjs'), Object.keys(fetch.inputs).join('\n'));
     // node-fetch's optional `encoding` is answered by a shim too, instead of a failing lookup on every load.
@@ -90,12 +93,25 @@ describe('bundle: node-fetch without whatwg-url (nor encoding)', function () {
     }
   });
 
+  it('makes yaml a bundle of its own, dist/yaml.js, that features.js loads on first use and that reads a document', () => {
+    const text = fs.readFileSync(path.join(dist, 'features.js'), 'utf8');
+    const requires = [...text.matchAll(/require\("\.\/yaml\.js"\)/g)];
+    assert.strictEqual(requires.length, 1, 'features.js loads ./yaml.js');
+    assert.match(text.slice(Math.max(0, requires[0].index - 60), requires[0].index), /=>\s*[\w$]*\(?$/, './yaml.js is required on first use');
+    assert.ok(!fs.readFileSync(path.join(dist, 'main.js'), 'utf8').includes('./yaml.js'), 'main.js never loads it');
+    const yaml = createRequire(path.join(dist, 'features.js'))('./yaml.js') as typeof Yaml;
+    const document = yaml.parseDocument('app: admin/demo/bwa\ninputs:\n  reads: [a.fq, b.fq] # two\n');
+    assert.deepStrictEqual(document.toJS(), { app: 'admin/demo/bwa', inputs: { reads: ['a.fq', 'b.fq'] } });
+    assert.deepStrictEqual(document.errors, []);
+  });
+
   it('puts every module in one bundle only: features.js reads what main.js holds (one outbox, one tracker, one session)', () => {
     const { extension, main, features, fetch } = built.outputs;
     const inBoth = (a: Output, b: Output) => Object.keys(a.inputs).filter((i) => i in b.inputs);
     assert.deepStrictEqual(inBoth(main, features), [], 'in main.js and features.js');
     assert.deepStrictEqual(inBoth(main, fetch), [], 'in main.js and fetch.js');
     assert.deepStrictEqual(inBoth(features, fetch), [], 'in features.js and fetch.js');
+    assert.deepStrictEqual(inBoth(features, built.outputs.yaml), [], 'in features.js and yaml.js');
     assert.deepStrictEqual(inBoth(extension, features), [], 'in extension.js and features.js');
     // The state holders live in main.js, and features.js reads them from there.
     for (const holder of ['src/write/outbox.ts', 'src/jobs/tracker.ts', 'src/auth/session.ts', 'node_modules/@vscode/l10n/dist/main.js']) {
@@ -119,6 +135,10 @@ describe('bundle: node-fetch without whatwg-url (nor encoding)', function () {
       const exported = [...fs.readFileSync(path.join(root, 'src', 'features.ts'), 'utf8').matchAll(/^export \{([^}]*)\}/gm)].flatMap((m) => m[1].split(',').map((n) => n.trim()));
       assert.ok(exported.length > 10, exported.join(', '));
       for (const name of exported) assert.strictEqual(typeof features[name], 'function', name);
+      // The outbox loads every kind of write from here (main.ts): the table, built as there, holds each kind once.
+      const writeKinds = features.writeKinds as (...parts: unknown[]) => { name: string }[];
+      const client = { files: {}, fileJobs: {}, bulkFiles: {}, tasks: {}, apps: {}, uploads: {}, budget: { serverClock: {} } };
+      assert.deepStrictEqual(writeKinds(client, {}, {}).map((kind) => kind.name).sort(), Object.values(WRITE_KINDS).sort());
       assert.strictEqual(main.__shared.length, built.shared.length);
       const missing = main.__shared.flatMap((entry, i) => (Array.isArray(entry) ? entry.flatMap((v, j) => (v === undefined ? [`${built.shared[i]} #${j}`] : [])) : entry ? [] : [built.shared[i]]));
       assert.deepStrictEqual(missing, [], 'handed out undefined (a type imported without `type`?)');

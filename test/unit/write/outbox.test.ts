@@ -524,4 +524,76 @@ describe('Outbox', () => {
       assert.ok(signedIn.kind.sends.includes('a'), 'by the signed-in window');
     });
   });
+
+  describe('the kinds loaded when a record first needs them (issue 43: dist/main.js without their code)', () => {
+    const OPTIONS = { heartbeatMs: 1_000, staleMs: 5_000, settleMs: 500, lookupDelayMs: 200, maxWaitMs: 4_000, lateWindowMs: 20_000 };
+    /** An outbox whose kinds come from a loader that counts its calls (and fails while `failing` says so). */
+    const lazy = (state: WindowState = global.window()) => {
+      const kind = new FakeKind();
+      const loads = { count: 0, failing: 0 };
+      const outbox = new Outbox(
+        state,
+        async () => ACCOUNT,
+        async () => {
+          loads.count++;
+          if (loads.failing-- > 0) throw new Error('dist/features.js could not be read');
+          return [kind];
+        },
+        clock,
+        OPTIONS,
+      );
+      outbox.start();
+      outboxes.push(outbox);
+      return { outbox, kind, loads };
+    };
+
+    it('nothing in global state: not loaded by the start nor by the heartbeats; the first write loads them, once, and is sent', async () => {
+      const { outbox, kind, loads } = lazy();
+      await clock.tickAsync(30_000);
+      assert.deepStrictEqual([loads.count, outbox.all()], [0, []]);
+      await outbox.submit('fake', ['a'], ACCOUNT);
+      await outbox.submit('fake', ['b'], ACCOUNT);
+      await clock.tickAsync(10);
+      assert.deepStrictEqual([loads.count, kind.sends, kind.finished], [1, ['a', 'b'], ['job-a', 'job-b']]);
+    });
+
+    it('a write a reload left: loaded at the start, the write listed once they are (a change said) and sent', async () => {
+      const state = global.window();
+      await state.update('sevenbridges.writer.wgone', { seq: 1, at: 0, closed: true });
+      await state.update('sevenbridges.write.left', { v: 2, id: 'left', kind: 'fake', group: 'g-left', account: ACCOUNT.key, owner: 'wgone', state: 'queued', payload: 'a', createdAt: 1, attempts: 0, resends: 0 });
+      const { outbox, kind, loads } = lazy(state);
+      const listed: string[][] = [];
+      outbox.onDidChange(() => listed.push(outbox.all().map((r) => r.id)));
+      await clock.tickAsync(1);
+      assert.strictEqual(loads.count, 1);
+      assert.deepStrictEqual(listed[0], ['left'], 'listed as soon as the kinds are in, never as from a newer version');
+      await clock.tickAsync(10_000);
+      assert.deepStrictEqual([kind.sends, kind.finished, outbox.all()], [['a'], ['job-a'], []]);
+    });
+
+    it('another window\'s write, recorded later: loaded by the next heartbeat, shown read-only, never sent here', async () => {
+      const first = lazy();
+      const second = lazy();
+      await clock.tickAsync(5_000);
+      first.kind.answers = [new ApiError({ kind: 'http', status: 429, code: 1000, message: 'x', untilResetMs: 600_000 })];
+      const [record] = await first.outbox.submit('fake', ['a'], ACCOUNT);
+      assert.strictEqual(second.loads.count, 0);
+      await clock.tickAsync(1_500);
+      assert.strictEqual(second.loads.count, 1);
+      assert.deepStrictEqual(second.outbox.all().map((r) => [r.id, second.outbox.owns(r)]), [[record.id, false]]);
+      await clock.tickAsync(30_000);
+      assert.deepStrictEqual([first.kind.sends, second.kind.sends, second.kind.lookups], [['a'], [], []]);
+    });
+
+    it('a load that fails: the write is refused before anything is recorded; the next one loads them and is sent', async () => {
+      const state = global.window();
+      const { outbox, kind, loads } = lazy(state);
+      loads.failing = 1;
+      await assert.rejects(outbox.submit('fake', ['a'], ACCOUNT), /could not be read/);
+      assert.ok(!state.keys().some((k) => k.startsWith('sevenbridges.write.')), 'nothing recorded');
+      await outbox.submit('fake', ['b'], ACCOUNT);
+      await clock.tickAsync(10);
+      assert.deepStrictEqual([loads.count, kind.sends], [2, ['b']]);
+    });
+  });
 });
