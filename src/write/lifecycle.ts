@@ -104,8 +104,12 @@ export class Lifecycle {
     // Accepted: nothing below may lead to sending it again. The answer is the truth, whoever owns the record now.
     const outcome = kept(kind, answer, account);
     const claim = kind.identity.by === 'difference' ? { id: kind.identity.madeId(outcome), how: 'answered' as const } : undefined;
-    await writes.save({ ...sending, state: 'sent', outcome, claim });
-    await this.finish(kind, writes.record(sending.id) ?? sending, outcome, false);
+    const sent: WriteRecord = { ...sending, state: 'sent', outcome, claim };
+    // Handed over at once, the caller told, without waiting for global state to read `sent` first: until `finish`
+    // writes it finished (or `sent`, if its kind fails to take it) it reads `sending`, and meanwhile no other write's
+    // lookup runs (`othersSending`) and a window gone with it is looked up, never sent again.
+    writes.hold(sent);
+    await this.finish(kind, sent, outcome, false);
   }
 
   private async afterFailure(kind: WriteKind, record: WriteRecord, error: unknown, account: Account): Promise<void> {

@@ -30,17 +30,39 @@ describe('Outbox', () => {
     const { outbox, kind, state } = open();
     const marked: string[] = [];
     outbox.onDidChange(() => marked.push(...outbox.all().map((r) => r.state)));
+    const stored: (string | undefined)[] = [];
+    const send = kind.send;
+    kind.send = async (r) => {
+      stored.push(state.get<{ state: string }>(`sevenbridges.write.${r.id}`)?.state);
+      return send(r);
+    };
     const [record] = await outbox.submit('fake', ['a'], ACCOUNT);
     assert.ok(state.keys().includes(`sevenbridges.write.${record.id}`), 'in global state before anything is sent');
     assert.deepStrictEqual(kind.sends, []);
     await clock.tickAsync(10);
     assert.deepStrictEqual([kind.sends, kind.finished], [['a'], ['job-a']]);
-    assert.ok(marked.indexOf('sending') < marked.indexOf('sent'), `marked sending before the answer: ${marked.join()}`);
+    assert.deepStrictEqual(stored, ['sending'], 'global state read "sending" when the call left');
+    assert.ok(marked.includes('sending'), `shown sending: ${marked.join()}`);
     assert.deepStrictEqual(outbox.all(), []);
     // What it made stays claimed a while, hidden (no other write's lookup may adopt it), then goes.
     assert.strictEqual(state.get<{ state: string }>(`sevenbridges.write.${record.id}`)?.state, 'done');
     await clock.tickAsync(10 * 60_000 + 1_000);
     assert.ok(!state.keys().some((k) => k.startsWith('sevenbridges.write.')));
+  });
+
+  it('the caller hears the answer as it comes: global state is not written again between the answer and the caller (#43)', async () => {
+    // Each write takes 100 ms to be taken by the main process (VS Code's global state answers after a round trip);
+    // the record's and its mark's ("sending", awaited before the call leaves) overlap.
+    global = new SharedGlobalState(100, clock);
+    const { outbox, kind } = open(global.window());
+    const start = clock.now();
+    let heardAfter: number | undefined;
+    void outbox.send('fake', ['a'], ACCOUNT).then(() => (heardAfter = clock.now() - start));
+    await clock.tickAsync(1_000);
+    assert.deepStrictEqual([kind.sends, kind.finished], [['a'], ['job-a']]);
+    assert.ok(heardAfter !== undefined && heardAfter < 150, `heard after ${heardAfter} ms: the mark "sending" written (100 ms), then nothing more before the caller hears`);
+    const stored = global.keys().filter((k) => k.startsWith('sevenbridges.write.'));
+    assert.deepStrictEqual(stored.map((k) => (global.get(k) as { state: string }).state), ['done'], 'then written finished, what it made claimed');
   });
 
   it('a finished write is listed no more from the moment it finishes: what is shown then never says it is on its way (#44)', async () => {
