@@ -87,8 +87,8 @@ export function start(context: vscode.ExtensionContext, activatedAt: number): Ex
   // are read with the volumes client, loaded on first use.
   const volumeJobs = (kind: 'imports' | 'exports'): JobReader => async (ids, signal) => (await features()).volumeJobReaderFor(client, kind)(ids, signal);
   const tracker = followCopyJobs({ context, client, session, clock }, { import: volumeJobs('imports'), export: volumeJobs('exports') });
-  // The kinds' code is in dist/features.js: the outbox loads it when it first meets a record (at start, only if a
-  // reload left one), or with the features.
+  // The kinds' code is in dist/features.js: the outbox loads it when it first meets a record (at start, only if
+  // global state holds one: a write a reload left, or a finished one's claim, kept 10 minutes), or with the features.
   const kinds = async () => {
     const loaded = await import('./features');
     return loaded.writeKinds(client, tracker, clock, async () => loaded.volumeWritingFor(client, tracker));

@@ -23,6 +23,7 @@ import { rerunFailedWrite } from './tasks/rerunFailedWrite';
 import { createTaskWrite, sheetTaskWrite, type CreateTaskApi } from './tasks/taskWrites';
 import { saveDraftWrite, type SaveDraftApi } from './tasks/taskWrites';
 import { volumeWrites, type VolumeJobWriting } from './volumes/volumeWrites';
+import { later } from './util/later';
 import type { WriteKind } from './write/kinds';
 
 /** What the kinds call: the platform's client (or a test's stand-in for it). */
@@ -39,7 +40,10 @@ export interface WriteKindsClient {
 /** Without the volume calls (a test of other kinds): an import or export write fails, saying so. */
 const noVolumeCalls = (): Promise<VolumeJobWriting> => Promise.reject(new Error('No volume calls were given to the write kinds.'));
 
-/** `volumes`: the import and export calls, loaded on first use (main.ts). */
+/**
+ * `volumes`: makes the import and export calls (main.ts), asked once, on first use: its snapshots of the jobs are
+ * reused by the next calls for a while (volumes/volumeJobWrite.ts), so every call must get the same one.
+ */
 export function writeKinds(client: WriteKindsClient, tracker: JobWriteTracker, clock: Clock, volumes: () => Promise<VolumeJobWriting> = noVolumeCalls): WriteKind[] {
   const jobParts = { jobs: client.fileJobs, tracker, clock, serverNow: () => client.budget.serverClock.now(), budget: client.budget };
   // A task's clone is matched to its send on the platform's clock only once an answer has told it.
@@ -67,6 +71,6 @@ export function writeKinds(client: WriteKindsClient, tracker: JobWriteTracker, c
     moveWrite(client.files),
     appRevisionWrite(client.apps),
     appInstallWrite(client.apps),
-    ...volumeWrites({ writing: volumes, budget: client.budget }),
+    ...volumeWrites({ writing: later(volumes), budget: client.budget }),
   ];
 }

@@ -1,7 +1,8 @@
 // The weight of what the extension ships (npm run build, minified; scripts/bundles.cjs): dist/extension.js, what VS
 // Code loads to activate it; dist/main.js, what runs from the start, loaded right after activation (src/extension.ts);
 // dist/features.js, loaded on first use (a command, a drop, a timeline: src/features.ts), and what that first use costs;
-// dist/fetch.js, node-fetch, loaded by the transport after the start.
+// dist/fetch.js, node-fetch, loaded by the transport after the start; dist/yaml.js, the yaml package, loaded when a task
+// document or a CWL file is first read.
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';

@@ -271,10 +271,13 @@ async function submitDocument(parts: TaskDocumentParts, given: unknown, run: boo
   // Shown in the Tasks view, selected, first: its group's page is read before the refresh's counts, which would
   // otherwise take the connections ahead of it (a round trip more before the row is drawn). Watched after: a change
   // of the view within 200 ms of the new row's holds the reveal back until VS Code draws both (it batches them).
-  const node = await parts.tree.taskNode(made);
-  if (node) await parts.view.reveal(node, { select: true, focus: false });
-  if (run) await parts.watcher.watch(made);
-  void parts.refresher.refreshNow();
+  try {
+    const node = await parts.tree.taskNode(made);
+    if (node) await parts.view.reveal(node, { select: true, focus: false });
+  } finally {
+    if (run) await parts.watcher.watch(made);
+    void parts.refresher.refreshNow();
+  }
   const said = run ? vscode.l10n.t('"{0}" is queued to run. You will be told when it ends.', made.name ?? '') : vscode.l10n.t('"{0}" is saved as a draft.', made.name ?? '');
   vscode.window.setStatusBarMessage(`$(check) ${said}`, 8000);
 }

@@ -118,13 +118,12 @@ export class WriteKinds {
   /** Resolves once the kinds are here: loads them once; a load that failed is tried again on the next call. */
   ready(): Promise<void> {
     if (this.loaded) return Promise.resolve();
-    this.loading ??= this.load!().then(
-      (kinds) => this.add(kinds),
-      (error: unknown) => {
+    this.loading ??= this.load!()
+      .then((kinds) => this.add(kinds))
+      .catch((error: unknown) => {
         this.loading = undefined;
         throw error;
-      },
-    );
+      });
     return this.loading;
   }
 
@@ -137,10 +136,10 @@ export class WriteKinds {
   }
 
   private add(kinds: readonly WriteKind[]): void {
-    for (const kind of kinds) {
-      if (this.byName.has(kind.name)) throw new Error(`Two kinds of write are named "${kind.name}".`);
-      this.byName.set(kind.name, kind);
-    }
+    const names = kinds.map((kind) => kind.name);
+    const twice = names.find((name, i) => names.indexOf(name) !== i);
+    if (twice !== undefined) throw new Error(`Two kinds of write are named "${twice}".`);
+    for (const kind of kinds) this.byName.set(kind.name, kind);
     this.here = true;
   }
 }

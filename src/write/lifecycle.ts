@@ -106,8 +106,8 @@ export class Lifecycle {
     const claim = kind.identity.by === 'difference' ? { id: kind.identity.madeId(outcome), how: 'answered' as const } : undefined;
     const sent: WriteRecord = { ...sending, state: 'sent', outcome, claim };
     // Handed over at once, the caller told, without waiting for global state to read `sent` first: until `finish`
-    // writes it finished (or `sent`, if its kind fails to take it) it reads `sending`, and meanwhile no other write's
-    // lookup runs (`othersSending`) and a window gone with it is looked up, never sent again.
+    // writes what became of it (finished; or `sent`, or damaged, when its kind cannot take it) it reads `sending`, and
+    // meanwhile no other write's lookup runs (`othersSending`) and a window gone with it is looked up before anything.
     writes.hold(sent);
     await this.finish(kind, sent, outcome, false);
   }

@@ -22,4 +22,29 @@ describe('the table of write kinds', () => {
     assert.deepStrictEqual(jobWriteOf(table, 'DELETE')!.retry!(items, { a1: 'a.bam' }, { destination }), { items: [{ file: 'a1' }], names: { a1: 'a.bam' }, where: { label: 'rfranklin/dest › results', project: 'rfranklin/dest' } });
     assert.strictEqual(jobWriteOf(table, 'COPY')!.retry, undefined);
   });
+
+  it('an import\'s or an export\'s calls are made by one object, asked for once: its snapshots of the jobs serve the next calls', async () => {
+    let made = 0;
+    const writing = { snapshot: async () => ({ ids: [] }), send: async () => ({ jobs: [] }), find: async () => ({ absent: '' }), finish: async () => undefined };
+    const table = new WriteKinds(writeKinds({ budget: { serverClock: {} } } as never, {} as never, new FakeClock(), async () => (made++, writing as never)));
+    const record = { payload: {} } as never;
+    for (const name of [WRITE_KINDS.volumeImport, WRITE_KINDS.volumeBulkImport, WRITE_KINDS.volumeExport]) {
+      const kind = table.get(name)!;
+      assert.ok(kind.identity.by === 'difference');
+      await kind.identity.snapshot(record, {} as never);
+      await kind.send(record, {} as never);
+    }
+    assert.strictEqual(made, 1);
+  });
+
+  it('a load of the kinds that fails (a name twice) keeps none of them, and the next call loads again', async () => {
+    let loads = 0;
+    const [first, second] = kinds;
+    const table = new WriteKinds(async () => (++loads === 1 ? [first, second, first] : [first, second]));
+    await assert.rejects(table.ready(), new RegExp(`Two kinds of write are named "${first.name.replace('.', '\\.')}"`));
+    assert.deepStrictEqual([table.loaded, table.all()], [false, []]);
+    await table.ready();
+    assert.deepStrictEqual([loads, table.all().map((k) => k.name)], [2, [first.name, second.name]]);
+  });
 });
+
