@@ -69,8 +69,9 @@ export type { Patience, Settled, Until } from './settle';
  *   kind keeps. All waits run on the monotonic clock; this machine's wall clock is only shown.
  * - The kinds' code may be loaded (`LoadKinds`: the extension's is in dist/features.js, main.ts): no record is read or
  *   made before it is. It is loaded by the first `submit`, or by the loop once global state holds a record (at start,
- *   what a reload left or a finished write's claim, kept a while; later, another window's). Until then `all()` lists nothing: the extension loads the kinds with
- *   its features, before any command runs, so no caller that looks for a write on its way misses one.
+ *   what a reload left or a finished write's claim, kept a while; later, another window's). Until then `all()` lists
+ *   nothing: the extension loads the kinds with its features, before any command runs, so no caller that looks for a
+ *   write on its way misses one.
  */
 
 export interface OutboxOptions {
