@@ -48,31 +48,35 @@ async function stored(w: MemoryWorld, write: WriteRecord, change: Record<string,
 const stuckOf = (w: MemoryWorld, ids: readonly string[]) => w.stuckIds().filter((id) => ids.includes(id)).length;
 
 /**
- * The real disk under the fake clock: the upload engine reads its files' sizes (`fs.promises.stat`) and a part's bytes
- * through an opened handle (its `stat`, `read`, `close`). While such a call is on its way, the fake time must not move
- * on (it would, by minutes, with every turn of the event loop: on a busy machine a part was never read in time).
+ * The real disk under the fake clock: the upload engine reads its files' sizes and whether it may read them
+ * (`fs.promises.stat`, `access`) and a part's bytes through an opened handle (its `stat`, `read`, `close`). While
+ * such a call is on its way, the fake time must not move on (it would, by minutes, with every turn of the event loop:
+ * on a busy machine a part was never read in time, and an `access` left uncounted let a whole minute pass in CI).
+ * Every call of `fs.promises` is counted, so one the engine starts using later is too.
  */
 const disk = { inFlight: 0 };
-const realStat = fs.promises.stat;
-const realOpen = fs.promises.open;
+type Calls = Record<string, (...a: unknown[]) => Promise<unknown>>;
+const realDisk: Calls = { ...(fs.promises as unknown as Calls) };
 function counted<T>(call: Promise<T>): Promise<T> {
   disk.inFlight++;
   return call.finally(() => disk.inFlight--);
 }
+function countedHandle(handle: fs.promises.FileHandle): fs.promises.FileHandle {
+  for (const name of ['stat', 'read', 'close'] as const) {
+    const real = handle[name].bind(handle) as (...a: unknown[]) => Promise<unknown>;
+    (handle as unknown as Record<string, unknown>)[name] = (...a: unknown[]) => counted(real(...a));
+  }
+  return handle;
+}
 function watchDisk(): void {
-  (fs.promises as { stat: typeof realStat }).stat = ((...args: Parameters<typeof realStat>) => counted(realStat(...args))) as typeof realStat;
-  (fs.promises as { open: typeof realOpen }).open = (async (...args: Parameters<typeof realOpen>) => {
-    const handle = await counted(realOpen(...args));
-    for (const name of ['stat', 'read', 'close'] as const) {
-      const real = handle[name].bind(handle) as (...a: unknown[]) => Promise<unknown>;
-      (handle as unknown as Record<string, unknown>)[name] = (...a: unknown[]) => counted(real(...a));
-    }
-    return handle;
-  }) as typeof realOpen;
+  const calls = fs.promises as unknown as Calls;
+  for (const [name, real] of Object.entries(realDisk)) {
+    if (typeof real !== 'function') continue;
+    calls[name] = name === 'open' ? async (...a) => countedHandle((await counted(real(...a))) as fs.promises.FileHandle) : (...a) => counted(real(...a));
+  }
 }
 function unwatchDisk(): void {
-  (fs.promises as { stat: typeof realStat }).stat = realStat;
-  (fs.promises as { open: typeof realOpen }).open = realOpen;
+  Object.assign(fs.promises, realDisk);
 }
 const diskIdle = async () => {
   while (disk.inFlight > 0) await new Promise((r) => setImmediate(r));

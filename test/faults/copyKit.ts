@@ -42,8 +42,9 @@ export function faultyFetch(emu: Emulator, postFaults: PostFault[], onPost: (() 
     if (fault === 'error500') Object.assign(emu.faults, { error500Rate: 1, dropRate: 0 });
     if (fault === 'drop') Object.assign(emu.faults, { dropRate: 1 });
     if (fault === 'garble') Object.assign(emu.faults, { error500Rate: 0, dropRate: 0, malformedRate: 1 });
-    // Reset in 4 s: on a busy machine, 1 s passed before the sender heard back, and the copy went out before it was told.
-    if (fault === 'burst429') emu.burst429(1, 4);
+    // Reset in 10 s: the reset is told in whole seconds, and on a busy machine (CI) 1 s, then 4 s, passed before the
+    // sender heard back: the copy went out again by itself before the person was told it waits.
+    if (fault === 'burst429') emu.burst429(1, 10);
     if (fault === 'maintenance') emu.maintenance(60_000);
     if (fault === 'slowLose') Object.assign(emu.faults, { latencyMs: 300 });
     if (fault === 'lose' || fault === 'slowLose') {
