@@ -224,11 +224,25 @@ class DownloadRun {
       }
       if (this.nextJob < this.jobs.length) {
         const job = this.jobs[this.nextJob++];
-        await this.open(job).catch((error: unknown) => this.fail(job, describeError(error), false));
+        const opened = this.open(job).catch((error: unknown) => this.fail(job, describeError(error), false));
+        this.askAhead();
+        await opened;
         continue;
       }
       if (!this.opening && !this.reading) return;
       await this.woken;
+    }
+  }
+
+  /**
+   * Asks the signed URLs of the files to open next (as many as there are connections) while the ones before are read:
+   * a small file then waits for one round trip, its bytes, not two. One asked ahead that fails is asked again when
+   * its file opens, and fails it then.
+   */
+  private askAhead(): void {
+    for (const job of this.jobs.slice(this.nextJob, this.nextJob + this.connections)) {
+      if (job.url || job.state !== 'waiting') continue;
+      this.ranges.urlOf(job, AbortSignal.any([this.signal, job.controller.signal])).catch(() => undefined);
     }
   }
 

@@ -93,9 +93,15 @@ export class ResumeBook<T extends { account: string }> {
       .filter((v): v is T => this.valid(v));
   }
 
-  /** Writes (or with `undefined`, forgets) the record of `id`, bound to this account. */
+  /**
+   * Writes (or with `undefined`, forgets) the record of `id`, bound to this account. Forgetting a record that is not
+   * there writes nothing: VS Code sends an extension's whole global state to the workbench on each write, and a
+   * download of small files forgets one at each file's end, most of them never saved.
+   */
   set(id: string, value: Omit<T, 'account'> | undefined): PromiseLike<void> {
-    return this.state.update(this.key(id), value === undefined ? undefined : { ...value, account: this.account });
+    const key = this.key(id);
+    if (value === undefined && this.state.get<unknown>(key) === undefined) return Promise.resolve();
+    return this.state.update(key, value === undefined ? undefined : { ...value, account: this.account });
   }
 
   private key(id: string): string {

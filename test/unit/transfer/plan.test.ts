@@ -150,4 +150,21 @@ describe('transfer: resume records', () => {
     await mine.set('/t/a.part', undefined);
     assert.deepStrictEqual(state.keys().filter((k) => k.startsWith('sevenbridges.transfer.')).length, 1);
   });
+
+  it('forgetting a record that is not there writes nothing to the state (VS Code sends the whole of it on each write)', async () => {
+    const state = memoryState();
+    const writes: string[] = [];
+    const update = state.update.bind(state);
+    state.update = (key: string, value: unknown) => (writes.push(key), update(key, value));
+    const book = new ResumeBook<DownloadResume>(state, 'download', 'https://api.example/v2 alice');
+    await book.set('/t/never.part', undefined);
+    assert.deepStrictEqual(writes, [], 'never saved: nothing written');
+    await book.set('/t/a.part', { fileId: 'f', size: 10, partPath: '/t/a.part', done: [[0, 4]] });
+    await book.set('/t/a.part', undefined);
+    assert.strictEqual(writes.length, 2, 'saved, then forgotten');
+    assert.strictEqual(book.get('/t/a.part'), undefined);
+    await state.update(writes[0], { broken: true });
+    await book.set('/t/a.part', undefined);
+    assert.strictEqual(state.get(writes[0]), undefined, 'a damaged record under its key is forgotten too');
+  });
 });

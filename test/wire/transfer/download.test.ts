@@ -70,6 +70,37 @@ describe('transfer: download engine', function () {
     assert.ok(storage.infos.length === 3, 'one download_info per file');
   });
 
+  it('asks the next files\' URLs while the first are read: a small file waits for its bytes, not for its URL and then its bytes; one URL a file', async () => {
+    for (let i = 0; i < 12; i++) storage.add(`f${i}`, bytesOf(500 + i, i));
+    const order: string[] = [];
+    const d = downloader({
+      connections: 2,
+      downloadInfo: (id) => (order.push(`url ${id}`), storage.downloadInfo(id)),
+      storage: { read: (url, range, signal) => (order.push(`bytes ${new URL(url).pathname.slice(1)}`), storage.read(url, range, signal)) },
+    });
+    const plan = await d.plan({ target: dir, items: Array.from({ length: 12 }, (_, i) => item(`f${i}`, `f${i}.txt`)), ifExists: 'ask' });
+    const summary = await d.run(plan, {});
+    assert.deepStrictEqual(summary.failed, []);
+    assert.strictEqual(summary.saved.length, 12);
+    for (let i = 0; i < 12; i++) same(`f${i}.txt`, `f${i}`);
+    const first = order.findIndex((o) => o.startsWith('bytes'));
+    assert.deepStrictEqual(order.slice(0, first), ['url f0', 'url f1', 'url f2', 'url f3'], 'with 2 connections, the URLs of the 2 files after the first two asked before the first bytes');
+    for (let i = 0; i + 2 < 12; i++) assert.ok(order.indexOf(`url f${i + 2}`) < order.indexOf(`bytes f${i}`) + 1, `f${i + 2}'s URL asked by the time f${i}'s bytes are`);
+    assert.deepStrictEqual([...storage.infos].sort(), Array.from({ length: 12 }, (_, i) => `f${i}`).sort(), 'one download_info a file');
+  });
+
+  it('a URL asked ahead that fails (the file deleted since it was listed) is asked again when its file opens, and fails that file alone', async () => {
+    for (let i = 0; i < 4; i++) storage.add(`f${i}`, bytesOf(700, i));
+    const d = downloader({ connections: 1 });
+    const plan = await d.plan({ target: dir, items: Array.from({ length: 4 }, (_, i) => item(`f${i}`, `f${i}.txt`)), ifExists: 'ask' });
+    storage.files.delete('f2');
+    const summary = await d.run(plan, {});
+    assert.deepStrictEqual(summary.failed.map((f) => [f.item.fileId, f.reason]), [['f2', 'The file is no longer on the platform (deleted).']]);
+    assert.deepStrictEqual(summary.saved.map((p) => path.basename(p)).sort(), ['f0.txt', 'f1.txt', 'f3.txt']);
+    assert.deepStrictEqual(storage.infos.filter((id) => id === 'f2').length, 2, 'asked ahead, then again at its turn');
+    assert.deepStrictEqual(fs.readdirSync(dir).sort(), ['f0.txt', 'f1.txt', 'f3.txt'], 'no .part of f2');
+  });
+
   it('makes the chosen folder if it is missing (removed since it was picked, or named by a script): the file arrives in it', async () => {
     storage.add('a', bytesOf(3000, 2));
     const chosen = path.join(dir, 'results', 'run-1');
