@@ -149,19 +149,26 @@ export const CASES: WaitCase[] = [
   {
     id: 'download',
     title: `Download… of ${DOWNLOAD_FILES} small files: the menu entry to the folder question, and the question's Enter to the summary drawn`,
-    needs: `the folder's 2 pages, then a download URL and the bytes of each file, ${DOWNLOAD_CONNECTIONS} files at once: ${2 + 2 * Math.ceil(DOWNLOAD_FILES / DOWNLOAD_CONNECTIONS)} round trips`,
+    needs: `the folder's 2 pages, then each file's download URL and its bytes, ${DOWNLOAD_CONNECTIONS} of each at once, the URLs asked ahead of the bytes: ${2 + 1 + Math.ceil(DOWNLOAD_FILES / DOWNLOAD_CONNECTIONS)} round trips`,
     floor: 'downloadQuestionAndSummary',
     network: async ({ client, data }) => {
       const files: { id: string }[] = [];
       for (let offset = 0; offset < DOWNLOAD_FILES; offset += 100) files.push(...(await client.files.list({ parent: data.downloadFolder.id }, { offset, limit: 100 })).items);
-      let next = 0;
-      const connection = async () => {
-        while (next < files.length) {
-          const file = files[next++];
-          await (await fetch(await client.files.downloadInfo(file.id))).arrayBuffer();
-        }
+      // Two lanes: the URLs asked in order, 8 at once, and the bytes read in order, 8 at once, each file's once its URL is in.
+      const urls = files.map(() => {
+        let resolve!: (url: string) => void;
+        return { url: new Promise<string>((r) => (resolve = r)), resolve };
+      });
+      const lane = (work: (i: number) => Promise<void>) => {
+        let next = 0;
+        return Array.from({ length: DOWNLOAD_CONNECTIONS }, async () => {
+          while (next < files.length) await work(next++);
+        });
       };
-      await Promise.all(Array.from({ length: DOWNLOAD_CONNECTIONS }, connection));
+      await Promise.all([
+        ...lane(async (i) => urls[i].resolve(await client.files.downloadInfo(files[i].id))),
+        ...lane(async (i) => void (await (await fetch(await urls[i].url)).arrayBuffer())),
+      ]);
     },
     before: async (ctx) => {
       const { wb, data } = ctx;
