@@ -14,7 +14,7 @@ import { ApiError, describeError } from '../api/errors';
 import type { StorageClient } from '../api/storage';
 import { planDownload, sizeHint, type DownloadItem, type DownloadPlan, type DownloadRequest, type PlanDeps } from './downloadPlan';
 import { describeLocalError } from './localFiles';
-import { downloadRanges, type Span } from './partPlan';
+import { downloadRanges, SIGNED_URL_FRESH_MS, type Span } from './partPlan';
 import { ProgressMeter, type TransferProgress } from './progress';
 import { isWhole, rangesBytes, type DownloadResume } from './resumeState';
 import { openUnder, renameUnder, type OpenHow } from './underFolder';
@@ -105,6 +105,8 @@ class DownloadRun {
   private woken: Promise<void> = Promise.resolve();
   /** Reads the files' ranges into their `.part` files (rangeFetcher.ts). */
   private readonly ranges: RangeFetcher;
+  /** When each file's URL was asked ahead of its turn (once a file at most). */
+  private readonly askedAhead = new Map<DownloadJob, number>();
 
   constructor(
     private readonly deps: DownloaderDeps,
@@ -236,14 +238,25 @@ class DownloadRun {
 
   /**
    * Asks the signed URLs of the files to open next (as many as there are connections) while the ones before are read:
-   * a small file then waits for one round trip, its bytes, not two. One asked ahead that fails is asked again when
-   * its file opens, and fails it then.
+   * a small file then waits for one round trip, its bytes, not two. Each file's once at most: one that fails is asked
+   * again when its file opens (and fails it then), one that waited past SIGNED_URL_FRESH_MS (the ranges of a large
+   * file taken first) too.
    */
   private askAhead(): void {
     for (const job of this.jobs.slice(this.nextJob, this.nextJob + this.connections)) {
-      if (job.url || job.state !== 'waiting') continue;
+      if (job.url || job.state !== 'waiting' || this.askedAhead.has(job)) continue;
+      this.askedAhead.set(job, this.deps.clock.monotonic());
       this.ranges.urlOf(job, AbortSignal.any([this.signal, job.controller.signal])).catch(() => undefined);
     }
+  }
+
+  /** A URL asked ahead that waited too long for its file to open is dropped: `urlOf` asks again. */
+  private dropStaleUrl(job: DownloadJob): void {
+    const asked = this.askedAhead.get(job);
+    if (asked === undefined || this.deps.clock.monotonic() - asked <= SIGNED_URL_FRESH_MS) return;
+    this.askedAhead.delete(job);
+    job.url = undefined;
+    job.currentUrl = undefined;
   }
 
   /** The first open file with a range no connection has taken yet (one that gives the whole file: when none reads it). */
@@ -272,6 +285,7 @@ class DownloadRun {
   private async openFile(job: DownloadJob): Promise<void> {
     const { planned } = job;
     const signal = AbortSignal.any([this.signal, job.controller.signal]);
+    this.dropStaleUrl(job);
     try {
       await this.ranges.urlOf(job, signal);
     } catch (error) {

@@ -16,7 +16,7 @@ import { backoffWait } from '../util/backoff';
 import { isLocalError } from '../util/localError';
 import { describeLocalError } from './localFiles';
 import { sameVersion, versionOf, type LocalFile } from './localTree';
-import { uploadPartSize, type Span } from './partPlan';
+import { SIGNED_URL_FRESH_MS, uploadPartSize, type Span } from './partPlan';
 import type { ProgressMeter } from './progress';
 import type { ResumeBook, UploadResume } from './resumeState';
 import { Slots } from '../util/slots';
@@ -40,8 +40,6 @@ export interface CompleteContext extends CompletionTarget {
 }
 
 const MAX_BACKOFF_MS = 30_000;
-/** A part URL that waited longer than this for a connection is asked for again: signed URLs expire. */
-const PART_URL_FRESH_MS = 60_000;
 const RATE_LIMIT_SLACK_MS = 1_000;
 /** How long an abort after a Cancel waits out the rate limit. */
 const ABANDON_WAIT_MS = 60_000;
@@ -252,7 +250,7 @@ export class FileUploads {
           const asked = this.run.deps.clock.monotonic();
           const target = await this.run.deps.uploads.partTarget(started.uploadId, part.number, { signal });
           const etag = await this.sending.run(async () => {
-            const fresh = this.run.deps.clock.monotonic() - asked > PART_URL_FRESH_MS ? await this.run.deps.uploads.partTarget(started.uploadId, part.number, { signal }) : target;
+            const fresh = this.run.deps.clock.monotonic() - asked > SIGNED_URL_FRESH_MS ? await this.run.deps.uploads.partTarget(started.uploadId, part.number, { signal }) : target;
             // Read from disk into two buffers used in turn as the connection takes the bytes (fileSpanBody.ts).
             // The file opened is checked to be the version begun before its bytes are read, and again after them.
             const body = new FileSpanBody(file.localPath, part.start, part.end, undefined, this.run.deps.openLocal, (stats) => sameVersion(versionOf(stats), file));

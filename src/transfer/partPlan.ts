@@ -15,6 +15,11 @@ export const MAX_UPLOAD_SIZE = 5 * 1024 * 1024 * MiB;
 export const MAX_FILE_SIZE = 64 * 1024 * 1024 * MiB;
 /** The part size the official clients ask for. */
 export const RECOMMENDED_PART = 32 * MiB;
+/**
+ * A signed URL (an upload part's, a file's download URL) asked for longer ago than this is asked for again before it
+ * is used: their lifetime is not documented (platform-api.md), and an expired one costs a refusal and a try.
+ */
+export const SIGNED_URL_FRESH_MS = 60_000;
 
 /** A stretch of a file: its bytes `start` to `end - 1`; for an upload part, its number (from 1). */
 export interface Span {
