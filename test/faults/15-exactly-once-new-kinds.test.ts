@@ -52,7 +52,7 @@ const stuckOf = (w: MemoryWorld, ids: readonly string[]) => w.stuckIds().filter(
  * (`fs.promises.stat`, `access`) and a part's bytes through an opened handle (its `stat`, `read`, `close`). While
  * such a call is on its way, the fake time must not move on (it would, by minutes, with every turn of the event loop:
  * on a busy machine a part was never read in time, and an `access` left uncounted let a whole minute pass in CI).
- * Every call of `fs.promises` is counted, so one the engine starts using later is too.
+ * Every call of `fs.promises` that returns a promise is counted, so one the engine starts using later is too.
  */
 const disk = { inFlight: 0 };
 type Calls = Record<string, (...a: unknown[]) => Promise<unknown>>;
@@ -72,7 +72,12 @@ function watchDisk(): void {
   const calls = fs.promises as unknown as Calls;
   for (const [name, real] of Object.entries(realDisk)) {
     if (typeof real !== 'function') continue;
-    calls[name] = name === 'open' ? async (...a) => countedHandle((await counted(real(...a))) as fs.promises.FileHandle) : (...a) => counted(real(...a));
+    // What returns no promise (`watch`'s iterator) is passed through uncounted.
+    const call = (...a: unknown[]) => {
+      const result = real(...a);
+      return result instanceof Promise ? counted(result) : result;
+    };
+    calls[name] = name === 'open' ? async (...a) => countedHandle((await call(...a)) as fs.promises.FileHandle) : call;
   }
 }
 function unwatchDisk(): void {
