@@ -348,7 +348,7 @@ class DownloadRun {
     void this.deps.resume.set(planned.partPath, undefined);
     this.summary.saved.push(planned.path);
     this.meter.fileDone();
-    this.tell(true);
+    this.tell(false);
     this.notify();
   }
 

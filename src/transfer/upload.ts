@@ -163,7 +163,7 @@ export class UploadRun {
         this.summary.skipped.push({ localPath: file.localPath, reason });
         this.remaining.delete(file.localPath);
         this.meter.fileDropped(file.size);
-        this.tell(true);
+        this.tell(false);
       },
       reported: (bytes) => {
         this.summary.bytes += bytes;
@@ -367,7 +367,7 @@ export class UploadRun {
     this.summary.uploaded.push({ localPath: file.localPath, file: record });
     this.remaining.delete(file.localPath);
     this.meter.fileDone();
-    this.tell(true);
+    this.tell(false);
     this.saveRun(true);
   }
 

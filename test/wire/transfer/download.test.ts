@@ -89,6 +89,18 @@ describe('transfer: download engine', function () {
     assert.deepStrictEqual([...storage.infos].sort(), Array.from({ length: 12 }, (_, i) => `f${i}`).sort(), 'one download_info a file');
   });
 
+  it('tells its progress at most every 250 ms however many files end, and the last count whole: 200 small files are not 200 redraws of the notification', async () => {
+    for (let i = 0; i < 200; i++) storage.add(`f${i}`, bytesOf(300, i));
+    const progress: TransferProgress[] = [];
+    const d = downloader();
+    const plan = await d.plan({ target: dir, items: Array.from({ length: 200 }, (_, i) => item(`f${i}`, `f${i}.txt`)), ifExists: 'ask' });
+    const summary = await d.run(plan, { onProgress: (p) => progress.push(p) });
+    assert.strictEqual(summary.saved.length, 200);
+    assert.ok(clock.monotonic() < 250, 'the fake clock moved less than 250 ms');
+    assert.ok(progress.length <= 3, `${progress.length} progress reports`);
+    assert.deepStrictEqual([progress.at(-1)!.filesDone, progress.at(-1)!.filesTotal], [200, 200]);
+  });
+
   it('a URL asked ahead that fails (the file deleted since it was listed) is asked once more when its file opens, never at every open before', async () => {
     for (let i = 0; i < 40; i++) storage.add(`f${i}`, bytesOf(700, i));
     const d = downloader({ connections: 8 });

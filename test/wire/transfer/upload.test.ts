@@ -9,6 +9,7 @@ import type { FileLocation } from '../../../src/api/files';
 import { StorageClient } from '../../../src/api/storage';
 import type { FileRecord } from '../../../src/api/types';
 import { MiB } from '../../../src/transfer/partPlan';
+import type { TransferProgress } from '../../../src/transfer/progress';
 import { ResumeBook, type UploadResume } from '../../../src/transfer/resumeState';
 import { Uploader } from '../../../src/transfer/uploader';
 import type { CompleteContext } from '../../../src/transfer/fileUploads';
@@ -115,6 +116,19 @@ describe('transfer: upload engine (against the emulator)', function () {
     assert.strictEqual(emu.uploads.pending.size, 0);
     assert.deepStrictEqual(records(), [], 'nothing left to resume');
     assert.strictEqual(summary.bytes, 12 * MiB + 3 + 5);
+  });
+
+  it('tells its progress at most every 250 ms however many files end or are skipped, and the last count whole', async () => {
+    const sources = Array.from({ length: 30 }, (_, i) => local(`many/f${i}.txt`, `file ${i}`));
+    const first = await uploader().run(await uploader().plan(request(sources.slice(0, 10))));
+    assert.strictEqual(first.uploaded.length, 10);
+    const progress: TransferProgress[] = [];
+    const up = uploader();
+    const summary = await up.run(await up.plan(request(sources, { ifExists: 'skip' })), { onProgress: (p) => progress.push(p) });
+    assert.deepStrictEqual([summary.uploaded.length, summary.skipped.length], [20, 10]);
+    assert.strictEqual(clock.monotonic(), 0, 'the fake clock did not move');
+    assert.ok(progress.length <= 3, `${progress.length} progress reports`);
+    assert.deepStrictEqual([progress.at(-1)!.filesDone, progress.at(-1)!.filesTotal], [20, 20], 'a skipped file leaves the count');
   });
 
   it('a name taken: renamed 1_<name> (as the clash preview says), skipped without a byte sent, or overwritten', async () => {
