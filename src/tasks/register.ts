@@ -171,8 +171,8 @@ export function registerTasks(services: Services, copy: CopyFeature, later: OnFi
     onSettingChange(['refreshInterval', 'notifyWhenWatchedTasksEnd'], () => watchPoller.reschedule()),
   );
   later.commands((f) => f.taskCommands({ ...execution, filters, details, copy, timelines, viewId: VIEWS.tasks }));
-  // The task document's features (dist/features.js, and the yaml package: dist/yaml.js) load when one is first open, or with the
-  // commands; they register its completion, hovers, links and problems, and check every open task document.
+  // The task document's features (dist/features.js, and the yaml package: dist/yaml.js) load when one is first open,
+  // or with the commands; they register its completion, hovers, links and problems, and check every open task document.
   let language: TaskDocumentLanguage | undefined;
   const documents = (f: TaskDocumentsOnFirstUse) => (language ??= new f.TaskDocumentLanguage(services)); // disposed with the extension
   const opened = (d: vscode.TextDocument) => isTaskDocumentName(d.uri.path) && void later.load().then((f) => documents(f).checkSoon(d));

@@ -20,8 +20,8 @@ export interface Patience {
   atMostMs?: number;
   /**
    * How many of the writes reached the platform so far (a write the platform answered counts once handed over, or
-   * as soon as it reads `sent` when its kind could not take it yet), of how many, and how many are being looked up after a lost answer: told at the start and
-   * at each change.
+   * as soon as it reads `sent` when its kind could not take it yet), of how many, and how many are being looked up
+   * after a lost answer: told at the start and at each change.
    */
   onProgress?(done: number, total: number, checking: number): void;
   /**
