@@ -48,6 +48,11 @@ export function matchesWrite(match: WriteMatch, method: string, path: string): b
   return (match.method === undefined || match.method === method) && (match.path === undefined || match.path.test(path.split('?')[0]));
 }
 
+/** The requests (their path from /v2 on) of the writes `match` names: a fault aimed at one kind of write. */
+export function requestsOf(match: WriteMatch): RequestMatch {
+  return (method, path) => path.startsWith('/v2/') && matchesWrite(match, method, path.slice(3));
+}
+
 export type FaultDecision =
   | { kind: 'none' }
   | { kind: 'maintenance' }
@@ -59,6 +64,7 @@ export class Faults {
   readonly settings: FaultSettings;
   private burstLeft = 0;
   private burstReset = 0;
+  private burstMatch: RequestMatch = () => true;
   private maintenanceUntil = 0;
   private readonly loseOrders: WriteMatch[] = [];
   private readonly rng: Prng;
@@ -73,9 +79,11 @@ export class Faults {
     this.settings = { latencyMs: 0, error500Rate: 0, dropRate: 0, malformedRate: 0, ...initial };
   }
 
-  burst429(count: number, resetInSeconds = 3): void {
+  /** The next `count` requests (of those `match` picks) are answered 429, the limit reset in `resetInSeconds`. */
+  burst429(count: number, resetInSeconds = 3, match: RequestMatch = () => true): void {
     this.burstLeft = Math.max(0, Math.floor(count));
     this.burstReset = Math.ceil(this.now() / 1000) + resetInSeconds;
+    this.burstMatch = match;
   }
 
   maintenance(durationMs: number): void {
@@ -99,13 +107,13 @@ export class Faults {
    * Decide what happens to a request before it is processed. Random draws are made for every request
    * in arrival order, so a run is reproducible from the seed.
    */
-  before(): FaultDecision {
+  before(method: string, path: string): FaultDecision {
     const dropDraw = this.rng.next();
     const errDraw = this.rng.next();
     if (this.now() < this.maintenanceUntil) {
       return { kind: 'maintenance' };
     }
-    if (this.burstLeft > 0) {
+    if (this.burstLeft > 0 && this.burstMatch(method, path)) {
       this.burstLeft--;
       return { kind: 'burst429', reset: this.burstReset };
     }

@@ -82,7 +82,7 @@ import { VolumeJobEngine } from './volumeJobs';
 
 export type { ReceivedCopyRequest, ReceivedJobRequest } from './asyncJobs';
 export type { AppRec, AppRevision, EmulatorData, ExportRec, FileRec, ImportRec, JobRec, ProjectRec, TaskRec, TaskStatus, UserRec, VolumeObject, VolumeRec } from './data';
-export { WRITES, matchesWrite } from './faults';
+export { WRITES, matchesWrite, requestsOf } from './faults';
 export { PUBLIC_PROJECT } from './appSeeds';
 export type { FaultSettings, RequestMatch, WriteMatch } from './faults';
 export type { ReceivedRequest } from './server';
@@ -141,7 +141,8 @@ export interface Emulator {
   readonly token: string;
   readonly username: string;
   readonly faults: FaultSettings;
-  burst429(count: number, resetInSeconds?: number): void;
+  /** The next `count` requests (those `match` picks, by method and path: `/v2/tasks`) are answered 429. */
+  burst429(count: number, resetInSeconds?: number, match?: RequestMatch): void;
   maintenance(durationMs: number): void;
   loseNextCopyResponse(): void;
   /** Holds the requests that arrive from now on (or those `match` picks) until released (see Faults.hold). */
@@ -235,7 +236,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     token,
     username: store.user.username,
     faults: faults.settings,
-    burst429: (count, resetInSeconds) => faults.burst429(count, resetInSeconds),
+    burst429: (count, resetInSeconds, match) => faults.burst429(count, resetInSeconds, match),
     maintenance: (ms) => faults.maintenance(ms),
     loseNextCopyResponse: () => faults.loseNextWriteResponse(WRITES.copy),
     loseNextWriteResponse: (match) => faults.loseNextWriteResponse(match),

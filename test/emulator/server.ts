@@ -233,7 +233,7 @@ export class EmulatorServer {
     await faults.waitIfHeld(method, path);
     const tokenHeader = req.headers['x-sbg-auth-token'];
     const token = typeof tokenHeader === 'string' ? tokenHeader : '';
-    const decision = faults.before();
+    const decision = faults.before(method, path);
     const sub = path.startsWith('/v2/') ? path.slice(3) : '';
     const found = this.route(method, sub);
     const isWrite = found !== undefined && method !== 'GET' && !found.route.reads;

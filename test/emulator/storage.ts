@@ -75,6 +75,7 @@ export class StorageFaults {
   private dropUploads = 0;
   private failParts = 0;
   private failGets = 0;
+  private expireAtGet = 0;
   private readonly rng: Prng;
   /** Faults injected so far, by kind. */
   readonly injected = { droppedDownloads: 0, droppedUploads: 0, partErrors: 0, getErrors: 0, expiredRefusals: 0, rangesIgnored: 0 };
@@ -99,6 +100,19 @@ export class StorageFaults {
   /** The next `count` GETs are answered 503. */
   failNextGets(count = 1): void {
     this.failGets += count;
+  }
+  /**
+   * The `nth` GET from now expires every URL signed so far as it arrives, its own included: an expiry in the middle
+   * of a transfer at a point the test knows, whatever the machine's speed.
+   */
+  expireUrlsAtGet(nth: number): void {
+    this.expireAtGet = nth;
+  }
+
+  /** @internal Whether this GET is the one that expires every URL signed so far. */
+  expiresAtThisGet(): boolean {
+    if (this.expireAtGet <= 0) return false;
+    return --this.expireAtGet === 0;
   }
 
   /** @internal */
@@ -223,6 +237,7 @@ export class StorageServer {
     };
     if (this.faults.settings.latencyMs > 0) await new Promise((r) => setTimeout(r, this.faults.settings.latencyMs));
     if (record.carriedToken) return answer(400, xml('InvalidArgument', 'Unsupported header X-SBG-Auth-Token received.'), XML);
+    if (method === 'GET' && this.faults.expiresAtThisGet()) this.expireIssuedUrls();
     const credential = url.searchParams.get('X-Amz-Credential') ?? '';
     const expires = Number(url.searchParams.get('X-Amz-Expires'));
     const signature = url.searchParams.get('X-Amz-Signature') ?? '';

@@ -12,7 +12,7 @@ import { Outbox } from '../../src/write/outbox';
 import { writeKinds } from '../../src/writeKinds';
 import { systemClock } from '../../src/api/clock';
 import { memoryState } from '../support/sharedState';
-import type { Emulator, FileRec } from '../emulator';
+import { requestsOf, type Emulator, type FileRec } from '../emulator';
 import { TEST_OUTBOX } from './copyKit';
 import { accountWrites, compareWrites, makeClient, makeEmulator, NO_TRACKER, note, TOKEN, waitFor } from './support';
 
@@ -62,7 +62,7 @@ describe('12. moving files and tagging many: every kind exactly once through los
     const otherPlan = planMove([asItem(other)], destinationOf(folders[0], p.id), { renamed: [] });
     assert.ok('single' in otherPlan);
     const otherPath = new RegExp(`^/files/${other.id}/actions/move$`);
-    emu.burst429(1, 1);
+    emu.burst429(1, 1, requestsOf({ method: 'POST', path: otherPath }));
     const again = await send(WRITE_KINDS.move, [otherPlan.single]);
     assert.deepStrictEqual([again.left.length, again.finished.length], [0, 1]);
     assert.strictEqual(emu.data.fileById.get(other.id)!.parent, folders[0].id);

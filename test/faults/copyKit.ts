@@ -13,7 +13,7 @@ import { WRITE_KINDS } from '../../src/keys/writes';
 import { submissionTellings, type Telling } from '../../src/copy/submissionWords';
 import { JobTracker, type JobDestination, type TrackedJob } from '../../src/jobs/tracker';
 import { Outbox, type Account, type OutboxOptions, type WriteRecord } from '../../src/write/outbox';
-import type { Emulator, EmulatorOptions, FileRec } from '../emulator';
+import { requestsOf, WRITES, type Emulator, type EmulatorOptions, type FileRec } from '../emulator';
 import { SharedGlobalState, type WindowState } from '../support/sharedState';
 import { accountWrites, compareWrites, makeClient, makeEmulator, record, shown, waitFor } from './support';
 
@@ -42,9 +42,9 @@ export function faultyFetch(emu: Emulator, postFaults: PostFault[], onPost: (() 
     if (fault === 'error500') Object.assign(emu.faults, { error500Rate: 1, dropRate: 0 });
     if (fault === 'drop') Object.assign(emu.faults, { dropRate: 1 });
     if (fault === 'garble') Object.assign(emu.faults, { error500Rate: 0, dropRate: 0, malformedRate: 1 });
-    // Reset in 10 s: the reset is told in whole seconds, and on a busy machine (CI) 1 s, then 4 s, passed before the
-    // sender heard back: the copy went out again by itself before the person was told it waits.
-    if (fault === 'burst429') emu.burst429(1, 10);
+    // Aimed at the copy's POST: the tracker's GETs run meanwhile, and on CI one of them took a 429 meant for any
+    // request. The reset in 10 s leaves a busy machine time to tell the person before the copy goes out again.
+    if (fault === 'burst429') emu.burst429(1, 10, requestsOf(WRITES.copy));
     if (fault === 'maintenance') emu.maintenance(60_000);
     if (fault === 'slowLose') Object.assign(emu.faults, { latencyMs: 300 });
     if (fault === 'lose' || fault === 'slowLose') {

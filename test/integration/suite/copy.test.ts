@@ -9,7 +9,7 @@ import type { ExtensionApi } from '../../../src/extension';
 import type { FilesNode } from '../../../src/files/fileNodes';
 import type { TrackedJob } from '../../../src/jobs/tracker';
 import type { CopyDestination } from '../../../src/copy/request';
-import type { FileRec } from '../../emulator';
+import { requestsOf, WRITES, type FileRec } from '../../emulator';
 import { activateProduct, emulator, waitFor } from '../helpers';
 
 type AnyNode = FilesNode & { kind: string };
@@ -220,7 +220,7 @@ describe('bulk copy', function () {
     // Let the snapshot GET through, then refuse the POST: it is marked as on its way just before it leaves.
     const unsubscribe = outbox.onDidChange(() => {
       if (outbox.all().some((r) => r.state === 'sending')) {
-        emulator().burst429(1, 2);
+        emulator().burst429(1, 2, requestsOf(WRITES.copy));
         unsubscribe.dispose();
       }
     });

@@ -9,7 +9,7 @@ import type { ExtensionApi } from '../../../src/extension';
 import type { FilesNode, ItemNode } from '../../../src/files/fileNodes';
 import type { JobsNode } from '../../../src/jobs/jobNodes';
 import type { TrackedJob } from '../../../src/jobs/tracker';
-import type { FileRec } from '../../emulator';
+import { requestsOf, WRITES, type FileRec } from '../../emulator';
 import { activateProduct, emulator, manifest, waitFor } from '../helpers';
 
 type AnyNode = FilesNode & { kind: string };
@@ -178,7 +178,7 @@ describe('copy jobs view, name clashes, drag and drop', function () {
     const before = emulator().copyRequests.length;
     const unsubscribe = outbox.onDidChange(() => {
       if (outbox.all().some((r) => r.state === 'sending')) {
-        emulator().burst429(1, 5);
+        emulator().burst429(1, 5, requestsOf(WRITES.copy));
         unsubscribe.dispose();
       }
     });
