@@ -135,7 +135,7 @@ describe('12. moving files and tagging many: every kind exactly once through los
     const calls = planBulkTags(payloads);
     assert.deepStrictEqual(calls.map((c) => c.items.length), [100, 50]);
     emu.loseNextWriteResponse({ method: 'POST', path: /^\/bulk\/files\/edit$/ });
-    emu.burst429(1, 1);
+    emu.burst429(1, 1, requestsOf({ method: 'POST', path: /^\/bulk\/files\/edit$/ }));
     const { finished, left } = await send(WRITE_KINDS.bulkTags, calls);
     assert.deepStrictEqual(left.map((r) => [r.state, r.note]), []);
     assert.strictEqual(finished.length, 2);
