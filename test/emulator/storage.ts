@@ -76,6 +76,7 @@ export class StorageFaults {
   private failParts = 0;
   private failGets = 0;
   private expireAtGet = 0;
+  private expireReusedOnly = false;
   private readonly rng: Prng;
   /** Faults injected so far, by kind. */
   readonly injected = { droppedDownloads: 0, droppedUploads: 0, partErrors: 0, getErrors: 0, expiredRefusals: 0, rangesIgnored: 0 };
@@ -102,16 +103,18 @@ export class StorageFaults {
     this.failGets += count;
   }
   /**
-   * The `nth` GET from now expires every URL signed so far as it arrives, its own included: an expiry in the middle
-   * of a transfer at a point the test knows, whatever the machine's speed.
+   * The `nth` GET from now (of those with a URL a GET used before, with `reused`) expires every URL signed so far as
+   * it arrives, its own included: an expiry in the middle of a transfer at a point the test knows, whatever the
+   * machine's speed.
    */
-  expireUrlsAtGet(nth: number): void {
+  expireUrlsAtGet(nth: number, which: { reused?: boolean } = {}): void {
     this.expireAtGet = nth;
+    this.expireReusedOnly = which.reused ?? false;
   }
 
-  /** @internal Whether this GET is the one that expires every URL signed so far. */
-  expiresAtThisGet(): boolean {
-    if (this.expireAtGet <= 0) return false;
+  /** @internal Whether this GET (its URL used by a GET before or not) is the one that expires every URL signed so far. */
+  expiresAtThisGet(reused: boolean): boolean {
+    if (this.expireAtGet <= 0 || (this.expireReusedOnly && !reused)) return false;
     return --this.expireAtGet === 0;
   }
 
@@ -163,6 +166,8 @@ export class StorageServer {
   private origin = '';
   /** URLs signed in an earlier generation are expired (`expireIssuedUrls`). */
   private generation = 0;
+  /** The signed queries GETs have used (for `expireUrlsAtGet`'s `reused`). */
+  private readonly urlsRead = new Set<string>();
 
   constructor(
     private readonly blob: (id: string) => Blob | undefined,
@@ -237,7 +242,11 @@ export class StorageServer {
     };
     if (this.faults.settings.latencyMs > 0) await new Promise((r) => setTimeout(r, this.faults.settings.latencyMs));
     if (record.carriedToken) return answer(400, xml('InvalidArgument', 'Unsupported header X-SBG-Auth-Token received.'), XML);
-    if (method === 'GET' && this.faults.expiresAtThisGet()) this.expireIssuedUrls();
+    if (method === 'GET') {
+      const reused = this.urlsRead.has(url.search);
+      this.urlsRead.add(url.search);
+      if (this.faults.expiresAtThisGet(reused)) this.expireIssuedUrls();
+    }
     const credential = url.searchParams.get('X-Amz-Credential') ?? '';
     const expires = Number(url.searchParams.get('X-Amz-Expires'));
     const signature = url.searchParams.get('X-Amz-Signature') ?? '';
