@@ -184,8 +184,8 @@ describe('transfers under faults (issue 24)', function () {
   it('downloads every kind of file through cut bodies, 5xx and expired URLs: byte-identical, no byte fetched twice', async () => {
     const { items, files } = remoteSet();
     // At least one of each fault wherever the machine's timing puts them (CI's busy machine met no expired URL when
-    // the expiry waited for a third of the bytes to be told), then the random ones. Files over 8 MiB are read in
-    // ranges of one URL, and a cut body is read on from where it stopped, so URLs are used again.
+    // the expiry waited for a third of the bytes to be told), then the random ones. A 503 is asked again, and a cut
+    // body read on from where it stopped, with the same URL: so URLs are used again.
     Object.assign(emu.storageFaults.settings, { dropDownloadRate: 0.25, getErrorRate: 0.1 });
     emu.storageFaults.dropNextDownloads(1);
     emu.storageFaults.failNextGets(1);
