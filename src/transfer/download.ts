@@ -250,11 +250,14 @@ class DownloadRun {
     }
   }
 
-  /** A URL asked ahead that waited too long for its file to open is dropped: `urlOf` asks again. */
+  /**
+   * As its file opens, forgets when its URL was asked ahead (a run of many files keeps no entry a file); a URL that
+   * waited too long for it is dropped: `urlOf` asks again.
+   */
   private dropStaleUrl(job: DownloadJob): void {
     const asked = this.askedAhead.get(job);
-    if (asked === undefined || this.deps.clock.monotonic() - asked <= SIGNED_URL_FRESH_MS) return;
     this.askedAhead.delete(job);
+    if (asked === undefined || this.deps.clock.monotonic() - asked <= SIGNED_URL_FRESH_MS) return;
     job.url = undefined;
     job.currentUrl = undefined;
   }
