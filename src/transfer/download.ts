@@ -7,7 +7,7 @@
 // No `vscode`: the editor side calls `plan` (downloadPlan.ts), then `run`: the files over the connections, each
 // opened, finished or failed here, its ranges read by rangeFetcher.ts. See README.md.
 import * as l10n from '@vscode/l10n';
-import { promises as fsp } from 'fs';
+import { promises as fsp, writeSync } from 'fs';
 import * as path from 'path';
 import type { Clock } from '../api/clock';
 import { ApiError, describeError } from '../api/errors';
@@ -65,7 +65,17 @@ export interface RunOptions {
 
 /** How often the ranges each `.part` holds are written to stored state (and at the end of a run). */
 const SAVE_EVERY_MS = 2_000;
-const nodeDisk: LocalDisk = { open: openUnder };
+const nodeDisk: LocalDisk = { open: async (target, file, how) => localPart(await openUnder(target, file, how)) };
+
+/** A `.part` on this machine's disk: written through the thread pool, or on this thread (`writeNow`). */
+function localPart(handle: fsp.FileHandle): WritableFile {
+  return {
+    write: (buffer, offset, length, position) => handle.write(buffer, offset, length, position),
+    writeNow: (buffer, offset, length, position) => writeSync(handle.fd, buffer, offset, length, position),
+    stat: () => handle.stat(),
+    close: () => handle.close(),
+  };
+}
 
 export class Downloader {
   private readonly connections: number;

@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Downloader, type DownloaderDeps, type LocalDisk } from '../../../src/transfer/download';
-import { WRITE_BYTES } from '../../../src/transfer/rangeFetcher';
+import { DISK_WAIT_MS, QUICK_WRITE_BYTES, WAITED_WRITE_MS, WRITE_BYTES } from '../../../src/transfer/rangeFetcher';
 import type { DownloadItem, ExistingFile } from '../../../src/transfer/downloadPlan';
 import { MiB } from '../../../src/transfer/partPlan';
 import type { TransferProgress } from '../../../src/transfer/progress';
@@ -395,6 +395,110 @@ describe('transfer: download engine', function () {
     same('small.bin', 'small');
     assert.ok(buffers.size <= 4, `${buffers.size} buffers written from (at most two a connection)`);
     assert.strictEqual(largest, WRITE_BYTES, 'a whole buffer a call');
+  });
+
+  /** A disk whose files write on this thread too (as this machine's does): each call of either kind seen by `watch`. */
+  const diskWithWriteNow = (watch: { now?(length: number): number | void; pool?(length: number): void }): LocalDisk => ({
+    open: async (target, file, how) => {
+      const handle = await openUnder(target, file, how);
+      return {
+        write: async (buffer, offset, length, position) => {
+          watch.pool?.(length);
+          return handle.write(buffer, offset, length, position);
+        },
+        writeNow: (buffer, offset, length, position) => fs.writeSync(handle.fd, buffer, offset, watch.now?.(length) ?? length, position),
+        stat: () => handle.stat(),
+        close: () => handle.close(),
+      };
+    },
+  });
+
+  it('writes on this thread, 64 KiB a call, while the disk takes each at once (no hand-over to the thread pool); a short write is completed', async () => {
+    storage.add('big', bytesOf(20 * MiB + 5));
+    storage.add('small', bytesOf(3000, 3));
+    const now: number[] = [];
+    let pool = 0;
+    const disk = diskWithWriteNow({
+      // Every other write takes only part of what it is given (a disk may).
+      now: (length) => (now.push(length) % 2 ? Math.max(1, Math.floor(length / 3)) : length),
+      pool: () => pool++,
+    });
+    const d = downloader({ disk, connections: 2 });
+    const summary = await d.run(await d.plan({ target: dir, items: [item('big', 'big.bin'), item('small', 'small.bin')], ifExists: 'overwrite' }));
+    assert.deepStrictEqual(summary.failed, []);
+    same('big.bin', 'big');
+    same('small.bin', 'small');
+    assert.strictEqual(pool, 0, 'no write through the thread pool');
+    assert.strictEqual(Math.max(...now), QUICK_WRITE_BYTES, 'at most 64 KiB a call');
+    assert.ok(now.length >= (20 * MiB) / QUICK_WRITE_BYTES, `${now.length} writes`);
+  });
+
+  it('writes on this thread that wait for the disk (a quarter of a second within one) send the rest of the run to the thread pool, a buffer a call', async () => {
+    storage.add('big', bytesOf(20 * MiB + 5));
+    storage.add('other', bytesOf(5 * MiB, 4));
+    let now = 0;
+    const pool: number[] = [];
+    const disk = diskWithWriteNow({
+      // The second write and the next keep the thread waiting (the fake clock moves by as much during each).
+      now: () => {
+        if (++now >= 2) clock.advance(DISK_WAIT_MS / 2);
+      },
+      pool: (length) => pool.push(length),
+    });
+    const d = downloader({ disk, connections: 2 });
+    const summary = await d.run(await d.plan({ target: dir, items: [item('big', 'big.bin'), item('other', 'other.bin')], ifExists: 'overwrite' }));
+    assert.deepStrictEqual(summary.failed, []);
+    same('big.bin', 'big');
+    same('other.bin', 'other');
+    assert.strictEqual(now, 3, 'no write on this thread after the two that waited');
+    assert.strictEqual(Math.max(...pool), WRITE_BYTES, 'the thread pool is handed a whole buffer a call');
+    assert.ok(pool.reduce((a, b) => a + b, 0) >= 25 * MiB - 3 * QUICK_WRITE_BYTES, 'every other byte went through the thread pool');
+  });
+
+  it('writes on this thread that wait as a busy machine makes them (a few ms, now and then) stay on this thread', async () => {
+    storage.add('big', bytesOf(30 * MiB));
+    let now = 0;
+    let pool = 0;
+    const disk = diskWithWriteNow({
+      // One write in four is held 8 ms (the fake clock also moves 65 ms for each 64 KiB received).
+      now: () => {
+        if (++now % 4 === 0) clock.advance(4 * WAITED_WRITE_MS);
+      },
+      pool: () => pool++,
+    });
+    const d = downloader({ disk, connections: 2 });
+    const summary = await d.run(await d.plan({ target: dir, items: [item('big', 'big.bin')], ifExists: 'overwrite' }));
+    assert.deepStrictEqual(summary.failed, []);
+    same('big.bin', 'big');
+    assert.strictEqual(pool, 0, 'no write through the thread pool');
+    assert.strictEqual(now, (30 * MiB) / QUICK_WRITE_BYTES);
+  });
+
+  it('a full disk met on this thread fails that file clearly and keeps what was written; the rest carries on', async () => {
+    storage.add('full', bytesOf(9 * MiB, 5));
+    storage.add('ok', bytesOf(2 * MiB, 6));
+    let written = 0;
+    const full: LocalDisk = {
+      open: async (target, file, how) => {
+        const part = await diskWithWriteNow({}).open(target, file, how);
+        if (!file.includes('full')) return part;
+        return {
+          ...part,
+          writeNow: (buffer, offset, length, position) => {
+            if ((written += length) > MiB) throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+            return part.writeNow!(buffer, offset, length, position);
+          },
+        };
+      },
+    };
+    const d = downloader({ disk: full, connections: 2 });
+    const summary = await d.run(await d.plan({ target: dir, items: [item('full', 'full.bin'), item('ok', 'ok.bin')], ifExists: 'overwrite' }));
+    assert.deepStrictEqual(summary.saved, [path.join(dir, 'ok.bin')]);
+    same('ok.bin', 'ok');
+    assert.match(summary.failed[0]?.reason ?? '', /disk is full/);
+    assert.ok(fs.existsSync(path.join(dir, 'full.bin.part')), 'the .part is kept, to resume');
+    const kept = summary.kept.map((k) => k.bytes);
+    assert.ok(kept.length === 1 && kept[0] >= QUICK_WRITE_BYTES && kept[0] <= MiB, `${kept.join()} bytes kept`);
   });
 
   it('goes on receiving into a second buffer while the first is written: a slow disk does not hold the response back', async () => {
