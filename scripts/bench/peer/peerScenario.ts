@@ -121,6 +121,21 @@ function withTimeout<T>(what: string, timeoutMs: number, promise: Promise<T>, ki
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+/**
+ * The kernel's page cache emptied (`/proc/sys/vm/drop_caches`, where the bench may write it: as root), after `sync`,
+ * for work that writes a GiB (`emptyPageCache`): each side's run then writes into pages the run before it freed. These machines are Firecracker VMs, where the host
+ * faults in each page of memory the first time it is touched since the machine started: a GiB downloaded into pages
+ * never touched wrote 64 KiB at 160–300 µs a call instead of 20 µs (2026-11-29), up to 2 s more of system CPU for
+ * whichever side met them (touching 20 GiB once took 68 s of system time).
+ */
+function emptyPageCache(): void {
+  try {
+    fs.writeFileSync('/proc/sys/vm/drop_caches', '3');
+  } catch {
+    // Not root (or not Linux): the runs take the kernel's pages as they come.
+  }
+}
+
 /** The median of each figure over the runs (their results must agree). */
 function medianRun(runs: WorkRun[]): WorkRun {
   const median = (pick: (r: WorkRun) => number) => runs.map(pick).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
@@ -148,7 +163,7 @@ function roundsRun(rounds: WorkRun[]): WorkRun {
  * Runs a side's process: at each `ready` it counts the emulator's requests and bytes from there, says go, and at
  * each result takes the counts; resolves with the median of the runs.
  */
-function handshake(what: string, emulator: Emulator, runs: number, timeoutMs: number, io: { go(): void; kill(): void; pid?: number }, listen: (ready: () => void, done: (r: Reported) => void, fail: (e: Error) => void) => void): Promise<WorkRun> {
+function handshake(what: string, emulator: Emulator, runs: number, work: Pick<PeerWork, 'timeoutMs' | 'emptyPageCache'>, io: { go(): void; kill(): void; pid?: number }, listen: (ready: () => void, done: (r: Reported) => void, fail: (e: Error) => void) => void): Promise<WorkRun> {
   const counts = meter(emulator);
   const cpu = cpuMeter(what, io.pid);
   const done: WorkRun[] = [];
@@ -158,6 +173,7 @@ function handshake(what: string, emulator: Emulator, runs: number, timeoutMs: nu
         // The disk's pending writes flushed first: no run pays for the bench's own files (the 1 GiB written to upload)
         // or for the side before it (a download's GiB), which the kernel writes back meanwhile.
         spawnSync('sync');
+        if (work.emptyPageCache) emptyPageCache();
         // And the emulator's heap (this process's) collected: no run pays for the garbage of the runs before it.
         (globalThis as { gc?: () => void }).gc?.();
         counts.start();
@@ -172,14 +188,14 @@ function handshake(what: string, emulator: Emulator, runs: number, timeoutMs: nu
       reject,
     ),
   );
-  return withTimeout(what, timeoutMs, all, io.kill).finally(io.kill);
+  return withTimeout(what, work.timeoutMs ?? RUN_TIMEOUT_MS, all, io.kill).finally(io.kill);
 }
 
 /** The product's side, in a worker process. */
 function runOurs(work: PeerWork, emulator: Emulator, args: Json, warm: boolean, runs: number, bareHeap = false): Promise<WorkRun> {
   const job: PeerWorkerJob = { work: work.id, baseUrl: emulator.baseUrl, token: emulator.token, username: emulator.username, args, warm, runs, bareHeap };
   const child = fork(path.join(__dirname, 'peerWorker.js'), [JSON.stringify(job)], { execArgv: ['--expose-gc'], stdio: 'inherit' });
-  return handshake(`${work.id} (product)`, emulator, runs, work.timeoutMs ?? RUN_TIMEOUT_MS, { go: () => child.send('go'), kill: () => child.kill(), pid: child.pid }, (ready, done, fail) => {
+  return handshake(`${work.id} (product)`, emulator, runs, work, { go: () => child.send('go'), kill: () => child.kill(), pid: child.pid }, (ready, done, fail) => {
     child.on('message', (m: PeerWorkerMessage) => {
       if (m.kind === 'ready') ready();
       else if (m.kind === 'done') done({ ms: m.ms, memoryMb: m.memoryMb, rssMb: m.rssMb, result: m.result, startedAt: m.startedAt });
@@ -190,12 +206,12 @@ function runOurs(work: PeerWork, emulator: Emulator, args: Json, warm: boolean, 
 }
 
 /** The official client's side: peer.py in a process of its own (`work.id`: its `work_<id>`). */
-export function runPeer(peer: Peer, work: Pick<PeerWork, 'id' | 'timeoutMs'>, emulator: Emulator, workArgs: Json, flags: string[], runs: number): Promise<WorkRun> {
+export function runPeer(peer: Peer, work: Pick<PeerWork, 'id' | 'timeoutMs' | 'emptyPageCache'>, emulator: Emulator, workArgs: Json, flags: string[], runs: number): Promise<WorkRun> {
   const args = [SCRIPT, work.id, emulator.baseUrl, emulator.token, JSON.stringify(workArgs), `--runs=${runs}`, ...flags];
   const child = spawn(peer.python, args, { env: { ...process.env, PYTHONPATH: peer.path }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return handshake(`${work.id} (official client)`, emulator, runs, work.timeoutMs ?? RUN_TIMEOUT_MS, { go: () => child.stdin.write('go\n'), kill: () => child.kill(), pid: child.pid }, (ready, done, fail) => {
+  return handshake(`${work.id} (official client)`, emulator, runs, work, { go: () => child.stdin.write('go\n'), kill: () => child.kill(), pid: child.pid }, (ready, done, fail) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
       if (line === 'ready') return ready();
       try {

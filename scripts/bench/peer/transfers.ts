@@ -233,6 +233,7 @@ export const downloadOneWork: PeerWork<DownloadArgs> = {
   id: 'download_one',
   title: 'downloading one file of 1 GiB',
   rounds: ONE_ROUNDS,
+  emptyPageCache: true,
   prepare: (emulator) => addFiles(emulator, 1, ONE_SIZE, () => 'big.bin'),
   args(emulator) {
     const folder = folderNamed(emulator, 'bench-downloads').id;

@@ -104,6 +104,8 @@ export interface PeerWork<A extends { [key: string]: Json } = { [key: string]: J
   ideals?(input: IdealInput<A>): Promise<WorkIdeals>;
   /** Checks what a side left (files on disk, files on the platform) after its run; part of its result. */
   verify?(emulator: Emulator, args: A): Promise<Json>;
+  /** The kernel's page cache emptied before each run, where the bench may (peerScenario.ts's `emptyPageCache`). */
+  emptyPageCache?: boolean;
   /** 'rss': the official client's memory is its resident set in the timed run (no second run under tracemalloc). */
   peerMemory?: 'tracemalloc' | 'rss';
   /** The product's heap probe counts Node's buffers (`arrayBuffers`) too: bytes in flight. */
