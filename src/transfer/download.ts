@@ -63,6 +63,12 @@ export interface RunOptions {
   onProgress?(progress: TransferProgress): void;
 }
 
+/**
+ * Folders whose downloads' writes took too much of the extension's thread (a slow disk, a network share), in this
+ * session: later downloads there write through the thread pool from the start.
+ */
+const slowFolders = new Set<string>();
+
 /** How often the ranges each `.part` holds are written to stored state (and at the end of a run). */
 const SAVE_EVERY_MS = 2_000;
 const nodeDisk: LocalDisk = { open: async (target, file, how) => localPart(await openUnder(target, file, how)) };
@@ -164,23 +170,27 @@ class DownloadRun {
       retry: plan.refused.filter((r) => r.retryable).map((r) => r.item),
       kept: [],
     };
-    this.ranges = new RangeFetcher({
-      deps,
-      signal: this.signal,
-      connections,
-      attempts: this.attempts,
-      backoffMs: this.backoffMs,
-      meter: this.meter,
-      active: this.active,
-      notify: () => this.notify(),
-      fail: (job, reason, discard) => this.fail(job, reason, discard),
-      wrote: (length) => {
-        this.summary.bytes += length;
-        this.meter.add(length);
-        this.tell(false);
-        this.save(false);
+    this.ranges = new RangeFetcher(
+      {
+        deps,
+        signal: this.signal,
+        connections,
+        attempts: this.attempts,
+        backoffMs: this.backoffMs,
+        meter: this.meter,
+        active: this.active,
+        notify: () => this.notify(),
+        fail: (job, reason, discard) => this.fail(job, reason, discard),
+        wrote: (length) => {
+          this.summary.bytes += length;
+          this.meter.add(length);
+          this.tell(false);
+          this.save(false);
+        },
+        diskWaits: () => slowFolders.add(plan.target),
       },
-    });
+      slowFolders.has(plan.target),
+    );
     this.rearm();
     this.signal.addEventListener('abort', () => this.notify(), { once: true });
   }

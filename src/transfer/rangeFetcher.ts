@@ -25,11 +25,12 @@ export interface WritableFile {
 }
 
 /**
- * A write buffer's size: the bytes received gathered before they are handed to the `.part` file, in one call. Each
- * call to the disk goes through libuv's thread pool, and the hand-over costs more than the bytes: alone, writing
- * 1 GiB took 1.7–2.4 s of CPU in calls of 32 KiB, 0.4–0.6 s in calls of 512 KiB. For the bench's 1 GiB download
- * (two cores, load 5–9, CPU of user and system, medians of six to nine runs): buffers of 512 KiB written 32 KiB a
- * call 3.77 s; written whole 3.0 s, as buffers of 1 MiB (3.04 s); buffers of 2 MiB 4.0–4.4 s, twice the system time.
+ * A write buffer's size, for writes through the thread pool: the bytes received gathered before they are handed to the
+ * `.part` file, in one call. Each such call goes through libuv's thread pool, and the hand-over costs more than the
+ * bytes: alone, writing 1 GiB took 1.7–2.4 s of CPU in calls of 32 KiB, 0.4–0.6 s in calls of 512 KiB. For the
+ * bench's 1 GiB download (two cores, load 5–9, CPU of user and system, medians of six to nine runs): buffers of 512 KiB
+ * written 32 KiB a call 3.77 s; written whole 3.0 s, as buffers of 1 MiB (3.04 s); buffers of 2 MiB 4.0–4.4 s, twice
+ * the system time.
  */
 export const WRITE_BYTES = 512 * 1024;
 /**
@@ -38,22 +39,17 @@ export const WRITE_BYTES = 512 * 1024;
  * copies them from memory, several threads wait on the file's lock, and the hand-overs cost more than the bytes: for
  * a 1 GiB download on loopback (2026-11-29, medians of five, in turns), 3.14 s of CPU against 2.01 s quiet, 3.75 s
  * against 1.99 s beside two busy cores; in calls of 512 KiB on this thread, 2.64 s (the bytes leave the cache first).
- * A page-cache write of 64 KiB takes some 20–40 µs.
  */
 export const QUICK_WRITE_BYTES = 64 * 1024;
 /**
- * A write on this thread that took this long waited: the page cache takes 64 KiB in some 20 µs (a GiB's writes, 18–23
- * µs medians, 99 % under 0.1 ms), but the thread may be preempted meanwhile (on a busy machine, some 50 writes of a
- * GiB took 4–20 ms, the scheduler's slices) or held back by the disk.
+ * The share of this thread's time that writes on it may take, in ms of a second (a sum of their times that fades by e
+ * every second: at a steady share, that share of 1,000), before the run's writes go to the thread pool, where waiting
+ * for the disk holds back no one else of the extension host. The page cache takes 64 KiB in some 20 µs (a GiB's
+ * writes: 18–23 µs medians, 99 % under 0.1 ms), a quarter of the thread at loopback speed, 550 MB/s; beside two busy
+ * cores, some 50 writes of a GiB took 4–20 ms (the scheduler's slices), a fifth of the thread in all. A disk that holds
+ * its writer back (slower than the network, a network share) takes more.
  */
-export const WAITED_WRITE_MS = 2;
-/**
- * Writes on this thread that waited this long within a second waited for the disk (the kernel holding back a writer
- * faster than its disk, a network share), not for other work of the machine (under 100 ms a second beside two busy
- * cores): from then on the run's writes go to the thread pool, where a wait holds back no one else of the extension
- * host.
- */
-export const DISK_WAIT_MS = 250;
+export const WRITING_SHARE_MS = 500;
 const MAX_BACKOFF_MS = 30_000;
 
 /** One file under way. */
@@ -111,24 +107,28 @@ export interface RangeRun {
   fail(job: DownloadJob, reason: string, discard: boolean): Promise<void>;
   /** Bytes written to a file: counted, told, saved. */
   wrote(length: number): void;
+  /** Writes on this thread took too much of it: later runs into the same folder write through the thread pool. */
+  diskWaits(): void;
 }
 
 /** Reads the ranges of a run's files (each range on one of its connections). */
 export class RangeFetcher {
-  /** Write buffers not in use (at most one a connection is ever made). */
+  /** Write buffers not in use (at most two a connection are ever made). */
   private readonly spare: Buffer[] = [];
-  /** Writes on this thread waited for the disk: every write of the run goes to the thread pool. */
-  private diskWaits = false;
-  /** The time writes on this thread waited (WAITED_WRITE_MS or more each) within the second from `since`. */
-  private waited = { since: -Infinity, ms: 0 };
+  /** The time writes on this thread took, fading by e every second (`ms`, as it was when the last one ended, `at`). */
+  private writing = { at: 0, ms: 0 };
 
-  constructor(private readonly run: RangeRun) {}
+  /** `diskWaits`: the run's writes go to the thread pool from the start (writes to its folder waited before). */
+  constructor(
+    private readonly run: RangeRun,
+    private diskWaits = false,
+  ) {}
 
   /**
    * Fetches `span` into the file, resuming after each fault from the last byte written, until done or given up.
    * The bytes received are copied into a write buffer of the run's (reused). While the disk takes each write at once,
-   * every QUICK_WRITE_BYTES of it are written on this thread (`writeNow`). Otherwise, and once writes wait for the
-   * disk (DISK_WAIT_MS), it is handed to a write in the thread pool when full, while the next bytes go into another;
+   * every QUICK_WRITE_BYTES of it are written on this thread (`writeNow`). Otherwise, and once writes take too much of
+   * this thread (WRITING_SHARE_MS), it is handed to a write in the thread pool when full, while the next bytes go into another;
    * only when that one is full too before the write is done does the response wait (its next bytes in the socket): a
    * slow disk does not hold the connection back. Each chunk of the socket is dropped as soon as it is copied: it dies
    * young, in a cheap collection, instead of living through a write and needing a full one (holding 1 MiB of chunks a
@@ -161,9 +161,10 @@ export class RangeFetcher {
       await settle();
       if (!filled) return;
       if (this.writesNow(job)) {
-        this.writeNow(job, buffer!, filled, next);
-        next += filled;
+        const [at, length] = [next, filled];
+        next += length;
         filled = 0;
+        this.writeNow(job, buffer!, length, at);
         return;
       }
       const done = this.write(job, buffer!, filled, next);
@@ -327,7 +328,7 @@ export class RangeFetcher {
     this.run.notify();
   }
 
-  /** The file's writes are made on this thread: it can, and no write of the run has waited for the disk. */
+  /** The file's writes are made on this thread: it can, and the run's writes have not taken too much of it. */
   private writesNow(job: DownloadJob): boolean {
     return !this.diskWaits && job.file?.writeNow !== undefined;
   }
@@ -347,7 +348,7 @@ export class RangeFetcher {
     this.written(job, position, length);
   }
 
-  /** As `write`, on this thread, before it returns; writes that wait for the disk send the run's next ones to the thread pool. */
+  /** As `write`, on this thread, before it returns; writes that take too much of it send the run's next ones to the thread pool. */
   private writeNow(job: DownloadJob, buffer: Buffer, length: number, position: number): void {
     const { clock } = this.run.deps;
     const started = clock.monotonic();
@@ -356,20 +357,23 @@ export class RangeFetcher {
     } catch (error) {
       throw localError(error);
     } finally {
-      this.timed(started, clock.monotonic() - started);
+      this.timed(started, clock.monotonic());
     }
     this.written(job, position, length);
   }
 
-  /** A write on this thread that took `ms`: DISK_WAIT_MS of waits within a second, and the run's writes leave it. */
-  private timed(started: number, ms: number): void {
-    if (ms < WAITED_WRITE_MS) return;
-    if (started - this.waited.since >= 1_000) this.waited = { since: started, ms: 0 };
-    this.waited.ms += ms;
-    if (this.waited.ms >= DISK_WAIT_MS) this.diskWaits = true;
+  /** A write on this thread, from `started` to `ended`: once writes take WRITING_SHARE_MS, the run's leave it. */
+  private timed(started: number, ended: number): void {
+    this.writing.ms = this.writing.ms * Math.exp((this.writing.at - ended) / 1_000) + (ended - started);
+    this.writing.at = ended;
+    if (this.writing.ms < WRITING_SHARE_MS || this.diskWaits) return;
+    this.diskWaits = true;
+    this.run.diskWaits();
   }
 
+  /** Bytes on disk: the file's ranges and the run's count (not for a file given up meanwhile: its ranges are no longer kept). */
   private written(job: DownloadJob, position: number, length: number): void {
+    if (job.state !== 'open') return;
     job.done = addRange(job.done, position, position + length);
     job.unsaved = true;
     this.run.wrote(length);

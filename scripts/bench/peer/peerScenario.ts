@@ -131,10 +131,14 @@ function withTimeout<T>(what: string, timeoutMs: number, promise: Promise<T>, ki
 function emptyPageCache(): void {
   try {
     fs.writeFileSync('/proc/sys/vm/drop_caches', '3');
-  } catch {
-    // Not root (or not Linux): the runs take the kernel's pages as they come.
+  } catch (error) {
+    if (pageCacheKept) return;
+    pageCacheKept = true;
+    console.log(`bench: the page cache cannot be emptied before a run (${(error as NodeJS.ErrnoException).code ?? error}): each run takes the kernel's pages as they come`);
   }
 }
+/** emptyPageCache failed once (and said so). */
+let pageCacheKept = false;
 
 /** The median of each figure over the runs (their results must agree). */
 function medianRun(runs: WorkRun[]): WorkRun {

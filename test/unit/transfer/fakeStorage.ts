@@ -3,8 +3,6 @@
 import { ApiError } from '../../../src/api/errors';
 import { StorageError, type StorageClient, type StorageRead } from '../../../src/api/storage';
 
-const CHUNK = 64 * 1024;
-
 export class FakeStorage implements Pick<StorageClient, 'read'> {
   readonly files = new Map<string, { bytes: Buffer; etag: string }>();
   /** Every read: the file, the range asked for, and what came of it. */
@@ -17,6 +15,8 @@ export class FakeStorage implements Pick<StorageClient, 'read'> {
   bytesSent = 0;
   /** Called for each chunk sent, with its length (a test moves its clock: time passes as bytes flow). */
   onChunk: (bytes: number) => void = () => undefined;
+  /** The size of a body's chunks (a socket's reads). */
+  chunkBytes = 64 * 1024;
 
   add(fileId: string, bytes: Buffer): void {
     this.files.set(fileId, { bytes, etag: `"etag-${fileId}-${bytes.length}"` });
@@ -75,10 +75,11 @@ export class FakeStorage implements Pick<StorageClient, 'read'> {
       this.bytesSent += bytes;
       this.onChunk(bytes);
     };
+    const { chunkBytes } = this;
     async function* body(): AsyncGenerator<Buffer> {
-      for (let at = 0; at < slice.length; at += CHUNK) {
+      for (let at = 0; at < slice.length; at += chunkBytes) {
         if (signal?.aborted) throw new ApiError({ kind: 'cancelled', message: 'Cancelled' });
-        let chunk = slice.subarray(at, at + CHUNK);
+        let chunk = slice.subarray(at, at + chunkBytes);
         if (fault?.kind === 'cut' && at + chunk.length > fault.after) {
           chunk = chunk.subarray(0, fault.after - at);
           sent(chunk.length);

@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Downloader, type DownloaderDeps, type LocalDisk } from '../../../src/transfer/download';
-import { DISK_WAIT_MS, QUICK_WRITE_BYTES, WAITED_WRITE_MS, WRITE_BYTES } from '../../../src/transfer/rangeFetcher';
+import { QUICK_WRITE_BYTES, WRITE_BYTES, WRITING_SHARE_MS } from '../../../src/transfer/rangeFetcher';
 import type { DownloadItem, ExistingFile } from '../../../src/transfer/downloadPlan';
 import { MiB } from '../../../src/transfer/partPlan';
 import type { TransferProgress } from '../../../src/transfer/progress';
@@ -416,6 +416,8 @@ describe('transfer: download engine', function () {
   it('writes on this thread, 64 KiB a call, while the disk takes each at once (no hand-over to the thread pool); a short write is completed', async () => {
     storage.add('big', bytesOf(20 * MiB + 5));
     storage.add('small', bytesOf(3000, 3));
+    // Chunks that do not fall on the writes' bounds (TLS hands on records of 16 KiB at most).
+    storage.chunkBytes = 40 * 1024 + 7;
     const now: number[] = [];
     let pool = 0;
     const disk = diskWithWriteNow({
@@ -430,29 +432,61 @@ describe('transfer: download engine', function () {
     same('small.bin', 'small');
     assert.strictEqual(pool, 0, 'no write through the thread pool');
     assert.strictEqual(Math.max(...now), QUICK_WRITE_BYTES, 'at most 64 KiB a call');
-    assert.ok(now.length >= (20 * MiB) / QUICK_WRITE_BYTES, `${now.length} writes`);
+    // Each 64 KiB in two calls at most (the short ones completed), the ends of the ranges and the small file aside.
+    assert.ok(now.length >= (20 * MiB) / QUICK_WRITE_BYTES && now.length <= (2 * (20 * MiB)) / QUICK_WRITE_BYTES + 20, `${now.length} writes`);
   });
 
-  it('writes on this thread that wait for the disk (a quarter of a second within one) send the rest of the run to the thread pool, a buffer a call', async () => {
+  it('writes on this thread that take half of its time send the rest of the run, and later runs into the folder, to the thread pool, a buffer a call', async () => {
     storage.add('big', bytesOf(20 * MiB + 5));
     storage.add('other', bytesOf(5 * MiB, 4));
+    // Chunks that do not fall on the writes' bounds: the run leaves the thread with part of a buffer filled.
+    storage.chunkBytes = 40 * 1024 + 7;
     let now = 0;
     const pool: number[] = [];
     const disk = diskWithWriteNow({
-      // The second write and the next keep the thread waiting (the fake clock moves by as much during each).
+      // Each write keeps the thread 100 ms (the fake clock moves by as much during it; 65 ms while 64 KiB arrive).
       now: () => {
-        if (++now >= 2) clock.advance(DISK_WAIT_MS / 2);
+        now++;
+        clock.advance(100);
       },
       pool: (length) => pool.push(length),
     });
     const d = downloader({ disk, connections: 2 });
-    const summary = await d.run(await d.plan({ target: dir, items: [item('big', 'big.bin'), item('other', 'other.bin')], ifExists: 'overwrite' }));
+    const items = [item('big', 'big.bin'), item('other', 'other.bin')];
+    const summary = await d.run(await d.plan({ target: dir, items, ifExists: 'overwrite' }));
     assert.deepStrictEqual(summary.failed, []);
     same('big.bin', 'big');
     same('other.bin', 'other');
-    assert.strictEqual(now, 3, 'no write on this thread after the two that waited');
+    // 60 % of the thread: the sum that fades by e every second reaches 500 ms after some 11 writes.
+    assert.ok(now >= 5 && now <= 20, `${now} writes on this thread before the thread pool took over`);
     assert.strictEqual(Math.max(...pool), WRITE_BYTES, 'the thread pool is handed a whole buffer a call');
-    assert.ok(pool.reduce((a, b) => a + b, 0) >= 25 * MiB - 3 * QUICK_WRITE_BYTES, 'every other byte went through the thread pool');
+    assert.ok(pool.reduce((a, b) => a + b, 0) >= 25 * MiB - now * QUICK_WRITE_BYTES, 'every other byte went through the thread pool');
+
+    const [before, poolBefore] = [now, pool.length];
+    for (const name of ['big.bin', 'other.bin']) fs.rmSync(path.join(dir, name));
+    const again = await d.run(await d.plan({ target: dir, items, ifExists: 'overwrite' }));
+    assert.deepStrictEqual(again.failed, []);
+    same('big.bin', 'big');
+    assert.strictEqual(now, before, 'the next run into the folder writes through the thread pool from the start');
+    assert.ok(pool.length > poolBefore, 'the next run wrote through the thread pool');
+  });
+
+  it('one write on this thread that keeps it half a second sends the rest of the run to the thread pool', async () => {
+    storage.add('big', bytesOf(10 * MiB));
+    let now = 0;
+    let pool = 0;
+    const disk = diskWithWriteNow({
+      now: () => {
+        if (++now === 2) clock.advance(WRITING_SHARE_MS);
+      },
+      pool: () => pool++,
+    });
+    const d = downloader({ disk, connections: 2 });
+    const summary = await d.run(await d.plan({ target: dir, items: [item('big', 'big.bin')], ifExists: 'overwrite' }));
+    assert.deepStrictEqual(summary.failed, []);
+    same('big.bin', 'big');
+    assert.strictEqual(now, 2, 'no write on this thread after the one that kept it');
+    assert.ok(pool > 0);
   });
 
   it('writes on this thread that wait as a busy machine makes them (a few ms, now and then) stay on this thread', async () => {
@@ -460,9 +494,9 @@ describe('transfer: download engine', function () {
     let now = 0;
     let pool = 0;
     const disk = diskWithWriteNow({
-      // One write in four is held 8 ms (the fake clock also moves 65 ms for each 64 KiB received).
+      // One write in four is held 8 ms, the scheduler's slices (the fake clock also moves 65 ms for each 64 KiB received).
       now: () => {
-        if (++now % 4 === 0) clock.advance(4 * WAITED_WRITE_MS);
+        if (++now % 4 === 0) clock.advance(8);
       },
       pool: () => pool++,
     });
@@ -499,6 +533,42 @@ describe('transfer: download engine', function () {
     assert.ok(fs.existsSync(path.join(dir, 'full.bin.part')), 'the .part is kept, to resume');
     const kept = summary.kept.map((k) => k.bytes);
     assert.ok(kept.length === 1 && kept[0] >= QUICK_WRITE_BYTES && kept[0] <= MiB, `${kept.join()} bytes kept`);
+  });
+
+  it('a file given up and dropped while another of its ranges still hands on bytes keeps no record and no .part', async () => {
+    storage.add('x', bytesOf(20 * MiB, 7));
+    let firstTaken: () => void = () => undefined;
+    const taken = new Promise<void>((resolve) => (firstTaken = resolve));
+    let late = false;
+    const changing: DownloaderDeps['storage'] = {
+      read: async (url, range, signal) => {
+        if (range && 'start' in range && range.start !== 0) {
+          // The second range, once the first has handed on a chunk: the file on the platform has another size now.
+          await taken;
+          return { ...(await storage.read(url, range, signal)), size: 30 * MiB };
+        }
+        const read = await storage.read(url, range, signal);
+        const chunks = read.body[Symbol.asyncIterator]();
+        async function* body(): AsyncGenerator<Buffer> {
+          yield (await chunks.next()).value as Buffer;
+          // Received before the file was given up, taken after (a socket's chunks wait in a queue).
+          const received = (await chunks.next()).value as Buffer;
+          firstTaken();
+          while (!signal?.aborted) await new Promise((resolve) => setTimeout(resolve, 2));
+          late = true;
+          yield received;
+          await chunks.return?.();
+        }
+        return { ...read, body: body() };
+      },
+    };
+    const d = downloader({ storage: changing, connections: 2 });
+    const summary = await d.run(await d.plan({ target: dir, items: [item('x', 'x.bin')], ifExists: 'overwrite' }));
+    assert.ok(late, 'a chunk was handed on after the file was given up');
+    assert.match(summary.failed[0]?.reason ?? '', /file changed/);
+    assert.deepStrictEqual(summary.kept, []);
+    assert.deepStrictEqual(fs.readdirSync(dir).filter((f) => f.endsWith('.part')), [], 'no .part left');
+    assert.deepStrictEqual(new ResumeBook<DownloadResume>(state, 'download', 'acc').all(), [], 'no record of bytes dropped');
   });
 
   it('goes on receiving into a second buffer while the first is written: a slow disk does not hold the response back', async () => {
