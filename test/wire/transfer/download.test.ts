@@ -471,39 +471,27 @@ describe('transfer: download engine', function () {
     assert.ok(pool.length > poolBefore, 'the next run wrote through the thread pool');
   });
 
-  it('one write on this thread that keeps it half a second sends the rest of the run to the thread pool', async () => {
-    storage.add('big', bytesOf(10 * MiB));
-    let now = 0;
-    let pool = 0;
-    const disk = diskWithWriteNow({
-      now: () => {
-        if (++now === 2) clock.advance(WRITING_SHARE_MS);
-      },
-      pool: () => pool++,
-    });
+  /** One file of `size` through `diskWithWriteNow`, its nth write on this thread holding it `holdMs(n)`: the writes made each way. */
+  const timedWrites = async (size: number, holdMs: (n: number) => number) => {
+    storage.add('big', bytesOf(size));
+    const counts = { now: 0, pool: 0 };
+    const disk = diskWithWriteNow({ now: () => void clock.advance(holdMs(++counts.now)), pool: () => counts.pool++ });
     const d = downloader({ disk, connections: 2 });
     const summary = await d.run(await d.plan({ target: dir, items: [item('big', 'big.bin')], ifExists: 'overwrite' }));
     assert.deepStrictEqual(summary.failed, []);
     same('big.bin', 'big');
+    return counts;
+  };
+
+  it('one write on this thread that keeps it half a second sends the rest of the run to the thread pool', async () => {
+    const { now, pool } = await timedWrites(10 * MiB, (n) => (n === 2 ? WRITING_SHARE_MS : 0));
     assert.strictEqual(now, 2, 'no write on this thread after the one that kept it');
-    assert.ok(pool > 0);
+    assert.ok(pool > 0, 'the rest went through the thread pool');
   });
 
   it('writes on this thread that wait as a busy machine makes them (a few ms, now and then) stay on this thread', async () => {
-    storage.add('big', bytesOf(30 * MiB));
-    let now = 0;
-    let pool = 0;
-    const disk = diskWithWriteNow({
-      // One write in four is held 8 ms, the scheduler's slices (the fake clock also moves 65 ms for each 64 KiB received).
-      now: () => {
-        if (++now % 4 === 0) clock.advance(8);
-      },
-      pool: () => pool++,
-    });
-    const d = downloader({ disk, connections: 2 });
-    const summary = await d.run(await d.plan({ target: dir, items: [item('big', 'big.bin')], ifExists: 'overwrite' }));
-    assert.deepStrictEqual(summary.failed, []);
-    same('big.bin', 'big');
+    // One write in four is held 8 ms, the scheduler's slices (the fake clock also moves 65 ms for each 64 KiB received).
+    const { now, pool } = await timedWrites(30 * MiB, (n) => (n % 4 === 0 ? 8 : 0));
     assert.strictEqual(pool, 0, 'no write through the thread pool');
     assert.strictEqual(now, (30 * MiB) / QUICK_WRITE_BYTES);
   });
