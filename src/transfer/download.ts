@@ -187,7 +187,7 @@ class DownloadRun {
           this.tell(false);
           this.save(false);
         },
-        diskWaits: () => slowFolders.add(plan.target),
+        writesMoved: () => slowFolders.add(plan.target),
       },
       slowFolders.has(plan.target),
     );

@@ -107,8 +107,8 @@ export interface RangeRun {
   fail(job: DownloadJob, reason: string, discard: boolean): Promise<void>;
   /** Bytes written to a file: counted, told, saved. */
   wrote(length: number): void;
-  /** Writes on this thread took too much of it: later runs into the same folder write through the thread pool. */
-  diskWaits(): void;
+  /** The run's writes moved to the thread pool (they took too much of this thread): later runs into its folder start there. */
+  writesMoved(): void;
 }
 
 /** Reads the ranges of a run's files (each range on one of its connections). */
@@ -127,12 +127,12 @@ export class RangeFetcher {
   /**
    * Fetches `span` into the file, resuming after each fault from the last byte written, until done or given up.
    * The bytes received are copied into a write buffer of the run's (reused). While the disk takes each write at once,
-   * every QUICK_WRITE_BYTES of it are written on this thread (`writeNow`). Otherwise, and once writes take too much of
-   * this thread (WRITING_SHARE_MS), it is handed to a write in the thread pool when full, while the next bytes go into another;
-   * only when that one is full too before the write is done does the response wait (its next bytes in the socket): a
-   * slow disk does not hold the connection back. Each chunk of the socket is dropped as soon as it is copied: it dies
-   * young, in a cheap collection, instead of living through a write and needing a full one (holding 1 MiB of chunks a
-   * range for each write cost about twice the CPU at loopback speed).
+   * every QUICK_WRITE_BYTES of it are written on this thread (`writeNow`). Otherwise, and once writes take too much
+   * of this thread (WRITING_SHARE_MS), it is handed to a write in the thread pool when full, while the next bytes go
+   * into another; only when that one is full too before the write is done does the response wait (its next bytes in
+   * the socket): a slow disk does not hold the connection back. Each chunk of the socket is dropped as soon as it is
+   * copied: it dies young, in a cheap collection, instead of living through a write and needing a full one (holding
+   * 1 MiB of chunks a range for each write cost about twice the CPU at loopback speed).
    *
    * Each answer is checked first (`answer`): the storage's client has checked that a 206 holds the bytes asked, and
    * here its size and ETag are checked against the file's. A fault that moved bytes is not counted against the range:
@@ -368,7 +368,7 @@ export class RangeFetcher {
     this.writing.at = ended;
     if (this.writing.ms < WRITING_SHARE_MS || this.diskWaits) return;
     this.diskWaits = true;
-    this.run.diskWaits();
+    this.run.writesMoved();
   }
 
   /** Bytes on disk: the file's ranges and the run's count (not for a file given up meanwhile: its ranges are no longer kept). */
