@@ -123,10 +123,11 @@ function withTimeout<T>(what: string, timeoutMs: number, promise: Promise<T>, ki
 
 /**
  * The kernel's page cache emptied (`/proc/sys/vm/drop_caches`, where the bench may write it: as root), after `sync`,
- * for work that writes a GiB (`emptyPageCache`): each side's run then writes into pages the run before it freed. These machines are Firecracker VMs, where the host
- * faults in each page of memory the first time it is touched since the machine started: a GiB downloaded into pages
- * never touched wrote 64 KiB at 160–300 µs a call instead of 20 µs (2026-11-29), up to 2 s more of system CPU for
- * whichever side met them (touching 20 GiB once took 68 s of system time).
+ * for work that writes a GiB (`emptyPageCache`): each side's run then writes into pages the run before it freed.
+ * These machines are Firecracker VMs, where the host faults in each page of memory the first time it is touched since
+ * the machine started: a GiB downloaded into pages never touched wrote 64 KiB at 160–300 µs a call instead of 20 µs
+ * (2026-11-29), up to 2 s more of system CPU for whichever side met them (touching 20 GiB once took 68 s of system
+ * time).
  */
 function emptyPageCache(): void {
   try {
