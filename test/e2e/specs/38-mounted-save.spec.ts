@@ -113,9 +113,12 @@ describe('a mounted project you can change', function () {
     assert.match(asked, /sample-sheet\.csv/);
     assert.ok((await text(sheet().id)).startsWith('theirs,'), 'nothing of the first window was saved over it');
     await wb.clickNotificationButton(/newer/i, 'Compare');
-    await until('Compare opens both versions', async () => /sample-sheet\.csv.*↔/.test(await wb.activeEditorTitle()) || (await wb.page.locator('.part.editor .monaco-diff-editor').count()) > 0);
+    // The diff editor is drawn before its two sides have their text: wait for both, not for the frame.
+    const diffText = () => wb.page.locator('.part.editor .monaco-diff-editor').first().innerText().catch(() => '');
+    await until('Compare shows both versions', async () => {
+      const diff = await diffText();
+      return diff.includes('theirs,') && diff.includes('mine,');
+    }).catch(async (e) => assert.fail(`${e.message}; the diff editor shows: ${(await diffText()).slice(0, 200) || '(nothing)'}`));
     await wb.screenshot('mounted-04-compare-both');
-    const diff = await wb.page.locator('.part.editor .monaco-diff-editor').first().innerText();
-    assert.ok(diff.includes('theirs,') && diff.includes('mine,'), `the diff shows both: ${diff.slice(0, 200)}`);
   });
 });
