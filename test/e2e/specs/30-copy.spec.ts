@@ -6,6 +6,7 @@
 import * as assert from 'assert';
 import { COMMAND, e2e, ensureSignedIn, VIEW } from '../fixture';
 import { escape } from '../workbench';
+import { waitFor } from '../../support/waitFor';
 
 /** The confirmation's first line for files of these names copied where these names are: independent of the product's planner. */
 function clashLine(there: string[], names: string[]): string {
@@ -93,12 +94,18 @@ describe('bulk copy from the Projects & Files view', function () {
     await wb.collapsePane(VIEW.tasks);
     await wb.expandPane(VIEW.files);
     await wb.openTreeItem(VIEW.files, project.name, 3);
-    await wb.page.waitForTimeout(300);
-    const rows = await wb.treeItems(VIEW.files);
-    const at = rows.findIndex((r) => r.label === project.name);
-    const level = rows[at].level;
-    const kids: typeof rows = [];
-    for (let i = at + 1; i < rows.length && rows[i].level > level; i++) if (rows[i].level === level + 1) kids.push(rows[i]);
+    // The row says it is open before the project's listing has come: read its rows until they have.
+    const childRows = async () => {
+      const rows = await wb.treeItems(VIEW.files);
+      const at = rows.findIndex((r) => r.label === project.name);
+      const kids: typeof rows = [];
+      for (let i = at + 1; at >= 0 && i < rows.length && rows[i].level > rows[at].level; i++) if (rows[i].level === rows[at].level + 1) kids.push(rows[i]);
+      return kids;
+    };
+    const kids = await waitFor(async () => {
+      const now = await childRows();
+      return now.length ? now : undefined;
+    }, `the rows of ${project.name}`, 20_000);
     const kinds = kids.map((r) => (r.expanded === undefined ? 'file' : 'folder'));
     await wb.screenshot('copy-00b-folders-first');
     assert.ok(kinds.includes('folder') && kinds.includes('file'), kinds.join(','));
@@ -232,8 +239,10 @@ describe('bulk copy from the Projects & Files view', function () {
     let tab = '';
     for (let i = 0; i < 100 && (tab = (await wb.page.locator('.part.editor .tab.active .monaco-icon-label').first().innerText()).replace(/\s*\n\s*/g, '').trim()) !== resultsName; i++) await wb.page.waitForTimeout(100);
     assert.strictEqual(tab, resultsName);
-    const text = await wb.activeEditorText();
-    assert.match(text, /^source_id\s+source_name\s+outcome/m, text);
+    // The tab is drawn before its editor's lines: wait for the text itself.
+    await waitFor(async () => /^source_id\s+source_name\s+outcome/m.test(await wb.activeEditorText()), 'the results\' header line drawn').catch(async (e: Error) =>
+      assert.fail(`${e.message}: ${await wb.activeEditorText()}`),
+    );
     await wb.screenshot('copy-09b-copy-results');
     const activeTab = wb.page.locator('.part.editor .tab.active');
     assert.doesNotMatch((await activeTab.getAttribute('class')) ?? '', /\bdirty\b/, 'nothing to save');

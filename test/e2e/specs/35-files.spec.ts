@@ -10,6 +10,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { generatedBlob } from '../../emulator/content';
+import { waitFor } from '../../support/waitFor';
 import { e2e, showProjectsAndFiles, VIEW } from '../fixture';
 
 describe('files in and out of the editor', function () {
@@ -159,9 +160,15 @@ describe('files in and out of the editor', function () {
     await wb.openTreeItem(VIEW.files, into.name, file.name);
     await wb.screenshot('files-06-moved');
     assert.strictEqual(emulator.data.fileById.get(file.id)!.parent, into.id, 'moved on the platform, its ID kept');
-    // Gone from where it was: the samples folder shows it no more.
-    for (let i = 0; i < 100 && (await wb.treeItems(VIEW.files)).filter((t) => t.label === file.name).length > 1; i++) await wb.page.waitForTimeout(100);
-    assert.strictEqual((await wb.treeItems(VIEW.files)).filter((t) => t.label === file.name).length, 1);
+    // Gone from where it was: one row of that name, under the folder it went to (the old row alone would pass the
+    // open above).
+    const parentsOf = async (name: string): Promise<string[]> => {
+      const rows = await wb.treeItems(VIEW.files);
+      return rows.flatMap((row, i) => (row.label === name ? [rows.slice(0, i).reverse().find((r) => r.level === row.level - 1)?.label ?? ''] : []));
+    };
+    await waitFor(async () => JSON.stringify(await parentsOf(file.name)) === JSON.stringify([into.name]), `one row of ${file.name}, under ${into.name}`, 10_000).catch(
+      async (e: Error) => assert.fail(`${e.message}; its rows are under: ${(await parentsOf(file.name)).join(' | ') || '(none)'}`),
+    );
   });
 
   it('uploads a local file with the command: its row in Data Jobs while it goes, then the file in Projects & Files, byte for byte', async () => {

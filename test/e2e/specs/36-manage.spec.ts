@@ -198,11 +198,12 @@ describe('managing files in Projects & Files', function () {
     const expected = `Found: tag "${tag}" in ${project.id} (server search)`;
     await until(`the words "${expected}" above the results`, async () => (await words(message)) === expected, 20_000);
     assert.strictEqual(await words(description), '', "no description in the view's title");
-    await wb.waitForTreeItems(VIEW.files, exactly(first), 20_000);
-    await wb.waitForTreeItems(VIEW.files, exactly(second), 20_000);
-    const found = (await wb.treeItems(VIEW.files)).map((r) => r.label);
+    // The words come when the find starts; until its answer the tree keeps the rows it had, the two files among them.
+    const foundRows = async () => (await wb.treeItems(VIEW.files)).map((r) => r.label).sort();
+    await until('the results: the two files alone', async () => JSON.stringify(await foundRows()) === JSON.stringify([first, second].sort()), 20_000).catch(
+      async (e: Error) => assert.fail(`${e.message}; the rows: ${(await foundRows()).join(' | ')}`),
+    );
     await wb.screenshot('manage-8-found-by-tag');
-    assert.deepStrictEqual([...found].sort(), [first, second].sort(), `the results are the two files: ${found.join(' | ')}`);
 
     // 5. Clear Find: the projects again, the words above them gone.
     await wb.clickViewAction(VIEW.files, 'Clear Find');

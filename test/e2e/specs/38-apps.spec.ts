@@ -83,15 +83,19 @@ describe('apps: pull, edit and push CWL', function () {
     const question = await wb.waitForNotification(new RegExp(`Push align-and-sort\\.cwl as revision ${latest + 1} of ${APP}\\?`), 30_000);
     const diff = wb.page.locator('.monaco-diff-editor').first();
     await diff.waitFor({ timeout: 10_000 });
-    await wb.page.waitForTimeout(1_000);
+    // The diff is computed in the editor's worker after both sides are open, and drawn after that: read it until drawn.
+    const shown = async () => ({
+      inserted: await diff.locator('.editor.modified .view-overlays .line-insert, .editor.modified .view-overlays .char-insert').count(),
+      removed: await diff.locator('.editor.original .view-overlays .line-delete, .editor.original .view-overlays .char-delete').count(),
+      changedLines: await diff.locator('.editor.modified .view-overlays > div:has(.line-insert)').count(),
+      modifiedText: (await diff.locator('.editor.modified .view-lines').innerText()).replace(/\u00a0/g, ' '),
+    });
+    const drawn = await until('the diff drawn', async () => {
+      const now = await shown();
+      return now.inserted >= 1 && now.removed >= 1 && now.modifiedText.includes(`default: ${before + 8}`) ? now : undefined;
+    }).catch(async (e: Error) => assert.fail(`${e.message}: ${JSON.stringify(await shown())}`));
     await wb.screenshot('apps-3-diff');
-    const inserted = await diff.locator('.editor.modified .view-overlays .line-insert, .editor.modified .view-overlays .char-insert').count();
-    const removed = await diff.locator('.editor.original .view-overlays .line-delete, .editor.original .view-overlays .char-delete').count();
-    assert.ok(inserted >= 1 && removed >= 1, `the change shown (${inserted} inserted, ${removed} removed)`);
-    const changedLines = await diff.locator('.editor.modified .view-overlays > div:has(.line-insert)').count();
-    assert.strictEqual(changedLines, 1, 'one line changed');
-    const modifiedText = (await diff.locator('.editor.modified .view-lines').innerText()).replace(/\u00a0/g, ' ');
-    assert.match(modifiedText, new RegExp(`default: ${before + 8}`));
+    assert.strictEqual(drawn.changedLines, 1, 'one line changed');
     assert.ok(question.includes('The diff shows what changes.'), question);
     await wb.clickNotificationButton(/Push align-and-sort\.cwl as revision/, 'Push');
 
