@@ -102,13 +102,18 @@ describe('bulk copy from the Projects & Files view', function () {
       for (let i = at + 1; at >= 0 && i < rows.length && rows[i].level > rows[at].level; i++) if (rows[i].level === rows[at].level + 1) kids.push(rows[i]);
       return kids;
     };
+    const kindOf = (row: { expanded?: boolean }) => (row.expanded === undefined ? 'file' : 'folder');
+    // Read once the list has drawn them in order from the first (positions 1, 2, 3…), both kinds among them: mid-draw,
+    // its DOM once held the project's row followed by four files from the end of the view.
     const kids = await waitFor(async () => {
       const now = await childRows();
-      return now.length ? now : undefined;
-    }, `the rows of ${project.name}`, 20_000);
-    const kinds = kids.map((r) => (r.expanded === undefined ? 'file' : 'folder'));
+      const fromFirst = now.length > 0 && now.every((r, i) => r.position === i + 1);
+      return fromFirst && now.some((r) => kindOf(r) === 'folder') && now.some((r) => kindOf(r) === 'file') ? now : undefined;
+    }, `folders and files under ${project.name}, from the first`, 20_000).catch(async (e: Error) =>
+      assert.fail(`${e.message}: ${(await childRows()).map((r) => `${r.position}:${kindOf(r)}`).join(',')}`),
+    );
+    const kinds = kids.map(kindOf);
     await wb.screenshot('copy-00b-folders-first');
-    assert.ok(kinds.includes('folder') && kinds.includes('file'), kinds.join(','));
     assert.ok(kinds.lastIndexOf('folder') < kinds.indexOf('file'), `folders first: ${kids.map((r) => r.label).join(', ')}`);
     for (const row of kids) assert.match(row.ariaLabel, new RegExp(`^${escape(row.label)}, (folder|file, \\S+ [KMGT]?B)$`), row.ariaLabel);
 
