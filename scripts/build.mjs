@@ -1,6 +1,7 @@
 // Bundles the extension (scripts/bundles.cjs says which bundles and why): dist/extension.js (what VS Code activates),
 // dist/main.js (loaded right after activation; see src/extension.ts), dist/features.js (loaded on first use; see
-// src/features.ts), dist/fetch.js (node-fetch) and dist/yaml.js (yaml). `--production` minifies, `--watch` rebuilds
+// src/features.ts), dist/authoring.js (loaded when work is first started; see src/authoring.ts), dist/fetch.js
+// (node-fetch) and dist/yaml.js (yaml). `--production` minifies, `--watch` rebuilds
 // on change.
 // The options live in esbuild.options.json and the steps in bundles.cjs so that test/build/bundle.test.ts builds with
 // exactly these; among them the alias that keeps node-fetch's `whatwg-url` (and tr46) out (see shims/whatwg-url.cjs).
@@ -21,11 +22,11 @@ async function build() {
 }
 
 if (watch) {
-  // esbuild follows the sources of every bundle; each change builds them all again (features.js depends on main.js).
+  // esbuild follows the sources of every bundle; each change builds them all again (each later bundle depends on those before).
   const context = await esbuild.context({
     ...bundles.OPTIONS,
     absWorkingDir: root,
-    entryPoints: { ...bundles.MAIN_ENTRIES, features: bundles.FEATURES_ENTRY },
+    entryPoints: { ...bundles.MAIN_ENTRIES, ...bundles.LATER_ENTRIES },
     outdir,
     write: false,
     logLevel: 'silent',

@@ -20,6 +20,7 @@ import { interruptedDownloads, interruptedRun } from './remote/interrupted';
 import { COMMANDS } from './keys/commands';
 import { onFirstRun } from './lazyStart';
 import { later } from './util/later';
+import type * as Authoring from './authoring';
 import type * as Features from './features';
 import { migrateState } from './keys/state';
 import { registerRemote } from './remote/register';
@@ -83,6 +84,15 @@ export function start(context: vscode.ExtensionContext, activatedAt: number): Ex
     log.info(`Loaded the features (dist/features.js) in ${Math.round(clock.monotonic() - asked)} ms`);
     return loaded;
   });
+  // What starts work (src/authoring.ts: dist/authoring.js, which reads from main.js and features.js) is loaded when a
+  // task document is first open or one of its commands or the apps' first run.
+  const authoring = later(async () => {
+    await features();
+    const asked = clock.monotonic();
+    const loaded = await import('./authoring');
+    log.info(`Loaded the task document and the apps (dist/authoring.js) in ${Math.round(clock.monotonic() - asked)} ms`);
+    return loaded;
+  });
   // The job tracker comes first: the writes that start async file jobs hand their jobs to it. Import and export jobs
   // are read with the volumes client, loaded on first use.
   const volumeJobs = (kind: 'imports' | 'exports'): JobReader => async (ids, signal) => (await features()).volumeJobReaderFor(client, kind)(ids, signal);
@@ -114,28 +124,45 @@ export function start(context: vscode.ExtensionContext, activatedAt: number): Ex
   context.subscriptions.push(transfers);
   const services: Services = { context, client, session, log, clock, projects, selections: new Selections(), budgetNotice, outbox, account, transfers };
   const tables: ((loaded: typeof Features) => readonly Command[])[] = [];
+  const authoringTables: ((loaded: typeof Authoring) => readonly Command[])[] = [];
   const onFirstUse: OnFirstUse<typeof Features> = { load: features, commands: (table) => void tables.push(table) };
+  const onAuthoring: OnFirstUse<typeof Authoring> = { load: authoring, commands: (table) => void authoringTables.push(table) };
   const auth = registerAuth(services, onFirstUse);
   const copy = registerCopy(services, tracker, features);
   const remote = registerRemote(services, tracker, features);
-  const tasks = registerTasks(services, copy, onFirstUse);
+  const tasks = registerTasks(services, copy, onFirstUse, onAuthoring);
   const jobs = registerJobs(services, tracker, copy.flow, onFirstUse);
   const files = registerFiles(services, copy, remote, jobs, onFirstUse);
   // Apps: Pull App…, Push App Revision…, App Revisions… (the palette, a .cwl file's menus); nothing of them before.
-  onFirstUse.commands((f) => f.appsCommands(services));
+  onAuthoring.commands((f) => f.appsCommands(services));
   const volumes = registerVolumes(services, tracker, onFirstUse);
-  onFirstRun({
-    commandIds: Object.values(COMMANDS),
-    registerCommand: (id, run) => {
-      const standIn = vscode.commands.registerCommand(id, run);
-      context.subscriptions.push(standIn);
-      return standIn;
-    },
-    executeCommand: (id, ...args) => vscode.commands.executeCommand(id, ...args),
-    start: async () => {
-      const loaded = await features();
-      for (const table of tables) context.subscriptions.push(...registerCommands(table(loaded), services.selections));
-    },
+  /** Registers a table's commands; returns their IDs. */
+  const register = (commands: readonly Command[]): string[] => {
+    context.subscriptions.push(...registerCommands(commands, services.selections));
+    return commands.map((command) => COMMANDS[command.name]);
+  };
+  const standIns = (commandIds: readonly string[], start: () => Promise<void>) =>
+    onFirstRun({
+      commandIds,
+      registerCommand: (id, run) => {
+        const standIn = vscode.commands.registerCommand(id, run);
+        context.subscriptions.push(standIn);
+        return standIn;
+      },
+      executeCommand: (id, ...args) => vscode.commands.executeCommand(id, ...args),
+      start,
+    });
+  standIns(Object.values(COMMANDS), async () => {
+    const loaded = await features();
+    const registered = new Set(tables.flatMap((table) => register(table(loaded))));
+    // The commands of dist/authoring.js keep a stand-in until one of them is first run.
+    standIns(
+      Object.values(COMMANDS).filter((id) => !registered.has(id)),
+      async () => {
+        const started = await authoring();
+        for (const table of authoringTables) register(table(started));
+      },
+    );
   });
   outbox.start();
   // Once started, off the activation path: the HTTP stack loads and the API budget is read (`GET /v2/rate_limit`,

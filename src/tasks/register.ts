@@ -46,15 +46,15 @@ export interface TaskExplorer {
   readonly timelines: TimelinePanels;
 }
 
-/** What the task explorer loads on first use (dist/features.js): its commands, what says a watched task ended, the re-runs followed, the timeline. */
-/** What the task document loads on first use. */
+/** What the task document loads on first use (dist/authoring.js): its language and its commands. */
 export interface TaskDocumentsOnFirstUse {
   TaskDocumentLanguage: typeof TaskDocumentLanguage;
+  taskDocumentCommands: typeof taskDocumentCommands;
 }
 
-export interface TasksOnFirstUse extends TaskDocumentsOnFirstUse {
+/** What the task explorer loads on first use (dist/features.js): its commands, what says a watched task ended, the re-runs followed, the timeline. */
+export interface TasksOnFirstUse {
   taskCommands: typeof taskCommands;
-  taskDocumentCommands: typeof taskDocumentCommands;
   announce: typeof announce;
   resumeRerunWatches: typeof resumeRerunWatches;
   openTimeline: typeof openTimeline;
@@ -62,7 +62,7 @@ export interface TasksOnFirstUse extends TaskDocumentsOnFirstUse {
 }
 
 /** The task explorer: its tree, filters, watched tasks and commands. */
-export function registerTasks(services: Services, copy: CopyFeature, later: OnFirstUse<TasksOnFirstUse>): TaskExplorer {
+export function registerTasks(services: Services, copy: CopyFeature, later: OnFirstUse<TasksOnFirstUse>, documentsLater: OnFirstUse<TaskDocumentsOnFirstUse>): TaskExplorer {
   const { context, client, session, log, clock } = services;
   const filters = new FilterModel(context.workspaceState);
   const watcher = new TaskWatcher(client.tasks, context.globalState, () => session.endpoint, clock.now);
@@ -171,14 +171,14 @@ export function registerTasks(services: Services, copy: CopyFeature, later: OnFi
     onSettingChange(['refreshInterval', 'notifyWhenWatchedTasksEnd'], () => watchPoller.reschedule()),
   );
   later.commands((f) => f.taskCommands({ ...execution, filters, details, copy, timelines, viewId: VIEWS.tasks }));
-  // The task document's features (dist/features.js, and the yaml package: dist/yaml.js) load when one is first open,
-  // or with the commands; they register its completion, hovers, links and problems, and check every open task document.
+  // The task document's features (dist/authoring.js, and the yaml package: dist/yaml.js) load when one is first open,
+  // or with its commands; they register its completion, hovers, links and problems, and check every open task document.
   let language: TaskDocumentLanguage | undefined;
   const documents = (f: TaskDocumentsOnFirstUse) => (language ??= new f.TaskDocumentLanguage(services)); // disposed with the extension
-  const opened = (d: vscode.TextDocument) => isTaskDocumentName(d.uri.path) && void later.load().then((f) => documents(f).checkSoon(d));
+  const opened = (d: vscode.TextDocument) => isTaskDocumentName(d.uri.path) && void documentsLater.load().then((f) => documents(f).checkSoon(d));
   vscode.workspace.textDocuments.forEach(opened);
   context.subscriptions.push(vscode.workspace.onDidOpenTextDocument(opened));
-  later.commands((f) => f.taskDocumentCommands({ ...execution, language: documents(f), view, filters }));
+  documentsLater.commands((f) => f.taskDocumentCommands({ ...execution, language: documents(f), view, filters }));
   refresher.setFocused(vscode.window.state.focused);
   refresher.setVisible(view.visible);
   watchPoller.setFocused(vscode.window.state.focused);

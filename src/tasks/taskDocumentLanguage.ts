@@ -1,4 +1,4 @@
-// The task document's language features (loaded on first use, dist/features.js): problems as you type (the
+// The task document's language features (loaded on first use, dist/authoring.js): problems as you type (the
 // document's own, then against its app's inputs and the files it names), completion, hovers, the links at its top
 // (Run Task, Save as Draft) and files dropped from Projects & Files. The rules are the models'
 // (taskDocument.ts, taskValidation.ts, taskDocumentAssist.ts, taskDocumentFacts.ts); here they meet the editor.

@@ -231,7 +231,7 @@ describe('manifest: Marketplace listing', () => {
     // What the timeline panel's page loads (a webview reads only from media/).
     const webviewMedia = Object.values(TIMELINE_MEDIA).map((file) => `media/${file}`);
     const needed = new Set(['package.json', 'package.nls.json', 'README.md', 'CHANGELOG.md', 'LICENSE', ...readmeImages, ...manifestImages, ...codeBundle, ...webviewMedia]);
-    const extra = listed.filter((f) => !needed.has(f) && !/^dist\/(extension|main|features|fetch|yaml)\.js$/.test(f));
+    const extra = listed.filter((f) => !needed.has(f) && !/^dist\/(extension|main|features|authoring|fetch|yaml)\.js$/.test(f));
     assert.deepStrictEqual(extra, [], 'packaged but not needed');
     const missing = [...needed].filter((f) => !listed.includes(f));
     assert.deepStrictEqual(missing, [], 'needed but not packaged');
