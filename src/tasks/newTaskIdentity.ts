@@ -3,8 +3,8 @@
 // before the send had; the task is one not in the snapshot, that the write's own test matches (a re-run: the
 // original's name and app; a new task: its name, app and inputs), claimed by no other write, and made no earlier
 // than the send on the platform's clock (a snapshot serves the sends of 10 s: a task made by hand meanwhile is not
-// this one's). No clock of this machine is compared with the platform's. Re-run, Re-run Failed, Run Task and a
-// sample sheet's tasks share it. No `vscode`.
+// this one's; one read ahead while Run Task is on screen, those of a minute). No clock of this machine is compared
+// with the platform's. Re-run, Re-run Failed, Run Task and a sample sheet's tasks share it. No `vscode`.
 import * as l10n from '@vscode/l10n';
 import { systemClock, type Clock } from '../api/clock';
 import type { TaskListQuery } from '../api/tasks';
@@ -48,6 +48,14 @@ const LOOKUP_PAGES = 10;
 /** A snapshot this recent serves the next write in the project (of a bulk re-run, of a sheet): what those made is claimed. */
 const SNAPSHOT_REUSE_MS = 10_000;
 /**
+ * A snapshot read ahead (`prepare`: Run Task on screen) serves a send this long, once the platform's time of the send
+ * is known: what appeared since, made before the send, is not its task (`madeSince`). Longer, and a lookup may have
+ * more pages to read down to it.
+ */
+const PREPARED_REUSE_MS = 60_000;
+/** A read ahead is made again once the one before is this old: a send in the next half minute still finds one that serves. */
+const PREPARE_AGAIN_MS = 30_000;
+/**
  * A task made by a send shows a `created_time` no earlier than this before the send's time as estimated: the estimate
  * is the `Date` header of an earlier answer (whole seconds, so behind the platform's time, never ahead), a
  * `created_time` is rounded down to its second, and the platform's machines may differ by a second.
@@ -70,26 +78,42 @@ export interface NewTaskRule<P> {
  * until known.
  */
 export function newTaskIdentity<P>(api: TaskListApi, rule: NewTaskRule<P>, clock: Pick<Clock, 'monotonic'> = systemClock, serverNow: () => number | undefined = () => undefined): Identity<P, CloneSnapshot, Task> {
-  const recent = new Map<string, { at: number; snapshot: CloneSnapshot }>();
+  /** By account and project, the last snapshot read (or on its way: a send awaits a read ahead still under way). */
+  const recent = new Map<string, { at: number; snapshot: Promise<CloneSnapshot>; prepared: boolean }>();
   const newestFirst = (project: string, offset: number, credentials: Credentials) =>
     api.list({ project, order_by: 'created_time', order: 'desc', fields: `id,created_time,${rule.fields}` }, { offset, limit: TASK_PAGE, credentials });
+  /** The project's newest tasks now, kept under `key` for the sends after (its age counted from when it was asked). */
+  const read = (key: string, project: string, credentials: Credentials, prepared: boolean): Promise<CloneSnapshot> => {
+    const snapshot = (async (): Promise<CloneSnapshot> => {
+      const page = project ? await newestFirst(project, 0, credentials) : { items: [] };
+      return { before: page.items.map((t) => t.id), newest: newestTime(page.items) };
+    })();
+    const entry = { at: clock.monotonic(), snapshot, prepared };
+    recent.set(key, entry);
+    // A read that fails serves no send.
+    snapshot.catch(() => recent.get(key) === entry && recent.delete(key));
+    return snapshot;
+  };
   return {
     by: 'difference',
     async snapshot(record, credentials) {
       const project = rule.project(record.payload) ?? '';
       const key = `${record.account}|${project}`;
       const reuse = recent.get(key);
-      let snapshot: CloneSnapshot;
-      if (reuse && clock.monotonic() - reuse.at < SNAPSHOT_REUSE_MS) {
-        snapshot = reuse.snapshot;
-      } else {
-        const page = project ? await newestFirst(project, 0, credentials) : { items: [] };
-        snapshot = { before: page.items.map((t) => t.id), newest: newestTime(page.items) };
-        recent.set(key, { at: clock.monotonic(), snapshot });
-      }
+      const age = reuse ? clock.monotonic() - reuse.at : Infinity;
+      const serves = age < SNAPSHOT_REUSE_MS || (reuse?.prepared === true && serverNow() !== undefined && age < PREPARED_REUSE_MS);
+      const snapshot = serves ? await reuse!.snapshot.catch(() => read(key, project, credentials, false)) : await read(key, project, credentials, false);
       // Taken just before this very send: what appeared between a reused snapshot and it is not its task.
       const sentAt = serverNow();
       return sentAt === undefined ? snapshot : { ...snapshot, sentAt };
+    },
+    async prepare(write, credentials) {
+      const project = rule.project(write.payload);
+      if (!project) return;
+      const key = `${write.account}|${project}`;
+      const known = recent.get(key);
+      if (known && clock.monotonic() - known.at < PREPARE_AGAIN_MS) return;
+      await read(key, project, credentials, true);
     },
     isSnapshot: isCloneSnapshot,
     async find(record: WriteRecord<P, CloneSnapshot, Task> & { snapshot: CloneSnapshot }, credentials, taken): Promise<Lookup<Task>> {

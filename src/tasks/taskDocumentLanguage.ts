@@ -6,10 +6,12 @@ import * as vscode from 'vscode';
 import { describeError } from '../api/errors';
 import { isAppId } from '../api/ids';
 import { COMMANDS } from '../keys/commands';
+import { WRITE_KINDS } from '../keys/writes';
 import { FILES_DRAG_MIME } from '../keys/views';
 import type { Services } from '../services';
 import { completionAt, cursorPlace, dropText, hoverTarget, inputHover, type SuggestionKind } from './taskDocumentAssist';
-import type { DraftState } from './taskWrites';
+import type { CreateTaskPayload, DraftState } from './taskWrites';
+import { taskRequest } from './taskRequest';
 import { TaskDocumentFacts, type AppFacts } from './taskDocumentFacts';
 import { parseTaskDocument, type DocumentProblem, type ParsedTaskDocument } from './taskDocument';
 import { isTaskDocumentName, TASK_DOCUMENT_GLOB } from './taskDocumentName';
@@ -157,10 +159,26 @@ export class TaskDocumentLanguage implements vscode.Disposable {
   lenses(document: vscode.TextDocument): vscode.CodeLens[] {
     const top = new vscode.Range(0, 0, 0, 0);
     const uri = document.uri;
+    void this.readAhead(document).catch((error: unknown) => this.services.log.warn(`Task document: read ahead failed: ${String(error)}`));
     return [
       new vscode.CodeLens(top, { title: `$(play) ${runTaskWords()}`, command: COMMANDS.runTaskDocument, arguments: [uri] }),
       new vscode.CodeLens(top, { title: saveAsDraftWords(), command: COMMANDS.saveTaskDocumentDraft, arguments: [uri] }),
     ];
+  }
+
+  /**
+   * Run Task is on screen (VS Code asks for the links when the document is shown and after edits): what the new
+   * task's write reads before it is sent (the project's newest tasks, to find the task if the answer is lost) is read
+   * now, so that Run Task within the minute waits for its own request only. Not for a draft's document (a save
+   * changes that task) nor without a project or an account.
+   */
+  private async readAhead(document: vscode.TextDocument): Promise<void> {
+    const { parsed, app } = await this.read(document);
+    if (parsed.document.draft || !parsed.document.project) return;
+    const account = await this.services.account();
+    if (!account) return;
+    const payload: CreateTaskPayload = { task: taskRequest(parsed.document, app && 'inputs' in app ? app.inputs : []), run: true };
+    await this.services.outbox.prepare(WRITE_KINDS.createTask, payload, account);
   }
 
   /** Files dragged from Projects & Files: into the input under the cursor (appended to a list of files). */

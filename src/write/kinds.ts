@@ -35,6 +35,11 @@ export type Identity<P, S, R> =
       by: 'difference';
       snapshot(record: WriteRecord<P, S, R>, credentials: Credentials): Promise<S>;
       /**
+       * Reads ahead what the snapshot of a write like `payload` needs, when a person is about to send one (Run Task on
+       * screen): a send soon after takes its snapshot from it instead of waiting a round trip first.
+       */
+      prepare?(write: Pick<WriteRecord<P, S, R>, 'payload' | 'account'>, credentials: Credentials): Promise<void>;
+      /**
        * A snapshot read back (global state may hold a damaged one): one that fails is dropped, and a write without
        * one is never found (the outbox does not call `find`: nothing can be proven to be its own).
        */

@@ -224,6 +224,18 @@ export class Outbox {
     return this.follow<R>(() => this.submit(kind, payloads, account), patience);
   }
 
+  /**
+   * A person is about to send a write of `kind` like `payload` (Run Task on screen): its identity reads ahead what the
+   * send's snapshot needs, so that the send waits for its own round trip only. Records nothing and sends nothing; a
+   * read ahead that fails costs nothing (the send reads its own).
+   */
+  async prepare<P>(kind: string, payload: P, account: Account): Promise<void> {
+    await this.kinds.ready();
+    const identity = this.kinds.get(kind)?.identity;
+    if (identity?.by !== 'difference' || !identity.prepare) return;
+    await identity.prepare({ payload, account: account.key }, account.credentials).catch(() => undefined);
+  }
+
   /** Waits for writes already in the outbox (`start` names them: this window's, or another's), as `send` does. */
   follow<R = unknown>(start: () => Promise<readonly WriteRecord[]>, patience?: Patience): Promise<Settled<R>> {
     return settle<R>(this, this.clock, start, patience);

@@ -22,7 +22,17 @@ export class FakeKind implements WriteKind<string, number, string> {
   constructor(readonly idempotent = false) {
     this.identity = idempotent
       ? { by: 'state', read: async (record) => this.look(record) }
-      : { by: 'difference', snapshot: async () => ++this.prepared && 1, isSnapshot: (s): s is number => typeof s === 'number', find: async (record) => this.look(record), madeId: (outcome) => outcome };
+      : {
+          by: 'difference',
+          snapshot: async () => ++this.prepared && 1,
+          prepare: async (write) => {
+            if (this.readAheadFails) throw new Error('the read ahead failed');
+            this.readAheads.push({ payload: write.payload, account: write.account });
+          },
+          isSnapshot: (s): s is number => typeof s === 'number',
+          find: async (record) => this.look(record),
+          madeId: (outcome) => outcome,
+        };
   }
   isPayload(payload: unknown): payload is string {
     return typeof payload === 'string';
@@ -37,6 +47,9 @@ export class FakeKind implements WriteKind<string, number, string> {
   holds: number[] = [];
   /** Snapshots taken (before each send of a write found by difference). */
   prepared = 0;
+  /** What the outbox's `prepare` handed to the identity's read ahead; `readAheadFails` makes it throw. */
+  readAheads: { payload: string; account: string }[] = [];
+  readAheadFails = false;
   hold(): number {
     return this.holds.shift() ?? 0;
   }

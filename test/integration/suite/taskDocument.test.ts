@@ -69,8 +69,17 @@ describe('the task document: New Task…, completion, problems, Run Task', funct
     await editor.edit((e) => e.insert(modeLine.range.end, 'strict'));
     await waitFor(() => !problems(document.uri).some((p) => /required|Expected|not one of/.test(p)), 'no problems left', 10_000);
 
+    // Run Task on screen: the project's newest tasks are read ahead (what the send reads to find its task if the
+    // answer is lost), so Run Task sends its POST with no request before it (#43).
+    const readAhead = (line: string) => line.startsWith('GET /v2/tasks?') && line.includes('order_by=created_time');
+    await waitFor(() => emu.requestLines.some(readAhead), 'the project\'s newest tasks read ahead while Run Task is on screen', 10_000);
+    const from = emu.received.length;
     const before = emu.data.tasks.length;
     await vscode.commands.executeCommand('sevenbridges.tasks.runDocument', document.uri);
+    const sent = emu.received.slice(from).map((r) => `${r.method} ${r.path}`);
+    const post = sent.indexOf('POST /v2/tasks');
+    assert.ok(post >= 0, sent.join('\n'));
+    assert.deepStrictEqual(sent.slice(0, post).filter((line) => line === 'GET /v2/tasks'), [], 'no listing of the project\'s tasks between the click and the POST');
     const made = emu.data.tasks.filter((t) => t.name === 'VF from the editor');
     assert.strictEqual(made.length, 1, 'one task made');
     assert.strictEqual(emu.data.tasks.length, before + 1);

@@ -65,6 +65,22 @@ describe('Outbox', () => {
     assert.deepStrictEqual(stored.map((k) => (global.get(k) as { state: string }).state), ['done'], 'then written finished, what it made claimed');
   });
 
+  it('prepare hands a write like the payload to its identity\'s read ahead, and records and sends nothing; a read ahead that fails costs nothing (#43)', async () => {
+    const { outbox, kind, state } = open();
+    await outbox.prepare('fake', 'a', ACCOUNT);
+    assert.deepStrictEqual(kind.readAheads, [{ payload: 'a', account: ACCOUNT.key }]);
+    kind.readAheadFails = true;
+    await outbox.prepare('fake', 'b', ACCOUNT);
+    await outbox.prepare('no such kind', 'c', ACCOUNT);
+    await clock.tickAsync(1_000);
+    assert.deepStrictEqual([kind.sends, kind.prepared, outbox.all()], [[], 0, []]);
+    assert.ok(!state.keys().some((k) => k.startsWith('sevenbridges.write.')), 'nothing recorded');
+    // A write found by its state (idempotent) has nothing to read ahead.
+    const other = open(global.window(), async () => ACCOUNT, true);
+    await other.outbox.prepare('fake', 'd', ACCOUNT);
+    assert.deepStrictEqual(other.kind.readAheads, []);
+  });
+
   it('a finished write is listed no more from the moment it finishes: what is shown then never says it is on its way (#44)', async () => {
     for (const idempotent of [false, true]) {
       const { outbox } = open(global.window(), async () => ACCOUNT, idempotent);
