@@ -70,7 +70,9 @@ function fromEarlier(root, earlier, used, names, orders) {
       build.onLoad({ filter: /.*/ }, (args) => {
         const bundle = namespaces.get(args.namespace);
         if (bundle === undefined) return undefined;
-        const index = orders?.[bundle] ? orders[bundle].indexOf(args.path) : -1;
+        // The probes (no `orders`) read by path: their output is only looked at, never run.
+        const index = orders ? orders[bundle].indexOf(args.path) : -1;
+        if (orders && index < 0) throw new Error(`${args.path} is read from ${bundle}.js, which does not hand it out`);
         const read = index < 0 ? `require("./${bundle}").__shared[${JSON.stringify(args.path)}]` : `require("./${bundle}").__shared[${index}]`;
         const wanted = names?.[bundle]?.get(args.path);
         if (!wanted || wanted === ALL) return { contents: `module.exports = ${read};`, loader: 'js' };

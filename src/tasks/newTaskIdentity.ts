@@ -3,7 +3,7 @@
 // before the send had; the task is one not in the snapshot, that the write's own test matches (a re-run: the
 // original's name and app; a new task: its name, app and inputs), claimed by no other write, and made no earlier
 // than the send on the platform's clock (a snapshot serves the sends of 10 s: a task made by hand meanwhile is not
-// this one's; one read ahead while Run Task is on screen, those of a minute). No clock of this machine is compared
+// this one's; one read ahead while a task document is open, those of a minute). No clock of this machine is compared
 // with the platform's. Re-run, Re-run Failed, Run Task and a sample sheet's tasks share it. No `vscode`.
 import * as l10n from '@vscode/l10n';
 import { systemClock, type Clock } from '../api/clock';
@@ -48,7 +48,7 @@ const LOOKUP_PAGES = 10;
 /** A snapshot this recent serves the next write in the project (of a bulk re-run, of a sheet): what those made is claimed. */
 const SNAPSHOT_REUSE_MS = 10_000;
 /**
- * A snapshot read ahead (`prepare`: Run Task on screen) serves a send this long, once the platform's time of the send
+ * A snapshot read ahead (`prepare`: a task document open, with no problem) serves a send this long, once the platform's time of the send
  * is known: what appeared since, made before the send, is not its task (`madeSince`). Longer, and a lookup may have
  * more pages to read down to it.
  */
@@ -61,6 +61,16 @@ const PREPARE_AGAIN_MS = 30_000;
  * `created_time` is rounded down to its second, and the platform's machines may differ by a second.
  */
 const SEND_TIME_MARGIN_MS = 2_000;
+
+/** A snapshot kept for the sends after it: when it was asked (this machine's monotonic time, the platform's), and how. */
+interface Kept {
+  at: number;
+  serverAt: number | undefined;
+  snapshot: Promise<CloneSnapshot>;
+  /** Read ahead (`prepare`), not by a send. */
+  prepared: boolean;
+  failed: boolean;
+}
 
 export interface NewTaskRule<P> {
   /** The project the task is made in (none: nothing can be looked for). */
@@ -79,7 +89,7 @@ export interface NewTaskRule<P> {
  */
 export function newTaskIdentity<P>(api: TaskListApi, rule: NewTaskRule<P>, clock: Pick<Clock, 'monotonic'> = systemClock, serverNow: () => number | undefined = () => undefined): Identity<P, CloneSnapshot, Task> {
   /** By account and project, the last snapshot read (or on its way: a send awaits a read ahead still under way). */
-  const recent = new Map<string, { at: number; snapshot: Promise<CloneSnapshot>; prepared: boolean }>();
+  const recent = new Map<string, Kept>();
   const newestFirst = (project: string, offset: number, credentials: Credentials) =>
     api.list({ project, order_by: 'created_time', order: 'desc', fields: `id,created_time,${rule.fields}` }, { offset, limit: TASK_PAGE, credentials });
   /** The project's newest tasks now, kept under `key` for the sends after (its age counted from when it was asked). */
@@ -88,21 +98,30 @@ export function newTaskIdentity<P>(api: TaskListApi, rule: NewTaskRule<P>, clock
       const page = project ? await newestFirst(project, 0, credentials) : { items: [] };
       return { before: page.items.map((t) => t.id), newest: newestTime(page.items) };
     })();
-    const entry = { at: clock.monotonic(), snapshot, prepared };
-    recent.set(key, entry);
-    // A read that fails serves no send.
-    snapshot.catch(() => recent.get(key) === entry && recent.delete(key));
+    const kept: Kept = { at: clock.monotonic(), serverAt: serverNow(), snapshot, prepared, failed: false };
+    recent.set(key, kept);
+    // A read that failed serves no send, and is kept so that a read ahead is not asked again at once.
+    snapshot.catch(() => (kept.failed = true));
     return snapshot;
+  };
+  /**
+   * Whether what is kept serves a send now: a snapshot of the last 10 s; a read ahead of the last minute once the
+   * platform's time is known. Its age by both clocks where both are known (this machine's monotonic one may stand
+   * still while it sleeps).
+   */
+  const serves = (kept: Kept | undefined): kept is Kept => {
+    if (!kept || kept.failed) return false;
+    const now = serverNow();
+    const age = Math.max(clock.monotonic() - kept.at, now !== undefined && kept.serverAt !== undefined ? now - kept.serverAt : 0);
+    return age < SNAPSHOT_REUSE_MS || (kept.prepared && now !== undefined && age < PREPARED_REUSE_MS);
   };
   return {
     by: 'difference',
     async snapshot(record, credentials) {
       const project = rule.project(record.payload) ?? '';
       const key = `${record.account}|${project}`;
-      const reuse = recent.get(key);
-      const age = reuse ? clock.monotonic() - reuse.at : Infinity;
-      const serves = age < SNAPSHOT_REUSE_MS || (reuse?.prepared === true && serverNow() !== undefined && age < PREPARED_REUSE_MS);
-      const snapshot = serves ? await reuse!.snapshot.catch(() => read(key, project, credentials, false)) : await read(key, project, credentials, false);
+      const kept = recent.get(key);
+      const snapshot = serves(kept) ? await kept.snapshot.catch(() => read(key, project, credentials, false)) : await read(key, project, credentials, false);
       // Taken just before this very send: what appeared between a reused snapshot and it is not its task.
       const sentAt = serverNow();
       return sentAt === undefined ? snapshot : { ...snapshot, sentAt };
@@ -111,8 +130,9 @@ export function newTaskIdentity<P>(api: TaskListApi, rule: NewTaskRule<P>, clock
       const project = rule.project(write.payload);
       if (!project) return;
       const key = `${write.account}|${project}`;
-      const known = recent.get(key);
-      if (known && clock.monotonic() - known.at < PREPARE_AGAIN_MS) return;
+      const kept = recent.get(key);
+      // Read again once the last read ahead is half a minute old (failed or not), or a send's own snapshot serves no more.
+      if (kept && clock.monotonic() - kept.at < (kept.prepared ? PREPARE_AGAIN_MS : SNAPSHOT_REUSE_MS)) return;
       await read(key, project, credentials, true);
     },
     isSnapshot: isCloneSnapshot,

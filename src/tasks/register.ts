@@ -175,7 +175,12 @@ export function registerTasks(services: Services, copy: CopyFeature, later: OnFi
   // or with its commands; they register its completion, hovers, links and problems, and check every open task document.
   let language: TaskDocumentLanguage | undefined;
   const documents = (f: TaskDocumentsOnFirstUse) => (language ??= new f.TaskDocumentLanguage(services)); // disposed with the extension
-  const opened = (d: vscode.TextDocument) => isTaskDocumentName(d.uri.path) && void documentsLater.load().then((f) => documents(f).checkSoon(d));
+  const opened = (d: vscode.TextDocument) =>
+    isTaskDocumentName(d.uri.path) &&
+    void documentsLater
+      .load()
+      .then((f) => documents(f).checkSoon(d))
+      .catch((error: unknown) => log.warn(`Task document: could not load its features: ${String(error)}`));
   vscode.workspace.textDocuments.forEach(opened);
   context.subscriptions.push(vscode.workspace.onDidOpenTextDocument(opened));
   documentsLater.commands((f) => f.taskDocumentCommands({ ...execution, language: documents(f), view, filters }));

@@ -105,6 +105,9 @@ export class TaskDocumentLanguage implements vscode.Disposable {
     }
     const shown = [...problems, ...(this.platform.get(document.uri.toString()) ?? [])];
     this.diagnostics.set(document.uri, shown.map((p) => toDiagnostic(document, p)));
+    if (!problems.some((p) => p.severity === 'error')) {
+      void this.readAhead(parsed, app).catch((error: unknown) => this.services.log.warn(`Task document: read ahead failed: ${String(error)}`));
+    }
     return problems;
   }
 
@@ -159,7 +162,6 @@ export class TaskDocumentLanguage implements vscode.Disposable {
   lenses(document: vscode.TextDocument): vscode.CodeLens[] {
     const top = new vscode.Range(0, 0, 0, 0);
     const uri = document.uri;
-    void this.readAhead(document).catch((error: unknown) => this.services.log.warn(`Task document: read ahead failed: ${String(error)}`));
     return [
       new vscode.CodeLens(top, { title: `$(play) ${runTaskWords()}`, command: COMMANDS.runTaskDocument, arguments: [uri] }),
       new vscode.CodeLens(top, { title: saveAsDraftWords(), command: COMMANDS.saveTaskDocumentDraft, arguments: [uri] }),
@@ -167,13 +169,12 @@ export class TaskDocumentLanguage implements vscode.Disposable {
   }
 
   /**
-   * Run Task is on screen (VS Code asks for the links when the document is shown and after edits): what the new
-   * task's write reads before it is sent (the project's newest tasks, to find the task if the answer is lost) is read
-   * now, so that Run Task within the minute waits for its own request only. Not for a draft's document (a save
-   * changes that task) nor without a project or an account.
+   * A document checked with no problem is one Run Task would send (checked when opened and after edits): what the
+   * new task's write reads before it is sent (the project's newest tasks, to find the task if the answer is lost) is
+   * read now, so that Run Task within the minute waits for its own request only (the identity reads again at most
+   * every 30 s). Not for a draft's document (a save changes that task) nor without a project or an account.
    */
-  private async readAhead(document: vscode.TextDocument): Promise<void> {
-    const { parsed, app } = await this.read(document);
+  private async readAhead(parsed: ParsedTaskDocument, app: AppFacts | undefined): Promise<void> {
     if (parsed.document.draft || !parsed.document.project) return;
     const account = await this.services.account();
     if (!account) return;

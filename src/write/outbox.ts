@@ -225,7 +225,7 @@ export class Outbox {
   }
 
   /**
-   * A person is about to send a write of `kind` like `payload` (Run Task on screen): its identity reads ahead what the
+   * A person is about to send a write of `kind` like `payload` (a task document with no problem): its identity reads ahead what the
    * send's snapshot needs, so that the send waits for its own round trip only. Records nothing and sends nothing; a
    * read ahead that fails costs nothing (the send reads its own).
    */

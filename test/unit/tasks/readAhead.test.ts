@@ -1,5 +1,5 @@
-// Run Task's snapshot read ahead (#43): while Run Task is on screen the project's newest tasks are read before the
-// person clicks (`prepare`), so that the send waits for its own request only. A snapshot so read serves a send for a
+// Run Task's snapshot read ahead (#43): while a task document with no problem is open, the project's newest tasks are
+// read before the person clicks (`prepare`), so that the send waits for its own request only. A snapshot so read serves a send for a
 // minute once the platform's time of the send is known; a task made by hand between the read and the send is still
 // not the lost send's, since it was made before the send on the platform's clock.
 import * as assert from 'assert';
@@ -58,7 +58,7 @@ function setUp(clockKnown = true) {
   return { clock, platform, identity, prepare: () => readAhead({ payload, account: ACCOUNT }, credentials) };
 }
 
-describe('Run Task\'s snapshot, read ahead while Run Task is on screen (#43)', () => {
+describe('Run Task\'s snapshot, read ahead while its task document is open (#43)', () => {
   it('a send within the minute takes its snapshot from the read ahead: no request before its own', async () => {
     const { clock, platform, identity, prepare } = setUp();
     await prepare();
@@ -122,8 +122,54 @@ describe('Run Task\'s snapshot, read ahead while Run Task is on screen (#43)', (
     const again = setUp();
     again.platform.failNext = true;
     await again.prepare().catch(() => undefined);
+    await again.prepare();
+    assert.strictEqual(again.platform.listings, 1, 'a read ahead that failed is not asked again at once (a project one may not read: every edit would ask)');
     assert.deepStrictEqual((await again.identity.snapshot(record({ before: [] }), credentials)).before, ['task-0']);
     assert.strictEqual(again.platform.listings, 2, 'the send read its own');
+
+    // Failing while a send waits for it: the send reads its own.
+    const third = setUp();
+    let open!: () => void;
+    third.platform.gate = new Promise<void>((resolve) => (open = resolve));
+    third.platform.failNext = true;
+    const failing = third.prepare().catch(() => undefined);
+    const waiting = third.identity.snapshot(record({ before: [] }), credentials);
+    open();
+    await failing;
+    assert.deepStrictEqual((await waiting).before, ['task-0']);
+    assert.strictEqual(third.platform.listings, 2);
+  });
+
+  it('kept apart by account and project: a read ahead serves neither another project\'s send nor another account\'s', async () => {
+    const { clock, platform, identity, prepare } = setUp();
+    await prepare();
+    await clock.tickAsync(20_000);
+    const elsewhere = { ...record({ before: [] }), payload: { ...payload, task: { ...payload.task, project: 'rfranklin/other' } } };
+    await identity.snapshot(elsewhere, credentials);
+    await identity.snapshot({ ...record({ before: [] }), account: 'https://api.sbgenomics.com/v2#kwatson' }, credentials);
+    assert.strictEqual(platform.listings, 3);
+  });
+
+  it('a send\'s own snapshot, 10 s old, no longer serves: the read ahead after it reads again (Run Task, an edit, Run Task again)', async () => {
+    const { clock, platform, identity, prepare } = setUp();
+    await identity.snapshot(record({ before: [] }), credentials);
+    await clock.tickAsync(5_000);
+    await prepare();
+    assert.strictEqual(platform.listings, 1, 'within 10 s the send\'s serves');
+    await clock.tickAsync(7_000);
+    await prepare();
+    assert.strictEqual(platform.listings, 2, '12 s: read ahead again');
+    await clock.tickAsync(40_000);
+    await identity.snapshot(record({ before: [] }), credentials);
+    assert.strictEqual(platform.listings, 2, 'that one serves the send 40 s later');
+  });
+
+  it('a read ahead whose age this machine\'s clock does not see (it slept) serves no send past a minute of the platform\'s time', async () => {
+    const { clock, platform, identity, prepare } = setUp();
+    await prepare();
+    await clock.suspend(3_600_000);
+    await identity.snapshot(record({ before: [] }), credentials);
+    assert.strictEqual(platform.listings, 2, 'an hour later on the platform: the send reads its own');
   });
 
   it('a send\'s own snapshot serves the sends of 10 s only (a bulk\'s), not a minute', async () => {
