@@ -68,6 +68,8 @@ export interface ReceivedRequest {
   at: number;
   method: string;
   path: string;
+  /** The query, as sent (`?…`, or empty). */
+  search: string;
 }
 
 /** `reads`: a POST that only reads (bulk get, search), not recorded as a write and never lost as one. */
@@ -226,7 +228,7 @@ export class EmulatorServer {
       path = path.slice(0, -1);
     }
     const method = req.method ?? 'GET';
-    this.received.push({ at: now(), method, path });
+    this.received.push({ at: now(), method, path, search: url.search });
     if (faults.settings.latencyMs > 0) {
       await new Promise((r) => setTimeout(r, faults.settings.latencyMs));
     }
