@@ -179,7 +179,7 @@ export function registerTasks(services: Services, copy: CopyFeature, later: OnFi
     isTaskDocumentName(d.uri.path) &&
     void documentsLater
       .load()
-      .then((f) => documents(f).checkSoon(d))
+      .then((f) => documents(f).checkSoon(d, 0))
       .catch((error: unknown) => log.warn(`Task document: could not load its features: ${String(error)}`));
   vscode.workspace.textDocuments.forEach(opened);
   context.subscriptions.push(vscode.workspace.onDidOpenTextDocument(opened));

@@ -202,14 +202,14 @@ export class TaskDocumentLanguage implements vscode.Disposable {
     for (const handle of this.pending.values()) this.services.clock.clearTimeout(handle);
   }
 
-  /** Checks the document once typing pauses (a failure is logged, never thrown). */
-  checkSoon(document: vscode.TextDocument): void {
+  /** Checks the document once typing pauses, or at once (one just opened); a failure is logged, never thrown. */
+  checkSoon(document: vscode.TextDocument, delayMs = CHECK_DELAY_MS): void {
     const key = document.uri.toString();
     if (this.pending.has(key)) this.services.clock.clearTimeout(this.pending.get(key));
     this.pending.set(key, this.services.clock.setTimeout(() => {
       this.pending.delete(key);
       void this.check(document).catch((error: unknown) => this.services.log.warn(`Task document: check failed: ${String(error)}`));
-    }, CHECK_DELAY_MS));
+    }, delayMs));
   }
 
   private checkAll(): void {
