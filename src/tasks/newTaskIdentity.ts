@@ -48,9 +48,9 @@ const LOOKUP_PAGES = 10;
 /** A snapshot this recent serves the next write in the project (of a bulk re-run, of a sheet): what those made is claimed. */
 const SNAPSHOT_REUSE_MS = 10_000;
 /**
- * A snapshot read ahead (`prepare`: a task document open, with no problem) serves a send this long, once the platform's time of the send
- * is known: what appeared since, made before the send, is not its task (`madeSince`). Longer, and a lookup may have
- * more pages to read down to it.
+ * A snapshot read ahead (`prepare`: a task document open, with no problem) serves a send this long, once the
+ * platform's time of the send is known: what appeared since, made before the send, is not its task (`madeSince`).
+ * Longer, and a lookup may have more pages to read down to it.
  */
 const PREPARED_REUSE_MS = 60_000;
 /** A read ahead is made again once the one before is this old: a send in the next half minute still finds one that serves. */

@@ -35,8 +35,8 @@ export type Identity<P, S, R> =
       by: 'difference';
       snapshot(record: WriteRecord<P, S, R>, credentials: Credentials): Promise<S>;
       /**
-       * Reads ahead what the snapshot of a write like `payload` needs, when a person is about to send one (Run Task on
-       * screen): a send soon after takes its snapshot from it instead of waiting a round trip first.
+       * Reads ahead what the snapshot of a write like `payload` needs, when a person is about to send one (a task
+       * document with no problem): a send soon after takes its snapshot from it instead of waiting a round trip first.
        */
       prepare?(write: Pick<WriteRecord<P, S, R>, 'payload' | 'account'>, credentials: Credentials): Promise<void>;
       /**
