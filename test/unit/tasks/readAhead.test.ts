@@ -20,9 +20,14 @@ const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
 class Project implements CreateTaskApi {
   readonly tasks: Task[] = [];
   listings = 0;
-  /** Held until released: a listing on its way. */
-  gate: Promise<void> | undefined;
+  private gate: Promise<void> | undefined;
   failNext = false;
+  /** Holds the listings back until the returned function is called: a listing on its way. */
+  hold(): () => void {
+    let release!: () => void;
+    this.gate = new Promise<void>((resolve) => (release = resolve));
+    return release;
+  }
   add(name: string, at: number): Task {
     const t: Task = { href: '', id: `task-${this.tasks.length}`, name, app: payload.task.app, project: PROJECT, status: 'QUEUED', inputs: { mode: 'strict' }, created_time: iso(at) };
     this.tasks.push(t);
@@ -55,28 +60,28 @@ function setUp(clockKnown = true) {
   const { identity } = createTaskWrite(platform, clock, serverNow);
   if (identity.by !== 'difference' || !identity.prepare) throw new Error('Run Task\'s write is found by difference, with a read ahead');
   const readAhead = identity.prepare;
-  return { clock, platform, identity, prepare: () => readAhead({ payload, account: ACCOUNT }, credentials) };
+  return { clock, platform, identity, prepare: () => readAhead({ payload, account: ACCOUNT }, credentials), send: () => identity.snapshot(record({ before: [] }), credentials) };
 }
 
 describe('Run Task\'s snapshot, read ahead while its task document is open (#43)', () => {
   it('a send within the minute takes its snapshot from the read ahead: no request before its own', async () => {
-    const { clock, platform, identity, prepare } = setUp();
+    const { clock, platform, send, prepare } = setUp();
     await prepare();
     assert.strictEqual(platform.listings, 1);
     await clock.tickAsync(45_000);
-    const snapshot = await identity.snapshot(record({ before: [] }), credentials);
+    const snapshot = await send();
     assert.strictEqual(platform.listings, 1, 'no listing at the send');
     assert.deepStrictEqual(snapshot.before, ['task-0']);
     assert.strictEqual(snapshot.sentAt, Math.floor(clock.trueNow() / 1000) * 1000, 'the send\'s own time on the platform\'s clock');
   });
 
   it('a task of the same app, name and inputs made by hand between the read ahead and the send is not the lost send\'s; the send\'s own is', async () => {
-    const { clock, platform, identity, prepare } = setUp();
+    const { clock, platform, identity, prepare, send } = setUp();
     await prepare();
     await clock.tickAsync(20_000);
     platform.add('BWA 1', clock.trueNow());
     await clock.tickAsync(20_000);
-    const lost = record(await identity.snapshot(record({ before: [] }), credentials));
+    const lost = record(await send());
     await clock.tickAsync(5_000);
     assert.deepStrictEqual(await identity.find(lost, credentials, () => false), { absent: 'No task of this app, name and inputs shows in the project.' });
     const own = platform.add('BWA 1', clock.trueNow() - 5_000);
@@ -84,7 +89,7 @@ describe('Run Task\'s snapshot, read ahead while its task document is open (#43)
   });
 
   it('read again only once the one before is half a minute old; past the minute the send reads its own', async () => {
-    const { clock, platform, identity, prepare } = setUp();
+    const { clock, platform, send, prepare } = setUp();
     await prepare();
     await clock.tickAsync(20_000);
     await prepare();
@@ -93,27 +98,26 @@ describe('Run Task\'s snapshot, read ahead while its task document is open (#43)
     await prepare();
     assert.strictEqual(platform.listings, 2, '35 s old: read again');
     await clock.tickAsync(61_000);
-    await identity.snapshot(record({ before: [] }), credentials);
+    await send();
     assert.strictEqual(platform.listings, 3, 'a minute and more: the send reads its own');
   });
 
   it('the platform\'s clock not known yet: a read ahead serves a send no longer than any snapshot (10 s), since no time can be judged', async () => {
-    const { clock, platform, identity, prepare } = setUp(false);
+    const { clock, platform, send, prepare } = setUp(false);
     await prepare();
     await clock.tickAsync(5_000);
-    await identity.snapshot(record({ before: [] }), credentials);
+    await send();
     assert.strictEqual(platform.listings, 1, 'within 10 s it serves');
     await clock.tickAsync(10_000);
-    await identity.snapshot(record({ before: [] }), credentials);
+    await send();
     assert.strictEqual(platform.listings, 2, '15 s: the send reads its own');
   });
 
   it('a send while the read ahead is on its way waits for it instead of reading again; one that failed is read again by the send', async () => {
-    const { platform, identity, prepare } = setUp();
-    let release!: () => void;
-    platform.gate = new Promise<void>((resolve) => (release = resolve));
+    const { platform, send, prepare } = setUp();
+    const release = platform.hold();
     const ahead = prepare();
-    const sending = identity.snapshot(record({ before: [] }), credentials);
+    const sending = send();
     release();
     await ahead;
     assert.deepStrictEqual((await sending).before, ['task-0']);
@@ -124,16 +128,15 @@ describe('Run Task\'s snapshot, read ahead while its task document is open (#43)
     await again.prepare().catch(() => undefined);
     await again.prepare();
     assert.strictEqual(again.platform.listings, 1, 'a read ahead that failed is not asked again at once (a project one may not read: every edit would ask)');
-    assert.deepStrictEqual((await again.identity.snapshot(record({ before: [] }), credentials)).before, ['task-0']);
+    assert.deepStrictEqual((await again.send()).before, ['task-0']);
     assert.strictEqual(again.platform.listings, 2, 'the send read its own');
 
     // Failing while a send waits for it: the send reads its own.
     const third = setUp();
-    let open!: () => void;
-    third.platform.gate = new Promise<void>((resolve) => (open = resolve));
+    const open = third.platform.hold();
     third.platform.failNext = true;
     const failing = third.prepare().catch(() => undefined);
-    const waiting = third.identity.snapshot(record({ before: [] }), credentials);
+    const waiting = third.send();
     open();
     await failing;
     assert.deepStrictEqual((await waiting).before, ['task-0']);
@@ -151,8 +154,8 @@ describe('Run Task\'s snapshot, read ahead while its task document is open (#43)
   });
 
   it('a send\'s own snapshot, 10 s old, no longer serves: the read ahead after it reads again (Run Task, an edit, Run Task again)', async () => {
-    const { clock, platform, identity, prepare } = setUp();
-    await identity.snapshot(record({ before: [] }), credentials);
+    const { clock, platform, send, prepare } = setUp();
+    await send();
     await clock.tickAsync(5_000);
     await prepare();
     assert.strictEqual(platform.listings, 1, 'within 10 s the send\'s serves');
@@ -160,23 +163,23 @@ describe('Run Task\'s snapshot, read ahead while its task document is open (#43)
     await prepare();
     assert.strictEqual(platform.listings, 2, '12 s: read ahead again');
     await clock.tickAsync(40_000);
-    await identity.snapshot(record({ before: [] }), credentials);
+    await send();
     assert.strictEqual(platform.listings, 2, 'that one serves the send 40 s later');
   });
 
   it('a read ahead whose age this machine\'s clock does not see (it slept) serves no send past a minute of the platform\'s time', async () => {
-    const { clock, platform, identity, prepare } = setUp();
+    const { clock, platform, send, prepare } = setUp();
     await prepare();
     await clock.suspend(3_600_000);
-    await identity.snapshot(record({ before: [] }), credentials);
+    await send();
     assert.strictEqual(platform.listings, 2, 'an hour later on the platform: the send reads its own');
   });
 
   it('a send\'s own snapshot serves the sends of 10 s only (a bulk\'s), not a minute', async () => {
-    const { clock, platform, identity } = setUp();
-    await identity.snapshot(record({ before: [] }), credentials);
+    const { clock, platform, send } = setUp();
+    await send();
     await clock.tickAsync(11_000);
-    await identity.snapshot(record({ before: [] }), credentials);
+    await send();
     assert.strictEqual(platform.listings, 2);
   });
 });
